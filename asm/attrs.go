@@ -1,0 +1,559 @@
+package asm
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/ir/affine"
+)
+
+// parseAttribute parses an attribute. t, when not nil, is the type given
+// by the context (used for untyped literals and checked for extended
+// attributes).
+func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
+	p.enter()
+	defer p.leave()
+	switch p.tok.kind {
+	case tokLSquare:
+		p.advance()
+		var elems []ir.Attribute
+		if !p.consumeIf(tokRSquare) {
+			for {
+				elems = append(elems, p.parseAttribute(nil))
+				if !p.consumeIf(tokComma) {
+					break
+				}
+			}
+			p.expect(tokRSquare, " in array attribute")
+		}
+		return p.ctx.ArrayAttr(elems)
+	case tokLBrace:
+		return p.parseAttrDict()
+	case tokHashIdent:
+		return p.parseExtendedAttr(t)
+	case tokFloat:
+		return p.parseFloatAttr(t, false)
+	case tokInteger:
+		return p.parseIntAttr(t, false)
+	case tokMinus:
+		p.advance()
+		if p.is(tokInteger) {
+			return p.parseIntAttr(t, true)
+		}
+		if p.is(tokFloat) {
+			return p.parseFloatAttr(t, true)
+		}
+		p.failTok("expected constant integer or floating point value")
+	case tokString:
+		s := p.stringValue()
+		p.advance()
+		if t == nil && p.consumeIf(tokColon) {
+			t = p.parseType()
+		}
+		if t != nil {
+			return p.ctx.TypedStringAttr(s, t)
+		}
+		return p.ctx.StringAttr(s)
+	case tokAtIdent:
+		return p.parseSymbolRef()
+	case tokBareIdent:
+		switch string(p.text(p.tok)) {
+		case "true":
+			p.advance()
+			return p.ctx.BoolAttr(true)
+		case "false":
+			p.advance()
+			return p.ctx.BoolAttr(false)
+		case "unit":
+			p.advance()
+			return p.ctx.UnitAttr()
+		case "affine_map":
+			return p.parseAffineAttr(true)
+		case "affine_set":
+			return p.parseAffineAttr(false)
+		case "dense":
+			return p.parseDenseAttr(t)
+		case "dense_resource":
+			return p.parseDenseResourceAttr(t)
+		case "array":
+			return p.parseDenseArrayAttr()
+		case "sparse":
+			return p.parseSparseAttr(t)
+		case "strided":
+			return p.parseStridedAttr()
+		case "distinct":
+			return p.parseDistinctAttr()
+		case "loc":
+			p.advance()
+			p.expect(tokLParen, " in inline location")
+			l := p.parseLocationInstance()
+			p.expect(tokRParen, " in inline location")
+			return l
+		}
+	}
+	if p.is(tokBareIdent) || p.is(tokLParen) || p.is(tokBangIdent) {
+		return p.ctx.TypeAttr(p.parseType())
+	}
+	p.failTok("expected attribute value")
+	return nil
+}
+
+// stringValue returns the decoded value of the current string token.
+func (p *parser) stringValue() string {
+	return unescape(p.src[p.tok.start+1 : p.tok.end-1])
+}
+
+// parseAttrDict parses `{name = attr, unit-name, …}`.
+func (p *parser) parseAttrDict() *ir.DictAttr {
+	start := p.tok.start
+	end := scanBalanced(p.src, start)
+	if end > 0 {
+		if d, ok := p.dictCache[string(p.src[start:end])]; ok {
+			p.lex.pos = end
+			p.advance()
+			return d
+		}
+	}
+	p.expect(tokLBrace, "")
+	var entries []ir.NamedAttr
+	seen := map[string]bool{}
+	if !p.consumeIf(tokRBrace) {
+		for {
+			pos := p.tok.start
+			var name string
+			switch p.tok.kind {
+			case tokBareIdent:
+				name = p.spelling()
+			case tokString:
+				name = p.stringValue()
+				if name == "" {
+					p.failTok("expected valid attribute name")
+				}
+			default:
+				p.failTok("expected attribute name")
+			}
+			p.advance()
+			if seen[name] {
+				p.fail(pos, "duplicate key '%s' in dictionary attribute", name)
+			}
+			seen[name] = true
+			var v ir.Attribute
+			if p.consumeIf(tokEqual) {
+				v = p.parseAttribute(nil)
+			} else {
+				v = p.ctx.UnitAttr()
+			}
+			entries = append(entries, ir.NamedAttr{Name: name, Value: v})
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+		p.expect(tokRBrace, " in attribute dictionary")
+	}
+	d := p.ctx.Dict(entries)
+	if end > 0 && p.tok.start >= end {
+		p.dictCache[string(p.src[start:end])] = d
+	}
+	return d
+}
+
+func (p *parser) parseSymbolRef() ir.Attribute {
+	root := p.symbolName()
+	var nested []string
+	for p.is(tokColon) {
+		save := p.lex.pos
+		saveTok := p.tok
+		p.advance()
+		if !p.is(tokColon) || p.tok.start != saveTok.end {
+			p.lex.pos = save
+			p.tok = saveTok
+			break
+		}
+		p.advance()
+		if !p.is(tokAtIdent) {
+			p.failTok("expected nested symbol reference identifier")
+		}
+		nested = append(nested, p.symbolName())
+	}
+	return p.ctx.SymbolRef(root, nested...)
+}
+
+// symbolName consumes an `@name` token and returns the name.
+func (p *parser) symbolName() string {
+	t := p.text(p.tok)
+	var s string
+	if len(t) > 1 && t[1] == '"' {
+		s = unescape(t[2 : len(t)-1])
+	} else {
+		s = string(t[1:])
+	}
+	p.advance()
+	return s
+}
+
+func (p *parser) parseExtendedAttr(t ir.Type) ir.Attribute {
+	dialect, data, isAlias, pos := p.parseExtendedSymbol()
+	var a ir.Attribute
+	if isAlias {
+		var ok bool
+		a, ok = p.attrAliases[dialect]
+		if !ok {
+			p.fail(pos, "undefined symbol alias id '%s'", dialect)
+		}
+	} else {
+		at := t
+		if p.consumeIf(tokColon) {
+			at = p.parseType()
+		}
+		if !p.ctx.AllowUnregistered && !p.ctx.IsDialectRegistered(dialect) {
+			p.fail(pos, "dialect '%s' is unknown; if this is intended, use --allow-unregistered-dialect", dialect)
+		}
+		if _, none := at.(*ir.NoneType); none {
+			at = nil
+		}
+		a = p.ctx.OpaqueAttr(dialect, data, at)
+	}
+	if t != nil {
+		if ta, ok := a.(ir.TypedAttr); ok && ta.AttrType() != t {
+			p.fail(pos, "attribute type different than expected: expected %s, but got %s", t, ta.AttrType())
+		}
+	}
+	return a
+}
+
+func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
+	pos := p.tok.start
+	v, err := strconv.ParseFloat(p.spelling(), 64)
+	if err != nil && !math.IsInf(v, 0) {
+		p.failTok("invalid floating point literal")
+	}
+	if math.IsInf(v, 0) {
+		p.failTok("floating point value too large for attribute")
+	}
+	p.advance()
+	if t == nil {
+		if p.consumeIf(tokColon) {
+			t = p.parseType()
+		} else {
+			t = p.ctx.F64()
+		}
+	}
+	ft, ok := t.(*ir.FloatType)
+	if !ok {
+		p.fail(pos, "floating point value not valid for specified type")
+	}
+	if neg {
+		v = -v
+	}
+	return p.ctx.FloatAttr(ft, v)
+}
+
+func (p *parser) parseIntAttr(t ir.Type, neg bool) ir.Attribute {
+	tok := p.tok
+	spelling := string(p.text(tok))
+	p.advance()
+	if t == nil {
+		if p.consumeIf(tokColon) {
+			t = p.parseType()
+		} else {
+			t = p.ctx.I64()
+		}
+	}
+	if ft, ok := t.(*ir.FloatType); ok {
+		bits := p.floatBitsFromInt(tok, spelling, neg, ft)
+		return p.ctx.FloatAttrFromBits(ft, bits)
+	}
+	if !ir.IsIntOrIndex(t) {
+		p.fail(tok.start, "integer literal not valid for specified type")
+	}
+	if it, ok := t.(*ir.IntegerType); ok && neg && it.Signedness == ir.Unsigned {
+		p.fail(tok.start, "negative integer literal not valid for unsigned integer type")
+	}
+	v, ok := buildInt(t, neg, spelling)
+	if !ok {
+		p.fail(tok.start, "integer constant out of range for attribute")
+	}
+	return p.ctx.BigIntegerAttr(t, v)
+}
+
+// buildInt checks that a literal fits the type the way MLIR does: the
+// magnitude must fit the width, a negative value must keep the sign bit,
+// and positive values of signed and index types must not set it. Signless
+// types accept the full unsigned range.
+func buildInt(t ir.Type, neg bool, spelling string) (*big.Int, bool) {
+	v, ok := new(big.Int).SetString(spelling, 0)
+	if !ok || strings.HasPrefix(spelling, "0") && len(spelling) > 1 && spelling[1] != 'x' {
+		// Leading zeros are decimal in MLIR, not octal.
+		v, ok = new(big.Int).SetString(spelling, 10)
+		if !ok {
+			return nil, false
+		}
+	}
+	width := 64
+	signed := true
+	if it, isInt := t.(*ir.IntegerType); isInt {
+		width = it.Width
+		signed = it.Signedness == ir.Signed
+	}
+	if v.BitLen() > width {
+		return nil, false
+	}
+	if width == 0 {
+		return v, !neg
+	}
+	if neg {
+		// -v must have the sign bit set in width bits: v in [1, 2^(w-1)].
+		if v.Sign() == 0 || v.Cmp(new(big.Int).Lsh(big.NewInt(1), uint(width-1))) > 0 {
+			return nil, false
+		}
+		return v.Neg(v), true
+	}
+	if signed && v.BitLen() == width {
+		return nil, false
+	}
+	return v, true
+}
+
+// floatBitsFromInt handles hex literals for float types (`0x7FC00000 :
+// f32`); decimal integers are rejected as in MLIR.
+func (p *parser) floatBitsFromInt(tok token, spelling string, neg bool, ft *ir.FloatType) *big.Int {
+	if !strings.HasPrefix(spelling, "0x") {
+		err := p.errorAt(tok.start, "unexpected decimal integer literal for a floating point value")
+		err.Notes = append(err.Notes, p.noteAt(tok.start, "add a trailing dot to make the literal a float"))
+		panic(parseError{err})
+	}
+	if neg {
+		p.fail(tok.start, "hexadecimal float literal should not have a leading minus")
+	}
+	v, ok := new(big.Int).SetString(spelling[2:], 16)
+	if !ok || v.BitLen() > ft.Width() {
+		p.fail(tok.start, "hexadecimal float constant out of range for type")
+	}
+	return v
+}
+
+func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
+	kw := p.spelling()
+	p.advance()
+	if !p.is(tokLess) {
+		p.failTok("expected '<' in %s", kw)
+	}
+	// The affine parser reads from just after '<' and reports how far it
+	// got; the closing '>' must follow.
+	base := p.tok.start + 1
+	body := string(p.src[base:])
+	var a ir.Attribute
+	var n int
+	if isMap {
+		m, used, err := affine.ParseMapPrefix(body)
+		if err != nil {
+			p.affineError(base, err)
+		}
+		a, n = p.ctx.AffineMap(m), used
+	} else {
+		s, used, err := affine.ParseSetPrefix(body)
+		if err != nil {
+			p.affineError(base, err)
+		}
+		a, n = p.ctx.IntegerSet(s), used
+	}
+	p.lex.pos = base + n
+	p.advance()
+	p.expect(tokGreater, " to close "+kw)
+	return a
+}
+
+func (p *parser) affineError(base int, err error) {
+	if ae, ok := err.(*affine.Error); ok {
+		p.fail(base+ae.Offset, "%s", ae.Msg)
+	}
+	p.fail(base, "%s", err.Error())
+}
+
+func (p *parser) parseStridedAttr() ir.Attribute {
+	p.advance()
+	p.expect(tokLess, " after 'strided'")
+	p.expect(tokLSquare, " in strided layout")
+	var strides []int64
+	if !p.consumeIf(tokRSquare) {
+		for {
+			strides = append(strides, p.parseOptionalIntOrQuestion("expected a 64-bit signed integer or '?'"))
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+		p.expect(tokRSquare, " in strided layout")
+	}
+	offset := int64(0)
+	if p.consumeIf(tokComma) {
+		if !p.consumeKeyword("offset") {
+			p.failTok("expected 'offset' after comma")
+		}
+		p.expect(tokColon, " after 'offset'")
+		offset = p.parseOptionalIntOrQuestion("expected a 64-bit signed integer or '?'")
+	}
+	p.expect(tokGreater, " in strided layout")
+	for _, s := range strides {
+		if s == 0 {
+			p.failTok("strides must not be zero")
+		}
+	}
+	return p.ctx.StridedLayout(strides, offset)
+}
+
+func (p *parser) parseOptionalIntOrQuestion(msg string) int64 {
+	if p.consumeIf(tokQuestion) {
+		return ir.Dynamic
+	}
+	neg := p.consumeIf(tokMinus)
+	if !p.is(tokInteger) {
+		p.failTok("%s", msg)
+	}
+	v, err := strconv.ParseInt(p.spelling(), 0, 64)
+	if err != nil {
+		p.failTok("%s", msg)
+	}
+	p.advance()
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+func (p *parser) parseDistinctAttr() ir.Attribute {
+	p.advance()
+	p.expect(tokLSquare, " after 'distinct'")
+	if !p.is(tokInteger) {
+		p.failTok("expected distinct ID")
+	}
+	id, err := strconv.ParseUint(p.spelling(), 10, 64)
+	if err != nil {
+		p.failTok("expected an unsigned 64-bit integer")
+	}
+	p.advance()
+	p.expect(tokRSquare, " to close distinct ID")
+	p.expect(tokLess, " after distinct ID")
+	var ref ir.Attribute
+	if p.is(tokGreater) {
+		ref = p.ctx.UnitAttr()
+	} else {
+		ref = p.parseAttribute(nil)
+	}
+	p.expect(tokGreater, " to close distinct attribute")
+	if p.distincts == nil {
+		p.distincts = map[uint64]*ir.DistinctAttr{}
+	}
+	if d, ok := p.distincts[id]; ok {
+		if d.Referenced != ref {
+			p.failTok("referenced attribute does not match previous definition: %s", d.Referenced)
+		}
+		return d
+	}
+	d := p.ctx.Distinct(ref)
+	p.distincts[id] = d
+	return d
+}
+
+// parseLocSpecifier parses `loc(…)` after an op or argument. A location
+// alias that is not yet defined is returned by name, to be resolved at the
+// end of the file.
+func (p *parser) parseLocSpecifier() (l ir.Location, alias string, aliasPos int) {
+	p.advance()
+	p.expect(tokLParen, " in location")
+	if p.is(tokHashIdent) && !strings.Contains(string(p.text(p.tok)), ".") {
+		name := string(p.text(p.tok)[1:])
+		pos := p.tok.start
+		p.advance()
+		p.expect(tokRParen, " in location")
+		if a, ok := p.attrAliases[name]; ok {
+			loc, isLoc := a.(ir.Location)
+			if !isLoc {
+				p.fail(pos, "expected location, but found '%s'", a)
+			}
+			return loc, "", 0
+		}
+		return nil, name, pos
+	}
+	l = p.parseLocationInstance()
+	p.expect(tokRParen, " in location")
+	return l, "", 0
+}
+
+func (p *parser) parseLocationInstance() ir.Location {
+	p.enter()
+	defer p.leave()
+	switch p.tok.kind {
+	case tokHashIdent:
+		a := p.parseExtendedAttr(nil)
+		l, ok := a.(ir.Location)
+		if !ok {
+			p.failTok("expected location attribute, but got%s", " "+a.String())
+		}
+		return l
+	case tokString:
+		s := p.stringValue()
+		p.advance()
+		if p.consumeIf(tokColon) {
+			line := p.parseLocNumber("expected integer line number in FileLineColLoc")
+			p.expect(tokColon, " in FileLineColLoc")
+			col := p.parseLocNumber("expected integer column number in FileLineColLoc")
+			return p.ctx.FileLineColLoc(s, line, col)
+		}
+		if p.consumeIf(tokLParen) {
+			child := p.parseLocationInstance()
+			p.expect(tokRParen, " after child location of NameLoc")
+			return p.ctx.NameLoc(s, child)
+		}
+		return p.ctx.NameLoc(s, p.ctx.UnknownLoc())
+	case tokBareIdent:
+		switch string(p.text(p.tok)) {
+		case "unknown":
+			p.advance()
+			return p.ctx.UnknownLoc()
+		case "callsite":
+			p.advance()
+			p.expect(tokLParen, " in callsite location")
+			callee := p.parseLocationInstance()
+			if !p.consumeKeyword("at") {
+				p.failTok("expected 'at' in callsite location")
+			}
+			caller := p.parseLocationInstance()
+			p.expect(tokRParen, " in callsite location")
+			return p.ctx.CallSiteLoc(callee, caller)
+		case "fused":
+			p.advance()
+			var meta ir.Attribute
+			if p.consumeIf(tokLess) {
+				meta = p.parseAttribute(nil)
+				p.expect(tokGreater, " after fused location metadata")
+			}
+			p.expect(tokLSquare, " in fused location")
+			var locs []ir.Location
+			for {
+				locs = append(locs, p.parseLocationInstance())
+				if !p.consumeIf(tokComma) {
+					break
+				}
+			}
+			p.expect(tokRSquare, " in fused location")
+			return p.ctx.FusedLoc(locs, meta)
+		}
+	}
+	p.failTok("expected location instance")
+	return nil
+}
+
+func (p *parser) parseLocNumber(msg string) int {
+	if !p.is(tokInteger) {
+		p.failTok("%s", msg)
+	}
+	v, err := strconv.ParseUint(p.spelling(), 0, 32)
+	if err != nil {
+		p.failTok("%s", msg)
+	}
+	p.advance()
+	return int(v)
+}

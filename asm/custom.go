@@ -1,0 +1,329 @@
+package asm
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// parseCustomOp parses an op in its custom form through its definition's
+// Parse hook.
+func (p *parser) parseCustomOp() *ir.Operation {
+	p.enter()
+	defer p.leave()
+	nameTok := p.tok
+	name := p.spelling()
+	opName := p.ctx.OpName(name)
+	if opName.Def() == nil {
+		dd := p.defaultDialect[len(p.defaultDialect)-1]
+		tried := ""
+		if dd != "" {
+			alt := p.ctx.OpName(dd + "." + name)
+			if alt.Def() != nil {
+				opName = alt
+			} else {
+				tried = " (tried '" + dd + "." + name + "' as well)"
+			}
+		}
+		if opName.Def() == nil {
+			p.fail(nameTok.start, "custom op '%s' is unknown%s", name, tried)
+		}
+	}
+	def := opName.Def()
+	if def.Parse == nil {
+		p.fail(nameTok.start, "custom op '%s' has no custom assembly form", name)
+	}
+	p.advance()
+	st := &ir.OperationState{Name: opName, Loc: p.ctx.UnknownLoc()}
+	op := &opParser{p: p, def: def}
+	if err := def.Parse(op, st); err != nil {
+		if pe, ok := err.(*Error); ok {
+			panic(parseError{pe})
+		}
+		p.failTok("%s", err.Error())
+	}
+	return ir.NewOperation(p.ctx, st)
+}
+
+// opParser implements ir.OpAsmParser over the parser.
+type opParser struct {
+	p   *parser
+	def *ir.OpDef
+}
+
+var _ ir.OpAsmParser = (*opParser)(nil)
+
+func (o *opParser) Context() *ir.Context { return o.p.ctx }
+
+func (o *opParser) Errorf(format string, args ...any) error {
+	return o.p.errorAt(o.p.tok.start, format, args...)
+}
+
+func (o *opParser) ErrorAt(loc ir.Location, format string, args ...any) error {
+	if f, ok := loc.(*ir.FileLineColLoc); ok {
+		e := &Error{File: o.p.name, Line: f.Line, Col: f.Col, Msg: fmt.Sprintf(format, args...)}
+		if f.Line-o.p.opts.LineOffset-1 < len(o.p.lines.starts) && f.Line-o.p.opts.LineOffset >= 1 {
+			start := int(o.p.lines.starts[f.Line-o.p.opts.LineOffset-1])
+			e.SourceLine = o.p.lines.lineText(start)
+		}
+		return e
+	}
+	return o.Errorf(format, args...)
+}
+
+func (o *opParser) CurrentLoc() ir.Location { return o.p.loc(o.p.tok.start) }
+
+func (o *opParser) ParseOperand() (ir.UnresolvedOperand, error) {
+	r := o.p.parseOperandRef()
+	return ir.UnresolvedOperand{Name: r.name, Number: r.num, Pos: r.pos}, nil
+}
+
+func (o *opParser) ParseOptionalOperand() (ir.UnresolvedOperand, bool, error) {
+	if !o.p.is(tokPercentIdent) {
+		return ir.UnresolvedOperand{}, false, nil
+	}
+	u, err := o.ParseOperand()
+	return u, true, err
+}
+
+func (o *opParser) ParseOperandList() ([]ir.UnresolvedOperand, error) {
+	var out []ir.UnresolvedOperand
+	if !o.p.is(tokPercentIdent) {
+		return out, nil
+	}
+	for {
+		u, _ := o.ParseOperand()
+		out = append(out, u)
+		if !o.p.consumeIf(tokComma) {
+			return out, nil
+		}
+	}
+}
+
+func (o *opParser) ResolveOperand(u ir.UnresolvedOperand, t ir.Type) (*ir.Value, error) {
+	return o.p.resolveValue(u.Name, u.Number, t, u.Pos), nil
+}
+
+func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*ir.Value, error) {
+	if len(us) != len(ts) {
+		pos := o.p.tok.start
+		if len(us) > 0 {
+			pos = us[0].Pos
+		}
+		return nil, o.p.errorAt(pos, "%d operands present, but expected %d", len(us), len(ts))
+	}
+	out := make([]*ir.Value, len(us))
+	for i := range us {
+		out[i] = o.p.resolveValue(us[i].Name, us[i].Number, ts[i], us[i].Pos)
+	}
+	return out, nil
+}
+
+func (o *opParser) ParseType() (ir.Type, error) { return o.p.parseType(), nil }
+
+func (o *opParser) ParseColonType() (ir.Type, error) {
+	o.p.expect(tokColon, "")
+	return o.p.parseType(), nil
+}
+
+func (o *opParser) ParseColonTypeList() ([]ir.Type, error) {
+	o.p.expect(tokColon, "")
+	var ts []ir.Type
+	for {
+		ts = append(ts, o.p.parseType())
+		if !o.p.consumeIf(tokComma) {
+			return ts, nil
+		}
+	}
+}
+
+func (o *opParser) ParseTypeList() ([]ir.Type, error) {
+	if o.p.is(tokLParen) {
+		return o.p.parseTypeListParens(), nil
+	}
+	return []ir.Type{o.p.parseNonFunctionType()}, nil
+}
+
+func (o *opParser) ParseOptionalArrowTypeList() ([]ir.Type, error) {
+	if !o.p.consumeIf(tokArrow) {
+		return nil, nil
+	}
+	return o.ParseTypeList()
+}
+
+func (o *opParser) ParseAttribute(t ir.Type) (ir.Attribute, error) {
+	return o.p.parseAttribute(t), nil
+}
+
+func (o *opParser) ParseOptionalAttrDict() ([]ir.NamedAttr, error) {
+	if !o.p.is(tokLBrace) {
+		return nil, nil
+	}
+	return o.p.parseAttrDict().Entries, nil
+}
+
+func (o *opParser) ParseOptionalAttrDictWithKeyword() ([]ir.NamedAttr, error) {
+	if !o.p.consumeKeyword("attributes") {
+		return nil, nil
+	}
+	if !o.p.is(tokLBrace) {
+		return nil, o.Errorf("expected '{' in attribute dictionary")
+	}
+	return o.p.parseAttrDict().Entries, nil
+}
+
+func (o *opParser) ParseSymbolName() (string, error) {
+	if !o.p.is(tokAtIdent) {
+		return "", o.Errorf("expected valid '@'-identifier for symbol name")
+	}
+	return o.p.symbolName(), nil
+}
+
+func (o *opParser) ParseOptionalSymbolName() (string, bool, error) {
+	if !o.p.is(tokAtIdent) {
+		return "", false, nil
+	}
+	return o.p.symbolName(), true, nil
+}
+
+func (o *opParser) ParseKeyword(kw string) error {
+	if !o.p.consumeKeyword(kw) {
+		return o.Errorf("expected '%s'", kw)
+	}
+	return nil
+}
+
+func (o *opParser) ParseOptionalKeyword(kw string) bool { return o.p.consumeKeyword(kw) }
+
+func (o *opParser) ParseKeywordToken() (string, error) {
+	if !o.p.is(tokBareIdent) {
+		return "", o.Errorf("expected valid keyword")
+	}
+	s := o.p.spelling()
+	o.p.advance()
+	return s, nil
+}
+
+func (o *opParser) ParseOptionalKeywordToken() (string, bool) {
+	if !o.p.is(tokBareIdent) {
+		return "", false
+	}
+	s := o.p.spelling()
+	o.p.advance()
+	return s, true
+}
+
+func (o *opParser) ParseString() (string, error) {
+	if !o.p.is(tokString) {
+		return "", o.Errorf("expected string")
+	}
+	s := o.p.stringValue()
+	o.p.advance()
+	return s, nil
+}
+
+func (o *opParser) ParseOptionalString() (string, bool, error) {
+	if !o.p.is(tokString) {
+		return "", false, nil
+	}
+	s := o.p.stringValue()
+	o.p.advance()
+	return s, true, nil
+}
+
+func (o *opParser) ParseInteger() (int64, error) {
+	neg := o.p.consumeIf(tokMinus)
+	if !o.p.is(tokInteger) {
+		return 0, o.Errorf("expected integer value")
+	}
+	v, err := strconv.ParseInt(o.p.spelling(), 0, 64)
+	if err != nil {
+		return 0, o.Errorf("integer value too large")
+	}
+	o.p.advance()
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+var punctKinds = map[string]tokKind{
+	"(": tokLParen, ")": tokRParen, "[": tokLSquare, "]": tokRSquare,
+	"{": tokLBrace, "}": tokRBrace, "<": tokLess, ">": tokGreater,
+	",": tokComma, ":": tokColon, "=": tokEqual, "->": tokArrow,
+	"*": tokStar, "?": tokQuestion, "+": tokPlus, "-": tokMinus,
+	"...": tokEllipsis, "|": tokVerticalBar,
+}
+
+func (o *opParser) ParsePunct(s string) error {
+	k, ok := punctKinds[s]
+	if !ok || !o.p.consumeIf(k) {
+		return o.Errorf("expected '%s'", s)
+	}
+	return nil
+}
+
+func (o *opParser) ParseOptionalPunct(s string) bool {
+	k, ok := punctKinds[s]
+	return ok && o.p.consumeIf(k)
+}
+
+func (o *opParser) isolated() bool { return o.def.Traits&ir.TraitIsolatedFromAbove != 0 }
+
+func (o *opParser) ParseRegion(r *ir.Region, args []ir.Argument) error {
+	o.p.defaultDialect = append(o.p.defaultDialect, o.def.DefaultDialect)
+	o.p.parseRegion(r, args, o.isolated())
+	o.p.defaultDialect = o.p.defaultDialect[:len(o.p.defaultDialect)-1]
+	return nil
+}
+
+func (o *opParser) ParseOptionalRegion(r *ir.Region, args []ir.Argument) (bool, error) {
+	if !o.p.is(tokLBrace) {
+		return false, nil
+	}
+	return true, o.ParseRegion(r, args)
+}
+
+func (o *opParser) ParseArgument(withType, withAttrs bool) (ir.Argument, error) {
+	if !o.p.is(tokPercentIdent) {
+		return ir.Argument{}, o.Errorf("expected SSA identifier")
+	}
+	a, _, err := o.ParseOptionalArgument(withType, withAttrs)
+	return a, err
+}
+
+func (o *opParser) ParseOptionalArgument(withType, withAttrs bool) (ir.Argument, bool, error) {
+	if !o.p.is(tokPercentIdent) {
+		return ir.Argument{}, false, nil
+	}
+	var a ir.Argument
+	a.Name.Pos = o.p.tok.start
+	a.Name.Name = string(o.p.text(o.p.tok)[1:])
+	o.p.advance()
+	if withType {
+		o.p.expect(tokColon, "")
+		a.Type = o.p.parseType()
+	}
+	if withAttrs && o.p.is(tokLBrace) {
+		a.Attrs = o.p.parseAttrDict()
+	}
+	l, err := o.ParseOptionalLocationSpecifier()
+	if err != nil {
+		return a, true, err
+	}
+	a.Loc = l
+	return a, true, nil
+}
+
+func (o *opParser) ParseOptionalLocationSpecifier() (ir.Location, error) {
+	if !o.p.isKeyword("loc") {
+		return nil, nil
+	}
+	pos := o.p.tok.start
+	l, alias, _ := o.p.parseLocSpecifier()
+	if alias != "" {
+		return nil, o.p.errorAt(pos, "location alias '#%s' must be defined before this use", alias)
+	}
+	return l, nil
+}

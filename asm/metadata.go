@@ -1,0 +1,126 @@
+package asm
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// parseFileMetadata parses `{-# dialect_resources: {…}, external_resources:
+// {…} #-}`. Builtin dialect blobs become context resources; external
+// resources are kept for the caller (reproducers live there).
+func (p *parser) parseFileMetadata() {
+	p.advance()
+	for !p.is(tokFileMetadataEnd) {
+		if !p.is(tokBareIdent) {
+			p.failTok("expected identifier key in file metadata dictionary")
+		}
+		key := p.spelling()
+		kpos := p.tok.start
+		p.advance()
+		p.expect(tokColon, "")
+		switch key {
+		case "dialect_resources":
+			p.parseResourceGroups(true)
+		case "external_resources":
+			p.parseResourceGroups(false)
+		default:
+			p.fail(kpos, "unknown key '%s' in file metadata dictionary", key)
+		}
+		if !p.consumeIf(tokComma) {
+			break
+		}
+	}
+	p.expect(tokFileMetadataEnd, " to end file metadata")
+}
+
+func (p *parser) parseResourceGroups(dialect bool) {
+	p.expect(tokLBrace, "")
+	if p.consumeIf(tokRBrace) {
+		return
+	}
+	for {
+		if !p.is(tokBareIdent) {
+			p.failTok("expected identifier key for 'resource' entry")
+		}
+		group := p.spelling()
+		gpos := p.tok.start
+		p.advance()
+		p.expect(tokColon, "")
+		entries := p.parseResourceEntries()
+		if dialect {
+			switch {
+			case group == "builtin":
+				for _, e := range entries {
+					if e.Blob == nil {
+						p.fail(gpos, "expected hex string blob for key '%s'", e.Key)
+					}
+					if len(e.Blob) < 4 {
+						p.fail(gpos, "expected hex string blob for key '%s' to encode alignment in first 4 bytes", e.Key)
+					}
+					align := binary.LittleEndian.Uint32(e.Blob[:4])
+					p.ctx.SetResource(e.Key, &ir.ResourceBlob{Alignment: align, Data: e.Blob[4:]})
+				}
+			case !p.ctx.AllowUnregistered && !p.ctx.IsDialectRegistered(group):
+				p.fail(gpos, "dialect '%s' is unknown", group)
+			}
+		} else {
+			if p.external == nil {
+				p.external = map[string][]ResourceEntry{}
+			}
+			p.external[group] = entries
+		}
+		if !p.consumeIf(tokComma) {
+			break
+		}
+	}
+	p.expect(tokRBrace, "")
+}
+
+func (p *parser) parseResourceEntries() []ResourceEntry {
+	p.expect(tokLBrace, "")
+	var out []ResourceEntry
+	if p.consumeIf(tokRBrace) {
+		return out
+	}
+	for {
+		var e ResourceEntry
+		switch p.tok.kind {
+		case tokBareIdent:
+			e.Key = p.spelling()
+		case tokString:
+			e.Key = p.stringValue()
+		default:
+			p.failTok("expected identifier key for 'resource' entry")
+		}
+		p.advance()
+		p.expect(tokColon, "")
+		switch {
+		case p.is(tokString):
+			s := p.stringValue()
+			if strings.HasPrefix(s, "0x") {
+				b, err := hex.DecodeString(s[2:])
+				if err != nil {
+					p.failTok("expected hex string blob")
+				}
+				e.Blob = b
+			}
+			e.Str = s
+			e.IsStr = true
+		case p.isKeyword("true"):
+			e.Bool = true
+		case p.isKeyword("false"):
+		default:
+			p.failTok("expected string or boolean value for resource entry")
+		}
+		p.advance()
+		out = append(out, e)
+		if !p.consumeIf(tokComma) {
+			break
+		}
+	}
+	p.expect(tokRBrace, "")
+	return out
+}

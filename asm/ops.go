@@ -1,0 +1,651 @@
+package asm
+
+import (
+	"strconv"
+
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// valueScope holds the SSA names visible in one isolated region and the
+// non-isolated regions nested in it.
+type valueScope struct {
+	defs map[string]valueDef
+	// fwd holds forward references: placeholders created by uses that
+	// precede the definition, keyed by name.
+	fwd map[string]*fwdRefs
+	// regionNames records, per nested non-isolated region, the names it
+	// defined so they can be dropped when the region ends.
+	regionNames [][]string
+}
+
+type valueDef struct {
+	first *ir.Value
+	count int32
+	pos   int32
+}
+
+type fwdRefs struct {
+	vals []*ir.Value // indexed by result number; nil entries unused
+	pos  []int32
+}
+
+// placeholderName is the op that stands for a forward-referenced value
+// until its definition is parsed.
+const placeholderName = "builtin.unrealized_conversion_cast"
+
+func (p *parser) pushScope(isolated bool) {
+	if isolated || len(p.scopes) == 0 {
+		p.scopes = append(p.scopes, &valueScope{defs: make(map[string]valueDef, 16)})
+		return
+	}
+	s := p.scopes[len(p.scopes)-1]
+	s.regionNames = append(s.regionNames, nil)
+}
+
+func (p *parser) popScope() {
+	s := p.scopes[len(p.scopes)-1]
+	if len(s.regionNames) > 0 {
+		// End of a nested non-isolated region: check its forward
+		// references and forget its names.
+		names := s.regionNames[len(s.regionNames)-1]
+		s.regionNames = s.regionNames[:len(s.regionNames)-1]
+		for _, n := range names {
+			delete(s.defs, n)
+		}
+		return
+	}
+	// Report the earliest unresolved forward reference, so the error does
+	// not depend on map order.
+	first := -1
+	for _, f := range s.fwd {
+		for i, v := range f.vals {
+			if v != nil && (first < 0 || int(f.pos[i]) < first) {
+				first = int(f.pos[i])
+			}
+		}
+	}
+	if first >= 0 {
+		p.fail(first, "use of undeclared SSA value name")
+	}
+	p.scopes = p.scopes[:len(p.scopes)-1]
+}
+
+// defineValue binds name (without '%') to count values starting at first.
+func (p *parser) defineValue(name string, first *ir.Value, count int, pos int) {
+	s := p.scopes[len(p.scopes)-1]
+	if d, ok := s.defs[name]; ok && d.first != nil {
+		err := p.errorAt(pos, "redefinition of SSA value '%%%s'", name)
+		err.Notes = append(err.Notes, p.noteAt(int(d.pos), "previously defined here"))
+		panic(parseError{err})
+	}
+	s.defs[name] = valueDef{first: first, count: int32(count), pos: int32(pos)}
+	if n := len(s.regionNames); n > 0 {
+		s.regionNames[n-1] = append(s.regionNames[n-1], name)
+	}
+	if f, ok := s.fwd[name]; ok {
+		for i, ph := range f.vals {
+			if ph == nil {
+				continue
+			}
+			if i >= count {
+				p.fail(int(f.pos[i]), "operation result number %d out of range (have %d)", i, count)
+			}
+			v := nthValue(first, i)
+			if v.Type() != ph.Type() {
+				err := p.errorAt(int(f.pos[i]), "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, v.Type(), ph.Type())
+				panic(parseError{err})
+			}
+			ph.ReplaceAllUsesWith(v)
+			ph.DefiningOp().Erase()
+		}
+		delete(s.fwd, name)
+	}
+}
+
+func (p *parser) noteAt(pos int, format string, args ...any) *Error {
+	return p.errorAt(pos, format, args...)
+}
+
+func nthValue(first *ir.Value, i int) *ir.Value {
+	if i == 0 {
+		return first
+	}
+	return first.DefiningOp().Result(first.Index() + i)
+}
+
+// resolveValue returns the value named by a use, creating a typed
+// placeholder for forward references.
+func (p *parser) resolveValue(name string, num int, t ir.Type, pos int) *ir.Value {
+	// Only the innermost isolated scope is searched: values of enclosing
+	// isolated regions are not visible.
+	s := p.scopes[len(p.scopes)-1]
+	if d, ok := s.defs[name]; ok && d.first != nil {
+		if num >= int(d.count) {
+			p.fail(pos, "invalid result number %d for '%%%s' which defines %d values", num, name, d.count)
+		}
+		v := nthValue(d.first, num)
+		if t != nil && v.Type() != t {
+			err := p.errorAt(pos, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, t, v.Type())
+			err.Notes = append(err.Notes, p.noteAt(int(d.pos), "prior use here"))
+			panic(parseError{err})
+		}
+		return v
+	}
+	if t == nil {
+		p.fail(pos, "use of undeclared SSA value name")
+	}
+	if s.fwd == nil {
+		s.fwd = map[string]*fwdRefs{}
+	}
+	f := s.fwd[name]
+	if f == nil {
+		f = &fwdRefs{}
+		s.fwd[name] = f
+	}
+	for len(f.vals) <= num {
+		f.vals = append(f.vals, nil)
+		f.pos = append(f.pos, 0)
+	}
+	if ph := f.vals[num]; ph != nil {
+		if ph.Type() != t {
+			err := p.errorAt(pos, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, t, ph.Type())
+			err.Notes = append(err.Notes, p.noteAt(int(f.pos[num]), "prior use here"))
+			panic(parseError{err})
+		}
+		return ph
+	}
+	op := ir.NewOperation(p.ctx, &ir.OperationState{
+		Name:        p.ctx.OpName(placeholderName),
+		Loc:         p.ctx.UnknownLoc(),
+		ResultTypes: []ir.Type{t},
+	})
+	f.vals[num] = op.Result(0)
+	f.pos[num] = int32(pos)
+	return op.Result(0)
+}
+
+// operandRef is a parsed `%name#N` use.
+type operandRef struct {
+	name string
+	num  int
+	pos  int
+}
+
+func (p *parser) parseOperandRef() operandRef {
+	if !p.is(tokPercentIdent) {
+		p.failTok("expected SSA operand")
+	}
+	ref := operandRef{pos: p.tok.start}
+	t := p.text(p.tok)
+	name := t[1:]
+	num := 0
+	// `%x#3` lexes as one identifier only when '#' is not an id char, so the
+	// result number follows as a hash identifier.
+	p.advance()
+	if p.is(tokHashIdent) && p.tok.start == ref.pos+len(t) {
+		numText := p.text(p.tok)[1:]
+		n, err := strconv.Atoi(string(numText))
+		if err != nil || len(numText) == 0 || !isDigit(numText[0]) {
+			p.failTok("invalid SSA value result number")
+		}
+		num = n
+		p.advance()
+	}
+	ref.name = string(name)
+	ref.num = num
+	return ref
+}
+
+// resultRecord is one `%name` or `%name:N` on the left of an op.
+type resultRecord struct {
+	name  string
+	count int
+	pos   int
+}
+
+// parseOperation parses one operation, including its results and trailing
+// location, and binds its results.
+func (p *parser) parseOperation() *ir.Operation {
+	var results []resultRecord
+	numResults := 0
+	if p.is(tokPercentIdent) {
+		for {
+			if !p.is(tokPercentIdent) {
+				p.failTok("expected valid ssa identifier")
+			}
+			r := resultRecord{name: string(p.text(p.tok)[1:]), count: 1, pos: p.tok.start}
+			p.advance()
+			if p.is(tokColon) {
+				p.advance()
+				if !p.is(tokInteger) {
+					p.failTok("expected integer number of results")
+				}
+				n, err := strconv.Atoi(p.spelling())
+				if err != nil || n < 1 {
+					p.failTok("expected named operation to have at least 1 result")
+				}
+				r.count = n
+				p.advance()
+			}
+			results = append(results, r)
+			numResults += r.count
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+		p.expect(tokEqual, " after SSA name")
+	}
+	namePos := p.tok.start
+	var op *ir.Operation
+	switch p.tok.kind {
+	case tokString:
+		op = p.parseGenericOp()
+	case tokBareIdent:
+		op = p.parseCustomOp()
+	default:
+		p.failTok("expected operation name in quotes")
+	}
+	if results != nil {
+		if op.NumResults() != numResults {
+			p.fail(results[0].pos, "operation defines %d results but was provided %d to bind", op.NumResults(), numResults)
+		}
+		idx := 0
+		for _, r := range results {
+			p.defineValue(r.name, op.Result(idx), r.count, r.pos)
+			idx += r.count
+		}
+	}
+	p.parseTrailingLoc(op, namePos)
+	return op
+}
+
+// parseTrailingLoc parses an optional `loc(…)` after an op; without one
+// the op is located at its name.
+func (p *parser) parseTrailingLoc(op *ir.Operation, namePos int) {
+	if !p.isKeyword("loc") {
+		if op.Loc() == nil || isUnknown(op.Loc()) {
+			op.SetLoc(p.loc(namePos))
+		}
+		return
+	}
+	l, alias, aliasPos := p.parseLocSpecifier()
+	if alias != "" {
+		p.deferredLocs = append(p.deferredLocs, deferredLoc{name: alias, pos: aliasPos, op: op})
+		op.SetLoc(p.loc(namePos))
+		return
+	}
+	op.SetLoc(l)
+}
+
+func isUnknown(l ir.Location) bool {
+	_, ok := l.(*ir.UnknownLoc)
+	return ok
+}
+
+func (p *parser) parseGenericOp() *ir.Operation {
+	p.enter()
+	defer p.leave()
+	nameTok := p.tok
+	name := unescape(p.src[nameTok.start+1 : nameTok.end-1])
+	if name == "" {
+		p.fail(nameTok.start, "empty operation name is invalid")
+	}
+	p.advance()
+	opName := p.ctx.OpName(name)
+	if opName.Def() == nil && !p.ctx.AllowUnregistered {
+		if p.ctx.IsDialectRegistered(opName.Dialect()) {
+			p.fail(nameTok.start, "Dialect `%s' not found for custom op '%s' ", opName.Dialect(), name)
+		}
+		if opName.Dialect() == "" {
+			p.fail(nameTok.start, "operation name '%s' must be prefixed with a dialect, or use --allow-unregistered-dialect", name)
+		}
+		p.fail(nameTok.start, "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used")
+	}
+	st := &ir.OperationState{Name: opName, Loc: p.ctx.UnknownLoc()}
+	p.expect(tokLParen, " to start operand list")
+	var refs []operandRef
+	if !p.is(tokRParen) {
+		for {
+			refs = append(refs, p.parseOperandRef())
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+	}
+	p.expect(tokRParen, " to end operand list")
+	if p.is(tokLSquare) {
+		p.advance()
+		for {
+			st.Successors = append(st.Successors, p.parseSuccessor())
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+		p.expect(tokRSquare, " in successor list")
+	}
+	if p.is(tokLess) {
+		p.advance()
+		st.Props = p.parseAttribute(nil)
+		if def := opName.Def(); def != nil {
+			if _, ok := st.Props.(*ir.DictAttr); !ok {
+				p.failTok("expected properties dictionary for registered op '%s'", name)
+			}
+		}
+		p.expect(tokGreater, " to close properties")
+	}
+	var regions []*ir.Region
+	if p.is(tokLParen) {
+		p.advance()
+		isolated := opName.Def() != nil && opName.Def().Traits&ir.TraitIsolatedFromAbove != 0
+		for {
+			r := &ir.Region{}
+			p.parseRegion(r, nil, isolated)
+			regions = append(regions, r)
+			if !p.consumeIf(tokComma) {
+				break
+			}
+		}
+		p.expect(tokRParen, " to end region list")
+	}
+	if p.is(tokLBrace) {
+		d := p.parseAttrDict()
+		st.Attrs = d.Entries
+	}
+	if !p.is(tokColon) {
+		p.failTok("expected ':' followed by operation type")
+	}
+	p.advance()
+	typePos := p.tok.start
+	sig := p.parseFunctionSignature()
+	if len(sig.inputs) != len(refs) {
+		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), plural(len(refs)), len(sig.inputs))
+	}
+	st.Operands = make([]*ir.Value, len(refs))
+	for i, r := range refs {
+		st.Operands[i] = p.resolveValue(r.name, r.num, sig.inputs[i], r.pos)
+	}
+	st.ResultTypes = sig.results
+	st.Regions = regions
+	return ir.NewOperation(p.ctx, st)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// parseFunctionSignature parses `(T, …) -> T` or `(T, …) -> (T, …)`,
+// caching by source text since the same signatures repeat throughout a
+// file.
+func (p *parser) parseFunctionSignature() *sigTypes {
+	start := p.tok.start
+	if p.is(tokLParen) {
+		if end := p.scanSignatureEnd(start); end > 0 {
+			if s, ok := p.sigCache[string(p.src[start:end])]; ok {
+				p.lex.pos = end
+				p.advance()
+				return s
+			}
+		}
+	}
+	t := p.parseType()
+	ft, ok := t.(*ir.FunctionType)
+	if !ok {
+		p.fail(start, "expected function type")
+	}
+	s := &sigTypes{inputs: ft.Inputs, results: ft.Results}
+	end := p.tok.start
+	for end > start && isSpace(p.src[end-1]) {
+		end--
+	}
+	p.sigCache[string(p.src[start:end])] = s
+	return s
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// scanSignatureEnd finds the end of a signature that starts at pos
+// without parsing it: the balanced parenthesized inputs, `->`, and either a
+// parenthesized list or a type ending before a newline, `loc`, `{`, or `}`.
+// It returns -1 when unsure; the caller then parses normally.
+func (p *parser) scanSignatureEnd(pos int) int {
+	end := scanBalanced(p.src, pos)
+	if end < 0 {
+		return -1
+	}
+	i := end
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if i+1 >= len(p.src) || p.src[i] != '-' || p.src[i+1] != '>' {
+		return -1
+	}
+	i += 2
+	for i < len(p.src) && p.src[i] == ' ' {
+		i++
+	}
+	if i < len(p.src) && p.src[i] == '(' {
+		return scanBalanced(p.src, i)
+	}
+	// A single result type: scan to the end of the type.
+	depth := 0
+	j := i
+	for j < len(p.src) {
+		c := p.src[j]
+		switch c {
+		case '<', '(', '[':
+			depth++
+		case '>', ')', ']':
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case '"':
+			return -1
+		case '\n', '\r', ' ', ',', '{', '}':
+			if depth == 0 {
+				if j == i {
+					return -1
+				}
+				return j
+			}
+			if c == '\n' || c == '{' || c == '}' {
+				return -1
+			}
+		}
+		j++
+	}
+	if depth == 0 && j > i {
+		return j
+	}
+	return -1
+}
+
+// scanBalanced returns the offset just past the bracket group opening at
+// pos, or -1 when it contains strings or is unbalanced.
+func scanBalanced(src []byte, pos int) int {
+	depth := 0
+	for i := pos; i < len(src); i++ {
+		switch src[i] {
+		case '(', '<', '[', '{':
+			depth++
+		case ')', '>', ']', '}':
+			if src[i] == '>' && i > 0 && src[i-1] == '-' {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+			if depth < 0 {
+				return -1
+			}
+		case '"', '\n', '/':
+			return -1
+		}
+	}
+	return -1
+}
+
+func (p *parser) parseSuccessor() *ir.Block {
+	if !p.is(tokCaretIdent) {
+		p.failTok("expected block name")
+	}
+	b := p.blockRef(string(p.text(p.tok)[1:]), p.tok.start)
+	p.advance()
+	return b
+}
+
+// blockScope tracks the blocks of one region: defined and forward
+// referenced.
+type blockScope struct {
+	blocks map[string]*blockInfo
+	order  []string
+}
+
+type blockInfo struct {
+	b       *ir.Block
+	defined bool
+	pos     int
+}
+
+func (p *parser) pushBlockScope() {
+	p.blocks = append(p.blocks, &blockScope{blocks: map[string]*blockInfo{}})
+}
+
+func (p *parser) popBlockScope() {
+	bs := p.blocks[len(p.blocks)-1]
+	for _, name := range bs.order {
+		bi := bs.blocks[name]
+		if !bi.defined {
+			p.fail(bi.pos, "reference to an undefined block")
+		}
+	}
+	p.blocks = p.blocks[:len(p.blocks)-1]
+}
+
+func (p *parser) blockRef(name string, pos int) *ir.Block {
+	bs := p.blocks[len(p.blocks)-1]
+	bi := bs.blocks[name]
+	if bi == nil {
+		bi = &blockInfo{b: &ir.Block{}, pos: pos}
+		bs.blocks[name] = bi
+		bs.order = append(bs.order, name)
+	}
+	return bi.b
+}
+
+// parseRegion parses `{ … }` into r. args, when given, are the entry
+// block's arguments (already typed), as custom parsers such as func.func
+// provide them.
+func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
+	p.enter()
+	defer p.leave()
+	if !p.is(tokLBrace) {
+		p.failTok("expected '{' to begin a region")
+	}
+	lbrace := p.tok.start
+	p.advance()
+	p.pushScope(isolated)
+	p.pushBlockScope()
+	if p.is(tokRBrace) && args == nil {
+		p.advance()
+		p.popBlockScope()
+		p.popScope()
+		return
+	}
+	var entry *ir.Block
+	if args != nil {
+		entry = &ir.Block{}
+		r.AppendBlock(entry)
+		for _, a := range args {
+			l := a.Loc
+			if l == nil {
+				l = p.loc(a.Name.Pos)
+			}
+			v := entry.AddArgument(a.Type, l)
+			p.defineValue(a.Name.Name, v, 1, a.Name.Pos)
+		}
+		if p.is(tokCaretIdent) {
+			p.failTok("invalid block name in region with named arguments")
+		}
+	}
+	if !p.is(tokCaretIdent) {
+		if entry == nil {
+			entry = &ir.Block{}
+			r.AppendBlock(entry)
+		}
+		p.parseBlockBody(entry)
+	}
+	for p.is(tokCaretIdent) {
+		p.parseBlock(r, entry == nil && r.Empty())
+	}
+	if !p.is(tokRBrace) {
+		p.failTok("expected '}' to end region")
+	}
+	_ = lbrace
+	p.advance()
+	p.popBlockScope()
+	p.popScope()
+}
+
+func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
+	pos := p.tok.start
+	name := string(p.text(p.tok)[1:])
+	p.advance()
+	b := p.blockRef(name, pos)
+	bs := p.blocks[len(p.blocks)-1]
+	bi := bs.blocks[name]
+	if bi.defined {
+		p.fail(pos, "redefinition of block '^%s'", name)
+	}
+	bi.defined = true
+	bi.pos = pos
+	r.AppendBlock(b)
+	if p.is(tokLParen) {
+		p.advance()
+		if !p.is(tokRParen) {
+			for {
+				if !p.is(tokPercentIdent) {
+					p.failTok("expected SSA identifier")
+				}
+				apos := p.tok.start
+				aname := string(p.text(p.tok)[1:])
+				p.advance()
+				p.expect(tokColon, " and type for SSA value")
+				t := p.parseType()
+				var l ir.Location
+				if p.isKeyword("loc") {
+					lv, alias, aliasPos := p.parseLocSpecifier()
+					if alias != "" {
+						p.deferredLocs = append(p.deferredLocs, deferredLoc{name: alias, pos: aliasPos, blk: b, arg: b.NumArguments()})
+					} else {
+						l = lv
+					}
+				}
+				if l == nil {
+					l = p.loc(apos)
+				}
+				v := b.AddArgument(t, l)
+				p.defineValue(aname, v, 1, apos)
+				if !p.consumeIf(tokComma) {
+					break
+				}
+			}
+		}
+		p.expect(tokRParen, " to end argument list")
+	}
+	p.expect(tokColon, " after block name")
+	p.parseBlockBody(b)
+}
+
+func (p *parser) parseBlockBody(b *ir.Block) {
+	for !p.is(tokCaretIdent) && !p.is(tokRBrace) {
+		if p.is(tokEOF) {
+			p.failTok("expected '}' to end region")
+		}
+		b.Append(p.parseOperation())
+	}
+}

@@ -1,0 +1,469 @@
+package asm
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Options configure parsing.
+type Options struct {
+	// NoImplicitModule requires the file to hold exactly one top-level op,
+	// which is returned as is, instead of wrapping the ops in a module.
+	NoImplicitModule bool
+	// MaxNesting bounds the nesting of regions, types and attributes;
+	// 0 means DefaultMaxNesting.
+	MaxNesting int
+	// LineOffset is added to line numbers in locations and errors (used when
+	// parsing one chunk of a split file).
+	LineOffset int
+	// LocFile, when set, is the file name used in locations instead of the
+	// name passed to Parse.
+	LocFile string
+}
+
+// DefaultMaxNesting is the nesting limit that guards against hostile input.
+const DefaultMaxNesting = 1000
+
+// File is the result of parsing a source file.
+type File struct {
+	// Op is the top-level op: the module (implicit or explicit), or with
+	// NoImplicitModule the single top-level op.
+	Op *ir.Operation
+	// External holds the `external_resources` section, keyed by resource
+	// name (e.g. "mlir_reproducer"), each a dictionary of entries.
+	External map[string][]ResourceEntry
+}
+
+// ResourceEntry is one `key: value` entry of a resource section. Value is
+// a string, a bool, or (for blobs written as "0x…") the decoded bytes in
+// Blob.
+type ResourceEntry struct {
+	Key   string
+	Str   string
+	Bool  bool
+	IsStr bool
+	Blob  []byte
+}
+
+// Parse parses MLIR text. name is the file name used in locations and
+// error messages. Errors are *Error values with a location and the source
+// line.
+func Parse(ctx *ir.Context, name string, src []byte, opts Options) (f *File, err error) {
+	p := newParser(ctx, name, src, opts)
+	return p.parseFile()
+}
+
+// ParseString is Parse for a string source.
+func ParseString(ctx *ir.Context, name, src string) (*ir.Operation, error) {
+	f, err := Parse(ctx, name, []byte(src), Options{})
+	if err != nil {
+		return nil, err
+	}
+	return f.Op, nil
+}
+
+type parser struct {
+	ctx  *ir.Context
+	lex  lexer
+	tok  token
+	src  []byte
+	name string
+	file string // file name in locations
+	opts Options
+
+	lines *lineIndex
+
+	typeAliases  map[string]ir.Type
+	attrAliases  map[string]ir.Attribute
+	deferredLocs []deferredLoc
+
+	scopes []*valueScope
+	nest   int
+
+	typeCache map[string]ir.Type
+	sigCache  map[string]*sigTypes
+	dictCache map[string]*ir.DictAttr
+
+	external map[string][]ResourceEntry
+
+	defaultDialect []string
+	blocks         []*blockScope
+	locAlloc       []ir.FileLineColLoc
+	distincts      map[uint64]*ir.DistinctAttr
+}
+
+type sigTypes struct {
+	inputs, results []ir.Type
+}
+
+type deferredLoc struct {
+	name string
+	pos  int
+	op   *ir.Operation
+	blk  *ir.Block
+	arg  int
+}
+
+func newParser(ctx *ir.Context, name string, src []byte, opts Options) *parser {
+	if opts.MaxNesting == 0 {
+		opts.MaxNesting = DefaultMaxNesting
+	}
+	p := &parser{
+		ctx:            ctx,
+		src:            src,
+		name:           name,
+		file:           name,
+		opts:           opts,
+		typeAliases:    map[string]ir.Type{},
+		attrAliases:    map[string]ir.Attribute{},
+		typeCache:      map[string]ir.Type{},
+		sigCache:       map[string]*sigTypes{},
+		dictCache:      map[string]*ir.DictAttr{},
+		defaultDialect: []string{"builtin"},
+	}
+	if opts.LocFile != "" {
+		p.file = opts.LocFile
+	}
+	p.lex = lexer{src: src}
+	p.lines = newLineIndex(src)
+	p.advance()
+	return p
+}
+
+// Error is a parse error with its position.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+	// SourceLine is the text of the offending line (without newline).
+	SourceLine string
+	Notes      []*Error
+}
+
+func (e *Error) Error() string {
+	var sb strings.Builder
+	e.write(&sb, "error")
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+func (e *Error) write(sb *strings.Builder, sev string) {
+	fmt.Fprintf(sb, "%s:%d:%d: %s: %s\n", e.File, e.Line, e.Col, sev, e.Msg)
+	if e.Line > 0 {
+		sb.WriteString(e.SourceLine)
+		sb.WriteByte('\n')
+		sb.WriteString(caretLine(e.SourceLine, e.Col))
+		sb.WriteByte('\n')
+	}
+	for _, n := range e.Notes {
+		n.write(sb, "note")
+	}
+}
+
+// caretLine returns spaces (tabs kept as tabs so the caret lines up) up to
+// column col and a caret.
+func caretLine(line string, col int) string {
+	var sb strings.Builder
+	for i := 0; i < col-1 && i < len(line); i++ {
+		if line[i] == '\t' {
+			sb.WriteByte('\t')
+		} else {
+			sb.WriteByte(' ')
+		}
+	}
+	for i := len(line); i < col-1; i++ {
+		sb.WriteByte(' ')
+	}
+	sb.WriteByte('^')
+	return sb.String()
+}
+
+// Diagnostic converts the error to an ir.Diagnostic.
+func (e *Error) Diagnostic(ctx *ir.Context) *ir.Diagnostic {
+	d := &ir.Diagnostic{Severity: ir.SeverityError, Loc: ctx.FileLineColLoc(e.File, e.Line, e.Col), Message: e.Msg}
+	for _, n := range e.Notes {
+		d.AttachNote(ctx.FileLineColLoc(n.File, n.Line, n.Col), n.Msg)
+	}
+	return d
+}
+
+// parseError is used to unwind the recursive descent on the first error.
+type parseError struct{ err *Error }
+
+func (p *parser) errorAt(pos int, format string, args ...any) *Error {
+	line, col := p.lines.lineCol(pos)
+	return &Error{
+		File:       p.name,
+		Line:       line + p.opts.LineOffset,
+		Col:        col,
+		Msg:        fmt.Sprintf(format, args...),
+		SourceLine: p.lines.lineText(pos),
+	}
+}
+
+// fail aborts parsing with an error at pos.
+func (p *parser) fail(pos int, format string, args ...any) {
+	panic(parseError{p.errorAt(pos, format, args...)})
+}
+
+// failTok aborts with an error at the current token.
+func (p *parser) failTok(format string, args ...any) {
+	if p.tok.kind == tokError {
+		p.fail(p.tok.start, "%s", p.tok.msg)
+	}
+	p.fail(p.tok.start, format, args...)
+}
+
+func (p *parser) advance() {
+	p.tok = p.lex.next()
+	if p.tok.kind == tokError {
+		p.fail(p.tok.start, "%s", p.tok.msg)
+	}
+}
+
+func (p *parser) text(t token) []byte { return p.src[t.start:t.end] }
+
+// spelling returns the current token text as a string (allocating).
+func (p *parser) spelling() string { return string(p.src[p.tok.start:p.tok.end]) }
+
+func (p *parser) is(k tokKind) bool { return p.tok.kind == k }
+
+func (p *parser) isKeyword(kw string) bool {
+	return p.tok.kind == tokBareIdent && string(p.src[p.tok.start:p.tok.end]) == kw
+}
+
+func (p *parser) consumeIf(k tokKind) bool {
+	if p.tok.kind == k {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *parser) consumeKeyword(kw string) bool {
+	if p.isKeyword(kw) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *parser) expect(k tokKind, context string) {
+	if p.tok.kind != k {
+		p.failTok("expected %s%s", tokNames[k], context)
+	}
+	p.advance()
+}
+
+func (p *parser) enter() {
+	p.nest++
+	if p.nest > p.opts.MaxNesting {
+		p.failTok("nesting depth exceeds the limit of %d", p.opts.MaxNesting)
+	}
+}
+
+func (p *parser) leave() { p.nest-- }
+
+// loc returns a file location for a byte offset.
+func (p *parser) loc(pos int) ir.Location {
+	line, col := p.lines.lineCol(pos)
+	if len(p.locAlloc) == 0 {
+		p.locAlloc = make([]ir.FileLineColLoc, 1024)
+	}
+	l := &p.locAlloc[0]
+	p.locAlloc = p.locAlloc[1:]
+	l.File = p.file
+	l.Line = line + p.opts.LineOffset
+	l.Col = col
+	return l
+}
+
+func (p *parser) parseFile() (f *File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pe, ok := r.(parseError)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, pe.err
+		}
+	}()
+	top := &ir.Block{}
+	p.pushScope(true)
+	p.pushBlockScope()
+	for !p.is(tokEOF) {
+		switch p.tok.kind {
+		case tokHashIdent:
+			if p.peekIsAliasDef() {
+				p.parseAttrAliasDef()
+				continue
+			}
+			p.failTok("expected operation name in quotes")
+		case tokBangIdent:
+			if p.peekIsAliasDef() {
+				p.parseTypeAliasDef()
+				continue
+			}
+			p.failTok("expected operation name in quotes")
+		case tokFileMetadataBegin:
+			p.parseFileMetadata()
+			continue
+		}
+		op := p.parseOperation()
+		top.Append(op)
+	}
+	p.popBlockScope()
+	p.popScope()
+	p.resolveDeferredLocs()
+	f = &File{External: p.external}
+	if p.opts.NoImplicitModule {
+		ops := top.OpSlice()
+		if len(ops) != 1 {
+			pos := len(p.src)
+			return nil, p.errorAt(pos, "source must contain a single top-level operation, found: %d", len(ops))
+		}
+		ops[0].Remove()
+		f.Op = ops[0]
+		return f, nil
+	}
+	if first := top.First(); first != nil && first == top.Last() && first.Name() == "builtin.module" {
+		first.Remove()
+		f.Op = first
+		return f, nil
+	}
+	mod := ir.NewOperation(p.ctx, &ir.OperationState{
+		Name:       p.ctx.OpName("builtin.module"),
+		Loc:        p.ctx.FileLineColLoc(p.file, 0, 0),
+		NumRegions: 1,
+	})
+	body := &ir.Block{}
+	mod.Region(0).AppendBlock(body)
+	for op := top.First(); op != nil; op = top.First() {
+		op.Remove()
+		body.Append(op)
+	}
+	f.Op = mod
+	return f, nil
+}
+
+// peekIsAliasDef reports whether the current `#x`/`!x` token starts an
+// alias definition (`#x = …`).
+func (p *parser) peekIsAliasDef() bool {
+	save := p.lex.pos
+	t := p.lex.next()
+	p.lex.pos = save
+	return t.kind == tokEqual
+}
+
+func (p *parser) parseAttrAliasDef() {
+	pos := p.tok.start
+	name := string(p.src[p.tok.start+1 : p.tok.end])
+	if strings.Contains(name, ".") {
+		p.fail(pos, "attribute names with a '.' are reserved for dialect-defined names")
+	}
+	if _, dup := p.attrAliases[name]; dup {
+		p.fail(pos, "redefinition of attribute alias id '%s'", name)
+	}
+	p.advance()
+	p.expect(tokEqual, " in attribute alias definition")
+	a := p.parseAttribute(nil)
+	p.attrAliases[name] = a
+}
+
+func (p *parser) parseTypeAliasDef() {
+	pos := p.tok.start
+	name := string(p.src[p.tok.start+1 : p.tok.end])
+	if strings.Contains(name, ".") {
+		p.fail(pos, "type names with a '.' are reserved for dialect-defined names")
+	}
+	if _, dup := p.typeAliases[name]; dup {
+		p.fail(pos, "redefinition of type alias id '%s'", name)
+	}
+	p.advance()
+	p.expect(tokEqual, " in type alias definition")
+	p.typeAliases[name] = p.parseType()
+}
+
+func (p *parser) resolveDeferredLocs() {
+	for _, d := range p.deferredLocs {
+		a, ok := p.attrAliases[d.name]
+		if !ok {
+			p.fail(d.pos, "operation location alias was never defined")
+		}
+		l, ok := a.(ir.Location)
+		if !ok {
+			p.fail(d.pos, "expected location, but found '%s'", a.String())
+		}
+		if d.op != nil {
+			d.op.SetLoc(l)
+		} else {
+			d.blk.SetArgumentLoc(d.arg, l)
+		}
+	}
+}
+
+// lineIndex maps byte offsets to 1-based lines and columns.
+type lineIndex struct {
+	src    []byte
+	starts []int32
+	// last lookup, since positions mostly increase
+	lastLine int
+}
+
+func newLineIndex(src []byte) *lineIndex {
+	n := bytes.Count(src, []byte{'\n'})
+	starts := make([]int32, 0, n+1)
+	starts = append(starts, 0)
+	off := 0
+	for {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		starts = append(starts, int32(off))
+	}
+	return &lineIndex{src: src, starts: starts}
+}
+
+// lineCol returns the 1-based line and column of pos.
+func (li *lineIndex) lineCol(pos int) (int, int) {
+	p32 := int32(pos)
+	l := li.lastLine
+	if l < len(li.starts) && li.starts[l] <= p32 && (l+1 == len(li.starts) || li.starts[l+1] > p32) {
+		return l + 1, pos - int(li.starts[l]) + 1
+	}
+	if l+1 < len(li.starts) && li.starts[l+1] <= p32 && (l+2 == len(li.starts) || li.starts[l+2] > p32) {
+		li.lastLine = l + 1
+		return l + 2, pos - int(li.starts[l+1]) + 1
+	}
+	lo, hi := 0, len(li.starts)-1
+	for lo < hi {
+		m := (lo + hi + 1) / 2
+		if li.starts[m] <= p32 {
+			lo = m
+		} else {
+			hi = m - 1
+		}
+	}
+	li.lastLine = lo
+	return lo + 1, pos - int(li.starts[lo]) + 1
+}
+
+func (li *lineIndex) lineText(pos int) string {
+	line, _ := li.lineCol(pos)
+	start := int(li.starts[line-1])
+	end := len(li.src)
+	if line < len(li.starts) {
+		end = int(li.starts[line]) - 1
+	}
+	if end > start && li.src[end-1] == '\r' {
+		end--
+	}
+	if end < start {
+		end = start
+	}
+	return string(li.src[start:end])
+}

@@ -1,0 +1,152 @@
+package builtin
+
+import (
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Op names.
+const (
+	ModuleName = "builtin.module"
+	CastName   = "builtin.unrealized_conversion_cast"
+)
+
+// Dialect returns the builtin dialect's definitions. Each call returns new
+// definitions, so contexts never share mutable state.
+func Dialect() *ir.Dialect {
+	return &ir.Dialect{
+		Name: "builtin",
+		Ops: []*ir.OpDef{
+			{
+				Name:    ModuleName,
+				Summary: "A top level container operation",
+				Traits: ir.TraitIsolatedFromAbove | ir.TraitSymbolTable | ir.TraitNoTerminator |
+					ir.TraitSingleBlock | ir.TraitGraphRegion,
+				InherentAttrs: []string{"sym_name", "sym_visibility"},
+				Verify:        verifyModule,
+				Parse:         parseModule,
+				Print:         printModule,
+			},
+			{
+				Name:    CastName,
+				Summary: "An unrealized conversion from one set of types to another",
+				Traits:  ir.TraitPure,
+				Parse:   parseCast,
+				Print:   printCast,
+			},
+		},
+	}
+}
+
+// Register adds the builtin dialect to ctx.
+func Register(ctx *ir.Context) { ctx.RegisterDialect(Dialect()) }
+
+// NewModule returns an empty module with one block.
+func NewModule(ctx *ir.Context, loc ir.Location) *ir.Operation {
+	op := ir.NewOperation(ctx, &ir.OperationState{Name: ctx.OpName(ModuleName), Loc: loc, NumRegions: 1})
+	op.Region(0).AppendBlock(&ir.Block{})
+	return op
+}
+
+// Body returns the module's block.
+func Body(module *ir.Operation) *ir.Block { return module.Region(0).First() }
+
+func verifyModule(op *ir.Operation) error {
+	if op.NumRegions() != 1 || op.Region(0).NumBlocks() != 1 {
+		return ir.OpError(op, "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
+	}
+	if op.NumOperands() != 0 || op.NumResults() != 0 {
+		return ir.OpError(op, "requires zero operands and zero results")
+	}
+	if b := op.Region(0).First(); b.NumArguments() != 0 {
+		return ir.OpError(op, "expects region to have no arguments")
+	}
+	if a := op.Attr("sym_name"); a != nil {
+		if _, ok := a.(*ir.StringAttr); !ok {
+			return ir.OpError(op, "attribute 'sym_name' failed to satisfy constraint: string attribute")
+		}
+	}
+	return nil
+}
+
+func parseModule(p ir.OpAsmParser, st *ir.OperationState) error {
+	if name, ok, err := p.ParseOptionalSymbolName(); err != nil {
+		return err
+	} else if ok {
+		st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "sym_name", Value: p.Context().StringAttr(name)})
+	}
+	attrs, err := p.ParseOptionalAttrDictWithKeyword()
+	if err != nil {
+		return err
+	}
+	st.Attrs = append(st.Attrs, attrs...)
+	r := &ir.Region{}
+	if err := p.ParseRegion(r, nil); err != nil {
+		return err
+	}
+	if r.Empty() {
+		r.AppendBlock(&ir.Block{})
+	}
+	st.Regions = []*ir.Region{r}
+	return nil
+}
+
+func printModule(p *ir.OpPrinter, op *ir.Operation) {
+	if s, ok := op.Attr("sym_name").(*ir.StringAttr); ok {
+		p.WriteString(" ")
+		p.PrintSymbolName(s.Value)
+	}
+	p.PrintOptionalAttrDictWithKeyword(op.Attrs())
+	p.WriteString(" ")
+	p.PrintRegion(op.Region(0), false, false)
+}
+
+func parseCast(p ir.OpAsmParser, st *ir.OperationState) error {
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return err
+	}
+	var in []ir.Type
+	if len(ops) > 0 {
+		if in, err = p.ParseColonTypeList(); err != nil {
+			return err
+		}
+	}
+	if err := p.ParseKeyword("to"); err != nil {
+		return err
+	}
+	out := []ir.Type{}
+	for {
+		t, err := p.ParseType()
+		if err != nil {
+			return err
+		}
+		out = append(out, t)
+		if !p.ParseOptionalPunct(",") {
+			break
+		}
+	}
+	attrs, err := p.ParseOptionalAttrDict()
+	if err != nil {
+		return err
+	}
+	vals, err := p.ResolveOperands(ops, in)
+	if err != nil {
+		return err
+	}
+	st.Operands = vals
+	st.ResultTypes = out
+	st.Attrs = attrs
+	return nil
+}
+
+func printCast(p *ir.OpPrinter, op *ir.Operation) {
+	if op.NumOperands() > 0 {
+		p.WriteString(" ")
+		p.PrintOperands(op.Operands())
+		p.WriteString(" : ")
+		p.PrintTypes(op.OperandTypes())
+	}
+	p.WriteString(" to ")
+	p.PrintTypes(op.ResultTypes())
+	p.PrintOptionalAttrDict(op.Attrs())
+}

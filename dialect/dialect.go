@@ -1,0 +1,14 @@
+// Package dialect registers every dialect rlx knows with a context.
+package dialect
+
+import (
+	"github.com/rlx-compiler/rlx/dialect/builtin"
+	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// RegisterAll registers all of rlx's dialects with ctx.
+func RegisterAll(ctx *ir.Context) {
+	builtin.Register(ctx)
+	fn.Register(ctx)
+}

@@ -1,0 +1,363 @@
+package ir
+
+// Block is a list of operations with arguments, inside a region. Ops are
+// kept in an intrusive doubly linked list, so insertion and removal are
+// O(1).
+type Block struct {
+	args       []*Value
+	argLocs    []Location
+	first      *Operation
+	last       *Operation
+	parent     *Region
+	prev, next *Block
+	orderValid bool
+}
+
+// NewBlock returns a detached block with arguments of the given types.
+func NewBlock(types []Type, locs []Location) *Block {
+	b := &Block{}
+	for i, t := range types {
+		var l Location
+		if i < len(locs) {
+			l = locs[i]
+		}
+		b.AddArgument(t, l)
+	}
+	return b
+}
+
+// Parent returns the region holding the block.
+func (b *Block) Parent() *Region { return b.parent }
+
+// ParentOp returns the op whose region holds the block.
+func (b *Block) ParentOp() *Operation {
+	if b.parent == nil {
+		return nil
+	}
+	return b.parent.parent
+}
+
+// Next returns the next block in the region.
+func (b *Block) Next() *Block { return b.next }
+
+// Prev returns the previous block in the region.
+func (b *Block) Prev() *Block { return b.prev }
+
+// IsEntryBlock reports whether b is the first block of its region.
+func (b *Block) IsEntryBlock() bool { return b.parent != nil && b.parent.first == b }
+
+// NumArguments returns the number of arguments.
+func (b *Block) NumArguments() int { return len(b.args) }
+
+// Argument returns argument i.
+func (b *Block) Argument(i int) *Value { return b.args[i] }
+
+// Arguments returns the arguments. The slice must not be modified.
+func (b *Block) Arguments() []*Value { return b.args }
+
+// ArgumentLoc returns the location of argument i (nil when unknown).
+func (b *Block) ArgumentLoc(i int) Location { return b.argLocs[i] }
+
+// SetArgumentLoc sets the location of argument i.
+func (b *Block) SetArgumentLoc(i int, l Location) { b.argLocs[i] = l }
+
+// ArgumentTypes returns the argument types (a new slice).
+func (b *Block) ArgumentTypes() []Type {
+	out := make([]Type, len(b.args))
+	for i, a := range b.args {
+		out[i] = a.typ
+	}
+	return out
+}
+
+// AddArgument appends an argument.
+func (b *Block) AddArgument(t Type, loc Location) *Value {
+	v := &Value{typ: t, block: b, index: int32(len(b.args))}
+	b.args = append(b.args, v)
+	b.argLocs = append(b.argLocs, loc)
+	return v
+}
+
+// EraseArgument removes argument i, which must have no uses.
+func (b *Block) EraseArgument(i int) {
+	if b.args[i].uses != nil {
+		panic("ir: erasing a block argument that still has uses")
+	}
+	b.args = append(b.args[:i], b.args[i+1:]...)
+	b.argLocs = append(b.argLocs[:i], b.argLocs[i+1:]...)
+	for j := i; j < len(b.args); j++ {
+		b.args[j].index = int32(j)
+	}
+}
+
+// First returns the first op, or nil.
+func (b *Block) First() *Operation { return b.first }
+
+// Last returns the last op, or nil.
+func (b *Block) Last() *Operation { return b.last }
+
+// Empty reports whether the block has no ops.
+func (b *Block) Empty() bool { return b.first == nil }
+
+// Ops calls fn for every op in order; fn may erase or move the current op.
+func (b *Block) Ops(fn func(*Operation)) {
+	for op := b.first; op != nil; {
+		next := op.next
+		fn(op)
+		op = next
+	}
+}
+
+// OpSlice returns the ops as a slice.
+func (b *Block) OpSlice() []*Operation {
+	var out []*Operation
+	for op := b.first; op != nil; op = op.next {
+		out = append(out, op)
+	}
+	return out
+}
+
+// NumOps counts the ops (O(n)).
+func (b *Block) NumOps() int {
+	n := 0
+	for op := b.first; op != nil; op = op.next {
+		n++
+	}
+	return n
+}
+
+// Terminator returns the last op if it is registered as a terminator (or
+// is unregistered, which MLIR assumes may be one), else nil.
+func (b *Block) Terminator() *Operation {
+	if b.last == nil {
+		return nil
+	}
+	if b.last.IsRegistered() && !b.last.HasTrait(TraitTerminator) {
+		return nil
+	}
+	return b.last
+}
+
+// Append adds op at the end of the block.
+func (b *Block) Append(op *Operation) { b.insertBefore(op, nil) }
+
+// Prepend adds op at the start of the block.
+func (b *Block) Prepend(op *Operation) { b.insertBefore(op, b.first) }
+
+// InsertBefore inserts op before pos (at the end when pos is nil).
+func (b *Block) InsertBefore(op, pos *Operation) { b.insertBefore(op, pos) }
+
+func (b *Block) insertBefore(op, pos *Operation) {
+	if op.block != nil {
+		panic("ir: inserting an op that is already in a block")
+	}
+	op.block = b
+	if pos == nil {
+		op.prev = b.last
+		op.next = nil
+		if b.last != nil {
+			b.last.next = op
+			if b.orderValid {
+				op.order = b.last.order + 1
+			}
+		} else {
+			b.first = op
+			op.order = 0
+		}
+		b.last = op
+		return
+	}
+	op.next = pos
+	op.prev = pos.prev
+	if pos.prev != nil {
+		pos.prev.next = op
+	} else {
+		b.first = op
+	}
+	pos.prev = op
+	b.orderValid = false
+}
+
+func (b *Block) insertAfter(op, pos *Operation) { b.insertBefore(op, pos.next) }
+
+func (b *Block) unlinkOp(op *Operation) {
+	if op.prev != nil {
+		op.prev.next = op.next
+	} else {
+		b.first = op.next
+	}
+	if op.next != nil {
+		op.next.prev = op.prev
+	} else {
+		b.last = op.prev
+	}
+	op.prev, op.next, op.block = nil, nil, nil
+}
+
+func (b *Block) recomputeOrder() {
+	var i uint32
+	for op := b.first; op != nil; op = op.next {
+		op.order = i
+		i++
+	}
+	b.orderValid = true
+}
+
+// Erase removes the block from its region and drops all references held
+// by its ops.
+func (b *Block) Erase() {
+	for op := b.first; op != nil; op = op.next {
+		op.DropAllReferences()
+	}
+	if b.parent != nil {
+		b.parent.unlinkBlock(b)
+	}
+}
+
+// Successors returns the successors of the block's terminator.
+func (b *Block) Successors() []*Block {
+	t := b.last
+	if t == nil {
+		return nil
+	}
+	out := make([]*Block, len(t.successors))
+	for i := range t.successors {
+		out[i] = t.successors[i].block
+	}
+	return out
+}
+
+// Region is a list of blocks owned by an operation.
+type Region struct {
+	first, last *Block
+	parent      *Operation
+}
+
+// ParentOp returns the op that owns the region.
+func (r *Region) ParentOp() *Operation { return r.parent }
+
+// Empty reports whether the region has no blocks.
+func (r *Region) Empty() bool { return r.first == nil }
+
+// First returns the entry block, or nil.
+func (r *Region) First() *Block { return r.first }
+
+// Last returns the last block, or nil.
+func (r *Region) Last() *Block { return r.last }
+
+// Blocks returns the blocks as a slice.
+func (r *Region) Blocks() []*Block {
+	var out []*Block
+	for b := r.first; b != nil; b = b.next {
+		out = append(out, b)
+	}
+	return out
+}
+
+// NumBlocks counts the blocks.
+func (r *Region) NumBlocks() int {
+	n := 0
+	for b := r.first; b != nil; b = b.next {
+		n++
+	}
+	return n
+}
+
+// HasOneBlock reports whether the region has exactly one block.
+func (r *Region) HasOneBlock() bool { return r.first != nil && r.first == r.last }
+
+// Index returns the region's position among its parent's regions.
+func (r *Region) Index() int {
+	for i := range r.parent.regions {
+		if &r.parent.regions[i] == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// AppendBlock adds b at the end.
+func (r *Region) AppendBlock(b *Block) { r.InsertBlockBefore(b, nil) }
+
+// InsertBlockBefore inserts b before pos (at the end when pos is nil).
+func (r *Region) InsertBlockBefore(b, pos *Block) {
+	if b.parent != nil {
+		panic("ir: inserting a block that is already in a region")
+	}
+	b.parent = r
+	if pos == nil {
+		b.prev = r.last
+		b.next = nil
+		if r.last != nil {
+			r.last.next = b
+		} else {
+			r.first = b
+		}
+		r.last = b
+		return
+	}
+	b.next = pos
+	b.prev = pos.prev
+	if pos.prev != nil {
+		pos.prev.next = b
+	} else {
+		r.first = b
+	}
+	pos.prev = b
+}
+
+func (r *Region) unlinkBlock(b *Block) {
+	if b.prev != nil {
+		b.prev.next = b.next
+	} else {
+		r.first = b.next
+	}
+	if b.next != nil {
+		b.next.prev = b.prev
+	} else {
+		r.last = b.prev
+	}
+	b.prev, b.next, b.parent = nil, nil, nil
+}
+
+// RemoveBlock unlinks b from the region without touching its ops.
+func (r *Region) RemoveBlock(b *Block) { r.unlinkBlock(b) }
+
+// takeBody moves all blocks of other into r.
+func (r *Region) takeBody(other *Region) {
+	for other.first != nil {
+		b := other.first
+		other.unlinkBlock(b)
+		r.AppendBlock(b)
+	}
+}
+
+// TakeBody moves all blocks of other into r (r must be empty).
+func (r *Region) TakeBody(other *Region) { r.takeBody(other) }
+
+// IsAncestor reports whether r contains other (or is it).
+func (r *Region) IsAncestor(other *Region) bool {
+	for other != nil {
+		if other == r {
+			return true
+		}
+		p := other.parent
+		if p == nil {
+			return false
+		}
+		other = p.ParentRegion()
+	}
+	return false
+}
+
+// FindAncestorOpInRegion returns the op in r that is op or contains it, or
+// nil when op is not inside r.
+func (r *Region) FindAncestorOpInRegion(op *Operation) *Operation {
+	for op != nil {
+		if op.ParentRegion() == r {
+			return op
+		}
+		op = op.ParentOp()
+	}
+	return nil
+}

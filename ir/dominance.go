@@ -1,0 +1,105 @@
+package ir
+
+// domTree is the dominator tree of a region's blocks, computed with the
+// iterative algorithm of Cooper, Harvey and Kennedy over a reverse
+// post-order. Blocks unreachable from the entry are dominated by nothing
+// and dominate only themselves... except that MLIR treats them as
+// dominated by every block, so uses in dead blocks are accepted.
+type domTree struct {
+	idom  map[*Block]*Block
+	order map[*Block]int // reverse post-order number
+}
+
+func newDomTree(r *Region) *domTree {
+	t := &domTree{idom: map[*Block]*Block{}, order: map[*Block]int{}}
+	entry := r.first
+	if entry == nil {
+		return t
+	}
+	// Post-order DFS without recursion.
+	var post []*Block
+	visited := map[*Block]bool{entry: true}
+	type frame struct {
+		b *Block
+		i int
+	}
+	stack := []frame{{entry, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		succ := f.b.Successors()
+		if f.i < len(succ) {
+			s := succ[f.i]
+			f.i++
+			if s != nil && !visited[s] {
+				visited[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, f.b)
+		stack = stack[:len(stack)-1]
+	}
+	rpo := make([]*Block, len(post))
+	for i, b := range post {
+		rpo[len(post)-1-i] = b
+		t.order[b] = len(post) - 1 - i
+	}
+	preds := map[*Block][]*Block{}
+	for _, b := range rpo {
+		for _, s := range b.Successors() {
+			preds[s] = append(preds[s], b)
+		}
+	}
+	t.idom[entry] = entry
+	for changed := true; changed; {
+		changed = false
+		for _, b := range rpo[1:] {
+			var nd *Block
+			for _, p := range preds[b] {
+				if t.idom[p] == nil {
+					continue
+				}
+				if nd == nil {
+					nd = p
+				} else {
+					nd = t.intersect(p, nd)
+				}
+			}
+			if nd != nil && t.idom[b] != nd {
+				t.idom[b] = nd
+				changed = true
+			}
+		}
+	}
+	return t
+}
+
+func (t *domTree) intersect(a, b *Block) *Block {
+	for a != b {
+		for t.order[a] > t.order[b] {
+			a = t.idom[a]
+		}
+		for t.order[b] > t.order[a] {
+			b = t.idom[b]
+		}
+	}
+	return a
+}
+
+// dominates reports whether a dominates b. Unreachable blocks are treated
+// as dominated by everything, as MLIR does.
+func (t *domTree) dominates(a, b *Block) bool {
+	if _, reachable := t.idom[b]; !reachable {
+		return true
+	}
+	for {
+		if a == b {
+			return true
+		}
+		p := t.idom[b]
+		if p == b {
+			return false
+		}
+		b = p
+	}
+}

@@ -1,0 +1,432 @@
+package ir
+
+// Operation is the one generic IR node: a named op with operands, results,
+// properties (inherent attributes), discardable attributes, regions,
+// successors and a location. Ops of every dialect are Operations; dialect
+// packages offer thin typed views over them.
+//
+// Operations live in a Block's intrusive list. Create one with
+// NewOperation, insert it with a Builder or Block.Append, and remove it with
+// Erase (which also drops its uses).
+type Operation struct {
+	name       *OpName
+	block      *Block
+	prev, next *Operation
+	loc        Location
+	props      Attribute // inherent attributes; usually a *DictAttr
+	attrs      *DictAttr // discardable attributes
+	operands   []OpOperand
+	results    []Value
+	regions    []Region
+	successors []BlockOperand
+	order      uint32 // position in the block, valid while the block's order is
+}
+
+// BlockOperand is a successor of a terminator.
+type BlockOperand struct {
+	block *Block
+	owner *Operation
+}
+
+// Block returns the successor block.
+func (s *BlockOperand) Block() *Block { return s.block }
+
+// OperationState collects what is needed to create an operation.
+type OperationState struct {
+	Name        *OpName
+	Loc         Location
+	Operands    []*Value
+	ResultTypes []Type
+	// Props holds the inherent attributes. For registered ops that declare
+	// their inherent attribute names, attributes with those names in Attrs
+	// are moved here by NewOperation.
+	Props      Attribute
+	Attrs      []NamedAttr
+	NumRegions int
+	// Regions, when non-nil, are moved into the new operation (their blocks
+	// are taken over); otherwise NumRegions empty regions are made.
+	Regions    []*Region
+	Successors []*Block
+}
+
+// NewOperation creates a detached operation from st. Attributes are sorted
+// by name; duplicates keep the last value.
+func NewOperation(ctx *Context, st *OperationState) *Operation {
+	nreg := st.NumRegions
+	if len(st.Regions) > nreg {
+		nreg = len(st.Regions)
+	}
+	op := newOpStorage(len(st.Operands), len(st.ResultTypes), nreg)
+	op.name = st.Name
+	op.loc = st.Loc
+	if op.loc == nil {
+		op.loc = ctx.UnknownLoc()
+	}
+	for i, v := range st.Operands {
+		o := &op.operands[i]
+		o.owner = op
+		o.link(v)
+	}
+	for i, t := range st.ResultTypes {
+		r := &op.results[i]
+		r.typ = t
+		r.op = op
+		r.index = int32(i)
+	}
+	for i := range op.regions {
+		op.regions[i].parent = op
+		if i < len(st.Regions) && st.Regions[i] != nil {
+			op.regions[i].takeBody(st.Regions[i])
+		}
+	}
+	if len(st.Successors) > 0 {
+		op.successors = make([]BlockOperand, len(st.Successors))
+		for i, b := range st.Successors {
+			op.successors[i] = BlockOperand{block: b, owner: op}
+		}
+	}
+	props := st.Props
+	attrs := st.Attrs
+	if def := st.Name.def; def != nil && len(def.InherentAttrs) > 0 && len(attrs) > 0 {
+		props, attrs = splitInherent(ctx, def, props, attrs)
+	}
+	op.props = props
+	if len(attrs) > 0 {
+		op.attrs = ctx.Dict(attrs)
+	}
+	return op
+}
+
+// splitInherent moves attributes named as inherent by def from attrs into
+// the property dictionary, as MLIR does when it creates an op with
+// properties from a plain attribute list.
+func splitInherent(ctx *Context, def *OpDef, props Attribute, attrs []NamedAttr) (Attribute, []NamedAttr) {
+	var inh, rest []NamedAttr
+	for _, a := range attrs {
+		if def.isInherent(a.Name) {
+			inh = append(inh, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	if len(inh) == 0 {
+		return props, attrs
+	}
+	if pd, ok := props.(*DictAttr); ok && pd != nil {
+		inh = append(append([]NamedAttr(nil), pd.Entries...), inh...)
+	}
+	return ctx.Dict(inh), rest
+}
+
+// opStorage sizes are chosen so the common shapes (a few operands, one
+// result, no region) take one allocation.
+type opStorage1 struct {
+	op  Operation
+	res [1]Value
+	opd [2]OpOperand
+}
+
+func newOpStorage(nOperands, nResults, nRegions int) *Operation {
+	var op *Operation
+	if nResults <= 1 && nOperands <= 2 {
+		s := new(opStorage1)
+		op = &s.op
+		op.results = s.res[:nResults:nResults]
+		op.operands = s.opd[:nOperands:nOperands]
+	} else {
+		op = new(Operation)
+		if nResults > 0 {
+			op.results = make([]Value, nResults)
+		}
+		if nOperands > 0 {
+			op.operands = make([]OpOperand, nOperands)
+		}
+	}
+	if nRegions > 0 {
+		op.regions = make([]Region, nRegions)
+	}
+	return op
+}
+
+// Context returns the context the op was created in.
+func (op *Operation) Context() *Context { return op.name.ctx }
+
+// Name returns the op's full name, e.g. "graph.add".
+func (op *Operation) Name() string { return op.name.name }
+
+// OpName returns the interned name, which carries the op definition.
+func (op *Operation) OpName() *OpName { return op.name }
+
+// Def returns the op's registered definition, or nil when unregistered.
+func (op *Operation) Def() *OpDef { return op.name.def }
+
+// IsRegistered reports whether the op has a definition.
+func (op *Operation) IsRegistered() bool { return op.name.def != nil }
+
+// HasTrait reports whether the op's definition has trait t. Unregistered
+// ops have no traits.
+func (op *Operation) HasTrait(t Trait) bool {
+	return op.name.def != nil && op.name.def.Traits&t != 0
+}
+
+// Loc returns the op's location.
+func (op *Operation) Loc() Location { return op.loc }
+
+// SetLoc sets the op's location.
+func (op *Operation) SetLoc(l Location) { op.loc = l }
+
+// Block returns the block that holds the op, or nil when detached.
+func (op *Operation) Block() *Block { return op.block }
+
+// ParentRegion returns the region holding the op's block.
+func (op *Operation) ParentRegion() *Region {
+	if op.block == nil {
+		return nil
+	}
+	return op.block.parent
+}
+
+// ParentOp returns the op whose region holds this op, or nil at the top.
+func (op *Operation) ParentOp() *Operation {
+	if r := op.ParentRegion(); r != nil {
+		return r.parent
+	}
+	return nil
+}
+
+// Next returns the next op in the block, or nil.
+func (op *Operation) Next() *Operation { return op.next }
+
+// Prev returns the previous op in the block, or nil.
+func (op *Operation) Prev() *Operation { return op.prev }
+
+// NumOperands returns the number of operands.
+func (op *Operation) NumOperands() int { return len(op.operands) }
+
+// Operand returns operand i's value.
+func (op *Operation) Operand(i int) *Value { return op.operands[i].value }
+
+// OpOperand returns the use record of operand i.
+func (op *Operation) OpOperand(i int) *OpOperand { return &op.operands[i] }
+
+// Operands returns the operand values (a new slice).
+func (op *Operation) Operands() []*Value {
+	out := make([]*Value, len(op.operands))
+	for i := range op.operands {
+		out[i] = op.operands[i].value
+	}
+	return out
+}
+
+// SetOperand makes operand i use v.
+func (op *Operation) SetOperand(i int, v *Value) { op.operands[i].Set(v) }
+
+// SetOperands replaces all operands.
+func (op *Operation) SetOperands(vs []*Value) {
+	for i := range op.operands {
+		op.operands[i].unlink()
+	}
+	if len(vs) != len(op.operands) {
+		op.operands = make([]OpOperand, len(vs))
+	}
+	for i, v := range vs {
+		op.operands[i].owner = op
+		op.operands[i].link(v)
+	}
+}
+
+// NumResults returns the number of results.
+func (op *Operation) NumResults() int { return len(op.results) }
+
+// Result returns result i.
+func (op *Operation) Result(i int) *Value { return &op.results[i] }
+
+// Results returns the result values (a new slice).
+func (op *Operation) Results() []*Value {
+	out := make([]*Value, len(op.results))
+	for i := range op.results {
+		out[i] = &op.results[i]
+	}
+	return out
+}
+
+// ResultTypes returns the result types (a new slice).
+func (op *Operation) ResultTypes() []Type {
+	out := make([]Type, len(op.results))
+	for i := range op.results {
+		out[i] = op.results[i].typ
+	}
+	return out
+}
+
+// OperandTypes returns the operand types (a new slice).
+func (op *Operation) OperandTypes() []Type {
+	out := make([]Type, len(op.operands))
+	for i := range op.operands {
+		out[i] = op.operands[i].value.typ
+	}
+	return out
+}
+
+// NumRegions returns the number of regions.
+func (op *Operation) NumRegions() int { return len(op.regions) }
+
+// Region returns region i.
+func (op *Operation) Region(i int) *Region { return &op.regions[i] }
+
+// NumSuccessors returns the number of successors.
+func (op *Operation) NumSuccessors() int { return len(op.successors) }
+
+// Successor returns successor i.
+func (op *Operation) Successor(i int) *Block { return op.successors[i].block }
+
+// SetSuccessor changes successor i.
+func (op *Operation) SetSuccessor(i int, b *Block) { op.successors[i].block = b }
+
+// Props returns the inherent attributes (properties), or nil.
+func (op *Operation) Props() Attribute { return op.props }
+
+// SetProps replaces the properties.
+func (op *Operation) SetProps(a Attribute) { op.props = a }
+
+// PropsDict returns the properties as a dictionary (nil when they are not
+// a dictionary).
+func (op *Operation) PropsDict() *DictAttr {
+	d, _ := op.props.(*DictAttr)
+	return d
+}
+
+// Attrs returns the discardable attributes (nil when none).
+func (op *Operation) Attrs() *DictAttr { return op.attrs }
+
+// SetAttrs replaces the discardable attributes.
+func (op *Operation) SetAttrs(d *DictAttr) {
+	if d != nil && len(d.Entries) == 0 {
+		d = nil
+	}
+	op.attrs = d
+}
+
+// Attr returns the named attribute, looking first at the properties and
+// then at the discardable attributes; nil when absent.
+func (op *Operation) Attr(name string) Attribute {
+	if d, ok := op.props.(*DictAttr); ok {
+		if a := d.Get(name); a != nil {
+			return a
+		}
+	}
+	return op.attrs.Get(name)
+}
+
+// SetAttr sets an attribute: into the properties when the op's definition
+// names it as inherent (or it is already a property), otherwise into the
+// discardable attributes. A nil value removes it.
+func (op *Operation) SetAttr(ctx *Context, name string, value Attribute) {
+	pd, _ := op.props.(*DictAttr)
+	inherent := pd.Get(name) != nil || (op.name.def != nil && op.name.def.isInherent(name))
+	if inherent && (op.props == nil || pd != nil) {
+		op.props = ctx.setInDict(pd, name, value)
+		if d, ok := op.props.(*DictAttr); ok && len(d.Entries) == 0 {
+			op.props = nil
+		}
+		return
+	}
+	op.SetAttrs(ctx.setInDict(op.attrs, name, value))
+}
+
+// RemoveAttr removes the named attribute from properties and discardable
+// attributes.
+func (op *Operation) RemoveAttr(ctx *Context, name string) {
+	if pd, ok := op.props.(*DictAttr); ok && pd.Get(name) != nil {
+		op.props = ctx.setInDict(pd, name, nil)
+		if len(op.props.(*DictAttr).Entries) == 0 {
+			op.props = nil
+		}
+	}
+	if op.attrs.Get(name) != nil {
+		op.SetAttrs(ctx.setInDict(op.attrs, name, nil))
+	}
+}
+
+// IsBeforeInBlock reports whether op comes before other in their common
+// block. Positions are computed lazily and cached until the block changes.
+func (op *Operation) IsBeforeInBlock(other *Operation) bool {
+	b := op.block
+	if !b.orderValid {
+		b.recomputeOrder()
+	}
+	return op.order < other.order
+}
+
+// IsProperAncestor reports whether op strictly contains other.
+func (op *Operation) IsProperAncestor(other *Operation) bool {
+	for p := other.ParentOp(); p != nil; p = p.ParentOp() {
+		if p == op {
+			return true
+		}
+	}
+	return false
+}
+
+// IsAncestor reports whether op is other or contains it.
+func (op *Operation) IsAncestor(other *Operation) bool {
+	return op == other || op.IsProperAncestor(other)
+}
+
+// Remove unlinks the op from its block without destroying it.
+func (op *Operation) Remove() {
+	if b := op.block; b != nil {
+		b.unlinkOp(op)
+	}
+}
+
+// DropAllUses removes every use of the op's results; the users are left
+// with nil operands, which the caller must fix or erase.
+func (op *Operation) DropAllUses() {
+	for i := range op.results {
+		r := &op.results[i]
+		for r.uses != nil {
+			r.uses.unlink()
+		}
+	}
+}
+
+// DropAllReferences drops the op's operands and successors, and those of
+// every op nested in it, so that a group of ops can be erased in any order.
+func (op *Operation) DropAllReferences() {
+	for i := range op.operands {
+		op.operands[i].unlink()
+	}
+	for i := range op.regions {
+		for b := op.regions[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				o.DropAllReferences()
+			}
+		}
+	}
+	op.successors = nil
+}
+
+// Erase removes the op from its block and drops its operands. The results
+// must have no uses (a bug in the caller otherwise).
+func (op *Operation) Erase() {
+	for i := range op.results {
+		if op.results[i].uses != nil {
+			panic("ir: erasing " + op.name.name + " whose result #" + itoa(i) + " still has uses")
+		}
+	}
+	op.Remove()
+	op.DropAllReferences()
+}
+
+// MoveBefore moves the op to just before other (possibly in another block).
+func (op *Operation) MoveBefore(other *Operation) {
+	op.Remove()
+	other.block.insertBefore(op, other)
+}
+
+// MoveAfter moves the op to just after other.
+func (op *Operation) MoveAfter(other *Operation) {
+	op.Remove()
+	other.block.insertAfter(op, other)
+}

@@ -1,0 +1,658 @@
+package ir
+
+import (
+	"io"
+	"sort"
+	"strconv"
+)
+
+// OpPrinter prints operations. Custom-form print hooks (OpDef.Print)
+// receive one and use its methods to print operands, types, attributes and
+// regions.
+type OpPrinter struct {
+	*AsmPrinter
+	names          *ssaNames
+	ctx            *Context
+	indent         int
+	defaultDialect []string
+}
+
+// Print writes op (usually a builtin.module) the way mlir-opt does: aliases
+// that cannot be deferred first, then the op, then deferred location
+// aliases, then the file's resources.
+func Print(w io.Writer, op *Operation, opts PrintOptions) error {
+	p := newOpPrinter(w, op, &opts)
+	p.printTopLevel(op)
+	p.flush()
+	return p.err
+}
+
+// Sprint returns op printed with opts.
+func Sprint(op *Operation, opts PrintOptions) string {
+	var sb stringsBuilder
+	_ = Print(&sb, op, opts)
+	return string(sb)
+}
+
+type stringsBuilder []byte
+
+func (b *stringsBuilder) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
+
+func newOpPrinter(w io.Writer, op *Operation, opts *PrintOptions) *OpPrinter {
+	ap := &AsmPrinter{w: w, opts: opts, typeCache: map[Type]string{}}
+	p := &OpPrinter{AsmPrinter: ap, ctx: op.Context(), defaultDialect: []string{"builtin"}}
+	if !opts.LocalScope {
+		ap.aliases = newAliasState(opts)
+		av := aliasVisitor{s: ap.aliases, opts: opts}
+		av.visitOp(op)
+	}
+	p.names = numberValues(op, opts.Generic || opts.UniqueSSAIDs)
+	return p
+}
+
+func (p *OpPrinter) printTopLevel(op *Operation) {
+	var named []*aliasInfo
+	if p.aliases != nil {
+		named = p.aliases.finish()
+		for _, info := range named {
+			if !info.deferred {
+				p.printAliasDef(info)
+			}
+		}
+	}
+	p.printOp(op)
+	p.buf = append(p.buf, '\n')
+	for _, info := range named {
+		if info.deferred {
+			p.printAliasDef(info)
+		}
+	}
+	p.printResources(op)
+	p.buf = append(p.buf, '\n')
+}
+
+func (p *OpPrinter) printAliasDef(info *aliasInfo) {
+	p.WriteString(info.full)
+	p.WriteString(" = ")
+	if info.isType {
+		p.printTypeImpl(info.sym.(Type))
+	} else {
+		p.printAttrImpl(info.sym.(Attribute), elideNever)
+	}
+	p.buf = append(p.buf, '\n')
+}
+
+// PrintOp prints a single op (and its regions) without the file-level
+// aliases and resources; used for diagnostics and IR dumps of nested ops.
+func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
+	opts.LocalScope = true
+	p := newOpPrinter(w, op, &opts)
+	p.printOp(op)
+	p.flush()
+	return p.err
+}
+
+// printOp prints one op with its results and trailing location, at the
+// current indentation.
+func (p *OpPrinter) printOp(op *Operation) {
+	if n := len(op.results); n > 0 {
+		p.printValueName(&op.results[0], false)
+		if n > 1 {
+			p.buf = append(p.buf, ':')
+			p.WriteInt(int64(n))
+		}
+		p.WriteString(" = ")
+	}
+	def := op.name.def
+	if !p.opts.Generic && def != nil && def.Print != nil {
+		p.printOpName(op)
+		def.Print(p, op)
+	} else {
+		p.printGenericOp(op)
+	}
+	if p.opts.DebugInfo {
+		p.buf = append(p.buf, ' ')
+		p.printLocation(op.loc, true)
+	}
+	p.maybeFlush()
+}
+
+func (p *OpPrinter) printOpName(op *Operation) {
+	name := op.name.name
+	dd := p.defaultDialect[len(p.defaultDialect)-1]
+	if d := op.name.dialect; d != "" && d == dd {
+		rest := name[len(d)+1:]
+		if !containsByte(rest, '.') {
+			name = rest
+		}
+	}
+	p.WriteString(name)
+}
+
+func containsByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *OpPrinter) printGenericOp(op *Operation) {
+	p.PrintString(op.name.name)
+	p.buf = append(p.buf, '(')
+	for i := range op.operands {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.PrintOperand(op.operands[i].value)
+	}
+	p.buf = append(p.buf, ')')
+	if len(op.successors) > 0 {
+		p.buf = append(p.buf, '[')
+		for i := range op.successors {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.PrintBlockName(op.successors[i].block)
+		}
+		p.buf = append(p.buf, ']')
+	}
+	if op.props != nil {
+		p.WriteString(" <")
+		if !propsCountForAliases(op) {
+			// MLIR does not consider properties of unregistered ops for
+			// aliases, so print them without.
+			saved := p.aliases
+			p.aliases = nil
+			p.printAttrElided(op.props, elideNever)
+			p.aliases = saved
+		} else {
+			p.PrintAttr(op.props)
+		}
+		p.buf = append(p.buf, '>')
+	}
+	if len(op.regions) > 0 {
+		p.WriteString(" (")
+		for i := range op.regions {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.printRegion(&op.regions[i], true, true, true)
+		}
+		p.buf = append(p.buf, ')')
+	}
+	p.PrintOptionalAttrDict(op.attrs)
+	p.WriteString(" : ")
+	p.buf = append(p.buf, '(')
+	for i := range op.operands {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.PrintType(op.operands[i].value.typ)
+	}
+	p.WriteString(") -> ")
+	if len(op.results) == 1 {
+		if _, isFn := op.results[0].typ.(*FunctionType); !isFn {
+			p.PrintType(op.results[0].typ)
+			return
+		}
+	}
+	p.buf = append(p.buf, '(')
+	for i := range op.results {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.PrintType(op.results[i].typ)
+	}
+	p.buf = append(p.buf, ')')
+}
+
+// PrintOptionalAttrDict prints ` {a = 1, …}` unless d is empty, leaving out
+// the elided names.
+func (p *OpPrinter) PrintOptionalAttrDict(d *DictAttr, elided ...string) {
+	p.printAttrDict(d, false, elided)
+}
+
+// PrintOptionalAttrDictWithKeyword prints ` attributes {…}` unless empty.
+func (p *OpPrinter) PrintOptionalAttrDictWithKeyword(d *DictAttr, elided ...string) {
+	p.printAttrDict(d, true, elided)
+}
+
+func (p *OpPrinter) printAttrDict(d *DictAttr, keyword bool, elided []string) {
+	if d == nil {
+		return
+	}
+	first := true
+	for _, e := range d.Entries {
+		skip := false
+		for _, n := range elided {
+			if n == e.Name {
+				skip = true
+				break
+			}
+		}
+		if skip {
+			continue
+		}
+		if first {
+			if keyword {
+				p.WriteString(" attributes")
+			}
+			p.WriteString(" {")
+			first = false
+		} else {
+			p.WriteString(", ")
+		}
+		p.printNamedAttr(e)
+	}
+	if !first {
+		p.buf = append(p.buf, '}')
+	}
+}
+
+// PrintOperand prints a value's name (`%0`, `%arg1`, `%2#1`).
+func (p *OpPrinter) PrintOperand(v *Value) { p.printValueName(v, true) }
+
+// PrintOperands prints a comma-separated list of value names.
+func (p *OpPrinter) PrintOperands(vs []*Value) {
+	for i, v := range vs {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.PrintOperand(v)
+	}
+}
+
+// PrintTypes prints a comma-separated list of types.
+func (p *OpPrinter) PrintTypes(ts []Type) { p.printTypeList(ts) }
+
+// PrintFunctionalType prints `(operand types) -> result types` for op.
+func (p *OpPrinter) PrintFunctionalType(op *Operation) {
+	p.buf = append(p.buf, '(')
+	for i := range op.operands {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.PrintType(op.operands[i].value.typ)
+	}
+	p.WriteString(") -> ")
+	p.printResultTypes(op.ResultTypes())
+}
+
+// PrintArrowTypeList prints ` -> T` or ` -> (T, U)` (nothing when empty).
+func (p *OpPrinter) PrintArrowTypeList(ts []Type) {
+	if len(ts) == 0 {
+		return
+	}
+	p.WriteString(" -> ")
+	p.printResultTypes(ts)
+}
+
+func (p *OpPrinter) printValueName(v *Value, withResultNo bool) {
+	if v == nil {
+		p.WriteString("<<NULL VALUE>>")
+		return
+	}
+	p.names.print(p.AsmPrinter, v, withResultNo)
+}
+
+// PrintBlockName prints `^bbN`.
+func (p *OpPrinter) PrintBlockName(b *Block) {
+	if id, ok := p.names.blocks[b]; ok {
+		p.WriteString("^bb")
+		p.WriteInt(int64(id))
+		return
+	}
+	p.WriteString("^INVALIDBLOCK")
+}
+
+// PrintNewline starts a new line at the current indentation.
+func (p *OpPrinter) PrintNewline() {
+	p.buf = append(p.buf, '\n')
+	p.writeIndent(p.indent)
+}
+
+func (p *OpPrinter) writeIndent(n int) {
+	for i := 0; i < n; i++ {
+		p.buf = append(p.buf, ' ')
+	}
+}
+
+// PrintRegionArgument prints an argument as `%name: type {attrs} loc(…)`
+// (attributes and location only when present/enabled).
+func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
+	if p.rec != nil {
+		p.rec.s.visitType(v.typ, false)
+		if p.opts.DebugInfo && v.block != nil && v.block.argLocs[v.index] != nil {
+			p.rec.s.visitAttr(v.block.argLocs[v.index], false, false)
+		}
+		return
+	}
+	p.PrintOperand(v)
+	p.WriteString(": ")
+	p.PrintType(v.typ)
+	if attrs.Len() > 0 {
+		p.PrintOptionalAttrDict(attrs)
+	}
+	if p.opts.DebugInfo && v.block != nil {
+		if l := v.block.argLocs[v.index]; l != nil {
+			p.buf = append(p.buf, ' ')
+			p.printLocation(l, true)
+		}
+	}
+}
+
+// PrintRegion prints a region in braces. printEntryArgs prints the entry
+// block's header when it has arguments; printTerminators prints block
+// terminators.
+func (p *OpPrinter) PrintRegion(r *Region, printEntryArgs, printTerminators bool) {
+	if p.rec != nil {
+		if !p.opts.SkipRegions {
+			p.rec.visitRegion(r, printEntryArgs, printTerminators)
+		}
+		return
+	}
+	p.printRegion(r, printEntryArgs, printTerminators, false)
+}
+
+func (p *OpPrinter) printRegion(r *Region, printEntryArgs, printTerminators, printEmptyBlock bool) {
+	if p.opts.SkipRegions {
+		p.WriteString("{...}")
+		return
+	}
+	p.WriteString("{\n")
+	if r.first != nil {
+		pushed := false
+		if def := r.parent.name.def; def != nil && !p.opts.Generic {
+			p.defaultDialect = append(p.defaultDialect, def.DefaultDialect)
+			pushed = true
+		}
+		preds := predecessors(r)
+		entry := r.first
+		header := (printEmptyBlock && entry.first == nil) || (printEntryArgs && len(entry.args) > 0)
+		p.printBlock(entry, header, printTerminators, preds)
+		for b := entry.next; b != nil; b = b.next {
+			p.printBlock(b, true, true, preds)
+		}
+		if pushed {
+			p.defaultDialect = p.defaultDialect[:len(p.defaultDialect)-1]
+		}
+	}
+	p.writeIndent(p.indent)
+	p.buf = append(p.buf, '}')
+}
+
+func predecessors(r *Region) map[*Block][]*Block {
+	var preds map[*Block][]*Block
+	for b := r.first; b != nil; b = b.next {
+		if t := b.last; t != nil {
+			for i := range t.successors {
+				if preds == nil {
+					preds = map[*Block][]*Block{}
+				}
+				s := t.successors[i].block
+				preds[s] = append(preds[s], b)
+			}
+		}
+	}
+	return preds
+}
+
+func (p *OpPrinter) printBlock(b *Block, header, printTerminator bool, preds map[*Block][]*Block) {
+	if header {
+		p.writeIndent(p.indent)
+		p.PrintBlockName(b)
+		if len(b.args) > 0 {
+			p.buf = append(p.buf, '(')
+			for i, a := range b.args {
+				if i > 0 {
+					p.WriteString(", ")
+				}
+				p.PrintOperand(a)
+				p.WriteString(": ")
+				p.PrintType(a.typ)
+				if p.opts.DebugInfo {
+					p.buf = append(p.buf, ' ')
+					l := b.argLocs[i]
+					if l == nil {
+						l = &UnknownLoc{}
+					}
+					p.printLocation(l, false)
+				}
+			}
+			p.buf = append(p.buf, ')')
+		}
+		p.buf = append(p.buf, ':')
+		ps := preds[b]
+		switch {
+		case len(ps) == 0:
+			if !b.IsEntryBlock() {
+				p.WriteString("  // no predecessors")
+			}
+		case len(ps) == 1:
+			p.WriteString("  // pred: ")
+			p.PrintBlockName(ps[0])
+		default:
+			ids := make([]int, len(ps))
+			for i, pb := range ps {
+				ids[i] = p.names.blocks[pb]
+			}
+			sort.Ints(ids)
+			p.WriteString("  // ")
+			p.WriteInt(int64(len(ids)))
+			p.WriteString(" preds: ")
+			for i, id := range ids {
+				if i > 0 {
+					p.WriteString(", ")
+				}
+				p.WriteString("^bb")
+				p.WriteInt(int64(id))
+			}
+		}
+		p.buf = append(p.buf, '\n')
+	}
+	p.indent += 2
+	last := b.last
+	if !printTerminator && last != nil && last.HasTrait(TraitTerminator) {
+		last = last.prev
+		if last == nil {
+			p.indent -= 2
+			return
+		}
+	} else {
+		last = nil
+	}
+	for op := b.first; op != nil; op = op.next {
+		p.writeIndent(p.indent)
+		p.printOp(op)
+		p.buf = append(p.buf, '\n')
+		if op == last {
+			break
+		}
+	}
+	p.indent -= 2
+}
+
+// ssaNames assigns printed names to values and blocks.
+type ssaNames struct {
+	ids    map[*Value]int32 // numbered values (results' first value, or args)
+	named  map[*Value]string
+	args   map[*Value]int32 // %argN
+	blocks map[*Block]int
+}
+
+func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
+	lead := v
+	if v.op != nil && v.index != 0 {
+		lead = &v.op.results[0]
+	}
+	if id, ok := n.args[v]; ok {
+		p.WriteString("%arg")
+		p.WriteInt(int64(id))
+		return
+	}
+	if s, ok := n.named[lead]; ok {
+		p.buf = append(p.buf, '%')
+		p.WriteString(s)
+	} else if id, ok := n.ids[lead]; ok {
+		p.buf = append(p.buf, '%')
+		p.WriteInt(int64(id))
+	} else {
+		p.WriteString("<<UNKNOWN SSA VALUE>>")
+		return
+	}
+	if withResultNo && v.op != nil && len(v.op.results) > 1 {
+		p.buf = append(p.buf, '#')
+		p.WriteInt(int64(v.index))
+	}
+}
+
+type nameCounters struct {
+	value, arg, conflict int32
+}
+
+// numberValues numbers the values of op's regions like MLIR's SSANameState:
+// regions are processed depth first from a stack; a region's block
+// arguments and op results are numbered before its nested regions. With
+// unique IDs the counters run on across regions; otherwise each nested
+// region starts from the counters in effect when its parent was numbered,
+// so isolated functions start again at %0.
+func numberValues(op *Operation, unique bool) *ssaNames {
+	n := &ssaNames{
+		ids:    map[*Value]int32{},
+		args:   map[*Value]int32{},
+		blocks: map[*Block]int{},
+	}
+	type item struct {
+		r    *Region
+		c    nameCounters
+		used *usedNames
+	}
+	var c nameCounters
+	root := &usedNames{}
+	var stack []item
+	// Like MLIR, regions are pushed in order and popped from the end, so
+	// the last region (and the last function of a module) is numbered
+	// first.
+	for i := range op.regions {
+		stack = append(stack, item{&op.regions[i], c, root})
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !unique {
+			c = it.c
+		}
+		scope := &usedNames{parent: it.used}
+		r := it.r
+		bid := 0
+		for b := r.first; b != nil; b = b.next {
+			n.blocks[b] = bid
+			bid++
+			entry := b == r.first
+			for _, a := range b.args {
+				if entry {
+					n.args[a] = c.arg
+					c.arg++
+				} else {
+					n.ids[a] = c.value
+					c.value++
+				}
+			}
+			for o := b.first; o != nil; o = o.next {
+				if len(o.results) == 0 {
+					continue
+				}
+				if def := o.name.def; def != nil && def.ResultNames != nil && !unique {
+					if names := def.ResultNames(o); len(names) > 0 && names[0] != "" {
+						if n.named == nil {
+							n.named = map[*Value]string{}
+						}
+						n.named[&o.results[0]] = scope.unique(names[0], &c.conflict)
+						continue
+					}
+				}
+				n.ids[&o.results[0]] = c.value
+				c.value++
+			}
+		}
+		for b := r.first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				for i := range o.regions {
+					stack = append(stack, item{&o.regions[i], c, scope})
+				}
+			}
+		}
+	}
+	return n
+}
+
+type usedNames struct {
+	parent *usedNames
+	names  map[string]bool
+}
+
+func (u *usedNames) has(s string) bool {
+	for x := u; x != nil; x = x.parent {
+		if x.names[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func (u *usedNames) unique(base string, conflict *int32) string {
+	base = sanitizeValueName(base)
+	name := base
+	if u.has(base) {
+		// MLIR probes base_N with a counter shared by all names.
+		for {
+			name = base + "_" + strconv.Itoa(int(*conflict))
+			*conflict++
+			if !u.has(name) {
+				break
+			}
+		}
+	}
+	if u.names == nil {
+		u.names = map[string]bool{}
+	}
+	u.names[name] = true
+	return name
+}
+
+// sanitizeValueName makes a suggested result name a valid identifier: a
+// leading digit gets a `_` prefix and characters other than letters,
+// digits and `$._-` become their hex code.
+func sanitizeValueName(name string) string {
+	valid := func(c byte) bool {
+		return isAlpha(c) || isDigit(c) || c == '$' || c == '.' || c == '_' || c == '-'
+	}
+	ok := !isDigit(name[0])
+	for i := 0; i < len(name) && ok; i++ {
+		ok = valid(name[i])
+	}
+	if ok {
+		return name
+	}
+	var b []byte
+	if isDigit(name[0]) {
+		b = append(b, '_')
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case valid(c):
+			b = append(b, c)
+		case c == ' ':
+			b = append(b, '_')
+		default:
+			b = append(b, []byte(strconv.FormatUint(uint64(c), 16))...)
+		}
+	}
+	return string(b)
+}

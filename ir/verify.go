@@ -1,0 +1,313 @@
+package ir
+
+// Verify checks every structural invariant of op and everything nested in
+// it: operands are set, blocks end in terminators where required,
+// successors stay in their region, values dominate their uses in SSACFG
+// regions, isolated-from-above regions use only their own values, symbol
+// names are unique in symbol tables, each registered op's own verifier
+// passes, and symbol references resolve. Unregistered ops are accepted
+// only when the context allows them. It returns the first failure as a
+// *Diagnostic.
+func Verify(op *Operation) error {
+	v := &verifier{ctx: op.name.ctx}
+	if err := v.verifyOp(op); err != nil {
+		return err
+	}
+	if err := v.verifyDominance(op); err != nil {
+		return err
+	}
+	return v.verifySymbolUses(op)
+}
+
+// VerifyLocal is Verify without the symbol-use checks, for passes that
+// verify one function of a module while others change concurrently.
+func VerifyLocal(op *Operation) error {
+	v := &verifier{ctx: op.name.ctx}
+	if err := v.verifyOp(op); err != nil {
+		return err
+	}
+	return v.verifyDominance(op)
+}
+
+type verifier struct {
+	ctx *Context
+	dom map[*Region]*domTree
+}
+
+func (v *verifier) verifyOp(op *Operation) error {
+	for i := range op.operands {
+		if op.operands[i].value == nil {
+			return OpErrorPlain(op, "null operand found")
+		}
+	}
+	def := op.name.def
+	if def == nil {
+		if d := op.name.dialect; d != "" && v.ctx.IsDialectRegistered(d) && !v.ctx.AllowUnregistered {
+			return OpErrorPlain(op, "unregistered operation '%s' found in dialect ('%s') that does not allow unknown operations", op.name.name, d)
+		}
+		if !v.ctx.AllowUnregistered && !v.ctx.IsDialectRegistered(op.name.dialect) {
+			return OpError(op, "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used")
+		}
+	} else {
+		if def.Traits&TraitTerminator != 0 && op.block != nil && op.block.last != op {
+			return OpError(op, "must be the last operation in the parent block")
+		}
+		if def.Traits&TraitSingleBlock != 0 {
+			for i := range op.regions {
+				if n := op.regions[i].NumBlocks(); n > 1 {
+					return OpError(op, "expects region #%d to have 0 or 1 blocks", i)
+				}
+			}
+		}
+		if def.Verify != nil {
+			if err := def.Verify(op); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range op.regions {
+		r := &op.regions[i]
+		for b := r.first; b != nil; b = b.next {
+			if err := v.verifyBlock(b); err != nil {
+				return err
+			}
+			for o := b.first; o != nil; o = o.next {
+				if err := v.verifyOp(o); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if def != nil {
+		if def.Traits&TraitSymbolTable != 0 {
+			if err := verifySymbolTable(op); err != nil {
+				return err
+			}
+		}
+		if def.Traits&TraitIsolatedFromAbove != 0 {
+			if err := verifyIsolated(op); err != nil {
+				return err
+			}
+		}
+		if def.VerifyRegions != nil {
+			if err := def.VerifyRegions(op); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// mayBeValidWithoutTerminator mirrors MLIR: a block needs no terminator
+// when it is alone in its region and the region's op is unregistered or
+// has the NoTerminator trait.
+func mayBeValidWithoutTerminator(b *Block) bool {
+	r := b.parent
+	if r == nil {
+		return true
+	}
+	if !r.HasOneBlock() {
+		return false
+	}
+	op := r.parent
+	return op == nil || !op.IsRegistered() || op.HasTrait(TraitNoTerminator)
+}
+
+func (v *verifier) verifyBlock(b *Block) error {
+	if b.first == nil {
+		if mayBeValidWithoutTerminator(b) {
+			return nil
+		}
+		return &Diagnostic{Severity: SeverityError, Loc: b.parent.parent.loc, Message: "empty block: expect at least a terminator", Op: b.parent.parent}
+	}
+	for o := b.first; o != nil; o = o.next {
+		if len(o.successors) != 0 && o != b.last {
+			return OpErrorPlain(o, "operation with block successors must terminate its parent block")
+		}
+	}
+	for i := range b.last.successors {
+		s := b.last.successors[i].block
+		if s == nil || s.parent != b.parent {
+			return OpError(b.last, "branching to block of a different region")
+		}
+		if s == b.parent.first {
+			return OpError(b.last, "entry block of region may not have predecessors")
+		}
+	}
+	if mayBeValidWithoutTerminator(b) {
+		return nil
+	}
+	t := b.last
+	if t.IsRegistered() && !t.HasTrait(TraitTerminator) {
+		return OpErrorPlain(t, "block with no terminator, has %s", oneLine(t))
+	}
+	return nil
+}
+
+// oneLine prints an op in generic form for use inside a message.
+func oneLine(op *Operation) string {
+	var sb stringsBuilder
+	_ = PrintOp(&sb, op, PrintOptions{Generic: true})
+	return string(sb)
+}
+
+func verifySymbolTable(op *Operation) error {
+	if op.NumRegions() == 0 {
+		return nil
+	}
+	seen := map[string]*Operation{}
+	for b := op.regions[0].first; b != nil; b = b.next {
+		for o := b.first; o != nil; o = o.next {
+			n := SymbolName(o)
+			if n == "" {
+				continue
+			}
+			if prev, dup := seen[n]; dup {
+				d := OpErrorPlain(o, "redefinition of symbol named '%s'", n)
+				d.AttachNote(prev.loc, "see existing symbol definition here")
+				return d
+			}
+			seen[n] = o
+		}
+	}
+	return nil
+}
+
+// verifyIsolated checks that no op inside op's regions uses a value
+// defined outside op.
+func verifyIsolated(op *Operation) error {
+	var err error
+	for i := range op.regions {
+		op.regions[i].Walk(func(o *Operation) {
+			if err != nil {
+				return
+			}
+			for j := range o.operands {
+				val := o.operands[j].value
+				defBlock := val.ParentBlock()
+				if defBlock == nil {
+					continue
+				}
+				r := defBlock.parent
+				if r == nil || !op.regions[i].IsAncestor(r) && !regionWithin(op, r) {
+					d := OpError(o, "using value defined outside the region")
+					d.AttachNote(op.loc, "required by region isolation constraints")
+					err = d
+					return
+				}
+			}
+		})
+	}
+	return err
+}
+
+// regionWithin reports whether r is one of op's regions or nested in one.
+func regionWithin(op *Operation, r *Region) bool {
+	for r != nil {
+		p := r.parent
+		if p == op {
+			return true
+		}
+		if p == nil {
+			return false
+		}
+		r = p.ParentRegion()
+	}
+	return false
+}
+
+// hasSSADominance reports whether region i of op requires values to
+// dominate their uses. Unregistered ops and graph-region ops do not.
+func hasSSADominance(op *Operation) bool {
+	return op.IsRegistered() && !op.HasTrait(TraitGraphRegion)
+}
+
+func (v *verifier) verifyDominance(top *Operation) error {
+	var err error
+	top.WalkInterruptible(func(o *Operation) WalkResult {
+		for i := range o.operands {
+			if e := v.checkUse(o, i); e != nil {
+				err = e
+				return WalkInterrupt
+			}
+		}
+		return WalkAdvance
+	})
+	return err
+}
+
+func (v *verifier) checkUse(user *Operation, i int) error {
+	val := user.operands[i].value
+	defBlock := val.ParentBlock()
+	if defBlock == nil || defBlock.parent == nil {
+		return v.notDominated(user, i, val)
+	}
+	r := defBlock.parent
+	anc := r.FindAncestorOpInRegion(user)
+	if anc == nil {
+		return v.notDominated(user, i, val)
+	}
+	if !hasSSADominance(r.parent) {
+		return nil
+	}
+	if anc.block == defBlock {
+		if val.block != nil {
+			return nil
+		}
+		if val.op == anc || !val.op.IsBeforeInBlock(anc) {
+			return v.notDominated(user, i, val)
+		}
+		return nil
+	}
+	if !v.domTreeOf(r).dominates(defBlock, anc.block) {
+		return v.notDominated(user, i, val)
+	}
+	return nil
+}
+
+func (v *verifier) notDominated(user *Operation, i int, val *Value) error {
+	d := OpErrorPlain(user, "operand #%d does not dominate this use", i)
+	if val.op != nil {
+		switch {
+		case val.op.block == user.block:
+			d.AttachNote(val.op.loc, "operand defined here (op in the same block)")
+		case val.op.block != nil && val.op.block.parent == user.ParentRegion():
+			d.AttachNote(val.op.loc, "operand defined here (op in the same region)")
+		default:
+			d.AttachNote(val.op.loc, "operand defined here (op in a parent region)")
+		}
+	}
+	return d
+}
+
+func (v *verifier) domTreeOf(r *Region) *domTree {
+	if v.dom == nil {
+		v.dom = map[*Region]*domTree{}
+	}
+	t := v.dom[r]
+	if t == nil {
+		t = newDomTree(r)
+		v.dom[r] = t
+	}
+	return t
+}
+
+func (v *verifier) verifySymbolUses(top *Operation) error {
+	var st *SymbolTableCollection
+	var err error
+	top.WalkInterruptible(func(o *Operation) WalkResult {
+		def := o.name.def
+		if def == nil || def.VerifySymbolUses == nil {
+			return WalkAdvance
+		}
+		if st == nil {
+			st = NewSymbolTableCollection()
+		}
+		if e := def.VerifySymbolUses(o, st); e != nil {
+			err = e
+			return WalkInterrupt
+		}
+		return WalkAdvance
+	})
+	return err
+}

@@ -1,0 +1,71 @@
+package ir
+
+// Walk calls fn for op and every op nested in it, in pre-order. fn may not
+// erase the op it is given (use WalkPostOrder for that).
+func (op *Operation) Walk(fn func(*Operation)) {
+	fn(op)
+	for i := range op.regions {
+		for b := op.regions[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				o.Walk(fn)
+			}
+		}
+	}
+}
+
+// WalkPostOrder calls fn for every op nested in op and then op itself;
+// fn may erase the op it is given.
+func (op *Operation) WalkPostOrder(fn func(*Operation)) {
+	for i := range op.regions {
+		for b := op.regions[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; {
+				next := o.next
+				o.WalkPostOrder(fn)
+				o = next
+			}
+		}
+	}
+	fn(op)
+}
+
+// WalkResult steers an interruptible walk.
+type WalkResult uint8
+
+const (
+	// WalkAdvance continues the walk.
+	WalkAdvance WalkResult = iota
+	// WalkSkip does not visit the current op's regions.
+	WalkSkip
+	// WalkInterrupt stops the walk.
+	WalkInterrupt
+)
+
+// WalkInterruptible walks in pre-order and lets fn skip regions or stop.
+// It reports whether the walk was interrupted.
+func (op *Operation) WalkInterruptible(fn func(*Operation) WalkResult) bool {
+	switch fn(op) {
+	case WalkInterrupt:
+		return true
+	case WalkSkip:
+		return false
+	}
+	for i := range op.regions {
+		for b := op.regions[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				if o.WalkInterruptible(fn) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Walk calls fn for every op in the region, in pre-order.
+func (r *Region) Walk(fn func(*Operation)) {
+	for b := r.first; b != nil; b = b.next {
+		for o := b.first; o != nil; o = o.next {
+			o.Walk(fn)
+		}
+	}
+}

@@ -1,0 +1,13 @@
+// Command rlx-opt parses, verifies, transforms and prints MLIR, like
+// mlir-opt. See docs/rlx-opt.md.
+package main
+
+import (
+	"os"
+
+	"github.com/rlx-compiler/rlx/optdriver"
+)
+
+func main() {
+	os.Exit(optdriver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
