@@ -27,7 +27,10 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 					break
 				}
 			}
-			p.expect(tokRSquare, " in array attribute")
+			if !p.is(tokRSquare) {
+				p.failExpected("expected ',' or ']'")
+			}
+			p.advance()
 		}
 		return p.ctx.ArrayAttr(elems)
 	case tokLBrace:
@@ -46,7 +49,7 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 		if p.is(tokFloat) {
 			return p.parseFloatAttr(t, true)
 		}
-		p.failTok("expected constant integer or floating point value")
+		p.failExpected("expected constant integer or floating point value")
 	case tokString:
 		s := p.stringValue()
 		p.advance()
@@ -97,7 +100,7 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 	if p.is(tokBareIdent) || p.is(tokLParen) || p.is(tokBangIdent) {
 		return p.ctx.TypeAttr(p.parseType())
 	}
-	p.failTok("expected attribute value")
+	p.failExpected("expected attribute value")
 	return nil
 }
 
@@ -130,10 +133,10 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 			case tokString:
 				name = p.stringValue()
 				if name == "" {
-					p.failTok("expected valid attribute name")
+					p.failExpected("expected valid attribute name")
 				}
 			default:
-				p.failTok("expected attribute name")
+				p.failExpected("expected attribute name")
 			}
 			p.advance()
 			if seen[name] {
@@ -174,7 +177,7 @@ func (p *parser) parseSymbolRef() ir.Attribute {
 		}
 		p.advance()
 		if !p.is(tokAtIdent) {
-			p.failTok("expected nested symbol reference identifier")
+			p.failExpected("expected nested symbol reference identifier")
 		}
 		nested = append(nested, p.symbolName())
 	}
@@ -201,7 +204,7 @@ func (p *parser) parseExtendedAttr(t ir.Type) ir.Attribute {
 		var ok bool
 		a, ok = p.attrAliases[dialect]
 		if !ok {
-			p.fail(pos, "undefined symbol alias id '%s'", dialect)
+			p.fail(p.wrongTokenPos(), "undefined symbol alias id '%s'", dialect)
 		}
 	} else {
 		at := t
@@ -226,12 +229,10 @@ func (p *parser) parseExtendedAttr(t ir.Type) ir.Attribute {
 
 func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
 	pos := p.tok.start
+	// Out-of-range literals become infinities, as with strtod in MLIR.
 	v, err := strconv.ParseFloat(p.spelling(), 64)
 	if err != nil && !math.IsInf(v, 0) {
 		p.failTok("invalid floating point literal")
-	}
-	if math.IsInf(v, 0) {
-		p.failTok("floating point value too large for attribute")
 	}
 	p.advance()
 	if t == nil {
@@ -339,7 +340,7 @@ func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
 	kw := p.spelling()
 	p.advance()
 	if !p.is(tokLess) {
-		p.failTok("expected '<' in %s", kw)
+		p.failExpected("expected '<' in %s", kw)
 	}
 	// The affine parser reads from just after '<' and reports how far it
 	// got; the closing '>' must follow.
@@ -374,6 +375,7 @@ func (p *parser) affineError(base int, err error) {
 }
 
 func (p *parser) parseStridedAttr() ir.Attribute {
+	start := p.tok.start
 	p.advance()
 	p.expect(tokLess, " after 'strided'")
 	p.expect(tokLSquare, " in strided layout")
@@ -390,7 +392,7 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 	offset := int64(0)
 	if p.consumeIf(tokComma) {
 		if !p.consumeKeyword("offset") {
-			p.failTok("expected 'offset' after comma")
+			p.failExpected("expected 'offset' after comma")
 		}
 		p.expect(tokColon, " after 'offset'")
 		offset = p.parseOptionalIntOrQuestion("expected a 64-bit signed integer or '?'")
@@ -398,7 +400,7 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 	p.expect(tokGreater, " in strided layout")
 	for _, s := range strides {
 		if s == 0 {
-			p.failTok("strides must not be zero")
+			p.fail(start, "strides must not be zero")
 		}
 	}
 	return p.ctx.StridedLayout(strides, offset)
@@ -424,14 +426,15 @@ func (p *parser) parseOptionalIntOrQuestion(msg string) int64 {
 }
 
 func (p *parser) parseDistinctAttr() ir.Attribute {
+	start := p.tok.start
 	p.advance()
 	p.expect(tokLSquare, " after 'distinct'")
 	if !p.is(tokInteger) {
-		p.failTok("expected distinct ID")
+		p.failExpected("expected distinct ID")
 	}
 	id, err := strconv.ParseUint(p.spelling(), 10, 64)
 	if err != nil {
-		p.failTok("expected an unsigned 64-bit integer")
+		p.failExpected("expected an unsigned 64-bit integer")
 	}
 	p.advance()
 	p.expect(tokRSquare, " to close distinct ID")
@@ -448,7 +451,7 @@ func (p *parser) parseDistinctAttr() ir.Attribute {
 	}
 	if d, ok := p.distincts[id]; ok {
 		if d.Referenced != ref {
-			p.failTok("referenced attribute does not match previous definition: %s", d.Referenced)
+			p.fail(start, "referenced attribute does not match previous definition: %s", d.Referenced)
 		}
 		return d
 	}
@@ -490,7 +493,7 @@ func (p *parser) parseLocationInstance() ir.Location {
 		a := p.parseExtendedAttr(nil)
 		l, ok := a.(ir.Location)
 		if !ok {
-			p.failTok("expected location attribute, but got%s", " "+a.String())
+			p.failExpected("expected location attribute, but got%s", " "+a.String())
 		}
 		return l
 	case tokString:
@@ -518,7 +521,7 @@ func (p *parser) parseLocationInstance() ir.Location {
 			p.expect(tokLParen, " in callsite location")
 			callee := p.parseLocationInstance()
 			if !p.consumeKeyword("at") {
-				p.failTok("expected 'at' in callsite location")
+				p.failExpected("expected 'at' in callsite location")
 			}
 			caller := p.parseLocationInstance()
 			p.expect(tokRParen, " in callsite location")
@@ -542,7 +545,7 @@ func (p *parser) parseLocationInstance() ir.Location {
 			return p.ctx.FusedLoc(locs, meta)
 		}
 	}
-	p.failTok("expected location instance")
+	p.failExpected("expected location instance")
 	return nil
 }
 

@@ -16,18 +16,29 @@ func (p *parser) parseCustomOp() *ir.Operation {
 	name := p.spelling()
 	opName := p.ctx.OpName(name)
 	if opName.Def() == nil {
+		if d := opName.Dialect(); d != "" {
+			if !p.ctx.IsDialectRegistered(d) {
+				p.fail(nameTok.start, "Dialect `%s' not found for custom op '%s' ", d, name)
+			}
+			p.fail(nameTok.start, "custom op '%s' is unknown", name)
+		}
+		// A name without a dialect prefix is looked up in the default
+		// dialect of the enclosing op, then (as MLIR still does) in func.
 		dd := p.defaultDialect[len(p.defaultDialect)-1]
-		tried := ""
-		if dd != "" {
-			alt := p.ctx.OpName(dd + "." + name)
-			if alt.Def() != nil {
+		for _, prefix := range []string{dd, "func"} {
+			if prefix == "" {
+				continue
+			}
+			if alt := p.ctx.OpName(prefix + "." + name); alt.Def() != nil {
 				opName = alt
-			} else {
-				tried = " (tried '" + dd + "." + name + "' as well)"
+				break
 			}
 		}
 		if opName.Def() == nil {
-			p.fail(nameTok.start, "custom op '%s' is unknown%s", name, tried)
+			if dd == "" {
+				p.fail(nameTok.start, "custom op '%s' is unknown", name)
+			}
+			p.fail(nameTok.start, "custom op '%s' is unknown (tried '%s.%s' as well)", name, dd, name)
 		}
 	}
 	def := opName.Def()
@@ -56,13 +67,15 @@ var _ ir.OpAsmParser = (*opParser)(nil)
 
 func (o *opParser) Context() *ir.Context { return o.p.ctx }
 
+// Errorf reports an error from a custom parser at the current token,
+// prefixed with the op name as MLIR does.
 func (o *opParser) Errorf(format string, args ...any) error {
-	return o.p.errorAt(o.p.tok.start, format, args...)
+	return o.p.errorAt(o.p.tok.start, "custom op '%s' %s", o.def.Name, fmt.Sprintf(format, args...))
 }
 
 func (o *opParser) ErrorAt(loc ir.Location, format string, args ...any) error {
 	if f, ok := loc.(*ir.FileLineColLoc); ok {
-		e := &Error{File: o.p.name, Line: f.Line, Col: f.Col, Msg: fmt.Sprintf(format, args...)}
+		e := &Error{File: o.p.name, Line: f.Line, Col: f.Col, Msg: "custom op '" + o.def.Name + "' " + fmt.Sprintf(format, args...)}
 		if f.Line-o.p.opts.LineOffset-1 < len(o.p.lines.starts) && f.Line-o.p.opts.LineOffset >= 1 {
 			start := int(o.p.lines.starts[f.Line-o.p.opts.LineOffset-1])
 			e.SourceLine = o.p.lines.lineText(start)

@@ -89,14 +89,14 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.advance()
 	case tokBareIdent:
 		if !p.isKeyword("true") && !p.isKeyword("false") {
-			p.failTok("expected element literal of primitive type")
+			p.failExpected("expected element literal of primitive type")
 		}
 		lit.elems = append(lit.elems, literalElem{tok: p.tok})
 		p.advance()
 	case tokMinus:
 		p.advance()
 		if !p.is(tokInteger) && !p.is(tokFloat) {
-			p.failTok("expected integer or floating point literal")
+			p.failExpected("expected integer or floating point literal")
 		}
 		lit.elems = append(lit.elems, literalElem{neg: true, tok: p.tok})
 		p.advance()
@@ -107,7 +107,7 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.parseLiteralElement(lit)
 		p.expect(tokRParen, " after complex elements")
 	default:
-		p.failTok("expected element literal of primitive type")
+		p.failExpected("expected element literal of primitive type")
 	}
 }
 
@@ -229,8 +229,8 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 		switch e.tok.kind {
 		case tokFloat:
 			v, err := strconv.ParseFloat(spelling, 64)
-			if err != nil && !math.IsInf(v, 0) || math.IsInf(v, 0) {
-				p.fail(e.tok.start, "floating point value too large")
+			if err != nil && !math.IsInf(v, 0) {
+				p.fail(e.tok.start, "invalid floating point literal")
 			}
 			if e.neg {
 				v = -v
@@ -286,7 +286,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 			return b.Build(p.ctx)
 		}
 		if int64(len(data)) != (n+7)/8 {
-			p.fail(pos, "elements hex data size is invalid for provided type: %s", st)
+			p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 		}
 		for i := int64(0); i < n; i++ {
 			b.AppendBool(data[i/8]>>(i%8)&1 == 1)
@@ -298,7 +298,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 		per *= 2
 	}
 	if int64(len(data)) != per && int64(len(data)) != per*n {
-		p.fail(pos, "elements hex data size is invalid for provided type: %s", st)
+		p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 	}
 	return p.ctx.DenseFromRaw(st, data)
 }
@@ -314,7 +314,7 @@ func (p *parser) parseDenseResourceAttr(t ir.Type) ir.Attribute {
 	case tokString:
 		handle = p.stringValue()
 	default:
-		p.failTok("expected identifier key for 'resource' entry")
+		p.failExpected("expected identifier key for 'resource' entry")
 	}
 	p.advance()
 	p.expect(tokGreater, "")
@@ -402,8 +402,8 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 			switch tok.kind {
 			case tokFloat:
 				v, err := strconv.ParseFloat(p.spelling(), 64)
-				if err != nil || math.IsInf(v, 0) {
-					p.failTok("floating point value too large")
+				if err != nil && !math.IsInf(v, 0) {
+					p.failTok("invalid floating point literal")
 				}
 				if neg {
 					v = -v
@@ -412,7 +412,7 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 			case tokInteger:
 				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, p.spelling(), neg, t)))
 			default:
-				p.failTok("expected integer or float literal")
+				p.failExpected("expected integer or float literal")
 			}
 		case *ir.IntegerType:
 			switch {
@@ -424,7 +424,7 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 				ints = append(ints, p.ctx.BigIntegerAttr(t, v).Value)
 			case p.isKeyword("true") || p.isKeyword("false"):
 				if t.Width != 1 {
-					p.failTok("expected i1 type for 'true' or 'false' values")
+					p.failExpected("expected i1 type for 'true' or 'false' values")
 				}
 				if p.isKeyword("true") {
 					ints = append(ints, 1)
@@ -432,9 +432,9 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 					ints = append(ints, 0)
 				}
 			case tok.kind == tokFloat:
-				p.failTok("expected integer elements, but parsed floating-point")
+				p.failTok("expected integer literal")
 			default:
-				p.failTok("expected integer or float literal")
+				p.failExpected("expected integer or float literal")
 			}
 		}
 		p.advance()

@@ -15,7 +15,7 @@ func (p *parser) parseFileMetadata() {
 	p.advance()
 	for !p.is(tokFileMetadataEnd) {
 		if !p.is(tokBareIdent) {
-			p.failTok("expected identifier key in file metadata dictionary")
+			p.failExpected("expected identifier key in file metadata dictionary")
 		}
 		key := p.spelling()
 		kpos := p.tok.start
@@ -43,7 +43,7 @@ func (p *parser) parseResourceGroups(dialect bool) {
 	}
 	for {
 		if !p.is(tokBareIdent) {
-			p.failTok("expected identifier key for 'resource' entry")
+			p.failExpected("expected identifier key for 'resource' entry")
 		}
 		group := p.spelling()
 		gpos := p.tok.start
@@ -93,7 +93,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 		case tokString:
 			e.Key = p.stringValue()
 		default:
-			p.failTok("expected identifier key for 'resource' entry")
+			p.failExpected("expected identifier key for 'resource' entry")
 		}
 		p.advance()
 		p.expect(tokColon, "")
@@ -103,7 +103,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 			if strings.HasPrefix(s, "0x") {
 				b, err := hex.DecodeString(s[2:])
 				if err != nil {
-					p.failTok("expected hex string blob")
+					p.failTok("expected hex string blob for key '%s'", e.Key)
 				}
 				e.Blob = b
 			}
@@ -113,7 +113,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 			e.Bool = true
 		case p.isKeyword("false"):
 		default:
-			p.failTok("expected string or boolean value for resource entry")
+			p.failExpected("expected string or boolean value for resource entry")
 		}
 		p.advance()
 		out = append(out, e)

@@ -88,7 +88,7 @@ func (p *parser) defineValue(name string, first *ir.Value, count int, pos int) {
 				continue
 			}
 			if i >= count {
-				p.fail(int(f.pos[i]), "operation result number %d out of range (have %d)", i, count)
+				p.fail(int(f.pos[i]), "use of undeclared SSA value name")
 			}
 			v := nthValue(first, i)
 			if v.Type() != ph.Type() {
@@ -173,7 +173,7 @@ type operandRef struct {
 
 func (p *parser) parseOperandRef() operandRef {
 	if !p.is(tokPercentIdent) {
-		p.failTok("expected SSA operand")
+		p.failExpected("expected SSA operand")
 	}
 	ref := operandRef{pos: p.tok.start}
 	t := p.text(p.tok)
@@ -211,18 +211,18 @@ func (p *parser) parseOperation() *ir.Operation {
 	if p.is(tokPercentIdent) {
 		for {
 			if !p.is(tokPercentIdent) {
-				p.failTok("expected valid ssa identifier")
+				p.failExpected("expected valid ssa identifier")
 			}
 			r := resultRecord{name: string(p.text(p.tok)[1:]), count: 1, pos: p.tok.start}
 			p.advance()
 			if p.is(tokColon) {
 				p.advance()
 				if !p.is(tokInteger) {
-					p.failTok("expected integer number of results")
+					p.failExpected("expected integer number of results")
 				}
 				n, err := strconv.Atoi(p.spelling())
 				if err != nil || n < 1 {
-					p.failTok("expected named operation to have at least 1 result")
+					p.failExpected("expected named operation to have at least 1 result")
 				}
 				r.count = n
 				p.advance()
@@ -243,7 +243,7 @@ func (p *parser) parseOperation() *ir.Operation {
 	case tokBareIdent:
 		op = p.parseCustomOp()
 	default:
-		p.failTok("expected operation name in quotes")
+		p.failExpected("expected operation name in quotes")
 	}
 	if results != nil {
 		if op.NumResults() != numResults {
@@ -293,9 +293,6 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	p.advance()
 	opName := p.ctx.OpName(name)
 	if opName.Def() == nil && !p.ctx.AllowUnregistered {
-		if p.ctx.IsDialectRegistered(opName.Dialect()) {
-			p.fail(nameTok.start, "Dialect `%s' not found for custom op '%s' ", opName.Dialect(), name)
-		}
 		if opName.Dialect() == "" {
 			p.fail(nameTok.start, "operation name '%s' must be prefixed with a dialect, or use --allow-unregistered-dialect", name)
 		}
@@ -304,7 +301,7 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	st := &ir.OperationState{Name: opName, Loc: p.ctx.UnknownLoc()}
 	p.expect(tokLParen, " to start operand list")
 	var refs []operandRef
-	if !p.is(tokRParen) {
+	if p.is(tokPercentIdent) {
 		for {
 			refs = append(refs, p.parseOperandRef())
 			if !p.consumeIf(tokComma) {
@@ -328,7 +325,7 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		st.Props = p.parseAttribute(nil)
 		if def := opName.Def(); def != nil {
 			if _, ok := st.Props.(*ir.DictAttr); !ok {
-				p.failTok("expected properties dictionary for registered op '%s'", name)
+				p.failExpected("expected properties dictionary for registered op '%s'", name)
 			}
 		}
 		p.expect(tokGreater, " to close properties")
@@ -352,13 +349,14 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		st.Attrs = d.Entries
 	}
 	if !p.is(tokColon) {
-		p.failTok("expected ':' followed by operation type")
+		p.failExpected("expected ':' followed by operation type")
 	}
 	p.advance()
 	typePos := p.tok.start
 	sig := p.parseFunctionSignature()
 	if len(sig.inputs) != len(refs) {
-		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), plural(len(refs)), len(sig.inputs))
+		// MLIR's message has two spaces in the singular.
+		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), pluralSpace(len(refs)), len(sig.inputs))
 	}
 	st.Operands = make([]*ir.Value, len(refs))
 	for i, r := range refs {
@@ -369,9 +367,9 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	return ir.NewOperation(p.ctx, st)
 }
 
-func plural(n int) string {
+func pluralSpace(n int) string {
 	if n == 1 {
-		return ""
+		return " "
 	}
 	return "s"
 }
@@ -491,7 +489,7 @@ func scanBalanced(src []byte, pos int) int {
 
 func (p *parser) parseSuccessor() *ir.Block {
 	if !p.is(tokCaretIdent) {
-		p.failTok("expected block name")
+		p.failExpected("expected block name")
 	}
 	b := p.blockRef(string(p.text(p.tok)[1:]), p.tok.start)
 	p.advance()
@@ -544,7 +542,7 @@ func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
 	p.enter()
 	defer p.leave()
 	if !p.is(tokLBrace) {
-		p.failTok("expected '{' to begin a region")
+		p.failExpected("expected '{' to begin a region")
 	}
 	lbrace := p.tok.start
 	p.advance()
@@ -583,7 +581,7 @@ func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
 		p.parseBlock(r, entry == nil && r.Empty())
 	}
 	if !p.is(tokRBrace) {
-		p.failTok("expected '}' to end region")
+		p.failExpected("expected '}' to end region")
 	}
 	_ = lbrace
 	p.advance()
@@ -609,7 +607,7 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 		if !p.is(tokRParen) {
 			for {
 				if !p.is(tokPercentIdent) {
-					p.failTok("expected SSA identifier")
+					p.failExpected("expected SSA identifier")
 				}
 				apos := p.tok.start
 				aname := string(p.text(p.tok)[1:])
@@ -643,9 +641,6 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 
 func (p *parser) parseBlockBody(b *ir.Block) {
 	for !p.is(tokCaretIdent) && !p.is(tokRBrace) {
-		if p.is(tokEOF) {
-			p.failTok("expected '}' to end region")
-		}
 		b.Append(p.parseOperation())
 	}
 }

@@ -93,6 +93,7 @@ type parser struct {
 	blocks         []*blockScope
 	locAlloc       []ir.FileLineColLoc
 	distincts      map[uint64]*ir.DistinctAttr
+	typeStart      int // start of the shaped type being parsed
 }
 
 type sigTypes struct {
@@ -129,7 +130,6 @@ func newParser(ctx *ir.Context, name string, src []byte, opts Options) *parser {
 	}
 	p.lex = lexer{src: src}
 	p.lines = newLineIndex(src)
-	p.advance()
 	return p
 }
 
@@ -252,7 +252,7 @@ func (p *parser) consumeKeyword(kw string) bool {
 
 func (p *parser) expect(k tokKind, context string) {
 	if p.tok.kind != k {
-		p.failTok("expected %s%s", tokNames[k], context)
+		p.failExpected("expected %s%s", tokNames[k], context)
 	}
 	p.advance()
 }
@@ -290,6 +290,7 @@ func (p *parser) parseFile() (f *File, err error) {
 			f, err = nil, pe.err
 		}
 	}()
+	p.advance()
 	top := &ir.Block{}
 	p.pushScope(true)
 	p.pushBlockScope()
@@ -300,13 +301,13 @@ func (p *parser) parseFile() (f *File, err error) {
 				p.parseAttrAliasDef()
 				continue
 			}
-			p.failTok("expected operation name in quotes")
+			p.failExpected("expected operation name in quotes")
 		case tokBangIdent:
 			if p.peekIsAliasDef() {
 				p.parseTypeAliasDef()
 				continue
 			}
-			p.failTok("expected operation name in quotes")
+			p.failExpected("expected operation name in quotes")
 		case tokFileMetadataBegin:
 			p.parseFileMetadata()
 			continue
@@ -466,4 +467,52 @@ func (li *lineIndex) lineText(pos int) string {
 		end = start
 	}
 	return string(li.src[start:end])
+}
+
+// failExpected reports a token that is not what the grammar needs. Like
+// MLIR, it points just after the previous token (skipping whitespace,
+// blank lines and comments), since that is where something is missing.
+func (p *parser) failExpected(format string, args ...any) {
+	if p.tok.kind == tokError {
+		p.fail(p.tok.start, "%s", p.tok.msg)
+	}
+	p.fail(p.wrongTokenPos(), format, args...)
+}
+
+func (p *parser) wrongTokenPos() int {
+	pos := p.tok.start
+	if p.tok.kind == tokEOF && pos > 0 {
+		pos--
+	}
+	orig := pos
+	end := pos
+	for {
+		for end > 0 && (p.src[end-1] == ' ' || p.src[end-1] == '\t') {
+			end--
+		}
+		if end == 0 {
+			return orig
+		}
+		if c := p.src[end-1]; c != '\n' && c != '\r' {
+			return end
+		}
+		end--
+		// If the previous line has a comment, back up before it.
+		ls := end
+		for ls > 0 && p.src[ls-1] != '\n' && p.src[ls-1] != '\r' {
+			ls--
+		}
+		if i := indexComment(p.src[ls:end]); i >= 0 {
+			end = ls + i
+		}
+	}
+}
+
+func indexComment(line []byte) int {
+	for i := 0; i+1 < len(line); i++ {
+		if line[i] == '/' && line[i+1] == '/' {
+			return i
+		}
+	}
+	return -1
 }

@@ -16,14 +16,14 @@ func (p *parser) parseType() ir.Type {
 	case tokBareIdent:
 		return p.parseBuiltinType()
 	}
-	p.failTok("expected non-function type")
+	p.failExpected("expected non-function type")
 	return nil
 }
 
 // parseNonFunctionType parses a type that is not a function type.
 func (p *parser) parseNonFunctionType() ir.Type {
 	if p.is(tokLParen) {
-		p.failTok("expected non-function type")
+		p.failExpected("expected non-function type")
 	}
 	return p.parseType()
 }
@@ -148,7 +148,7 @@ func (p *parser) parseBuiltinType() ir.Type {
 		p.advance()
 		return ft
 	}
-	p.failTok("expected non-function type")
+	p.failExpected("expected non-function type")
 	return nil
 }
 
@@ -185,6 +185,7 @@ func scanShapedType(src []byte, pos int) int {
 }
 
 func (p *parser) parseShapedType(kind string) ir.Type {
+	p.typeStart = p.tok.start
 	p.enter()
 	defer p.leave()
 	p.advance()
@@ -202,7 +203,7 @@ func (p *parser) parseShapedType(kind string) ir.Type {
 // reads `4xf32` as `4` and `xf32`, so the token is split after the 'x'.
 func (p *parser) parseXInDimensionList() {
 	if !p.is(tokBareIdent) || p.src[p.tok.start] != 'x' {
-		p.failTok("expected 'x' in dimension list")
+		p.failExpected("expected 'x' in dimension list")
 	}
 	p.lex.pos = p.tok.start + 1
 	p.advance()
@@ -230,7 +231,7 @@ func (p *parser) parseDims(allowDynamic bool) []int64 {
 	for p.is(tokInteger) || p.is(tokQuestion) {
 		if p.is(tokQuestion) {
 			if !allowDynamic {
-				p.failTok("expected static shape")
+				p.failExpected("expected static shape")
 			}
 			dims = append(dims, ir.Dynamic)
 			p.advance()
@@ -290,7 +291,7 @@ func (p *parser) parseVectorBody() ir.Type {
 		if p.consumeIf(tokLSquare) {
 			sc, anyScalable = true, true
 			if !p.is(tokInteger) {
-				p.failTok("expected integer value")
+				p.failExpected("expected integer value")
 			}
 			dims = append(dims, p.parseDimInList())
 			p.expect(tokRSquare, " in vector dimension")
@@ -301,11 +302,11 @@ func (p *parser) parseVectorBody() ir.Type {
 		p.parseXInDimensionList()
 	}
 	if p.is(tokQuestion) {
-		p.failTok("expected static shape")
+		p.failExpected("expected static shape")
 	}
 	for _, d := range dims {
 		if d == 0 {
-			p.failTok("vector types must have positive constant sizes but got %s", dimsString(dims))
+			p.failTok("vector types must have positive constant sizes")
 		}
 	}
 	pos := p.tok.start
@@ -334,6 +335,7 @@ func dimsString(d []int64) string {
 }
 
 func (p *parser) parseMemRefBody() ir.Type {
+	start := p.typeStart
 	unranked := false
 	var dims []int64
 	if p.is(tokStar) {
@@ -376,7 +378,7 @@ func (p *parser) parseMemRefBody() ir.Type {
 		return p.ctx.UnrankedMemRefType(e, space)
 	}
 	if m, ok := layout.(*ir.AffineMapAttr); ok && m.Map.NumDims != len(dims) {
-		p.fail(pos, "memref layout mismatch between rank and affine map: %d != %d", len(dims), m.Map.NumDims)
+		p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), m.Map.NumDims)
 	}
 	return p.ctx.MemRefType(dims, e, layout, space)
 }
@@ -387,7 +389,7 @@ func (p *parser) parseExtendedType() ir.Type {
 	if isAlias {
 		t, ok := p.typeAliases[dialect]
 		if !ok {
-			p.fail(pos, "undefined symbol alias id '%s'", dialect)
+			p.fail(p.wrongTokenPos(), "undefined symbol alias id '%s'", dialect)
 		}
 		return t
 	}
@@ -417,6 +419,13 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 	if !trailing && !pretty {
 		return ident, "", true, pos
 	}
+	ns := ident
+	if dot >= 0 {
+		ns = ident[:dot]
+	}
+	if !validNamespace(ns) {
+		p.fail(pos, "invalid dialect namespace '%s'", ns)
+	}
 	if !pretty {
 		bodyStart := p.tok.start
 		bodyEnd := p.parseDialectSymbolBody()
@@ -436,13 +445,14 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 // token and returns its end offset.
 func (p *parser) parseDialectSymbolBody() int {
 	i := p.tok.start
+	bodyStart := i
 	var stack []byte
 	for {
 		if i >= len(p.src) {
 			if len(stack) > 0 {
-				p.fail(i, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
-			p.fail(i, "unexpected nul or EOF in pretty dialect name")
+			p.fail(bodyStart, "unexpected nul or EOF in pretty dialect name")
 		}
 		c := p.src[i]
 		i++
@@ -463,7 +473,7 @@ func (p *parser) parseDialectSymbolBody() int {
 		case '>', ']', ')', '}':
 			open := map[byte]byte{'>': '<', ']': '[', ')': '(', '}': '{'}[c]
 			if stack[len(stack)-1] != open {
-				p.fail(i-1, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
 			stack = stack[:len(stack)-1]
 		case '"':
@@ -483,4 +493,18 @@ func (p *parser) parseDialectSymbolBody() int {
 	p.lex.pos = i
 	p.advance()
 	return i
+}
+
+// validNamespace reports whether s is a valid dialect namespace:
+// [a-zA-Z_][a-zA-Z0-9_$]*.
+func validNamespace(s string) bool {
+	if s == "" || !(isAlpha(s[0]) || s[0] == '_') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(isAlpha(c) || isDigit(c) || c == '_' || c == '$') {
+			return false
+		}
+	}
+	return true
 }

@@ -96,6 +96,10 @@ type OpDef struct {
 	// InherentAttrs are the names of the op's inherent attributes, stored
 	// as properties and printed in `<{…}>` in the generic form.
 	InherentAttrs []string
+	// Counts, when set, fixes the number of operands, results, regions and
+	// successors; the generic verifier checks them (with MLIR's messages)
+	// before Verify runs, so Verify may index them freely.
+	Counts *OpCounts
 	// Verify checks the op's own invariants; nil means nothing to check.
 	Verify func(op *Operation) error
 	// VerifyRegions runs after the regions have been verified.
@@ -122,6 +126,14 @@ type OpDef struct {
 
 	inherent map[string]bool
 }
+
+// OpCounts fixes the shape of an op. Variadic leaves a count unchecked.
+type OpCounts struct {
+	Operands, Results, Regions, Successors int
+}
+
+// Variadic marks a count that is not fixed.
+const Variadic = -1
 
 // FoldResult is the result of folding one op result: either a constant
 // attribute or an existing value.

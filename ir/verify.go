@@ -59,6 +59,21 @@ func (v *verifier) verifyOp(op *Operation) error {
 				}
 			}
 		}
+		if def.Traits&TraitSymbol != 0 {
+			s, ok := op.Attr("sym_name").(*StringAttr)
+			if !ok {
+				return OpError(op, "requires string attribute 'sym_name'")
+			}
+			// MLIR accepts an empty name but cannot print it back.
+			if s.Value == "" {
+				return OpError(op, "requires a non-empty symbol name")
+			}
+		}
+		if c := def.Counts; c != nil {
+			if err := checkCounts(op, c); err != nil {
+				return err
+			}
+		}
 		if def.Verify != nil {
 			if err := def.Verify(op); err != nil {
 				return err
@@ -310,4 +325,35 @@ func (v *verifier) verifySymbolUses(top *Operation) error {
 		return WalkAdvance
 	})
 	return err
+}
+
+// checkCounts verifies an op's fixed operand, result, region and successor
+// counts with the messages of MLIR's traits (ZeroOperands, OneResult,
+// OneRegion, NOperands, …).
+func checkCounts(op *Operation, c *OpCounts) error {
+	check := func(have, want int, what, whats string) error {
+		if want == Variadic || have == want {
+			return nil
+		}
+		switch want {
+		case 0:
+			return OpError(op, "requires zero %s", whats)
+		case 1:
+			if what == "operand" {
+				return OpError(op, "requires a single operand")
+			}
+			return OpError(op, "requires one %s", what)
+		}
+		return OpError(op, "expected %d %s", want, whats)
+	}
+	if err := check(len(op.operands), c.Operands, "operand", "operands"); err != nil {
+		return err
+	}
+	if err := check(len(op.results), c.Results, "result", "results"); err != nil {
+		return err
+	}
+	if err := check(len(op.regions), c.Regions, "region", "regions"); err != nil {
+		return err
+	}
+	return check(len(op.successors), c.Successors, "successor", "successors")
 }

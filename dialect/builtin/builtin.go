@@ -22,6 +22,7 @@ func Dialect() *ir.Dialect {
 				Traits: ir.TraitIsolatedFromAbove | ir.TraitSymbolTable | ir.TraitNoTerminator |
 					ir.TraitSingleBlock | ir.TraitGraphRegion,
 				InherentAttrs: []string{"sym_name", "sym_visibility"},
+				Counts:        &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
 				Verify:        verifyModule,
 				Parse:         parseModule,
 				Print:         printModule,
@@ -30,6 +31,7 @@ func Dialect() *ir.Dialect {
 				Name:    CastName,
 				Summary: "An unrealized conversion from one set of types to another",
 				Traits:  ir.TraitPure,
+				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
 				Parse:   parseCast,
 				Print:   printCast,
 			},
@@ -51,18 +53,19 @@ func NewModule(ctx *ir.Context, loc ir.Location) *ir.Operation {
 func Body(module *ir.Operation) *ir.Block { return module.Region(0).First() }
 
 func verifyModule(op *ir.Operation) error {
-	if op.NumRegions() != 1 || op.Region(0).NumBlocks() != 1 {
+	if op.Region(0).NumBlocks() != 1 {
 		return ir.OpError(op, "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
-	}
-	if op.NumOperands() != 0 || op.NumResults() != 0 {
-		return ir.OpError(op, "requires zero operands and zero results")
 	}
 	if b := op.Region(0).First(); b.NumArguments() != 0 {
 		return ir.OpError(op, "expects region to have no arguments")
 	}
 	if a := op.Attr("sym_name"); a != nil {
-		if _, ok := a.(*ir.StringAttr); !ok {
+		s, ok := a.(*ir.StringAttr)
+		if !ok {
 			return ir.OpError(op, "attribute 'sym_name' failed to satisfy constraint: string attribute")
+		}
+		if s.Value == "" {
+			return ir.OpError(op, "requires a non-empty symbol name")
 		}
 	}
 	return nil

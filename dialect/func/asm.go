@@ -119,9 +119,13 @@ func parseFunc(p ir.OpAsmParser, st *ir.OperationState) error {
 	if !named {
 		args = []ir.Argument{}
 	}
+	bodyLoc := p.CurrentLoc()
 	present, err := p.ParseOptionalRegion(body, args)
 	if err != nil {
 		return err
+	}
+	if present && body.First() == nil || present && body.First().Empty() && body.NumBlocks() == 1 && len(args) == 0 {
+		return p.ErrorAt(bodyLoc, "expected non-empty function body")
 	}
 	if present && !named && len(inputs) > 0 {
 		return p.Errorf("expected named arguments for a function with a body")

@@ -24,6 +24,7 @@ func Dialect() *ir.Dialect {
 				Name:           FuncName,
 				Summary:        "An operation with a name containing a single SSACFG region",
 				Traits:         ir.TraitIsolatedFromAbove | ir.TraitSymbol,
+				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
 				InherentAttrs:  []string{"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
 				Verify:         verifyFunc,
 				Parse:          parseFunc,
@@ -34,6 +35,7 @@ func Dialect() *ir.Dialect {
 				Name:    ReturnName,
 				Summary: "Function return operation",
 				Traits:  ir.TraitTerminator | ir.TraitPure | ir.TraitReturnLike,
+				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: 0, Regions: 0, Successors: 0},
 				Verify:  verifyReturn,
 				Parse:   parseReturn,
 				Print:   printReturn,
@@ -42,6 +44,7 @@ func Dialect() *ir.Dialect {
 				Name:             CallName,
 				Summary:          "Call operation",
 				InherentAttrs:    []string{"callee"},
+				Counts:           &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
 				Verify:           verifyCallAttrs,
 				VerifySymbolUses: verifyCallSymbol,
 				Parse:            parseCall,
@@ -50,6 +53,7 @@ func Dialect() *ir.Dialect {
 			{
 				Name:    CallIndirectName,
 				Summary: "Indirect call operation",
+				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
 				Verify:  verifyCallIndirect,
 				Parse:   parseCallIndirect,
 				Print:   printCallIndirect,
@@ -59,6 +63,7 @@ func Dialect() *ir.Dialect {
 				Summary:          "Constant",
 				Traits:           ir.TraitPure | ir.TraitConstantLike,
 				InherentAttrs:    []string{"value"},
+				Counts:           &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
 				VerifySymbolUses: verifyConstantSymbol,
 				Parse:            parseConstant,
 				Print:            printConstant,
@@ -228,8 +233,7 @@ func verifyReturn(op *ir.Operation) error {
 	}
 	for i, t := range ft.Results {
 		if ot := op.Operand(i).Type(); ot != t {
-			d := ir.OpError(op, "type of return operand %d ('%s') doesn't match function result type ('%s') in function @%s", i, ot, t, f.Name())
-			return d
+			return ir.OpErrorPlain(op, "type of return operand %d ('%s') doesn't match function result type ('%s') in function @%s", i, ot, t, f.Name())
 		}
 	}
 	return nil
