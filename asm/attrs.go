@@ -122,7 +122,9 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 	}
 	p.expect(tokLBrace, "")
 	var entries []ir.NamedAttr
-	seen := map[string]bool{}
+	// Small dictionaries check duplicates by scanning; a map takes over for
+	// large ones so hostile input cannot make this quadratic.
+	var seen map[string]bool
 	if !p.consumeIf(tokRBrace) {
 		for {
 			pos := p.tok.start
@@ -139,10 +141,24 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 				p.failExpected("expected attribute name")
 			}
 			p.advance()
-			if seen[name] {
+			dup := false
+			if seen != nil {
+				dup = seen[name]
+				seen[name] = true
+			} else {
+				for _, e := range entries {
+					dup = dup || e.Name == name
+				}
+				if len(entries) == 16 {
+					seen = map[string]bool{name: true}
+					for _, e := range entries {
+						seen[e.Name] = true
+					}
+				}
+			}
+			if dup {
 				p.fail(pos, "duplicate key '%s' in dictionary attribute", name)
 			}
-			seen[name] = true
 			var v ir.Attribute
 			if p.consumeIf(tokEqual) {
 				v = p.parseAttribute(nil)

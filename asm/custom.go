@@ -76,8 +76,7 @@ func (o *opParser) Errorf(format string, args ...any) error {
 func (o *opParser) ErrorAt(loc ir.Location, format string, args ...any) error {
 	if f, ok := loc.(*ir.FileLineColLoc); ok {
 		e := &Error{File: o.p.name, Line: f.Line, Col: f.Col, Msg: "custom op '" + o.def.Name + "' " + fmt.Sprintf(format, args...)}
-		if f.Line-o.p.opts.LineOffset-1 < len(o.p.lines.starts) && f.Line-o.p.opts.LineOffset >= 1 {
-			start := int(o.p.lines.starts[f.Line-o.p.opts.LineOffset-1])
+		if start, ok := o.p.lines.lineStart(f.Line - o.p.opts.LineOffset); ok {
 			e.SourceLine = o.p.lines.lineText(start)
 		}
 		return e
@@ -89,7 +88,7 @@ func (o *opParser) CurrentLoc() ir.Location { return o.p.loc(o.p.tok.start) }
 
 func (o *opParser) ParseOperand() (ir.UnresolvedOperand, error) {
 	r := o.p.parseOperandRef()
-	return ir.UnresolvedOperand{Name: r.name, Number: r.num, Pos: r.pos}, nil
+	return ir.UnresolvedOperand{Name: string(r.name), Number: r.num, Pos: r.pos}, nil
 }
 
 func (o *opParser) ParseOptionalOperand() (ir.UnresolvedOperand, bool, error) {
@@ -115,7 +114,7 @@ func (o *opParser) ParseOperandList() ([]ir.UnresolvedOperand, error) {
 }
 
 func (o *opParser) ResolveOperand(u ir.UnresolvedOperand, t ir.Type) (*ir.Value, error) {
-	return o.p.resolveValue(u.Name, u.Number, t, u.Pos), nil
+	return o.p.resolveValue(bytesOf(u.Name), u.Number, t, u.Pos), nil
 }
 
 func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*ir.Value, error) {
@@ -128,7 +127,7 @@ func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*
 	}
 	out := make([]*ir.Value, len(us))
 	for i := range us {
-		out[i] = o.p.resolveValue(us[i].Name, us[i].Number, ts[i], us[i].Pos)
+		out[i] = o.p.resolveValue(bytesOf(us[i].Name), us[i].Number, ts[i], us[i].Pos)
 	}
 	return out, nil
 }

@@ -75,10 +75,14 @@ func (m *SourceMgr) write(sb *strings.Builder, loc ir.Location, msg string, sev 
 		return
 	}
 	li := m.files[file]
-	if li == nil || line < 1 || line > len(li.starts) {
+	if li == nil {
 		return
 	}
-	text := li.lineText(int(li.starts[line-1]))
+	start, ok := li.lineStart(line)
+	if !ok {
+		return
+	}
+	text := li.lineText(start)
 	sb.WriteString(text)
 	sb.WriteByte('\n')
 	sb.WriteString(caretLine(text, col))

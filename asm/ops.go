@@ -9,7 +9,7 @@ import (
 // valueScope holds the SSA names visible in one isolated region and the
 // non-isolated regions nested in it.
 type valueScope struct {
-	defs map[string]valueDef
+	defs nameTable
 	// fwd holds forward references: placeholders created by uses that
 	// precede the definition, keyed by name.
 	fwd map[string]*fwdRefs
@@ -35,7 +35,7 @@ const placeholderName = "builtin.unrealized_conversion_cast"
 
 func (p *parser) pushScope(isolated bool) {
 	if isolated || len(p.scopes) == 0 {
-		p.scopes = append(p.scopes, &valueScope{defs: make(map[string]valueDef, 16)})
+		p.scopes = append(p.scopes, &valueScope{})
 		return
 	}
 	s := p.scopes[len(p.scopes)-1]
@@ -50,7 +50,7 @@ func (p *parser) popScope() {
 		names := s.regionNames[len(s.regionNames)-1]
 		s.regionNames = s.regionNames[:len(s.regionNames)-1]
 		for _, n := range names {
-			delete(s.defs, n)
+			s.defs.del(bytesOf(n))
 		}
 		return
 	}
@@ -71,18 +71,18 @@ func (p *parser) popScope() {
 }
 
 // defineValue binds name (without '%') to count values starting at first.
-func (p *parser) defineValue(name string, first *ir.Value, count int, pos int) {
+func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 	s := p.scopes[len(p.scopes)-1]
-	if d, ok := s.defs[name]; ok && d.first != nil {
+	if d, ok := s.defs.get(name); ok && d.first != nil {
 		err := p.errorAt(pos, "redefinition of SSA value '%%%s'", name)
 		err.Notes = append(err.Notes, p.noteAt(int(d.pos), "previously defined here"))
 		panic(parseError{err})
 	}
-	s.defs[name] = valueDef{first: first, count: int32(count), pos: int32(pos)}
+	s.defs.set(name, valueDef{first: first, count: int32(count), pos: int32(pos)})
 	if n := len(s.regionNames); n > 0 {
-		s.regionNames[n-1] = append(s.regionNames[n-1], name)
+		s.regionNames[n-1] = append(s.regionNames[n-1], string(name))
 	}
-	if f, ok := s.fwd[name]; ok {
+	if f, ok := s.fwd[string(name)]; ok {
 		for i, ph := range f.vals {
 			if ph == nil {
 				continue
@@ -98,7 +98,7 @@ func (p *parser) defineValue(name string, first *ir.Value, count int, pos int) {
 			ph.ReplaceAllUsesWith(v)
 			ph.DefiningOp().Erase()
 		}
-		delete(s.fwd, name)
+		delete(s.fwd, string(name))
 	}
 }
 
@@ -115,11 +115,11 @@ func nthValue(first *ir.Value, i int) *ir.Value {
 
 // resolveValue returns the value named by a use, creating a typed
 // placeholder for forward references.
-func (p *parser) resolveValue(name string, num int, t ir.Type, pos int) *ir.Value {
+func (p *parser) resolveValue(name []byte, num int, t ir.Type, pos int) *ir.Value {
 	// Only the innermost isolated scope is searched: values of enclosing
 	// isolated regions are not visible.
 	s := p.scopes[len(p.scopes)-1]
-	if d, ok := s.defs[name]; ok && d.first != nil {
+	if d, ok := s.defs.get(name); ok && d.first != nil {
 		if num >= int(d.count) {
 			p.fail(pos, "invalid result number %d for '%%%s' which defines %d values", num, name, d.count)
 		}
@@ -137,10 +137,10 @@ func (p *parser) resolveValue(name string, num int, t ir.Type, pos int) *ir.Valu
 	if s.fwd == nil {
 		s.fwd = map[string]*fwdRefs{}
 	}
-	f := s.fwd[name]
+	f := s.fwd[string(name)]
 	if f == nil {
 		f = &fwdRefs{}
-		s.fwd[name] = f
+		s.fwd[string(name)] = f
 	}
 	for len(f.vals) <= num {
 		f.vals = append(f.vals, nil)
@@ -166,7 +166,7 @@ func (p *parser) resolveValue(name string, num int, t ir.Type, pos int) *ir.Valu
 
 // operandRef is a parsed `%name#N` use.
 type operandRef struct {
-	name string
+	name []byte
 	num  int
 	pos  int
 }
@@ -191,14 +191,14 @@ func (p *parser) parseOperandRef() operandRef {
 		num = n
 		p.advance()
 	}
-	ref.name = string(name)
+	ref.name = name
 	ref.num = num
 	return ref
 }
 
 // resultRecord is one `%name` or `%name:N` on the left of an op.
 type resultRecord struct {
-	name  string
+	name  []byte
 	count int
 	pos   int
 }
@@ -213,7 +213,7 @@ func (p *parser) parseOperation() *ir.Operation {
 			if !p.is(tokPercentIdent) {
 				p.failExpected("expected valid ssa identifier")
 			}
-			r := resultRecord{name: string(p.text(p.tok)[1:]), count: 1, pos: p.tok.start}
+			r := resultRecord{name: p.text(p.tok)[1:], count: 1, pos: p.tok.start}
 			p.advance()
 			if p.is(tokColon) {
 				p.advance()
@@ -345,8 +345,7 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		p.expect(tokRParen, " to end region list")
 	}
 	if p.is(tokLBrace) {
-		d := p.parseAttrDict()
-		st.Attrs = d.Entries
+		st.AttrDict = p.parseAttrDict()
 	}
 	if !p.is(tokColon) {
 		p.failExpected("expected ':' followed by operation type")
@@ -564,7 +563,7 @@ func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
 				l = p.loc(a.Name.Pos)
 			}
 			v := entry.AddArgument(a.Type, l)
-			p.defineValue(a.Name.Name, v, 1, a.Name.Pos)
+			p.defineValue(bytesOf(a.Name.Name), v, 1, a.Name.Pos)
 		}
 		if p.is(tokCaretIdent) {
 			p.failTok("invalid block name in region with named arguments")
@@ -610,7 +609,7 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 					p.failExpected("expected SSA identifier")
 				}
 				apos := p.tok.start
-				aname := string(p.text(p.tok)[1:])
+				aname := p.text(p.tok)[1:]
 				p.advance()
 				p.expect(tokColon, " and type for SSA value")
 				t := p.parseType()
@@ -642,5 +641,6 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 func (p *parser) parseBlockBody(b *ir.Block) {
 	for !p.is(tokCaretIdent) && !p.is(tokRBrace) {
 		b.Append(p.parseOperation())
+		p.maybeRelease()
 	}
 }

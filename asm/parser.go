@@ -22,6 +22,9 @@ type Options struct {
 	// LocFile, when set, is the file name used in locations instead of the
 	// name passed to Parse.
 	LocFile string
+	// Release, when set, is called now and then with an offset below which
+	// the parser no longer needs the source (see Source.Release).
+	Release func(upTo int)
 }
 
 // DefaultMaxNesting is the nesting limit that guards against hostile input.
@@ -94,6 +97,7 @@ type parser struct {
 	locAlloc       []ir.FileLineColLoc
 	distincts      map[uint64]*ir.DistinctAttr
 	typeStart      int // start of the shaped type being parsed
+	released       int // offset last passed to opts.Release
 }
 
 type sigTypes struct {
@@ -314,6 +318,7 @@ func (p *parser) parseFile() (f *File, err error) {
 		}
 		op := p.parseOperation()
 		top.Append(op)
+		p.maybeRelease()
 	}
 	p.popBlockScope()
 	p.popScope()
@@ -405,32 +410,52 @@ func (p *parser) resolveDeferredLocs() {
 	}
 }
 
-// lineIndex maps byte offsets to 1-based lines and columns.
+// lineIndex maps byte offsets to 1-based lines and columns. Line starts
+// are found lazily, as far as the largest offset asked about, so indexing
+// never reads source the parser has not reached.
 type lineIndex struct {
-	src    []byte
-	starts []int32
+	src     []byte
+	starts  []int32
+	scanned int // starts covers every line that begins before scanned
 	// last lookup, since positions mostly increase
 	lastLine int
 }
 
 func newLineIndex(src []byte) *lineIndex {
-	n := bytes.Count(src, []byte{'\n'})
-	starts := make([]int32, 0, n+1)
-	starts = append(starts, 0)
-	off := 0
-	for {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			break
+	return &lineIndex{src: src, starts: []int32{0}}
+}
+
+// extend indexes the lines that start at or before pos.
+func (li *lineIndex) extend(pos int) {
+	for li.scanned <= pos && li.scanned < len(li.src) {
+		chunk := li.src[li.scanned:min(len(li.src), li.scanned+64<<10)]
+		off := 0
+		for {
+			i := bytes.IndexByte(chunk[off:], '\n')
+			if i < 0 {
+				break
+			}
+			off += i + 1
+			li.starts = append(li.starts, int32(li.scanned+off))
 		}
-		off += i + 1
-		starts = append(starts, int32(off))
+		li.scanned += len(chunk)
 	}
-	return &lineIndex{src: src, starts: starts}
+}
+
+// lineStart returns the offset where a 1-based line starts.
+func (li *lineIndex) lineStart(line int) (int, bool) {
+	for line > len(li.starts) && li.scanned < len(li.src) {
+		li.extend(li.scanned)
+	}
+	if line < 1 || line > len(li.starts) {
+		return 0, false
+	}
+	return int(li.starts[line-1]), true
 }
 
 // lineCol returns the 1-based line and column of pos.
 func (li *lineIndex) lineCol(pos int) (int, int) {
+	li.extend(pos)
 	p32 := int32(pos)
 	l := li.lastLine
 	if l < len(li.starts) && li.starts[l] <= p32 && (l+1 == len(li.starts) || li.starts[l+1] > p32) {
@@ -457,8 +482,8 @@ func (li *lineIndex) lineText(pos int) string {
 	line, _ := li.lineCol(pos)
 	start := int(li.starts[line-1])
 	end := len(li.src)
-	if line < len(li.starts) {
-		end = int(li.starts[line]) - 1
+	if i := bytes.IndexByte(li.src[start:], '\n'); i >= 0 {
+		end = start + i
 	}
 	if end > start && li.src[end-1] == '\r' {
 		end--
@@ -515,4 +540,14 @@ func indexComment(line []byte) int {
 		}
 	}
 	return -1
+}
+
+// releaseEvery is how much source the parser reads between Release calls.
+const releaseEvery = 8 << 20
+
+func (p *parser) maybeRelease() {
+	if p.opts.Release != nil && p.tok.start-p.released >= releaseEvery {
+		p.released = p.tok.start
+		p.opts.Release(p.released)
+	}
 }

@@ -323,17 +323,6 @@ func (p *parser) parseVectorBody() ir.Type {
 	return p.ctx.VectorType(dims, scalable, e)
 }
 
-func dimsString(d []int64) string {
-	s := ""
-	for i, x := range d {
-		if i > 0 {
-			s += ", "
-		}
-		s += strconv.FormatInt(x, 10)
-	}
-	return s
-}
-
 func (p *parser) parseMemRefBody() ir.Type {
 	start := p.typeStart
 	unranked := false

@@ -4,6 +4,7 @@ package dialect
 import (
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -11,4 +12,5 @@ import (
 func RegisterAll(ctx *ir.Context) {
 	builtin.Register(ctx)
 	fn.Register(ctx)
+	graph.Register(ctx)
 }

@@ -24,8 +24,6 @@ func (c *Context) IntegerSet(s *affine.Set) *IntegerSetAttr {
 
 func (a *AffineMapAttr) String() string  { return "affine_map<" + a.Map.String() + ">" }
 func (a *IntegerSetAttr) String() string { return "affine_set<" + a.Set.String() + ">" }
-func (a *AffineMapAttr) key() string     { return a.String() }
-func (a *IntegerSetAttr) key() string    { return a.String() }
 
 func (a *AffineMapAttr) walkSubElements(func(Type), func(Attribute))  {}
 func (a *IntegerSetAttr) walkSubElements(func(Type), func(Attribute)) {}

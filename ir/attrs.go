@@ -3,6 +3,7 @@ package ir
 import (
 	"math/big"
 	"strings"
+	"sync/atomic"
 )
 
 // Attribute is an MLIR attribute: a compile-time constant value. Attributes
@@ -12,7 +13,6 @@ import (
 type Attribute interface {
 	// String returns the attribute in MLIR syntax, without aliases.
 	String() string
-	key() string
 	walkSubElements(fnT func(Type), fnA func(Attribute))
 }
 
@@ -34,6 +34,24 @@ type IntegerAttr struct {
 type FloatAttr struct {
 	Type *FloatType
 	v    apfloat
+	// printed caches the MLIR spelling, which takes exact decimal
+	// arithmetic to find; the same attribute is printed many times.
+	printed atomic.Pointer[floatText]
+}
+
+type floatText struct {
+	s   string
+	hex bool
+}
+
+// text returns the value as MLIR prints it and whether that is hex.
+func (a *FloatAttr) text() (string, bool) {
+	if t := a.printed.Load(); t != nil {
+		return t.s, t.hex
+	}
+	s, hex := formatFloatMLIR(a.v)
+	a.printed.Store(&floatText{s, hex})
+	return s, hex
 }
 
 // StringAttr is a string (`"abc"`), optionally typed (`"abc" : i32`). Type is
@@ -115,9 +133,6 @@ type DialectAttr interface {
 type AttrBase struct{}
 
 //lint:ignore U1000 used by dialect attributes that embed AttrBase
-func (AttrBase) key() string { return "" }
-
-//lint:ignore U1000 used by dialect attributes that embed AttrBase
 func (AttrBase) walkSubElements(func(Type), func(Attribute)) {}
 
 // Float returns the value as a float64 (rounded for wider types).
@@ -188,26 +203,6 @@ func (a *StridedLayoutAttr) String() string { return attrString(a) }
 func (a *DistinctAttr) String() string      { return attrString(a) }
 func (a *OpaqueAttr) String() string        { return attrString(a) }
 
-func (a *IntegerAttr) key() string { return a.String() }
-func (a *FloatAttr) key() string {
-	return "f" + a.Type.Sem.Name + ":" + a.v.encode().Text(16)
-}
-func (a *StringAttr) key() string {
-	if a.Type == nil {
-		return "s" + a.Value
-	}
-	return "t" + typeKeyOf(a.Type) + "\x00" + a.Value
-}
-func (a *UnitAttr) key() string          { return "unit" }
-func (a *TypeAttr) key() string          { return "T" + typeKeyOf(a.Value) }
-func (a *SymbolRefAttr) key() string     { return a.String() }
-func (a *ArrayAttr) key() string         { return "[" + attrListKey(a.Elems) }
-func (a *DictAttr) key() string          { return "{" + namedKey(a.Entries) }
-func (a *DenseArrayAttr) key() string    { return a.String() }
-func (a *StridedLayoutAttr) key() string { return a.String() }
-func (a *DistinctAttr) key() string      { return "distinct" + itoa(int(a.id)) }
-func (a *OpaqueAttr) key() string        { return a.String() }
-
 func (a *IntegerAttr) walkSubElements(fn func(Type), _ func(Attribute)) { fn(a.Type) }
 func (a *FloatAttr) walkSubElements(fn func(Type), _ func(Attribute))   { fn(a.Type) }
 func (a *StringAttr) walkSubElements(fn func(Type), _ func(Attribute)) {
@@ -252,31 +247,4 @@ func typeKeyOf(t Type) string {
 		return k
 	}
 	return t.String()
-}
-
-func attrKeyOf(a Attribute) string {
-	if k := a.key(); k != "" {
-		return k
-	}
-	return a.String()
-}
-
-func attrListKey(as []Attribute) string {
-	var sb strings.Builder
-	for _, a := range as {
-		sb.WriteString(attrKeyOf(a))
-		sb.WriteByte(0)
-	}
-	return sb.String()
-}
-
-func namedKey(es []NamedAttr) string {
-	var sb strings.Builder
-	for _, e := range es {
-		sb.WriteString(e.Name)
-		sb.WriteByte(1)
-		sb.WriteString(attrKeyOf(e.Value))
-		sb.WriteByte(0)
-	}
-	return sb.String()
 }

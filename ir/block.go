@@ -1,5 +1,7 @@
 package ir
 
+import "unsafe"
+
 // Block is a list of operations with arguments, inside a region. Ops are
 // kept in an intrusive doubly linked list, so insertion and removal are
 // O(1).
@@ -72,7 +74,7 @@ func (b *Block) ArgumentTypes() []Type {
 
 // AddArgument appends an argument.
 func (b *Block) AddArgument(t Type, loc Location) *Value {
-	v := &Value{typ: t, block: b, index: int32(len(b.args))}
+	v := &Value{typ: t, owner: unsafe.Pointer(b), index: int32(len(b.args)), isArg: true}
 	b.args = append(b.args, v)
 	b.argLocs = append(b.argLocs, loc)
 	return v
@@ -220,9 +222,9 @@ func (b *Block) Successors() []*Block {
 	if t == nil {
 		return nil
 	}
-	out := make([]*Block, len(t.successors))
-	for i := range t.successors {
-		out[i] = t.successors[i].block
+	out := make([]*Block, len(t.succs()))
+	for i := range t.succs() {
+		out[i] = t.succs()[i].block
 	}
 	return out
 }
@@ -268,8 +270,8 @@ func (r *Region) HasOneBlock() bool { return r.first != nil && r.first == r.last
 
 // Index returns the region's position among its parent's regions.
 func (r *Region) Index() int {
-	for i := range r.parent.regions {
-		if &r.parent.regions[i] == r {
+	for i := range r.parent.regs() {
+		if &r.parent.regs()[i] == r {
 			return i
 		}
 	}

@@ -2,7 +2,8 @@ package ir
 
 import (
 	"math/big"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // IntegerType returns `iN`, `siN` or `uiN`.
@@ -209,16 +210,26 @@ func (c *Context) Dict(entries []NamedAttr) *DictAttr {
 	if len(entries) == 0 {
 		return c.emptyDict
 	}
-	es := append([]NamedAttr(nil), entries...)
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Name < es[j].Name })
-	out := es[:0]
-	for i, e := range es {
-		if i+1 < len(es) && es[i+1].Name == e.Name {
-			continue
+	sorted := true
+	for i := 1; i < len(entries); i++ {
+		if entries[i-1].Name >= entries[i].Name {
+			sorted = false
+			break
 		}
-		out = append(out, e)
 	}
-	return c.uniqueAttr(&DictAttr{Entries: out}).(*DictAttr)
+	es := append([]NamedAttr(nil), entries...)
+	if !sorted {
+		slices.SortStableFunc(es, func(a, b NamedAttr) int { return strings.Compare(a.Name, b.Name) })
+		out := es[:0]
+		for i, e := range es {
+			if i+1 < len(es) && es[i+1].Name == e.Name {
+				continue
+			}
+			out = append(out, e)
+		}
+		es = out
+	}
+	return c.uniqueAttr(&DictAttr{Entries: es}).(*DictAttr)
 }
 
 // setInDict returns d with name set to value (removed when value is nil).

@@ -56,9 +56,9 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 	for i := range op.operands {
 		operands[i] = m.Lookup(op.operands[i].value)
 	}
-	succs := make([]*Block, len(op.successors))
-	for i := range op.successors {
-		succs[i] = m.LookupBlock(op.successors[i].block)
+	succs := make([]*Block, len(op.succs()))
+	for i := range op.succs() {
+		succs[i] = m.LookupBlock(op.succs()[i].block)
 	}
 	st := &OperationState{
 		Name:        op.name,
@@ -66,7 +66,7 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 		Operands:    operands,
 		ResultTypes: op.ResultTypes(),
 		Props:       op.props,
-		NumRegions:  len(op.regions),
+		NumRegions:  len(op.regs()),
 		Successors:  succs,
 	}
 	c := NewOperation(op.name.ctx, st)
@@ -74,8 +74,8 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 	for i := range op.results {
 		m.Map(&op.results[i], &c.results[i])
 	}
-	for i := range op.regions {
-		op.regions[i].CloneInto(&c.regions[i], m)
+	for i := range op.regs() {
+		op.regs()[i].CloneInto(&c.regs()[i], m)
 	}
 	return c
 }
@@ -123,11 +123,11 @@ func (op *Operation) remapOperands(m *ValueMap) {
 			op.operands[i].Set(w)
 		}
 	}
-	for i := range op.successors {
-		op.successors[i].block = m.LookupBlock(op.successors[i].block)
+	for i := range op.succs() {
+		op.succs()[i].block = m.LookupBlock(op.succs()[i].block)
 	}
-	for i := range op.regions {
-		for b := op.regions[i].first; b != nil; b = b.next {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
 			for o := b.first; o != nil; o = o.next {
 				o.remapOperands(m)
 			}

@@ -20,7 +20,7 @@ type Context struct {
 	dialects map[string]*Dialect
 	opNames  map[string]*OpName
 	types    map[string]Type
-	attrs    map[string]Attribute
+	attrs    attrUniquer
 	distinct uint64
 
 	diags DiagEngine
@@ -44,7 +44,7 @@ func NewContext() *Context {
 		dialects:  map[string]*Dialect{},
 		opNames:   map[string]*OpName{},
 		types:     map[string]Type{},
-		attrs:     map[string]Attribute{},
+		attrs:     newAttrUniquer(),
 		resources: map[string]*ResourceBlob{},
 	}
 	c.unknownLoc = c.uniqueAttr(&UnknownLoc{}).(*UnknownLoc)
@@ -258,14 +258,9 @@ func (c *Context) uniqueType(t Type) Type {
 }
 
 func (c *Context) uniqueAttr(a Attribute) Attribute {
-	k := attrKeyOf(a)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if u, ok := c.attrs[k]; ok {
-		return u
-	}
-	c.attrs[k] = a
-	return a
+	return c.attrs.unique(a)
 }
 
 // UniqueType returns the context's copy of a dialect-defined type.

@@ -310,30 +310,6 @@ func (a *DenseStringElementsAttr) String() string   { return attrString(a) }
 func (a *DenseResourceElementsAttr) String() string { return attrString(a) }
 func (a *SparseElementsAttr) String() string        { return attrString(a) }
 
-func (a *DenseElementsAttr) key() string {
-	s := "D" + typeKeyOf(a.Type) + "\x00"
-	if a.Splat {
-		s += "s"
-	}
-	return s + string(a.data)
-}
-func (a *DenseStringElementsAttr) key() string {
-	s := "S" + typeKeyOf(a.Type) + "\x00"
-	if a.Splat {
-		s += "s"
-	}
-	for _, v := range a.Values {
-		s += itoa(len(v)) + ":" + v
-	}
-	return s
-}
-func (a *DenseResourceElementsAttr) key() string {
-	return "R" + typeKeyOf(a.Type) + "\x00" + a.Handle
-}
-func (a *SparseElementsAttr) key() string {
-	return "P" + typeKeyOf(a.Type) + "\x00" + attrKeyOf(a.Indices) + "\x00" + attrKeyOf(a.Values)
-}
-
 func (a *DenseElementsAttr) walkSubElements(fn func(Type), _ func(Attribute)) { fn(a.Type) }
 func (a *DenseStringElementsAttr) walkSubElements(fn func(Type), _ func(Attribute)) {
 	fn(a.Type)

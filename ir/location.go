@@ -45,32 +45,6 @@ func (l *NameLoc) String() string        { return attrString(l) }
 func (l *CallSiteLoc) String() string    { return attrString(l) }
 func (l *FusedLoc) String() string       { return attrString(l) }
 
-func (l *UnknownLoc) key() string { return "loc(unknown)" }
-func (l *FileLineColLoc) key() string {
-	return "L" + l.File + "\x00" + itoa(l.Line) + ":" + itoa(l.Col)
-}
-func (l *NameLoc) key() string {
-	k := "N" + l.Name + "\x00"
-	if l.Child != nil {
-		k += attrKeyOf(l.Child)
-	}
-	return k
-}
-func (l *CallSiteLoc) key() string {
-	return "C" + attrKeyOf(l.Callee) + "\x00" + attrKeyOf(l.Caller)
-}
-func (l *FusedLoc) key() string {
-	k := "F"
-	if l.Metadata != nil {
-		k += attrKeyOf(l.Metadata)
-	}
-	k += "\x00"
-	for _, c := range l.Locations {
-		k += attrKeyOf(c) + "\x00"
-	}
-	return k
-}
-
 func (l *UnknownLoc) walkSubElements(func(Type), func(Attribute))     {}
 func (l *FileLineColLoc) walkSubElements(func(Type), func(Attribute)) {}
 func (l *NameLoc) walkSubElements(_ func(Type), fa func(Attribute)) {

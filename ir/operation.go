@@ -1,5 +1,7 @@
 package ir
 
+import "unsafe"
+
 // Operation is the one generic IR node: a named op with operands, results,
 // properties (inherent attributes), discardable attributes, regions,
 // successors and a location. Ops of every dialect are Operations; dialect
@@ -17,9 +19,28 @@ type Operation struct {
 	attrs      *DictAttr // discardable attributes
 	operands   []OpOperand
 	results    []Value
+	// extra holds regions and successors, which most ops do not have.
+	extra *opExtra
+	order uint32 // position in the block, valid while the block's order is
+}
+
+type opExtra struct {
 	regions    []Region
 	successors []BlockOperand
-	order      uint32 // position in the block, valid while the block's order is
+}
+
+func (op *Operation) regs() []Region {
+	if op.extra == nil {
+		return nil
+	}
+	return op.extra.regions
+}
+
+func (op *Operation) succs() []BlockOperand {
+	if op.extra == nil {
+		return nil
+	}
+	return op.extra.successors
 }
 
 // BlockOperand is a successor of a terminator.
@@ -40,8 +61,11 @@ type OperationState struct {
 	// Props holds the inherent attributes. For registered ops that declare
 	// their inherent attribute names, attributes with those names in Attrs
 	// are moved here by NewOperation.
-	Props      Attribute
-	Attrs      []NamedAttr
+	Props Attribute
+	Attrs []NamedAttr
+	// AttrDict, when set, is used as the discardable attributes as is
+	// (Attrs must then be empty); parsers pass the dictionary they built.
+	AttrDict   *DictAttr
 	NumRegions int
 	// Regions, when non-nil, are moved into the new operation (their blocks
 	// are taken over); otherwise NumRegions empty regions are made.
@@ -70,28 +94,39 @@ func NewOperation(ctx *Context, st *OperationState) *Operation {
 	for i, t := range st.ResultTypes {
 		r := &op.results[i]
 		r.typ = t
-		r.op = op
+		r.owner = unsafe.Pointer(op)
 		r.index = int32(i)
 	}
-	for i := range op.regions {
-		op.regions[i].parent = op
+	for i := range op.regs() {
+		op.regs()[i].parent = op
 		if i < len(st.Regions) && st.Regions[i] != nil {
-			op.regions[i].takeBody(st.Regions[i])
+			op.regs()[i].takeBody(st.Regions[i])
 		}
 	}
 	if len(st.Successors) > 0 {
-		op.successors = make([]BlockOperand, len(st.Successors))
+		if op.extra == nil {
+			op.extra = &opExtra{}
+		}
+		op.extra.successors = make([]BlockOperand, len(st.Successors))
 		for i, b := range st.Successors {
-			op.successors[i] = BlockOperand{block: b, owner: op}
+			op.extra.successors[i] = BlockOperand{block: b, owner: op}
 		}
 	}
 	props := st.Props
 	attrs := st.Attrs
-	if def := st.Name.def; def != nil && len(def.InherentAttrs) > 0 && len(attrs) > 0 {
+	dict := st.AttrDict
+	def := st.Name.def
+	if dict != nil && def != nil && len(def.InherentAttrs) > 0 {
+		attrs, dict = dict.Entries, nil
+	}
+	if def != nil && len(def.InherentAttrs) > 0 && len(attrs) > 0 {
 		props, attrs = splitInherent(ctx, def, props, attrs)
 	}
 	op.props = props
-	if len(attrs) > 0 {
+	switch {
+	case dict != nil && len(dict.Entries) > 0:
+		op.attrs = dict
+	case len(attrs) > 0:
 		op.attrs = ctx.Dict(attrs)
 	}
 	return op
@@ -118,21 +153,60 @@ func splitInherent(ctx *Context, def *OpDef, props Attribute, attrs []NamedAttr)
 	return ctx.Dict(inh), rest
 }
 
-// opStorage sizes are chosen so the common shapes (a few operands, one
-// result, no region) take one allocation.
-type opStorage1 struct {
-	op  Operation
-	res [1]Value
-	opd [2]OpOperand
-}
+// The common shapes of ops (up to three operands, one result) are
+// allocated in one piece, sized exactly, to save memory on large graphs.
+type (
+	opStorage00 struct{ op Operation }
+	opStorage01 struct {
+		op  Operation
+		res [1]Value
+	}
+	opStorage11 struct {
+		op  Operation
+		res [1]Value
+		opd [1]OpOperand
+	}
+	opStorage21 struct {
+		op  Operation
+		res [1]Value
+		opd [2]OpOperand
+	}
+	opStorage31 struct {
+		op  Operation
+		res [1]Value
+		opd [3]OpOperand
+	}
+	opStorage10 struct {
+		op  Operation
+		opd [1]OpOperand
+	}
+)
 
 func newOpStorage(nOperands, nResults, nRegions int) *Operation {
 	var op *Operation
-	if nResults <= 1 && nOperands <= 2 {
-		s := new(opStorage1)
-		op = &s.op
-		op.results = s.res[:nResults:nResults]
-		op.operands = s.opd[:nOperands:nOperands]
+	var res []Value
+	var opd []OpOperand
+	switch {
+	case nResults == 0 && nOperands == 0:
+		op = &new(opStorage00).op
+	case nResults == 1 && nOperands == 0:
+		s := new(opStorage01)
+		op, res = &s.op, s.res[:]
+	case nResults == 1 && nOperands == 1:
+		s := new(opStorage11)
+		op, res, opd = &s.op, s.res[:], s.opd[:]
+	case nResults == 1 && nOperands == 2:
+		s := new(opStorage21)
+		op, res, opd = &s.op, s.res[:], s.opd[:]
+	case nResults == 1 && nOperands == 3:
+		s := new(opStorage31)
+		op, res, opd = &s.op, s.res[:], s.opd[:]
+	case nResults == 0 && nOperands == 1:
+		s := new(opStorage10)
+		op, opd = &s.op, s.opd[:]
+	}
+	if op != nil {
+		op.results, op.operands = res, opd
 	} else {
 		op = new(Operation)
 		if nResults > 0 {
@@ -143,7 +217,7 @@ func newOpStorage(nOperands, nResults, nRegions int) *Operation {
 		}
 	}
 	if nRegions > 0 {
-		op.regions = make([]Region, nRegions)
+		op.extra = &opExtra{regions: make([]Region, nRegions)}
 	}
 	return op
 }
@@ -269,19 +343,19 @@ func (op *Operation) OperandTypes() []Type {
 }
 
 // NumRegions returns the number of regions.
-func (op *Operation) NumRegions() int { return len(op.regions) }
+func (op *Operation) NumRegions() int { return len(op.regs()) }
 
 // Region returns region i.
-func (op *Operation) Region(i int) *Region { return &op.regions[i] }
+func (op *Operation) Region(i int) *Region { return &op.regs()[i] }
 
 // NumSuccessors returns the number of successors.
-func (op *Operation) NumSuccessors() int { return len(op.successors) }
+func (op *Operation) NumSuccessors() int { return len(op.succs()) }
 
 // Successor returns successor i.
-func (op *Operation) Successor(i int) *Block { return op.successors[i].block }
+func (op *Operation) Successor(i int) *Block { return op.succs()[i].block }
 
 // SetSuccessor changes successor i.
-func (op *Operation) SetSuccessor(i int, b *Block) { op.successors[i].block = b }
+func (op *Operation) SetSuccessor(i int, b *Block) { op.succs()[i].block = b }
 
 // Props returns the inherent attributes (properties), or nil.
 func (op *Operation) Props() Attribute { return op.props }
@@ -397,14 +471,16 @@ func (op *Operation) DropAllReferences() {
 	for i := range op.operands {
 		op.operands[i].unlink()
 	}
-	for i := range op.regions {
-		for b := op.regions[i].first; b != nil; b = b.next {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
 			for o := b.first; o != nil; o = o.next {
 				o.DropAllReferences()
 			}
 		}
 	}
-	op.successors = nil
+	if op.extra != nil {
+		op.extra.successors = nil
+	}
 }
 
 // Erase removes the op from its block and drops its operands. The results

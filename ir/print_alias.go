@@ -42,6 +42,9 @@ func (s *aliasState) printAlias(p *AsmPrinter, t Type, a Attribute) bool {
 	} else {
 		key = a
 	}
+	if builtinAliasName(key) == "" {
+		return false
+	}
 	info := s.infos[key]
 	if info == nil || info.full == "" {
 		return false
@@ -76,7 +79,42 @@ func (s *aliasState) visitType(t Type, deferrable bool) *aliasInfo {
 }
 
 func (s *aliasState) visitAttr(a Attribute, deferrable, elideType bool) *aliasInfo {
+	if builtinAliasName(a) == "" && !mayNestAlias(a) {
+		return leafInfo
+	}
 	return s.visit(a, false, deferrable, elideType)
+}
+
+// leafInfo stands for attributes that can neither have an alias nor
+// contain one: they do not affect alias names or order, so they are not
+// recorded (large graphs have many unique strings and dictionaries).
+var leafInfo = &aliasInfo{}
+
+// mayNestAlias reports whether an attribute without an alias of its own
+// could contain something that has one, judged from its kind and, for
+// dictionaries and arrays, its direct entries.
+func mayNestAlias(a Attribute) bool {
+	switch a := a.(type) {
+	case *StringAttr:
+		return a.Type != nil
+	case *IntegerAttr, *FloatAttr, *UnitAttr, *SymbolRefAttr, *DenseArrayAttr, *StridedLayoutAttr:
+		return false
+	case *DictAttr:
+		for _, e := range a.Entries {
+			if builtinAliasName(e.Value) != "" || mayNestAlias(e.Value) {
+				return true
+			}
+		}
+		return false
+	case *ArrayAttr:
+		for _, e := range a.Elems {
+			if builtinAliasName(e) != "" || mayNestAlias(e) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 func (s *aliasState) visit(sym any, isType, deferrable, elideType bool) *aliasInfo {
@@ -178,7 +216,7 @@ func (s *aliasState) visitAttrChildren(a Attribute, elideType bool, visitT func(
 }
 
 func markNonDeferrable(info *aliasInfo) {
-	if !info.deferred {
+	if info == leafInfo || !info.deferred {
 		return
 	}
 	info.deferred = false

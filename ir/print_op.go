@@ -151,13 +151,13 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 		p.PrintOperand(op.operands[i].value)
 	}
 	p.buf = append(p.buf, ')')
-	if len(op.successors) > 0 {
+	if len(op.succs()) > 0 {
 		p.buf = append(p.buf, '[')
-		for i := range op.successors {
+		for i := range op.succs() {
 			if i > 0 {
 				p.WriteString(", ")
 			}
-			p.PrintBlockName(op.successors[i].block)
+			p.PrintBlockName(op.succs()[i].block)
 		}
 		p.buf = append(p.buf, ']')
 	}
@@ -175,13 +175,13 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 		}
 		p.buf = append(p.buf, '>')
 	}
-	if len(op.regions) > 0 {
+	if len(op.regs()) > 0 {
 		p.WriteString(" (")
-		for i := range op.regions {
+		for i := range op.regs() {
 			if i > 0 {
 				p.WriteString(", ")
 			}
-			p.printRegion(&op.regions[i], true, true, true)
+			p.printRegion(&op.regs()[i], true, true, true)
 		}
 		p.buf = append(p.buf, ')')
 	}
@@ -327,8 +327,8 @@ func (p *OpPrinter) writeIndent(n int) {
 func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
 	if p.rec != nil {
 		p.rec.s.visitType(v.typ, false)
-		if p.opts.DebugInfo && v.block != nil && v.block.argLocs[v.index] != nil {
-			p.rec.s.visitAttr(v.block.argLocs[v.index], false, false)
+		if p.opts.DebugInfo && v.argBlock() != nil && v.argBlock().argLocs[v.index] != nil {
+			p.rec.s.visitAttr(v.argBlock().argLocs[v.index], false, false)
 		}
 		return
 	}
@@ -338,8 +338,8 @@ func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
 	if attrs.Len() > 0 {
 		p.PrintOptionalAttrDict(attrs)
 	}
-	if p.opts.DebugInfo && v.block != nil {
-		if l := v.block.argLocs[v.index]; l != nil {
+	if p.opts.DebugInfo && v.argBlock() != nil {
+		if l := v.argBlock().argLocs[v.index]; l != nil {
 			p.buf = append(p.buf, ' ')
 			p.printLocation(l, true)
 		}
@@ -390,11 +390,11 @@ func predecessors(r *Region) map[*Block][]*Block {
 	var preds map[*Block][]*Block
 	for b := r.first; b != nil; b = b.next {
 		if t := b.last; t != nil {
-			for i := range t.successors {
+			for i := range t.succs() {
 				if preds == nil {
 					preds = map[*Block][]*Block{}
 				}
-				s := t.successors[i].block
+				s := t.succs()[i].block
 				preds[s] = append(preds[s], b)
 			}
 		}
@@ -487,8 +487,8 @@ type ssaNames struct {
 
 func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
 	lead := v
-	if v.op != nil && v.index != 0 {
-		lead = &v.op.results[0]
+	if v.defOp() != nil && v.index != 0 {
+		lead = &v.defOp().results[0]
 	}
 	if id, ok := n.args[v]; ok {
 		p.WriteString("%arg")
@@ -505,7 +505,7 @@ func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
 		p.WriteString("<<UNKNOWN SSA VALUE>>")
 		return
 	}
-	if withResultNo && v.op != nil && len(v.op.results) > 1 {
+	if withResultNo && v.defOp() != nil && len(v.defOp().results) > 1 {
 		p.buf = append(p.buf, '#')
 		p.WriteInt(int64(v.index))
 	}
@@ -522,10 +522,22 @@ type nameCounters struct {
 // region starts from the counters in effect when its parent was numbered,
 // so isolated functions start again at %0.
 func numberValues(op *Operation, unique bool) *ssaNames {
+	nvals, nargs, nblocks := 0, 0, 0
+	op.Walk(func(o *Operation) {
+		if len(o.results) > 0 {
+			nvals++
+		}
+		for _, r := range o.regs() {
+			for b := r.first; b != nil; b = b.next {
+				nblocks++
+				nargs += len(b.args)
+			}
+		}
+	})
 	n := &ssaNames{
-		ids:    map[*Value]int32{},
-		args:   map[*Value]int32{},
-		blocks: map[*Block]int{},
+		ids:    make(map[*Value]int32, nvals),
+		args:   make(map[*Value]int32, nargs),
+		blocks: make(map[*Block]int, nblocks),
 	}
 	type item struct {
 		r    *Region
@@ -538,8 +550,8 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 	// Like MLIR, regions are pushed in order and popped from the end, so
 	// the last region (and the last function of a module) is numbered
 	// first.
-	for i := range op.regions {
-		stack = append(stack, item{&op.regions[i], c, root})
+	for i := range op.regs() {
+		stack = append(stack, item{&op.regs()[i], c, root})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
@@ -582,8 +594,8 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 		}
 		for b := r.first; b != nil; b = b.next {
 			for o := b.first; o != nil; o = o.next {
-				for i := range o.regions {
-					stack = append(stack, item{&o.regions[i], c, scope})
+				for i := range o.regs() {
+					stack = append(stack, item{&o.regs()[i], c, scope})
 				}
 			}
 		}

@@ -19,8 +19,8 @@ func (v *aliasVisitor) visitOp(op *Operation) {
 		return
 	}
 	if !v.opts.SkipRegions {
-		for i := range op.regions {
-			v.visitRegion(&op.regions[i], true, true)
+		for i := range op.regs() {
+			v.visitRegion(&op.regs()[i], true, true)
 		}
 	}
 	for i := range op.operands {

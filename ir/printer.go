@@ -419,7 +419,7 @@ func (p *AsmPrinter) printAttrImpl(a Attribute, el typeElision) {
 		}
 		typ = a.Type
 	case *FloatAttr:
-		s, hex := formatFloatMLIR(a.v)
+		s, hex := a.text()
 		p.WriteString(s)
 		if el == elideMay && a.Type.Sem == semF64 && !hex {
 			return

@@ -20,7 +20,7 @@ func NewSymbolTable(op *Operation) *SymbolTable {
 	if op.NumRegions() == 0 {
 		return t
 	}
-	for b := op.regions[0].first; b != nil; b = b.next {
+	for b := op.regs()[0].first; b != nil; b = b.next {
 		for o := b.first; o != nil; o = o.next {
 			if n := SymbolName(o); n != "" {
 				if _, dup := t.syms[n]; !dup {
@@ -52,7 +52,7 @@ func (t *SymbolTable) Insert(ctx *Context, op *Operation) string {
 	}
 	t.syms[name] = op
 	if op.block == nil {
-		t.op.regions[0].first.Append(op)
+		t.op.regs()[0].first.Append(op)
 	}
 	return name
 }

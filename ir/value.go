@@ -6,11 +6,29 @@ import "unsafe"
 // block. Every use of a value is an OpOperand on its use list, so replacing
 // all uses and checking for uses cost O(uses).
 type Value struct {
-	typ   Type
-	uses  *OpOperand // head of the use list
-	op    *Operation // defining operation, for results
-	block *Block     // owning block, for block arguments
-	index int32      // result number or argument number
+	typ  Type
+	uses *OpOperand // head of the use list
+	// owner is the defining *Operation of a result, or the *Block of a
+	// block argument (isArg); one field keeps Values small on large graphs.
+	owner unsafe.Pointer
+	index int32 // result number or argument number
+	isArg bool
+}
+
+// defOp returns the defining op of a result, or nil.
+func (v *Value) defOp() *Operation {
+	if v.isArg {
+		return nil
+	}
+	return (*Operation)(v.owner)
+}
+
+// argBlock returns the block of a block argument, or nil.
+func (v *Value) argBlock() *Block {
+	if !v.isArg {
+		return nil
+	}
+	return (*Block)(v.owner)
 }
 
 // OpOperand is one use of a value: operand number Index of Owner.
@@ -28,13 +46,13 @@ func (v *Value) SetType(t Type) { v.typ = t }
 
 // DefiningOp returns the operation whose result this is, or nil for a block
 // argument.
-func (v *Value) DefiningOp() *Operation { return v.op }
+func (v *Value) DefiningOp() *Operation { return v.defOp() }
 
 // OwnerBlock returns the block of a block argument, or nil for a result.
-func (v *Value) OwnerBlock() *Block { return v.block }
+func (v *Value) OwnerBlock() *Block { return v.argBlock() }
 
 // IsBlockArgument reports whether v is a block argument.
-func (v *Value) IsBlockArgument() bool { return v.block != nil }
+func (v *Value) IsBlockArgument() bool { return v.isArg }
 
 // Index returns the result number or argument number.
 func (v *Value) Index() int { return int(v.index) }
@@ -42,10 +60,10 @@ func (v *Value) Index() int { return int(v.index) }
 // ParentBlock returns the block that defines v: its owner for an argument,
 // the block of its defining op for a result.
 func (v *Value) ParentBlock() *Block {
-	if v.block != nil {
-		return v.block
+	if v.isArg {
+		return (*Block)(v.owner)
 	}
-	return v.op.block
+	return (*Operation)(v.owner).block
 }
 
 // ParentRegion returns the region that defines v.

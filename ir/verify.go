@@ -53,8 +53,8 @@ func (v *verifier) verifyOp(op *Operation) error {
 			return OpError(op, "must be the last operation in the parent block")
 		}
 		if def.Traits&TraitSingleBlock != 0 {
-			for i := range op.regions {
-				if n := op.regions[i].NumBlocks(); n > 1 {
+			for i := range op.regs() {
+				if n := op.regs()[i].NumBlocks(); n > 1 {
 					return OpError(op, "expects region #%d to have 0 or 1 blocks", i)
 				}
 			}
@@ -80,8 +80,8 @@ func (v *verifier) verifyOp(op *Operation) error {
 			}
 		}
 	}
-	for i := range op.regions {
-		r := &op.regions[i]
+	for i := range op.regs() {
+		r := &op.regs()[i]
 		for b := r.first; b != nil; b = b.next {
 			if err := v.verifyBlock(b); err != nil {
 				return err
@@ -136,12 +136,12 @@ func (v *verifier) verifyBlock(b *Block) error {
 		return &Diagnostic{Severity: SeverityError, Loc: b.parent.parent.loc, Message: "empty block: expect at least a terminator", Op: b.parent.parent}
 	}
 	for o := b.first; o != nil; o = o.next {
-		if len(o.successors) != 0 && o != b.last {
+		if len(o.succs()) != 0 && o != b.last {
 			return OpErrorPlain(o, "operation with block successors must terminate its parent block")
 		}
 	}
-	for i := range b.last.successors {
-		s := b.last.successors[i].block
+	for i := range b.last.succs() {
+		s := b.last.succs()[i].block
 		if s == nil || s.parent != b.parent {
 			return OpError(b.last, "branching to block of a different region")
 		}
@@ -171,7 +171,7 @@ func verifySymbolTable(op *Operation) error {
 		return nil
 	}
 	seen := map[string]*Operation{}
-	for b := op.regions[0].first; b != nil; b = b.next {
+	for b := op.regs()[0].first; b != nil; b = b.next {
 		for o := b.first; o != nil; o = o.next {
 			n := SymbolName(o)
 			if n == "" {
@@ -192,8 +192,8 @@ func verifySymbolTable(op *Operation) error {
 // defined outside op.
 func verifyIsolated(op *Operation) error {
 	var err error
-	for i := range op.regions {
-		op.regions[i].Walk(func(o *Operation) {
+	for i := range op.regs() {
+		op.regs()[i].Walk(func(o *Operation) {
 			if err != nil {
 				return
 			}
@@ -204,7 +204,7 @@ func verifyIsolated(op *Operation) error {
 					continue
 				}
 				r := defBlock.parent
-				if r == nil || !op.regions[i].IsAncestor(r) && !regionWithin(op, r) {
+				if r == nil || !op.regs()[i].IsAncestor(r) && !regionWithin(op, r) {
 					d := OpError(o, "using value defined outside the region")
 					d.AttachNote(op.loc, "required by region isolation constraints")
 					err = d
@@ -266,10 +266,10 @@ func (v *verifier) checkUse(user *Operation, i int) error {
 		return nil
 	}
 	if anc.block == defBlock {
-		if val.block != nil {
+		if val.argBlock() != nil {
 			return nil
 		}
-		if val.op == anc || !val.op.IsBeforeInBlock(anc) {
+		if val.defOp() == anc || !val.defOp().IsBeforeInBlock(anc) {
 			return v.notDominated(user, i, val)
 		}
 		return nil
@@ -282,14 +282,14 @@ func (v *verifier) checkUse(user *Operation, i int) error {
 
 func (v *verifier) notDominated(user *Operation, i int, val *Value) error {
 	d := OpErrorPlain(user, "operand #%d does not dominate this use", i)
-	if val.op != nil {
+	if val.defOp() != nil {
 		switch {
-		case val.op.block == user.block:
-			d.AttachNote(val.op.loc, "operand defined here (op in the same block)")
-		case val.op.block != nil && val.op.block.parent == user.ParentRegion():
-			d.AttachNote(val.op.loc, "operand defined here (op in the same region)")
+		case val.defOp().block == user.block:
+			d.AttachNote(val.defOp().loc, "operand defined here (op in the same block)")
+		case val.defOp().block != nil && val.defOp().block.parent == user.ParentRegion():
+			d.AttachNote(val.defOp().loc, "operand defined here (op in the same region)")
 		default:
-			d.AttachNote(val.op.loc, "operand defined here (op in a parent region)")
+			d.AttachNote(val.defOp().loc, "operand defined here (op in a parent region)")
 		}
 	}
 	return d
@@ -352,8 +352,8 @@ func checkCounts(op *Operation, c *OpCounts) error {
 	if err := check(len(op.results), c.Results, "result", "results"); err != nil {
 		return err
 	}
-	if err := check(len(op.regions), c.Regions, "region", "regions"); err != nil {
+	if err := check(len(op.regs()), c.Regions, "region", "regions"); err != nil {
 		return err
 	}
-	return check(len(op.successors), c.Successors, "successor", "successors")
+	return check(len(op.succs()), c.Successors, "successor", "successors")
 }

@@ -4,8 +4,8 @@ package ir
 // erase the op it is given (use WalkPostOrder for that).
 func (op *Operation) Walk(fn func(*Operation)) {
 	fn(op)
-	for i := range op.regions {
-		for b := op.regions[i].first; b != nil; b = b.next {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
 			for o := b.first; o != nil; o = o.next {
 				o.Walk(fn)
 			}
@@ -16,8 +16,8 @@ func (op *Operation) Walk(fn func(*Operation)) {
 // WalkPostOrder calls fn for every op nested in op and then op itself;
 // fn may erase the op it is given.
 func (op *Operation) WalkPostOrder(fn func(*Operation)) {
-	for i := range op.regions {
-		for b := op.regions[i].first; b != nil; b = b.next {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
 			for o := b.first; o != nil; {
 				next := o.next
 				o.WalkPostOrder(fn)
@@ -49,8 +49,8 @@ func (op *Operation) WalkInterruptible(fn func(*Operation) WalkResult) bool {
 	case WalkSkip:
 		return false
 	}
-	for i := range op.regions {
-		for b := op.regions[i].first; b != nil; b = b.next {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
 			for o := b.first; o != nil; o = o.next {
 				if o.WalkInterruptible(fn) {
 					return true

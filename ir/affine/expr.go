@@ -85,15 +85,17 @@ func Constant(v int64) Expr { return ConstantExpr{Value: v} }
 
 // IsSymbolicOrConstant reports whether e contains no dimension identifier.
 func IsSymbolicOrConstant(e Expr) bool {
+	// Right operands first, iterating down the left spine: sums and
+	// products built left to right then answer in constant time.
 	for {
 		switch x := e.(type) {
 		case DimExpr:
 			return false
 		case BinaryExpr:
-			if !IsSymbolicOrConstant(x.LHS) {
+			if !IsSymbolicOrConstant(x.RHS) {
 				return false
 			}
-			e = x.RHS
+			e = x.LHS
 		default:
 			return true
 		}

@@ -35,6 +35,12 @@ func ParseMap(src string) (*Map, error) {
 
 // ParseSet parses the body of an `affine_set<…>` attribute: src is the text
 // between `affine_set<` and the matching `>`.
+//
+// One diagnostic depends on the text after the body: when src ends just
+// after a constraint's left-hand side, mlir-opt reads the closing `>` as
+// the first half of `>=` and reports the missing comparison at the token
+// after it. ParseSet reports it at len(src); ParseSetPrefix, given the text
+// that follows too, matches mlir-opt exactly.
 func ParseSet(src string) (*Set, error) {
 	s, n, err := ParseSetPrefix(src)
 	if err != nil {
@@ -163,6 +169,13 @@ func (p *parser) wrongTokenLoc(loc int) int {
 	}
 }
 
+// consumeBoth consumes a token of kind a and then one of kind b. Like
+// MLIR's consumeIf(a) && consumeIf(b), it keeps the first token consumed
+// when the second does not match.
+func (p *parser) consumeBoth(a, b tokenKind) bool {
+	return p.consumeIf(a) && p.consumeIf(b)
+}
+
 // expect consumes a token of kind k or reports msg (MLIR's parseToken).
 func (p *parser) expect(k tokenKind, msg string) bool {
 	if p.consumeIf(k) {
@@ -276,21 +289,21 @@ func (p *parser) parseConstraint() (Expr, bool) {
 	if lhs == nil {
 		return nil, false
 	}
-	if p.consumeIf(tokGreater) && p.consumeIf(tokEqual) {
+	if p.consumeBoth(tokGreater, tokEqual) {
 		rhs := p.parseExpr()
 		if rhs == nil {
 			return nil, false
 		}
 		return Sub(lhs, rhs), false
 	}
-	if p.consumeIf(tokLess) && p.consumeIf(tokEqual) {
+	if p.consumeBoth(tokLess, tokEqual) {
 		rhs := p.parseExpr()
 		if rhs == nil {
 			return nil, false
 		}
 		return Sub(rhs, lhs), false
 	}
-	if p.consumeIf(tokEqual) && p.consumeIf(tokEqual) {
+	if p.consumeBoth(tokEqual, tokEqual) {
 		rhs := p.parseExpr()
 		if rhs == nil {
 			return nil, false

@@ -1,0 +1,94 @@
+package asm
+
+import "unsafe"
+
+// nameTable maps SSA names (without '%') to their definitions. Generated
+// IR names values `%123` or `%v123`; such names (a short prefix and a
+// decimal number without leading zeros) are kept in dense slices indexed
+// by the number, which is several times smaller and faster than a map for
+// the million-value functions rlx parses. Other names go to a map.
+type nameTable struct {
+	byName   map[string]valueDef
+	prefixes []numbered
+}
+
+type numbered struct {
+	prefix string
+	defs   []valueDef
+}
+
+// splitNumbered splits `v123` into "v" and 123. ok is false for names
+// that do not end in a canonical decimal number or have a long prefix.
+func splitNumbered(name []byte) (prefix []byte, n int, ok bool) {
+	i := len(name)
+	for i > 0 && isDigit(name[i-1]) {
+		i--
+	}
+	digits := name[i:]
+	if len(digits) == 0 || len(digits) > 9 || (digits[0] == '0' && len(digits) > 1) || i > 8 {
+		return nil, 0, false
+	}
+	for _, c := range digits {
+		n = n*10 + int(c-'0')
+	}
+	return name[:i], n, true
+}
+
+func (t *nameTable) slot(prefix []byte, create bool) *numbered {
+	for i := range t.prefixes {
+		if t.prefixes[i].prefix == string(prefix) {
+			return &t.prefixes[i]
+		}
+	}
+	if !create {
+		return nil
+	}
+	t.prefixes = append(t.prefixes, numbered{prefix: string(prefix)})
+	return &t.prefixes[len(t.prefixes)-1]
+}
+
+func (t *nameTable) get(name []byte) (valueDef, bool) {
+	if pre, n, ok := splitNumbered(name); ok {
+		s := t.slot(pre, false)
+		if s == nil || n >= len(s.defs) || s.defs[n].first == nil {
+			return valueDef{}, false
+		}
+		return s.defs[n], true
+	}
+	d, ok := t.byName[string(name)]
+	return d, ok
+}
+
+func (t *nameTable) set(name []byte, d valueDef) {
+	if pre, n, ok := splitNumbered(name); ok {
+		s := t.slot(pre, true)
+		if n >= len(s.defs) {
+			if n >= cap(s.defs) {
+				grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))
+				copy(grown, s.defs)
+				s.defs = grown
+			}
+			s.defs = s.defs[:n+1]
+		}
+		s.defs[n] = d
+		return
+	}
+	if t.byName == nil {
+		t.byName = make(map[string]valueDef)
+	}
+	t.byName[string(name)] = d
+}
+
+func (t *nameTable) del(name []byte) {
+	if pre, n, ok := splitNumbered(name); ok {
+		if s := t.slot(pre, false); s != nil && n < len(s.defs) {
+			s.defs[n] = valueDef{}
+		}
+		return
+	}
+	delete(t.byName, string(name))
+}
+
+// bytesOf views a string as bytes without copying; the result must not be
+// modified.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

@@ -1,0 +1,172 @@
+package gguf
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// Quantize encodes the row-major [n, k] weight w in format f. The quantisers
+// are straightforward reference ones (absolute-maximum scaling per block or
+// sub-block, round to nearest even); they always produce valid blocks whose
+// decoded values approximate w.
+func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
+	size, err := ByteCount(f, n, k)
+	if err != nil {
+		return nil, err
+	}
+	if len(w) != n*k {
+		return nil, fmt.Errorf("quantize %v: weight [%d, %d] needs %d values, got %d", f, n, k, n*k, len(w))
+	}
+	out := make([]byte, size)
+	bs, bb := f.BlockSize(), f.BlockBytes()
+	for b := range len(w) / max(bs, 1) {
+		in, dst := w[b*bs:(b+1)*bs], out[b*bb:(b+1)*bb]
+		switch f {
+		case Q4_0:
+			quantQ4_0(dst, in)
+		case Q8_0:
+			quantQ8_0(dst, in)
+		case Q4_K:
+			quantQ4_K(dst, in)
+		case Q6_K:
+			quantQ6_K(dst, in)
+		}
+	}
+	return out, nil
+}
+
+func putF16(b []byte, v float32) float32 {
+	h := tensor.F32ToF16Bits(v)
+	binary.LittleEndian.PutUint16(b, h)
+	return tensor.F16BitsToF32(h)
+}
+
+func inv(d float32) float32 {
+	if d == 0 {
+		return 0
+	}
+	return 1 / d
+}
+
+func roundClamp(x float32, lo, hi int) int {
+	r := math.RoundToEven(float64(x))
+	switch {
+	case math.IsNaN(r) || r < float64(lo):
+		return lo
+	case r > float64(hi):
+		return hi
+	}
+	return int(r)
+}
+
+// signedAbsMax returns the element of largest magnitude (the first one on ties).
+func signedAbsMax(x []float32) float32 {
+	var m float32
+	for _, v := range x {
+		if abs32(v) > abs32(m) {
+			m = v
+		}
+	}
+	return m
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+
+// quantQ4_0 follows ggml's quantize_row_q4_0_ref: d = max/−8 where max is the
+// element of largest magnitude, q = round(x/d)+8 clamped to [0, 15].
+func quantQ4_0(dst []byte, x []float32) {
+	d := putF16(dst, signedAbsMax(x)/-8)
+	id := inv(d)
+	for j := range 16 {
+		q0 := roundClamp(x[j]*id, -8, 7) + 8
+		q1 := roundClamp(x[j+16]*id, -8, 7) + 8
+		dst[2+j] = byte(q0) | byte(q1)<<4
+	}
+}
+
+// quantQ8_0 follows ggml: d = max|x|/127, q = round(x/d).
+func quantQ8_0(dst []byte, x []float32) {
+	d := putF16(dst, abs32(signedAbsMax(x))/127)
+	id := inv(d)
+	for j, v := range x {
+		dst[2+j] = byte(int8(roundClamp(v*id, -127, 127)))
+	}
+}
+
+// quantQ4_K gives each sub-block of 32 the affine range [min(0, lo), hi]:
+// scale (hi−lo)/15 and min −lo, both quantised to 6 bits against the block's
+// d = max scale/63 and dmin = max min/63.
+func quantQ4_K(dst []byte, x []float32) {
+	var scales, mins [8]float32
+	var maxScale, maxMin float32
+	for j := range 8 {
+		sub := x[32*j : 32*j+32]
+		lo, hi := float32(0), sub[0]
+		for _, v := range sub {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		scales[j], mins[j] = (hi-lo)/15, -lo
+		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
+	}
+	d := putF16(dst, maxScale/63)
+	dmin := putF16(dst[2:], maxMin/63)
+	var ls, lm [8]uint8
+	for j := range 8 {
+		ls[j] = uint8(roundClamp(scales[j]*inv(d), 0, 63))
+		lm[j] = uint8(roundClamp(mins[j]*inv(dmin), 0, 63))
+	}
+	s := dst[4:16]
+	for j := range 4 {
+		s[j] = ls[j] | (ls[j+4]>>4)<<6
+		s[j+4] = lm[j] | (lm[j+4]>>4)<<6
+		s[j+8] = ls[j+4]&0xF | (lm[j+4]&0xF)<<4
+	}
+	qs := dst[16:144]
+	for j := range 8 {
+		ds, ms := d*float32(ls[j]), dmin*float32(lm[j])
+		ids := inv(ds)
+		for l := range 32 {
+			q := uint8(roundClamp((x[32*j+l]+ms)*ids, 0, 15))
+			if j%2 == 0 {
+				qs[32*(j/2)+l] = q
+			} else {
+				qs[32*(j/2)+l] |= q << 4
+			}
+		}
+	}
+}
+
+// quantQ6_K gives each sub-block of 16 the scale max/−32 (max being the
+// element of largest magnitude), quantises those scales to int8 against
+// d = (scale of largest magnitude)/−128, then the weights to [−32, 31].
+func quantQ6_K(dst []byte, x []float32) {
+	var scales [16]float32
+	var maxScale float32
+	for i := range 16 {
+		scales[i] = signedAbsMax(x[16*i:16*i+16]) / -32
+		if abs32(scales[i]) > abs32(maxScale) {
+			maxScale = scales[i]
+		}
+	}
+	d := putF16(dst[208:], maxScale/-128)
+	var sc [16]int8
+	for i := range 16 {
+		sc[i] = int8(roundClamp(scales[i]*inv(d), -128, 127))
+		dst[192+i] = byte(sc[i])
+	}
+	var q [256]uint8
+	for i, v := range x {
+		q[i] = uint8(roundClamp(v*inv(d*float32(sc[i/16])), -32, 31) + 32)
+	}
+	for h := range 2 {
+		ql, qh, L := dst[64*h:64*h+64], dst[128+32*h:128+32*h+32], q[128*h:128*h+128]
+		for l := range 32 {
+			ql[l] = L[l]&0xF | (L[l+64]&0xF)<<4
+			ql[l+32] = L[l+32]&0xF | (L[l+96]&0xF)<<4
+			qh[l] = L[l]>>4 | (L[l+32]>>4)<<2 | (L[l+64]>>4)<<4 | (L[l+96]>>4)<<6
+		}
+	}
+}
