@@ -284,7 +284,13 @@ func (o *opParser) ParseOptionalPunct(s string) bool {
 func (o *opParser) isolated() bool { return o.def.Traits&ir.TraitIsolatedFromAbove != 0 }
 
 func (o *opParser) ParseRegion(r *ir.Region, args []ir.Argument) error {
-	o.p.defaultDialect = append(o.p.defaultDialect, o.def.DefaultDialect)
+	// An op without a default dialect keeps the enclosing one, as in MLIR
+	// where only ops that declare one push it.
+	dd := o.def.DefaultDialect
+	if dd == "" {
+		dd = o.p.defaultDialect[len(o.p.defaultDialect)-1]
+	}
+	o.p.defaultDialect = append(o.p.defaultDialect, dd)
 	o.p.parseRegion(r, args, o.isolated())
 	o.p.defaultDialect = o.p.defaultDialect[:len(o.p.defaultDialect)-1]
 	return nil

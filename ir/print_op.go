@@ -367,7 +367,7 @@ func (p *OpPrinter) printRegion(r *Region, printEntryArgs, printTerminators, pri
 	p.WriteString("{\n")
 	if r.first != nil {
 		pushed := false
-		if def := r.parent.name.def; def != nil && !p.opts.Generic {
+		if def := r.parent.name.def; def != nil && !p.opts.Generic && def.DefaultDialect != "" {
 			p.defaultDialect = append(p.defaultDialect, def.DefaultDialect)
 			pushed = true
 		}

@@ -98,7 +98,7 @@ func simplifyAdd(lhs, rhs Expr) Expr {
 	}
 
 	// Constants, then symbolic terms, go to the right.
-	if lIsConst || (IsSymbolicOrConstant(lhs) && !IsSymbolicOrConstant(rhs)) {
+	if lIsConst || (!IsSymbolicOrConstant(rhs) && IsSymbolicOrConstant(lhs)) {
 		return Add(rhs, lhs)
 	}
 	if rIsConst && rc == 0 {
