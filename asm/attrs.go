@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"strconv"
@@ -51,15 +52,18 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 		}
 		p.failExpected("expected constant integer or floating point value")
 	case tokString:
-		s := p.stringValue()
+		raw := p.src[p.tok.start+1 : p.tok.end-1]
 		p.advance()
 		if t == nil && p.consumeIf(tokColon) {
 			t = p.parseType()
 		}
 		if t != nil {
-			return p.ctx.TypedStringAttr(s, t)
+			return p.ctx.TypedStringAttr(unescape(raw), t)
 		}
-		return p.ctx.StringAttr(s)
+		if bytes.IndexByte(raw, '\\') < 0 {
+			return p.ctx.StringAttrBytes(raw)
+		}
+		return p.ctx.StringAttr(unescape(raw))
 	case tokAtIdent:
 		return p.parseSymbolRef()
 	case tokBareIdent:
@@ -289,11 +293,50 @@ func (p *parser) parseIntAttr(t ir.Type, neg bool) ir.Attribute {
 	if it, ok := t.(*ir.IntegerType); ok && neg && it.Signedness == ir.Unsigned {
 		p.fail(tok.start, "negative integer literal not valid for unsigned integer type")
 	}
+	if v, ok := fastInt(t, neg, spelling); ok {
+		return p.ctx.IntegerAttr(t, v)
+	}
 	v, ok := buildInt(t, neg, spelling)
 	if !ok {
 		p.fail(tok.start, "integer constant out of range for attribute")
 	}
 	return p.ctx.BigIntegerAttr(t, v)
+}
+
+// fastInt is buildInt for types up to 64 bits and literals that fit in a
+// uint64, without big integers. ok is false when the slow path must decide.
+func fastInt(t ir.Type, neg bool, spelling string) (int64, bool) {
+	width, signed := 64, true
+	if it, isInt := t.(*ir.IntegerType); isInt {
+		width, signed = it.Width, it.Signedness == ir.Signed
+	}
+	if width == 0 || width > 64 {
+		return 0, false
+	}
+	var u uint64
+	var err error
+	if len(spelling) > 2 && spelling[1] == 'x' {
+		u, err = strconv.ParseUint(spelling[2:], 16, 64)
+	} else {
+		u, err = strconv.ParseUint(spelling, 10, 64)
+	}
+	if err != nil {
+		return 0, false
+	}
+	if width < 64 && u>>uint(width) != 0 {
+		return 0, false
+	}
+	half := uint64(1) << uint(width-1)
+	switch {
+	case neg:
+		if u == 0 || u > half {
+			return 0, false
+		}
+		return int64(-u), true
+	case signed && u >= half:
+		return 0, false
+	}
+	return int64(u), true
 }
 
 // buildInt checks that a literal fits the type the way MLIR does: the

@@ -18,7 +18,6 @@ import (
 // mlir-opt 19's prints of each chunk (see their README files).
 var corpusDirs = []string{
 	filepath.Join("..", "..", "shared", "conformance", "mlir"),
-	filepath.Join("..", "conformance", "mlir"),
 }
 
 // roundTrip parses src and prints it with opts, as rlx-opt

@@ -75,8 +75,8 @@ func (o *opParser) Errorf(format string, args ...any) error {
 
 func (o *opParser) ErrorAt(loc ir.Location, format string, args ...any) error {
 	if f, ok := loc.(*ir.FileLineColLoc); ok {
-		e := &Error{File: o.p.name, Line: f.Line, Col: f.Col, Msg: "custom op '" + o.def.Name + "' " + fmt.Sprintf(format, args...)}
-		if start, ok := o.p.lines.lineStart(f.Line - o.p.opts.LineOffset); ok {
+		e := &Error{File: o.p.name, Line: int(f.Line), Col: int(f.Col), Msg: "custom op '" + o.def.Name + "' " + fmt.Sprintf(format, args...)}
+		if start, ok := o.p.lines.lineStart(int(f.Line) - o.p.opts.LineOffset); ok {
 			e.SourceLine = o.p.lines.lineText(start)
 		}
 		return e

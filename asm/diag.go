@@ -33,10 +33,16 @@ func (m *SourceMgr) Render(d *ir.Diagnostic) string {
 	prev := d.Loc
 	notes := d.Notes
 	if m.PrintOpOnDiagnostic && d.Op != nil && d.Severity == ir.SeverityError {
+		// Like mlir-opt: the op in generic form, on the same line unless it
+		// has regions.
 		var ob strings.Builder
 		_ = ir.PrintOp(&ob, d.Op, ir.PrintOptions{Generic: true})
+		sep := ""
+		if d.Op.NumRegions() > 0 {
+			sep = "\n"
+		}
 		notes = append(append([]*ir.Diagnostic(nil), notes...), &ir.Diagnostic{
-			Severity: ir.SeverityNote, Loc: d.Op.Loc(), Message: "see current operation: \n" + ob.String(),
+			Severity: ir.SeverityNote, Loc: d.Op.Loc(), Message: "see current operation: " + sep + ob.String(),
 		})
 	}
 	for _, n := range notes {

@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -206,7 +207,11 @@ type resultRecord struct {
 // parseOperation parses one operation, including its results and trailing
 // location, and binds its results.
 func (p *parser) parseOperation() *ir.Operation {
-	var results []resultRecord
+	// The result records are only needed until the op is built; nested ops
+	// borrow a fresh buffer.
+	results := p.resBuf[:0]
+	p.resBuf = nil
+	defer func() { p.resBuf = results[:0] }()
 	numResults := 0
 	if p.is(tokPercentIdent) {
 		for {
@@ -245,7 +250,7 @@ func (p *parser) parseOperation() *ir.Operation {
 	default:
 		p.failExpected("expected operation name in quotes")
 	}
-	if results != nil {
+	if len(results) > 0 {
 		if op.NumResults() != numResults {
 			p.fail(results[0].pos, "operation defines %d results but was provided %d to bind", op.NumResults(), numResults)
 		}
@@ -286,21 +291,34 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	p.enter()
 	defer p.leave()
 	nameTok := p.tok
-	name := unescape(p.src[nameTok.start+1 : nameTok.end-1])
-	if name == "" {
+	rawName := p.src[nameTok.start+1 : nameTok.end-1]
+	if len(rawName) == 0 {
 		p.fail(nameTok.start, "empty operation name is invalid")
 	}
 	p.advance()
-	opName := p.ctx.OpName(name)
+	var opName *ir.OpName
+	if bytes.IndexByte(rawName, '\\') < 0 {
+		opName = p.ctx.OpNameBytes(rawName)
+	} else {
+		opName = p.ctx.OpName(unescape(rawName))
+	}
+	name := opName.String()
 	if opName.Def() == nil && !p.ctx.AllowUnregistered {
 		if opName.Dialect() == "" {
 			p.fail(nameTok.start, "operation name '%s' must be prefixed with a dialect, or use --allow-unregistered-dialect", name)
 		}
 		p.fail(nameTok.start, "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used")
 	}
-	st := &ir.OperationState{Name: opName, Loc: p.ctx.UnknownLoc()}
+	// Everything is collected in locals and handed to NewOperation through
+	// a state and buffers reused from op to op (NewOperation copies what it
+	// keeps). Nested ops parsed in the regions take their own buffers: the
+	// reference buffer is borrowed here and given back at the end.
+	var succs []*ir.Block
+	var props ir.Attribute
+	var attrDict *ir.DictAttr
 	p.expect(tokLParen, " to start operand list")
-	var refs []operandRef
+	refs := p.refBuf[:0]
+	p.refBuf = nil
 	if p.is(tokPercentIdent) {
 		for {
 			refs = append(refs, p.parseOperandRef())
@@ -313,7 +331,7 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	if p.is(tokLSquare) {
 		p.advance()
 		for {
-			st.Successors = append(st.Successors, p.parseSuccessor())
+			succs = append(succs, p.parseSuccessor())
 			if !p.consumeIf(tokComma) {
 				break
 			}
@@ -322,9 +340,9 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	}
 	if p.is(tokLess) {
 		p.advance()
-		st.Props = p.parseAttribute(nil)
+		props = p.parseAttribute(nil)
 		if def := opName.Def(); def != nil {
-			if _, ok := st.Props.(*ir.DictAttr); !ok {
+			if _, ok := props.(*ir.DictAttr); !ok {
 				p.failExpected("expected properties dictionary for registered op '%s'", name)
 			}
 		}
@@ -345,7 +363,7 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		p.expect(tokRParen, " to end region list")
 	}
 	if p.is(tokLBrace) {
-		st.AttrDict = p.parseAttrDict()
+		attrDict = p.parseAttrDict()
 	}
 	if !p.is(tokColon) {
 		p.failExpected("expected ':' followed by operation type")
@@ -357,13 +375,20 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		// MLIR's message has two spaces in the singular.
 		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), pluralSpace(len(refs)), len(sig.inputs))
 	}
-	st.Operands = make([]*ir.Value, len(refs))
+	vals := p.valBuf[:0]
 	for i, r := range refs {
-		st.Operands[i] = p.resolveValue(r.name, r.num, sig.inputs[i], r.pos)
+		vals = append(vals, p.resolveValue(r.name, r.num, sig.inputs[i], r.pos))
 	}
-	st.ResultTypes = sig.results
-	st.Regions = regions
-	return ir.NewOperation(p.ctx, st)
+	st := &p.state
+	*st = ir.OperationState{
+		Name: opName, Loc: p.ctx.UnknownLoc(), Operands: vals, ResultTypes: sig.results,
+		Props: props, AttrDict: attrDict, Regions: regions, Successors: succs,
+	}
+	op := ir.NewOperation(p.ctx, st)
+	*st = ir.OperationState{}
+	p.valBuf = vals[:0]
+	p.refBuf = refs[:0]
+	return op
 }
 
 func pluralSpace(n int) string {

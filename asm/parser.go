@@ -98,6 +98,12 @@ type parser struct {
 	distincts      map[uint64]*ir.DistinctAttr
 	typeStart      int // start of the shaped type being parsed
 	released       int // offset last passed to opts.Release
+
+	// Buffers reused across ops to keep parsing allocation-free.
+	state  ir.OperationState
+	refBuf []operandRef
+	valBuf []*ir.Value
+	resBuf []resultRecord
 }
 
 type sigTypes struct {
@@ -279,8 +285,8 @@ func (p *parser) loc(pos int) ir.Location {
 	l := &p.locAlloc[0]
 	p.locAlloc = p.locAlloc[1:]
 	l.File = p.file
-	l.Line = line + p.opts.LineOffset
-	l.Col = col
+	l.Line = int32(line + p.opts.LineOffset)
+	l.Col = int32(col)
 	return l
 }
 

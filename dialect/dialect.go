@@ -5,6 +5,8 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	fn "github.com/rlx-compiler/rlx/dialect/func"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -13,4 +15,6 @@ func RegisterAll(ctx *ir.Context) {
 	builtin.Register(ctx)
 	fn.Register(ctx)
 	graph.Register(ctx)
+	mps.Register(ctx)
+	thunk.Register(ctx)
 }

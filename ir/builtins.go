@@ -8,7 +8,23 @@ import (
 
 // IntegerType returns `iN`, `siN` or `uiN`.
 func (c *Context) IntegerType(width int, s Signedness) *IntegerType {
-	return c.uniqueType(&IntegerType{Width: width, Signedness: s}).(*IntegerType)
+	k := intTypeKey{width, s}
+	c.mu.Lock()
+	t := c.intTypes[k]
+	c.mu.Unlock()
+	if t != nil {
+		return t
+	}
+	t = c.uniqueType(&IntegerType{Width: width, Signedness: s}).(*IntegerType)
+	c.mu.Lock()
+	c.intTypes[k] = t
+	c.mu.Unlock()
+	return t
+}
+
+type intTypeKey struct {
+	width int
+	s     Signedness
 }
 
 // I1, I32, I64, Index, None, F32 and F64 return common types.
@@ -104,7 +120,14 @@ func (c *Context) IntegerAttr(t Type, v int64) *IntegerAttr {
 	if it, ok := t.(*IntegerType); ok && it.Width > 64 {
 		return c.BigIntegerAttr(t, big.NewInt(v))
 	}
-	return c.uniqueAttr(&IntegerAttr{Type: t, Value: normalizeInt(t, v)}).(*IntegerAttr)
+	v = normalizeInt(t, v)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.attrs.hashInt(t, v)
+	return c.attrs.probe(h, func(a Attribute) bool {
+		i, ok := a.(*IntegerAttr)
+		return ok && i.Type == t && i.Value == v && i.Big == nil
+	}, func() Attribute { return &IntegerAttr{Type: t, Value: v} }).(*IntegerAttr)
 }
 
 func normalizeInt(t Type, v int64) int64 {
@@ -178,7 +201,19 @@ func (c *Context) FloatAttrFromBits(t *FloatType, bits *big.Int) *FloatAttr {
 
 // StringAttr returns an untyped string attribute.
 func (c *Context) StringAttr(s string) *StringAttr {
-	return c.uniqueAttr(&StringAttr{Value: s}).(*StringAttr)
+	return c.StringAttrBytes(bytesOfString(s))
+}
+
+// StringAttrBytes is StringAttr for a byte slice; the bytes are copied only
+// when the string is new.
+func (c *Context) StringAttrBytes(b []byte) *StringAttr {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.attrs.hashString(b)
+	return c.attrs.probe(h, func(a Attribute) bool {
+		s, ok := a.(*StringAttr)
+		return ok && s.Type == nil && s.Value == string(b)
+	}, func() Attribute { return &StringAttr{Value: string(b)} }).(*StringAttr)
 }
 
 // TypedStringAttr returns `"s" : t`.
@@ -217,8 +252,11 @@ func (c *Context) Dict(entries []NamedAttr) *DictAttr {
 			break
 		}
 	}
-	es := append([]NamedAttr(nil), entries...)
+	es := entries
+	copied := false
 	if !sorted {
+		es = append([]NamedAttr(nil), entries...)
+		copied = true
 		slices.SortStableFunc(es, func(a, b NamedAttr) int { return strings.Compare(a.Name, b.Name) })
 		out := es[:0]
 		for i, e := range es {
@@ -229,7 +267,26 @@ func (c *Context) Dict(entries []NamedAttr) *DictAttr {
 		}
 		es = out
 	}
-	return c.uniqueAttr(&DictAttr{Entries: es}).(*DictAttr)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.attrs.hashDict(es)
+	return c.attrs.probe(h, func(a Attribute) bool {
+		d, ok := a.(*DictAttr)
+		if !ok || len(d.Entries) != len(es) {
+			return false
+		}
+		for i := range es {
+			if d.Entries[i] != es[i] {
+				return false
+			}
+		}
+		return true
+	}, func() Attribute {
+		if !copied {
+			es = append([]NamedAttr(nil), es...)
+		}
+		return &DictAttr{Entries: es}
+	}).(*DictAttr)
 }
 
 // setInDict returns d with name set to value (removed when value is nil).
@@ -305,7 +362,7 @@ func (c *Context) OpaqueAttr(dialect, data string, t Type) *OpaqueAttr {
 
 // FileLineColLoc returns `loc("file":line:col)`.
 func (c *Context) FileLineColLoc(file string, line, col int) *FileLineColLoc {
-	return c.uniqueAttr(&FileLineColLoc{File: file, Line: line, Col: col}).(*FileLineColLoc)
+	return c.uniqueAttr(&FileLineColLoc{File: file, Line: int32(line), Col: int32(col)}).(*FileLineColLoc)
 }
 
 // NameLoc returns `loc("name")` or `loc("name"(child))`.

@@ -52,9 +52,9 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 	if m == nil {
 		m = NewValueMap()
 	}
-	operands := make([]*Value, len(op.operands))
-	for i := range op.operands {
-		operands[i] = m.Lookup(op.operands[i].value)
+	operands := make([]*Value, len(op.opnds()))
+	for i := range op.opnds() {
+		operands[i] = m.Lookup(op.opnds()[i].value)
 	}
 	succs := make([]*Block, len(op.succs()))
 	for i := range op.succs() {
@@ -65,14 +65,14 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 		Loc:         op.loc,
 		Operands:    operands,
 		ResultTypes: op.ResultTypes(),
-		Props:       op.props,
+		Props:       op.Props(),
 		NumRegions:  len(op.regs()),
 		Successors:  succs,
 	}
 	c := NewOperation(op.name.ctx, st)
 	c.attrs = op.attrs
-	for i := range op.results {
-		m.Map(&op.results[i], &c.results[i])
+	for i := range op.ress() {
+		m.Map(&op.ress()[i], &c.ress()[i])
 	}
 	for i := range op.regs() {
 		op.regs()[i].CloneInto(&c.regs()[i], m)
@@ -117,10 +117,10 @@ func (op *Operation) cloneShallowOperands(m *ValueMap) *Operation {
 }
 
 func (op *Operation) remapOperands(m *ValueMap) {
-	for i := range op.operands {
-		v := op.operands[i].value
+	for i := range op.opnds() {
+		v := op.opnds()[i].value
 		if w := m.LookupOrNil(v); w != nil && w != v {
-			op.operands[i].Set(w)
+			op.opnds()[i].Set(w)
 		}
 	}
 	for i := range op.succs() {

@@ -20,6 +20,7 @@ type Context struct {
 	dialects map[string]*Dialect
 	opNames  map[string]*OpName
 	types    map[string]Type
+	intTypes map[intTypeKey]*IntegerType
 	attrs    attrUniquer
 	distinct uint64
 
@@ -44,6 +45,7 @@ func NewContext() *Context {
 		dialects:  map[string]*Dialect{},
 		opNames:   map[string]*OpName{},
 		types:     map[string]Type{},
+		intTypes:  map[intTypeKey]*IntegerType{},
 		attrs:     newAttrUniquer(),
 		resources: map[string]*ResourceBlob{},
 	}
@@ -227,6 +229,18 @@ func (c *Context) OpName(name string) *OpName {
 		c.opNames[name] = n
 	}
 	return n
+}
+
+// OpNameBytes is OpName for a byte slice; it allocates only for a name
+// not seen before.
+func (c *Context) OpNameBytes(name []byte) *OpName {
+	c.mu.Lock()
+	n := c.opNames[string(name)]
+	c.mu.Unlock()
+	if n != nil {
+		return n
+	}
+	return c.OpName(string(name))
 }
 
 // LookupOpDef returns the definition of a registered op, or nil.

@@ -253,7 +253,7 @@ func (c *Context) denseFromData(t ShapedType, data []byte) *DenseElementsAttr {
 	if _, ok := t.ElementType().(*ComplexType); ok {
 		per *= 2
 	}
-	splat := true
+	splat := len(data) > 0
 	if per > 0 && len(data) > per {
 		first := data[:per]
 		for off := per; off < len(data); off += per {

@@ -12,8 +12,10 @@ type UnknownLoc struct{}
 
 // FileLineColLoc is `loc("file":line:col)`.
 type FileLineColLoc struct {
-	File      string
-	Line, Col int
+	File string
+	// Line and Col are 1-based; 32 bits, as in MLIR, keep the location of
+	// every op of a large graph small.
+	Line, Col int32
 }
 
 // NameLoc is `loc("name")` or `loc("name"(child))`; Child is nil when absent.
@@ -72,7 +74,7 @@ func LineCol(l Location) (file string, line, col int, ok bool) {
 	for l != nil {
 		switch x := l.(type) {
 		case *FileLineColLoc:
-			return x.File, x.Line, x.Col, true
+			return x.File, int(x.Line), int(x.Col), true
 		case *NameLoc:
 			l = x.Child
 		case *CallSiteLoc:

@@ -15,18 +15,25 @@ type Operation struct {
 	block      *Block
 	prev, next *Operation
 	loc        Location
-	props      Attribute // inherent attributes; usually a *DictAttr
+	props      *DictAttr // inherent attributes (properties)
 	attrs      *DictAttr // discardable attributes
-	operands   []OpOperand
-	results    []Value
+	// Operands and results are arrays stored with the op (or separately
+	// for large counts); a pointer and a count keep the op small.
+	opnd *OpOperand
+	res  *Value
 	// extra holds regions and successors, which most ops do not have.
 	extra *opExtra
+	nOpnd uint32
+	nRes  uint32
 	order uint32 // position in the block, valid while the block's order is
 }
 
 type opExtra struct {
 	regions    []Region
 	successors []BlockOperand
+	// rawProps holds properties that are not a dictionary, which only
+	// unregistered ops written as `<attr>` have.
+	rawProps Attribute
 }
 
 func (op *Operation) regs() []Region {
@@ -87,12 +94,12 @@ func NewOperation(ctx *Context, st *OperationState) *Operation {
 		op.loc = ctx.UnknownLoc()
 	}
 	for i, v := range st.Operands {
-		o := &op.operands[i]
+		o := &op.opnds()[i]
 		o.owner = op
 		o.link(v)
 	}
 	for i, t := range st.ResultTypes {
-		r := &op.results[i]
+		r := &op.ress()[i]
 		r.typ = t
 		r.owner = unsafe.Pointer(op)
 		r.index = int32(i)
@@ -117,12 +124,26 @@ func NewOperation(ctx *Context, st *OperationState) *Operation {
 	dict := st.AttrDict
 	def := st.Name.def
 	if dict != nil && def != nil && len(def.InherentAttrs) > 0 {
-		attrs, dict = dict.Entries, nil
+		// A dictionary that is all inherent (or all discardable) is used
+		// as is; only a mix is split.
+		n := 0
+		for _, e := range dict.Entries {
+			if def.isInherent(e.Name) {
+				n++
+			}
+		}
+		switch {
+		case n == 0:
+		case n == len(dict.Entries) && props == nil:
+			props, dict = dict, nil
+		default:
+			attrs, dict = dict.Entries, nil
+		}
 	}
 	if def != nil && len(def.InherentAttrs) > 0 && len(attrs) > 0 {
 		props, attrs = splitInherent(ctx, def, props, attrs)
 	}
-	op.props = props
+	op.SetProps(props)
 	switch {
 	case dict != nil && len(dict.Entries) > 0:
 		op.attrs = dict
@@ -206,14 +227,15 @@ func newOpStorage(nOperands, nResults, nRegions int) *Operation {
 		op, opd = &s.op, s.opd[:]
 	}
 	if op != nil {
-		op.results, op.operands = res, opd
+		op.setResults(res)
+		op.setOperands(opd)
 	} else {
 		op = new(Operation)
 		if nResults > 0 {
-			op.results = make([]Value, nResults)
+			op.setResults(make([]Value, nResults))
 		}
 		if nOperands > 0 {
-			op.operands = make([]OpOperand, nOperands)
+			op.setOperands(make([]OpOperand, nOperands))
 		}
 	}
 	if nRegions > 0 {
@@ -275,69 +297,69 @@ func (op *Operation) Next() *Operation { return op.next }
 func (op *Operation) Prev() *Operation { return op.prev }
 
 // NumOperands returns the number of operands.
-func (op *Operation) NumOperands() int { return len(op.operands) }
+func (op *Operation) NumOperands() int { return len(op.opnds()) }
 
 // Operand returns operand i's value.
-func (op *Operation) Operand(i int) *Value { return op.operands[i].value }
+func (op *Operation) Operand(i int) *Value { return op.opnds()[i].value }
 
 // OpOperand returns the use record of operand i.
-func (op *Operation) OpOperand(i int) *OpOperand { return &op.operands[i] }
+func (op *Operation) OpOperand(i int) *OpOperand { return &op.opnds()[i] }
 
 // Operands returns the operand values (a new slice).
 func (op *Operation) Operands() []*Value {
-	out := make([]*Value, len(op.operands))
-	for i := range op.operands {
-		out[i] = op.operands[i].value
+	out := make([]*Value, len(op.opnds()))
+	for i := range op.opnds() {
+		out[i] = op.opnds()[i].value
 	}
 	return out
 }
 
 // SetOperand makes operand i use v.
-func (op *Operation) SetOperand(i int, v *Value) { op.operands[i].Set(v) }
+func (op *Operation) SetOperand(i int, v *Value) { op.opnds()[i].Set(v) }
 
 // SetOperands replaces all operands.
 func (op *Operation) SetOperands(vs []*Value) {
-	for i := range op.operands {
-		op.operands[i].unlink()
+	for i := range op.opnds() {
+		op.opnds()[i].unlink()
 	}
-	if len(vs) != len(op.operands) {
-		op.operands = make([]OpOperand, len(vs))
+	if len(vs) != len(op.opnds()) {
+		op.setOperands(make([]OpOperand, len(vs)))
 	}
 	for i, v := range vs {
-		op.operands[i].owner = op
-		op.operands[i].link(v)
+		op.opnds()[i].owner = op
+		op.opnds()[i].link(v)
 	}
 }
 
 // NumResults returns the number of results.
-func (op *Operation) NumResults() int { return len(op.results) }
+func (op *Operation) NumResults() int { return len(op.ress()) }
 
 // Result returns result i.
-func (op *Operation) Result(i int) *Value { return &op.results[i] }
+func (op *Operation) Result(i int) *Value { return &op.ress()[i] }
 
 // Results returns the result values (a new slice).
 func (op *Operation) Results() []*Value {
-	out := make([]*Value, len(op.results))
-	for i := range op.results {
-		out[i] = &op.results[i]
+	out := make([]*Value, len(op.ress()))
+	for i := range op.ress() {
+		out[i] = &op.ress()[i]
 	}
 	return out
 }
 
 // ResultTypes returns the result types (a new slice).
 func (op *Operation) ResultTypes() []Type {
-	out := make([]Type, len(op.results))
-	for i := range op.results {
-		out[i] = op.results[i].typ
+	out := make([]Type, len(op.ress()))
+	for i := range op.ress() {
+		out[i] = op.ress()[i].typ
 	}
 	return out
 }
 
 // OperandTypes returns the operand types (a new slice).
 func (op *Operation) OperandTypes() []Type {
-	out := make([]Type, len(op.operands))
-	for i := range op.operands {
-		out[i] = op.operands[i].value.typ
+	out := make([]Type, len(op.opnds()))
+	for i := range op.opnds() {
+		out[i] = op.opnds()[i].value.typ
 	}
 	return out
 }
@@ -358,17 +380,37 @@ func (op *Operation) Successor(i int) *Block { return op.succs()[i].block }
 func (op *Operation) SetSuccessor(i int, b *Block) { op.succs()[i].block = b }
 
 // Props returns the inherent attributes (properties), or nil.
-func (op *Operation) Props() Attribute { return op.props }
+func (op *Operation) Props() Attribute {
+	if op.props != nil {
+		return op.props
+	}
+	if op.extra != nil && op.extra.rawProps != nil {
+		return op.extra.rawProps
+	}
+	return nil
+}
 
 // SetProps replaces the properties.
-func (op *Operation) SetProps(a Attribute) { op.props = a }
+func (op *Operation) SetProps(a Attribute) {
+	if op.extra != nil {
+		op.extra.rawProps = nil
+	}
+	op.props = nil
+	switch a := a.(type) {
+	case nil:
+	case *DictAttr:
+		op.props = a
+	default:
+		if op.extra == nil {
+			op.extra = &opExtra{}
+		}
+		op.extra.rawProps = a
+	}
+}
 
 // PropsDict returns the properties as a dictionary (nil when they are not
 // a dictionary).
-func (op *Operation) PropsDict() *DictAttr {
-	d, _ := op.props.(*DictAttr)
-	return d
-}
+func (op *Operation) PropsDict() *DictAttr { return op.props }
 
 // Attrs returns the discardable attributes (nil when none).
 func (op *Operation) Attrs() *DictAttr { return op.attrs }
@@ -381,10 +423,23 @@ func (op *Operation) SetAttrs(d *DictAttr) {
 	op.attrs = d
 }
 
+// AllAttrs returns the properties and discardable attributes merged in
+// one dictionary, as MLIR's getAttrs() does (custom printers list them).
+func (op *Operation) AllAttrs() *DictAttr {
+	if op.props == nil {
+		return op.attrs
+	}
+	if op.attrs == nil {
+		return op.props
+	}
+	es := append(append([]NamedAttr(nil), op.props.Entries...), op.attrs.Entries...)
+	return op.name.ctx.Dict(es)
+}
+
 // Attr returns the named attribute, looking first at the properties and
 // then at the discardable attributes; nil when absent.
 func (op *Operation) Attr(name string) Attribute {
-	if d, ok := op.props.(*DictAttr); ok {
+	if d := op.props; d != nil {
 		if a := d.Get(name); a != nil {
 			return a
 		}
@@ -396,11 +451,11 @@ func (op *Operation) Attr(name string) Attribute {
 // names it as inherent (or it is already a property), otherwise into the
 // discardable attributes. A nil value removes it.
 func (op *Operation) SetAttr(ctx *Context, name string, value Attribute) {
-	pd, _ := op.props.(*DictAttr)
+	pd := op.props
 	inherent := pd.Get(name) != nil || (op.name.def != nil && op.name.def.isInherent(name))
-	if inherent && (op.props == nil || pd != nil) {
+	if inherent && (op.extra == nil || op.extra.rawProps == nil) {
 		op.props = ctx.setInDict(pd, name, value)
-		if d, ok := op.props.(*DictAttr); ok && len(d.Entries) == 0 {
+		if len(op.props.Entries) == 0 {
 			op.props = nil
 		}
 		return
@@ -411,9 +466,9 @@ func (op *Operation) SetAttr(ctx *Context, name string, value Attribute) {
 // RemoveAttr removes the named attribute from properties and discardable
 // attributes.
 func (op *Operation) RemoveAttr(ctx *Context, name string) {
-	if pd, ok := op.props.(*DictAttr); ok && pd.Get(name) != nil {
+	if pd := op.props; pd.Get(name) != nil {
 		op.props = ctx.setInDict(pd, name, nil)
-		if len(op.props.(*DictAttr).Entries) == 0 {
+		if len(op.props.Entries) == 0 {
 			op.props = nil
 		}
 	}
@@ -457,8 +512,8 @@ func (op *Operation) Remove() {
 // DropAllUses removes every use of the op's results; the users are left
 // with nil operands, which the caller must fix or erase.
 func (op *Operation) DropAllUses() {
-	for i := range op.results {
-		r := &op.results[i]
+	for i := range op.ress() {
+		r := &op.ress()[i]
 		for r.uses != nil {
 			r.uses.unlink()
 		}
@@ -468,8 +523,8 @@ func (op *Operation) DropAllUses() {
 // DropAllReferences drops the op's operands and successors, and those of
 // every op nested in it, so that a group of ops can be erased in any order.
 func (op *Operation) DropAllReferences() {
-	for i := range op.operands {
-		op.operands[i].unlink()
+	for i := range op.opnds() {
+		op.opnds()[i].unlink()
 	}
 	for i := range op.regs() {
 		for b := op.regs()[i].first; b != nil; b = b.next {
@@ -486,8 +541,8 @@ func (op *Operation) DropAllReferences() {
 // Erase removes the op from its block and drops its operands. The results
 // must have no uses (a bug in the caller otherwise).
 func (op *Operation) Erase() {
-	for i := range op.results {
-		if op.results[i].uses != nil {
+	for i := range op.ress() {
+		if op.ress()[i].uses != nil {
 			panic("ir: erasing " + op.name.name + " whose result #" + itoa(i) + " still has uses")
 		}
 	}
@@ -505,4 +560,15 @@ func (op *Operation) MoveBefore(other *Operation) {
 func (op *Operation) MoveAfter(other *Operation) {
 	op.Remove()
 	other.block.insertAfter(op, other)
+}
+
+func (op *Operation) opnds() []OpOperand { return unsafe.Slice(op.opnd, op.nOpnd) }
+func (op *Operation) ress() []Value      { return unsafe.Slice(op.res, op.nRes) }
+
+func (op *Operation) setOperands(s []OpOperand) {
+	op.opnd, op.nOpnd = unsafe.SliceData(s), uint32(len(s))
+}
+
+func (op *Operation) setResults(s []Value) {
+	op.res, op.nRes = unsafe.SliceData(s), uint32(len(s))
 }

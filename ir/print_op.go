@@ -42,14 +42,21 @@ func (b *stringsBuilder) Write(p []byte) (int, error) {
 }
 
 func newOpPrinter(w io.Writer, op *Operation, opts *PrintOptions) *OpPrinter {
-	ap := &AsmPrinter{w: w, opts: opts, typeCache: map[Type]string{}}
-	p := &OpPrinter{AsmPrinter: ap, ctx: op.Context(), defaultDialect: []string{"builtin"}}
+	p := newOpPrinterNoAliases(w, op, opts)
 	if !opts.LocalScope {
-		ap.aliases = newAliasState(opts)
-		av := aliasVisitor{s: ap.aliases, opts: opts}
+		p.aliases = newAliasState(opts)
+		av := aliasVisitor{s: p.aliases, opts: opts}
 		av.visitOp(op)
 	}
-	p.names = numberValues(op, opts.Generic || opts.UniqueSSAIDs)
+	return p
+}
+
+// newOpPrinterNoAliases makes a printer that numbers the values of root
+// and prints attributes and types in full.
+func newOpPrinterNoAliases(w io.Writer, root *Operation, opts *PrintOptions) *OpPrinter {
+	ap := &AsmPrinter{w: w, opts: opts, typeCache: map[Type]string{}}
+	p := &OpPrinter{AsmPrinter: ap, ctx: root.Context(), defaultDialect: []string{"builtin"}}
+	p.names = numberValues(root, opts.Generic || opts.UniqueSSAIDs)
 	return p
 }
 
@@ -87,9 +94,20 @@ func (p *OpPrinter) printAliasDef(info *aliasInfo) {
 
 // PrintOp prints a single op (and its regions) without the file-level
 // aliases and resources; used for diagnostics and IR dumps of nested ops.
+//
+// Values are named as they would be when printing the op's closest
+// isolated-from-above ancestor (so an op inside a function refers to
+// `%arg0` and `%3`, as MLIR's diagnostics do); with LocalScope only the
+// op itself is numbered. Attributes and types are printed without
+// aliases.
 func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
-	opts.LocalScope = true
-	p := newOpPrinter(w, op, &opts)
+	root := op
+	if !opts.LocalScope {
+		for root.ParentOp() != nil && !root.HasTrait(TraitIsolatedFromAbove) {
+			root = root.ParentOp()
+		}
+	}
+	p := newOpPrinterNoAliases(w, root, &opts)
 	p.printOp(op)
 	p.flush()
 	return p.err
@@ -98,8 +116,8 @@ func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
 // printOp prints one op with its results and trailing location, at the
 // current indentation.
 func (p *OpPrinter) printOp(op *Operation) {
-	if n := len(op.results); n > 0 {
-		p.printValueName(&op.results[0], false)
+	if n := len(op.ress()); n > 0 {
+		p.printValueName(&op.ress()[0], false)
 		if n > 1 {
 			p.buf = append(p.buf, ':')
 			p.WriteInt(int64(n))
@@ -144,11 +162,11 @@ func containsByte(s string, c byte) bool {
 func (p *OpPrinter) printGenericOp(op *Operation) {
 	p.PrintString(op.name.name)
 	p.buf = append(p.buf, '(')
-	for i := range op.operands {
+	for i := range op.opnds() {
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		p.PrintOperand(op.operands[i].value)
+		p.PrintOperand(op.opnds()[i].value)
 	}
 	p.buf = append(p.buf, ')')
 	if len(op.succs()) > 0 {
@@ -161,17 +179,17 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 		}
 		p.buf = append(p.buf, ']')
 	}
-	if op.props != nil {
+	if props := op.Props(); props != nil {
 		p.WriteString(" <")
 		if !propsCountForAliases(op) {
 			// MLIR does not consider properties of unregistered ops for
 			// aliases, so print them without.
 			saved := p.aliases
 			p.aliases = nil
-			p.printAttrElided(op.props, elideNever)
+			p.printAttrElided(props, elideNever)
 			p.aliases = saved
 		} else {
-			p.PrintAttr(op.props)
+			p.PrintAttr(props)
 		}
 		p.buf = append(p.buf, '>')
 	}
@@ -188,25 +206,25 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 	p.PrintOptionalAttrDict(op.attrs)
 	p.WriteString(" : ")
 	p.buf = append(p.buf, '(')
-	for i := range op.operands {
+	for i := range op.opnds() {
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		p.PrintType(op.operands[i].value.typ)
+		p.PrintType(op.opnds()[i].value.typ)
 	}
 	p.WriteString(") -> ")
-	if len(op.results) == 1 {
-		if _, isFn := op.results[0].typ.(*FunctionType); !isFn {
-			p.PrintType(op.results[0].typ)
+	if len(op.ress()) == 1 {
+		if _, isFn := op.ress()[0].typ.(*FunctionType); !isFn {
+			p.PrintType(op.ress()[0].typ)
 			return
 		}
 	}
 	p.buf = append(p.buf, '(')
-	for i := range op.results {
+	for i := range op.ress() {
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		p.PrintType(op.results[i].typ)
+		p.PrintType(op.ress()[i].typ)
 	}
 	p.buf = append(p.buf, ')')
 }
@@ -273,11 +291,11 @@ func (p *OpPrinter) PrintTypes(ts []Type) { p.printTypeList(ts) }
 // PrintFunctionalType prints `(operand types) -> result types` for op.
 func (p *OpPrinter) PrintFunctionalType(op *Operation) {
 	p.buf = append(p.buf, '(')
-	for i := range op.operands {
+	for i := range op.opnds() {
 		if i > 0 {
 			p.WriteString(", ")
 		}
-		p.PrintType(op.operands[i].value.typ)
+		p.PrintType(op.opnds()[i].value.typ)
 	}
 	p.WriteString(") -> ")
 	p.printResultTypes(op.ResultTypes())
@@ -367,8 +385,14 @@ func (p *OpPrinter) printRegion(r *Region, printEntryArgs, printTerminators, pri
 	p.WriteString("{\n")
 	if r.first != nil {
 		pushed := false
-		if def := r.parent.name.def; def != nil && !p.opts.Generic && def.DefaultDialect != "" {
-			p.defaultDialect = append(p.defaultDialect, def.DefaultDialect)
+		// As in MLIR's printer, an op's regions use its default dialect,
+		// and ops that declare none (unregistered ones included) reset it.
+		if !p.opts.Generic {
+			dd := ""
+			if def := r.parent.name.def; def != nil {
+				dd = def.DefaultDialect
+			}
+			p.defaultDialect = append(p.defaultDialect, dd)
 			pushed = true
 		}
 		preds := predecessors(r)
@@ -488,7 +512,7 @@ type ssaNames struct {
 func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
 	lead := v
 	if v.defOp() != nil && v.index != 0 {
-		lead = &v.defOp().results[0]
+		lead = &v.defOp().ress()[0]
 	}
 	if id, ok := n.args[v]; ok {
 		p.WriteString("%arg")
@@ -505,7 +529,7 @@ func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
 		p.WriteString("<<UNKNOWN SSA VALUE>>")
 		return
 	}
-	if withResultNo && v.defOp() != nil && len(v.defOp().results) > 1 {
+	if withResultNo && v.defOp() != nil && len(v.defOp().ress()) > 1 {
 		p.buf = append(p.buf, '#')
 		p.WriteInt(int64(v.index))
 	}
@@ -524,7 +548,7 @@ type nameCounters struct {
 func numberValues(op *Operation, unique bool) *ssaNames {
 	nvals, nargs, nblocks := 0, 0, 0
 	op.Walk(func(o *Operation) {
-		if len(o.results) > 0 {
+		if len(o.ress()) > 0 {
 			nvals++
 		}
 		for _, r := range o.regs() {
@@ -539,12 +563,18 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 		args:   make(map[*Value]int32, nargs),
 		blocks: make(map[*Block]int, nblocks),
 	}
+	var c nameCounters
+	// The root's own results come first, so a printed op that is not in a
+	// region still names them.
+	if len(op.ress()) > 0 {
+		n.ids[&op.ress()[0]] = c.value
+		c.value++
+	}
 	type item struct {
 		r    *Region
 		c    nameCounters
 		used *usedNames
 	}
-	var c nameCounters
 	root := &usedNames{}
 	var stack []item
 	// Like MLIR, regions are pushed in order and popped from the end, so
@@ -576,7 +606,7 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 				}
 			}
 			for o := b.first; o != nil; o = o.next {
-				if len(o.results) == 0 {
+				if len(o.ress()) == 0 {
 					continue
 				}
 				if def := o.name.def; def != nil && def.ResultNames != nil && !unique {
@@ -584,11 +614,11 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 						if n.named == nil {
 							n.named = map[*Value]string{}
 						}
-						n.named[&o.results[0]] = scope.unique(names[0], &c.conflict)
+						n.named[&o.ress()[0]] = scope.unique(names[0], &c.conflict)
 						continue
 					}
 				}
-				n.ids[&o.results[0]] = c.value
+				n.ids[&o.ress()[0]] = c.value
 				c.value++
 			}
 		}

@@ -23,11 +23,11 @@ func (v *aliasVisitor) visitOp(op *Operation) {
 			v.visitRegion(&op.regs()[i], true, true)
 		}
 	}
-	for i := range op.operands {
-		v.s.visitType(op.operands[i].value.typ, false)
+	for i := range op.opnds() {
+		v.s.visitType(op.opnds()[i].value.typ, false)
 	}
-	for i := range op.results {
-		v.s.visitType(op.results[i].typ, false)
+	for i := range op.ress() {
+		v.s.visitType(op.ress()[i].typ, false)
 	}
 	v.visitAttrs(op)
 }
@@ -38,7 +38,7 @@ func (v *aliasVisitor) visitOp(op *Operation) {
 func (v *aliasVisitor) visitAttrs(op *Operation) {
 	var props []NamedAttr
 	if propsCountForAliases(op) {
-		if d, ok := op.props.(*DictAttr); ok {
+		if d := op.props; d != nil {
 			props = d.Entries
 		}
 	}

@@ -51,8 +51,8 @@ func collectResources(op *Operation) []string {
 		a.walkSubElements(visitT, visitA)
 	}
 	op.Walk(func(o *Operation) {
-		if o.props != nil {
-			visitA(o.props)
+		if props := o.Props(); props != nil {
+			visitA(props)
 		}
 		if o.attrs != nil {
 			visitA(o.attrs)

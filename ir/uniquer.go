@@ -3,6 +3,7 @@ package ir
 import (
 	"hash/maphash"
 	"math/big"
+	"unsafe"
 )
 
 // attrUniquer hash-conses attributes: structurally equal attributes map to
@@ -42,27 +43,83 @@ func (u *attrUniquer) unique(a Attribute) Attribute {
 	return a
 }
 
+// probe looks up an attribute by hash and an equality test without
+// building it first; make is called only when none is found. The caller
+// holds the context lock.
+func (u *attrUniquer) probe(h uint64, eq func(Attribute) bool, make func() Attribute) Attribute {
+	if old, ok := u.table[h]; ok {
+		if eq(old) {
+			return old
+		}
+		for _, o := range u.overflow[h] {
+			if eq(o) {
+				return o
+			}
+		}
+		a := make()
+		if u.overflow == nil {
+			u.overflow = map[uint64][]Attribute{}
+		}
+		u.overflow[h] = append(u.overflow[h], a)
+		return a
+	}
+	a := make()
+	u.table[h] = a
+	return a
+}
+
+func (u *attrUniquer) hashDict(es []NamedAttr) uint64 {
+	var h maphash.Hash
+	h.SetSeed(u.seed)
+	h.WriteByte(8)
+	for _, e := range es {
+		h.WriteString(e.Name)
+		h.WriteByte(0)
+		maphash.WriteComparable(&h, e.Value)
+	}
+	return h.Sum64()
+}
+
+func (u *attrUniquer) hashString(s []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(u.seed)
+	h.WriteByte(3)
+	h.Write(s)
+	return h.Sum64()
+}
+
+func (u *attrUniquer) hashInt(t Type, v int64) uint64 {
+	var h maphash.Hash
+	h.SetSeed(u.seed)
+	h.WriteByte(1)
+	maphash.WriteComparable(&h, t)
+	maphash.WriteComparable(&h, v)
+	return h.Sum64()
+}
+
 func (u *attrUniquer) hash(a Attribute) uint64 {
 	var h maphash.Hash
 	h.SetSeed(u.seed)
 	switch a := a.(type) {
 	case *IntegerAttr:
+		if a.Big == nil {
+			return u.hashInt(a.Type, a.Value)
+		}
 		h.WriteByte(1)
 		maphash.WriteComparable(&h, a.Type)
 		maphash.WriteComparable(&h, a.Value)
-		if a.Big != nil {
-			h.Write(a.Big.Bytes())
-		}
+		h.Write(a.Big.Bytes())
 	case *FloatAttr:
 		h.WriteByte(2)
 		maphash.WriteComparable(&h, a.Type)
 		h.Write(a.v.encode().Bytes())
 	case *StringAttr:
+		if a.Type == nil {
+			return u.hashString(bytesOfString(a.Value))
+		}
 		h.WriteByte(3)
 		h.WriteString(a.Value)
-		if a.Type != nil {
-			maphash.WriteComparable(&h, a.Type)
-		}
+		maphash.WriteComparable(&h, a.Type)
 	case *UnitAttr:
 		h.WriteByte(4)
 	case *TypeAttr:
@@ -81,12 +138,7 @@ func (u *attrUniquer) hash(a Attribute) uint64 {
 			maphash.WriteComparable(&h, e)
 		}
 	case *DictAttr:
-		h.WriteByte(8)
-		for _, e := range a.Entries {
-			h.WriteString(e.Name)
-			h.WriteByte(0)
-			maphash.WriteComparable(&h, e.Value)
-		}
+		return u.hashDict(a.Entries)
 	case *DenseElementsAttr:
 		h.WriteByte(9)
 		maphash.WriteComparable(&h, a.Type)
@@ -191,3 +243,5 @@ func bigEq(a, b *big.Int) bool {
 	}
 	return a.Cmp(b) == 0
 }
+
+func bytesOfString(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }

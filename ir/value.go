@@ -136,7 +136,7 @@ func (o *OpOperand) Owner() *Operation { return o.owner }
 
 // Index returns the operand number within its owner.
 func (o *OpOperand) Index() int {
-	ops := o.owner.operands
+	ops := o.owner.opnds()
 	// Operands are stored contiguously, so the position follows from the
 	// address.
 	if len(ops) == 0 {

@@ -35,8 +35,8 @@ type verifier struct {
 }
 
 func (v *verifier) verifyOp(op *Operation) error {
-	for i := range op.operands {
-		if op.operands[i].value == nil {
+	for i := range op.opnds() {
+		if op.opnds()[i].value == nil {
 			return OpErrorPlain(op, "null operand found")
 		}
 	}
@@ -197,8 +197,8 @@ func verifyIsolated(op *Operation) error {
 			if err != nil {
 				return
 			}
-			for j := range o.operands {
-				val := o.operands[j].value
+			for j := range o.opnds() {
+				val := o.opnds()[j].value
 				defBlock := val.ParentBlock()
 				if defBlock == nil {
 					continue
@@ -240,7 +240,7 @@ func hasSSADominance(op *Operation) bool {
 func (v *verifier) verifyDominance(top *Operation) error {
 	var err error
 	top.WalkInterruptible(func(o *Operation) WalkResult {
-		for i := range o.operands {
+		for i := range o.opnds() {
 			if e := v.checkUse(o, i); e != nil {
 				err = e
 				return WalkInterrupt
@@ -252,7 +252,7 @@ func (v *verifier) verifyDominance(top *Operation) error {
 }
 
 func (v *verifier) checkUse(user *Operation, i int) error {
-	val := user.operands[i].value
+	val := user.opnds()[i].value
 	defBlock := val.ParentBlock()
 	if defBlock == nil || defBlock.parent == nil {
 		return v.notDominated(user, i, val)
@@ -346,10 +346,10 @@ func checkCounts(op *Operation, c *OpCounts) error {
 		}
 		return OpError(op, "expected %d %s", want, whats)
 	}
-	if err := check(len(op.operands), c.Operands, "operand", "operands"); err != nil {
+	if err := check(len(op.opnds()), c.Operands, "operand", "operands"); err != nil {
 		return err
 	}
-	if err := check(len(op.results), c.Results, "result", "results"); err != nil {
+	if err := check(len(op.ress()), c.Results, "result", "results"); err != nil {
 		return err
 	}
 	if err := check(len(op.regs()), c.Regions, "region", "regions"); err != nil {

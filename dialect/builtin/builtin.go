@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"strings"
+
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -21,11 +23,12 @@ func Dialect() *ir.Dialect {
 				Summary: "A top level container operation",
 				Traits: ir.TraitIsolatedFromAbove | ir.TraitSymbolTable | ir.TraitNoTerminator |
 					ir.TraitSingleBlock | ir.TraitGraphRegion,
-				InherentAttrs: []string{"sym_name", "sym_visibility"},
-				Counts:        &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
-				Verify:        verifyModule,
-				Parse:         parseModule,
-				Print:         printModule,
+				InherentAttrs:  []string{"sym_name", "sym_visibility"},
+				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
+				Verify:         verifyModule,
+				Parse:          parseModule,
+				Print:          printModule,
+				DefaultDialect: "builtin",
 			},
 			{
 				Name:    CastName,
@@ -58,6 +61,13 @@ func verifyModule(op *ir.Operation) error {
 	}
 	if b := op.Region(0).First(); b.NumArguments() != 0 {
 		return ir.OpError(op, "expects region to have no arguments")
+	}
+	if d := op.Attrs(); d != nil {
+		for _, e := range d.Entries {
+			if !strings.Contains(e.Name, ".") {
+				return ir.OpError(op, "can only contain attributes with dialect-prefixed names, found: '%s'", e.Name)
+			}
+		}
 	}
 	if a := op.Attr("sym_name"); a != nil {
 		s, ok := a.(*ir.StringAttr)
@@ -98,7 +108,7 @@ func printModule(p *ir.OpPrinter, op *ir.Operation) {
 		p.WriteString(" ")
 		p.PrintSymbolName(s.Value)
 	}
-	p.PrintOptionalAttrDictWithKeyword(op.Attrs())
+	p.PrintOptionalAttrDictWithKeyword(op.AllAttrs(), "sym_name")
 	p.WriteString(" ")
 	p.PrintRegion(op.Region(0), false, false)
 }

@@ -16,7 +16,7 @@ func inferParam(c *checker) ([]inferred, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(typeOf(t))
+	return c.one(typeOf(t))
 }
 
 func inferConstant(c *checker) ([]inferred, error) {
@@ -28,7 +28,7 @@ func inferConstant(c *checker) ([]inferred, error) {
 	if !ok || !ElementTypeOK(t.Elem) {
 		return nil, c.errorf("attribute 'value' must be a ranked tensor of %s values, but has type '%s'", elemTypesText, ta.AttrType())
 	}
-	return one(typeOf(t))
+	return c.one(typeOf(t))
 }
 
 func inferUnary(floatOnly bool) func(c *checker) ([]inferred, error) {
@@ -42,7 +42,7 @@ func inferUnary(floatOnly bool) func(c *checker) ([]inferred, error) {
 		if err != nil {
 			return nil, err
 		}
-		return one(c.like(0))
+		return c.one(c.like(0))
 	}
 }
 
@@ -64,7 +64,7 @@ func inferBinary(floatOnly bool) func(c *checker) ([]inferred, error) {
 		if err != nil {
 			return nil, err
 		}
-		return one(c.tensor(s, c.elem(0)))
+		return c.one(c.tensor(s, c.elem(0)))
 	}
 }
 
@@ -76,7 +76,7 @@ func inferCmp(c *checker) ([]inferred, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(c.tensor(s, c.ctx.I1()))
+	return c.one(c.tensor(s, c.ctx.I1()))
 }
 
 func inferSelect(c *checker) ([]inferred, error) {
@@ -90,7 +90,7 @@ func inferSelect(c *checker) ([]inferred, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(c.tensor(s, c.elem(1)))
+	return c.one(c.tensor(s, c.elem(1)))
 }
 
 func inferCast(c *checker) ([]inferred, error) {
@@ -98,7 +98,7 @@ func inferCast(c *checker) ([]inferred, error) {
 	if err != nil {
 		return nil, err
 	}
-	return one(c.tensor(c.shape(0), r.Elem))
+	return c.one(c.tensor(c.shape(0), r.Elem))
 }
 
 func inferMatMul(c *checker) ([]inferred, error) {
@@ -129,7 +129,7 @@ func inferMatMul(c *checker) ([]inferred, error) {
 	if !ok {
 		return nil, c.errorf("operand #1 has shape %s, expected batch dims that broadcast with %s", FormatShape(b), FormatShape(a[:ra-2]))
 	}
-	return one(c.tensor(append(batch, m, b[rb-1]), elem))
+	return c.one(c.tensor(append(batch, m, b[rb-1]), elem))
 }
 
 // inferNorm covers rms_norm (x, γ) and layer_norm (x, γ, β).
@@ -148,7 +148,7 @@ func inferNorm(c *checker) ([]inferred, error) {
 			}
 		}
 	}
-	return one(c.like(0))
+	return c.one(c.like(0))
 }
 
 func inferSoftmax(c *checker) ([]inferred, error) {
@@ -158,7 +158,7 @@ func inferSoftmax(c *checker) ([]inferred, error) {
 	if _, err := c.axis("axis", c.rank(0)); err != nil {
 		return nil, err
 	}
-	return one(c.like(0))
+	return c.one(c.like(0))
 }
 
 func inferReduce(c *checker) ([]inferred, error) {
@@ -184,7 +184,7 @@ func inferReduce(c *checker) ([]inferred, error) {
 			out = append(out, 1)
 		}
 	}
-	return one(c.tensor(out, c.elem(0)))
+	return c.one(c.tensor(out, c.elem(0)))
 }
 
 // reducedAxes returns a mask of the axes graph.reduce reduces.
@@ -211,7 +211,7 @@ func inferReshape(c *checker) ([]inferred, error) {
 	if n, m := numElements(c.shape(0)), numElements(r.Shape); n >= 0 && m >= 0 && n != m {
 		return nil, c.errorf("result shape %s has %d elements, but operand #0 (shape %s) has %d", FormatShape(r.Shape), m, FormatShape(c.shape(0)), n)
 	}
-	return one(c.tensor(r.Shape, c.elem(0)))
+	return c.one(c.tensor(r.Shape, c.elem(0)))
 }
 
 func inferBroadcast(c *checker) ([]inferred, error) {
@@ -222,7 +222,7 @@ func inferBroadcast(c *checker) ([]inferred, error) {
 	if !broadcastsTo(c.shape(0), r.Shape) {
 		return nil, c.errorf("operand #0 has shape %s, which does not broadcast to the result shape %s", FormatShape(c.shape(0)), FormatShape(r.Shape))
 	}
-	return one(c.tensor(r.Shape, c.elem(0)))
+	return c.one(c.tensor(r.Shape, c.elem(0)))
 }
 
 func inferTranspose(c *checker) ([]inferred, error) {
@@ -235,7 +235,7 @@ func inferTranspose(c *checker) ([]inferred, error) {
 	for i, p := range perm {
 		out[i] = x[p]
 	}
-	return one(c.tensor(out, c.elem(0)))
+	return c.one(c.tensor(out, c.elem(0)))
 }
 
 func isPermutation(perm []int64, n int) bool {
@@ -278,7 +278,7 @@ func inferSlice(c *checker) ([]inferred, error) {
 			return nil, c.errorf("operand #0 has shape %s, too small for %d elements from %d with step %d along axis %d", FormatShape(x), length, start, step, ax)
 		}
 	}
-	return one(c.tensor(withDim(x, ax, length), c.elem(0)))
+	return c.one(c.tensor(withDim(x, ax, length), c.elem(0)))
 }
 
 func inferConcat(c *checker) ([]inferred, error) {
@@ -299,7 +299,7 @@ func inferConcat(c *checker) ([]inferred, error) {
 		total = addDim(total, m[ax])
 		common = withDim(m, ax, dyn)
 	}
-	return one(c.tensor(withDim(common, ax, total), c.elem(0)))
+	return c.one(c.tensor(withDim(common, ax, total), c.elem(0)))
 }
 
 func addDim(a, b int64) int64 {
@@ -319,5 +319,5 @@ func inferGather(c *checker) ([]inferred, error) {
 		return nil, err
 	}
 	out := append(append(append([]int64(nil), t[:ax]...), c.shape(1)...), t[ax+1:]...)
-	return one(c.tensor(out, c.elem(0)))
+	return c.one(c.tensor(out, c.elem(0)))
 }

@@ -37,7 +37,7 @@ func inferRope(c *checker) ([]inferred, error) {
 			return nil, err
 		}
 	}
-	return one(c.like(0))
+	return c.one(c.like(0))
 }
 
 func inferAttention(c *checker) ([]inferred, error) {
@@ -98,7 +98,7 @@ func inferAttention(c *checker) ([]inferred, error) {
 	if s, ok := attrFloat(c.op, "softcap"); ok && !(s >= 0) {
 		return nil, c.errorf("attribute 'softcap' must be non-negative (0 turns it off), got %g", s)
 	}
-	return one(c.tensor([]int64{b, sq, h, v[3]}, c.elem(0)))
+	return c.one(c.tensor([]int64{b, sq, h, v[3]}, c.elem(0)))
 }
 
 func inferGatedDeltaNet(c *checker) ([]inferred, error) {
@@ -218,5 +218,5 @@ func inferDequantMatMul(c *checker) ([]inferred, error) {
 	if _, err := c.match(1, []int64{n * blocks * nbytes}, why); err != nil {
 		return nil, err
 	}
-	return one(c.tensor([]int64{x[0], n}, f32))
+	return c.one(c.tensor([]int64{x[0], n}, f32))
 }

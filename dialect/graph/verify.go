@@ -2,7 +2,9 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -43,7 +45,12 @@ type checker struct {
 	// allocation.
 	inBuf  [6]*ir.RankedTensorType
 	outBuf [3]*ir.RankedTensorType
+	resBuf [1]inferred
 }
+
+// checkers reuses checkers across ops: verification runs once per op of
+// graphs with millions of ops, and a checker is too big to be free.
+var checkers = sync.Pool{New: func() any { return new(checker) }}
 
 // check verifies op against its row of the op table and returns the
 // inferred result types. With results false, the op's result types are
@@ -53,7 +60,9 @@ func check(info *opInfo, op *ir.Operation, results bool) ([]inferred, error) {
 	if err := checkCounts(info, op); err != nil {
 		return nil, err
 	}
-	c := &checker{op: op, ctx: op.Context()}
+	c := checkers.Get().(*checker)
+	*c = checker{op: op, ctx: op.Context()}
+	defer checkers.Put(c)
 	c.in = sized(c.inBuf[:], op.NumOperands())
 	c.out = sized(c.outBuf[:], op.NumResults())
 	for i := range c.in {
@@ -78,7 +87,8 @@ func check(info *opInfo, op *ir.Operation, results bool) ([]inferred, error) {
 	}
 	inferred, err := info.infer(c)
 	if err != nil || !results {
-		return inferred, err
+		// The inferred types may live in c, which goes back to the pool.
+		return slices.Clone(inferred), err
 	}
 	for i, want := range inferred {
 		got := c.out[i]
@@ -180,7 +190,10 @@ func (c *checker) like(i int) inferred { return inferred{c.in[i].Shape, c.in[i].
 func typeOf(t *ir.RankedTensorType) inferred { return inferred{t.Shape, t.Elem} }
 
 // one wraps a single inferred type.
-func one(t inferred) ([]inferred, error) { return []inferred{t}, nil }
+func (c *checker) one(t inferred) ([]inferred, error) {
+	c.resBuf[0] = t
+	return c.resBuf[:1], nil
+}
 
 // result returns result i's type, which ops whose result type is an input
 // need.

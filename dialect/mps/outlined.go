@@ -1,0 +1,206 @@
+package mps
+
+import (
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// ParseOutlined parses the custom form shared by mps.subgraph and
+// thunk.call, after the op name:
+//
+//	@sym(%operand, …) {attrs} : (operand types) -> result types {
+//	^bb0(%arg: type, …):
+//	  …
+//	}
+//
+// The attribute dictionary holds inherent attributes (thunk.call's
+// target) and discardable ones alike.
+func ParseOutlined(p ir.OpAsmParser, st *ir.OperationState) error {
+	ctx := p.Context()
+	name, err := p.ParseSymbolName()
+	if err != nil {
+		return err
+	}
+	if err := p.ParsePunct("("); err != nil {
+		return err
+	}
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return err
+	}
+	if err := p.ParsePunct(")"); err != nil {
+		return err
+	}
+	attrs, err := p.ParseOptionalAttrDict()
+	if err != nil {
+		return err
+	}
+	if err := p.ParsePunct(":"); err != nil {
+		return err
+	}
+	loc := p.CurrentLoc()
+	t, err := p.ParseType()
+	if err != nil {
+		return err
+	}
+	ft, ok := t.(*ir.FunctionType)
+	if !ok {
+		return p.ErrorAt(loc, "expected a function type '(operand types) -> result types', got '%s'", t)
+	}
+	if len(ft.Inputs) != len(ops) {
+		return p.ErrorAt(loc, "%d operands present, but the type lists %d", len(ops), len(ft.Inputs))
+	}
+	vals, err := p.ResolveOperands(ops, ft.Inputs)
+	if err != nil {
+		return err
+	}
+	body := &ir.Region{}
+	if err := p.ParseRegion(body, nil); err != nil {
+		return err
+	}
+	st.Operands = vals
+	st.ResultTypes = ft.Results
+	st.Attrs = append(attrs, ir.NamedAttr{Name: "sym_name", Value: ctx.StringAttr(name)})
+	st.Regions = []*ir.Region{body}
+	return nil
+}
+
+// PrintOutlined prints the form ParseOutlined reads.
+func PrintOutlined(p *ir.OpPrinter, op *ir.Operation) {
+	p.WriteString(" ")
+	p.PrintSymbolName(ir.SymbolName(op))
+	p.WriteString("(")
+	p.PrintOperands(op.Operands())
+	p.WriteString(")")
+	p.PrintOptionalAttrDict(allAttrs(op), "sym_name")
+	p.WriteString(" : ")
+	p.PrintFunctionalType(op)
+	p.WriteString(" ")
+	p.PrintRegion(op.Region(0), true, true)
+}
+
+// allAttrs merges properties and discardable attributes, sorted by name.
+func allAttrs(op *ir.Operation) *ir.DictAttr {
+	props := op.PropsDict()
+	if props.Len() == 0 {
+		return op.Attrs()
+	}
+	if op.Attrs().Len() == 0 {
+		return props
+	}
+	entries := append(append([]ir.NamedAttr(nil), props.Entries...), op.Attrs().Entries...)
+	return op.Context().Dict(entries)
+}
+
+// VerifyOutlined checks the outlined-region form of op: one block whose
+// arguments match the operands, ending in the terminator yieldName whose
+// operands match the results.
+func VerifyOutlined(op *ir.Operation, yieldName string) error {
+	r := op.Region(0)
+	if r.Empty() {
+		return ir.OpError(op, "expects a non-empty region")
+	}
+	entry := r.First()
+	if n := entry.NumArguments(); n != op.NumOperands() {
+		return ir.OpError(op, "has %d operands, but its region takes %d arguments", op.NumOperands(), n)
+	}
+	for i := 0; i < op.NumOperands(); i++ {
+		if at, ot := entry.Argument(i).Type(), op.Operand(i).Type(); at != ot {
+			return ir.OpError(op, "region argument #%d has type '%s', but operand #%d has type '%s'", i, at, i, ot)
+		}
+	}
+	term := entry.Last()
+	if term == nil || term.Name() != yieldName {
+		return ir.OpError(op, "region must end in '%s'", yieldName)
+	}
+	if term.NumOperands() != op.NumResults() {
+		return ir.OpError(term, "yields %d values, but the enclosing '%s' has %d results", term.NumOperands(), op.Name(), op.NumResults())
+	}
+	for i := 0; i < op.NumResults(); i++ {
+		if yt, rt := term.Operand(i).Type(), op.Result(i).Type(); yt != rt {
+			return ir.OpError(term, "operand #%d has type '%s', but result #%d of the enclosing '%s' has type '%s'", i, yt, i, op.Name(), rt)
+		}
+	}
+	return nil
+}
+
+// VerifyYield checks that a yield op sits directly in a parentName op.
+func VerifyYield(op *ir.Operation, parentName string) error {
+	if p := op.ParentOp(); p == nil || p.Name() != parentName {
+		return ir.OpError(op, "expects parent op '%s'", parentName)
+	}
+	return nil
+}
+
+// ParseYield parses `%a, %b : T, U` (or nothing).
+func ParseYield(p ir.OpAsmParser, st *ir.OperationState) error {
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return err
+	}
+	attrs, err := p.ParseOptionalAttrDict()
+	if err != nil {
+		return err
+	}
+	var ts []ir.Type
+	if len(ops) > 0 {
+		if ts, err = p.ParseColonTypeList(); err != nil {
+			return err
+		}
+	}
+	vals, err := p.ResolveOperands(ops, ts)
+	if err != nil {
+		return err
+	}
+	st.Operands = vals
+	st.Attrs = attrs
+	return nil
+}
+
+// PrintYield prints the form ParseYield reads.
+func PrintYield(p *ir.OpPrinter, op *ir.Operation) {
+	p.PrintOptionalAttrDict(op.Attrs())
+	if op.NumOperands() > 0 {
+		p.WriteString(" ")
+		p.PrintOperands(op.Operands())
+		p.WriteString(" : ")
+		p.PrintTypes(op.OperandTypes())
+	}
+}
+
+// IsOutlined reports whether op has the outlined-region form: one region
+// of one block whose arguments correspond to the op's operands and whose
+// terminator's operands correspond to its results. mps.subgraph and
+// thunk.call have it; values flow through such an op unchanged.
+func IsOutlined(op *ir.Operation) bool {
+	if op.NumRegions() != 1 || !op.Region(0).HasOneBlock() {
+		return false
+	}
+	b := op.Region(0).First()
+	t := b.Last()
+	return b.NumArguments() == op.NumOperands() && t != nil && t.NumOperands() == op.NumResults()
+}
+
+// Source follows v back across outlined-region boundaries: a region
+// argument becomes the region op's operand, and a region op's result
+// becomes the operand of its terminator, until v is neither. In the
+// function before partitioning every value is its own source.
+func Source(v *ir.Value) *ir.Value {
+	// The bound only matters for IR whose dominance is broken (op
+	// verifiers run before the dominance check), where a value could
+	// reach itself.
+	for steps := 0; steps < 1<<20; steps++ {
+		if def := v.DefiningOp(); def != nil {
+			if !IsOutlined(def) {
+				return v
+			}
+			v = def.Region(0).First().Last().Operand(v.Index())
+			continue
+		}
+		b := v.OwnerBlock()
+		if b == nil || b.ParentOp() == nil || !IsOutlined(b.ParentOp()) {
+			return v
+		}
+		v = b.ParentOp().Operand(v.Index())
+	}
+	return v
+}
