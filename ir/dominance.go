@@ -103,3 +103,46 @@ func (t *domTree) dominates(a, b *Block) bool {
 		b = p
 	}
 }
+
+// Dominance answers dominance queries for the ops of a region tree. It
+// computes dominator trees lazily, per region, and treats graph regions
+// (and regions of unregistered ops) as having no dominance order.
+type Dominance struct {
+	trees map[*Region]*domTree
+}
+
+// NewDominance returns an empty dominance cache.
+func NewDominance() *Dominance { return &Dominance{trees: map[*Region]*domTree{}} }
+
+// BlockDominates reports whether block a dominates block b; both must be
+// in the same region.
+func (d *Dominance) BlockDominates(a, b *Block) bool {
+	t := d.trees[a.parent]
+	if t == nil {
+		t = newDomTree(a.parent)
+		d.trees[a.parent] = t
+	}
+	return t.dominates(a, b)
+}
+
+// ValueDominates reports whether v is available at op: defined before it
+// in the same block, in a dominating block, or in an enclosing region
+// without dominance order.
+func (d *Dominance) ValueDominates(v *Value, op *Operation) bool {
+	defBlock := v.ParentBlock()
+	if defBlock == nil || defBlock.parent == nil {
+		return false
+	}
+	r := defBlock.parent
+	anc := r.FindAncestorOpInRegion(op)
+	if anc == nil {
+		return false
+	}
+	if !hasSSADominance(r.parent) {
+		return true
+	}
+	if anc.block == defBlock {
+		return v.isArg || (v.defOp() != anc && v.defOp().IsBeforeInBlock(anc))
+	}
+	return d.BlockDominates(defBlock, anc.block)
+}

@@ -180,3 +180,10 @@ func (o *OpOperand) unlink() {
 	}
 	o.next, o.prev, o.value = nil, nil, nil
 }
+
+// FirstUse returns the first use of v, or nil; with NextUse it walks the
+// use list and can stop early.
+func (v *Value) FirstUse() *OpOperand { return v.uses }
+
+// NextUse returns the next use of the same value, or nil.
+func (o *OpOperand) NextUse() *OpOperand { return o.next }

@@ -69,3 +69,15 @@ func (r *Region) Walk(fn func(*Operation)) {
 		}
 	}
 }
+
+// WalkSubElements calls fnT and fnA for the types and attributes that t or
+// a (whichever is not nil) refers to directly: element types, dictionary
+// and array entries, nested locations, and so on.
+func WalkSubElements(t Type, a Attribute, fnT func(Type), fnA func(Attribute)) {
+	if t != nil {
+		t.walkSubElements(fnT, fnA)
+	}
+	if a != nil {
+		a.walkSubElements(fnT, fnA)
+	}
+}

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -35,6 +36,7 @@ func Dialect() *ir.Dialect {
 				Summary: "An unrealized conversion from one set of types to another",
 				Traits:  ir.TraitPure,
 				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
+				Fold:    foldCast,
 				Parse:   parseCast,
 				Print:   printCast,
 			},
@@ -162,4 +164,40 @@ func printCast(p *ir.OpPrinter, op *ir.Operation) {
 	p.WriteString(" to ")
 	p.PrintTypes(op.ResultTypes())
 	p.PrintOptionalAttrDict(op.Attrs())
+}
+
+// foldCast folds like MLIR's UnrealizedConversionCastOp::fold: a cast to
+// its own operand types folds to its operands, and a cast that undoes
+// another cast (all of that cast's results, back to its operand types)
+// folds to the first cast's operands.
+func foldCast(op *ir.Operation, _ []ir.Attribute) []ir.FoldResult {
+	values := func(vs []*ir.Value) []ir.FoldResult {
+		out := make([]ir.FoldResult, len(vs))
+		for i, v := range vs {
+			out[i] = ir.FoldResult{Value: v}
+		}
+		return out
+	}
+	if op.NumOperands() == 0 {
+		return nil
+	}
+	if slices.Equal(op.OperandTypes(), op.ResultTypes()) {
+		return values(op.Operands())
+	}
+	in := op.Operand(0).DefiningOp()
+	if in == nil || in.OpName() != op.OpName() || in.NumResults() != op.NumOperands() ||
+		!slices.Equal(in.OperandTypes(), op.ResultTypes()) {
+		return nil
+	}
+	for i := 0; i < op.NumOperands(); i++ {
+		if op.Operand(i) != in.Result(i) {
+			return nil
+		}
+	}
+	// In a graph region two casts may feed each other; folding op to its
+	// own results would claim a change that did not happen.
+	if in.Operand(0) == op.Result(0) {
+		return nil
+	}
+	return values(in.Operands())
 }

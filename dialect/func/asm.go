@@ -52,6 +52,11 @@ func parseFunc(p ir.OpAsmParser, st *ir.OperationState) error {
 				if len(d) > 0 {
 					a.Attrs = ctx.Dict(d)
 				}
+				// A declaration's argument locations are read and dropped,
+				// as in MLIR.
+				if _, err := p.ParseOptionalLocationSpecifier(); err != nil {
+					return err
+				}
 			}
 			args = append(args, a)
 			inputs = append(inputs, a.Type)
@@ -116,19 +121,19 @@ func parseFunc(p ir.OpAsmParser, st *ir.OperationState) error {
 	}
 	st.Attrs = append(st.Attrs, extra...)
 	body := &ir.Region{}
-	if !named {
-		args = []ir.Argument{}
-	}
 	bodyLoc := p.CurrentLoc()
-	present, err := p.ParseOptionalRegion(body, args)
+	// With named arguments they become the entry block's; with types only
+	// (the older form) the body's entry block declares them itself.
+	var entryArgs []ir.Argument
+	if named {
+		entryArgs = args
+	}
+	present, err := p.ParseOptionalRegion(body, entryArgs)
 	if err != nil {
 		return err
 	}
 	if present && body.First() == nil || present && body.First().Empty() && body.NumBlocks() == 1 && len(args) == 0 {
 		return p.ErrorAt(bodyLoc, "expected non-empty function body")
-	}
-	if present && !named && len(inputs) > 0 {
-		return p.Errorf("expected named arguments for a function with a body")
 	}
 	st.Regions = []*ir.Region{body}
 	return nil

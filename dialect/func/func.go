@@ -18,7 +18,8 @@ const (
 // Dialect returns the func dialect's definitions (new ones on each call).
 func Dialect() *ir.Dialect {
 	return &ir.Dialect{
-		Name: "func",
+		Name:        "func",
+		Materialize: materialize,
 		Ops: []*ir.OpDef{
 			{
 				Name:           FuncName,
@@ -65,9 +66,12 @@ func Dialect() *ir.Dialect {
 				InherentAttrs:    []string{"value"},
 				Counts:           &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
 				VerifySymbolUses: verifyConstantSymbol,
-				Parse:            parseConstant,
-				Print:            printConstant,
-				ResultNames:      func(*ir.Operation) []string { return []string{"f"} },
+				Fold: func(op *ir.Operation, _ []ir.Attribute) []ir.FoldResult {
+					return []ir.FoldResult{{Attr: op.Attr("value")}}
+				},
+				Parse:       parseConstant,
+				Print:       printConstant,
+				ResultNames: func(*ir.Operation) []string { return []string{"f"} },
 			},
 		},
 	}
@@ -157,6 +161,9 @@ func NewFunc(b *ir.Builder, loc ir.Location, name string, ft *ir.FunctionType) F
 
 func verifyFunc(op *ir.Operation) error {
 	f := Func{op}
+	if p := op.ParentOp(); p != nil && p.IsRegistered() && !p.HasTrait(ir.TraitSymbolTable) {
+		return ir.OpError(op, "symbol's parent must have the SymbolTable trait")
+	}
 	ta, ok := op.Attr("function_type").(*ir.TypeAttr)
 	if !ok {
 		return ir.OpError(op, "requires attribute 'function_type'")
@@ -330,4 +337,14 @@ func verifyConstantSymbol(op *ir.Operation, st *ir.SymbolTableCollection) error 
 		return ir.OpError(op, "reference to function with mismatched type")
 	}
 	return nil
+}
+
+// materialize makes a func.constant for a folded symbol reference of
+// function type, as MLIR's func dialect does.
+func materialize(b *ir.Builder, value ir.Attribute, t ir.Type, loc ir.Location) *ir.Operation {
+	ref, ok := value.(*ir.SymbolRefAttr)
+	if _, isFn := t.(*ir.FunctionType); !ok || !isFn || len(ref.Nested) > 0 {
+		return nil
+	}
+	return b.CreateOp(ConstantName, loc, nil, []ir.Type{t}, ir.NamedAttr{Name: "value", Value: ref})
 }
