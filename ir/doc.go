@@ -26,6 +26,8 @@
 // PrintOptions.Generic the output is byte-identical to what
 // `mlir-opt --mlir-print-op-generic` prints: value numbering, aliases
 // (#map, #loc, …), float formatting and string escapes follow MLIR 19.
-// Printing numbers the values of the printed op; do not print IR that
-// another goroutine is modifying.
+// Printing stores value numbers in the printed ops (in what would
+// otherwise be padding), so numbering a large function needs no map; do
+// not print the same IR, or IR another goroutine is modifying, from two
+// goroutines at once.
 package ir

@@ -26,6 +26,10 @@ type Operation struct {
 	nOpnd uint32
 	nRes  uint32
 	order uint32 // position in the block, valid while the block's order is
+	// printID is the printer's number for the op's results, valid during
+	// one printing session (see numberValues); it fills what would be
+	// padding, so numbering a million ops needs no map.
+	printID int32
 }
 
 type opExtra struct {

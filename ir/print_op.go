@@ -503,10 +503,16 @@ func (p *OpPrinter) printBlock(b *Block, header, printTerminator bool, preds map
 
 // ssaNames assigns printed names to values and blocks.
 type ssaNames struct {
-	ids    map[*Value]int32 // numbered values (results' first value, or args)
+	// Op results are numbered in Operation.printID; these maps hold the
+	// rest: block arguments, suggested names and blocks.
+	ids    map[*Value]int32 // non-entry block arguments
 	named  map[*Value]string
-	args   map[*Value]int32 // %argN
+	args   map[*Value]int32 // entry block arguments (%argN)
 	blocks map[*Block]int
+	// root is the numbered op. When it is nested in other IR, ops outside
+	// it carry stale printIDs, so uses are checked to be inside root.
+	root       *Operation
+	checkScope bool
 }
 
 func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
@@ -525,6 +531,9 @@ func (n *ssaNames) print(p *AsmPrinter, v *Value, withResultNo bool) {
 	} else if id, ok := n.ids[lead]; ok {
 		p.buf = append(p.buf, '%')
 		p.WriteInt(int64(id))
+	} else if def := lead.defOp(); def != nil && (!n.checkScope || n.root.IsAncestor(def)) {
+		p.buf = append(p.buf, '%')
+		p.WriteInt(int64(def.printID))
 	} else {
 		p.WriteString("<<UNKNOWN SSA VALUE>>")
 		return
@@ -546,11 +555,8 @@ type nameCounters struct {
 // region starts from the counters in effect when its parent was numbered,
 // so isolated functions start again at %0.
 func numberValues(op *Operation, unique bool) *ssaNames {
-	nvals, nargs, nblocks := 0, 0, 0
+	nargs, nblocks := 0, 0
 	op.Walk(func(o *Operation) {
-		if len(o.ress()) > 0 {
-			nvals++
-		}
 		for _, r := range o.regs() {
 			for b := r.first; b != nil; b = b.next {
 				nblocks++
@@ -559,15 +565,17 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 		}
 	})
 	n := &ssaNames{
-		ids:    make(map[*Value]int32, nvals),
-		args:   make(map[*Value]int32, nargs),
-		blocks: make(map[*Block]int, nblocks),
+		ids:        map[*Value]int32{},
+		args:       make(map[*Value]int32, nargs),
+		blocks:     make(map[*Block]int, nblocks),
+		root:       op,
+		checkScope: op.ParentOp() != nil,
 	}
 	var c nameCounters
 	// The root's own results come first, so a printed op that is not in a
 	// region still names them.
 	if len(op.ress()) > 0 {
-		n.ids[&op.ress()[0]] = c.value
+		op.printID = c.value
 		c.value++
 	}
 	type item struct {
@@ -618,7 +626,7 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 						continue
 					}
 				}
-				n.ids[&o.ress()[0]] = c.value
+				o.printID = c.value
 				c.value++
 			}
 		}
