@@ -1,0 +1,5 @@
+//go:build !unix
+
+package ref
+
+func processCPUSeconds() float64 { return 0 }

@@ -1,0 +1,416 @@
+// Package run is rlx-run, the command-line front end of the reference
+// interpreter (package ref): it parses and verifies an MLIR file, binds
+// inputs and weights from files or from a seed, runs one function, and
+// prints, saves or compares its results. tools/rlx-run is a thin main
+// around Main; docs/rlx-run.md is the user documentation.
+package run
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/kernels"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+const usage = `usage: rlx-run [flags] file.mlir
+
+Runs a function of an MLIR file through rlx's reference interpreter and
+prints each result's type, checksum (FNV-1a 64 of its little-endian bytes)
+and first values.
+
+flags:
+  --entry NAME            function to run (default: the only public one)
+  --weights FILE          bind graph.param ops from a safetensors file
+                          (default: weights generated from --seed)
+  --inputs A.npy,B.npy    one .npy file per function argument, in order
+                          (default: inputs generated from --seed)
+  --seed N                seed of generated weights and inputs (default 0)
+  --out-dir DIR           also write the results to DIR/out0.npy, out1.npy, ...
+  --compare-with FILE     run FILE's function on the same inputs and weights
+                          and report the largest difference per result
+  --tolerance X           with --compare-with: the largest accepted absolute
+                          difference (default 0: bits must be identical)
+  --num-values N          values printed per result (default 8)
+  --save-inputs DIR       write the inputs used to DIR/in0.npy, in1.npy, ...
+  --save-weights FILE     write the weights used to a safetensors file
+  --profile               print the time spent per op kind to stderr
+  --allow-unregistered-dialect
+                          accept ops of unregistered dialects
+`
+
+type options struct {
+	input, entry, weights, inputs, outDir, compareWith string
+	saveInputs, saveWeights                            string
+	seed                                               uint64
+	tolerance                                          float64
+	numValues                                          int
+	allowUnregistered, profile                         bool
+}
+
+// Main runs rlx-run with args (without the program name) and returns the
+// exit code: 0 on success, 1 on any error or when compared results differ
+// beyond the tolerance.
+func Main(args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		io.WriteString(stdout, usage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rlx-run: error: %v\n", err)
+		return 1
+	}
+	r := &runner{o: o, stdout: stdout, stderr: stderr, sm: asm.NewSourceMgr(), ctx: ir.NewContext()}
+	r.sm.PrintOpOnDiagnostic = false
+	r.ctx.AllowUnregistered = o.allowUnregistered
+	dialect.RegisterAll(r.ctx)
+	return r.main()
+}
+
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("rlx-run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.entry, "entry", "", "")
+	fs.StringVar(&o.weights, "weights", "", "")
+	fs.StringVar(&o.inputs, "inputs", "", "")
+	fs.Uint64Var(&o.seed, "seed", 0, "")
+	fs.StringVar(&o.outDir, "out-dir", "", "")
+	fs.StringVar(&o.compareWith, "compare-with", "", "")
+	fs.Float64Var(&o.tolerance, "tolerance", 0, "")
+	fs.IntVar(&o.numValues, "num-values", 8, "")
+	fs.StringVar(&o.saveInputs, "save-inputs", "", "")
+	fs.StringVar(&o.saveWeights, "save-weights", "", "")
+	fs.BoolVar(&o.allowUnregistered, "allow-unregistered-dialect", false, "")
+	fs.BoolVar(&o.profile, "profile", false, "")
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%v (see rlx-run --help)", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case len(pos) == 0:
+		return nil, errors.New("no input file (see rlx-run --help)")
+	case len(pos) > 1:
+		return nil, fmt.Errorf("one input file expected, got %s", strings.Join(pos, " "))
+	case o.tolerance < 0 || math.IsNaN(o.tolerance):
+		return nil, fmt.Errorf("--tolerance must be a non-negative number, got %v", o.tolerance)
+	case o.numValues < 0:
+		return nil, fmt.Errorf("--num-values must not be negative, got %d", o.numValues)
+	}
+	o.input = pos[0]
+	return o, nil
+}
+
+type runner struct {
+	o      *options
+	stdout io.Writer
+	stderr io.Writer
+	sm     *asm.SourceMgr
+	ctx    *ir.Context
+}
+
+// fail prints err, located when it is a diagnostic, and returns exit code 1.
+func (r *runner) fail(err error) int {
+	var d *ir.Diagnostic
+	if errors.As(err, &d) {
+		r.sm.Print(r.stderr, d)
+	} else {
+		fmt.Fprintf(r.stderr, "rlx-run: error: %v\n", err)
+	}
+	return 1
+}
+
+func (r *runner) main() int {
+	o := r.o
+	p, err := r.load(o.input)
+	if err != nil {
+		return r.fail(err)
+	}
+	progs := []*ref.Program{p}
+	var q *ref.Program
+	if o.compareWith != "" {
+		if q, err = r.load(o.compareWith); err != nil {
+			return r.fail(err)
+		}
+		progs = append(progs, q)
+	}
+	inputs, err := r.inputs(progs)
+	if err != nil {
+		return r.fail(err)
+	}
+	w, err := r.weights(progs)
+	if err != nil {
+		return r.fail(err)
+	}
+	res, err := r.run(p, inputs, w)
+	if err != nil {
+		return r.fail(err)
+	}
+	if o.outDir != "" {
+		if err := writeAll(o.outDir, "out", res); err != nil {
+			return r.fail(err)
+		}
+	}
+	if q == nil {
+		for i, t := range res {
+			fmt.Fprintf(r.stdout, "result %d: %s checksum %016x %s\n", i, t.Type(), ref.Checksum(t), values(t, o.numValues))
+		}
+		return 0
+	}
+	other, err := r.run(q, inputs, w)
+	if err != nil {
+		return r.fail(err)
+	}
+	return r.compare(res, other)
+}
+
+// run runs p, with a profile on stderr when asked.
+func (r *runner) run(p *ref.Program, inputs []*tensor.Tensor, w ref.Weights) ([]*tensor.Tensor, error) {
+	if !r.o.profile {
+		return p.Run(inputs, w)
+	}
+	prof := p.NewProfile()
+	start := time.Now()
+	res, err := p.RunProfile(inputs, w, prof)
+	total := time.Since(start)
+	fmt.Fprintf(r.stderr, "profile of @%s (%d ops, %v):\n", p.Name(), p.NumOps(), total.Round(time.Microsecond))
+	for _, e := range prof.Entries() {
+		fmt.Fprintf(r.stderr, "  %-24s %6d calls %12v %5.1f%%\n", e.Op, e.Calls, e.Time.Round(time.Microsecond), 100*e.Time.Seconds()/total.Seconds())
+	}
+	return res, err
+}
+
+// load parses, verifies and compiles the entry function of one file.
+func (r *runner) load(path string) (*ref.Program, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open input file '%s': %v", path, unwrapPath(err))
+	}
+	r.sm.AddFile(path, src)
+	f, err := asm.Parse(r.ctx, path, src, asm.Options{})
+	if err == nil {
+		err = ir.Verify(f.Op)
+	}
+	if err != nil {
+		return nil, asm.ErrorDiagnostic(r.ctx, err)
+	}
+	fop, err := ref.EntryFunc(f.Op, r.o.entry)
+	if errors.Is(err, ref.ErrNoEntry) {
+		return nil, fmt.Errorf("%s: %v with --entry", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return ref.CompileFunc(fop)
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// inputs reads --inputs or generates seeded inputs that suit every program.
+func (r *runner) inputs(progs []*ref.Program) ([]*tensor.Tensor, error) {
+	p := progs[0]
+	var inputs []*tensor.Tensor
+	if r.o.inputs == "" {
+		var err error
+		if inputs, err = ref.SeededInputs(r.o.seed, progs...); err != nil {
+			return nil, ir.OpErrorPlain(p.Func(), "%v; pass --inputs", err)
+		}
+	} else {
+		files := strings.Split(r.o.inputs, ",")
+		if len(files) != len(p.Args()) {
+			return nil, ir.OpErrorPlain(p.Func(), "@%s takes %d arguments, but --inputs names %d files", p.Name(), len(p.Args()), len(files))
+		}
+		for i, name := range files {
+			t, err := readNPY(name)
+			if err != nil {
+				return nil, err
+			}
+			// NumPy has no bf16: an f32 file feeds a bf16 argument, rounded.
+			if want := p.Args()[i].Type.DType; want == tensor.BF16 && t.DType() == tensor.F32 {
+				if t, err = kernels.Cast(t, tensor.BF16); err != nil {
+					return nil, err
+				}
+			}
+			if !p.Args()[i].Type.Matches(t) {
+				return nil, ir.OpErrorPlain(p.Func(), "input %s is %s, but argument #%d of @%s is %v", name, t.Type(), i, p.Name(), p.Args()[i].Type)
+			}
+			inputs = append(inputs, t)
+		}
+	}
+	if r.o.saveInputs != "" {
+		if err := writeAll(r.o.saveInputs, "in", inputs); err != nil {
+			return nil, err
+		}
+	}
+	return inputs, nil
+}
+
+func readNPY(name string) (*tensor.Tensor, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open input file '%s': %v", name, unwrapPath(err))
+	}
+	defer f.Close()
+	t, err := tensor.ReadNPY(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return t, nil
+}
+
+// weights opens --weights, or seeded weights. With several programs, or
+// when they are saved, the weights are materialised once so that every
+// program reads the same tensors.
+func (r *runner) weights(progs []*ref.Program) (ref.Weights, error) {
+	var w ref.Weights
+	if r.o.weights != "" {
+		tw, err := ref.ReadWeights(r.o.weights)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read weights: %v", unwrapPath(err))
+		}
+		w = tw
+	} else {
+		w = ref.Seeded(r.o.seed)
+		if len(progs) > 1 || r.o.saveWeights != "" {
+			tw, err := ref.Materialize(w, progs...)
+			if err != nil {
+				return nil, ir.OpErrorPlain(progs[0].Func(), "%v", err)
+			}
+			w = tw
+		}
+	}
+	if r.o.saveWeights != "" {
+		tw, err := ref.Materialize(w, progs...)
+		if err != nil {
+			return nil, ir.OpErrorPlain(progs[0].Func(), "%v", err)
+		}
+		if err := ref.WriteWeights(r.o.saveWeights, tw); err != nil {
+			return nil, fmt.Errorf("cannot write weights: %v", err)
+		}
+	}
+	return w, nil
+}
+
+// compare prints one line per result and the verdict; the exit code is 1
+// when any result differs beyond the tolerance (with tolerance 0: when any
+// bit differs).
+func (r *runner) compare(a, b []*tensor.Tensor) int {
+	if len(a) != len(b) {
+		return r.fail(fmt.Errorf("%s has %d results, %s has %d", r.o.input, len(a), r.o.compareWith, len(b)))
+	}
+	identical, within := true, true
+	for i := range a {
+		d := ref.Compare(a[i], b[i])
+		if !d.SameType {
+			fmt.Fprintf(r.stdout, "result %d: %s vs %s: types differ\n", i, a[i].Type(), b[i].Type())
+			identical, within = false, false
+			continue
+		}
+		verdict := "bit-identical"
+		if !d.BitIdentical {
+			verdict = fmt.Sprintf("%d of %d elements differ", d.Count, a[i].Len())
+		}
+		fmt.Fprintf(r.stdout, "result %d: %s checksums %016x %016x max-abs-diff %s (%s)\n",
+			i, a[i].Type(), ref.Checksum(a[i]), ref.Checksum(b[i]), strconv.FormatFloat(d.MaxAbs, 'g', -1, 64), verdict)
+		identical = identical && d.BitIdentical
+		if r.o.tolerance == 0 {
+			within = within && d.BitIdentical
+		} else {
+			within = within && d.MaxAbs <= r.o.tolerance
+		}
+	}
+	yes := map[bool]string{true: "yes", false: "no"}
+	fmt.Fprintf(r.stdout, "bit-identical: %s\n", yes[identical])
+	if !within {
+		fmt.Fprintf(r.stderr, "rlx-run: error: results differ beyond --tolerance %s\n", strconv.FormatFloat(r.o.tolerance, 'g', -1, 64))
+		return 1
+	}
+	return 0
+}
+
+// values formats the first n elements: floats in the shortest form that
+// reads back to the same float32, integers in decimal.
+func values(t *tensor.Tensor, n int) string {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	fl, in, by := t.Floats(), t.Ints(), t.Bytes()
+	for i := 0; i < t.Len() && i < n; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		switch {
+		case fl != nil:
+			sb.WriteString(strconv.FormatFloat(float64(fl[i]), 'g', -1, 32))
+		case in != nil:
+			sb.WriteString(strconv.FormatInt(in[i], 10))
+		default:
+			sb.WriteString(strconv.Itoa(int(by[i])))
+		}
+	}
+	if t.Len() > n {
+		if n > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString("...")
+	}
+	sb.WriteByte(']')
+	return sb.String()
+}
+
+// writeAll writes ts to dir/<prefix><i>.npy, creating dir. NumPy has no
+// bf16, so bf16 tensors are written as f32 (exactly).
+func writeAll(dir, prefix string, ts []*tensor.Tensor) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("cannot create directory: %v", err)
+	}
+	for i, t := range ts {
+		if t.DType() == tensor.BF16 {
+			var err error
+			if t, err = kernels.Cast(t, tensor.F32); err != nil {
+				return err
+			}
+		}
+		name := filepath.Join(dir, fmt.Sprintf("%s%d.npy", prefix, i))
+		f, err := os.Create(name)
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, unwrapPath(err))
+		}
+		err = tensor.WriteNPY(f, t)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %v", name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package run
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const model = `func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %w = graph.param "w" : tensor<4x4xf32>
+  %0 = graph.matmul %x, %w : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+`
+
+func main1(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCLI(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.mlir")
+	if err := os.WriteFile(file, []byte(model), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, base, stderr := main1(t, file)
+	if code != 0 || !strings.HasPrefix(base, "result 0: tensor<2x4xf32> checksum ") || stderr != "" {
+		t.Fatalf("code %d, stdout %q, stderr %q", code, base, stderr)
+	}
+	// Flag spellings and positions do not matter.
+	for _, args := range [][]string{
+		{"--seed=0", file},
+		{file, "-seed", "0"},
+		{"--num-values", "8", file, "--entry=main"},
+	} {
+		if code, out, _ := main1(t, args...); code != 0 || out != base {
+			t.Errorf("%v: code %d, output %q, want %q", args, code, out, base)
+		}
+	}
+	if code, out, _ := main1(t, file, "--seed", "1"); code != 0 || out == base {
+		t.Errorf("another seed gives the same output")
+	}
+	if code, out, _ := main1(t, "--help"); code != 0 || !strings.Contains(out, "usage: rlx-run") {
+		t.Errorf("--help: code %d, %q", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{file, "--seed", "x"}, `rlx-run: error: invalid value "x" for flag -seed`},
+		{[]string{file, "--num-values", "-1"}, "rlx-run: error: --num-values must not be negative, got -1"},
+		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
+		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
+	} {
+		code, _, stderr := main1(t, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+	code, _, stderr = main1(t, file, "--profile")
+	if code != 0 || !strings.Contains(stderr, "profile of @main (2 ops,") || !strings.Contains(stderr, "graph.matmul") {
+		t.Errorf("--profile: %q", stderr)
+	}
+}

@@ -1,0 +1,94 @@
+package ref
+
+import (
+	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+)
+
+// Consumers of a value, seen through the ops that only pass values on:
+// region ops (operand i is block argument i), their terminators (operand i
+// is the region op's result i) and func.call (operand i is the callee's
+// argument i). The seeded generators use them to make values their
+// readers accept: valid GGUF blocks for a packed weight, in-range gather
+// indices for an integer input.
+
+// forEachUse calls visit for every use of v by an op that computes.
+func (c *compiler) forEachUse(v *ir.Value, visit func(*ir.OpOperand), seen map[*ir.Value]bool) {
+	if seen[v] {
+		return
+	}
+	seen[v] = true
+	v.Uses(func(u *ir.OpOperand) {
+		owner, i := u.Owner(), u.Index()
+		switch {
+		case owner.Name() == fn.CallName:
+			if callee := c.callee(owner); callee != nil {
+				if body := (fn.Func{Op: callee}).Body(); body != nil && i < body.NumArguments() {
+					c.forEachUse(body.Argument(i), visit, seen)
+				}
+			}
+		case owner.NumRegions() > 0:
+			if regionOp(owner) == nil {
+				c.forEachUse(owner.Region(0).First().Argument(i), visit, seen)
+			}
+		case owner.Next() == nil && owner.NumResults() == 0 && owner.Block() != nil:
+			parent := owner.Block().ParentOp()
+			if parent != nil && parent.Name() != fn.FuncName && regionOp(parent) == nil && i < parent.NumResults() {
+				c.forEachUse(parent.Result(i), visit, seen)
+			}
+		default:
+			visit(u)
+		}
+	})
+}
+
+func (c *compiler) callee(call *ir.Operation) *ir.Operation {
+	ref, ok := call.Attr("callee").(*ir.SymbolRefAttr)
+	if !ok || len(ref.Nested) > 0 || c.symbols == nil {
+		return nil
+	}
+	if f := c.symbols.Lookup(ref.Root); f != nil && f.Name() == fn.FuncName {
+		return f
+	}
+	return nil
+}
+
+// quantUse returns how the first graph.dequant_matmul that reads v as its
+// packed weight interprets it, or nil.
+func (c *compiler) quantUse(v *ir.Value) *QuantUse {
+	var q *QuantUse
+	c.forEachUse(v, func(u *ir.OpOperand) {
+		d, ok := graph.AsDequantMatMul(u.Owner())
+		if !ok || u.Index() != 1 || q != nil {
+			return
+		}
+		f, err := gguf.ParseFormat(string(d.Format()))
+		if err == nil {
+			q = &QuantUse{Format: f, N: int(d.N()), K: int(d.K())}
+		}
+	}, map[*ir.Value]bool{})
+	return q
+}
+
+// indexBound returns the smallest static size of a table axis that v
+// indexes as graph.gather indices, or 0 when v is not used that way.
+func (c *compiler) indexBound(v *ir.Value) int {
+	bound := 0
+	c.forEachUse(v, func(u *ir.OpOperand) {
+		g, ok := graph.AsGather(u.Owner())
+		if !ok || u.Index() != 1 {
+			return
+		}
+		t, ok := g.Table().Type().(*ir.RankedTensorType)
+		if !ok {
+			return
+		}
+		ax := g.Axis()
+		if ax < len(t.Shape) && t.Shape[ax] != ir.Dynamic && (bound == 0 || int(t.Shape[ax]) < bound) {
+			bound = int(t.Shape[ax])
+		}
+	}, map[*ir.Value]bool{})
+	return bound
+}

@@ -1,0 +1,295 @@
+package ref
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// Spec describes a tensor the caller supplies: a weight (graph.param) or a
+// function argument.
+type Spec struct {
+	// Name is the weight's name, or "arg<i>" for argument i.
+	Name string
+	// Type is the IR type; dynamic dims are -1.
+	Type TensorType
+	// Quant is set for a ui8 weight that a graph.dequant_matmul reads as
+	// its packed weight: the format and logical [N, K] shape.
+	Quant *QuantUse
+	// IndexBound, when positive, is the smallest size of a table axis the
+	// value indexes as graph.gather indices.
+	IndexBound int
+}
+
+// QuantUse is how a graph.dequant_matmul reads a packed weight.
+type QuantUse struct {
+	Format gguf.Format
+	N, K   int
+}
+
+// Weights binds graph.param ops to tensors. The interpreter asks for a
+// weight each time a graph.param op runs and checks the tensor against
+// the param's type, so a source may generate weights on demand.
+type Weights interface {
+	Weight(s Spec) (*tensor.Tensor, error)
+}
+
+// TensorWeights are weights held in memory, by name.
+type TensorWeights struct {
+	Tensors map[string]*tensor.Tensor
+	// Source names where the tensors came from, for error messages
+	// (e.g. the safetensors file).
+	Source string
+}
+
+// Weight returns the tensor named s.Name after checking its type.
+func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
+	t, ok := w.Tensors[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("no weight named %q%s", s.Name, w.in())
+	}
+	if !s.Type.Matches(t) {
+		return nil, fmt.Errorf("weight %q is %s%s, expected %v", s.Name, t.Type(), w.in(), s.Type)
+	}
+	return t, nil
+}
+
+func (w *TensorWeights) in() string {
+	if w.Source == "" {
+		return ""
+	}
+	return " in " + w.Source
+}
+
+// ReadWeights reads a safetensors file (dtypes F32, F16, BF16, U8, I32, I64,
+// BOOL, I8; U8 tensors become ui8, which is how packed GGUF weights are
+// stored).
+func ReadWeights(path string) (*TensorWeights, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := tensor.ReadSafetensors(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &TensorWeights{Tensors: st.Tensors, Source: path}, nil
+}
+
+// WriteWeights writes w as a safetensors file.
+func WriteWeights(path string, w *TensorWeights) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := tensor.WriteSafetensors(f, &tensor.Safetensors{Tensors: w.Tensors}); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Seeded returns weights generated from seed (see SeededTensor). Each
+// weight is generated when its graph.param runs and dropped after its last
+// use, so memory stays near the live tensors; use Materialize to generate
+// them once for many runs.
+func Seeded(seed uint64) Weights { return seeded(seed) }
+
+type seeded uint64
+
+func (s seeded) Weight(spec Spec) (*tensor.Tensor, error) {
+	return SeededTensor(uint64(s), 'w', spec)
+}
+
+// SeededInputs returns one seeded tensor per function argument (see
+// SeededTensor, kind 'i', names "arg0", "arg1", …). With several programs,
+// which must have the same argument types, an integer argument used as
+// gather indices stays below the smallest bound any of them needs.
+func SeededInputs(seed uint64, progs ...*Program) ([]*tensor.Tensor, error) {
+	if len(progs) == 0 {
+		return nil, nil
+	}
+	args := append([]Spec(nil), progs[0].args...)
+	for _, p := range progs[1:] {
+		if len(p.args) != len(args) {
+			return nil, fmt.Errorf("@%s takes %d arguments, @%s %d", progs[0].name, len(args), p.name, len(p.args))
+		}
+		for i, a := range p.args {
+			if a.Type.String() != args[i].Type.String() {
+				return nil, fmt.Errorf("argument #%d is %v in @%s but %v in @%s", i, args[i].Type, progs[0].name, a.Type, p.name)
+			}
+			if a.IndexBound > 0 && (args[i].IndexBound == 0 || a.IndexBound < args[i].IndexBound) {
+				args[i].IndexBound = a.IndexBound
+			}
+		}
+	}
+	out := make([]*tensor.Tensor, len(args))
+	for i, a := range args {
+		t, err := SeededTensor(seed, 'i', a)
+		if err != nil {
+			return nil, fmt.Errorf("argument #%d: %v", i, err)
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// Materialize generates or loads every weight that the programs read,
+// once, and returns them in memory. When several programs read a weight,
+// their specs are merged (the first known dequant_matmul consumer, the
+// smallest gather bound), so programs compared with each other see the
+// same tensors.
+func Materialize(w Weights, progs ...*Program) (*TensorWeights, error) {
+	specs := map[string]Spec{}
+	var names []string
+	for _, p := range progs {
+		for _, s := range p.params {
+			old, ok := specs[s.Name]
+			if !ok {
+				names = append(names, s.Name)
+				specs[s.Name] = s
+				continue
+			}
+			if old.Quant == nil {
+				old.Quant = s.Quant
+			}
+			if s.IndexBound > 0 && (old.IndexBound == 0 || s.IndexBound < old.IndexBound) {
+				old.IndexBound = s.IndexBound
+			}
+			specs[s.Name] = old
+		}
+	}
+	sort.Strings(names)
+	out := &TensorWeights{Tensors: make(map[string]*tensor.Tensor, len(names))}
+	for _, n := range names {
+		t, err := w.Weight(specs[n])
+		if err != nil {
+			return nil, err
+		}
+		out.Tensors[n] = t
+	}
+	return out, nil
+}
+
+// StreamSeed returns the seed of the generator stream of one tensor: the
+// FNV-1a 64 hash of seed (8 bytes, little-endian), the kind byte ('w' for
+// weights, 'i' for inputs) and the name. Each tensor has its own stream, so
+// adding a weight or input never changes the others.
+func StreamSeed(seed uint64, kind byte, name string) uint64 {
+	h := fnv.New64a()
+	var b [9]byte
+	binary.LittleEndian.PutUint64(b[:8], seed)
+	b[8] = kind
+	h.Write(b[:])
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+// SeededTensor generates the tensor described by s from the stream
+// StreamSeed(seed, kind, s.Name), with tensor.RNG:
+//
+//   - floating-point inputs ('i'), and weights of rank ≤ 1: Uniform in [−1, 1];
+//   - floating-point weights of rank r ≥ 2: Uniform in [−b, b] with
+//     b = 1/√(dim r−2), the contracted dim of a matmul's right operand, so
+//     activations keep their scale through deep graphs;
+//   - integers read as gather indices: Ints in [0, IndexBound); i1: {0, 1};
+//     other integers: Ints in [1, 16) (never 0, so integer division works);
+//   - ui8 packed weights read by a dequant_matmul: an f32 [N, K] matrix
+//     Uniform in [−1/√K, 1/√K], encoded by gguf.Quantize in the consumer's
+//     format, so every block is valid; other ui8 tensors: uniform bytes.
+func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
+	if !s.Type.Static() {
+		return nil, fmt.Errorf("cannot generate %q: type %v has a dynamic dim", s.Name, s.Type)
+	}
+	stream := StreamSeed(seed, kind, s.Name)
+	rng := tensor.NewRNG(stream)
+	shape, dt := s.Type.Shape, s.Type.DType
+	switch {
+	case dt.IsFloat():
+		b := float32(1)
+		if r := len(shape); kind == 'w' && r >= 2 {
+			b = float32(1 / math.Sqrt(float64(max(shape[r-2], 1))))
+		}
+		return uniform(stream, dt, shape, -b, b), nil
+	case dt == tensor.UI8 && s.Quant != nil:
+		q := s.Quant
+		want, err := gguf.ByteCount(q.Format, q.N, q.K)
+		if err != nil {
+			return nil, fmt.Errorf("cannot generate %q: %v", s.Name, err)
+		}
+		if n := tensor.NumElements(shape); n != want {
+			return nil, fmt.Errorf("cannot generate %q: %d bytes, but a %v [%d, %d] weight needs %d", s.Name, n, q.Format, q.N, q.K, want)
+		}
+		b := float32(1 / math.Sqrt(float64(max(q.K, 1))))
+		w := uniform(stream, tensor.F32, []int{q.N, q.K}, -b, b)
+		packed, err := gguf.Quantize(q.Format, w.Floats(), q.N, q.K)
+		if err != nil {
+			return nil, err
+		}
+		return tensor.FromBytes(shape, packed)
+	case dt == tensor.UI8:
+		data := make([]byte, tensor.NumElements(shape))
+		for i := range data {
+			data[i] = byte(rng.Uint64() >> 56)
+		}
+		return tensor.FromBytes(shape, data)
+	case s.IndexBound > 0:
+		hi := int64(s.IndexBound)
+		if _, top := dt.IntRange(); hi-1 > top {
+			hi = top + 1
+		}
+		return rng.Ints(dt, shape, 0, hi)
+	case dt == tensor.I1:
+		return rng.Ints(dt, shape, 0, 2)
+	default:
+		return rng.Ints(dt, shape, 1, 16)
+	}
+}
+
+// uniform returns tensor.NewRNG(seed).Uniform(dt, shape, lo, hi), bit for
+// bit, computed in parallel. Uniform takes one draw per element and
+// splitmix64's state after i draws is seed + i·γ, so a chunk starting at
+// element i can start its own generator there.
+func uniform(seed uint64, dt tensor.DType, shape []int, lo, hi float32) *tensor.Tensor {
+	const gamma, chunk = 0x9E3779B97F4A7C15, 1 << 16
+	t := tensor.Zeros(dt, shape...)
+	v := t.Floats()
+	span := float64(hi) - float64(lo)
+	fill := func(start, end int) {
+		r := tensor.NewRNG(seed + uint64(start)*gamma)
+		for i := start; i < end; i++ {
+			x := float64(lo) + float64(span*r.Float64())
+			v[i] = tensor.RoundFloat(dt, float32(x))
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), (len(v)+chunk-1)/chunk)
+	if workers <= 1 {
+		fill(0, len(v))
+		return t
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(v) {
+					return
+				}
+				fill(start, min(start+chunk, len(v)))
+			}
+		})
+	}
+	wg.Wait()
+	return t
+}
