@@ -102,6 +102,8 @@ func TestInvalidInput(t *testing.T) {
 		{"zero stride", `"foo.op"() {a = strided<[1, 0]>} : () -> ()`, "in.mlir:1:17: error: strides must not be zero"},
 		{"distinct mismatch", `"foo.op"() {a = distinct[0]<1 : i32>, b = distinct[0]<2 : i32>} : () -> ()`, "in.mlir:1:43: error: referenced attribute does not match previous definition: 1 : i32"},
 		{"bad resource blob", `{-# dialect_resources: { builtin: { x: "0xzz" } } #-}`, "in.mlir:1:40: error: expected hex string blob for key 'x'"},
+		{"unknown resource dialect", `{-# dialect_resources: { foo: { x: "0x01000000" } } #-}`, "in.mlir:1:26: error: dialect 'foo' is unknown"},
+		{"resources of dialect without handler", `{-# dialect_resources: { arith: { x: "0x01000000" } } #-}`, "in.mlir:1:35: error: unexpected 'resource' section for dialect 'arith'"},
 		{"unknown metadata key", `{-# foo: {} #-}`, "in.mlir:1:5: error: unknown key 'foo' in file metadata dictionary"},
 		{"deep regions", deep(`"a.b"() ({`, `}) : () -> ()`, 100000), "in.mlir:1:5001: error: nesting depth exceeds the limit of 1000"},
 		{"deep arrays", `"foo.op"() {a = ` + deep("[", "]", 100000) + `} : () -> ()`, "in.mlir:1:1016: error: nesting depth exceeds the limit of 1000"},

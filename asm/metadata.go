@@ -3,6 +3,7 @@ package asm
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -63,7 +64,17 @@ func (p *parser) parseResourceGroups(dialect bool) {
 					align := binary.LittleEndian.Uint32(e.Blob[:4])
 					p.ctx.SetResource(e.Key, &ir.ResourceBlob{Alignment: align, Data: e.Blob[4:]})
 				}
-			case !p.ctx.AllowUnregistered && !p.ctx.IsDialectRegistered(group):
+			case group == "test" && p.ctx.AllowUnregistered && !p.ctx.IsDialectRegistered(group):
+				// MLIR's test dialect keeps resource entries and prints
+				// the ones its attributes refer to; rlx keeps them opaque.
+				for _, e := range entries {
+					p.ctx.SetOpaqueResource(group, e.Key, e.printed())
+				}
+			case p.ctx.IsDialectRegistered(group) || p.ctx.AllowUnregistered && ir.IsUpstreamDialect(group):
+				if len(entries) > 0 {
+					p.fail(entries[0].pos, "unexpected 'resource' section for dialect '%s'", group)
+				}
+			default:
 				p.fail(gpos, "dialect '%s' is unknown", group)
 			}
 		} else {
@@ -87,6 +98,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 	}
 	for {
 		var e ResourceEntry
+		e.pos = p.tok.start
 		switch p.tok.kind {
 		case tokBareIdent:
 			e.Key = p.spelling()
@@ -123,4 +135,15 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 	}
 	p.expect(tokRBrace, "")
 	return out
+}
+
+// printed returns the entry's value as the printer writes it back.
+func (e ResourceEntry) printed() string {
+	switch {
+	case e.IsStr:
+		return strconv.Quote(e.Str)
+	case e.Bool:
+		return "true"
+	}
+	return "false"
 }

@@ -10,6 +10,9 @@ import "unsafe"
 type nameTable struct {
 	byName   map[string]valueDef
 	prefixes []numbered
+	// sizeHint is the expected number of names, from the source size, so
+	// the first numbered table is allocated once instead of doubling.
+	sizeHint int
 }
 
 type numbered struct {
@@ -44,7 +47,11 @@ func (t *nameTable) slot(prefix []byte, create bool) *numbered {
 		return nil
 	}
 	t.prefixes = append(t.prefixes, numbered{prefix: string(prefix)})
-	return &t.prefixes[len(t.prefixes)-1]
+	s := &t.prefixes[len(t.prefixes)-1]
+	if len(t.prefixes) == 1 && t.sizeHint > 0 {
+		s.defs = make([]valueDef, 0, t.sizeHint)
+	}
+	return s
 }
 
 func (t *nameTable) get(name []byte) (valueDef, bool) {

@@ -36,7 +36,14 @@ const placeholderName = "builtin.unrealized_conversion_cast"
 
 func (p *parser) pushScope(isolated bool) {
 	if isolated || len(p.scopes) == 0 {
-		p.scopes = append(p.scopes, &valueScope{})
+		s := &valueScope{}
+		// Generated code defines a value every ~100 bytes; a function that
+		// is most of the file gets its table sized up front. Small regions
+		// are left to grow.
+		if rest := len(p.src) - p.tok.end; rest > 1<<20 {
+			s.defs.sizeHint = rest / 96
+		}
+		p.scopes = append(p.scopes, s)
 		return
 	}
 	s := p.scopes[len(p.scopes)-1]
@@ -303,11 +310,11 @@ func (p *parser) parseGenericOp() *ir.Operation {
 		opName = p.ctx.OpName(unescape(rawName))
 	}
 	name := opName.String()
-	if opName.Def() == nil && !p.ctx.AllowUnregistered {
-		if opName.Dialect() == "" {
-			p.fail(nameTok.start, "operation name '%s' must be prefixed with a dialect, or use --allow-unregistered-dialect", name)
-		}
-		p.fail(nameTok.start, "operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used")
+	// Like MLIR, an op of a registered dialect that the dialect does not
+	// define is left to the verifier; an op of an unknown dialect is an
+	// error here, at the token after the name.
+	if opName.Def() == nil && !p.ctx.AllowUnregistered && (opName.Dialect() == "" || !p.ctx.IsDialectRegistered(opName.Dialect())) {
+		p.failTok("operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used")
 	}
 	// Everything is collected in locals and handed to NewOperation through
 	// a state and buffers reused from op to op (NewOperation copies what it

@@ -49,6 +49,8 @@ type ResourceEntry struct {
 	Bool  bool
 	IsStr bool
 	Blob  []byte
+
+	pos int // offset of the key, for diagnostics
 }
 
 // Parse parses MLIR text. name is the file name used in locations and
@@ -333,8 +335,8 @@ func (p *parser) parseFile() (f *File, err error) {
 	if p.opts.NoImplicitModule {
 		ops := top.OpSlice()
 		if len(ops) != 1 {
-			pos := len(p.src)
-			return nil, p.errorAt(pos, "source must contain a single top-level operation, found: %d", len(ops))
+			// MLIR reports this at the buffer's start, FILE:0:0.
+			return nil, &Error{File: p.name, Msg: fmt.Sprintf("source must contain a single top-level operation, found: %d", len(ops))}
 		}
 		ops[0].Remove()
 		f.Op = ops[0]

@@ -28,6 +28,8 @@ type Context struct {
 
 	resourceMu sync.Mutex
 	resources  map[string]*ResourceBlob
+	// opaqueResources holds resource groups of dialects rlx keeps opaque.
+	opaqueResources map[string]map[string]string
 
 	// Frequently used values, made once.
 	unknownLoc   *UnknownLoc

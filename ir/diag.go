@@ -134,12 +134,12 @@ func OpError(op *Operation, format string, args ...any) *Diagnostic {
 
 // EmitRemark reports a remark at op's location.
 func (op *Operation) EmitRemark(format string, args ...any) {
-	op.name.ctx.Emit(&Diagnostic{Severity: SeverityRemark, Loc: op.loc, Message: fmt.Sprintf(format, args...)})
+	op.name.ctx.Emit(&Diagnostic{Severity: SeverityRemark, Loc: op.loc, Message: fmt.Sprintf(format, args...), Op: op})
 }
 
 // EmitWarning reports a warning at op's location.
 func (op *Operation) EmitWarning(format string, args ...any) {
-	op.name.ctx.Emit(&Diagnostic{Severity: SeverityWarning, Loc: op.loc, Message: fmt.Sprintf(format, args...)})
+	op.name.ctx.Emit(&Diagnostic{Severity: SeverityWarning, Loc: op.loc, Message: fmt.Sprintf(format, args...), Op: op})
 }
 
 // Diagnostics is an error holding several diagnostics.

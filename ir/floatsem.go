@@ -91,6 +91,9 @@ type apfloat struct {
 	// For fpNormal: value = sig × 2^(exp - (Precision-1)), with sig < 2^Precision.
 	sig *big.Int
 	exp int
+	// nanBits keeps the exact pattern of a NaN read from bits, so its
+	// payload prints back unchanged (MLIR keeps it too).
+	nanBits *big.Int
 }
 
 type fpKind uint8
@@ -104,6 +107,14 @@ const (
 
 // decodeFloat turns a bit pattern (given as a big.Int) into its value.
 func decodeFloat(s *FloatSemantics, bits *big.Int) apfloat {
+	f := decodeFloatValue(s, bits)
+	if f.kind == fpNaN {
+		f.nanBits = new(big.Int).Set(bits)
+	}
+	return f
+}
+
+func decodeFloatValue(s *FloatSemantics, bits *big.Int) apfloat {
 	mb := s.mantBits()
 	eb := s.expBits()
 	mant := new(big.Int).And(bits, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(mb)), big.NewInt(1)))
@@ -244,6 +255,9 @@ func cmpShift(num, den *big.Int, e int) int {
 
 // encode returns the bit pattern of a value.
 func (f apfloat) encode() *big.Int {
+	if f.kind == fpNaN && f.nanBits != nil {
+		return new(big.Int).Set(f.nanBits)
+	}
 	s := f.sem
 	mb, eb := s.mantBits(), s.expBits()
 	bits := new(big.Int)

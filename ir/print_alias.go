@@ -53,9 +53,13 @@ func (s *aliasState) printAlias(p *AsmPrinter, t Type, a Attribute) bool {
 	return true
 }
 
-// builtinAliasName returns the alias base name MLIR's builtin dialect gives
-// a symbol, or "".
+// builtinAliasName returns the alias base name mlir-opt gives a symbol, or
+// "": the name from an upstream dialect (print_alias_upstream.go) or else
+// the builtin dialect's.
 func builtinAliasName(sym any) string {
+	if name := upstreamAliasName(sym); name != "" {
+		return name
+	}
 	switch x := sym.(type) {
 	case *AffineMapAttr:
 		return "map"
@@ -293,6 +297,11 @@ func sanitizeAliasName(name string) string {
 	for i := 0; i < len(name); i++ {
 		if !valid(name[i]) {
 			copyName(&sb)
+			// Escaping can put a digit first ("%test" gives "25test"); such a
+			// name gets the underscore prefix too.
+			if s := sb.String(); isDigit(s[0]) {
+				return "_" + s
+			}
 			return sb.String()
 		}
 	}

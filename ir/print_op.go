@@ -19,7 +19,8 @@ type OpPrinter struct {
 
 // Print writes op (usually a builtin.module) the way mlir-opt does: aliases
 // that cannot be deferred first, then the op, then deferred location
-// aliases, then the file's resources.
+// aliases, then the file's resources, then a blank line. With
+// opts.LocalScope it writes only the op and a newline.
 func Print(w io.Writer, op *Operation, opts PrintOptions) error {
 	p := newOpPrinter(w, op, &opts)
 	p.printTopLevel(op)
@@ -72,6 +73,11 @@ func (p *OpPrinter) printTopLevel(op *Operation) {
 	}
 	p.printOp(op)
 	p.buf = append(p.buf, '\n')
+	if p.opts.LocalScope {
+		// MLIR prints a local-scope op alone: no alias section, no
+		// resources and no blank line after it.
+		return
+	}
 	for _, info := range named {
 		if info.deferred {
 			p.printAliasDef(info)
@@ -359,7 +365,9 @@ func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
 	if p.opts.DebugInfo && v.argBlock() != nil {
 		if l := v.argBlock().argLocs[v.index]; l != nil {
 			p.buf = append(p.buf, ' ')
-			p.printLocation(l, true)
+			// MLIR prints argument locations inline (its alias, if
+			// any, is still defined at the top).
+			p.printLocation(l, false)
 		}
 	}
 }

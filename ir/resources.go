@@ -1,5 +1,7 @@
 package ir
 
+import "sort"
+
 // ResourceBlob is the data of a dense resource (`dense_resource<name>`),
 // held by the Context and printed in the file's
 // `{-# dialect_resources: {builtin: …} #-}` section.
@@ -35,18 +37,84 @@ func (c *Context) Resource(handle string) *ResourceBlob {
 	return c.resources[handle]
 }
 
-// collectResources returns, in first-use order, the handles of dense
-// resources printed anywhere in op.
-func collectResources(op *Operation) []string {
-	seen := map[string]bool{}
-	var out []string
+// SetOpaqueResource keeps one entry of the resource group of a dialect rlx
+// does not register (MLIR's test dialect keeps blobs this way). value is
+// the entry's printed value: a quoted string (blobs are "0x…" strings) or
+// `true`/`false`. The entry is printed again when an opaque attribute or
+// type of that dialect names key in its body, which is how such dialects
+// refer to their resources.
+func (c *Context) SetOpaqueResource(dialect, key, value string) {
+	c.resourceMu.Lock()
+	defer c.resourceMu.Unlock()
+	if c.opaqueResources == nil {
+		c.opaqueResources = map[string]map[string]string{}
+	}
+	g := c.opaqueResources[dialect]
+	if g == nil {
+		g = map[string]string{}
+		c.opaqueResources[dialect] = g
+	}
+	g[key] = value
+}
+
+// OpaqueResource returns the printed value of an entry stored with
+// SetOpaqueResource.
+func (c *Context) OpaqueResource(dialect, key string) (string, bool) {
+	c.resourceMu.Lock()
+	defer c.resourceMu.Unlock()
+	v, ok := c.opaqueResources[dialect][key]
+	return v, ok
+}
+
+// IsUpstreamDialect reports whether name is a dialect that mlir-opt 19
+// registers. rlx accepts such dialects' syntax opaquely under
+// --allow-unregistered-dialect and uses this to decide, like mlir-opt,
+// between "unknown dialect" and dialect-specific errors.
+func IsUpstreamDialect(name string) bool { return upstreamDialects[name] }
+
+// resourceRef is one referenced resource entry: a builtin blob handle
+// (dialect "builtin") or a key of an opaque dialect's group.
+type resourceRef struct{ dialect, key string }
+
+// collectResources returns, in first-use order, the resource entries
+// printed anywhere in op: dense_resource handles and keys named by
+// opaque attributes and types of dialects with stored resource groups.
+func (c *Context) collectResources(op *Operation) []resourceRef {
+	c.resourceMu.Lock()
+	opaque := len(c.opaqueResources) > 0
+	c.resourceMu.Unlock()
+	seen := map[resourceRef]bool{}
+	var out []resourceRef
+	add := func(r resourceRef) {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	addOpaque := func(dialect, body string) {
+		if !opaque {
+			return
+		}
+		for _, id := range identifiers(body) {
+			if _, ok := c.OpaqueResource(dialect, id); ok {
+				add(resourceRef{dialect, id})
+			}
+		}
+	}
 	var visitA func(Attribute)
 	var visitT func(Type)
-	visitT = func(t Type) { t.walkSubElements(visitT, visitA) }
+	visitT = func(t Type) {
+		if o, ok := t.(*OpaqueType); ok {
+			addOpaque(o.Dialect, o.Data)
+		}
+		t.walkSubElements(visitT, visitA)
+	}
 	visitA = func(a Attribute) {
-		if r, ok := a.(*DenseResourceElementsAttr); ok && !seen[r.Handle] {
-			seen[r.Handle] = true
-			out = append(out, r.Handle)
+		switch x := a.(type) {
+		case *DenseResourceElementsAttr:
+			add(resourceRef{"builtin", x.Handle})
+		case *OpaqueAttr:
+			addOpaque(x.Dialect, x.Data)
 		}
 		a.walkSubElements(visitT, visitA)
 	}
@@ -57,39 +125,109 @@ func collectResources(op *Operation) []string {
 		if o.attrs != nil {
 			visitA(o.attrs)
 		}
+		if opaque {
+			for _, r := range o.Results() {
+				visitT(r.Type())
+			}
+			for i := range o.regs() {
+				for b := o.regs()[i].first; b != nil; b = b.next {
+					for _, a := range b.args {
+						visitT(a.Type())
+					}
+				}
+			}
+		}
 	})
 	return out
 }
 
-func (p *OpPrinter) printResources(op *Operation) {
-	handles := collectResources(op)
-	ctx := p.ctx
-	if len(handles) == 0 || ctx == nil {
-		return
-	}
-	first := true
-	for _, h := range handles {
-		blob := ctx.Resource(h)
-		if blob == nil {
+// identifiers returns the bare identifiers in an opaque dialect body.
+func identifiers(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		ch := s[i]
+		if ch == '"' {
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			i++
 			continue
 		}
-		if first {
-			p.WriteString("\n{-#\n  dialect_resources: {\n    builtin: {\n")
-			first = false
-		} else {
+		if ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' {
+			j := i + 1
+			for j < len(s) && (s[j] == '_' || s[j] == '$' || s[j] == '.' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+			continue
+		}
+		if ch >= '0' && ch <= '9' {
+			for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '.') {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+func (p *OpPrinter) printResources(op *Operation) {
+	ctx := p.ctx
+	if ctx == nil {
+		return
+	}
+	refs := ctx.collectResources(op)
+	// Groups print in order of their first reference, entries within a
+	// group in order of first use.
+	var groups []string
+	byGroup := map[string][]string{}
+	for _, r := range refs {
+		if r.dialect == "builtin" && ctx.Resource(r.key) == nil {
+			continue
+		}
+		if _, ok := byGroup[r.dialect]; !ok {
+			groups = append(groups, r.dialect)
+		}
+		byGroup[r.dialect] = append(byGroup[r.dialect], r.key)
+	}
+	if len(groups) == 0 {
+		return
+	}
+	// builtin first, as MLIR registers it first.
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i] == "builtin" && groups[j] != "builtin" })
+	p.WriteString("\n{-#\n  dialect_resources: {\n")
+	for gi, g := range groups {
+		if gi > 0 {
 			p.WriteString(",\n")
 		}
-		p.WriteString("      ")
-		p.PrintKeywordOrString(h)
-		p.WriteString(": ")
-		data := make([]byte, 4, 4+len(blob.Data))
-		data[0] = byte(blob.Alignment)
-		data[1] = byte(blob.Alignment >> 8)
-		data[2] = byte(blob.Alignment >> 16)
-		data[3] = byte(blob.Alignment >> 24)
-		p.printHex(append(data, blob.Data...))
+		p.WriteString("    ")
+		p.WriteString(g)
+		p.WriteString(": {\n")
+		for i, key := range byGroup[g] {
+			if i > 0 {
+				p.WriteString(",\n")
+			}
+			p.WriteString("      ")
+			p.PrintKeywordOrString(key)
+			p.WriteString(": ")
+			if g == "builtin" {
+				blob := ctx.Resource(key)
+				data := make([]byte, 4, 4+len(blob.Data))
+				data[0] = byte(blob.Alignment)
+				data[1] = byte(blob.Alignment >> 8)
+				data[2] = byte(blob.Alignment >> 16)
+				data[3] = byte(blob.Alignment >> 24)
+				p.printHex(append(data, blob.Data...))
+			} else {
+				v, _ := ctx.OpaqueResource(g, key)
+				p.WriteString(v)
+			}
+		}
+		p.WriteString("\n    }")
 	}
-	if !first {
-		p.WriteString("\n    }\n  }\n#-}\n")
-	}
+	p.WriteString("\n  }\n#-}\n")
 }

@@ -29,9 +29,23 @@ func VerifyLocal(op *Operation) error {
 	return v.verifyDominance(op)
 }
 
+// VerifyShallow checks op's own invariants (its counts, traits, verifiers
+// and region verifiers, symbol table and isolation) and its symbol uses,
+// without descending into the nested ops or checking dominance. It is what
+// a pass manager runs after a nested pipeline, whose own verification
+// already covered the nested ops (MLIR's non-recursive verify).
+func VerifyShallow(op *Operation) error {
+	v := &verifier{ctx: op.name.ctx, shallow: true}
+	if err := v.verifyOp(op); err != nil {
+		return err
+	}
+	return v.verifySymbolUses(op)
+}
+
 type verifier struct {
-	ctx *Context
-	dom map[*Region]*domTree
+	ctx     *Context
+	dom     map[*Region]*domTree
+	shallow bool // verify only the top op, not the ops nested in it
 }
 
 func (v *verifier) verifyOp(op *Operation) error {
@@ -81,6 +95,9 @@ func (v *verifier) verifyOp(op *Operation) error {
 		}
 	}
 	for i := range op.regs() {
+		if v.shallow {
+			break
+		}
 		r := &op.regs()[i]
 		for b := r.first; b != nil; b = b.next {
 			if err := v.verifyBlock(b); err != nil {

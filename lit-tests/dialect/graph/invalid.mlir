@@ -1,4 +1,3 @@
-// REQUIRES: graph-dialect, verify-diagnostics
 // RUN: rlx-opt %s --verify-diagnostics --split-input-file
 
 // Verifier errors of the graph dialect: one or more per rule. The Go test

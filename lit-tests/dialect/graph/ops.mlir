@@ -1,4 +1,3 @@
-// REQUIRES: graph-dialect
 // RUN: rlx-opt %s | rlx-opt | FileCheck %s
 // RUN: rlx-opt %s --mlir-print-op-generic | rlx-opt | FileCheck %s
 

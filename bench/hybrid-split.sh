@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Scale benchmark of the hybrid-split pass.
+#
+# usage: bench/hybrid-split.sh [OPS...]      (default: 10000 100000 1000000)
+#
+# For each size it generates two decode-step graphs of about OPS graph ops —
+# one with ../shared/bench/gen_decode.py (--gdn-every 4) and one with
+# rlx-gen qwen35 — and runs
+#
+#   rlx-opt --hybrid-split --mlir-timing --mlir-disable-threading -o /dev/null FILE
+#
+# REPEAT times (default 3), keeping the fastest run. It reports the parse
+# time and the pass time from --mlir-timing (the pass alone, with
+# --verify-each=false, and the pass with the verifier run after it, as
+# rlx-opt does by default), the whole process (wall, user CPU, peak RSS),
+# and the growth of each from one size to the next, scaled to 10x ops
+# (linear is 10x; the target is at most 11x). The last lines check the
+# targets: growth <= 11x per 10x, and the pass alone on the largest graph
+# faster than parsing it. These are wall times: on a shared machine they
+# move with the load (printed before and after), so the fastest of REPEAT
+# runs is what is compared. For a measure that does not, see
+# BenchmarkSplit in passes/hybridsplit (go test -bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000 1000000)
+repeat=${REPEAT:-3}
+work=${TMPDIR:-/tmp}/rlx-bench-hybrid-split
+mkdir -p "$work/bin"
+go build -o "$work/bin/" ./tools/rlx-opt ./tools/rlx-gen
+opt=$work/bin/rlx-opt
+gen=$work/bin/rlx-gen
+
+count_ops() { grep -cE '= "?graph\.' "$1"; }
+
+# ops per layer of each generator, measured on a small graph
+python3 ../shared/bench/gen_decode.py 20 --gdn-every 4 > "$work/cal.mlir"
+per_decode=$(( $(count_ops "$work/cal.mlir") / 20 ))
+"$gen" qwen35 --layers 60 -o "$work/cal.mlir"
+per_qwen=$(( $(count_ops "$work/cal.mlir") / 60 ))
+
+# timing FILE EXTRA-FLAGS... prints "parse pass wall user rss" of the
+# fastest of $repeat runs (by pass time).
+timing() {
+	local f=$1; shift
+	local best=""
+	for _ in $(seq "$repeat"); do
+		/usr/bin/time -f "%e %U %M" -o "$work/time.txt" \
+			"$opt" --hybrid-split --mlir-timing --mlir-timing-display=list --mlir-disable-threading "$@" -o /dev/null "$f" 2> "$work/timing.txt"
+		local parse pass
+		parse=$(awk '/ Parser$/ {print $1}' "$work/timing.txt")
+		pass=$(awk '/ HybridSplit$/ {print $1}' "$work/timing.txt")
+		local line="$parse $pass $(cat "$work/time.txt")"
+		if [ -z "$best" ] || awk -v a="$pass" -v b="$(echo "$best" | cut -d' ' -f2)" 'BEGIN {exit !(a < b)}'; then
+			best=$line
+		fi
+	done
+	echo "$best"
+}
+
+fail=0
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-10s %9s %9s %11s %11s %10s %9s %9s %8s\n' generator ops "parse s" "pass s" "pass+ver s" "process s" "user s" "RSS MB" "pass/parse"
+for g in gen_decode rlx-gen; do
+	prev_ops="" ; prev_pass="" ; prev_ver="" ; prev_wall=""
+	growth=()
+	for n in "${sizes[@]}"; do
+		f=$work/$g-$n.mlir
+		if [ ! -s "$f" ]; then
+			if [ $g = gen_decode ]; then
+				python3 ../shared/bench/gen_decode.py $(( (n + per_decode - 1) / per_decode )) --gdn-every 4 > "$f"
+			else
+				"$gen" qwen35 --layers $(( (n + per_qwen - 1) / per_qwen )) -o "$f"
+			fi
+		fi
+		ops=$(count_ops "$f")
+		read -r parse pass _ _ _ <<< "$(timing "$f" --verify-each=false)"
+		read -r _ ver wall user rss <<< "$(timing "$f")"
+		printf '%-10s %9d %9.3f %9.3f %11.3f %11.2f %10.2f %9d %8.2f\n' $g "$ops" "$parse" "$pass" "$ver" "$wall" "$user" $(( rss / 1024 )) \
+			"$(awk -v a="$pass" -v b="$parse" 'BEGIN {print a / b}')"
+		if [ -n "$prev_ops" ]; then
+			growth+=("$(awk -v o1="$prev_ops" -v o2="$ops" -v p1="$prev_pass" -v p2="$pass" -v v1="$prev_ver" -v v2="$ver" -v w1="$prev_wall" -v w2="$wall" \
+				'BEGIN {s = 10 / (o2 / o1); printf "%d -> %d ops: pass %.1fx, pass+verify %.1fx, process %.1fx (per 10x ops)", o1, o2, p2 / p1 * s, v2 / v1 * s, w2 / w1 * s}')")
+			if awk -v o1="$prev_ops" -v o2="$ops" -v p1="$prev_pass" -v p2="$pass" 'BEGIN {exit !(p2 / p1 * 10 / (o2 / o1) > 11)}'; then
+				fail=1
+				growth+=("  FAIL: the pass grew more than 11x per 10x ops")
+			fi
+		fi
+		prev_ops=$ops prev_pass=$pass prev_ver=$ver prev_wall=$wall
+		last_parse=$parse last_pass=$pass
+	done
+	for l in "${growth[@]}"; do echo "  $g growth: $l"; done
+	if awk -v a="$last_pass" -v b="$last_parse" 'BEGIN {exit !(a < b)}'; then
+		echo "  $g: PASS: the pass alone ($last_pass s) is faster than parsing ($last_parse s) on the largest graph"
+	else
+		echo "  $g: FAIL: the pass alone ($last_pass s) is not faster than parsing ($last_parse s) on the largest graph"
+		fail=1
+	fi
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $fail

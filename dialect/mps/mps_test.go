@@ -1,0 +1,133 @@
+package mps_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+const split = `func.func @f(%x: tensor<1x4x64xf32>, %k: tensor<1x4x4x16xf32>, %m1: tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
+  %0:2 = mps.subgraph @f_mps0(%x) : (tensor<1x4x64xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4xf32>) {
+  ^bb0(%a: tensor<1x4x64xf32>):
+    %q = graph.reshape %a : (tensor<1x4x64xf32>) -> tensor<1x4x4x16xf32>
+    %r = graph.reduce %q {axes = array<i64: 2, 3>, kind = "max"} : (tensor<1x4x4x16xf32>) -> tensor<1x4xf32>
+    mps.yield %q, %r : tensor<1x4x4x16xf32>, tensor<1x4xf32>
+  }
+  %1 = thunk.call @f_thunk1(%0#1, %m1) {target = "metal"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32> {
+  ^bb0(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>):
+    %m = graph.max %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    thunk.yield %m : tensor<1x4xf32>
+  }
+  %2 = mps.subgraph @f_mps2(%0#0, %k, %1) : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
+  ^bb0(%q: tensor<1x4x4x16xf32>, %kk: tensor<1x4x4x16xf32>, %m: tensor<1x4xf32>):
+    %o = graph.attention %q, %kk, %kk, %m {mask = "custom"} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32>
+    mps.yield %o : tensor<1x4x4x16xf32>
+  }
+  return %2 : tensor<1x4x4x16xf32>
+}
+`
+
+func parse(t *testing.T, src string) *ir.Operation {
+	t.Helper()
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := asm.ParseString(ctx, "in.mlir", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestRoundTrip prints the custom form, the generic form, and reads each
+// back to the same text.
+func TestRoundTrip(t *testing.T) {
+	m := parse(t, split)
+	if err := ir.Verify(m); err != nil {
+		t.Fatal(err)
+	}
+	custom := ir.Sprint(m, ir.PrintOptions{})
+	generic := ir.Sprint(m, ir.PrintOptions{Generic: true})
+	if !strings.Contains(custom, "mps.subgraph @f_mps0(%arg0) : (tensor<1x4x64xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4xf32>) {") ||
+		!strings.Contains(custom, `thunk.call @f_thunk1(%0#1, %arg2) {target = "metal"}`) {
+		t.Errorf("custom form:\n%s", custom)
+	}
+	if !strings.Contains(generic, `"mps.subgraph"(%arg0) <{sym_name = "f_mps0"}> ({`) ||
+		!strings.Contains(generic, `<{sym_name = "f_thunk1", target = "metal"}>`) {
+		t.Errorf("generic form:\n%s", generic)
+	}
+	for _, text := range []string{custom, generic} {
+		if again := ir.Sprint(parse(t, text), ir.PrintOptions{}); again != custom {
+			t.Errorf("round trip:\n%s\nwant\n%s", again, custom)
+		}
+	}
+}
+
+// TestSource follows values across region boundaries.
+func TestSource(t *testing.T) {
+	m := parse(t, split)
+	body := m.Region(0).First().First().Region(0).First()
+	ops := body.OpSlice()
+	mps2 := ops[2]
+	if !mps.IsOutlined(mps2) || mps.IsOutlined(ops[3]) {
+		t.Fatal("IsOutlined")
+	}
+	attn := mps2.Region(0).First().First()
+	// q: block argument → %0#0 → the reshape inside @f_mps0.
+	if d := mps.Source(attn.Operand(0)).DefiningOp(); d == nil || d.Name() != "graph.reshape" {
+		t.Errorf("source of q: %v", d)
+	}
+	// k: block argument → the function argument %k.
+	if s := mps.Source(attn.Operand(1)); !s.IsBlockArgument() || s.OwnerBlock() != body || s.Index() != 1 {
+		t.Errorf("source of k is not %%arg1")
+	}
+	if why := mps.Placeable(attn); why != "" {
+		t.Errorf("attention over a reshape of an argument is not placeable: %s", why)
+	}
+}
+
+// TestPlaceable checks the reasons the verifier gives.
+func TestPlaceable(t *testing.T) {
+	for _, tc := range []struct{ op, why string }{
+		{`%r = graph.softplus %a : (tensor<4xf32>) -> tensor<4xf32>`, "no MPSGraph lowering"},
+		{`%r = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>`, ""},
+		{`%r = graph.cast %a : (tensor<4xf32>) -> tensor<4xi64>`, "cast to i64"},
+		{`%r = graph.slice %a {axis = 0, start = 0, length = 2, step = 2} : (tensor<4xf32>) -> tensor<2xf32>`, "step 2"},
+	} {
+		m := parse(t, "func.func @f(%a: tensor<4xf32>) {\n  "+tc.op+"\n  return\n}")
+		op := m.Region(0).First().First().Region(0).First().First()
+		if why := mps.Placeable(op); (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
+			t.Errorf("%s: %q, want %q", tc.op, why, tc.why)
+		}
+	}
+}
+
+// TestVerifier checks a few verifier errors (lit-tests/hybrid-split/
+// dialect-invalid.mlir has them all).
+func TestVerifier(t *testing.T) {
+	for _, tc := range []struct{ src, err string }{
+		{`func.func @f(%x: tensor<4xf32>) {
+  mps.subgraph @s(%x) : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    %0 = graph.softplus %a : (tensor<4xf32>) -> tensor<4xf32>
+    mps.yield
+  }
+  return
+}`, "'graph.softplus' op cannot be in an mps.subgraph: no MPSGraph lowering"},
+		{`func.func @f(%x: tensor<4xf32>) {
+  %0 = mps.subgraph @s(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    mps.yield
+  }
+  return
+}`, "yields 0 values, but the enclosing 'mps.subgraph' has 1 results"},
+	} {
+		err := ir.Verify(parse(t, tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("error %v, want %q", err, tc.err)
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package optdriver
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAgainstMLIROpt runs mlir-opt-19 and rlx-opt on each
+// testdata/mlir-compat/*.mlir file with the flags of its first line
+// (`// ARGS: …`) and requires identical stdout, stderr and exit codes. It
+// covers what the driver itself does (split files, expected diagnostics,
+// diagnostics rendering, output joining). It is skipped without mlir-opt-19.
+func TestAgainstMLIROpt(t *testing.T) {
+	mlirOpt, err := exec.LookPath("mlir-opt-19")
+	if err != nil {
+		t.Skip("mlir-opt-19 not installed")
+	}
+	files, _ := filepath.Glob("testdata/mlir-compat/*.mlir")
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(string(src), "\n")
+		args := strings.Fields(strings.TrimPrefix(first, "// ARGS:"))
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Dir(file)
+			cmd := exec.Command(mlirOpt, append([]string{name}, args...)...)
+			cmd.Dir = dir
+			var mout, merr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &mout, &merr
+			mcode := 0
+			if err := cmd.Run(); err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatal(err)
+				}
+				mcode = ee.ExitCode()
+			}
+			var rout, rerr bytes.Buffer
+			rcode := Main(append([]string{file}, args...), nil, &rout, &rerr)
+			// rlx-opt ran from the package directory: make its paths relative.
+			fix := func(s string) string { return strings.ReplaceAll(s, dir+"/", "") }
+			if rcode != mcode || fix(rout.String()) != mout.String() || fix(rerr.String()) != merr.String() {
+				t.Errorf("%v: rlx-opt differs from mlir-opt-19\nexit %d vs %d\n--- rlx stdout ---\n%s--- mlir stdout ---\n%s--- rlx stderr ---\n%s--- mlir stderr ---\n%s",
+					args, rcode, mcode, fix(rout.String()), mout.String(), fix(rerr.String()), merr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,4 @@
+// ARGS: --no-implicit-module
+func.func @f() {
+  return
+}

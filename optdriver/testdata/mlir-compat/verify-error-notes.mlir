@@ -1,0 +1,7 @@
+// ARGS:
+func.func @f() {
+  return
+}
+func.func @f() {
+  return
+}

@@ -1,0 +1,4 @@
+// ARGS: --mlir-print-debuginfo
+func.func @f() -> i32 {
+  "func.return"() : () -> ()
+}

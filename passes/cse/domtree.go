@@ -1,0 +1,99 @@
+package cse
+
+import "github.com/rlx-compiler/rlx/ir"
+
+// domNode is a block in a dominator tree; children are in reverse
+// post-order of the CFG.
+type domNode struct {
+	block    *ir.Block
+	children []*domNode
+}
+
+// newDomTree builds the dominator tree of the blocks of r reachable from
+// its entry, with the iterative algorithm of Cooper, Harvey and Kennedy.
+// Unreachable blocks are left out, as MLIR's CSE never visits them.
+func newDomTree(r *ir.Region) *domNode {
+	entry := r.First()
+	// Reverse post-order by an explicit DFS.
+	var post []*ir.Block
+	index := map[*ir.Block]int{entry: -1}
+	type frame struct {
+		b    *ir.Block
+		succ []*ir.Block
+		i    int
+	}
+	stack := []frame{{entry, entry.Successors(), 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.succ) {
+			s := f.succ[f.i]
+			f.i++
+			if _, seen := index[s]; s != nil && s.Parent() == r && !seen {
+				index[s] = -1
+				stack = append(stack, frame{s, s.Successors(), 0})
+			}
+			continue
+		}
+		post = append(post, f.b)
+		stack = stack[:len(stack)-1]
+	}
+	n := len(post)
+	rpo := make([]*ir.Block, n)
+	for i, b := range post {
+		rpo[n-1-i] = b
+		index[b] = n - 1 - i
+	}
+	preds := make([][]int, n)
+	for i, b := range rpo {
+		for _, s := range b.Successors() {
+			if j, ok := index[s]; ok && s.Parent() == r {
+				preds[j] = append(preds[j], i)
+			}
+		}
+	}
+	idom := make([]int, n)
+	for i := range idom {
+		idom[i] = -1
+	}
+	idom[0] = 0
+	intersect := func(a, b int) int {
+		for a != b {
+			for a > b {
+				a = idom[a]
+			}
+			for b > a {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 1; i < n; i++ {
+			nd := -1
+			for _, p := range preds[i] {
+				if idom[p] < 0 {
+					continue
+				}
+				if nd < 0 {
+					nd = p
+				} else {
+					nd = intersect(p, nd)
+				}
+			}
+			if nd >= 0 && idom[i] != nd {
+				idom[i] = nd
+				changed = true
+			}
+		}
+	}
+	nodes := make([]*domNode, n)
+	for i, b := range rpo {
+		nodes[i] = &domNode{block: b}
+	}
+	for i := 1; i < n; i++ {
+		p := nodes[idom[i]]
+		p.children = append(p.children, nodes[i])
+	}
+	return nodes[0]
+}

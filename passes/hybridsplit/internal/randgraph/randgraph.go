@@ -1,0 +1,560 @@
+// Package randgraph builds random, valid graph-dialect functions for the
+// property tests of hybrid-split: DAGs over every graph op, with NumPy
+// broadcasting, multi-result ops (gated_delta_net, lstm), leaves shared by
+// several ops, attention that is and is not leaf-materialised, and enough
+// ops without an MPS lowering that regions alternate. Shapes are tiny so
+// the interpreter runs the functions fast. The same seed gives the same
+// function.
+package randgraph
+
+import (
+	"fmt"
+	"math/rand"
+
+	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Config bounds a random function.
+type Config struct {
+	// Ops is the number of compute ops to make (leaves not counted).
+	Ops int
+	// Refusals allows attention, gated_delta_net and lstm, for which the
+	// original algorithm (mode=seed) refuses a hybrid plan.
+	Refusals bool
+}
+
+type gen struct {
+	ctx   *ir.Context
+	rng   *rand.Rand
+	b     *ir.Builder
+	entry *ir.Block
+	pool  []*ir.Value // values ops may use (args, leaves, results)
+	cfg   Config
+	ops   int
+	names int
+	f32   ir.Type
+}
+
+// Build returns a module with one function @g holding about cfg.Ops
+// random compute ops.
+func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("randgraph: seed %d: %v", seed, r)
+		}
+	}()
+	g := &gen{ctx: ctx, rng: rand.New(rand.NewSource(seed)), cfg: cfg, f32: ctx.F32()}
+	loc := ctx.NameLoc(fmt.Sprintf("seed%d", seed), ctx.UnknownLoc())
+	m = ir.NewOperation(ctx, &ir.OperationState{Name: ctx.OpName("builtin.module"), Loc: loc, NumRegions: 1})
+	m.Region(0).AppendBlock(&ir.Block{})
+	g.b = ir.NewBuilder(ctx)
+	g.b.SetInsertionPointToEnd(m.Region(0).First())
+	f := fn.NewFunc(g.b, loc, "g", ctx.FunctionType(nil, nil))
+	g.entry = f.Body()
+	g.b.SetInsertionPointToEnd(g.entry)
+	for tries := 0; g.ops < cfg.Ops && tries < cfg.Ops*50; tries++ {
+		if err := g.step(); err != nil {
+			return nil, err
+		}
+	}
+	// Return the values nothing uses, and a few others.
+	var rets []*ir.Value
+	var rtypes []ir.Type
+	for _, v := range g.pool {
+		if v.DefiningOp() == nil {
+			continue
+		}
+		if !v.HasUses() || g.rng.Intn(8) == 0 {
+			rets = append(rets, v)
+			rtypes = append(rtypes, v.Type())
+		}
+	}
+	g.b.CreateOp(fn.ReturnName, loc, rets, nil)
+	f.Op.SetAttr(ctx, "function_type", ctx.TypeAttr(ctx.FunctionType(g.entry.ArgumentTypes(), rtypes)))
+	if err := ir.Verify(m); err != nil {
+		return nil, fmt.Errorf("randgraph: seed %d: %v", seed, err)
+	}
+	return m, nil
+}
+
+func (g *gen) loc() ir.Location { return g.ctx.UnknownLoc() }
+
+func (g *gen) tensor(shape []int64, elem ir.Type) ir.Type { return g.ctx.TensorType(shape, elem) }
+
+func (g *gen) i64(v int64) ir.Attribute { return g.ctx.IntegerAttr(g.ctx.I64(), v) }
+
+// arg adds a function argument of type t.
+func (g *gen) arg(t ir.Type) *ir.Value {
+	v := g.entry.AddArgument(t, g.loc())
+	g.pool = append(g.pool, v)
+	return v
+}
+
+// leaf makes a param or (for small float tensors) a constant of type t.
+func (g *gen) leaf(t ir.Type) *ir.Value {
+	rt := t.(*ir.RankedTensorType)
+	if _, isFloat := rt.Elem.(*ir.FloatType); isFloat && ir.NumElements(rt) <= 16 && g.rng.Intn(3) == 0 {
+		vals := make([]float64, ir.NumElements(rt))
+		for i := range vals {
+			vals[i] = float64(g.rng.Intn(17)-8) / 4
+		}
+		return g.create(graph.ConstantName, nil, nil, ir.NamedAttr{Name: "value", Value: g.ctx.DenseFloats(rt, vals)})[0]
+	}
+	g.names++
+	return g.create(graph.ParamName, nil, []ir.Type{t}, ir.NamedAttr{Name: "name", Value: g.ctx.StringAttr(fmt.Sprintf("w%d", g.names))})[0]
+}
+
+// fresh returns a new argument or leaf of type t.
+func (g *gen) fresh(t ir.Type) *ir.Value {
+	if g.rng.Intn(2) == 0 {
+		return g.arg(t)
+	}
+	return g.leaf(t)
+}
+
+// create inserts a graph op (inferring result types when results is nil)
+// and adds its results to the pool. A failure here is a bug in the
+// generator.
+func (g *gen) create(name string, operands []*ir.Value, results []ir.Type, attrs ...ir.NamedAttr) []*ir.Value {
+	op, err := graph.Create(g.b, g.loc(), name, operands, results, attrs...)
+	if err != nil {
+		panic(fmt.Sprintf("randgraph: %s: %v", name, err))
+	}
+	if !graph.IsLeaf(op) {
+		g.ops++
+	}
+	out := op.Results()
+	for _, v := range out {
+		if !(graph.IsLeaf(op) && g.rng.Intn(3) == 0) {
+			g.pool = append(g.pool, v)
+		}
+	}
+	return out
+}
+
+// find returns a pool value satisfying ok (preferring recent ones), or nil.
+func (g *gen) find(ok func(*ir.RankedTensorType) bool) *ir.Value {
+	n := len(g.pool)
+	if n == 0 {
+		return nil
+	}
+	start := g.rng.Intn(n)
+	for i := 0; i < n; i++ {
+		v := g.pool[(start+i)%n]
+		if rt, isT := v.Type().(*ir.RankedTensorType); isT && len(rt.Shape) > 0 && ok(rt) {
+			return v
+		}
+	}
+	return nil
+}
+
+// pick returns a pool value of type t most of the time, else a fresh one.
+func (g *gen) pick(t ir.Type) *ir.Value {
+	if g.rng.Intn(4) != 0 {
+		if v := g.find(func(rt *ir.RankedTensorType) bool { return ir.Type(rt) == t }); v != nil {
+			return v
+		}
+	}
+	return g.fresh(t)
+}
+
+func isFloat(rt *ir.RankedTensorType) bool {
+	_, ok := rt.Elem.(*ir.FloatType)
+	return ok
+}
+
+// anyFloat returns a float tensor from the pool or a fresh f32 one.
+func (g *gen) anyFloat() *ir.Value {
+	if g.rng.Intn(5) != 0 {
+		if v := g.find(isFloat); v != nil {
+			return v
+		}
+	}
+	return g.fresh(g.tensor(g.shape(1+g.rng.Intn(4)), g.f32))
+}
+
+func (g *gen) shape(rank int) []int64 {
+	s := make([]int64, rank)
+	for i := range s {
+		s[i] = int64(1 + g.rng.Intn(4))
+	}
+	return s
+}
+
+func shapeOf(v *ir.Value) []int64 { return v.Type().(*ir.RankedTensorType).Shape }
+
+func elemOf(v *ir.Value) ir.Type { return v.Type().(*ir.RankedTensorType).Elem }
+
+// broadcastable returns a shape that broadcasts against s: a suffix of s
+// with some dims set to 1.
+func (g *gen) broadcastable(s []int64) []int64 {
+	k := len(s) - g.rng.Intn(len(s)+1)
+	if k == 0 {
+		k = 1
+	}
+	out := append([]int64(nil), s[len(s)-k:]...)
+	for i := range out {
+		if g.rng.Intn(3) == 0 {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// partner returns a value whose shape broadcasts with x's, of x's element
+// type.
+func (g *gen) partner(x *ir.Value) *ir.Value {
+	xs := shapeOf(x)
+	if g.rng.Intn(2) == 0 {
+		if v := g.find(func(rt *ir.RankedTensorType) bool {
+			if rt.Elem != elemOf(x) {
+				return false
+			}
+			_, ok := graph.BroadcastShapes(rt.Shape, xs)
+			return ok
+		}); v != nil {
+			return v
+		}
+	}
+	return g.fresh(g.tensor(g.broadcastable(xs), elemOf(x)))
+}
+
+var unary = []string{
+	graph.NegName, graph.AbsName, graph.ExpName, graph.LogName, graph.SqrtName, graph.RsqrtName,
+	graph.ReciprocalName, graph.SigmoidName, graph.TanhName, graph.SinName, graph.CosName,
+	graph.ReluName, graph.SoftplusName, graph.SiluName, graph.GeluName, graph.GeluTanhName,
+}
+
+var binary = []string{
+	graph.AddName, graph.SubName, graph.MulName, graph.DivName, graph.MaxName, graph.MinName, graph.PowName,
+}
+
+// step makes one random op.
+func (g *gen) step() error {
+	switch k := g.rng.Intn(100); {
+	case k < 22:
+		x := g.anyFloat()
+		g.create(unary[g.rng.Intn(len(unary))], []*ir.Value{x}, nil)
+	case k < 44:
+		x := g.anyFloat()
+		g.create(binary[g.rng.Intn(len(binary))], []*ir.Value{x, g.partner(x)}, nil)
+	case k < 47:
+		x := g.anyFloat()
+		preds := []string{"eq", "ne", "lt", "le", "gt", "ge"}
+		g.create(graph.CmpName, []*ir.Value{x, g.partner(x)}, nil,
+			ir.NamedAttr{Name: "predicate", Value: g.ctx.StringAttr(preds[g.rng.Intn(len(preds))])})
+	case k < 50:
+		a := g.anyFloat()
+		c := g.find(func(rt *ir.RankedTensorType) bool {
+			_, ok := graph.BroadcastShapes(rt.Shape, shapeOf(a))
+			return rt.Elem == g.ctx.I1() && ok
+		})
+		if c == nil {
+			c = g.arg(g.tensor(g.broadcastable(shapeOf(a)), g.ctx.I1()))
+		}
+		cs, _ := graph.BroadcastShapes(shapeOf(c), shapeOf(a))
+		g.create(graph.SelectName, []*ir.Value{c, a, g.fresh(g.tensor(g.broadcastable(cs), elemOf(a)))}, nil)
+	case k < 54:
+		x := g.anyFloat()
+		elems := []ir.Type{g.f32, g.ctx.FloatType("f16"), g.ctx.FloatType("bf16"), g.ctx.I32(), g.ctx.I64()}
+		g.create(graph.CastName, []*ir.Value{x}, []ir.Type{g.tensor(shapeOf(x), elems[g.rng.Intn(len(elems))])})
+	case k < 60:
+		g.matmul()
+	case k < 63:
+		x := g.anyFloat()
+		s := shapeOf(x)
+		d := s[len(s)-1]
+		eps := ir.NamedAttr{Name: "epsilon", Value: g.ctx.FloatAttr(g.ctx.F32(), 1e-5)}
+		gamma := g.pick(g.tensor([]int64{d}, elemOf(x)))
+		if g.rng.Intn(2) == 0 {
+			g.create(graph.RMSNormName, []*ir.Value{x, gamma}, nil, eps)
+		} else {
+			g.create(graph.LayerNormName, []*ir.Value{x, gamma, g.pick(g.tensor([]int64{d}, elemOf(x)))}, nil, eps)
+		}
+	case k < 65:
+		x := g.anyFloat()
+		g.create(graph.SoftmaxName, []*ir.Value{x}, nil, ir.NamedAttr{Name: "axis", Value: g.i64(int64(g.rng.Intn(len(shapeOf(x)))) - int64(len(shapeOf(x))*g.rng.Intn(2)))})
+	case k < 70:
+		g.reduce()
+	case k < 88:
+		g.shapeOp()
+	case k < 91:
+		g.rope()
+	case k < 94:
+		g.dequant()
+	default:
+		if !g.cfg.Refusals {
+			return nil
+		}
+		switch g.rng.Intn(4) {
+		case 0, 1:
+			g.attention()
+		case 2:
+			g.gdn()
+		default:
+			g.lstm()
+		}
+	}
+	return nil
+}
+
+func (g *gen) matmul() {
+	a := g.find(func(rt *ir.RankedTensorType) bool { return len(rt.Shape) >= 2 && isFloat(rt) })
+	if a == nil || g.rng.Intn(4) == 0 {
+		a = g.fresh(g.tensor(g.shape(2+g.rng.Intn(2)), g.f32))
+	}
+	as := shapeOf(a)
+	kdim := as[len(as)-1]
+	var bs []int64
+	if len(as) > 2 && g.rng.Intn(2) == 0 {
+		bs = append(append([]int64(nil), as[:len(as)-2]...), kdim, int64(1+g.rng.Intn(4)))
+	} else {
+		bs = []int64{kdim, int64(1 + g.rng.Intn(4))}
+	}
+	b := g.pick(g.tensor(bs, elemOf(a)))
+	g.create(graph.MatMulName, []*ir.Value{a, b}, nil)
+}
+
+func (g *gen) reduce() {
+	x := g.anyFloat()
+	if g.rng.Intn(3) == 0 {
+		x = g.fresh(g.tensor(g.shape(4), g.f32))
+	}
+	r := len(shapeOf(x))
+	var axes []int64
+	for i := 0; i < r; i++ {
+		if g.rng.Intn(2) == 0 {
+			axes = append(axes, int64(i))
+		}
+	}
+	if len(axes) == 0 {
+		axes = []int64{int64(g.rng.Intn(r))}
+	}
+	kinds := []string{"sum", "mean", "max", "min", "prod"}
+	g.create(graph.ReduceName, []*ir.Value{x}, nil,
+		ir.NamedAttr{Name: "kind", Value: g.ctx.StringAttr(kinds[g.rng.Intn(len(kinds))])},
+		ir.NamedAttr{Name: "axes", Value: g.ctx.DenseI64Array(axes)},
+		ir.NamedAttr{Name: "keep_dims", Value: g.ctx.BoolAttr(g.rng.Intn(2) == 0)})
+}
+
+func (g *gen) shapeOp() {
+	x := g.anyFloat()
+	s := shapeOf(x)
+	switch g.rng.Intn(6) {
+	case 0: // reshape: a random factorisation of the element count
+		n := int64(1)
+		for _, d := range s {
+			n *= d
+		}
+		var out []int64
+		for n > 1 && len(out) < 3 {
+			f := divisors(n)[g.rng.Intn(len(divisors(n)))]
+			out = append(out, f)
+			n /= f
+		}
+		out = append(out, n)
+		g.rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+		g.create(graph.ReshapeName, []*ir.Value{x}, []ir.Type{g.tensor(out, elemOf(x))})
+	case 1: // broadcast
+		out := append([]int64(nil), s...)
+		for i := range out {
+			if out[i] == 1 {
+				out[i] = int64(1 + g.rng.Intn(3))
+			}
+		}
+		if len(out) < 4 && g.rng.Intn(2) == 0 {
+			out = append([]int64{2}, out...)
+		}
+		g.create(graph.BroadcastName, []*ir.Value{x}, []ir.Type{g.tensor(out, elemOf(x))})
+	case 2: // transpose
+		perm := g.rng.Perm(len(s))
+		p := make([]int64, len(perm))
+		for i, v := range perm {
+			p[i] = int64(v)
+		}
+		g.create(graph.TransposeName, []*ir.Value{x}, nil, ir.NamedAttr{Name: "permutation", Value: g.ctx.DenseI64Array(p)})
+	case 3: // slice, sometimes strided (native)
+		axis := g.rng.Intn(len(s))
+		step := int64(1)
+		if g.rng.Intn(3) == 0 {
+			step = 2
+		}
+		start := int64(g.rng.Intn(int(s[axis])))
+		maxLen := (s[axis]-start-1)/step + 1
+		length := int64(1 + g.rng.Intn(int(maxLen)))
+		attrs := []ir.NamedAttr{
+			{Name: "axis", Value: g.i64(int64(axis))},
+			{Name: "start", Value: g.i64(start)},
+			{Name: "length", Value: g.i64(length)},
+		}
+		if step != 1 || g.rng.Intn(4) == 0 {
+			attrs = append(attrs, ir.NamedAttr{Name: "step", Value: g.i64(step)})
+		}
+		g.create(graph.SliceName, []*ir.Value{x}, nil, attrs...)
+	case 4: // concat
+		axis := g.rng.Intn(len(s))
+		ops := []*ir.Value{x}
+		for n := g.rng.Intn(3); n >= 0; n-- {
+			o := append([]int64(nil), s...)
+			o[axis] = int64(1 + g.rng.Intn(3))
+			ops = append(ops, g.pick(g.tensor(o, elemOf(x))))
+		}
+		g.rng.Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+		g.create(graph.ConcatName, ops, nil, ir.NamedAttr{Name: "axis", Value: g.i64(int64(axis))})
+	default: // gather with in-range constant indices
+		axis := g.rng.Intn(len(s))
+		is := g.shape(1 + g.rng.Intn(2))
+		n := int64(1)
+		for _, d := range is {
+			n *= d
+		}
+		idx := make([]int64, n)
+		for i := range idx {
+			idx[i] = int64(g.rng.Intn(int(s[axis])))
+		}
+		et := g.ctx.I32()
+		if g.rng.Intn(2) == 0 {
+			et = g.ctx.I64()
+		}
+		it := g.tensor(is, et)
+		c := g.create(graph.ConstantName, nil, nil, ir.NamedAttr{Name: "value", Value: g.ctx.DenseInts(it.(*ir.RankedTensorType), idx)})[0]
+		g.create(graph.GatherName, []*ir.Value{x, c}, nil, ir.NamedAttr{Name: "axis", Value: g.i64(int64(axis))})
+	}
+}
+
+func divisors(n int64) []int64 {
+	var out []int64
+	for d := int64(1); d <= n; d++ {
+		if n%d == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (g *gen) rope() {
+	d := int64(2 * (1 + g.rng.Intn(2)))
+	r := d
+	if d == 4 && g.rng.Intn(2) == 0 {
+		r = 2
+	}
+	b, s, h := int64(1), int64(1+g.rng.Intn(2)), int64(1+g.rng.Intn(2))
+	var x *ir.Value
+	if g.rng.Intn(2) == 0 {
+		x = g.pick(g.tensor([]int64{b, s, h * d}, g.f32))
+	} else {
+		x = g.pick(g.tensor([]int64{b, s, h, d}, g.f32))
+	}
+	cs := g.tensor([]int64{s, r / 2}, g.f32)
+	style := []string{"neox", "gptj"}[g.rng.Intn(2)]
+	g.create(graph.RopeName, []*ir.Value{x, g.pick(cs), g.pick(cs)}, nil,
+		ir.NamedAttr{Name: "head_dim", Value: g.i64(d)},
+		ir.NamedAttr{Name: "rotary_dim", Value: g.i64(r)},
+		ir.NamedAttr{Name: "style", Value: g.ctx.StringAttr(style)})
+}
+
+func (g *gen) dequant() {
+	formats := []struct {
+		name       string
+		k, blockBy int64
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}}
+	f := formats[g.rng.Intn(len(formats))]
+	n := int64(1 + g.rng.Intn(3))
+	m := int64(1 + g.rng.Intn(2))
+	x := g.pick(g.tensor([]int64{m, f.k}, g.f32))
+	w := g.pick(g.tensor([]int64{n * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+	g.create(graph.DequantMatMulName, []*ir.Value{x, w}, nil,
+		ir.NamedAttr{Name: "format", Value: g.ctx.StringAttr(f.name)},
+		ir.NamedAttr{Name: "n", Value: g.i64(n)},
+		ir.NamedAttr{Name: "k", Value: g.i64(f.k)})
+}
+
+// viewed returns a value of type t: a fresh argument or leaf, sometimes
+// behind a reshape (so attention stays leaf-materialised), or a value
+// computed from the pool (so it does not).
+func (g *gen) viewed(t ir.Type) *ir.Value {
+	rt := t.(*ir.RankedTensorType)
+	switch g.rng.Intn(4) {
+	case 0:
+		n := ir.NumElements(rt)
+		flat := g.fresh(g.tensor([]int64{1, n}, rt.Elem))
+		return g.create(graph.ReshapeName, []*ir.Value{flat}, []ir.Type{t})[0]
+	case 1:
+		src := g.pick(t)
+		return g.create(graph.ExpName, []*ir.Value{src}, nil)[0]
+	default:
+		return g.pick(t)
+	}
+}
+
+func (g *gen) attention() {
+	b, sq, hkv, d := int64(1), int64(1+g.rng.Intn(3)), int64(1+g.rng.Intn(2)), int64(2+2*g.rng.Intn(2))
+	h := hkv * int64(1+g.rng.Intn(2))
+	sk := sq
+	if g.rng.Intn(3) == 0 {
+		sk = sq + int64(g.rng.Intn(3))
+	}
+	dv := d
+	if g.rng.Intn(4) == 0 {
+		dv = d + 2
+	}
+	q := g.viewed(g.tensor([]int64{b, sq, h, d}, g.f32))
+	k := g.viewed(g.tensor([]int64{b, sk, hkv, d}, g.f32))
+	v := g.viewed(g.tensor([]int64{b, sk, hkv, dv}, g.f32))
+	ops := []*ir.Value{q, k, v}
+	masks := []string{"none", "causal", "sliding_window", "custom", "bias"}
+	mask := masks[g.rng.Intn(len(masks))]
+	attrs := []ir.NamedAttr{{Name: "mask", Value: g.ctx.StringAttr(mask)}}
+	switch mask {
+	case "sliding_window":
+		attrs = append(attrs, ir.NamedAttr{Name: "window", Value: g.i64(int64(g.rng.Intn(3)))})
+	case "custom":
+		vals := make([]float64, b*sk)
+		for i := range vals {
+			vals[i] = float64(g.rng.Intn(2))
+		}
+		vals[len(vals)-1] = 1
+		mt := g.tensor([]int64{b, sk}, g.f32).(*ir.RankedTensorType)
+		ops = append(ops, g.create(graph.ConstantName, nil, nil, ir.NamedAttr{Name: "value", Value: g.ctx.DenseFloats(mt, vals)})[0])
+	case "bias":
+		ops = append(ops, g.pick(g.tensor([]int64{b, h, sq, sk}, g.f32)))
+	}
+	if g.rng.Intn(4) == 0 {
+		attrs = append(attrs, ir.NamedAttr{Name: "softcap", Value: g.ctx.FloatAttr(g.ctx.F32(), 5)})
+	}
+	g.create(graph.AttentionName, ops, nil, attrs...)
+}
+
+func (g *gen) gdn() {
+	b, s, h, n := int64(1), int64(1+g.rng.Intn(2)), int64(1+g.rng.Intn(2)), int64(2+g.rng.Intn(2))
+	qt := g.tensor([]int64{b, s, h, n}, g.f32)
+	perChannel := g.rng.Intn(2) == 0
+	gt := g.tensor([]int64{b, s, h}, g.f32)
+	if perChannel {
+		gt = qt
+	}
+	gate := g.create(graph.NegName, []*ir.Value{g.create(graph.SoftplusName, []*ir.Value{g.pick(gt)}, nil)[0]}, nil)[0]
+	beta := g.create(graph.SigmoidName, []*ir.Value{g.pick(g.tensor([]int64{b, s, h}, g.f32))}, nil)[0]
+	ops := []*ir.Value{g.pick(qt), g.pick(qt), g.pick(qt), gate, beta}
+	if g.rng.Intn(2) == 0 {
+		ops = append(ops, g.pick(g.tensor([]int64{b, h, n, n}, g.f32)))
+	}
+	g.create(graph.GatedDeltaNetName, ops, nil, ir.NamedAttr{Name: "gate_per_channel", Value: g.ctx.BoolAttr(perChannel)})
+}
+
+func (g *gen) lstm() {
+	b, s, in, hid := int64(1), int64(1+g.rng.Intn(2)), int64(1+g.rng.Intn(3)), int64(1+g.rng.Intn(2))
+	ops := []*ir.Value{
+		g.pick(g.tensor([]int64{b, s, in}, g.f32)),
+		g.leaf(g.tensor([]int64{4 * hid, in}, g.f32)),
+		g.leaf(g.tensor([]int64{4 * hid, hid}, g.f32)),
+		g.leaf(g.tensor([]int64{4 * hid}, g.f32)),
+	}
+	if g.rng.Intn(2) == 0 {
+		ht := g.tensor([]int64{b, hid}, g.f32)
+		ops = append(ops, g.pick(ht), g.pick(ht))
+	}
+	g.create(graph.LSTMName, ops, nil)
+}

@@ -1,0 +1,356 @@
+package hybridsplit
+
+import (
+	"strconv"
+
+	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/thunk"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// outliner rewrites a function body into the regions of a partition. Ops
+// are moved, never copied, so they keep their identity and location;
+// leaves are cloned into each region that uses them. It works on the
+// dag's indices: the value an op reads from another region is found
+// through the op's operand sources, never through use lists or maps.
+type outliner struct {
+	ctx    *ir.Context
+	d      *dag
+	p      *partition
+	body   *ir.Block
+	ret    *ir.Operation
+	prefix string // the function's name
+
+	// escapes[r] (r a flat result number, dag.resOff) says the result is
+	// read outside its region; outer[r] is then the region op's result
+	// that carries it.
+	escapes []bool
+	outer   []*ir.Value
+	// resArg and argArg give, for the region being built, the block
+	// argument of an external compute result or function argument; the
+	// region number stamps each entry, so they are never cleared.
+	resArg, argArg []stamp
+	// canon maps each leaf to the first leaf of the body that computes the
+	// same value, so identical leaves are cloned into a region once; clone
+	// holds a canonical leaf's clone in the region being built.
+	canon []int32
+	clone []stamped
+	// move[l] says canonical leaf l is used by one region only (and not
+	// returned): it is moved there instead of cloned.
+	move []bool
+
+	subgraph, call, mpsYield, thunkYield *ir.OpName
+	metal                                ir.Attribute
+
+	// Scratch slices reused by every region (the IR copies what it keeps).
+	operands, results  []*ir.Value
+	leaves, flat       []int32
+	types, resultTypes []ir.Type
+	attrs              []ir.NamedAttr
+
+	res Result
+}
+
+type stamp struct{ region, idx int32 }
+
+type stamped struct {
+	region int32
+	op     *ir.Operation
+}
+
+func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix string) *outliner {
+	ctx := ret.Context()
+	nres := d.resOff[len(d.ops)]
+	o := &outliner{
+		ctx: ctx, d: d, p: p, body: body, ret: ret, prefix: prefix,
+		escapes:    make([]bool, nres),
+		outer:      make([]*ir.Value, nres),
+		resArg:     make([]stamp, nres),
+		argArg:     make([]stamp, body.NumArguments()),
+		canon:      make([]int32, len(d.leaves)),
+		clone:      make([]stamped, len(d.leaves)),
+		move:       make([]bool, len(d.leaves)),
+		subgraph:   ctx.OpName(mps.SubgraphName),
+		call:       ctx.OpName(thunk.CallName),
+		mpsYield:   ctx.OpName(mps.YieldName),
+		thunkYield: ctx.OpName(thunk.YieldName),
+		metal:      ctx.StringAttr(thunk.TargetMetal),
+	}
+	for i := range o.resArg {
+		o.resArg[i].region = -1
+	}
+	for i := range o.argArg {
+		o.argArg[i].region = -1
+	}
+	for i := range o.clone {
+		o.clone[i].region = -1
+	}
+	type key struct {
+		name  *ir.OpName
+		props ir.Attribute
+		attrs *ir.DictAttr
+		typ   ir.Type
+	}
+	first := make(map[key]int32, len(d.leaves))
+	for l, op := range d.leaves {
+		k := key{op.OpName(), op.Props(), op.Attrs(), op.Result(0).Type()}
+		c, ok := first[k]
+		if !ok {
+			c = int32(l)
+			first[k] = c
+		}
+		o.canon[l] = c
+	}
+	return o
+}
+
+// run outlines every region in order, points func.return at the region
+// results, and erases the leaves that no longer have uses.
+func (o *outliner) run() {
+	d, p := o.d, o.p
+	// A result escapes when an op of another region reads it, or the
+	// function returns it.
+	for i := range d.ops {
+		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j >= 0 && p.region[j] != p.region[i] {
+				o.escapes[d.resOff[j]+int32(d.ops[i].Operand(k).Index())] = true
+			}
+		}
+	}
+	retSrc := o.returned()
+	for k, j := range retSrc {
+		if j >= 0 {
+			o.escapes[d.resOff[j]+int32(o.ret.Operand(k).Index())] = true
+		}
+	}
+	// A canonical leaf read by the ops of one region only, and not
+	// returned, moves into that region: most weights are read once.
+	firstRegion := make([]int32, len(d.leaves))
+	for l := range firstRegion {
+		firstRegion[l] = -1
+		o.move[l] = o.canon[l] == int32(l)
+	}
+	for i := range d.ops {
+		for _, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j > srcLeaf {
+				continue
+			}
+			l := o.canon[srcLeaf-j]
+			switch r := p.region[i]; firstRegion[l] {
+			case -1:
+				firstRegion[l] = r
+			case r:
+			default:
+				o.move[l] = false
+			}
+		}
+	}
+	for l, op := range d.leaves {
+		if op.Result(0).HasUses() {
+			op.Result(0).Uses(func(u *ir.OpOperand) {
+				if u.Owner() == o.ret {
+					o.move[o.canon[l]] = false
+				}
+			})
+		}
+	}
+	n := p.numRegions()
+	// Bucket the ops by region, keeping body order inside each.
+	off := make([]int32, n+1)
+	for _, r := range p.region {
+		off[r+1]++
+	}
+	for r := 0; r < n; r++ {
+		off[r+1] += off[r]
+	}
+	order := make([]int32, len(p.region))
+	fill := append([]int32(nil), off[:n]...)
+	for i, r := range p.region {
+		order[fill[r]] = int32(i)
+		fill[r]++
+	}
+	for r := 0; r < n; r++ {
+		o.outline(int32(r), order[off[r]:off[r+1]])
+	}
+	for k, j := range retSrc {
+		if j >= 0 {
+			o.ret.SetOperand(k, o.outer[d.resOff[j]+int32(o.ret.Operand(k).Index())])
+		}
+	}
+	for _, l := range d.leaves {
+		if l.Block() == o.body && !l.Result(0).HasUses() {
+			l.Erase()
+		}
+	}
+}
+
+// returned returns, for each operand of func.return, the compute op
+// defining it, or -1, in one pass over the ops.
+func (o *outliner) returned() []int32 {
+	out := make([]int32, o.ret.NumOperands())
+	want := make(map[*ir.Operation]int32, len(out))
+	for k := range out {
+		out[k] = -1
+		if def := o.ret.Operand(k).DefiningOp(); def != nil {
+			want[def] = -1
+		}
+	}
+	if len(want) == 0 {
+		return out
+	}
+	for i, op := range o.d.ops {
+		if _, ok := want[op]; ok {
+			want[op] = int32(i)
+		}
+	}
+	for k := range out {
+		if def := o.ret.Operand(k).DefiningOp(); def != nil {
+			out[k] = want[def]
+		}
+	}
+	return out
+}
+
+// outline builds region r from its ops (indices in body order): it
+// computes the operands (external values in order of first use) and the
+// results (values used after the region, in order of definition), creates
+// the region op before the terminator, clones the leaves in and moves the
+// ops, pointing their operands at block arguments and clones.
+func (o *outliner) outline(r int32, ops []int32) {
+	d, p := o.d, o.p
+	operands, leaves := o.operands[:0], o.leaves[:0]
+	defer func() { o.operands, o.leaves = operands[:0], leaves[:0] }()
+	for _, i := range ops {
+		op := d.ops[i]
+		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			switch {
+			case j <= srcLeaf:
+				l := o.canon[srcLeaf-j]
+				if o.clone[l].region != r {
+					o.clone[l] = stamped{region: r}
+					leaves = append(leaves, l)
+				}
+			case j >= 0:
+				if p.region[j] == r {
+					continue
+				}
+				f := d.resOff[j] + int32(op.Operand(k).Index())
+				if o.resArg[f].region != r {
+					o.resArg[f] = stamp{r, int32(len(operands))}
+					operands = append(operands, o.outer[f])
+				}
+			default:
+				a := op.Operand(k).Index()
+				if o.argArg[a].region != r {
+					o.argArg[a] = stamp{r, int32(len(operands))}
+					operands = append(operands, op.Operand(k))
+				}
+			}
+		}
+	}
+	results, flat := o.results[:0], o.flat[:0]
+	defer func() { o.results, o.flat = results[:0], flat[:0] }()
+	for _, i := range ops {
+		base := d.resOff[i]
+		for k := int32(0); k < d.resOff[i+1]-base; k++ {
+			if o.escapes[base+k] {
+				results = append(results, d.ops[i].Result(int(k)))
+				flat = append(flat, base+k)
+			}
+		}
+	}
+
+	st := ir.OperationState{Loc: d.ops[ops[0]].Loc(), Operands: operands, NumRegions: 1}
+	st.ResultTypes = o.resultTypes[:0]
+	for _, v := range results {
+		st.ResultTypes = append(st.ResultTypes, v.Type())
+		o.res.BoundaryValues++
+		o.res.BoundaryBytes += sizeOf(v.Type())
+	}
+	o.resultTypes = st.ResultTypes[:0]
+	yield := o.mpsYield
+	if p.native[r] {
+		sym := o.prefix + "_thunk" + strconv.Itoa(int(r))
+		yield = o.thunkYield
+		st.Name = o.call
+		st.Attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.metal})
+		o.res.ThunkRegions++
+		o.res.ThunkOps += len(ops)
+	} else {
+		sym := o.prefix + "_mps" + strconv.Itoa(int(r))
+		st.Name = o.subgraph
+		st.Attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)})
+		o.res.MPSRegions++
+		o.res.MPSOps += len(ops)
+	}
+	o.attrs = st.Attrs[:0]
+	types := o.types[:0]
+	for _, v := range operands {
+		types = append(types, v.Type())
+	}
+	o.types = types[:0]
+	region := ir.NewOperation(o.ctx, &st)
+	block := ir.NewBlock(types, nil)
+	region.Region(0).AppendBlock(block)
+	o.body.InsertBefore(region, o.ret)
+	for k, f := range flat {
+		o.outer[f] = region.Result(k)
+	}
+
+	for _, l := range leaves {
+		src := d.leaves[l]
+		if o.move[l] {
+			src.Remove()
+			block.Append(src)
+			o.clone[l].op = src
+			continue
+		}
+		c := ir.NewOperation(o.ctx, &ir.OperationState{
+			Name: src.OpName(), Loc: src.Loc(), ResultTypes: []ir.Type{src.Result(0).Type()}, Props: src.Props(), AttrDict: src.Attrs(),
+		})
+		block.Append(c)
+		o.clone[l].op = c
+	}
+	for _, i := range ops {
+		op := d.ops[i]
+		op.Remove()
+		block.Append(op)
+		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			switch {
+			case j <= srcLeaf:
+				op.SetOperand(k, o.clone[o.canon[srcLeaf-j]].op.Result(0))
+			case j >= 0:
+				if p.region[j] != r {
+					f := d.resOff[j] + int32(op.Operand(k).Index())
+					op.SetOperand(k, block.Argument(int(o.resArg[f].idx)))
+				}
+			default:
+				op.SetOperand(k, block.Argument(int(o.argArg[op.Operand(k).Index()].idx)))
+			}
+		}
+	}
+	block.Append(ir.NewOperation(o.ctx, &ir.OperationState{Name: yield, Loc: st.Loc, Operands: results}))
+}
+
+// sizeOf returns the size in bytes of a tensor value of type t, or 0 when
+// its shape is not static.
+func sizeOf(t ir.Type) int64 {
+	rt, ok := t.(*ir.RankedTensorType)
+	if !ok {
+		return 0
+	}
+	n := ir.NumElements(rt)
+	if n < 0 {
+		return 0
+	}
+	var bits int64
+	switch e := rt.Elem.(type) {
+	case *ir.FloatType:
+		bits = int64(e.Width())
+	case *ir.IntegerType:
+		bits = int64(e.Width)
+	default:
+		return 0
+	}
+	return n * ((bits + 7) / 8)
+}

@@ -1,0 +1,408 @@
+package hybridsplit
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// dag is the dependency graph of a function's compute ops (every op but
+// the leaves and the terminator), in body order, in flat arrays. Leaves
+// are not nodes: they are cloned into every region that uses them, so they
+// constrain nothing. Building it is the only step that looks ops up in a
+// map (once per operand); everything after works on indices.
+type dag struct {
+	ops    []*ir.Operation
+	leaves []*ir.Operation
+	// src[opOff[i]+k] says where operand k of op i comes from: j ≥ 0 is
+	// compute op j, srcLeaf-l is leaf l, srcArg a function argument.
+	opOff []int32
+	src   []int32
+	// resOff[i] numbers op i's first result among all compute results.
+	resOff []int32
+	// succ[succOff[i]:succOff[i+1]] are the consumers of op i, one entry
+	// per use; npred[i] counts op i's operands defined by compute ops.
+	succOff []int32
+	succ    []int32
+	npred   []int32
+	native  []bool   // the op may not go in an mps.subgraph
+	reason  []string // why native (only with explain)
+}
+
+// Operand sources that are not compute ops.
+const (
+	srcArg  = -1
+	srcLeaf = -2 // srcLeaf-l is leaf l
+)
+
+// newDAG indexes the compute ops and leaves of a function body (each list
+// in body order) and their edges in O(ops + uses). It finds an operand's
+// producer without a map: producers come before their consumer in the
+// body, mostly a few ops before, so a galloping search backward from the
+// consumer (comparing body positions with IsBeforeInBlock) finds one in
+// O(log distance) steps over memory the walk has just touched.
+func newDAG(ops, leaves []*ir.Operation) *dag {
+	n := len(ops)
+	d := &dag{ops: ops, leaves: leaves}
+	d.opOff = make([]int32, n+1)
+	d.resOff = make([]int32, n+1)
+	d.npred = make([]int32, n)
+	d.succOff = make([]int32, n+1)
+	for i, op := range ops {
+		d.opOff[i+1] = d.opOff[i] + int32(op.NumOperands())
+		d.resOff[i+1] = d.resOff[i] + int32(op.NumResults())
+	}
+	d.src = make([]int32, d.opOff[n])
+	var body *ir.Block
+	if n > 0 {
+		body = ops[0].Block()
+	}
+	nleaves := 0 // leaves before op i in the body
+	for i, op := range ops {
+		for nleaves < len(leaves) && leaves[nleaves].IsBeforeInBlock(op) {
+			nleaves++
+		}
+		base := d.opOff[i]
+		for k := 0; k < op.NumOperands(); k++ {
+			s := int32(srcArg)
+			if def := op.Operand(k).DefiningOp(); def != nil && def.Block() == body {
+				if graph.IsLeaf(def) {
+					if l := search(leaves[:nleaves], def); l >= 0 {
+						s = srcLeaf - int32(l)
+					}
+				} else if j := search(ops[:i], def); j >= 0 {
+					s = int32(j)
+				}
+			}
+			d.src[base+int32(k)] = s
+			if s >= 0 {
+				d.npred[i]++
+				d.succOff[s+1]++
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		d.succOff[i+1] += d.succOff[i]
+	}
+	d.succ = make([]int32, d.succOff[n])
+	fill := make([]int32, n)
+	copy(fill, d.succOff[:n])
+	for i := 0; i < n; i++ {
+		for _, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j >= 0 {
+				d.succ[fill[j]] = int32(i)
+				fill[j]++
+			}
+		}
+	}
+	return d
+}
+
+// search returns the position of op in list (ops of one block, in block
+// order), or -1, galloping backward from the end: steps 1, 2, 4, … until
+// an op not after op, then a binary search in the last step.
+func search(list []*ir.Operation, op *ir.Operation) int {
+	hi := len(list) // op is at a position < hi
+	lo := hi - 1
+	for step := 1; lo >= 0 && list[lo] != op && op.IsBeforeInBlock(list[lo]); step *= 2 {
+		hi = lo
+		lo -= step
+	}
+	if lo < 0 {
+		lo = 0
+	}
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch m := list[mid]; {
+		case m == op:
+			return mid
+		case m.IsBeforeInBlock(op):
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return -1
+}
+
+// classify decides for every op whether it must stay native, and with
+// explain why.
+func (d *dag) classify(forced map[string]bool, explain bool) {
+	n := len(d.ops)
+	d.native = make([]bool, n)
+	if explain {
+		d.reason = make([]string, n)
+	}
+	for i, op := range d.ops {
+		if forced[op.Name()] {
+			d.native[i] = true
+			if explain {
+				d.reason[i] = op.Name() + " is listed in native-ops"
+			}
+			continue
+		}
+		if ok, why := graph.MPSCapable(op); !ok {
+			d.native[i] = true
+			if explain {
+				d.reason[i] = why
+			}
+		}
+	}
+}
+
+// partition is an assignment of compute ops to a sequence of regions:
+// region[i] is op i's region, and regions are numbered in an order in
+// which every region depends only on earlier ones.
+type partition struct {
+	region []int32
+	native []bool // per region
+}
+
+func (p *partition) numRegions() int { return len(p.native) }
+
+// waves runs the two-ready-set topological sort. Starting with the kind
+// startNative, it repeatedly opens a region of the current kind, takes
+// every ready op of that kind into it (including ops that become ready
+// while it is open), and switches kind. It visits every op and every edge
+// once.
+func (d *dag) waves(startNative bool) *partition {
+	n := len(d.ops)
+	p := &partition{region: make([]int32, n)}
+	left := make([]int32, n)
+	copy(left, d.npred)
+	var ready [2][]int32 // [0]: MPS-capable, [1]: native
+	kind := func(i int32) int {
+		if d.native[i] {
+			return 1
+		}
+		return 0
+	}
+	for i := int32(0); i < int32(n); i++ {
+		if left[i] == 0 {
+			ready[kind(i)] = append(ready[kind(i)], i)
+		}
+	}
+	cur := 0
+	if startNative {
+		cur = 1
+	}
+	done := 0
+	for done < n {
+		if len(ready[cur]) == 0 {
+			cur ^= 1
+			if len(ready[cur]) == 0 {
+				panic("hybridsplit: dependency cycle among the ops of a function")
+			}
+		}
+		r := int32(len(p.native))
+		p.native = append(p.native, cur == 1)
+		for len(ready[cur]) > 0 {
+			i := ready[cur][len(ready[cur])-1]
+			ready[cur] = ready[cur][:len(ready[cur])-1]
+			p.region[i] = r
+			done++
+			for _, j := range d.succ[d.succOff[i]:d.succOff[i+1]] {
+				left[j]--
+				if left[j] == 0 {
+					ready[kind(j)] = append(ready[kind(j)], j)
+				}
+			}
+		}
+		cur ^= 1
+	}
+	return p
+}
+
+// dependency is mode=dependency: the waves run from both starting kinds,
+// keeping the one with fewer regions (ties: MPS first).
+func (d *dag) dependency() *partition {
+	m := d.waves(false)
+	if nat := d.waves(true); nat.numRegions() < m.numRegions() {
+		return nat
+	}
+	return m
+}
+
+// sink moves every op computed from leaves alone (a weight's transpose,
+// exp(A_log), …: constants of the function) from the early region the waves
+// put it in down to the latest region of its kind that comes no later
+// than its first consumer's, so that its result crosses no boundary. The
+// ops are visited from last to first, so consumers have their final
+// region; the sequence stays valid (producers stay earlier, consumers
+// later) and the region count cannot grow. Regions alternate kinds, so the
+// target is the first consumer's region or the one before it. Regions left
+// empty are dropped and their neighbours merged.
+func (d *dag) sink(p *partition) {
+	n := len(d.ops)
+	derived := make([]bool, n)
+	for i := 0; i < n; i++ {
+		derived[i] = true
+		for _, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j == srcArg || j >= 0 && !derived[j] {
+				derived[i] = false
+				break
+			}
+		}
+	}
+	moved := false
+	for i := n - 1; i >= 0; i-- {
+		if !derived[i] || d.succOff[i] == d.succOff[i+1] {
+			continue
+		}
+		first := int32(len(p.native))
+		for _, j := range d.succ[d.succOff[i]:d.succOff[i+1]] {
+			first = min(first, p.region[j])
+		}
+		t := first
+		if p.native[t] != p.native[p.region[i]] {
+			t--
+		}
+		if t > p.region[i] {
+			p.region[i] = t
+			moved = true
+		}
+	}
+	if moved {
+		p.compact()
+	}
+}
+
+// compact drops empty regions and merges consecutive regions of one kind.
+func (p *partition) compact() {
+	size := make([]int, p.numRegions())
+	for _, r := range p.region {
+		size[r]++
+	}
+	renum := make([]int32, p.numRegions())
+	var native []bool
+	for r, nat := range p.native {
+		switch {
+		case size[r] == 0:
+			continue
+		case len(native) > 0 && native[len(native)-1] == nat:
+			renum[r] = int32(len(native) - 1)
+		default:
+			renum[r] = int32(len(native))
+			native = append(native, nat)
+		}
+	}
+	for i, r := range p.region {
+		p.region[i] = renum[r]
+	}
+	p.native = native
+}
+
+// seed is mode=seed, the original algorithm (build_hybrid_plan) over the
+// ops in body order. why (nil without explain) receives the seed-specific
+// reason for ops the mode keeps native although they are MPS-capable.
+func (d *dag) seed(why []string) *partition {
+	n := len(d.ops)
+	p := &partition{region: make([]int32, n)}
+	var pending []int32
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		r := int32(len(p.native))
+		var bad int32 = -1
+		for _, i := range pending {
+			p.region[i] = r
+			if bad < 0 && d.native[i] {
+				bad = i
+			}
+		}
+		p.native = append(p.native, bad >= 0)
+		if bad >= 0 && why != nil {
+			for _, i := range pending {
+				if !d.native[i] {
+					why[i] = fmt.Sprintf("seed mode: its run of ops also holds %s, which MPS cannot run (%s)", d.ops[bad].Name(), d.reason[bad])
+				}
+			}
+		}
+		pending = pending[:0]
+	}
+	for i, op := range d.ops {
+		if graph.IsSplitPoint(op) {
+			flush()
+			p.region[i] = int32(len(p.native))
+			p.native = append(p.native, true)
+			if why != nil && !d.native[i] {
+				why[i] = "seed mode: " + op.Name() + " is a split point, always a one-op thunk"
+			}
+			continue
+		}
+		pending = append(pending, int32(i))
+	}
+	flush()
+	return p
+}
+
+// seedFinish applies the original's refusals after min-subgraph-ops: a
+// function with gated_delta_net, attention or lstm, or without any MPS
+// region, becomes one thunk region holding every compute op.
+func (d *dag) seedFinish(p *partition, why []string) *partition {
+	refusal := ""
+	for _, op := range d.ops {
+		if n := op.Name(); n == graph.GatedDeltaNetName || n == graph.AttentionName || n == graph.LSTMName {
+			refusal = n
+			break
+		}
+	}
+	anyMPS := false
+	for _, nat := range p.native {
+		anyMPS = anyMPS || !nat
+	}
+	if refusal == "" && anyMPS {
+		return p
+	}
+	if len(d.ops) == 0 {
+		return p
+	}
+	one := &partition{region: make([]int32, len(d.ops)), native: []bool{true}}
+	for i := range d.ops {
+		if why == nil || d.native[i] {
+			continue
+		}
+		if refusal != "" {
+			why[i] = "seed mode: the function holds " + refusal + ", for which the original makes no hybrid plan"
+		} else if why[i] == "" {
+			why[i] = "seed mode: no MPS region would be formed, so the original makes no hybrid plan"
+		}
+	}
+	return one
+}
+
+// demoteSmall makes every MPS region with fewer than min compute ops
+// native. With merge, runs of consecutive native regions then become one
+// region (consecutive regions of a sequence can always be merged: nothing
+// outside them lies between them). why receives the reason for each
+// demoted op.
+func (d *dag) demoteSmall(p *partition, min int, merge bool, why []string) *partition {
+	if min <= 1 {
+		return p
+	}
+	size := make([]int, p.numRegions())
+	for _, r := range p.region {
+		size[r]++
+	}
+	demoted := false
+	for r, nat := range p.native {
+		if !nat && size[r] < min {
+			p.native[r] = true
+			demoted = true
+		}
+	}
+	if !demoted {
+		return p
+	}
+	for i, r := range p.region {
+		if why != nil && p.native[r] && !d.native[i] && why[i] == "" {
+			why[i] = fmt.Sprintf("its MPS region would hold %d compute ops, fewer than min-subgraph-ops=%d", size[r], min)
+		}
+	}
+	if merge {
+		p.compact()
+	}
+	return p
+}

@@ -1,0 +1,21 @@
+// Package stripdebuginfo is the strip-debuginfo pass: it sets the location
+// of every op and every block argument to loc(unknown), as MLIR's
+// StripDebugInfo does. Locations held inside attributes are kept.
+package stripdebuginfo
+
+import "github.com/rlx-compiler/rlx/ir"
+
+// Run replaces every location in op (op included) with loc(unknown).
+func Run(op *ir.Operation) {
+	unknown := op.Context().UnknownLoc()
+	op.Walk(func(o *ir.Operation) {
+		o.SetLoc(unknown)
+		for i := 0; i < o.NumRegions(); i++ {
+			for b := o.Region(i).First(); b != nil; b = b.Next() {
+				for j := 0; j < b.NumArguments(); j++ {
+					b.SetArgumentLoc(j, unknown)
+				}
+			}
+		}
+	})
+}

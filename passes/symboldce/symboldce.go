@@ -1,0 +1,201 @@
+// Package symboldce is the symbol-dce pass: it erases symbols that nothing
+// references and that nothing outside can see, as MLIR's SymbolDCE does.
+//
+// The pass runs on a symbol-table op. A symbol is discardable when it is
+// not public and either private or inside a symbol table that is hidden
+// from the outside. A table is hidden when it is the top-level op, not a
+// symbol, or private, or nested in a hidden table. Every op of the table
+// that is not a discardable symbol is live; the symbols referenced by live
+// ops (symbol references anywhere in their attributes and in the
+// attributes of the ops nested in them, resolved from the enclosing table,
+// each component of a nested reference counting) are live too; nested
+// symbol tables are processed recursively. Dead symbols of the table and
+// of nested tables are erased. References to unknown symbols are
+// ignored. An unregistered op with exactly one region might be a symbol
+// table whose references cannot be resolved, so the pass fails on it.
+package symboldce
+
+import (
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Run erases the dead symbols of the symbol table op and of the symbol
+// tables nested in it, and returns how many it erased.
+func Run(op *ir.Operation) (int, error) {
+	if !op.HasTrait(ir.TraitSymbolTable) {
+		return 0, ir.OpError(op, " was scheduled to run under SymbolDCE, but does not define a symbol table")
+	}
+	hidden := true
+	if op.ParentOp() != nil && isSymbol(op) {
+		hidden = visibility(op) == "private"
+	}
+	d := &dce{live: map[*ir.Operation]bool{}, tables: ir.NewSymbolTableCollection()}
+	if err := d.liveness(op, hidden); err != nil {
+		return 0, err
+	}
+	n := 0
+	op.WalkPostOrder(func(table *ir.Operation) {
+		if !table.HasTrait(ir.TraitSymbolTable) || table.NumRegions() == 0 {
+			return
+		}
+		for b := table.Region(0).First(); b != nil; b = b.Next() {
+			for o := b.First(); o != nil; {
+				next := o.Next()
+				if isSymbol(o) && !d.live[o] && !isTerminator(o) {
+					o.DropAllUses()
+					o.Erase()
+					n++
+				}
+				o = next
+			}
+		}
+	})
+	return n, nil
+}
+
+type dce struct {
+	live   map[*ir.Operation]bool
+	tables *ir.SymbolTableCollection
+}
+
+// isSymbol reports whether op is a symbol: a registered symbol op, or an
+// op that names itself with sym_name (builtin.module).
+func isSymbol(op *ir.Operation) bool {
+	if op.HasTrait(ir.TraitSymbol) {
+		return true
+	}
+	return op.HasTrait(ir.TraitSymbolTable) && ir.SymbolName(op) != ""
+}
+
+func visibility(op *ir.Operation) string {
+	if s, ok := op.Attr("sym_visibility").(*ir.StringAttr); ok {
+		return s.Value
+	}
+	return "public"
+}
+
+func isTerminator(op *ir.Operation) bool {
+	return op.HasTrait(ir.TraitTerminator) && op.Next() == nil
+}
+
+func (d *dce) liveness(table *ir.Operation, hidden bool) error {
+	var work []*ir.Operation
+	for b := table.Region(0).First(); b != nil; b = b.Next() {
+		for o := b.First(); o != nil; o = o.Next() {
+			if isTerminator(o) {
+				continue
+			}
+			if !isSymbol(o) {
+				work = append(work, o)
+				continue
+			}
+			vis := visibility(o)
+			discardable := vis != "public" && (hidden || vis == "private")
+			if !discardable && !d.live[o] {
+				d.live[o] = true
+				work = append(work, o)
+			}
+		}
+	}
+	for len(work) > 0 {
+		o := work[len(work)-1]
+		work = work[:len(work)-1]
+		if o.HasTrait(ir.TraitSymbolTable) {
+			nestedHidden := hidden || !isSymbol(o) || visibility(o) == "private"
+			if err := d.liveness(o, nestedHidden); err != nil {
+				return err
+			}
+		}
+		refs, err := symbolUses(o)
+		if err != nil {
+			return err
+		}
+		// References are resolved in the symbol table holding o, which
+		// is not table when o is a symbol of a nested table.
+		for _, ref := range refs {
+			for _, s := range d.resolve(o.ParentOp(), ref) {
+				if !d.live[s] {
+					d.live[s] = true
+					work = append(work, s)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resolve returns the symbols each component of ref names, starting in
+// table; nil when the reference does not resolve.
+func (d *dce) resolve(table *ir.Operation, ref *ir.SymbolRefAttr) []*ir.Operation {
+	if table == nil || !table.HasTrait(ir.TraitSymbolTable) {
+		return nil
+	}
+	s := d.tables.Table(table).Lookup(ref.Root)
+	if s == nil {
+		return nil
+	}
+	out := []*ir.Operation{s}
+	for _, n := range ref.Nested {
+		if !s.HasTrait(ir.TraitSymbolTable) {
+			return nil
+		}
+		s = d.tables.Table(s).Lookup(n)
+		if s == nil {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// symbolUses returns the symbol references held by op and the ops nested
+// in it, not looking inside nested symbol tables (their references are
+// relative to them).
+func symbolUses(op *ir.Operation) ([]*ir.SymbolRefAttr, error) {
+	var refs []*ir.SymbolRefAttr
+	var visit func(o *ir.Operation) error
+	visit = func(o *ir.Operation) error {
+		if !o.IsRegistered() && o.NumRegions() == 1 {
+			return ir.OpErrorPlain(o, "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses")
+		}
+		collectRefs(o.Props(), &refs)
+		collectRefs(o.Attrs(), &refs)
+		// References inside a symbol table are relative to it.
+		if o.HasTrait(ir.TraitSymbolTable) {
+			return nil
+		}
+		for i := 0; i < o.NumRegions(); i++ {
+			for b := o.Region(i).First(); b != nil; b = b.Next() {
+				for n := b.First(); n != nil; n = n.Next() {
+					if err := visit(n); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}
+	return refs, visit(op)
+}
+
+// collectRefs appends the symbol references nested in a. Only arrays and
+// dictionaries are looked into: ir has no generic walk over the elements
+// of other attribute kinds.
+func collectRefs(a ir.Attribute, refs *[]*ir.SymbolRefAttr) {
+	switch a := a.(type) {
+	case nil:
+	case *ir.SymbolRefAttr:
+		*refs = append(*refs, a)
+	case *ir.ArrayAttr:
+		for _, e := range a.Elems {
+			collectRefs(e, refs)
+		}
+	case *ir.DictAttr:
+		if a == nil {
+			return
+		}
+		for _, e := range a.Entries {
+			collectRefs(e.Value, refs)
+		}
+	}
+}

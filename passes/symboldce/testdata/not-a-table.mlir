@@ -1,0 +1,4 @@
+// PIPELINE: builtin.module(func.func(symbol-dce))
+func.func @f() {
+  return
+}

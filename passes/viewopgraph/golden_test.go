@@ -1,0 +1,9 @@
+package viewopgraph_test
+
+import (
+	"testing"
+
+	"github.com/rlx-compiler/rlx/passes/internal/passtest"
+)
+
+func TestGolden(t *testing.T) { passtest.Golden(t, "testdata") }
