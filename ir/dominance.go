@@ -138,11 +138,23 @@ func (d *Dominance) ValueDominates(v *Value, op *Operation) bool {
 	if anc == nil {
 		return false
 	}
-	if !hasSSADominance(r.parent) {
+	if !r.HasSSADominance() {
 		return true
 	}
 	if anc.block == defBlock {
 		return v.isArg || (v.defOp() != anc && v.defOp().IsBeforeInBlock(anc))
 	}
 	return d.BlockDominates(defBlock, anc.block)
+}
+
+// HasSSADominance reports whether values in r must dominate their uses, by
+// MLIR's rule: a region with several blocks always has dominance; a
+// single-block region has none when its op is unregistered (nothing is
+// known about it) or declares graph regions.
+func (r *Region) HasSSADominance() bool {
+	p := r.parent
+	if p == nil || !r.HasOneBlock() {
+		return true
+	}
+	return p.IsRegistered() && !p.HasTrait(TraitGraphRegion)
 }

@@ -210,10 +210,8 @@ func verifySymbolTable(op *Operation) error {
 func verifyIsolated(op *Operation) error {
 	var err error
 	for i := range op.regs() {
-		op.regs()[i].Walk(func(o *Operation) {
-			if err != nil {
-				return
-			}
+		reg := &op.regs()[i]
+		reg.walkInterruptible(func(o *Operation) WalkResult {
 			for j := range o.opnds() {
 				val := o.opnds()[j].value
 				defBlock := val.ParentBlock()
@@ -221,16 +219,25 @@ func verifyIsolated(op *Operation) error {
 					continue
 				}
 				r := defBlock.parent
-				if r == nil || !op.regs()[i].IsAncestor(r) && !regionWithin(op, r) {
+				if r == nil || !reg.IsAncestor(r) && !regionWithin(op, r) {
 					d := OpError(o, "using value defined outside the region")
 					d.AttachNote(op.loc, "required by region isolation constraints")
 					err = d
-					return
+					return WalkInterrupt
 				}
 			}
+			// A nested isolated op is checked by its own verification,
+			// as in MLIR; nothing inside it can use op's values.
+			if o.HasTrait(TraitIsolatedFromAbove) {
+				return WalkSkip
+			}
+			return WalkAdvance
 		})
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // regionWithin reports whether r is one of op's regions or nested in one.
@@ -246,12 +253,6 @@ func regionWithin(op *Operation, r *Region) bool {
 		r = p.ParentRegion()
 	}
 	return false
-}
-
-// hasSSADominance reports whether region i of op requires values to
-// dominate their uses. Unregistered ops and graph-region ops do not.
-func hasSSADominance(op *Operation) bool {
-	return op.IsRegistered() && !op.HasTrait(TraitGraphRegion)
 }
 
 func (v *verifier) verifyDominance(top *Operation) error {
@@ -279,7 +280,7 @@ func (v *verifier) checkUse(user *Operation, i int) error {
 	if anc == nil {
 		return v.notDominated(user, i, val)
 	}
-	if !hasSSADominance(r.parent) {
+	if !r.HasSSADominance() {
 		return nil
 	}
 	if anc.block == defBlock {

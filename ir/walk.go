@@ -61,6 +61,18 @@ func (op *Operation) WalkInterruptible(fn func(*Operation) WalkResult) bool {
 	return false
 }
 
+// walkInterruptible is Operation.WalkInterruptible over the ops of r.
+func (r *Region) walkInterruptible(fn func(*Operation) WalkResult) bool {
+	for b := r.first; b != nil; b = b.next {
+		for o := b.first; o != nil; o = o.next {
+			if o.WalkInterruptible(fn) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Walk calls fn for every op in the region, in pre-order.
 func (r *Region) Walk(fn func(*Operation)) {
 	for b := r.first; b != nil; b = b.next {

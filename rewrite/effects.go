@@ -35,11 +35,6 @@ func IsTriviallyDead(op *ir.Operation) bool {
 	return WouldBeTriviallyDead(op)
 }
 
-// HasSSADominance reports whether values in r must dominate their uses:
-// true unless r belongs to a registered op whose regions are graph regions.
-// Regions of unregistered ops are assumed to be SSA CFG regions, as MLIR
-// does.
-func HasSSADominance(r *ir.Region) bool {
-	p := r.ParentOp()
-	return p == nil || !p.HasTrait(ir.TraitGraphRegion)
-}
+// HasSSADominance reports whether values in r must dominate their uses
+// (ir.Region.HasSSADominance).
+func HasSSADominance(r *ir.Region) bool { return r.HasSSADominance() }

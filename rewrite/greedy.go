@@ -109,6 +109,7 @@ func ApplyPatternsToRegion(reg *ir.Region, set *PatternSet, cfg Config) Result {
 		cfg.Scope = reg
 	}
 	d := newDriver(reg.ParentOp().Context(), set, cfg)
+	defer d.release()
 	if cfg.Strict != AnyOp {
 		reg.Walk(func(op *ir.Operation) { d.filtered[op] = true })
 	}
@@ -127,6 +128,7 @@ func ApplyPatternsToOps(ops []*ir.Operation, set *PatternSet, cfg Config) Result
 		cfg.Scope = commonRegion(ops)
 	}
 	d := newDriver(ops[0].Context(), set, cfg)
+	defer d.release()
 	for _, op := range ops {
 		if cfg.Strict != AnyOp {
 			d.filtered[op] = true
@@ -165,9 +167,15 @@ type driver struct {
 }
 
 func newDriver(ctx *ir.Context, set *PatternSet, cfg Config) *driver {
-	d := &driver{cfg: cfg, set: set, wl: newWorklist(), folder: newConstantFolder(), filtered: map[*ir.Operation]bool{}}
+	d := &driver{cfg: cfg, set: set, wl: getWorklist(), folder: newConstantFolder(), filtered: map[*ir.Operation]bool{}}
 	d.r = NewRewriter(ctx, d)
 	return d
+}
+
+// release gives the driver's worklist back for reuse.
+func (d *driver) release() {
+	putWorklist(d.wl)
+	d.wl = nil
 }
 
 func (d *driver) simplifyRegion(reg *ir.Region) Result {

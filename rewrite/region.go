@@ -170,7 +170,8 @@ func (l *liveness) region(reg *ir.Region) {
 // effects and whose results only feed other such ops, including cycles in
 // graph regions, and the unused arguments of non-entry blocks.
 func RegionDCE(r *Rewriter, regions []*ir.Region) bool {
-	l := &liveness{ops: map[*ir.Operation]bool{}, values: map[*ir.Value]bool{}}
+	l := getLiveness()
+	defer putLiveness(l)
 	for {
 		l.changed = false
 		for _, reg := range regions {

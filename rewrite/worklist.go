@@ -5,11 +5,10 @@ import "github.com/rlx-compiler/rlx/ir"
 // worklist is a LIFO of unique ops with O(1) removal: removed entries
 // become nil holes that pop skips.
 type worklist struct {
-	list []*ir.Operation
-	pos  map[*ir.Operation]int
+	list   []*ir.Operation
+	pos    map[*ir.Operation]int
+	pushes int // since it came from the pool (see putWorklist)
 }
-
-func newWorklist() *worklist { return &worklist{pos: map[*ir.Operation]int{}} }
 
 // push adds op unless it is already present (its place is then kept).
 func (w *worklist) push(op *ir.Operation) {
@@ -18,6 +17,7 @@ func (w *worklist) push(op *ir.Operation) {
 	}
 	w.pos[op] = len(w.list)
 	w.list = append(w.list, op)
+	w.pushes++
 }
 
 // pop removes and returns the most recently pushed op, or nil.

@@ -17,6 +17,8 @@
 package cse
 
 import (
+	"sync"
+
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/rewrite"
 )
@@ -37,6 +39,9 @@ func Run(op *ir.Operation) Stats {
 	for i := 0; i < op.NumRegions(); i++ {
 		c.region(known, op.Region(i))
 	}
+	for _, t := range c.tables {
+		t.release()
+	}
 	for _, o := range c.toErase {
 		o.DropAllUses()
 		o.Erase()
@@ -48,6 +53,7 @@ type cse struct {
 	hasher  rewrite.Hasher
 	toErase []*ir.Operation
 	stats   Stats
+	tables  []*table // released when Run ends
 }
 
 func (c *cse) region(known *table, r *ir.Region) {
@@ -160,14 +166,44 @@ func hasUses(op *ir.Operation) bool {
 // table is a scoped hash table of ops: lookups see every scope, and pop
 // forgets the ops inserted since the matching push.
 type table struct {
-	hasher  rewrite.Hasher
-	buckets map[uint64][]*ir.Operation
-	log     []uint64 // hashes of inserted ops, scopes delimited by marks
+	hasher rewrite.Hasher
+	// heads maps an op hash to its most recent entry (1-based); entries
+	// chain to older ones with the same hash. Entries are kept in insert
+	// order, so a scope is the tail after its mark.
+	heads   map[uint64]int32
+	entries []entry
 	marks   []int
 }
 
+type entry struct {
+	op   *ir.Operation
+	hash uint64
+	next int32 // 1-based index of the previous entry with this hash, or 0
+}
+
+// Tables are reused from function to function (and on every worker), so
+// that a pass over many functions does not regrow one map per function;
+// tables that grew very large are dropped instead.
+var tablePool = sync.Pool{New: func() any { return &table{heads: map[uint64]int32{}} }}
+
+const maxPooledEntries = 1 << 15
+
 func (c *cse) newTable() *table {
-	return &table{hasher: c.hasher, buckets: map[uint64][]*ir.Operation{}}
+	t := tablePool.Get().(*table)
+	t.hasher = c.hasher
+	c.tables = append(c.tables, t)
+	return t
+}
+
+func (t *table) release() {
+	if cap(t.entries) > maxPooledEntries {
+		return
+	}
+	clear(t.heads)
+	clear(t.entries)
+	t.entries = t.entries[:0]
+	t.marks = t.marks[:0]
+	tablePool.Put(t)
 }
 
 func (t *table) hash(op *ir.Operation) uint64 {
@@ -175,10 +211,9 @@ func (t *table) hash(op *ir.Operation) uint64 {
 }
 
 func (t *table) lookup(op *ir.Operation) *ir.Operation {
-	ops := t.buckets[t.hash(op)]
-	for i := len(ops) - 1; i >= 0; i-- {
-		if rewrite.Equivalent(ops[i], op, rewrite.IgnoreLocations) {
-			return ops[i]
+	for i := t.heads[t.hash(op)]; i != 0; i = t.entries[i-1].next {
+		if e := t.entries[i-1].op; rewrite.Equivalent(e, op, rewrite.IgnoreLocations) {
+			return e
 		}
 	}
 	return nil
@@ -186,23 +221,23 @@ func (t *table) lookup(op *ir.Operation) *ir.Operation {
 
 func (t *table) insert(op *ir.Operation) {
 	h := t.hash(op)
-	t.buckets[h] = append(t.buckets[h], op)
-	t.log = append(t.log, h)
+	t.entries = append(t.entries, entry{op: op, hash: h, next: t.heads[h]})
+	t.heads[h] = int32(len(t.entries))
 }
 
-func (t *table) push() { t.marks = append(t.marks, len(t.log)) }
+func (t *table) push() { t.marks = append(t.marks, len(t.entries)) }
 
 func (t *table) pop() {
 	m := t.marks[len(t.marks)-1]
 	t.marks = t.marks[:len(t.marks)-1]
-	for i := len(t.log) - 1; i >= m; i-- {
-		h := t.log[i]
-		b := t.buckets[h]
-		if len(b) == 1 {
-			delete(t.buckets, h)
+	for i := len(t.entries) - 1; i >= m; i-- {
+		e := t.entries[i]
+		if e.next == 0 {
+			delete(t.heads, e.hash)
 		} else {
-			t.buckets[h] = b[:len(b)-1]
+			t.heads[e.hash] = e.next
 		}
 	}
-	t.log = t.log[:m]
+	clear(t.entries[m:])
+	t.entries = t.entries[:m]
 }

@@ -85,21 +85,24 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 	for i := range o.clone {
 		o.clone[i].region = -1
 	}
-	type key struct {
-		name  *ir.OpName
-		props ir.Attribute
-		attrs *ir.DictAttr
-		typ   ir.Type
-	}
-	first := make(map[key]int32, len(d.leaves))
+	// Leaves are keyed by their properties (the uniqued {name} of a
+	// param, {value} of a constant); the type and discardable attributes
+	// must match too, or the leaf stays its own.
+	first := make(map[*ir.DictAttr]int32, len(d.leaves))
 	for l, op := range d.leaves {
-		k := key{op.OpName(), op.Props(), op.Attrs(), op.Result(0).Type()}
+		o.canon[l] = int32(l)
+		k := op.PropsDict()
+		if k == nil {
+			continue
+		}
 		c, ok := first[k]
 		if !ok {
-			c = int32(l)
-			first[k] = c
+			first[k] = int32(l)
+			continue
 		}
-		o.canon[l] = c
+		if f := d.leaves[c]; f.Attrs() == op.Attrs() && f.Result(0).Type() == op.Result(0).Type() && f.OpName() == op.OpName() {
+			o.canon[l] = c
+		}
 	}
 	return o
 }
@@ -273,17 +276,19 @@ func (o *outliner) outline(r int32, ops []int32) {
 		sym := o.prefix + "_thunk" + strconv.Itoa(int(r))
 		yield = o.thunkYield
 		st.Name = o.call
-		st.Attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.metal})
+		o.attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.metal})
 		o.res.ThunkRegions++
 		o.res.ThunkOps += len(ops)
 	} else {
 		sym := o.prefix + "_mps" + strconv.Itoa(int(r))
 		st.Name = o.subgraph
-		st.Attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)})
+		o.attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)})
 		o.res.MPSRegions++
 		o.res.MPSOps += len(ops)
 	}
-	o.attrs = st.Attrs[:0]
+	// The attributes are inherent: pass them as the properties directly
+	// (Dict copies the scratch slice).
+	st.Props = o.ctx.Dict(o.attrs)
 	types := o.types[:0]
 	for _, v := range operands {
 		types = append(types, v.Type())
