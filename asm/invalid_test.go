@@ -22,7 +22,12 @@ func parseAndVerify(src string) error {
 	if err != nil {
 		return err
 	}
-	return ir.Verify(f.Op)
+	err = ir.Verify(f.Op)
+	// The parallel verifier must find the same first failure.
+	if perr := ir.VerifyParallel(f.Op, 4); fmt.Sprint(perr) != fmt.Sprint(err) {
+		return fmt.Errorf("Verify and VerifyParallel disagree:\n%v\n%v", err, perr)
+	}
+	return err
 }
 
 // TestInvalidInput checks the located error of each malformed input. The

@@ -1,6 +1,7 @@
 package asm_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,5 +57,47 @@ func TestVerifyShallow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifyParallel plants one error of each kind in a module of many
+// functions and checks that VerifyParallel reports what Verify reports.
+func TestVerifyParallel(t *testing.T) {
+	good := func(i int) string {
+		return fmt.Sprintf("func.func @f%d(%%a: i32) -> i32 {\n  %%b = \"test.op\"(%%a) : (i32) -> i32\n  return %%b : i32\n}\n", i)
+	}
+	bad := map[string]string{
+		"op verifier":     "func.func @bad() -> i32 {\n  return\n}\n",
+		"dominance":       "func.func @bad(%a: i32) -> i32 {\n  %b = \"test.op\"(%c) : (i32) -> i32\n  %c = \"test.op\"(%a) : (i32) -> i32\n  return %b : i32\n}\n",
+		"symbol use":      "func.func @bad() {\n  func.call @nowhere() : () -> ()\n  return\n}\n",
+		"module-level op": "\"func.return\"() : () -> ()\n",
+		"duplicate":       "func.func private @f3()\n",
+	}
+	for name, b := range bad {
+		for _, at := range []int{0, 7, 19} {
+			var src strings.Builder
+			for i := 0; i < 20; i++ {
+				if i == at {
+					src.WriteString(b)
+				}
+				src.WriteString(good(i))
+			}
+			ctx := ir.NewContext()
+			ctx.AllowUnregistered = true
+			dialect.RegisterAll(ctx)
+			f, err := asm.Parse(ctx, "in.mlir", []byte(src.String()), asm.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ir.Verify(f.Op)
+			if want == nil {
+				t.Fatalf("%s at %d: Verify found nothing", name, at)
+			}
+			for _, workers := range []int{1, 2, 8} {
+				if got := ir.VerifyParallel(f.Op, workers); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%s at %d, %d workers:\n got %v\nwant %v", name, at, workers, got, want)
+				}
+			}
+		}
 	}
 }

@@ -18,12 +18,19 @@ type Block struct {
 // NewBlock returns a detached block with arguments of the given types.
 func NewBlock(types []Type, locs []Location) *Block {
 	b := &Block{}
+	if len(types) == 0 {
+		return b
+	}
+	// One allocation for all the argument values and exact-size slices.
+	vals := make([]Value, len(types))
+	b.args = make([]*Value, len(types))
+	b.argLocs = make([]Location, len(types))
 	for i, t := range types {
-		var l Location
+		vals[i] = Value{typ: t, owner: unsafe.Pointer(b), index: int32(i), isArg: true}
+		b.args[i] = &vals[i]
 		if i < len(locs) {
-			l = locs[i]
+			b.argLocs[i] = locs[i]
 		}
-		b.AddArgument(t, l)
 	}
 	return b
 }
@@ -160,7 +167,11 @@ func (b *Block) insertBefore(op, pos *Operation) {
 		if b.last != nil {
 			b.last.next = op
 			if b.orderValid {
-				op.order = b.last.order + 1
+				if b.last.order > maxOrder {
+					b.orderValid = false
+				} else {
+					op.order = b.last.order + orderStride
+				}
 			}
 		} else {
 			b.first = op
@@ -171,14 +182,30 @@ func (b *Block) insertBefore(op, pos *Operation) {
 	}
 	op.next = pos
 	op.prev = pos.prev
+	// Orders are spaced orderStride apart, so an op inserted between two
+	// others usually takes the midpoint and the block keeps its order
+	// (as MLIR does); only a full gap forces a renumbering.
+	lo := uint32(0)
 	if pos.prev != nil {
 		pos.prev.next = op
+		lo = pos.prev.order + 1
 	} else {
 		b.first = op
 	}
 	pos.prev = op
-	b.orderValid = false
+	if b.orderValid && pos.order > lo {
+		op.order = lo + (pos.order-lo)/2
+	} else {
+		b.orderValid = false
+	}
 }
+
+// orderStride is the spacing of op orders after a renumbering; maxOrder
+// keeps appends from overflowing.
+const (
+	orderStride = 16
+	maxOrder    = 1<<32 - 1 - orderStride
+)
 
 func (b *Block) insertAfter(op, pos *Operation) { b.insertBefore(op, pos.next) }
 
@@ -200,7 +227,7 @@ func (b *Block) recomputeOrder() {
 	var i uint32
 	for op := b.first; op != nil; op = op.next {
 		op.order = i
-		i++
+		i += orderStride
 	}
 	b.orderValid = true
 }

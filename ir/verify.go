@@ -1,5 +1,10 @@
 package ir
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // Verify checks every structural invariant of op and everything nested in
 // it: operands are set, blocks end in terminators where required,
 // successors stay in their region, values dominate their uses in SSACFG
@@ -34,18 +39,123 @@ func VerifyLocal(op *Operation) error {
 // without descending into the nested ops or checking dominance. It is what
 // a pass manager runs after a nested pipeline, whose own verification
 // already covered the nested ops (MLIR's non-recursive verify).
-func VerifyShallow(op *Operation) error {
+func VerifyShallow(op *Operation) error { return VerifyShallowParallel(op, 1) }
+
+// VerifyShallowParallel is VerifyShallow with the symbol-use checks of
+// op's children spread over up to workers goroutines.
+func VerifyShallowParallel(op *Operation, workers int) error {
 	v := &verifier{ctx: op.name.ctx, shallow: true}
 	if err := v.verifyOp(op); err != nil {
 		return err
 	}
-	return v.verifySymbolUses(op)
+	return verifySymbolUsesParallel(op, workers)
+}
+
+// VerifyParallel is Verify with the work spread over up to workers
+// goroutines, as MLIR's verifier does: the isolated-from-above ops
+// directly in op's regions (the functions of a module) are verified
+// concurrently, each with its dominance, and so are the symbol uses of
+// op's children. It returns the same first failure Verify would when only
+// one op is invalid; with several, the failure of the first invalid
+// isolated op in op order comes first.
+func VerifyParallel(op *Operation, workers int) error {
+	var isolated []*Operation
+	forEachChild(op, func(o *Operation) {
+		if o.HasTrait(TraitIsolatedFromAbove) {
+			isolated = append(isolated, o)
+		}
+	})
+	if workers <= 1 || len(isolated) < 2 {
+		return Verify(op)
+	}
+	errs := make([]error, len(isolated))
+	parallelFor(len(isolated), workers, func() func(int) {
+		return func(i int) { errs[i] = VerifyLocal(isolated[i]) }
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	v := &verifier{ctx: op.name.ctx, skipIsolatedIn: op}
+	if err := v.verifyOp(op); err != nil {
+		return err
+	}
+	if err := v.verifyDominance(op); err != nil {
+		return err
+	}
+	return verifySymbolUsesParallel(op, workers)
+}
+
+// verifySymbolUsesParallel checks the symbol uses of op and, on up to
+// workers goroutines, of its children; the first failure in op order is
+// returned.
+func verifySymbolUsesParallel(op *Operation, workers int) error {
+	var children []*Operation
+	forEachChild(op, func(o *Operation) { children = append(children, o) })
+	if workers <= 1 || len(children) < 2 {
+		return (&verifier{ctx: op.name.ctx}).verifySymbolUses(op)
+	}
+	if def := op.name.def; def != nil && def.VerifySymbolUses != nil {
+		if err := def.VerifySymbolUses(op, NewSymbolTableCollection()); err != nil {
+			return err
+		}
+	}
+	errs := make([]error, len(children))
+	parallelFor(len(children), workers, func() func(int) {
+		// A SymbolTableCollection is not safe for concurrent use.
+		v := &verifier{ctx: op.name.ctx, symbols: NewSymbolTableCollection()}
+		return func(i int) { errs[i] = v.verifySymbolUses(children[i]) }
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// forEachChild calls fn for each op directly in op's regions.
+func forEachChild(op *Operation, fn func(*Operation)) {
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				fn(o)
+			}
+		}
+	}
+}
+
+// parallelFor runs n items on up to workers goroutines; newWorker makes
+// each goroutine's item function (and so its private state).
+func parallelFor(n, workers int, newWorker func() func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			item := newWorker()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				item(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 type verifier struct {
 	ctx     *Context
 	dom     map[*Region]*domTree
 	shallow bool // verify only the top op, not the ops nested in it
+	// skipIsolatedIn, when set, is an op whose isolated-from-above
+	// children were verified separately (VerifyParallel).
+	skipIsolatedIn *Operation
+	symbols        *SymbolTableCollection
 }
 
 func (v *verifier) verifyOp(op *Operation) error {
@@ -104,6 +214,9 @@ func (v *verifier) verifyOp(op *Operation) error {
 				return err
 			}
 			for o := b.first; o != nil; o = o.next {
+				if op == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
+					continue
+				}
 				if err := v.verifyOp(o); err != nil {
 					return err
 				}
@@ -258,6 +371,9 @@ func regionWithin(op *Operation, r *Region) bool {
 func (v *verifier) verifyDominance(top *Operation) error {
 	var err error
 	top.WalkInterruptible(func(o *Operation) WalkResult {
+		if v.skipIsolatedIn != nil && o.ParentOp() == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
+			return WalkSkip
+		}
 		for i := range o.opnds() {
 			if e := v.checkUse(o, i); e != nil {
 				err = e
@@ -326,7 +442,7 @@ func (v *verifier) domTreeOf(r *Region) *domTree {
 }
 
 func (v *verifier) verifySymbolUses(top *Operation) error {
-	var st *SymbolTableCollection
+	st := v.symbols
 	var err error
 	top.WalkInterruptible(func(o *Operation) WalkResult {
 		def := o.name.def

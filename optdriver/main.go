@@ -406,7 +406,13 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 			runtime.GC()
 		}
 		if err == nil {
-			err = ir.Verify(f.Op)
+			// Like mlir-opt, the functions of a module are verified in
+			// parallel unless threading is off.
+			workers := runtime.GOMAXPROCS(0)
+			if d.threadingOff() {
+				workers = 1
+			}
+			err = ir.VerifyParallel(f.Op, workers)
 		}
 	})
 	if err != nil {

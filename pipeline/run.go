@@ -317,7 +317,7 @@ func (ex *executor) runPass(p Pass, index int, pm *OpPassManager, nested bool, o
 		case isAdaptor:
 			// The nested pipelines verified the ops they ran on; like
 			// MLIR, check only the op itself and its symbol uses.
-			verr = ir.VerifyShallow(op)
+			verr = ir.VerifyShallowParallel(op, ex.workers)
 		default:
 			verr = ir.Verify(op)
 		}
