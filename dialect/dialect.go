@@ -1,4 +1,3 @@
-// Package dialect registers every dialect rlx knows with a context.
 package dialect
 
 import (

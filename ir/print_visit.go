@@ -7,6 +7,23 @@ package ir
 type aliasVisitor struct {
 	s    *aliasState
 	opts *PrintOptions
+	// free holds recording printers for reuse: one per nesting level is
+	// live at a time, instead of three allocations per op.
+	free []*OpPrinter
+}
+
+// recorder returns a recording printer in its initial state.
+func (v *aliasVisitor) recorder() *OpPrinter {
+	if n := len(v.free); n > 0 {
+		rp := v.free[n-1]
+		v.free = v.free[:n-1]
+		rp.buf = rp.buf[:0]
+		rp.err = nil
+		rp.indent = 0
+		rp.defaultDialect = append(rp.defaultDialect[:0], "")
+		return rp
+	}
+	return &OpPrinter{AsmPrinter: &AsmPrinter{opts: v.opts, rec: v}, names: &ssaNames{}, defaultDialect: []string{""}}
 }
 
 func (v *aliasVisitor) visitOp(op *Operation) {
@@ -14,8 +31,9 @@ func (v *aliasVisitor) visitOp(op *Operation) {
 		v.s.visitAttr(op.loc, true, false)
 	}
 	if def := op.name.def; !v.opts.Generic && def != nil && def.Print != nil {
-		rp := &OpPrinter{AsmPrinter: &AsmPrinter{opts: v.opts, rec: v}, names: &ssaNames{}, defaultDialect: []string{""}}
+		rp := v.recorder()
 		def.Print(rp, op)
+		v.free = append(v.free, rp)
 		return
 	}
 	if !v.opts.SkipRegions {

@@ -1,18 +1,3 @@
-// Package passes lists every pass rlx has. Each pass lives in its own
-// package, with its logic as plain functions over *ir.Operation (usable
-// without a pass manager) and a pipeline.PassInfo that wraps them:
-//
-//	canonicalize      folders and canonicalization patterns to a fixed point
-//	cse               common sub-expression elimination
-//	print-op-stats    the "Operations encountered:" table (or JSON)
-//	strip-debuginfo   every location becomes loc(unknown)
-//	symbol-dce        erase unreferenced invisible symbols
-//	topological-sort  order graph regions by their def-use edges
-//	view-op-graph     Graphviz DOT of an op
-//
-// Tools register them with pipeline.NewRegistry(passes.All()...). The
-// options, defaults and output formats are MLIR's; docs/passes/ describes
-// each pass.
 package passes
 
 import (

@@ -1,5 +1,3 @@
-// Package suggest picks the "did you mean" candidate for a misspelt flag,
-// pass or option name.
 package suggest
 
 // Closest returns the candidate nearest to s by edit distance, or "" when

@@ -1,0 +1,2 @@
+// Package dialect registers every dialect rlx knows with a context.
+package dialect

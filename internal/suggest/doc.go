@@ -1,0 +1,3 @@
+// Package suggest picks the "did you mean" candidate for a misspelt flag,
+// pass or option name.
+package suggest

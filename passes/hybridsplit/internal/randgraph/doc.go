@@ -1,0 +1,8 @@
+// Package randgraph builds random, valid graph-dialect functions for the
+// property tests of hybrid-split: DAGs over every graph op, with NumPy
+// broadcasting, multi-result ops (gated_delta_net, lstm), leaves shared by
+// several ops, attention that is and is not leaf-materialised, and enough
+// ops without an MPS lowering that regions alternate. Shapes are tiny so
+// the interpreter runs the functions fast. The same seed gives the same
+// function.
+package randgraph
