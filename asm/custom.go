@@ -123,7 +123,7 @@ func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*
 		if len(us) > 0 {
 			pos = us[0].Pos
 		}
-		return nil, o.p.errorAt(pos, "%d operands present, but expected %d", len(us), len(ts))
+		return nil, o.p.errorAt(pos, "custom op '%s' %d operands present, but expected %d", o.def.Name, len(us), len(ts))
 	}
 	out := make([]*ir.Value, len(us))
 	for i := range us {

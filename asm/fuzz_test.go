@@ -29,6 +29,27 @@ func FuzzParse(f *testing.F) {
 {-# dialect_resources: { builtin: { blob: "0x0100000001FF" } } #-}`,
 		`"foo.op"() <{p = [1, "a", @s::@t, unit, array<i64: 1, 2>]}> {d = distinct[3]<42 : i32>} : () -> !foo.t<[1, (2)]>`,
 		`module @m attributes {x} { func.func private @d(i32 {a}) -> (f32 {b}) }`,
+		// Custom forms of the project's dialects.
+		`func.func @g(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %w = graph.param "w" : tensor<4x4xf32>
+  %c = graph.constant dense<1.0> : tensor<4xf32>
+  %0 = graph.matmul %x, %w : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  %1 = graph.add %0, %c : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %2 = graph.reduce %1 {axes = array<i64: 1>, keep_dims = true, kind = "sum"} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+  return %1 : tensor<2x4xf32>
+}`,
+		`func.func @s(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mps.subgraph @s_mps0(%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%b: tensor<4xf32>):
+    %1 = graph.exp %b : (tensor<4xf32>) -> tensor<4xf32>
+    mps.yield %1 : tensor<4xf32>
+  }
+  %2:2 = thunk.call @s_thunk1(%0) {target = "metal"} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%c: tensor<4xf32>):
+    thunk.yield %c, %c : tensor<4xf32>, tensor<4xf32>
+  }
+  return %2#1 : tensor<4xf32>
+}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -78,3 +78,61 @@ type Argument struct {
 	Attrs *DictAttr
 	Loc   Location // explicit loc(…), or nil
 }
+
+// ParseColonFunctionType parses `: (A, B) -> R`, the functional type that
+// custom forms write after a colon. Another kind of type is an error at
+// the type, in MLIR's words.
+func ParseColonFunctionType(p OpAsmParser) (*FunctionType, error) {
+	if err := p.ParsePunct(":"); err != nil {
+		return nil, err
+	}
+	loc := p.CurrentLoc()
+	t, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	ft, ok := t.(*FunctionType)
+	if !ok {
+		return nil, p.ErrorAt(loc, "invalid kind of type specified")
+	}
+	return ft, nil
+}
+
+// ParseReturnLike parses the form of return-like terminators (func.return,
+// mps.yield, thunk.yield), MLIR's `attr-dict ($operands^ : type($operands))?`:
+// `{attrs} %a, %b : T, U`, with neither operands nor types when there are
+// no operands. PrintReturnLike prints it.
+func ParseReturnLike(p OpAsmParser, st *OperationState) error {
+	attrs, err := p.ParseOptionalAttrDict()
+	if err != nil {
+		return err
+	}
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return err
+	}
+	var ts []Type
+	if len(ops) > 0 {
+		if ts, err = p.ParseColonTypeList(); err != nil {
+			return err
+		}
+	}
+	vals, err := p.ResolveOperands(ops, ts)
+	if err != nil {
+		return err
+	}
+	st.Operands = vals
+	st.Attrs = attrs
+	return nil
+}
+
+// PrintReturnLike prints the form ParseReturnLike reads.
+func PrintReturnLike(p *OpPrinter, op *Operation) {
+	p.PrintOptionalAttrDict(op.Attrs())
+	if op.NumOperands() > 0 {
+		p.WriteString(" ")
+		p.PrintOperands(op.Operands())
+		p.WriteString(" : ")
+		p.PrintTypes(op.OperandTypes())
+	}
+}

@@ -216,40 +216,6 @@ func printFunc(p *ir.OpPrinter, op *ir.Operation) {
 	}
 }
 
-func parseReturn(p ir.OpAsmParser, st *ir.OperationState) error {
-	ops, err := p.ParseOperandList()
-	if err != nil {
-		return err
-	}
-	attrs, err := p.ParseOptionalAttrDict()
-	if err != nil {
-		return err
-	}
-	var ts []ir.Type
-	if len(ops) > 0 {
-		if ts, err = p.ParseColonTypeList(); err != nil {
-			return err
-		}
-	}
-	vals, err := p.ResolveOperands(ops, ts)
-	if err != nil {
-		return err
-	}
-	st.Operands = vals
-	st.Attrs = attrs
-	return nil
-}
-
-func printReturn(p *ir.OpPrinter, op *ir.Operation) {
-	p.PrintOptionalAttrDict(op.Attrs())
-	if op.NumOperands() > 0 {
-		p.WriteString(" ")
-		p.PrintOperands(op.Operands())
-		p.WriteString(" : ")
-		p.PrintTypes(op.OperandTypes())
-	}
-}
-
 // parseCall parses `call @f(%a, %b) {attrs} : (T, U) -> R`.
 func parseCall(p ir.OpAsmParser, st *ir.OperationState) error {
 	ctx := p.Context()
@@ -271,16 +237,9 @@ func parseCall(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	if err := p.ParsePunct(":"); err != nil {
-		return err
-	}
-	t, err := p.ParseType()
+	ft, err := ir.ParseColonFunctionType(p)
 	if err != nil {
 		return err
-	}
-	ft, ok := t.(*ir.FunctionType)
-	if !ok {
-		return p.Errorf("expected function type")
 	}
 	vals, err := p.ResolveOperands(ops, ft.Inputs)
 	if err != nil {
@@ -325,13 +284,9 @@ func parseCallIndirect(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	t, err := p.ParseColonType()
+	ft, err := ir.ParseColonFunctionType(p)
 	if err != nil {
 		return err
-	}
-	ft, ok := t.(*ir.FunctionType)
-	if !ok {
-		return p.Errorf("expected function type")
 	}
 	cv, err := p.ResolveOperand(callee, ft)
 	if err != nil {

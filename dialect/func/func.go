@@ -38,8 +38,8 @@ func Dialect() *ir.Dialect {
 				Traits:  ir.TraitTerminator | ir.TraitPure | ir.TraitReturnLike,
 				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: 0, Regions: 0, Successors: 0},
 				Verify:  verifyReturn,
-				Parse:   parseReturn,
-				Print:   printReturn,
+				Parse:   ir.ParseReturnLike,
+				Print:   ir.PrintReturnLike,
 			},
 			{
 				Name:             CallName,

@@ -20,20 +20,9 @@ func parseOp(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	if err := p.ParsePunct(":"); err != nil {
-		return err
-	}
-	loc := p.CurrentLoc()
-	t, err := p.ParseType()
+	ft, err := ir.ParseColonFunctionType(p)
 	if err != nil {
 		return err
-	}
-	ft, ok := t.(*ir.FunctionType)
-	if !ok {
-		return p.ErrorAt(loc, "expected a function type '(operand types) -> result types', got '%s'", t)
-	}
-	if len(ft.Inputs) != len(ops) {
-		return p.ErrorAt(loc, "%d operands present, but the type lists %d", len(ops), len(ft.Inputs))
 	}
 	vals, err := p.ResolveOperands(ops, ft.Inputs)
 	if err != nil {

@@ -82,8 +82,8 @@ func TestCustomForm(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, op, want string }{
-		{"not a function type", `%0 = graph.add %a, %a : tensor<4xf32>`, "2:27: error: custom op 'graph.add' expected a function type '(operand types) -> result types', got 'tensor<4xf32>'"},
-		{"operand count", `%0 = graph.add %a, %a : (tensor<4xf32>) -> tensor<4xf32>`, "2 operands present, but the type lists 1"},
+		{"not a function type", `%0 = graph.add %a, %a : tensor<4xf32>`, "2:27: error: custom op 'graph.add' invalid kind of type specified"},
+		{"operand count", `%0 = graph.add %a, %a : (tensor<4xf32>) -> tensor<4xf32>`, "2:18: error: custom op 'graph.add' 2 operands present, but expected 1"},
 		{"missing colon", `%0 = graph.exp %a`, "expected ':'"},
 		{"param name", `%0 = graph.param 12 : tensor<4xf32>`, "2:20: error: custom op 'graph.param' expected string"},
 		{"constant value", `%0 = graph.constant unit`, "expected a typed elements attribute such as 'dense<1.0> : tensor<4xf32>', got unit"},

@@ -35,8 +35,8 @@ func Dialect() *ir.Dialect {
 				Traits:  ir.TraitTerminator | ir.TraitPure | ir.TraitReturnLike,
 				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: 0, Regions: 0, Successors: 0},
 				Verify:  func(op *ir.Operation) error { return VerifyYield(op, SubgraphName) },
-				Parse:   ParseYield,
-				Print:   PrintYield,
+				Parse:   ir.ParseReturnLike,
+				Print:   ir.PrintReturnLike,
 			},
 		},
 	}

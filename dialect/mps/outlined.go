@@ -34,20 +34,9 @@ func ParseOutlined(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	if err := p.ParsePunct(":"); err != nil {
-		return err
-	}
-	loc := p.CurrentLoc()
-	t, err := p.ParseType()
+	ft, err := ir.ParseColonFunctionType(p)
 	if err != nil {
 		return err
-	}
-	ft, ok := t.(*ir.FunctionType)
-	if !ok {
-		return p.ErrorAt(loc, "expected a function type '(operand types) -> result types', got '%s'", t)
-	}
-	if len(ft.Inputs) != len(ops) {
-		return p.ErrorAt(loc, "%d operands present, but the type lists %d", len(ops), len(ft.Inputs))
 	}
 	vals, err := p.ResolveOperands(ops, ft.Inputs)
 	if err != nil {
@@ -129,42 +118,6 @@ func VerifyYield(op *ir.Operation, parentName string) error {
 		return ir.OpError(op, "expects parent op '%s'", parentName)
 	}
 	return nil
-}
-
-// ParseYield parses `%a, %b : T, U` (or nothing).
-func ParseYield(p ir.OpAsmParser, st *ir.OperationState) error {
-	ops, err := p.ParseOperandList()
-	if err != nil {
-		return err
-	}
-	attrs, err := p.ParseOptionalAttrDict()
-	if err != nil {
-		return err
-	}
-	var ts []ir.Type
-	if len(ops) > 0 {
-		if ts, err = p.ParseColonTypeList(); err != nil {
-			return err
-		}
-	}
-	vals, err := p.ResolveOperands(ops, ts)
-	if err != nil {
-		return err
-	}
-	st.Operands = vals
-	st.Attrs = attrs
-	return nil
-}
-
-// PrintYield prints the form ParseYield reads.
-func PrintYield(p *ir.OpPrinter, op *ir.Operation) {
-	p.PrintOptionalAttrDict(op.Attrs())
-	if op.NumOperands() > 0 {
-		p.WriteString(" ")
-		p.PrintOperands(op.Operands())
-		p.WriteString(" : ")
-		p.PrintTypes(op.OperandTypes())
-	}
 }
 
 // IsOutlined reports whether op has the outlined-region form: one region

@@ -39,8 +39,8 @@ func Dialect() *ir.Dialect {
 				Traits:  ir.TraitTerminator | ir.TraitPure | ir.TraitReturnLike,
 				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: 0, Regions: 0, Successors: 0},
 				Verify:  func(op *ir.Operation) error { return mps.VerifyYield(op, CallName) },
-				Parse:   mps.ParseYield,
-				Print:   mps.PrintYield,
+				Parse:   ir.ParseReturnLike,
+				Print:   ir.PrintReturnLike,
 			},
 		},
 	}

@@ -198,7 +198,7 @@ func.func @no_symbol(%x: tensor<4xf32>) {
 // -----
 
 func.func @not_function_type(%x: tensor<4xf32>) {
-  // expected-error@+1 {{expected a function type '(operand types) -> result types', got 'tensor<4xf32>'}}
+  // expected-error@+1 {{custom op 'mps.subgraph' invalid kind of type specified}}
   mps.subgraph @s(%x) : tensor<4xf32> {
     mps.yield
   }
