@@ -29,6 +29,7 @@ func FuzzParse(f *testing.F) {
 {-# dialect_resources: { builtin: { blob: "0x0100000001FF" } } #-}`,
 		`"foo.op"() <{p = [1, "a", @s::@t, unit, array<i64: 1, 2>]}> {d = distinct[3]<42 : i32>} : () -> !foo.t<[1, (2)]>`,
 		`module @m attributes {x} { func.func private @d(i32 {a}) -> (f32 {b}) }`,
+		`func.func @r(%a: i32) -> i32 { return {x = 1} %a : i32 }`,
 		// Custom forms of the project's dialects.
 		`func.func @g(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %w = graph.param "w" : tensor<4x4xf32>
