@@ -101,7 +101,8 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 			return l
 		}
 	}
-	if p.is(tokBareIdent) || p.is(tokLParen) || p.is(tokBangIdent) {
+	// A type attribute, when the token can start a type.
+	if p.atTypeKeyword() || p.is(tokLParen) || p.is(tokBangIdent) {
 		return p.ctx.TypeAttr(p.parseType())
 	}
 	p.failExpected("expected attribute value")
@@ -261,6 +262,8 @@ func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
 		} else {
 			t = p.ctx.F64()
 		}
+		// MLIR reports a wrong type after the type it parsed.
+		pos = p.tok.start
 	}
 	ft, ok := t.(*ir.FloatType)
 	if !ok {

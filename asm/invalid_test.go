@@ -116,6 +116,13 @@ func TestInvalidInput(t *testing.T) {
 		{"deep dialect type", `"foo.op"() : () -> !foo.x` + deep("<", ">", 100000), "in.mlir:1:1026: error: nesting depth exceeds the limit of 1000"},
 		{"unbalanced dialect type", `"foo.op"() : () -> !foo.x<(]>`, "in.mlir:1:26: error: unbalanced '(' character in pretty dialect name"},
 		{"block name in named-arg region", "func.func @f(%a: i32) {\n^bb0(%b: i32):\n return }", "in.mlir:2:1: error: invalid block name in region with named arguments"},
+		{"region argument in use", `func.func @f(%a: i32, %a: i32) { return }`, "in.mlir:1:23: error: region entry argument '%a' is already in use"},
+		{"naming an op without results", `func.func @f() { %0 = func.call @f() : () -> () return }`, "in.mlir:1:18: error: cannot name an operation with no results"},
+		{"float literal of integer type", `"foo.c"() {a = 1.0 : i32} : () -> ()`, "in.mlir:1:25: error: floating point value not valid for specified type"},
+		{"removed opaque elements attribute", `"foo.c"() {s = opaque<"x", "0xDEAD"> : tensor<2xi32>} : () -> ()`, "in.mlir:1:15: error: expected attribute value"},
+		{"entry block with a predecessor", `func.func @f() { ^bb0: "foo.br"() [^bb0] : () -> () }`, "in.mlir:1:1: error: entry block of region may not have predecessors"},
+		{"inferred function attribute", `func.func @f() attributes {function_type = () -> ()} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'function_type' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
+		{"inferred visibility", `func.func @f() attributes {sym_visibility = "private"} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'sym_visibility' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
 	}
 	if len(tests) < 50 {
 		t.Fatalf("only %d cases", len(tests))

@@ -78,6 +78,19 @@ func (p *parser) popScope() {
 	p.scopes = p.scopes[:len(p.scopes)-1]
 }
 
+// referencePos returns where result num of %name was defined or first
+// referenced (forward) in the current scope, if it was.
+func (p *parser) referencePos(name string, num int) (int, bool) {
+	s := p.scopes[len(p.scopes)-1]
+	if d, ok := s.defs.get(bytesOf(name)); ok && d.first != nil && num < int(d.count) {
+		return int(d.pos), true
+	}
+	if f, ok := s.fwd[name]; ok && num < len(f.vals) && f.vals[num] != nil {
+		return int(f.pos[num]), true
+	}
+	return 0, false
+}
+
 // defineValue binds name (without '%') to count values starting at first.
 func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 	s := p.scopes[len(p.scopes)-1]
@@ -258,6 +271,9 @@ func (p *parser) parseOperation() *ir.Operation {
 		p.failExpected("expected operation name in quotes")
 	}
 	if len(results) > 0 {
+		if op.NumResults() == 0 {
+			p.fail(results[0].pos, "cannot name an operation with no results")
+		}
 		if op.NumResults() != numResults {
 			p.fail(results[0].pos, "operation defines %d results but was provided %d to bind", op.NumResults(), numResults)
 		}
@@ -593,6 +609,11 @@ func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
 			l := a.Loc
 			if l == nil {
 				l = p.loc(a.Name.Pos)
+			}
+			if prev, ok := p.referencePos(a.Name.Name, a.Name.Number); ok {
+				err := p.errorAt(a.Name.Pos, "region entry argument '%%%s' is already in use", a.Name.Name)
+				err.Notes = append(err.Notes, p.noteAt(prev, "previously referenced here"))
+				panic(parseError{err})
 			}
 			v := entry.AddArgument(a.Type, l)
 			p.defineValue(bytesOf(a.Name.Name), v, 1, a.Name.Pos)

@@ -152,6 +152,23 @@ func (p *parser) parseBuiltinType() ir.Type {
 	return nil
 }
 
+// atTypeKeyword reports whether the current token is a bare identifier
+// that starts a builtin type, as MLIR's parseOptionalType decides.
+func (p *parser) atTypeKeyword() bool {
+	if !p.is(tokBareIdent) {
+		return false
+	}
+	word := p.text(p.tok)
+	switch string(word) {
+	case "tensor", "memref", "vector", "index", "none", "complex", "tuple":
+		return true
+	}
+	if _, _, ok := intTypeWidth(word); ok {
+		return true
+	}
+	return p.ctx.FloatType(string(word)) != nil
+}
+
 // scanShapedType returns the end of `<…>` starting at pos, or -1 when the
 // body has strings or is unbalanced (the caller then parses without the
 // cache).

@@ -276,6 +276,10 @@ func (v *verifier) verifyBlock(b *Block) error {
 			return OpError(b.last, "branching to block of a different region")
 		}
 		if s == b.parent.first {
+			// Reported on the region's op, as MLIR checks it there.
+			if op := b.parent.parent; op != nil {
+				return &Diagnostic{Severity: SeverityError, Loc: op.loc, Message: "entry block of region may not have predecessors"}
+			}
 			return OpError(b.last, "entry block of region may not have predecessors")
 		}
 	}

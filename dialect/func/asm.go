@@ -115,9 +115,17 @@ func parseFunc(p ir.OpAsmParser, st *ir.OperationState) error {
 	if a := dictArray(ctx, resAttrs); a != nil {
 		st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "res_attrs", Value: a})
 	}
+	dictLoc := p.CurrentLoc()
 	extra, err := p.ParseOptionalAttrDictWithKeyword()
 	if err != nil {
 		return err
+	}
+	// The custom form spells these out; the dictionary may not repeat them.
+	for _, e := range extra {
+		switch e.Name {
+		case "sym_visibility", "sym_name", "function_type":
+			return p.ErrorAt(dictLoc, "'%s' is an inferred attribute and should not be specified in the explicit attribute dictionary", e.Name)
+		}
 	}
 	st.Attrs = append(st.Attrs, extra...)
 	body := &ir.Region{}
