@@ -55,14 +55,14 @@ func (p *parser) parseResourceGroups(dialect bool) {
 			switch {
 			case group == "builtin":
 				for _, e := range entries {
-					if e.Blob == nil {
+					if e.blob == nil {
 						p.fail(gpos, "expected hex string blob for key '%s'", e.Key)
 					}
-					if len(e.Blob) < 4 {
+					if len(e.blob) < 4 {
 						p.fail(gpos, "expected hex string blob for key '%s' to encode alignment in first 4 bytes", e.Key)
 					}
-					align := binary.LittleEndian.Uint32(e.Blob[:4])
-					p.ctx.SetResource(e.Key, &ir.ResourceBlob{Alignment: align, Data: e.Blob[4:]})
+					align := binary.LittleEndian.Uint32(e.blob[:4])
+					p.ctx.SetResource(e.Key, &ir.ResourceBlob{Alignment: align, Data: e.blob[4:]})
 				}
 			case group == "test" && p.ctx.AllowUnregistered && !p.ctx.IsDialectRegistered(group):
 				// MLIR's test dialect keeps resource entries and prints
@@ -78,10 +78,11 @@ func (p *parser) parseResourceGroups(dialect bool) {
 				p.fail(gpos, "dialect '%s' is unknown", group)
 			}
 		} else {
-			if p.external == nil {
-				p.external = map[string][]ResourceEntry{}
+			g := ir.ResourceGroup{Name: group, Entries: make([]ir.ResourceEntry, len(entries))}
+			for i, e := range entries {
+				g.Entries[i] = e.ResourceEntry
 			}
-			p.external[group] = entries
+			p.external = append(p.external, g)
 		}
 		if !p.consumeIf(tokComma) {
 			break
@@ -90,14 +91,14 @@ func (p *parser) parseResourceGroups(dialect bool) {
 	p.expect(tokRBrace, "")
 }
 
-func (p *parser) parseResourceEntries() []ResourceEntry {
+func (p *parser) parseResourceEntries() []resourceEntry {
 	p.expect(tokLBrace, "")
-	var out []ResourceEntry
+	var out []resourceEntry
 	if p.consumeIf(tokRBrace) {
 		return out
 	}
 	for {
-		var e ResourceEntry
+		var e resourceEntry
 		e.pos = p.tok.start
 		switch p.tok.kind {
 		case tokBareIdent:
@@ -117,7 +118,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 				if err != nil {
 					p.failTok("expected hex string blob for key '%s'", e.Key)
 				}
-				e.Blob = b
+				e.blob = b
 			}
 			e.Str = s
 			e.IsStr = true
@@ -138,7 +139,7 @@ func (p *parser) parseResourceEntries() []ResourceEntry {
 }
 
 // printed returns the entry's value as the printer writes it back.
-func (e ResourceEntry) printed() string {
+func (e resourceEntry) printed() string {
 	switch {
 	case e.IsStr:
 		return strconv.Quote(e.Str)

@@ -35,22 +35,29 @@ type File struct {
 	// Op is the top-level op: the module (implicit or explicit), or with
 	// NoImplicitModule the single top-level op.
 	Op *ir.Operation
-	// External holds the `external_resources` section, keyed by resource
-	// name (e.g. "mlir_reproducer"), each a dictionary of entries.
-	External map[string][]ResourceEntry
+	// External holds the `external_resources` section in file order: the
+	// resources of tools (e.g. "mlir_reproducer"), which no dialect owns.
+	// A tool consumes the groups it knows and prints the others back
+	// (ir.PrintOptions.ExternalResources), as mlir-opt does.
+	External []ir.ResourceGroup
 }
 
-// ResourceEntry is one `key: value` entry of a resource section. Value is
-// a string, a bool, or (for blobs written as "0x…") the decoded bytes in
-// Blob.
-type ResourceEntry struct {
-	Key   string
-	Str   string
-	Bool  bool
-	IsStr bool
-	Blob  []byte
+// ExternalGroup returns the entries of the external resource group name.
+func (f *File) ExternalGroup(name string) ([]ir.ResourceEntry, bool) {
+	for _, g := range f.External {
+		if g.Name == name {
+			return g.Entries, true
+		}
+	}
+	return nil, false
+}
 
-	pos int // offset of the key, for diagnostics
+// resourceEntry is a parsed resource entry with what the parser needs
+// besides: the decoded bytes of a "0x…" blob and the key's position.
+type resourceEntry struct {
+	ir.ResourceEntry
+	blob []byte
+	pos  int
 }
 
 // Parse parses MLIR text. name is the file name used in locations and
@@ -92,7 +99,7 @@ type parser struct {
 	sigCache  map[string]*sigTypes
 	dictCache map[string]*ir.DictAttr
 
-	external map[string][]ResourceEntry
+	external []ir.ResourceGroup
 
 	defaultDialect []string
 	blocks         []*blockScope

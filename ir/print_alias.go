@@ -66,7 +66,10 @@ func builtinAliasName(sym any) string {
 	case *IntegerSetAttr:
 		return "set"
 	case *DistinctAttr:
-		return "distinct"
+		// MLIR leaves distinct[N]<> (a unit referenced attribute) inline.
+		if _, unit := x.Referenced.(*UnitAttr); !unit {
+			return "distinct"
+		}
 	case *TupleType:
 		if len(x.Types) > 16 {
 			return "tuple"

@@ -27,6 +27,10 @@ type PrintOptions struct {
 	// UniqueSSAIDs numbers values across isolated regions too (implied by
 	// Generic, as in MLIR).
 	UniqueSSAIDs bool
+	// ExternalResources are printed in the file's `external_resources`
+	// section after a top-level op, as parsed (asm.File.External): mlir-opt
+	// writes back the external resources no one consumed.
+	ExternalResources []ResourceGroup
 }
 
 func (o *PrintOptions) hexLimit() int64 {

@@ -10,6 +10,22 @@ type ResourceBlob struct {
 	Data      []byte
 }
 
+// ResourceGroup is one group of a file's `external_resources` section,
+// such as `mlir_reproducer: {pipeline: "…", verify_each: true}`.
+type ResourceGroup struct {
+	Name    string
+	Entries []ResourceEntry
+}
+
+// ResourceEntry is one `key: value` entry of a resource group: a string
+// (blobs are "0x…" strings) or a bool.
+type ResourceEntry struct {
+	Key   string
+	Str   string
+	IsStr bool
+	Bool  bool
+}
+
 // SetResource stores a blob under a handle and returns the handle actually
 // used: when the name is taken by different data, a `_N` suffix makes it
 // unique, as MLIR's resource manager does.
@@ -194,40 +210,88 @@ func (p *OpPrinter) printResources(op *Operation) {
 		}
 		byGroup[r.dialect] = append(byGroup[r.dialect], r.key)
 	}
-	if len(groups) == 0 {
+	external := p.opts.ExternalResources
+	if len(groups) == 0 && len(external) == 0 {
 		return
 	}
 	// builtin first, as MLIR registers it first.
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i] == "builtin" && groups[j] != "builtin" })
-	p.WriteString("\n{-#\n  dialect_resources: {\n")
-	for gi, g := range groups {
-		if gi > 0 {
-			p.WriteString(",\n")
-		}
-		p.WriteString("    ")
-		p.WriteString(g)
-		p.WriteString(": {\n")
-		for i, key := range byGroup[g] {
-			if i > 0 {
+	p.WriteString("\n{-#\n")
+	if len(groups) > 0 {
+		p.WriteString("  dialect_resources: {\n")
+		for gi, g := range groups {
+			if gi > 0 {
 				p.WriteString(",\n")
 			}
-			p.WriteString("      ")
-			p.PrintKeywordOrString(key)
-			p.WriteString(": ")
-			if g == "builtin" {
-				blob := ctx.Resource(key)
-				data := make([]byte, 4, 4+len(blob.Data))
-				data[0] = byte(blob.Alignment)
-				data[1] = byte(blob.Alignment >> 8)
-				data[2] = byte(blob.Alignment >> 16)
-				data[3] = byte(blob.Alignment >> 24)
-				p.printHex(append(data, blob.Data...))
-			} else {
-				v, _ := ctx.OpaqueResource(g, key)
-				p.WriteString(v)
+			p.WriteString("    ")
+			p.WriteString(g)
+			p.WriteString(": {\n")
+			for i, key := range byGroup[g] {
+				if i > 0 {
+					p.WriteString(",\n")
+				}
+				p.WriteString("      ")
+				p.PrintKeywordOrString(key)
+				p.WriteString(": ")
+				if g == "builtin" {
+					p.printBlob(ctx.Resource(key))
+				} else {
+					v, _ := ctx.OpaqueResource(g, key)
+					p.WriteString(v)
+				}
 			}
+			p.WriteString("\n    }")
 		}
-		p.WriteString("\n    }")
+		p.WriteString("\n  }")
+		if len(external) > 0 {
+			p.WriteString(",")
+		}
+		p.WriteString("\n")
 	}
-	p.WriteString("\n  }\n#-}\n")
+	if len(external) > 0 {
+		p.WriteString("  external_resources: {\n")
+		for gi, g := range external {
+			if gi > 0 {
+				p.WriteString(",\n")
+			}
+			p.WriteString("    ")
+			p.PrintKeywordOrString(g.Name)
+			p.WriteString(": {\n")
+			for i, e := range g.Entries {
+				if i > 0 {
+					p.WriteString(",\n")
+				}
+				p.WriteString("      ")
+				p.PrintKeywordOrString(e.Key)
+				p.WriteString(": ")
+				switch {
+				case e.IsStr:
+					p.PrintString(e.Str)
+				case e.Bool:
+					p.WriteString("true")
+				default:
+					p.WriteString("false")
+				}
+			}
+			p.WriteString("\n    }")
+		}
+		p.WriteString("\n  }\n")
+	}
+	p.WriteString("#-}\n")
+}
+
+// printBlob prints a builtin blob as MLIR does: its alignment as four
+// little-endian bytes, then the data, in hex; an empty blob has alignment
+// 0 in MLIR's print.
+func (p *OpPrinter) printBlob(blob *ResourceBlob) {
+	align := blob.Alignment
+	if len(blob.Data) == 0 {
+		align = 0
+	}
+	data := make([]byte, 4, 4+len(blob.Data))
+	data[0] = byte(align)
+	data[1] = byte(align >> 8)
+	data[2] = byte(align >> 16)
+	data[3] = byte(align >> 24)
+	p.printHex(append(data, blob.Data...))
 }

@@ -456,6 +456,14 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		fmt.Fprintf(d.stderr, "Pass Manager with %d passes:\n%s\n\n", pm.Len(), pm.String())
 	}
 	printOpts := d.printOptions()
+	// The output and reproducers carry the external resources no one
+	// consumed; IR printing around passes shows the IR alone, as in MLIR.
+	outOpts := printOpts
+	for _, g := range f.External {
+		if !(o.RunReproducer && g.Name == pipeline.ReproducerResource) {
+			outOpts.ExternalResources = append(outOpts.ExternalResources, g)
+		}
+	}
 	if d.timing != nil {
 		pm.AddInstrumentation(d.timing.Instrumentation(nil))
 	}
@@ -467,16 +475,16 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	}
 	if o.GenReproducer != "" {
 		r := &pipeline.Reproducer{Pipeline: pm.String(), DisableThreading: disableThreading, VerifyEach: verifyEach}
-		if werr := writeReproducer(o.GenReproducer, r, f.Op, printOpts); werr != nil {
+		if werr := writeReproducer(o.GenReproducer, r, f.Op, outOpts); werr != nil {
 			fmt.Fprintf(d.stderr, "%s: error: failed to write reproducer '%s': %v\n", d.name, o.GenReproducer, werr)
 			return false
 		}
 	}
 	if o.CrashReproducer != "" {
 		if o.LocalReproducer {
-			pm.EnableLocalCrashReproducer(o.CrashReproducer, printOpts)
+			pm.EnableLocalCrashReproducer(o.CrashReproducer, outOpts)
 		} else {
-			pm.EnableCrashReproducer(o.CrashReproducer, printOpts)
+			pm.EnableCrashReproducer(o.CrashReproducer, outOpts)
 		}
 	}
 	runErr := pm.Run(f.Op)
@@ -492,7 +500,7 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		return false
 	}
 	d.timed("Output", func() {
-		po := printOpts
+		po := outOpts
 		if !verifyEach && ir.Verify(f.Op) != nil {
 			po.Generic = true
 		}

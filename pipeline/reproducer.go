@@ -1,10 +1,9 @@
 package pipeline
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/ir"
@@ -28,21 +27,37 @@ type Reproducer struct {
 	VerifyEach       bool
 }
 
-// Write prints op with print followed by the reproducer section.
+// ReproducerResource names the external resource group of a reproducer.
+const ReproducerResource = "mlir_reproducer"
+
+// Write prints op with print, its external resources ending with the
+// reproducer's group (replacing one the input had).
 func (r *Reproducer) Write(w io.Writer, op *ir.Operation, print ir.PrintOptions) error {
-	bw := bufio.NewWriter(w)
-	if err := ir.Print(bw, op, print); err != nil {
+	var groups []ir.ResourceGroup
+	for _, g := range print.ExternalResources {
+		if g.Name != ReproducerResource {
+			groups = append(groups, g)
+		}
+	}
+	print.ExternalResources = append(groups, ir.ResourceGroup{Name: ReproducerResource, Entries: []ir.ResourceEntry{
+		{Key: "pipeline", Str: r.Pipeline, IsStr: true},
+		{Key: "disable_threading", Bool: r.DisableThreading},
+		{Key: "verify_each", Bool: r.VerifyEach},
+	}})
+	// MLIR writes the op's print alone, without the newline its tools add
+	// after a printed module.
+	var buf bytes.Buffer
+	if err := ir.Print(&buf, op, print); err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "{-#\n  external_resources: {\n    mlir_reproducer: {\n      pipeline: \"%s\",\n      disable_threading: %t,\n      verify_each: %t\n    }\n  }\n#-}\n",
-		escapeString(r.Pipeline), r.DisableThreading, r.VerifyEach)
-	return bw.Flush()
+	_, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return err
 }
 
 // ReadReproducer extracts the reproducer configuration from a parsed
 // file. It reports ok=false when the file has no mlir_reproducer section.
 func ReadReproducer(f *asm.File) (r *Reproducer, ok bool, err error) {
-	entries, ok := f.External["mlir_reproducer"]
+	entries, ok := f.ExternalGroup(ReproducerResource)
 	if !ok {
 		return nil, false, nil
 	}
@@ -66,21 +81,4 @@ func ReadReproducer(f *asm.File) (r *Reproducer, ok bool, err error) {
 		return nil, true, fmt.Errorf("expected 'pipeline' in mlir_reproducer")
 	}
 	return r, true, nil
-}
-
-// escapeString escapes s as MLIR prints string literals.
-func escapeString(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\':
-			sb.WriteString(`\\`)
-		case c == '"' || c < 0x20 || c >= 0x7f:
-			fmt.Fprintf(&sb, `\%02X`, c)
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return sb.String()
 }
