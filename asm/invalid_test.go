@@ -122,6 +122,8 @@ func TestInvalidInput(t *testing.T) {
 		{"removed opaque elements attribute", `"foo.c"() {s = opaque<"x", "0xDEAD"> : tensor<2xi32>} : () -> ()`, "in.mlir:1:15: error: expected attribute value"},
 		{"entry block with a predecessor", `func.func @f() { ^bb0: "foo.br"() [^bb0] : () -> () }`, "in.mlir:1:1: error: entry block of region may not have predecessors"},
 		{"inferred function attribute", `func.func @f() attributes {function_type = () -> ()} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'function_type' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
+		{"unclosed result type list", `"foo.x"() : () -> (i32` + "\n", "in.mlir:1:23: error: expected ')'"},
+		{"block argument that does not dominate", "\"foo.r\"() ({\n^bb0:\n  \"foo.br\"(%c)[^bb1] : (i32) -> ()\n^bb1(%c: i32):\n  \"foo.t\"() : () -> ()\n}) : () -> ()", "in.mlir:3:3: error: operand #0 does not dominate this use"},
 		{"inferred visibility", `func.func @f() attributes {sym_visibility = "private"} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'sym_visibility' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
 	}
 	if len(tests) < 50 {

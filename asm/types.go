@@ -55,7 +55,7 @@ func (p *parser) parseTypeListParens() []ir.Type {
 			break
 		}
 	}
-	p.expect(tokRParen, " in type list")
+	p.expect(tokRParen, "")
 	return ts
 }
 

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -420,17 +421,71 @@ func (v *verifier) checkUse(user *Operation, i int) error {
 
 func (v *verifier) notDominated(user *Operation, i int, val *Value) error {
 	d := OpErrorPlain(user, "operand #%d does not dominate this use", i)
-	if val.defOp() != nil {
+	r1 := user.ParentRegion()
+	// The relation of the definition's region to the user's, in MLIR's
+	// words.
+	relation := func(r2 *Region, same, parent, child, neither string) string {
 		switch {
-		case val.defOp().block == user.block:
-			d.AttachNote(val.defOp().loc, "operand defined here (op in the same block)")
-		case val.defOp().block != nil && val.defOp().block.parent == user.ParentRegion():
-			d.AttachNote(val.defOp().loc, "operand defined here (op in the same region)")
-		default:
-			d.AttachNote(val.defOp().loc, "operand defined here (op in a parent region)")
+		case r2 == r1:
+			return same
+		case regionProperlyContains(r2, r1):
+			return parent
+		case regionProperlyContains(r1, r2):
+			return child
 		}
+		return neither
 	}
+	if def := val.defOp(); def != nil {
+		note := "operand defined here (op in the same block)"
+		if def.block != user.block {
+			var r2 *Region
+			if def.block != nil {
+				r2 = def.block.parent
+			}
+			note = relation(r2, "operand defined here (op in the same region)",
+				"operand defined here (op in a parent region)",
+				"operand defined here (op in a child region)",
+				"operand defined here (op is neither in a parent nor in a child region)")
+		}
+		d.AttachNote(def.loc, note)
+		return d
+	}
+	// A block argument: the note is at the op holding its block.
+	b := val.OwnerBlock()
+	loc := user.Context().UnknownLoc()
+	if b != nil && b.ParentOp() != nil {
+		loc = b.ParentOp().loc
+	}
+	if b == nil || b.parent == nil {
+		d.AttachNote(loc, " (block without parent)")
+		return d
+	}
+	index := 0
+	for x := b.parent.first; x != nil && x != b; x = x.next {
+		index++
+	}
+	d.AttachNote(loc, fmt.Sprintf("operand defined as a block argument (block #%d %s)", index,
+		relation(b.parent, "in the same region", "in a parent region", "in a child region", "neither in a parent nor in a child region")))
 	return d
+}
+
+// regionProperlyContains reports whether region a strictly contains
+// region b (b is in an op nested somewhere inside a).
+func regionProperlyContains(a, b *Region) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	for op := b.parent; op != nil; {
+		r := op.ParentRegion()
+		if r == nil {
+			return false
+		}
+		if r == a {
+			return true
+		}
+		op = r.parent
+	}
+	return false
 }
 
 func (v *verifier) domTreeOf(r *Region) *domTree {
