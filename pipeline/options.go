@@ -336,6 +336,9 @@ func FormatOptions(p Pass) string {
 		if o.List {
 			if v == "" {
 				if o.Default == "" {
+					// MLIR prints an empty list as nothing, keeping its
+					// separator: `{  max-iterations=10 …}` for canonicalize.
+					parts = append(parts, "")
 					continue
 				}
 				parts = append(parts, o.Name+"={}")
@@ -359,13 +362,13 @@ func FormatOptions(p Pass) string {
 // (when they balance), double quotes or single quotes. inList also quotes
 // commas.
 func quoteValue(v string, inList bool) string {
-	if v == "" {
+	if v == "" && inList {
 		return `""`
 	}
 	special := false
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; c {
-		case ' ', '\t', '\n', '\r', '{', '}', '"', '\'', '=':
+		case ' ', '\t', '\n', '\v', '\f', '\r', '{', '}', '"', '\'', '=':
 			special = true
 		case ',':
 			if inList {

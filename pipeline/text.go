@@ -34,7 +34,7 @@ func (e *SyntaxError) Error() string {
 // line, the whole text, and a caret under the offending character.
 func (e *SyntaxError) Render() string {
 	line := strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
+		if r < 0x80 && isSpace(byte(r)) {
 			return ' '
 		}
 		return r
@@ -49,18 +49,21 @@ func (e *SyntaxError) Render() string {
 func ParsePipeline(reg *Registry, text string) (*OpPassManager, error) {
 	start := skipSpace(text, 0)
 	open := strings.IndexByte(text, '(')
-	end := len(strings.TrimRight(text, " \t\r\n"))
-	if open < 0 || strings.TrimSpace(text[start:open]) == "" {
+	end := len(text)
+	for end > 0 && isSpace(text[end-1]) {
+		end--
+	}
+	if open < 0 || trimSpace(text[start:open]) == "" {
 		return nil, &SyntaxError{Text: text, Pos: start,
 			Msg: "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'"}
 	}
-	anchor := strings.TrimSpace(text[start:open])
+	anchor := trimSpace(text[start:open])
 	if err := checkName(text, start, anchor); err != nil {
 		return nil, err
 	}
 	pm := NewOpPassManager(anchor)
 	p := &textParser{reg: reg, text: text}
-	pos, err := p.parseElements(pm, open+1)
+	pos, err := p.parseElements(pm, open+1, false)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +84,7 @@ func ParsePipeline(reg *Registry, text string) (*OpPassManager, error) {
 // an anchor (`cse,func.func(canonicalize)`) and appends them to pm.
 func AddPipeline(reg *Registry, pm *OpPassManager, text string) error {
 	p := &textParser{reg: reg, text: text}
-	pos, err := p.parseElements(pm, 0)
+	pos, err := p.parseElements(pm, 0, false)
 	if err != nil {
 		return err
 	}
@@ -101,17 +104,30 @@ func (p *textParser) errorf(pos int, format string, args ...any) error {
 }
 
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
 	return i
+}
+
+// trimSpace trims the bytes isSpace accepts, so that every step of the
+// pipeline syntax agrees on what whitespace is.
+func trimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
 }
 
 // checkName rejects names with characters no pass or op name has.
 func checkName(text string, pos int, name string) error {
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '=' || c == '}' {
+		if isSpace(c) || c == '"' || c == '\'' || c == '=' || c == '}' {
 			return &SyntaxError{Text: text, Pos: pos + i, Msg: fmt.Sprintf("unexpected character '%c' in pass or op name", c)}
 		}
 	}
@@ -122,10 +138,12 @@ func checkName(text string, pos int, name string) error {
 // including) the ')' that closes the list or the end of the text, and
 // adds the elements to pm. It returns the position of that ')' (or
 // len(text)).
-func (p *textParser) parseElements(pm *OpPassManager, pos int) (int, error) {
+func (p *textParser) parseElements(pm *OpPassManager, pos int, nested bool) (int, error) {
 	text := p.text
 	pos = skipSpace(text, pos)
-	if pos < len(text) && text[pos] == ')' {
+	// The anchor's list may be empty (`builtin.module()`); a nested one
+	// may not, as in MLIR, where its empty element names no pass.
+	if pos < len(text) && text[pos] == ')' && !nested {
 		return pos, nil
 	}
 	for {
@@ -158,7 +176,7 @@ func (p *textParser) parseElements(pm *OpPassManager, pos int) (int, error) {
 				return 0, p.errorf(i, "expected an op name or 'any' before '('")
 			}
 			nested := pm.Nest(name)
-			close, err := p.parseElements(nested, i+1)
+			close, err := p.parseElements(nested, i+1, true)
 			if err != nil {
 				return 0, err
 			}
@@ -182,7 +200,7 @@ func (p *textParser) parseElements(pm *OpPassManager, pos int) (int, error) {
 
 func (p *textParser) addPass(pm *OpPassManager, name string, namePos, optStart, optEnd int) error {
 	if pl := p.reg.LookupPipeline(name); pl != nil {
-		if optStart >= 0 && strings.TrimSpace(p.text[optStart:optEnd]) != "" {
+		if optStart >= 0 && trimSpace(p.text[optStart:optEnd]) != "" {
 			return p.errorf(optStart, "pass pipeline '%s' takes no options", name)
 		}
 		if err := pl.Build(pm); err != nil {
@@ -325,19 +343,19 @@ func splitOptions(full string, start, end int) ([]optToken, error) {
 			depth := 0
 		value:
 			for i < end {
-				switch c := full[i]; c {
-				case ' ', '\t', '\n', '\r':
+				switch c := full[i]; {
+				case isSpace(c):
 					if depth == 0 {
 						break value
 					}
-				case '{':
+				case c == '{':
 					depth++
-				case '}':
+				case c == '}':
 					depth--
 					if depth < 0 {
 						return nil, &SyntaxError{Text: full, Pos: i, Msg: "unbalanced '}' in option value"}
 					}
-				case '"', '\'':
+				case c == '"' || c == '\'':
 					j := strings.IndexByte(full[i+1:end], c)
 					if j < 0 {
 						return nil, &SyntaxError{Text: full, Pos: i, Msg: "unterminated quoted string in option value"}
@@ -361,7 +379,10 @@ func splitOptions(full string, start, end int) ([]optToken, error) {
 	}
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace is LLVM's isSpace: space, \t, \n, \v, \f and \r.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
 
 // unwrap removes one level of quotes or braces when they enclose the whole
 // value.
@@ -376,7 +397,7 @@ func unwrap(v string) string {
 		}
 	case '{':
 		if c, err := matchBrace(v, 0); err == nil && c == len(v)-1 {
-			return strings.TrimSpace(v[1 : len(v)-1])
+			return trimSpace(v[1 : len(v)-1])
 		}
 	}
 	return v
@@ -385,7 +406,7 @@ func unwrap(v string) string {
 // splitList splits a list option value on the commas that are outside
 // quotes and braces, trimming and unwrapping each element.
 func splitList(s string) ([]string, error) {
-	s = strings.TrimSpace(s)
+	s = trimSpace(s)
 	if s == "" {
 		return nil, nil
 	}
@@ -408,7 +429,7 @@ func splitList(s string) ([]string, error) {
 			i += j + 1
 		case ',':
 			if depth == 0 {
-				out = append(out, unwrap(strings.TrimSpace(s[start:i])))
+				out = append(out, unwrap(trimSpace(s[start:i])))
 				start = i + 1
 			}
 		}
@@ -416,5 +437,5 @@ func splitList(s string) ([]string, error) {
 	if depth != 0 {
 		return nil, fmt.Errorf("missing closing '}' in list")
 	}
-	return append(out, unwrap(strings.TrimSpace(s[start:]))), nil
+	return append(out, unwrap(trimSpace(s[start:]))), nil
 }

@@ -13,7 +13,7 @@ import (
 
 func TestParsePrint(t *testing.T) {
 	reg, _ := recorder()
-	opts := "{big=-1 count=3 flag=false label=none limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5}"
+	opts := "{big=-1 count=3 flag=false label=none limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 }"
 	for _, tc := range []struct{ in, want string }{
 		{"builtin.module()", "builtin.module()"},
 		{" builtin.module ( a , b ) ", "builtin.module(a,b)"},
@@ -22,14 +22,14 @@ func TestParsePrint(t *testing.T) {
 		{"builtin.module(any(a),func.func(fa))", "builtin.module(any(a),func.func(fa))"},
 		{"builtin.module(test-options)", "builtin.module(test-options" + opts + ")"},
 		{"builtin.module(test-options{})", "builtin.module(test-options" + opts + ")"},
-		{"builtin.module(test-options{count=7 flag})", "builtin.module(test-options{big=-1 count=7 flag=true label=none limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5})"},
+		{"builtin.module(test-options{count=7 flag})", "builtin.module(test-options{big=-1 count=7 flag=true label=none limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 })"},
 		{"builtin.module(test-options{label='x, y' names={p,\"q r\",s} sizes=1,2})",
 			`builtin.module(test-options{big=-1 count=3 flag=false label="x, y" limit=4294967295 mode=normal names={p,"q r",s} pair=1:2 ratio=0.5 sizes=1,2})`},
-		{"builtin.module(test-options{names={}})", "builtin.module(test-options{big=-1 count=3 flag=false label=none limit=4294967295 mode=normal names={} pair=1:2 ratio=0.5})"},
+		{"builtin.module(test-options{names={}})", "builtin.module(test-options{big=-1 count=3 flag=false label=none limit=4294967295 mode=normal names={} pair=1:2 ratio=0.5 })"},
 		{`builtin.module(test-options{label="builtin.module(func.func(a{x=1}))"})`,
-			`builtin.module(test-options{big=-1 count=3 flag=false label="builtin.module(func.func(a{x=1}))" limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5})`},
+			`builtin.module(test-options{big=-1 count=3 flag=false label="builtin.module(func.func(a{x=1}))" limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 })`},
 		{`builtin.module(test-options{label={a "b" c}})`,
-			`builtin.module(test-options{big=-1 count=3 flag=false label='a "b" c' limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5})`},
+			`builtin.module(test-options{big=-1 count=3 flag=false label='a "b" c' limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 })`},
 	} {
 		pm, err := pipeline.ParsePipeline(reg, tc.in)
 		if err != nil {
@@ -69,6 +69,7 @@ func TestParseErrors(t *testing.T) {
 		{"builtin.module(func.func(a)))", 29, "encountered extra closing ')' creating unbalanced parentheses while parsing pipeline"},
 		{"builtin.module(func.func(a)b)", 28, "expected ',' after parsing pipeline"},
 		{"builtin.module(a,)", 18, "'' does not refer to a registered pass or pass pipeline"},
+		{"builtin.module(func.func())", 26, "'' does not refer to a registered pass or pass pipeline"},
 		{"cse", 1, "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'"},
 		{"(cse)", 1, "expected pass pipeline to be wrapped with the anchor operation type, e.g. 'builtin.module(...)'"},
 		{"builtin.module(fa)", 16, "pass 'fa' runs on 'func.func' ops and cannot be added to a 'builtin.module' pipeline; did you mean 'func.func(fa)'?"},

@@ -3,7 +3,7 @@
 
 // Pass flags nest implicitly; every option is printed with its value.
 // CHECK: Pass Manager with 3 passes:
-// CHECK-NEXT: builtin.module(func.func(test-func-work{iterations=1}),test-options{big=-1 count=5 flag=false label="a b" limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5},func.func(test-func-work{iterations=1}))
+// CHECK-NEXT: builtin.module(func.func(test-func-work{iterations=1}),test-options{big=-1 count=5 flag=false label="a b" limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 },func.func(test-func-work{iterations=1}))
 
 // EXPLICIT: Pass Manager with 1 passes:
 // EXPLICIT-NEXT: builtin.module(func.func(test-func-work{iterations=1}))
