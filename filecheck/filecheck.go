@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rlx-compiler/rlx/filecheck/internal/posixre"
+	"github.com/rlx-compiler/rlx/internal/posixre"
 )
 
 // File is a named text: the check file or the input.

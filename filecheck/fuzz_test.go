@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/filecheck/internal/posixre"
+	"github.com/rlx-compiler/rlx/internal/posixre"
 )
 
 // FuzzCheckFile feeds arbitrary check files (and inputs) through the

@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/rlx-compiler/rlx/filecheck/internal/posixre"
+	"github.com/rlx-compiler/rlx/internal/posixre"
 )
 
 // patternContext holds the variables of one FileCheck run.

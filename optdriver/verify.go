@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/posixre"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -20,7 +21,7 @@ type Expected struct {
 	// Message must be contained in the diagnostic's message; with Regex,
 	// the `{{…}}` parts of it are regular expressions.
 	Message string
-	Regex   *regexp.Regexp
+	Regex   Matcher
 	// DirLine and DirCol locate the `expected-` text, for errors.
 	DirLine, DirCol int
 	// Count is how many diagnostics must match (0: at least one).
@@ -28,6 +29,9 @@ type Expected struct {
 
 	matched int
 }
+
+// Matcher is a compiled expected-*-re message.
+type Matcher interface{ MatchString(s string) bool }
 
 // ExpectedError is a malformed directive.
 type ExpectedError struct {
@@ -123,34 +127,32 @@ func ParseExpected(src []byte) ([]*Expected, []*ExpectedError) {
 	return out, errs
 }
 
-// compileExpectedRegex turns `text {{re}} text` into a regexp that matches
-// the literal parts literally and the {{…}} parts as regexps.
-func compileExpectedRegex(msg string) (*regexp.Regexp, error) {
+// compileExpectedRegex turns `text {{re}} text` into the expression MLIR
+// builds: the literal parts escaped, each {{…}} part a group, the whole an
+// extended POSIX expression as llvm::Regex reads it (with its error
+// messages).
+func compileExpectedRegex(msg string) (Matcher, error) {
 	var sb strings.Builder
 	for msg != "" {
 		i := strings.Index(msg, "{{")
 		if i < 0 {
-			sb.WriteString(regexp.QuoteMeta(msg))
+			sb.WriteString(posixre.QuoteMeta(msg))
 			break
 		}
-		sb.WriteString(regexp.QuoteMeta(msg[:i]))
+		sb.WriteString(posixre.QuoteMeta(msg[:i]))
 		msg = msg[i+2:]
 		j := strings.Index(msg, "}}")
 		if j < 0 {
 			return nil, fmt.Errorf("found start of regex with no end '}}'")
 		}
-		part := msg[:j]
-		if _, err := regexp.Compile(part); err != nil {
-			return nil, fmt.Errorf("invalid regex: %v", regexErrorText(err))
-		}
-		sb.WriteString("(" + part + ")")
+		sb.WriteString("(" + msg[:j] + ")")
 		msg = msg[j+2:]
 	}
-	return regexp.Compile(sb.String())
-}
-
-func regexErrorText(err error) string {
-	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	re, err := posixre.Compile(sb.String(), false)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regex: %v", err)
+	}
+	return re, nil
 }
 
 func (e *Expected) match(msg string) bool {

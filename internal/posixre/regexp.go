@@ -247,3 +247,19 @@ func GoSyntax(expr string, icase bool) (string, bool) {
 	}
 	return e.sb.String(), true
 }
+
+// MatchString reports whether r matches somewhere in s.
+func (r *Regexp) MatchString(s string) bool { return r.FindStringSubmatchIndex(s) != nil }
+
+// QuoteMeta returns s with every character that is special in an extended
+// expression escaped, as llvm::Regex::escape does.
+func QuoteMeta(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`()^$|*+?.[]\{}`, s[i]) >= 0 {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
