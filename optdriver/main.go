@@ -119,7 +119,8 @@ func MainWith(cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writ
 func (d *driver) checkPipeline() bool {
 	o := d.o
 	if o.PassPipelineSet && len(o.PassFlags) > 0 {
-		fmt.Fprintf(d.stderr, "%s: error: '--pass-pipeline' option can't be used with individual pass options\n", d.name)
+		// mlir-opt's words, reported without a location.
+		fmt.Fprintf(d.stderr, "<unknown>:0: error: '-pass-pipeline' option can't be used with individual pass options\n")
 		return false
 	}
 	if o.PassPipelineSet {
