@@ -21,6 +21,7 @@ type Options struct {
 	Generic           bool
 	DebugInfo         bool
 	LocalScope        bool
+	AssumeVerified    bool
 	UniqueSSAIDs      bool
 	SkipRegions       bool
 	ElideIfLarger     int64
@@ -147,6 +148,7 @@ func generalFlags() []*flagSpec {
 		boolFlag("no-implicit-module", "Disable implicit addition of a top-level module op during parsing", func(o *Options, b bool) { o.NoImplicitModule = b }),
 		boolFlag("mlir-print-op-generic", "Print the generic op form", func(o *Options, b bool) { o.Generic = b }),
 		boolFlag("mlir-print-debuginfo", "Print debug info in MLIR output", func(o *Options, b bool) { o.DebugInfo = b }),
+		boolFlag("mlir-print-assume-verified", "Skip op verification when using custom printers", func(o *Options, b bool) { o.AssumeVerified = b }),
 		boolFlag("mlir-print-local-scope", "Print with local scope and inline information (eliding aliases for attributes, types, and locations)", func(o *Options, b bool) { o.LocalScope = b }),
 		boolFlag("mlir-print-unique-ssa-ids", "Print unique SSA ID numbers for values, block arguments and naming conflicts across all regions", func(o *Options, b bool) { o.UniqueSSAIDs = b }),
 		boolFlag("mlir-print-skip-regions", "Skip regions when printing ops.", func(o *Options, b bool) { o.SkipRegions = b }),

@@ -118,6 +118,19 @@ func MainWith(cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writ
 // that a typo is reported at once, with a caret.
 func (d *driver) checkPipeline() bool {
 	o := d.o
+	// The pass lists of the IR printing flags name registered passes, as
+	// LLVM's command line checks them.
+	for _, l := range []struct {
+		flag  string
+		names []string
+	}{{"mlir-print-ir-before", o.IRPrinting.Before}, {"mlir-print-ir-after", o.IRPrinting.After}} {
+		for _, n := range l.names {
+			if d.reg.Lookup(n) == nil {
+				fmt.Fprintf(d.stderr, "%s: for the --%s option: Cannot find option named '%s'!\n", d.name, l.flag, n)
+				return false
+			}
+		}
+	}
 	if o.PassPipelineSet && len(o.PassFlags) > 0 {
 		// mlir-opt's words, reported without a location.
 		fmt.Fprintf(d.stderr, "<unknown>:0: error: '-pass-pipeline' option can't be used with individual pass options\n")
@@ -502,7 +515,9 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	}
 	d.timed("Output", func() {
 		po := outOpts
-		if !verifyEach && ir.Verify(f.Op) != nil {
+		// Like MLIR's printer, fall back to the generic form for IR that
+		// does not verify, unless told it does.
+		if !verifyEach && !o.AssumeVerified && ir.Verify(f.Op) != nil {
 			po.Generic = true
 		}
 		_ = ir.Print(out, f.Op, po)
