@@ -31,6 +31,11 @@ type PrintOptions struct {
 	// section after a top-level op, as parsed (asm.File.External): mlir-opt
 	// writes back the external resources no one consumed.
 	ExternalResources []ResourceGroup
+	// ElideResourceStrings leaves out of the resource section every entry
+	// whose printed value is longer than ResourceStringLimit characters
+	// (--mlir-elide-resource-strings-if-larger).
+	ElideResourceStrings bool
+	ResourceStringLimit  int
 }
 
 func (o *PrintOptions) hexLimit() int64 {
@@ -96,10 +101,13 @@ func (p *AsmPrinter) WriteByte(c byte) error {
 func (p *AsmPrinter) WriteInt(v int64) { p.buf = strconv.AppendInt(p.buf, v, 10) }
 
 // PrintString writes s as a quoted string with MLIR's escapes.
-func (p *AsmPrinter) PrintString(s string) {
-	p.buf = append(p.buf, '"')
-	p.buf = appendEscaped(p.buf, s)
-	p.buf = append(p.buf, '"')
+func (p *AsmPrinter) PrintString(s string) { p.buf = appendQuoted(p.buf, s) }
+
+// appendQuoted appends s as a string literal.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
 }
 
 // appendEscaped escapes like llvm::printEscapedString: backslash doubled,

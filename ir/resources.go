@@ -210,88 +210,124 @@ func (p *OpPrinter) printResources(op *Operation) {
 		}
 		byGroup[r.dialect] = append(byGroup[r.dialect], r.key)
 	}
-	external := p.opts.ExternalResources
-	if len(groups) == 0 && len(external) == 0 {
-		return
-	}
 	// builtin first, as MLIR registers it first.
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i] == "builtin" && groups[j] != "builtin" })
-	p.WriteString("\n{-#\n")
-	if len(groups) > 0 {
-		p.WriteString("  dialect_resources: {\n")
-		for gi, g := range groups {
-			if gi > 0 {
-				p.WriteString(",\n")
+	dialect := make([]printedGroup, 0, len(groups))
+	for _, g := range groups {
+		pg := printedGroup{name: g}
+		for _, key := range byGroup[g] {
+			var v string
+			if g == "builtin" {
+				v = blobString(ctx.Resource(key))
+			} else {
+				v, _ = ctx.OpaqueResource(g, key)
 			}
-			p.WriteString("    ")
-			p.WriteString(g)
-			p.WriteString(": {\n")
-			for i, key := range byGroup[g] {
-				if i > 0 {
-					p.WriteString(",\n")
-				}
-				p.WriteString("      ")
-				p.PrintKeywordOrString(key)
-				p.WriteString(": ")
-				if g == "builtin" {
-					p.printBlob(ctx.Resource(key))
-				} else {
-					v, _ := ctx.OpaqueResource(g, key)
-					p.WriteString(v)
-				}
-			}
-			p.WriteString("\n    }")
+			pg.entries = append(pg.entries, [2]string{key, v})
 		}
-		p.WriteString("\n  }")
-		if len(external) > 0 {
-			p.WriteString(",")
-		}
-		p.WriteString("\n")
+		dialect = append(dialect, pg)
 	}
-	if len(external) > 0 {
-		p.WriteString("  external_resources: {\n")
-		for gi, g := range external {
-			if gi > 0 {
-				p.WriteString(",\n")
+	external := make([]printedGroup, 0, len(p.opts.ExternalResources))
+	for _, g := range p.opts.ExternalResources {
+		pg := printedGroup{name: g.Name}
+		for _, e := range g.Entries {
+			v := "false"
+			switch {
+			case e.IsStr:
+				v = string(appendQuoted(nil, e.Str))
+			case e.Bool:
+				v = "true"
 			}
-			p.WriteString("    ")
-			p.PrintKeywordOrString(g.Name)
-			p.WriteString(": {\n")
-			for i, e := range g.Entries {
-				if i > 0 {
-					p.WriteString(",\n")
-				}
-				p.WriteString("      ")
-				p.PrintKeywordOrString(e.Key)
-				p.WriteString(": ")
-				switch {
-				case e.IsStr:
-					p.PrintString(e.Str)
-				case e.Bool:
-					p.WriteString("true")
-				default:
-					p.WriteString("false")
-				}
-			}
-			p.WriteString("\n    }")
+			pg.entries = append(pg.entries, [2]string{e.Key, v})
 		}
-		p.WriteString("\n  }\n")
+		external = append(external, pg)
+	}
+	if len(dialect) == 0 && len(external) == 0 {
+		return
+	}
+	// As in MLIR, the section opens for any entry, but a group, and a
+	// kind of resources, shows only with an entry short enough to print.
+	dialect, external = p.elide(dialect), p.elide(external)
+	p.WriteString("\n{-#\n")
+	p.printResourceKind("dialect_resources", dialect, len(external) > 0)
+	p.printResourceKind("external_resources", external, false)
+	if len(dialect) == 0 && len(external) == 0 {
+		p.WriteString("\n")
 	}
 	p.WriteString("#-}\n")
 }
 
-// printBlob prints a builtin blob as MLIR does: its alignment as four
-// little-endian bytes, then the data, in hex; an empty blob has alignment
-// 0 in MLIR's print.
-func (p *OpPrinter) printBlob(blob *ResourceBlob) {
+// printedGroup is a resource group with its entries as key and printed
+// value.
+type printedGroup struct {
+	name    string
+	entries [][2]string
+}
+
+// elide drops the entries longer than the limit, and groups left empty.
+func (p *OpPrinter) elide(groups []printedGroup) []printedGroup {
+	if !p.opts.ElideResourceStrings {
+		return groups
+	}
+	out := groups[:0]
+	for _, g := range groups {
+		kept := g.entries[:0]
+		for _, e := range g.entries {
+			if len(e[1]) <= p.opts.ResourceStringLimit {
+				kept = append(kept, e)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, printedGroup{g.name, kept})
+		}
+	}
+	return out
+}
+
+func (p *OpPrinter) printResourceKind(kind string, groups []printedGroup, more bool) {
+	if len(groups) == 0 {
+		return
+	}
+	p.WriteString("  ")
+	p.WriteString(kind)
+	p.WriteString(": {\n")
+	for gi, g := range groups {
+		if gi > 0 {
+			p.WriteString(",\n")
+		}
+		p.WriteString("    ")
+		p.PrintKeywordOrString(g.name)
+		p.WriteString(": {\n")
+		for i, e := range g.entries {
+			if i > 0 {
+				p.WriteString(",\n")
+			}
+			p.WriteString("      ")
+			p.PrintKeywordOrString(e[0])
+			p.WriteString(": ")
+			p.WriteString(e[1])
+		}
+		p.WriteString("\n    }")
+	}
+	p.WriteString("\n  }")
+	if more {
+		p.WriteString(",")
+	}
+	p.WriteString("\n")
+}
+
+// blobString returns a builtin blob as MLIR prints it: its alignment as
+// four little-endian bytes, then the data, in a "0x…" hex string; an
+// empty blob has alignment 0 in MLIR's print.
+func blobString(blob *ResourceBlob) string {
+	const hex = "0123456789ABCDEF"
 	align := blob.Alignment
 	if len(blob.Data) == 0 {
 		align = 0
 	}
-	data := make([]byte, 4, 4+len(blob.Data))
-	data[0] = byte(align)
-	data[1] = byte(align >> 8)
-	data[2] = byte(align >> 16)
-	data[3] = byte(align >> 24)
-	p.printHex(append(data, blob.Data...))
+	b := make([]byte, 0, 5+2*(4+len(blob.Data)))
+	b = append(b, `"0x`...)
+	for _, c := range append([]byte{byte(align), byte(align >> 8), byte(align >> 16), byte(align >> 24)}, blob.Data...) {
+		b = append(b, hex[c>>4], hex[c&15])
+	}
+	return string(append(b, '"'))
 }

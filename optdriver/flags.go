@@ -22,6 +22,8 @@ type Options struct {
 	DebugInfo         bool
 	LocalScope        bool
 	AssumeVerified    bool
+	ElideResources    bool
+	ResourceLimit     int64
 	UniqueSSAIDs      bool
 	SkipRegions       bool
 	ElideIfLarger     int64
@@ -115,6 +117,20 @@ func intFlag(name, help string, set func(o *Options, v int64)) *flagSpec {
 		}}
 }
 
+// uintFlag is intFlag for LLVM's unsigned options, which reject negative
+// values.
+func uintFlag(name, help string, set func(o *Options, v int64)) *flagSpec {
+	return &flagSpec{name: name, kind: flagValue, value: "<uint>", help: help,
+		set: func(o *Options, v string, _ bool) error {
+			n, err := strconv.ParseUint(v, 0, 63)
+			if err != nil {
+				return clError("'" + v + "' value invalid for uint argument!")
+			}
+			set(o, int64(n))
+			return nil
+		}}
+}
+
 func enumFlag(name, help string, values []pipeline.EnumValue, set func(o *Options, v string)) *flagSpec {
 	return &flagSpec{name: name, kind: flagValue, value: "<value>", help: help, enum: values,
 		set: func(o *Options, v string, _ bool) error {
@@ -152,7 +168,8 @@ func generalFlags() []*flagSpec {
 		boolFlag("mlir-print-local-scope", "Print with local scope and inline information (eliding aliases for attributes, types, and locations)", func(o *Options, b bool) { o.LocalScope = b }),
 		boolFlag("mlir-print-unique-ssa-ids", "Print unique SSA ID numbers for values, block arguments and naming conflicts across all regions", func(o *Options, b bool) { o.UniqueSSAIDs = b }),
 		boolFlag("mlir-print-skip-regions", "Skip regions when printing ops.", func(o *Options, b bool) { o.SkipRegions = b }),
-		intFlag("mlir-elide-elementsattrs-if-larger", "Elide ElementsAttrs with \"...\" that have more elements than the given upper limit", func(o *Options, v int64) { o.ElideIfLarger = v }),
+		uintFlag("mlir-elide-resource-strings-if-larger", "Elide printing value of resources if string is too long in chars.", func(o *Options, v int64) { o.ElideResources, o.ResourceLimit = true, v }),
+		uintFlag("mlir-elide-elementsattrs-if-larger", "Elide ElementsAttrs with \"...\" that have more elements than the given upper limit", func(o *Options, v int64) { o.ElideIfLarger = v }),
 		intFlag("mlir-print-elementsattrs-with-hex-if-larger", "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)", func(o *Options, v int64) { o.HexIfLarger = v }),
 		boolFlag("mlir-print-op-on-diagnostic", "When a diagnostic is emitted on an operation, also print the operation as an attached note", func(o *Options, b bool) { o.PrintOpOnDiag = b }),
 		{name: "split-input-file", kind: flagOptional, value: "<string>", help: "Split the input file into chunks using the given or default marker and process each chunk independently",

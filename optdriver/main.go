@@ -302,6 +302,8 @@ func (d *driver) printOptions() ir.PrintOptions {
 		HexIfLarger:                o.HexIfLarger,
 		SkipRegions:                o.SkipRegions,
 		UniqueSSAIDs:               o.UniqueSSAIDs,
+		ElideResourceStrings:       o.ElideResources,
+		ResourceStringLimit:        int(o.ResourceLimit),
 	}
 }
 
