@@ -36,7 +36,7 @@ func (m *SourceMgr) Render(d *ir.Diagnostic) string {
 		// Like mlir-opt: the op in generic form, on the same line unless it
 		// has regions.
 		var ob strings.Builder
-		_ = ir.PrintOp(&ob, d.Op, ir.PrintOptions{Generic: true})
+		_ = ir.PrintOp(&ob, d.Op, d.Op.Context().MessagePrintOptions())
 		sep := ""
 		if d.Op.NumRegions() > 0 {
 			sep = "\n"

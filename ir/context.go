@@ -25,6 +25,8 @@ type Context struct {
 	distinct uint64
 
 	diags DiagEngine
+	// msgPrint is how ops print inside diagnostic messages.
+	msgPrint PrintOptions
 
 	resourceMu sync.Mutex
 	resources  map[string]*ResourceBlob
@@ -284,3 +286,23 @@ func (c *Context) UniqueType(t Type) Type { return c.uniqueType(t) }
 
 // UniqueAttr returns the context's copy of a dialect-defined attribute.
 func (c *Context) UniqueAttr(a Attribute) Attribute { return c.uniqueAttr(a) }
+
+// SetMessagePrintOptions sets how ops print inside diagnostic messages
+// (always in the generic form): mlir-opt's printing flags reach those
+// prints too, so a tool sets here the options it prints its output with.
+func (c *Context) SetMessagePrintOptions(o PrintOptions) {
+	o.ExternalResources = nil
+	c.msgPrint = o
+}
+
+// MessagePrintOptions returns the options for printing an op inside a
+// diagnostic message: those set with SetMessagePrintOptions, in the
+// generic form, local scope, and with elements attributes of more than 16
+// elements elided, as MLIR appends an op to a diagnostic.
+func (c *Context) MessagePrintOptions() PrintOptions {
+	o := c.msgPrint
+	o.Generic = true
+	o.LocalScope = true
+	o.ElideElementsAttrsIfLarger, o.ElideElementsAttrs = 16, true
+	return o
+}

@@ -57,7 +57,7 @@ func newOpPrinter(w io.Writer, op *Operation, opts *PrintOptions) *OpPrinter {
 func newOpPrinterNoAliases(w io.Writer, root *Operation, opts *PrintOptions) *OpPrinter {
 	ap := &AsmPrinter{w: w, opts: opts, typeCache: map[Type]string{}}
 	p := &OpPrinter{AsmPrinter: ap, ctx: root.Context(), defaultDialect: []string{"builtin"}}
-	p.names = numberValues(root, opts.Generic || opts.UniqueSSAIDs)
+	p.names = numberValues(root, opts.Generic || opts.UniqueSSAIDs, opts.PrintValueUsers)
 	return p
 }
 
@@ -72,6 +72,7 @@ func (p *OpPrinter) printTopLevel(op *Operation) {
 		}
 	}
 	p.printOp(op)
+	p.printUsersComment(op)
 	p.buf = append(p.buf, '\n')
 	if p.opts.LocalScope {
 		// MLIR prints a local-scope op alone: no alias section, no
@@ -107,14 +108,15 @@ func (p *OpPrinter) printAliasDef(info *aliasInfo) {
 // op itself is numbered. Attributes and types are printed without
 // aliases.
 func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
+	// Values are numbered from the nearest isolated-from-above op, as MLIR
+	// does for a local-scope print (and, but for unique ids, for any).
 	root := op
-	if !opts.LocalScope {
-		for root.ParentOp() != nil && !root.HasTrait(TraitIsolatedFromAbove) {
-			root = root.ParentOp()
-		}
+	for root.ParentOp() != nil && !root.HasTrait(TraitIsolatedFromAbove) {
+		root = root.ParentOp()
 	}
 	p := newOpPrinterNoAliases(w, root, &opts)
 	p.printOp(op)
+	p.printUsersComment(op)
 	p.flush()
 	return p.err
 }
@@ -488,6 +490,20 @@ func (p *OpPrinter) printBlock(b *Block, header, printTerminator bool, preds map
 		p.buf = append(p.buf, '\n')
 	}
 	p.indent += 2
+	if p.opts.PrintValueUsers {
+		for _, a := range b.args {
+			p.writeIndent(p.indent)
+			p.WriteString("// ")
+			p.PrintOperand(a)
+			if a.uses == nil {
+				p.WriteString(" is unused")
+			} else {
+				p.WriteString(" is used by ")
+				p.printValueUsers(a)
+			}
+			p.buf = append(p.buf, '\n')
+		}
+	}
 	last := b.last
 	if !printTerminator && last != nil && last.HasTrait(TraitTerminator) {
 		last = last.prev
@@ -501,6 +517,7 @@ func (p *OpPrinter) printBlock(b *Block, header, printTerminator bool, preds map
 	for op := b.first; op != nil; op = op.next {
 		p.writeIndent(p.indent)
 		p.printOp(op)
+		p.printUsersComment(op)
 		p.buf = append(p.buf, '\n')
 		if op == last {
 			break
@@ -562,7 +579,7 @@ type nameCounters struct {
 // unique IDs the counters run on across regions; otherwise each nested
 // region starts from the counters in effect when its parent was numbered,
 // so isolated functions start again at %0.
-func numberValues(op *Operation, unique bool) *ssaNames {
+func numberValues(op *Operation, unique, opIDs bool) *ssaNames {
 	nargs, nblocks := 0, 0
 	op.Walk(func(o *Operation) {
 		for _, r := range o.regs() {
@@ -599,6 +616,12 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 	for i := range op.regs() {
 		stack = append(stack, item{&op.regs()[i], c, root})
 	}
+	// With value users shown, ops without results get an id from the same
+	// counter (after the root's regions took theirs, as in MLIR).
+	if opIDs && len(op.ress()) == 0 {
+		op.printID = c.value
+		c.value++
+	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -623,6 +646,10 @@ func numberValues(op *Operation, unique bool) *ssaNames {
 			}
 			for o := b.first; o != nil; o = o.next {
 				if len(o.ress()) == 0 {
+					if opIDs {
+						o.printID = c.value
+						c.value++
+					}
 					continue
 				}
 				if def := o.name.def; def != nil && def.ResultNames != nil && !unique {
@@ -713,4 +740,100 @@ func sanitizeValueName(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// printUsersComment ends an op's line with MLIR's value-users comment:
+// `// id: %N` for an op without results (that has operands), `// unused`,
+// or `// user(s): …` with each result's users.
+func (p *OpPrinter) printUsersComment(op *Operation) {
+	if !p.opts.PrintValueUsers {
+		return
+	}
+	ress := op.ress()
+	switch {
+	case len(ress) == 0:
+		if len(op.opnds()) > 0 {
+			p.WriteString(" // id: ")
+			p.printOpID(op)
+		}
+		return
+	case !resultsUsed(ress):
+		p.WriteString(" // unused")
+		return
+	}
+	// "user" when the op has one result read by one op with at most one
+	// result.
+	seen := map[*Operation]bool{}
+	usedInResults, usedInOps := 0, 0
+	for i := range ress {
+		for u := ress[i].uses; u != nil; u = u.next {
+			if !seen[u.owner] {
+				seen[u.owner] = true
+				usedInOps++
+				usedInResults += len(u.owner.ress())
+			}
+		}
+	}
+	if usedInResults <= 1 && usedInOps <= 1 && len(ress) == 1 {
+		p.WriteString(" // user: ")
+	} else {
+		p.WriteString(" // users: ")
+	}
+	for i := range ress {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		if len(ress) > 1 {
+			p.buf = append(p.buf, '(')
+		}
+		p.printValueUsers(&ress[i])
+		if len(ress) > 1 {
+			p.buf = append(p.buf, ')')
+		}
+	}
+}
+
+// printValueUsers lists the ops that use v, in use-list order, each once:
+// its results, or its id when it has none. Like MLIR, the separator
+// depends on the use's position, not on what was printed.
+func (p *OpPrinter) printValueUsers(v *Value) {
+	if v.uses == nil {
+		p.WriteString("unused")
+	}
+	seen := map[*Operation]bool{}
+	index := 0
+	for u := v.uses; u != nil; u = u.next {
+		if !seen[u.owner] {
+			seen[u.owner] = true
+			if index != 0 {
+				p.WriteString(", ")
+			}
+			if rs := u.owner.ress(); len(rs) == 0 {
+				p.printOpID(u.owner)
+			} else {
+				for i := range rs {
+					if i > 0 {
+						p.WriteString(", ")
+					}
+					p.printValueName(&rs[i], true)
+				}
+			}
+		}
+		index++
+	}
+}
+
+// printOpID prints the id numberValues gave an op without results.
+func (p *OpPrinter) printOpID(op *Operation) {
+	p.buf = append(p.buf, '%')
+	p.WriteInt(int64(op.printID))
+}
+
+func resultsUsed(ress []Value) bool {
+	for i := range ress {
+		if ress[i].uses != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -16,9 +16,12 @@ type PrintOptions struct {
 	// LocalScope prints without aliases and without numbering outside the
 	// printed op (--mlir-print-local-scope).
 	LocalScope bool
-	// ElideElementsAttrsIfLarger elides dense attributes with more elements
-	// than this as `dense_resource<__elided__>` (0 disables).
+	// ElideElementsAttrsIfLarger elides elements attributes (not splats)
+	// with more elements than this as `dense_resource<__elided__>`; 0
+	// disables it unless ElideElementsAttrs is set
+	// (--mlir-elide-elementsattrs-if-larger=0 elides every one).
 	ElideElementsAttrsIfLarger int64
+	ElideElementsAttrs         bool
 	// HexIfLarger prints dense attributes with more elements than this as a
 	// hex string; 0 means MLIR's default (100), a negative value never.
 	HexIfLarger int64
@@ -31,6 +34,9 @@ type PrintOptions struct {
 	// section after a top-level op, as parsed (asm.File.External): mlir-opt
 	// writes back the external resources no one consumed.
 	ExternalResources []ResourceGroup
+	// PrintValueUsers adds comments naming the users of every value, as
+	// --mlir-print-value-users does; ops without results get an id.
+	PrintValueUsers bool
 	// ElideResourceStrings leaves out of the resource section every entry
 	// whose printed value is longer than ResourceStringLimit characters
 	// (--mlir-elide-resource-strings-if-larger).
@@ -458,7 +464,7 @@ func (p *AsmPrinter) printAttrImpl(a Attribute, el typeElision) {
 			p.PrintSymbolName(n)
 		}
 	case *DenseElementsAttr:
-		if p.shouldElide(a.NumElements()) {
+		if !a.Splat && p.shouldElide(a.NumElements()) {
 			p.WriteString("dense_resource<__elided__>")
 		} else {
 			p.WriteString("dense<")
@@ -467,7 +473,7 @@ func (p *AsmPrinter) printAttrImpl(a Attribute, el typeElision) {
 		}
 		typ = a.Type
 	case *DenseStringElementsAttr:
-		if p.shouldElide(NumElements(a.Type)) {
+		if !a.Splat && p.shouldElide(NumElements(a.Type)) {
 			p.WriteString("dense_resource<__elided__>")
 		} else {
 			p.WriteString("dense<")
@@ -476,6 +482,11 @@ func (p *AsmPrinter) printAttrImpl(a Attribute, el typeElision) {
 		}
 		typ = a.Type
 	case *SparseElementsAttr:
+		typ = a.Type
+		if p.elideElements(a.Indices) || p.elideElements(a.Values) {
+			p.WriteString("dense_resource<__elided__>")
+			break
+		}
 		p.WriteString("sparse<")
 		if idx, ok := a.Indices.(*DenseElementsAttr); ok && idx.NumElements() != 0 {
 			p.printDense(idx, false)
@@ -571,9 +582,23 @@ func (p *AsmPrinter) printNamedAttr(e NamedAttr) {
 	p.PrintAttr(e.Value)
 }
 
+// elideElements reports whether the indices or values of a sparse
+// attribute make it print elided.
+func (p *AsmPrinter) elideElements(a Attribute) bool {
+	switch x := a.(type) {
+	case *DenseElementsAttr:
+		return !x.Splat && p.shouldElide(x.NumElements())
+	case *DenseStringElementsAttr:
+		return !x.Splat && p.shouldElide(NumElements(x.Type))
+	}
+	return false
+}
+
+// shouldElide reports whether an elements attribute of n elements that is
+// not a splat prints elided (MLIR never elides splats).
 func (p *AsmPrinter) shouldElide(n int64) bool {
 	lim := p.opts.ElideElementsAttrsIfLarger
-	return lim > 0 && n > lim
+	return (p.opts.ElideElementsAttrs || lim > 0) && n > lim
 }
 
 func (p *AsmPrinter) printDense(a *DenseElementsAttr, allowHex bool) {

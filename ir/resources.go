@@ -95,7 +95,7 @@ type resourceRef struct{ dialect, key string }
 // collectResources returns, in first-use order, the resource entries
 // printed anywhere in op: dense_resource handles and keys named by
 // opaque attributes and types of dialects with stored resource groups.
-func (c *Context) collectResources(op *Operation) []resourceRef {
+func (c *Context) collectResources(op *Operation, skipRegions bool) []resourceRef {
 	c.resourceMu.Lock()
 	opaque := len(c.opaqueResources) > 0
 	c.resourceMu.Unlock()
@@ -134,7 +134,7 @@ func (c *Context) collectResources(op *Operation) []resourceRef {
 		}
 		a.walkSubElements(visitT, visitA)
 	}
-	op.Walk(func(o *Operation) {
+	visitOp := func(o *Operation) {
 		if props := o.Props(); props != nil {
 			visitA(props)
 		}
@@ -153,7 +153,13 @@ func (c *Context) collectResources(op *Operation) []resourceRef {
 				}
 			}
 		}
-	})
+	}
+	if skipRegions {
+		// Only what is printed counts: the op without its regions.
+		visitOp(op)
+	} else {
+		op.Walk(visitOp)
+	}
 	return out
 }
 
@@ -196,7 +202,7 @@ func (p *OpPrinter) printResources(op *Operation) {
 	if ctx == nil {
 		return
 	}
-	refs := ctx.collectResources(op)
+	refs := ctx.collectResources(op, p.opts.SkipRegions)
 	// Groups print in order of their first reference, entries within a
 	// group in order of first use.
 	var groups []string

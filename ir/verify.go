@@ -297,7 +297,7 @@ func (v *verifier) verifyBlock(b *Block) error {
 // oneLine prints an op in generic form for use inside a message.
 func oneLine(op *Operation) string {
 	var sb stringsBuilder
-	_ = PrintOp(&sb, op, PrintOptions{Generic: true})
+	_ = PrintOp(&sb, op, op.Context().MessagePrintOptions())
 	return string(sb)
 }
 

@@ -22,11 +22,13 @@ type Options struct {
 	DebugInfo         bool
 	LocalScope        bool
 	AssumeVerified    bool
+	ValueUsers        bool
 	ElideResources    bool
 	ResourceLimit     int64
 	UniqueSSAIDs      bool
 	SkipRegions       bool
 	ElideIfLarger     int64
+	ElideSet          bool
 	HexIfLarger       int64
 	PrintOpOnDiag     bool
 
@@ -165,11 +167,12 @@ func generalFlags() []*flagSpec {
 		boolFlag("mlir-print-op-generic", "Print the generic op form", func(o *Options, b bool) { o.Generic = b }),
 		boolFlag("mlir-print-debuginfo", "Print debug info in MLIR output", func(o *Options, b bool) { o.DebugInfo = b }),
 		boolFlag("mlir-print-assume-verified", "Skip op verification when using custom printers", func(o *Options, b bool) { o.AssumeVerified = b }),
+		boolFlag("mlir-print-value-users", "Print users of operation results and block arguments as a comment", func(o *Options, b bool) { o.ValueUsers = b }),
 		boolFlag("mlir-print-local-scope", "Print with local scope and inline information (eliding aliases for attributes, types, and locations)", func(o *Options, b bool) { o.LocalScope = b }),
 		boolFlag("mlir-print-unique-ssa-ids", "Print unique SSA ID numbers for values, block arguments and naming conflicts across all regions", func(o *Options, b bool) { o.UniqueSSAIDs = b }),
 		boolFlag("mlir-print-skip-regions", "Skip regions when printing ops.", func(o *Options, b bool) { o.SkipRegions = b }),
 		uintFlag("mlir-elide-resource-strings-if-larger", "Elide printing value of resources if string is too long in chars.", func(o *Options, v int64) { o.ElideResources, o.ResourceLimit = true, v }),
-		uintFlag("mlir-elide-elementsattrs-if-larger", "Elide ElementsAttrs with \"...\" that have more elements than the given upper limit", func(o *Options, v int64) { o.ElideIfLarger = v }),
+		uintFlag("mlir-elide-elementsattrs-if-larger", "Elide ElementsAttrs with \"...\" that have more elements than the given upper limit", func(o *Options, v int64) { o.ElideIfLarger, o.ElideSet = v, true }),
 		intFlag("mlir-print-elementsattrs-with-hex-if-larger", "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)", func(o *Options, v int64) { o.HexIfLarger = v }),
 		boolFlag("mlir-print-op-on-diagnostic", "When a diagnostic is emitted on an operation, also print the operation as an attached note", func(o *Options, b bool) { o.PrintOpOnDiag = b }),
 		{name: "split-input-file", kind: flagOptional, value: "<string>", help: "Split the input file into chunks using the given or default marker and process each chunk independently",

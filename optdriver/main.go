@@ -299,9 +299,11 @@ func (d *driver) printOptions() ir.PrintOptions {
 		DebugInfo:                  o.DebugInfo,
 		LocalScope:                 o.LocalScope,
 		ElideElementsAttrsIfLarger: o.ElideIfLarger,
+		ElideElementsAttrs:         o.ElideSet,
 		HexIfLarger:                o.HexIfLarger,
 		SkipRegions:                o.SkipRegions,
 		UniqueSSAIDs:               o.UniqueSSAIDs,
+		PrintValueUsers:            o.ValueUsers,
 		ElideResourceStrings:       o.ElideResources,
 		ResourceStringLimit:        int(o.ResourceLimit),
 	}
@@ -314,6 +316,7 @@ func (d *driver) processChunk(name string, src []byte, out io.Writer) bool {
 	o := d.o
 	ctx := ir.NewContext()
 	ctx.AllowUnregistered = o.AllowUnregistered
+	ctx.SetMessagePrintOptions(d.printOptions())
 	d.cfg.RegisterDialects(ctx)
 	sm := asm.NewSourceMgr()
 	sm.PrintOpOnDiagnostic = false
@@ -357,9 +360,9 @@ func (d *driver) processChunk(name string, src []byte, out io.Writer) bool {
 // with the output's printing flags.
 func (d *driver) withOpNote(diag *ir.Diagnostic) *ir.Diagnostic {
 	var sb strings.Builder
-	po := d.printOptions()
-	if diag.Severity == ir.SeverityError {
-		po.Generic = true
+	po := diag.Op.Context().MessagePrintOptions()
+	if diag.Severity != ir.SeverityError {
+		po.Generic = d.o.Generic
 	}
 	_ = ir.PrintOp(&sb, diag.Op, po)
 	text := sb.String()

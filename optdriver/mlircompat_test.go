@@ -5,13 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestAgainstMLIROpt runs mlir-opt-19 and rlx-opt on each
-// testdata/mlir-compat/*.mlir file with the flags of its first line
-// (`// ARGS: …`) and requires identical stdout, stderr and exit codes. It
+// testdata/mlir-compat/*.mlir file with the flags of each of its leading
+// `// ARGS: …` lines and requires identical stdout, stderr and exit codes. It
 // covers what the driver itself does (split files, expected diagnostics,
 // diagnostics rendering, output joining). It is skipped without mlir-opt-19.
 func TestAgainstMLIROpt(t *testing.T) {
@@ -25,31 +26,48 @@ func TestAgainstMLIROpt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first, _, _ := strings.Cut(string(src), "\n")
-		args := strings.Fields(strings.TrimPrefix(first, "// ARGS:"))
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Dir(file)
-			cmd := exec.Command(mlirOpt, append([]string{name}, args...)...)
-			cmd.Dir = dir
-			var mout, merr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &mout, &merr
-			mcode := 0
-			if err := cmd.Run(); err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				mcode = ee.ExitCode()
+		// Each leading `// ARGS:` line is one run.
+		var runs [][]string
+		for _, line := range strings.Split(string(src), "\n") {
+			rest, ok := strings.CutPrefix(line, "// ARGS:")
+			if !ok {
+				break
 			}
-			var rout, rerr bytes.Buffer
-			rcode := Main(append([]string{file}, args...), nil, &rout, &rerr)
-			// rlx-opt ran from the package directory: make its paths relative.
-			fix := func(s string) string { return strings.ReplaceAll(s, dir+"/", "") }
-			if rcode != mcode || fix(rout.String()) != mout.String() || fix(rerr.String()) != merr.String() {
-				t.Errorf("%v: rlx-opt differs from mlir-opt-19\nexit %d vs %d\n--- rlx stdout ---\n%s--- mlir stdout ---\n%s--- rlx stderr ---\n%s--- mlir stderr ---\n%s",
-					args, rcode, mcode, fix(rout.String()), mout.String(), fix(rerr.String()), merr.String())
+			runs = append(runs, strings.Fields(rest))
+		}
+		for i, args := range runs {
+			name := filepath.Base(file)
+			if len(runs) > 1 {
+				name += "/" + strconv.Itoa(i)
 			}
-		})
+			compareWithMLIROpt(t, mlirOpt, file, name, args)
+		}
 	}
+}
+
+// compareWithMLIROpt runs both tools on file with args.
+func compareWithMLIROpt(t *testing.T, mlirOpt, file, name string, args []string) {
+	t.Run(name, func(t *testing.T) {
+		dir := filepath.Dir(file)
+		cmd := exec.Command(mlirOpt, append([]string{filepath.Base(file)}, args...)...)
+		cmd.Dir = dir
+		var mout, merr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &mout, &merr
+		mcode := 0
+		if err := cmd.Run(); err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatal(err)
+			}
+			mcode = ee.ExitCode()
+		}
+		var rout, rerr bytes.Buffer
+		rcode := Main(append([]string{file}, args...), nil, &rout, &rerr)
+		// rlx-opt ran from the package directory: make its paths relative.
+		fix := func(s string) string { return strings.ReplaceAll(s, dir+"/", "") }
+		if rcode != mcode || fix(rout.String()) != mout.String() || fix(rerr.String()) != merr.String() {
+			t.Errorf("%v: rlx-opt differs from mlir-opt-19\nexit %d vs %d\n--- rlx stdout ---\n%s--- mlir stdout ---\n%s--- rlx stderr ---\n%s--- mlir stderr ---\n%s",
+				args, rcode, mcode, fix(rout.String()), mout.String(), fix(rerr.String()), merr.String())
+		}
+	})
 }

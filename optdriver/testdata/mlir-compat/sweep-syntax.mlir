@@ -1,4 +1,11 @@
 // ARGS: --split-input-file --allow-unregistered-dialect
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-op-generic --mlir-print-debuginfo
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-local-scope
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-value-users
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-unique-ssa-ids
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-skip-regions
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-elide-elementsattrs-if-larger=1
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-elide-elementsattrs-if-larger=0 --mlir-print-op-generic
 // Small inputs, valid and not, over builtin and func syntax, attributes,
 // types, locations, blocks and resources: every chunk prints or fails
 // exactly as in mlir-opt-19.
