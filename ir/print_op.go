@@ -104,9 +104,8 @@ func (p *OpPrinter) printAliasDef(info *aliasInfo) {
 //
 // Values are named as they would be when printing the op's closest
 // isolated-from-above ancestor (so an op inside a function refers to
-// `%arg0` and `%3`, as MLIR's diagnostics do); with LocalScope only the
-// op itself is numbered. Attributes and types are printed without
-// aliases.
+// `%arg0` and `%3`, as MLIR's diagnostics do). Attributes and types are
+// printed without aliases.
 func PrintOp(w io.Writer, op *Operation, opts PrintOptions) error {
 	// Values are numbered from the nearest isolated-from-above op, as MLIR
 	// does for a local-scope print (and, but for unique ids, for any).

@@ -13,6 +13,9 @@ type PrintOptions struct {
 	Generic bool
 	// DebugInfo prints locations (--mlir-print-debuginfo).
 	DebugInfo bool
+	// PrettyDebugInfo prints locations without `loc(…)`, in MLIR's
+	// readable (not parseable) form (--mlir-pretty-debuginfo).
+	PrettyDebugInfo bool
 	// LocalScope prints without aliases and without numbering outside the
 	// printed op (--mlir-print-local-scope).
 	LocalScope bool
@@ -753,6 +756,10 @@ func (p *AsmPrinter) printDenseArray(a *DenseArrayAttr) {
 
 // printLocation prints `loc(…)`; nested locations may use aliases.
 func (p *AsmPrinter) printLocation(l Location, allowAlias bool) {
+	if p.opts.PrettyDebugInfo {
+		p.printLocationInternal(l, true)
+		return
+	}
 	p.WriteString("loc(")
 	if !(allowAlias && p.aliases != nil && p.aliases.printAlias(p, nil, l)) {
 		p.printLocationInternal(l, true)
@@ -764,11 +771,20 @@ func (p *AsmPrinter) printLocationInternal(l Location, top bool) {
 	if !top && p.aliases != nil && p.aliases.printAlias(p, nil, l) {
 		return
 	}
+	pretty := p.opts.PrettyDebugInfo
 	switch l := l.(type) {
 	case *UnknownLoc:
-		p.WriteString("unknown")
+		if pretty {
+			p.WriteString("[unknown]")
+		} else {
+			p.WriteString("unknown")
+		}
 	case *FileLineColLoc:
-		p.PrintString(l.File)
+		if pretty {
+			p.WriteString(l.File)
+		} else {
+			p.PrintString(l.File)
+		}
 		p.buf = append(p.buf, ':')
 		p.WriteInt(int64(l.Line))
 		p.buf = append(p.buf, ':')
@@ -783,13 +799,29 @@ func (p *AsmPrinter) printLocationInternal(l Location, top bool) {
 			}
 		}
 	case *CallSiteLoc:
+		if pretty {
+			// A call of a named location from a file position stays on
+			// one line; MLIR breaks the others.
+			p.printLocationInternal(l.Callee, false)
+			_, named := l.Callee.(*NameLoc)
+			_, file := l.Caller.(*FileLineColLoc)
+			if named && file {
+				p.WriteString(" at ")
+			} else {
+				p.WriteString("\n at ")
+			}
+			p.printLocationInternal(l.Caller, false)
+			break
+		}
 		p.WriteString("callsite(")
 		p.printLocationInternal(l.Callee, false)
 		p.WriteString(" at ")
 		p.printLocationInternal(l.Caller, false)
 		p.buf = append(p.buf, ')')
 	case *FusedLoc:
-		p.WriteString("fused")
+		if !pretty {
+			p.WriteString("fused")
+		}
 		if l.Metadata != nil {
 			p.buf = append(p.buf, '<')
 			p.PrintAttr(l.Metadata)

@@ -22,6 +22,7 @@ type Options struct {
 	DebugInfo         bool
 	LocalScope        bool
 	AssumeVerified    bool
+	PrettyDebugInfo   bool
 	ValueUsers        bool
 	ElideResources    bool
 	ResourceLimit     int64
@@ -166,6 +167,7 @@ func generalFlags() []*flagSpec {
 		boolFlag("no-implicit-module", "Disable implicit addition of a top-level module op during parsing", func(o *Options, b bool) { o.NoImplicitModule = b }),
 		boolFlag("mlir-print-op-generic", "Print the generic op form", func(o *Options, b bool) { o.Generic = b }),
 		boolFlag("mlir-print-debuginfo", "Print debug info in MLIR output", func(o *Options, b bool) { o.DebugInfo = b }),
+		boolFlag("mlir-pretty-debuginfo", "Print pretty debug info in MLIR output", func(o *Options, b bool) { o.PrettyDebugInfo = b }),
 		boolFlag("mlir-print-assume-verified", "Skip op verification when using custom printers", func(o *Options, b bool) { o.AssumeVerified = b }),
 		boolFlag("mlir-print-value-users", "Print users of operation results and block arguments as a comment", func(o *Options, b bool) { o.ValueUsers = b }),
 		boolFlag("mlir-print-local-scope", "Print with local scope and inline information (eliding aliases for attributes, types, and locations)", func(o *Options, b bool) { o.LocalScope = b }),

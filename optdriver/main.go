@@ -304,6 +304,7 @@ func (d *driver) printOptions() ir.PrintOptions {
 		SkipRegions:                o.SkipRegions,
 		UniqueSSAIDs:               o.UniqueSSAIDs,
 		PrintValueUsers:            o.ValueUsers,
+		PrettyDebugInfo:            o.PrettyDebugInfo,
 		ElideResourceStrings:       o.ElideResources,
 		ResourceStringLimit:        int(o.ResourceLimit),
 	}

@@ -1,4 +1,5 @@
 // ARGS: --split-input-file --allow-unregistered-dialect
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-debuginfo --mlir-pretty-debuginfo
 // ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-op-generic --mlir-print-debuginfo
 // ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-local-scope
 // ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-value-users
