@@ -88,11 +88,7 @@ func (m *SourceMgr) write(sb *strings.Builder, loc ir.Location, msg string, sev 
 	if !ok {
 		return
 	}
-	text := li.lineText(start)
-	sb.WriteString(text)
-	sb.WriteByte('\n')
-	sb.WriteString(caretLine(text, col))
-	sb.WriteByte('\n')
+	writeSourceLine(sb, li.lineText(start), col)
 }
 
 // ErrorDiagnostic converts a parse error into a diagnostic.

@@ -142,7 +142,7 @@ func (p *parser) resolveValue(name []byte, num int, t ir.Type, pos int) *ir.Valu
 	s := p.scopes[len(p.scopes)-1]
 	if d, ok := s.defs.get(name); ok && d.first != nil {
 		if num >= int(d.count) {
-			p.fail(pos, "invalid result number %d for '%%%s' which defines %d values", num, name, d.count)
+			p.fail(pos, "reference to invalid result number")
 		}
 		v := nthValue(d.first, num)
 		if t != nil && v.Type() != t {

@@ -3,6 +3,7 @@ package asm
 import (
 	"bytes"
 	"fmt"
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -171,32 +172,23 @@ func (e *Error) Error() string {
 func (e *Error) write(sb *strings.Builder, sev string) {
 	fmt.Fprintf(sb, "%s:%d:%d: %s: %s\n", e.File, e.Line, e.Col, sev, e.Msg)
 	if e.Line > 0 {
-		sb.WriteString(e.SourceLine)
-		sb.WriteByte('\n')
-		sb.WriteString(caretLine(e.SourceLine, e.Col))
-		sb.WriteByte('\n')
+		writeSourceLine(sb, e.SourceLine, e.Col)
 	}
 	for _, n := range e.Notes {
 		n.write(sb, "note")
 	}
 }
 
-// caretLine returns spaces (tabs kept as tabs so the caret lines up) up to
-// column col and a caret.
-func caretLine(line string, col int) string {
-	var sb strings.Builder
-	for i := 0; i < col-1 && i < len(line); i++ {
-		if line[i] == '\t' {
-			sb.WriteByte('\t')
-		} else {
-			sb.WriteByte(' ')
-		}
+// writeSourceLine writes the source line and, below it, the caret line
+// for col, as LLVM's SourceMgr prints them.
+func writeSourceLine(sb *strings.Builder, line string, col int) {
+	src, caret := srcline.Lines(line, col)
+	sb.WriteString(src)
+	sb.WriteByte('\n')
+	if caret != "" {
+		sb.WriteString(caret)
+		sb.WriteByte('\n')
 	}
-	for i := len(line); i < col-1; i++ {
-		sb.WriteByte(' ')
-	}
-	sb.WriteByte('^')
-	return sb.String()
 }
 
 // Diagnostic converts the error to an ir.Diagnostic.

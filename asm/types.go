@@ -353,16 +353,23 @@ func (p *parser) parseMemRefBody() ir.Type {
 	}
 	pos := p.tok.start
 	e := p.parseType()
-	switch e.(type) {
+	switch e := e.(type) {
 	case *ir.ComplexType, *ir.MemRefType, *ir.VectorType, *ir.UnrankedMemRefType,
-		*ir.IntegerType, *ir.IndexType, *ir.FloatType, *ir.OpaqueType, ir.DialectType:
+		*ir.IntegerType, *ir.IndexType, *ir.FloatType, ir.DialectType:
+	case *ir.OpaqueType:
+		// A type of an unknown dialect is no memref element type, but
+		// MLIR's test dialect (which mlir-opt registers) has some.
+		if e.Dialect != "test" {
+			p.fail(pos, "invalid memref element type")
+		}
 	default:
 		p.fail(pos, "invalid memref element type")
 	}
 	var layout, space ir.Attribute
 	for p.consumeIf(tokComma) {
-		apos := p.tok.start
 		a := p.parseAttribute(nil)
+		// MLIR reports these at the token after the attribute.
+		apos := p.tok.start
 		switch a.(type) {
 		case *ir.AffineMapAttr, *ir.StridedLayoutAttr:
 			if unranked {
@@ -380,6 +387,9 @@ func (p *parser) parseMemRefBody() ir.Type {
 		}
 	}
 	p.expect(tokGreater, " in memref type")
+	if !supportedMemorySpace(space) {
+		p.fail(start, "unsupported memory space Attribute")
+	}
 	if unranked {
 		return p.ctx.UnrankedMemRefType(e, space)
 	}
@@ -387,6 +397,18 @@ func (p *parser) parseMemRefBody() ir.Type {
 		p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), m.Map.NumDims)
 	}
 	return p.ctx.MemRefType(dims, e, layout, space)
+}
+
+// supportedMemorySpace is MLIR's rule for a memref memory space: none,
+// an integer, a string, a dictionary, or an attribute of a registered
+// dialect other than builtin (an unregistered dialect's attribute is a
+// builtin opaque attribute, so it is not one).
+func supportedMemorySpace(a ir.Attribute) bool {
+	switch a.(type) {
+	case nil, *ir.IntegerAttr, *ir.StringAttr, *ir.DictAttr, ir.DialectAttr:
+		return true
+	}
+	return false
 }
 
 // parseExtendedType parses `!alias`, `!dialect.name<…>` or `!dialect<…>`.

@@ -1,6 +1,7 @@
 package filecheck
 
 import (
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"io"
 	"sort"
 	"strings"
@@ -175,80 +176,24 @@ func (p *printer) print(l loc, kind diagKind, msg string, ranges ...span) {
 		end++
 	}
 	lineText := text[start:end]
-	for i := 0; i < len(lineText); i++ {
-		if lineText[i] >= 0x80 {
-			// SMDiagnostic gives up on carets for non-ASCII lines.
-			p.write(expandTabs(lineText), "\n")
-			return
-		}
-	}
-	caret := make([]byte, len(lineText)+1)
-	for i := range caret {
-		caret[i] = ' '
-	}
+	var rs []srcline.Range
 	for _, r := range ranges {
 		if r.start > end || r.end < start {
 			continue
 		}
-		rs, re := max(r.start, start), min(r.end, end)
-		for i := rs - start; i < re-start && i < len(caret); i++ {
-			caret[i] = '~'
-		}
+		rs = append(rs, srcline.Range{Start: max(r.start, start) - start, End: min(r.end, end) - start})
 	}
-	c := col - 1
-	if c > len(lineText) {
-		c = len(lineText)
-	}
-	caret[c] = '^'
-	caretLine := strings.TrimRight(string(caret), " ")
-
-	p.write(expandTabs(lineText), "\n")
-	var sb strings.Builder
-	outCol := 0
-	for i := 0; i < len(caretLine); i++ {
-		if i >= len(lineText) || lineText[i] != '\t' {
-			sb.WriteByte(caretLine[i])
-			outCol++
-			continue
-		}
-		for {
-			sb.WriteByte(caretLine[i])
-			outCol++
-			if outCol%8 == 0 {
-				break
-			}
-		}
+	shown, caret := srcline.Lines(lineText, col, rs...)
+	p.write(shown, "\n")
+	if caret == "" {
+		// SMDiagnostic gives up on carets for non-ASCII lines.
+		return
 	}
 	if p.color {
-		p.write(ansiGreen, sb.String(), "\n", ansiReset)
+		p.write(ansiGreen, caret, "\n", ansiReset)
 	} else {
-		p.write(sb.String(), "\n")
+		p.write(caret, "\n")
 	}
-}
-
-// expandTabs replaces tabs with spaces up to the next multiple of 8
-// columns, as SMDiagnostic does for the source line.
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var sb strings.Builder
-	col := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\t' {
-			sb.WriteByte(s[i])
-			col++
-			continue
-		}
-		for {
-			sb.WriteByte(' ')
-			col++
-			if col%8 == 0 {
-				break
-			}
-		}
-	}
-	return sb.String()
 }
 
 func itoa(n int) string {

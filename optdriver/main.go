@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"io"
 	"io/fs"
 	"os"
@@ -385,11 +386,11 @@ func (d *driver) renderRange(name string, src []byte, line, col, width int, msg 
 		return
 	}
 	text := strings.TrimRight(lines[line-1], "\r")
-	caret := strings.Repeat(" ", col-1) + "^"
-	if width > 1 {
-		caret += strings.Repeat("~", width-1)
+	shown, caret := srcline.Lines(text, col, srcline.Range{Start: col - 1, End: col - 1 + width})
+	fmt.Fprintf(d.stderr, "%s\n", shown)
+	if caret != "" {
+		fmt.Fprintf(d.stderr, "%s\n", caret)
 	}
-	fmt.Fprintf(d.stderr, "%s\n%s\n", text, caret)
 }
 
 func (d *driver) timer(name string) *pipeline.Timer {

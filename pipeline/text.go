@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/internal/suggest"
@@ -40,7 +41,11 @@ func (e *SyntaxError) Render() string {
 		return r
 	}, e.Text)
 	pos := min(max(e.Pos, 0), len(line))
-	return fmt.Sprintf("%s:1:%d: error: %s\n%s\n%s^\n", e.source(), pos+1, e.Msg, line, strings.Repeat(" ", pos))
+	src, caret := srcline.Lines(line, pos+1)
+	if caret != "" {
+		caret += "\n"
+	}
+	return fmt.Sprintf("%s:1:%d: error: %s\n%s\n%s", e.source(), pos+1, e.Msg, src, caret)
 }
 
 // ParsePipeline parses a textual pipeline with an anchor, such as
