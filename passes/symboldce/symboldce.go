@@ -141,7 +141,8 @@ func symbolUses(op *ir.Operation) ([]*ir.SymbolRefAttr, error) {
 	var visit func(o *ir.Operation) error
 	visit = func(o *ir.Operation) error {
 		if !o.IsRegistered() && o.NumRegions() == 1 {
-			return ir.OpErrorPlain(o, "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses")
+			// Reported on the op whose uses were asked for, as in MLIR.
+			return ir.OpErrorPlain(op, "operation contains potentially unknown symbol table, meaning that we can't reliable compute symbol uses")
 		}
 		collectRefs(o.Props(), &refs)
 		collectRefs(o.Attrs(), &refs)
