@@ -26,10 +26,10 @@
 //	}
 //
 //	func (p *cse) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {
-//		dom := pipeline.Dominance.Get(am) // analyses are cached per op
+//		dom := Dominance.Get(am) // analyses are cached per op
 //		…
 //		p.numCSE.Add(n)
-//		am.Preserve(pipeline.Dominance) // everything else is invalidated
+//		am.Preserve(Dominance) // everything else is invalidated
 //		return nil
 //	}
 //

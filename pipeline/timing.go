@@ -245,11 +245,16 @@ func (t *Timing) Report(w io.Writer, display TimingDisplay, showUser, json bool)
 	}
 	if display == DisplayList {
 		rows = t.listRows()
+		// MLIR's list merges every timer by name, its root timer too.
+		rows = append([]*timingRow{{name: "root", user: sumUser + max(total-sumWall, 0), wall: total}}, rows...)
 	} else {
 		rows = treeRows(t.root.children, 0)
 	}
 	rest := max(total-sumWall, 0)
 	totalUser := sumUser + rest
+	// As in MLIR, the user-time column shows only when work ran on other
+	// threads, so that it differs from the wall time.
+	showUser = showUser && totalUser != total
 	rows = append(rows,
 		&timingRow{name: "Rest", user: rest, wall: rest},
 		&timingRow{name: "Total", user: totalUser, wall: total})

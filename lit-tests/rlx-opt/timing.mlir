@@ -13,7 +13,10 @@
 // CHECK-NEXT: Rest
 // CHECK-NEXT: Total
 
-// LIST: ----User Time----  ----Wall Time----  ----Name----
+// The user-time column shows only when other threads did work (one function
+// here); the list starts with the root timer, as in mlir-opt.
+// LIST: ----Wall Time----  ----Name----
+// LIST-NEXT: (100.0%)  root
 // LIST-DAG: Pipeline Collection : ['func.func']
 // LIST-DAG: (A) OpCount
 

@@ -17,8 +17,10 @@ type Stats struct {
 
 // Run eliminates common sub-expressions in the regions of op (op itself
 // is kept) and erases the ops found trivially dead on the way.
-func Run(op *ir.Operation) Stats {
-	c := &cse{hasher: rewrite.NewHasher()}
+func Run(op *ir.Operation) Stats { return run(op, &DomInfo{}) }
+
+func run(op *ir.Operation, dom *DomInfo) Stats {
+	c := &cse{hasher: rewrite.NewHasher(), dom: dom}
 	known := c.newTable()
 	for i := 0; i < op.NumRegions(); i++ {
 		c.region(known, op.Region(i))
@@ -35,6 +37,7 @@ func Run(op *ir.Operation) Stats {
 
 type cse struct {
 	hasher  rewrite.Hasher
+	dom     *DomInfo
 	toErase []*ir.Operation
 	stats   Stats
 	tables  []*table // released when Run ends
@@ -64,7 +67,7 @@ func (c *cse) region(known *table, r *ir.Region) {
 		}
 		known.pop()
 	}
-	visit(newDomTree(r))
+	visit(c.dom.tree(r))
 }
 
 func (c *cse) block(known *table, b *ir.Block, ssa bool) {

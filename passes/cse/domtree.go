@@ -2,6 +2,24 @@ package cse
 
 import "github.com/rlx-compiler/rlx/ir"
 
+// DomInfo holds the dominator trees of the multi-block regions CSE walks,
+// built on first use; it is MLIR's DominanceInfo analysis (Dominance).
+type DomInfo struct {
+	trees map[*ir.Region]*domNode
+}
+
+func (d *DomInfo) tree(r *ir.Region) *domNode {
+	if t, ok := d.trees[r]; ok {
+		return t
+	}
+	if d.trees == nil {
+		d.trees = map[*ir.Region]*domNode{}
+	}
+	t := newDomTree(r)
+	d.trees[r] = t
+	return t
+}
+
 // domNode is a block in a dominator tree; children are in reverse
 // post-order of the CFG.
 type domNode struct {

@@ -27,12 +27,22 @@ func (p *pass) Declare(d *pipeline.Decl) {
 	d.Stat(&p.numDCE, "num-dce'd", "Number of operations DCE'd")
 }
 
+// Dominance is the DominanceInfo analysis: the dominator trees of an op's
+// regions, built as CSE needs them. Like MLIR's CSE, the pass asks for it
+// up front (so --mlir-timing shows it) and keeps it, since removing ops
+// leaves the blocks as they were.
+var Dominance = pipeline.NewAnalysis("DominanceInfo", func(*ir.Operation, *pipeline.AnalysisManager) *DomInfo {
+	return &DomInfo{}
+})
+
 func (p *pass) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {
-	st := Run(op)
+	st := run(op, Dominance.Get(am))
 	p.numCSE.Add(int64(st.CSE))
 	p.numDCE.Add(int64(st.DCE))
 	if st.CSE == 0 && st.DCE == 0 {
 		am.PreserveAll()
+	} else {
+		am.Preserve(Dominance)
 	}
 	return nil
 }
