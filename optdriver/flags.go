@@ -108,28 +108,31 @@ func strFlag(name, value, help string, set func(o *Options, v string)) *flagSpec
 		set: func(o *Options, v string, _ bool) error { set(o, v); return nil }}
 }
 
-func intFlag(name, help string, set func(o *Options, v int64)) *flagSpec {
-	return &flagSpec{name: name, kind: flagValue, value: "<int>", help: help,
-		set: func(o *Options, v string, _ bool) error {
-			n, err := strconv.ParseInt(v, 0, 64)
-			if err != nil {
-				return clError("'" + v + "' value invalid for integer argument!")
-			}
-			set(o, n)
-			return nil
-		}}
+// longFlag is a signed 64-bit flag (LLVM's cl::opt<int64_t>, shown as
+// `=<long>`).
+func longFlag(name, help string, set func(o *Options, v int64)) *flagSpec {
+	return numFlag(name, "long", "long", help, func(v string) (int64, error) { return strconv.ParseInt(v, 0, 64) }, set)
 }
 
 // uintFlag is intFlag for LLVM's unsigned options, which reject negative
 // values.
 func uintFlag(name, help string, set func(o *Options, v int64)) *flagSpec {
-	return &flagSpec{name: name, kind: flagValue, value: "<uint>", help: help,
+	return numFlag(name, "uint", "uint", help, func(v string) (int64, error) {
+		n, err := strconv.ParseUint(v, 0, 63)
+		return int64(n), err
+	}, set)
+}
+
+// numFlag is a numeric flag shown as `=<kind>`; a value parse rejects is
+// reported as LLVM's command line reports it for an argument of that noun.
+func numFlag(name, kind, noun, help string, parse func(string) (int64, error), set func(o *Options, v int64)) *flagSpec {
+	return &flagSpec{name: name, kind: flagValue, value: "<" + kind + ">", help: help,
 		set: func(o *Options, v string, _ bool) error {
-			n, err := strconv.ParseUint(v, 0, 63)
+			n, err := parse(v)
 			if err != nil {
-				return clError("'" + v + "' value invalid for uint argument!")
+				return clError("'" + v + "' value invalid for " + noun + " argument!")
 			}
-			set(o, int64(n))
+			set(o, n)
 			return nil
 		}}
 }
@@ -175,7 +178,7 @@ func generalFlags() []*flagSpec {
 		boolFlag("mlir-print-skip-regions", "Skip regions when printing ops.", func(o *Options, b bool) { o.SkipRegions = b }),
 		uintFlag("mlir-elide-resource-strings-if-larger", "Elide printing value of resources if string is too long in chars.", func(o *Options, v int64) { o.ElideResources, o.ResourceLimit = true, v }),
 		uintFlag("mlir-elide-elementsattrs-if-larger", "Elide ElementsAttrs with \"...\" that have more elements than the given upper limit", func(o *Options, v int64) { o.ElideIfLarger, o.ElideSet = v, true }),
-		intFlag("mlir-print-elementsattrs-with-hex-if-larger", "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)", func(o *Options, v int64) { o.HexIfLarger = v }),
+		longFlag("mlir-print-elementsattrs-with-hex-if-larger", "Print DenseElementsAttrs with a hex string that have more elements than the given upper limit (use -1 to disable)", func(o *Options, v int64) { o.HexIfLarger = v }),
 		boolFlag("mlir-print-op-on-diagnostic", "When a diagnostic is emitted on an operation, also print the operation as an attached note", func(o *Options, b bool) { o.PrintOpOnDiag = b }),
 		{name: "split-input-file", kind: flagOptional, value: "<string>", help: "Split the input file into chunks using the given or default marker and process each chunk independently",
 			set: func(o *Options, v string, has bool) error {
