@@ -5,6 +5,11 @@
 // ARGS: --split-input-file --allow-unregistered-dialect -p builtin.module(cse,symbol-dce,canonicalize)
 // ARGS: --split-input-file --allow-unregistered-dialect -p builtin.module(func.func(topological-sort))
 // ARGS: --split-input-file --allow-unregistered-dialect -p builtin.module(strip-debuginfo)
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-ir-after-all --mlir-disable-threading -p builtin.module(func.func(cse),symbol-dce)
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-ir-before=cse --mlir-print-ir-module-scope --mlir-disable-threading -p builtin.module(func.func(cse))
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-ir-after-change --mlir-disable-threading -p builtin.module(func.func(cse,canonicalize),symbol-dce)
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-ir-before-all --mlir-print-op-generic --mlir-disable-threading -p builtin.module(func.func(canonicalize))
+// ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-ir-after-all --mlir-print-debuginfo --mlir-disable-threading -p builtin.module(func.func(topological-sort))
 // Passes on func-level IR with unregistered ops: same output and errors as mlir-opt-19.
 func.func @f(%a: i32) -> (i32, i32) {
   %0 = "foo.pure"(%a) : (i32) -> i32
