@@ -148,15 +148,27 @@ func (pm *PassManager) Run(op *ir.Operation) error {
 			pre = op
 		}
 		werr := r.writeFile(pm.repro, pre)
-		d := ir.NewError(op.Loc(), "Failures have been detected while processing an MLIR pass pipeline")
+		// As mlir-opt does, a failure is reported at the op the failing
+		// pass ran on and a crash at the root; a local reproducer names
+		// the one pass, without brackets.
+		loc := op.Loc()
 		what := "Pipeline failed while executing"
 		if pf != nil {
-			what += " [`" + pf.pass.Info().DisplayName() + "` on " + describeOp(pf.op) + "]"
+			if pf.panicVal == nil {
+				loc = pf.op.Loc()
+			}
+			running := "`" + pf.pass.Info().DisplayName() + "` on " + describeOp(pf.op)
+			if pm.repro.local {
+				what += " " + running
+			} else {
+				what += " [" + running + "]"
+			}
 		}
+		d := ir.NewError(loc, "Failures have been detected while processing an MLIR pass pipeline")
 		if werr != nil {
-			d.AttachNote(op.Loc(), fmt.Sprintf("%s: failed to write reproducer to `%s`: %v", what, pm.repro.path, werr))
+			d.AttachNote(loc, fmt.Sprintf("%s: failed to write reproducer to `%s`: %v", what, pm.repro.path, werr))
 		} else {
-			d.AttachNote(op.Loc(), fmt.Sprintf("%s: reproducer generated at `%s`", what, pm.repro.path))
+			d.AttachNote(loc, fmt.Sprintf("%s: reproducer generated at `%s`", what, pm.repro.path))
 			f.Reproducer = pm.repro.path
 		}
 		ex.emit(nil, d)
