@@ -136,3 +136,40 @@ func PrintReturnLike(p *OpPrinter, op *Operation) {
 		p.PrintTypes(op.OperandTypes())
 	}
 }
+
+// ParseCallLike parses the form of func.call and of the outlined region
+// ops' headers, `@sym(%a, %b) {attrs} : (A, B) -> R`, into st: the
+// operands resolved with the function type's inputs, its results as the
+// result types, the attribute dictionary. It returns the symbol name.
+func ParseCallLike(p OpAsmParser, st *OperationState) (string, error) {
+	name, err := p.ParseSymbolName()
+	if err != nil {
+		return "", err
+	}
+	if err := p.ParsePunct("("); err != nil {
+		return "", err
+	}
+	ops, err := p.ParseOperandList()
+	if err != nil {
+		return "", err
+	}
+	if err := p.ParsePunct(")"); err != nil {
+		return "", err
+	}
+	attrs, err := p.ParseOptionalAttrDict()
+	if err != nil {
+		return "", err
+	}
+	ft, err := ParseColonFunctionType(p)
+	if err != nil {
+		return "", err
+	}
+	vals, err := p.ResolveOperands(ops, ft.Inputs)
+	if err != nil {
+		return "", err
+	}
+	st.Operands = vals
+	st.ResultTypes = ft.Results
+	st.Attrs = attrs
+	return name, nil
+}

@@ -226,36 +226,11 @@ func printFunc(p *ir.OpPrinter, op *ir.Operation) {
 
 // parseCall parses `call @f(%a, %b) {attrs} : (T, U) -> R`.
 func parseCall(p ir.OpAsmParser, st *ir.OperationState) error {
-	ctx := p.Context()
-	name, err := p.ParseSymbolName()
+	name, err := ir.ParseCallLike(p, st)
 	if err != nil {
 		return err
 	}
-	if err := p.ParsePunct("("); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
-	if err != nil {
-		return err
-	}
-	if err := p.ParsePunct(")"); err != nil {
-		return err
-	}
-	attrs, err := p.ParseOptionalAttrDict()
-	if err != nil {
-		return err
-	}
-	ft, err := ir.ParseColonFunctionType(p)
-	if err != nil {
-		return err
-	}
-	vals, err := p.ResolveOperands(ops, ft.Inputs)
-	if err != nil {
-		return err
-	}
-	st.Operands = vals
-	st.ResultTypes = ft.Results
-	st.Attrs = append(attrs, ir.NamedAttr{Name: "callee", Value: ctx.SymbolRef(name)})
+	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "callee", Value: p.Context().SymbolRef(name)})
 	return nil
 }
 

@@ -15,30 +15,7 @@ import (
 // The attribute dictionary holds inherent attributes (thunk.call's
 // target) and discardable ones alike.
 func ParseOutlined(p ir.OpAsmParser, st *ir.OperationState) error {
-	ctx := p.Context()
-	name, err := p.ParseSymbolName()
-	if err != nil {
-		return err
-	}
-	if err := p.ParsePunct("("); err != nil {
-		return err
-	}
-	ops, err := p.ParseOperandList()
-	if err != nil {
-		return err
-	}
-	if err := p.ParsePunct(")"); err != nil {
-		return err
-	}
-	attrs, err := p.ParseOptionalAttrDict()
-	if err != nil {
-		return err
-	}
-	ft, err := ir.ParseColonFunctionType(p)
-	if err != nil {
-		return err
-	}
-	vals, err := p.ResolveOperands(ops, ft.Inputs)
+	name, err := ir.ParseCallLike(p, st)
 	if err != nil {
 		return err
 	}
@@ -46,9 +23,7 @@ func ParseOutlined(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err := p.ParseRegion(body, nil); err != nil {
 		return err
 	}
-	st.Operands = vals
-	st.ResultTypes = ft.Results
-	st.Attrs = append(attrs, ir.NamedAttr{Name: "sym_name", Value: ctx.StringAttr(name)})
+	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "sym_name", Value: p.Context().StringAttr(name)})
 	st.Regions = []*ir.Region{body}
 	return nil
 }
