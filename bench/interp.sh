@@ -55,15 +55,7 @@ go test ./runtime/ref -run '^$' -bench 'Decode$|DecodeFile|DecodeNoProfile|Decod
        END { for (n in names) printf "%-34s %9s %13s %9s %9s %15s %12s\n", n, f(n, "tokens/s"), f(n, "cpu-ms/token"), f(n, "GFLOP/s"), f(n, "%matmul"), f(n, "matmul-GFLOP/s"), f(n, "GFLOP/cpu-s") }' |
   sort
 
-cores=$(nproc)
-mhz=$(awk -F: '/cpu MHz/ { print $2; exit }' /proc/cpuinfo)
-lanes=8
-grep -qw avx512f /proc/cpuinfo && lanes=16
-awk -v c="$cores" -v m="$mhz" -v l="$lanes" 'BEGIN {
-  g = m / 1000
-  printf "peak estimate: %d cores x %.2f GHz: vector %.0f GFLOP/s (%d-lane FMA x 2 pipes), scalar no-FMA %.1f GFLOP/s\n",
-         c, g, c * g * l * 2 * 2, l, c * g * 4
-}'
+. bench/lib/peak.sh
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $cores cores"
 
 TIMEFORMAT='%R s wall, %U s user, %S s sys'

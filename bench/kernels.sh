@@ -31,12 +31,4 @@ go test ./runtime/kernels -run '^$' -bench 'MatMul|DecodeLayer' -benchtime 300ms
        END { for (n in wall) printf "%-46s %12.2f %16.2f\n", n, wall[n], cpu[n] }' |
   sort
 
-cores=$(nproc)
-mhz=$(awk -F: '/cpu MHz/ { print $2; exit }' /proc/cpuinfo)
-lanes=8
-grep -qw avx512f /proc/cpuinfo && lanes=16
-awk -v c="$cores" -v m="$mhz" -v l="$lanes" 'BEGIN {
-  g = m / 1000
-  printf "peak estimate: %d cores x %.2f GHz: vector %.0f GFLOP/s (%d-lane FMA x 2 pipes), scalar no-FMA %.1f GFLOP/s\n",
-         c, g, c * g * l * 2 * 2, l, c * g * 4
-}'
+. bench/lib/peak.sh

@@ -86,28 +86,9 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 	return c, nil
 }
 
-// stripComment drops a '#' comment that is outside string literals.
-func stripComment(line string) string {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		case quote == 0 && c == '#':
-			return line[:i]
-		}
-	}
-	return line
-}
-
-// depth counts open brackets outside string literals.
-func depth(s string) int {
-	d := 0
+// eachUnquoted calls fn with the index of each byte of s outside string
+// literals, until fn returns false.
+func eachUnquoted(s string, fn func(i int) bool) {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -118,12 +99,37 @@ func depth(s string) int {
 			quote = 0
 		case quote == 0 && (c == '"' || c == '\''):
 			quote = c
-		case quote == 0 && strings.IndexByte("([{", c) >= 0:
-			d++
-		case quote == 0 && strings.IndexByte(")]}", c) >= 0:
-			d--
+		case quote == 0 && !fn(i):
+			return
 		}
 	}
+}
+
+// stripComment drops a '#' comment that is outside string literals.
+func stripComment(line string) string {
+	end := len(line)
+	eachUnquoted(line, func(i int) bool {
+		if line[i] == '#' {
+			end = i
+			return false
+		}
+		return true
+	})
+	return line[:end]
+}
+
+// depth counts open brackets outside string literals.
+func depth(s string) int {
+	d := 0
+	eachUnquoted(s, func(i int) bool {
+		switch {
+		case strings.IndexByte("([{", s[i]) >= 0:
+			d++
+		case strings.IndexByte(")]}", s[i]) >= 0:
+			d--
+		}
+		return true
+	})
 	return d
 }
 

@@ -155,16 +155,16 @@ func Attrs(name string) []AttrSpec {
 	return nil
 }
 
-// unaryOps lists the element-wise unary functions with their semantics;
-// floatOnly marks the ones defined only on floats.
-func unaryOps() []struct {
+// elementwiseOp is an element-wise op with its semantics; floatOnly marks
+// the ones defined only on floats.
+type elementwiseOp struct {
 	name, semantics string
 	floatOnly       bool
-} {
-	return []struct {
-		name, semantics string
-		floatOnly       bool
-	}{
+}
+
+// unaryOps lists the element-wise unary functions.
+func unaryOps() []elementwiseOp {
+	return []elementwiseOp{
 		{NegName, "`-x`", false},
 		{AbsName, "absolute value", false},
 		{ExpName, "`e^x`", true},
@@ -184,14 +184,9 @@ func unaryOps() []struct {
 	}
 }
 
-func binaryOps() []struct {
-	name, semantics string
-	floatOnly       bool
-} {
-	return []struct {
-		name, semantics string
-		floatOnly       bool
-	}{
+// binaryOps lists the element-wise binary functions (with broadcasting).
+func binaryOps() []elementwiseOp {
+	return []elementwiseOp{
 		{AddName, "`a + b`", false},
 		{SubName, "`a − b`", false},
 		{MulName, "`a · b`", false},
