@@ -222,13 +222,15 @@ func (p *OpPrinter) printResources(op *Operation) {
 	for _, g := range groups {
 		pg := printedGroup{name: g}
 		for _, key := range byGroup[g] {
-			var v string
+			e := resourceEntry{key: key}
 			if g == "builtin" {
-				v = blobString(ctx.Resource(key))
+				e.blob = ctx.Resource(key)
+				e.size = len(`"0x`) + 2*(4+len(e.blob.Data)) + len(`"`)
 			} else {
-				v, _ = ctx.OpaqueResource(g, key)
+				e.value, _ = ctx.OpaqueResource(g, key)
+				e.size = len(e.value)
 			}
-			pg.entries = append(pg.entries, [2]string{key, v})
+			pg.entries = append(pg.entries, e)
 		}
 		dialect = append(dialect, pg)
 	}
@@ -243,7 +245,7 @@ func (p *OpPrinter) printResources(op *Operation) {
 			case e.Bool:
 				v = "true"
 			}
-			pg.entries = append(pg.entries, [2]string{e.Key, v})
+			pg.entries = append(pg.entries, resourceEntry{key: e.Key, value: v, size: len(v)})
 		}
 		external = append(external, pg)
 	}
@@ -262,11 +264,21 @@ func (p *OpPrinter) printResources(op *Operation) {
 	p.WriteString("#-}\n")
 }
 
-// printedGroup is a resource group with its entries as key and printed
-// value.
+// printedGroup is a resource group about to be printed.
 type printedGroup struct {
 	name    string
-	entries [][2]string
+	entries []resourceEntry
+}
+
+// resourceEntry is an entry about to be printed: its printed value (or,
+// for a builtin blob, the blob, printed straight into the output), and
+// that value's length, which --mlir-elide-resource-strings-if-larger
+// compares with its limit.
+type resourceEntry struct {
+	key   string
+	value string
+	blob  *ResourceBlob
+	size  int
 }
 
 // elide drops the entries longer than the limit, and groups left empty.
@@ -278,7 +290,7 @@ func (p *OpPrinter) elide(groups []printedGroup) []printedGroup {
 	for _, g := range groups {
 		kept := g.entries[:0]
 		for _, e := range g.entries {
-			if len(e[1]) <= p.opts.ResourceStringLimit {
+			if e.size <= p.opts.ResourceStringLimit {
 				kept = append(kept, e)
 			}
 		}
@@ -308,9 +320,13 @@ func (p *OpPrinter) printResourceKind(kind string, groups []printedGroup, more b
 				p.WriteString(",\n")
 			}
 			p.WriteString("      ")
-			p.PrintKeywordOrString(e[0])
+			p.PrintKeywordOrString(e.key)
 			p.WriteString(": ")
-			p.WriteString(e[1])
+			if e.blob != nil {
+				p.printBlob(e.blob)
+			} else {
+				p.WriteString(e.value)
+			}
 		}
 		p.WriteString("\n    }")
 	}
@@ -321,19 +337,22 @@ func (p *OpPrinter) printResourceKind(kind string, groups []printedGroup, more b
 	p.WriteString("\n")
 }
 
-// blobString returns a builtin blob as MLIR prints it: its alignment as
-// four little-endian bytes, then the data, in a "0x…" hex string; an
-// empty blob has alignment 0 in MLIR's print.
-func blobString(blob *ResourceBlob) string {
+// printBlob prints a builtin blob as MLIR does: a "0x…" hex string of
+// its alignment as four little-endian bytes, then the data; an empty blob
+// has alignment 0 in MLIR's print.
+func (p *OpPrinter) printBlob(blob *ResourceBlob) {
 	const hex = "0123456789ABCDEF"
 	align := blob.Alignment
 	if len(blob.Data) == 0 {
 		align = 0
 	}
-	b := make([]byte, 0, 5+2*(4+len(blob.Data)))
-	b = append(b, `"0x`...)
-	for _, c := range append([]byte{byte(align), byte(align >> 8), byte(align >> 16), byte(align >> 24)}, blob.Data...) {
-		b = append(b, hex[c>>4], hex[c&15])
+	p.WriteString(`"0x`)
+	for _, c := range [4]byte{byte(align), byte(align >> 8), byte(align >> 16), byte(align >> 24)} {
+		p.buf = append(p.buf, hex[c>>4], hex[c&15])
 	}
-	return string(append(b, '"'))
+	for _, c := range blob.Data {
+		p.buf = append(p.buf, hex[c>>4], hex[c&15])
+	}
+	p.buf = append(p.buf, '"')
+	p.maybeFlush()
 }
