@@ -15,7 +15,7 @@ type Range struct{ Start, End int }
 // or "" for the caret line when line has non-ASCII bytes. Neither has a
 // trailing newline.
 func Lines(line string, col int, ranges ...Range) (src, caret string) {
-	src = ExpandTabs(line)
+	src = expandTabs(line)
 	for i := 0; i < len(line); i++ {
 		if line[i] >= 0x80 {
 			return src, ""
@@ -53,9 +53,9 @@ func Lines(line string, col int, ranges ...Range) (src, caret string) {
 	return src, sb.String()
 }
 
-// ExpandTabs replaces tabs with spaces up to the next multiple of 8
+// expandTabs replaces tabs with spaces up to the next multiple of 8
 // columns.
-func ExpandTabs(s string) string {
+func expandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
