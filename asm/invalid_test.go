@@ -124,6 +124,10 @@ func TestInvalidInput(t *testing.T) {
 		{"inferred function attribute", `func.func @f() attributes {function_type = () -> ()} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'function_type' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
 		{"unclosed result type list", `"foo.x"() : () -> (i32` + "\n", "in.mlir:1:23: error: expected ')'"},
 		{"block argument that does not dominate", "\"foo.r\"() ({\n^bb0:\n  \"foo.br\"(%c)[^bb1] : (i32) -> ()\n^bb1(%c: i32):\n  \"foo.t\"() : () -> ()\n}) : () -> ()", "in.mlir:3:3: error: operand #0 does not dominate this use"},
+		{"memory space of a builtin kind MLIR rejects", `"foo.x"() : () -> (memref<2xf32, unit>)`, "in.mlir:1:20: error: unsupported memory space Attribute"},
+		{"memref of an unknown dialect's type", `"foo.x"() : () -> (memref<2x!foo.t>)`, "in.mlir:1:29: error: invalid memref element type"},
+		{"second memory space", `"foo.x"() : () -> (memref<2xf32, 1, 2>)`, "in.mlir:1:38: error: multiple memory spaces specified in memref type"},
+		{"result number out of range", "%a, %b = \"foo.x\"() : () -> (i32, i32)\n\"foo.y\"(%b#1) : (i32) -> ()", "in.mlir:2:9: error: reference to invalid result number"},
 		{"inferred visibility", `func.func @f() attributes {sym_visibility = "private"} { return }`, "in.mlir:1:16: error: custom op 'func.func' 'sym_visibility' is an inferred attribute and should not be specified in the explicit attribute dictionary"},
 	}
 	if len(tests) < 50 {

@@ -119,14 +119,14 @@ func MainWith(cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writ
 // that a typo is reported at once, with a caret.
 func (d *driver) checkPipeline() bool {
 	o := d.o
-	// The pass lists of the IR printing flags name registered passes, as
-	// LLVM's command line checks them.
+	// The pass lists of the IR printing flags name registered passes (or
+	// pass pipelines), as LLVM's command line checks them.
 	for _, l := range []struct {
 		flag  string
 		names []string
 	}{{"mlir-print-ir-before", o.IRPrinting.Before}, {"mlir-print-ir-after", o.IRPrinting.After}} {
 		for _, n := range l.names {
-			if d.reg.Lookup(n) == nil {
+			if d.reg.Lookup(n) == nil && d.reg.LookupPipeline(n) == nil {
 				fmt.Fprintf(d.stderr, "%s: for the --%s option: Cannot find option named '%s'!\n", d.name, l.flag, n)
 				return false
 			}
