@@ -38,6 +38,7 @@ type Options struct {
 	SplitMarker       string
 	OutputSplitMarker string
 	VerifyDiagnostics bool
+	VerifyRoundTrip   bool
 	OnlyExpected      bool
 
 	// The pipeline.
@@ -212,6 +213,7 @@ func generalFlags() []*flagSpec {
 		{name: "pass-pipeline", alias: "p", kind: flagValue, value: "<string>", help: "Textual description of the pass pipeline to run",
 			set: func(o *Options, v string, _ bool) error { o.PassPipeline, o.PassPipelineSet = v, true; return nil }},
 		boolFlag("dump-pass-pipeline", "Print the pipeline that will be run", func(o *Options, b bool) { o.DumpPassPipeline = b }),
+		boolFlag("verify-roundtrip", "Round-trip the IR after parsing and ensure it succeeds", func(o *Options, b bool) { o.VerifyRoundTrip = b }),
 		boolFlag("verify-each", "Run the verifier after each transformation pass (default: true)", func(o *Options, b bool) { o.VerifyEach = b }),
 		boolFlag("mlir-disable-threading", "Disable multi-threading within MLIR: run nested pipelines on one op after another", func(o *Options, b bool) { o.DisableThreading = b }),
 		boolFlag("mlir-timing", "Display execution times", func(o *Options, b bool) { o.Timing = b }),

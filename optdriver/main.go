@@ -440,6 +440,12 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		handle(asm.ErrorDiagnostic(ctx, err))
 		return false
 	}
+	if o.VerifyRoundTrip {
+		if diag := d.verifyRoundTrip(f.Op); diag != nil {
+			handle(diag)
+			return false
+		}
+	}
 	text, textSet := o.PassPipeline, o.PassPipelineSet
 	disableThreading, verifyEach := d.threadingOff(), o.VerifyEach
 	if o.RunReproducer {

@@ -1,5 +1,8 @@
 // RUN: rlx-opt %s --hybrid-split | FileCheck %s
 // RUN: rlx-opt %s --hybrid-split --mlir-print-op-generic | rlx-opt | FileCheck %s
+// The split form survives --verify-roundtrip (generic form with locations,
+// parsed into a fresh context), which prints the same output.
+// RUN: rlx-opt %s --hybrid-split --mlir-print-debuginfo | rlx-opt --verify-roundtrip | FileCheck %s
 
 // The rules of the output form on one function: every compute op lands in
 // exactly one region; the body keeps only the regions and func.return; the

@@ -3,6 +3,7 @@
 // rlx does not know is kept, never dropped).
 // RUN: rlx-opt %s --allow-unregistered-dialect | FileCheck %s
 // RUN: rlx-opt %s --allow-unregistered-dialect | rlx-opt --allow-unregistered-dialect | FileCheck %s
+// RUN: rlx-opt %s --allow-unregistered-dialect --verify-roundtrip | FileCheck %s
 // RUN: rlx-opt %s --allow-unregistered-dialect --run-reproducer | FileCheck %s --check-prefix=RUN-REPRO
 
 // distinct[N]<> (a unit referenced attribute) stays inline; others get an alias.

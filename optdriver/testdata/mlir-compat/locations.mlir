@@ -1,3 +1,4 @@
+// ARGS: --verify-roundtrip --allow-unregistered-dialect --split-input-file
 // ARGS: --allow-unregistered-dialect --mlir-print-debuginfo --mlir-pretty-debuginfo
 // ARGS: --allow-unregistered-dialect --mlir-print-debuginfo
 // ARGS: --allow-unregistered-dialect --mlir-print-debuginfo --mlir-pretty-debuginfo --mlir-print-op-generic

@@ -1,3 +1,4 @@
+// ARGS: --verify-roundtrip --allow-unregistered-dialect --split-input-file
 // ARGS: --split-input-file --allow-unregistered-dialect
 // ARGS: --split-input-file --allow-unregistered-dialect --mlir-print-op-generic
 // More syntax: block labels, result groups, value names, float and integer
