@@ -20,6 +20,12 @@
 # move with the load (printed before and after), so the fastest of REPEAT
 # runs is what is compared. For a measure that does not, see
 # BenchmarkSplit in passes/hybridsplit (go test -bench).
+#
+# With perf installed it also counts the page faults taken inside the pass
+# (one more run per file), and it prints what a fault costs on this
+# machine (bench/firsttouch): where the host backs guest memory lazily, a
+# first touch of a 4 KB page costs ~16 µs, and faults times that cost is
+# most of what the pass's growth has beyond linear.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
@@ -58,9 +64,26 @@ timing() {
 	echo "$best"
 }
 
+# pass_faults FILE prints the page faults taken inside the pass (perf
+# samples of every fault whose stack goes through package hybridsplit), or
+# "-" without a usable perf. Memory a process touches for the first time
+# faults; where a fault is expensive (see the first-touch line below) the
+# faults explain most of the pass's growth beyond linear.
+pass_faults() {
+	if ! command -v perf > /dev/null || ! perf record -q -e page-faults -c 1 -g -o "$work/faults.data" \
+		"$opt" --hybrid-split --mlir-disable-threading --verify-each=false -o /dev/null "$1" 2> /dev/null; then
+		echo "-"
+		return
+	fi
+	perf script -i "$work/faults.data" 2> /dev/null |
+		awk '/^[^ \t]/ {if (s) n++; s = 0; next} /hybridsplit/ {s = 1} END {if (s) n++; print n + 0}'
+	rm -f "$work/faults.data"
+}
+
 fail=0
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-10s %9s %9s %11s %11s %10s %9s %9s %8s\n' generator ops "parse s" "pass s" "pass+ver s" "process s" "user s" "RSS MB" "pass/parse"
+echo "first-touch memory on this machine: $(go run ./bench/firsttouch 128)"
+printf '%-10s %9s %9s %9s %11s %11s %10s %9s %8s %12s\n' generator ops "parse s" "pass s" "pass+ver s" "process s" "user s" "RSS MB" "pass/parse" "pass faults"
 for g in gen_decode rlx-gen; do
 	prev_ops="" ; prev_pass="" ; prev_ver="" ; prev_wall=""
 	growth=()
@@ -76,8 +99,9 @@ for g in gen_decode rlx-gen; do
 		ops=$(count_ops "$f")
 		read -r parse pass _ _ _ <<< "$(timing "$f" --verify-each=false)"
 		read -r _ ver wall user rss <<< "$(timing "$f")"
-		printf '%-10s %9d %9.3f %9.3f %11.3f %11.2f %10.2f %9d %8.2f\n' $g "$ops" "$parse" "$pass" "$ver" "$wall" "$user" $(( rss / 1024 )) \
-			"$(awk -v a="$pass" -v b="$parse" 'BEGIN {print a / b}')"
+		faults=$(pass_faults "$f")
+		printf '%-10s %9d %9.3f %9.3f %11.3f %11.2f %10.2f %9d %8.2f %12s\n' $g "$ops" "$parse" "$pass" "$ver" "$wall" "$user" $(( rss / 1024 )) \
+			"$(awk -v a="$pass" -v b="$parse" 'BEGIN {print a / b}')" "$faults"
 		if [ -n "$prev_ops" ]; then
 			growth+=("$(awk -v o1="$prev_ops" -v o2="$ops" -v p1="$prev_pass" -v p2="$pass" -v v1="$prev_ver" -v v2="$ver" -v w1="$prev_wall" -v w2="$wall" \
 				'BEGIN {s = 10 / (o2 / o1); printf "%d -> %d ops: pass %.1fx, pass+verify %.1fx, process %.1fx (per 10x ops)", o1, o2, p2 / p1 * s, v2 / v1 * s, w2 / w1 * s}')")
