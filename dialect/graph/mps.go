@@ -44,8 +44,9 @@ type MPSRow struct {
 	// Condition is the row's condition (MPSConditional) or reason (MPSNo,
 	// MPSLeaf) as the docs show it.
 	Condition string
-	// check returns why the op fails the row's condition, or "".
-	check func(op *ir.Operation) string
+	// check reports whether the op meets the row's condition and, when
+	// explain is set, why not.
+	check func(op *ir.Operation, explain bool) (bool, string)
 }
 
 // mpsElemTypesText names the element types MPSGraph takes.
@@ -107,26 +108,45 @@ var mpsIndex = sync.OnceValue(func() map[string]*MPSRow {
 // have been verified; an op with the wrong number of operands or results
 // is reported as not capable.
 func MPSCapable(op *ir.Operation) (ok bool, reason string) {
+	return mpsCapable(op, true)
+}
+
+// IsMPSCapable is MPSCapable without the reason. It formats nothing, so a
+// caller asking for every op of a large function (hybrid-split without
+// explain) allocates nothing for the ops that stay native.
+func IsMPSCapable(op *ir.Operation) bool {
+	ok, _ := mpsCapable(op, false)
+	return ok
+}
+
+// mpsCapable is MPSCapable; the reason is formatted only with explain
+// (see because).
+func mpsCapable(op *ir.Operation, explain bool) (bool, string) {
 	row := mpsIndex()[op.Name()]
 	if row == nil {
-		return false, fmt.Sprintf("%s is not a graph op", op.Name())
+		return because(explain, func() string { return op.Name() + " is not a graph op" })
 	}
 	if err := checkCounts(lookup(op.Name()), op); err != nil {
 		return false, err.(*ir.Diagnostic).Message
 	}
 	switch row.Kind {
 	case MPSLeaf:
-		return true, "leaf: " + row.Condition
-	case MPSNo:
-		return false, fmt.Sprintf("%s: %s", op.Name(), row.Condition)
-	}
-	if row.check != nil {
-		if why := row.check(op); why != "" {
-			return false, fmt.Sprintf("%s: %s", op.Name(), why)
+		if explain {
+			return true, "leaf: " + row.Condition
 		}
+		return true, ""
+	case MPSNo:
+		return because(explain, func() string { return op.Name() + ": " + row.Condition })
 	}
-	if why := mpsTypes(op); why != "" {
-		return false, fmt.Sprintf("%s: %s", op.Name(), why)
+	ok, reason := true, ""
+	if row.check != nil {
+		ok, reason = row.check(op, explain)
+	}
+	if ok {
+		ok, reason = mpsTypes(op, explain)
+	}
+	if !ok {
+		return because(explain, func() string { return op.Name() + ": " + reason })
 	}
 	return true, ""
 }
@@ -169,56 +189,79 @@ func mpsElemOK(t ir.Type) bool {
 
 // mpsTypes applies the rule for every op: static shapes and MPS element
 // types on every operand and result.
-func mpsTypes(op *ir.Operation) string {
-	check := func(what string, i int, t ir.Type) string {
+func mpsTypes(op *ir.Operation, explain bool) (bool, string) {
+	check := func(what string, i int, t ir.Type) (bool, string) {
 		rt, ok := t.(*ir.RankedTensorType)
-		if !ok {
-			return fmt.Sprintf("%s #%d is not a ranked tensor", what, i)
+		switch {
+		case !ok:
+			return because(explain, func() string { return fmt.Sprintf("%s #%d is not a ranked tensor", what, i) })
+		case hasDynamic(rt.Shape):
+			return because(explain, func() string {
+				return fmt.Sprintf("%s #%d has a dynamic dim (%s)", what, i, FormatShape(rt.Shape))
+			})
+		case !mpsElemOK(rt.Elem):
+			return because(explain, func() string {
+				return fmt.Sprintf("%s #%d has element type %s (MPS takes %s)", what, i, rt.Elem, mpsElemTypesText)
+			})
 		}
-		if hasDynamic(rt.Shape) {
-			return fmt.Sprintf("%s #%d has a dynamic dim (%s)", what, i, FormatShape(rt.Shape))
-		}
-		if !mpsElemOK(rt.Elem) {
-			return fmt.Sprintf("%s #%d has element type %s (MPS takes %s)", what, i, rt.Elem, mpsElemTypesText)
-		}
-		return ""
+		return true, ""
 	}
 	for i := 0; i < op.NumOperands(); i++ {
-		if why := check("operand", i, op.Operand(i).Type()); why != "" {
-			return why
+		if ok, why := check("operand", i, op.Operand(i).Type()); !ok {
+			return false, why
 		}
 	}
 	for i := 0; i < op.NumResults(); i++ {
-		if why := check("result", i, op.Result(i).Type()); why != "" {
-			return why
+		if ok, why := check("result", i, op.Result(i).Type()); !ok {
+			return false, why
 		}
 	}
-	return ""
+	return true, ""
 }
 
-func mpsCast(op *ir.Operation) string {
+// because returns "not capable" and, with explain, the reason format
+// gives. format runs only then, so without explain the checks format
+// nothing: hybrid-split asks every op of million-op functions.
+func because(explain bool, format func() string) (bool, string) {
+	if explain {
+		return false, format()
+	}
+	return false, ""
+}
+
+func mpsCast(op *ir.Operation, explain bool) (bool, string) {
 	if t := elemOf(op.Result(0)); t != nil && !mpsElemOK(t) {
-		return fmt.Sprintf("cast to %s (MPS casts only to %s)", t, mpsElemTypesText)
+		return because(explain, func() string { return fmt.Sprintf("cast to %s (MPS casts only to %s)", t, mpsElemTypesText) })
 	}
-	return ""
+	return true, ""
 }
 
-func mpsSlice(op *ir.Operation) string {
+func mpsSlice(op *ir.Operation, explain bool) (bool, string) {
 	if s := attrInt(op, "step", 1); s != 1 {
-		return fmt.Sprintf("step %d (MPS slices with step 1 only)", s)
+		return because(explain, func() string { return fmt.Sprintf("step %d (MPS slices with step 1 only)", s) })
 	}
-	return ""
+	return true, ""
 }
 
-func mpsReduce(op *ir.Operation) string {
+func mpsReduce(op *ir.Operation, explain bool) (bool, string) {
 	r := rankOf(op.Operand(0))
 	if r < 4 {
-		return ""
+		return true, ""
 	}
-	axes := Reduce{op}.Axes()
-	mask := make([]bool, r)
-	for _, a := range axes {
-		mask[a] = true
+	// The reduced axes as a mask (Reduce.Axes without its allocations).
+	var buf [16]bool
+	var mask []bool
+	if r <= len(buf) {
+		mask = buf[:r]
+	} else {
+		mask = make([]bool, r)
+	}
+	if a, ok := op.Attr("axes").(*ir.DenseArrayAttr); ok {
+		for _, x := range a.Ints {
+			if ax, ok := NormalizeAxis(x, r); ok {
+				mask[ax] = true
+			}
+		}
 	}
 	for i := 0; i < r; i++ {
 		if !mask[i] {
@@ -226,77 +269,93 @@ func mpsReduce(op *ir.Operation) string {
 		}
 		for j := i + 1; j < r; j++ {
 			if !mask[j] {
-				return fmt.Sprintf("rank-%d reduce over axis %d keeps axis %d after it (MPSGraph returned zeros for that)", r, i, j)
+				return because(explain, func() string {
+					return fmt.Sprintf("rank-%d reduce over axis %d keeps axis %d after it (MPSGraph returned zeros for that)", r, i, j)
+				})
 			}
 		}
 	}
-	return ""
+	return true, ""
 }
 
-func mpsRope(op *ir.Operation) string {
+func mpsRope(op *ir.Operation, explain bool) (bool, string) {
 	if r := rankOf(op.Operand(0)); r != 3 {
-		return fmt.Sprintf("rank-%d input (MPS takes rank-3 [B, S, H·D] input only)", r)
+		return because(explain, func() string { return fmt.Sprintf("rank-%d input (MPS takes rank-3 [B, S, H·D] input only)", r) })
 	}
-	return ""
+	return true, ""
 }
 
-func mpsAttention(op *ir.Operation) string {
+func mpsAttention(op *ir.Operation, explain bool) (bool, string) {
 	a := Attention{op}
 	for i, name := range []string{"q", "k", "v"} {
-		if why := leafMaterialised(op.Operand(i)); why != "" {
-			return fmt.Sprintf("operand #%d (%s) %s; MPSGraph attention over slices of computed tensors gives wrong values", i, name, why)
+		if ok, reached := leafMaterialised(op.Operand(i), explain); !ok {
+			return because(explain, func() string {
+				return fmt.Sprintf("operand #%d (%s) %s; MPSGraph attention over slices of computed tensors gives wrong values", i, name, reached)
+			})
 		}
 	}
 	q, k, v := shapeOf(a.Q()), shapeOf(a.K()), shapeOf(a.V())
 	if len(q) != 4 || len(k) != 4 || len(v) != 4 {
-		return "rank other than 4 (MPS attention takes rank 4)"
+		return false, "rank other than 4 (MPS attention takes rank 4)"
 	}
 	switch m := a.MaskKind(); m {
 	case MaskNone, MaskCustom:
 	case MaskCausal:
 		if q[1] != k[1] {
-			return fmt.Sprintf("causal mask with Sq = %s and Sk = %s (MPS takes causal only with Sq = Sk)", dimString(q[1]), dimString(k[1]))
+			return because(explain, func() string {
+				return fmt.Sprintf("causal mask with Sq = %s and Sk = %s (MPS takes causal only with Sq = Sk)", dimString(q[1]), dimString(k[1]))
+			})
 		}
 	default:
-		return fmt.Sprintf("mask %q (MPS takes none, custom, or causal with Sq = Sk)", string(m))
+		return because(explain, func() string {
+			return fmt.Sprintf("mask %q (MPS takes none, custom, or causal with Sq = Sk)", string(m))
+		})
 	}
 	if v[3] != q[3] {
-		return fmt.Sprintf("Dv = %s differs from D = %s (MPS takes Dv = D only)", dimString(v[3]), dimString(q[3]))
+		return because(explain, func() string {
+			return fmt.Sprintf("Dv = %s differs from D = %s (MPS takes Dv = D only)", dimString(v[3]), dimString(q[3]))
+		})
 	}
-	return ""
+	return true, ""
 }
 
 // leafMaterialised follows v back through reshape, transpose, cast and
-// slice and returns "" when it reaches a function argument, a param or a
-// constant, else what it reached.
-func leafMaterialised(v *ir.Value) string {
-	var path []string
+// slice and reports whether it reaches a function argument, a param or a
+// constant; if not, with explain, it says what it reached.
+func leafMaterialised(v *ir.Value, explain bool) (bool, string) {
+	start := v
 	for steps := 0; ; steps++ {
 		def := v.DefiningOp()
 		if def == nil {
 			if b := v.OwnerBlock(); b != nil && b.Parent() != nil {
 				if p := b.Parent().ParentOp(); p != nil && p.Name() == "func.func" {
-					return ""
+					return true, ""
 				}
 			}
-			return "is a block argument of a region other than a function body"
+			return false, "is a block argument of a region other than a function body"
 		}
 		switch def.Name() {
 		case ParamName, ConstantName:
-			return ""
+			return true, ""
 		case ReshapeName, TransposeName, CastName, SliceName:
 			if steps > 1<<16 || def.NumOperands() != 1 {
-				return "is not reached from a leaf"
+				return false, "is not reached from a leaf"
 			}
-			path = append(path, strings.TrimPrefix(def.Name(), "graph."))
 			v = def.Operand(0)
 			continue
 		}
-		via := ""
-		if len(path) > 0 {
-			via = " through " + strings.Join(path, ", ")
-		}
-		return fmt.Sprintf("is computed by %s%s, not read from a function argument, param or constant through reshape/transpose/cast/slice only", def.Name(), via)
+		return because(explain, func() string {
+			// Walk the chain again for the names of the ops on the way.
+			var path []string
+			for u := start; u != v; u = u.DefiningOp().Operand(0) {
+				path = append(path, strings.TrimPrefix(u.DefiningOp().Name(), "graph."))
+			}
+			via := ""
+			if len(path) > 0 {
+				via = " through " + strings.Join(path, ", ")
+			}
+			return fmt.Sprintf("is computed by %s%s, not read from a function argument, param or constant through reshape/transpose/cast/slice only", def.Name(), via)
+		})
 	}
 }
 

@@ -130,6 +130,14 @@ func TestMPSCapable(t *testing.T) {
 			if ok != c.ok || reason != c.reason {
 				t.Errorf("MPSCapable(%s) = %v, %q; want %v, %q", op.Name(), ok, reason, c.ok, c.reason)
 			}
+			if got := IsMPSCapable(op); got != c.ok {
+				t.Errorf("IsMPSCapable(%s) = %v, want %v", op.Name(), got, c.ok)
+			}
+			// The verdict alone formats nothing: the pass asks it of
+			// every op of million-op functions.
+			if n := testing.AllocsPerRun(10, func() { IsMPSCapable(op) }); n != 0 {
+				t.Errorf("IsMPSCapable(%s) allocates %v times", op.Name(), n)
+			}
 		})
 	}
 }

@@ -2,7 +2,6 @@ package hybridsplit
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -127,22 +126,6 @@ func search(list []*ir.Operation, op *ir.Operation) int {
 	return -1
 }
 
-// neverMPS holds the ops the capability table never places in MPS (its
-// "no" rows), so classify need not ask graph.MPSCapable, which formats a
-// reason, for each of them; built once from graph.MPSTable and never
-// changed.
-var neverMPS = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, row := range graph.MPSTable() {
-		if row.Kind == graph.MPSNo {
-			for _, n := range row.Ops {
-				m[n] = true
-			}
-		}
-	}
-	return m
-})
-
 // classify decides for every op whether it must stay native, and with
 // explain why.
 func (d *dag) classify(forced map[string]bool, explain bool) {
@@ -151,24 +134,19 @@ func (d *dag) classify(forced map[string]bool, explain bool) {
 	if explain {
 		d.reason = make([]string, n)
 	}
-	never := neverMPS()
 	for i, op := range d.ops {
-		if forced[op.Name()] {
+		switch {
+		case forced[op.Name()]:
 			d.native[i] = true
 			if explain {
 				d.reason[i] = op.Name() + " is listed in native-ops"
 			}
-			continue
-		}
-		if !explain && never[op.Name()] {
-			d.native[i] = true
-			continue
-		}
-		if ok, why := graph.MPSCapable(op); !ok {
-			d.native[i] = true
-			if explain {
-				d.reason[i] = why
-			}
+		case explain:
+			ok, why := graph.MPSCapable(op)
+			d.native[i], d.reason[i] = !ok, why
+		default:
+			// Without explain no reason is formatted.
+			d.native[i] = !graph.IsMPSCapable(op)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package hybridsplit
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	fn "github.com/rlx-compiler/rlx/dialect/func"
@@ -120,9 +121,11 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 	if ret == nil || ret.Name() != fn.ReturnName {
 		return res, ir.OpError(f, "hybrid-split needs a function body ending in func.return")
 	}
-	n := body.NumOps()
-	ops := make([]*ir.Operation, 0, n)
-	var leaves []*ir.Operation
+	// Compute ops fill one array from the front and leaves from the back
+	// (reversed into body order below): one allocation sized by the body,
+	// none growing.
+	all := make([]*ir.Operation, body.NumOps())
+	ops, nleaves := all[:0], 0
 	var regionOp, loose *ir.Operation
 	for op := body.First(); op != ret; op = op.Next() {
 		switch name := op.Name(); {
@@ -135,7 +138,8 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		case op.OpName().Dialect() != "graph":
 			return res, ir.OpErrorPlain(op, "hybrid-split partitions functions of graph ops only, found '%s'", name)
 		case graph.IsLeaf(op):
-			leaves = append(leaves, op)
+			nleaves++
+			all[len(all)-nleaves] = op
 		default:
 			ops = append(ops, op)
 			if loose == nil {
@@ -143,6 +147,9 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 			}
 		}
 	}
+	ops = ops[:len(ops):len(ops)] // an append must not reach the leaves
+	leaves := all[len(all)-nleaves:]
+	slices.Reverse(leaves)
 	if regionOp != nil {
 		if loose != nil {
 			d := ir.OpErrorPlain(loose, "'%s' is outside the regions of an already split function; run hybrid-inline first", loose.Name())
