@@ -55,9 +55,9 @@ func Checksum(t *tensor.Tensor) uint64 {
 			case tensor.F32:
 				b = le.AppendUint32(b, math.Float32bits(v))
 			case tensor.F16:
-				b = le.AppendUint16(b, tensor.F32ToF16Bits(v))
+				b = le.AppendUint16(b, tensor.F16Bits(v))
 			default:
-				b = le.AppendUint16(b, tensor.F32ToBF16Bits(v))
+				b = le.AppendUint16(b, tensor.BF16Bits(v))
 			}
 		}
 	case tensor.UI8:

@@ -94,6 +94,29 @@ func BF16BitsToF32(h uint16) float32 {
 	return math.Float32frombits(uint32(h) << 16)
 }
 
+// F16Bits returns the binary16 encoding of x, an element of an f16 tensor
+// (a float32 holding an f16 value exactly). It is F32ToF16Bits except for
+// NaNs, whose bits are kept as they are, signalling ones included: a
+// tensor read from a file and written back gives the same bytes. (A
+// conversion, F32ToF16Bits, quiets NaNs as hardware does.)
+func F16Bits(x float32) uint16 {
+	b := math.Float32bits(x)
+	if b&0x7fffffff > 0x7f800000 && b&0x1fff == 0 {
+		return uint16(b>>16)&0x8000 | 0x7c00 | uint16(b>>13)&0x3ff
+	}
+	return F32ToF16Bits(x)
+}
+
+// BF16Bits is F16Bits for bfloat16: the top half of x's encoding, NaNs
+// kept as they are.
+func BF16Bits(x float32) uint16 {
+	b := math.Float32bits(x)
+	if b&0x7fffffff > 0x7f800000 && b&0xffff == 0 {
+		return uint16(b >> 16)
+	}
+	return F32ToBF16Bits(x)
+}
+
 // RoundF16 rounds x to the nearest f16 value (ties to even) and returns it as
 // a float32.
 func RoundF16(x float32) float32 { return F16BitsToF32(F32ToF16Bits(x)) }

@@ -67,6 +67,30 @@ func TestF16RoundTripAllEncodings(t *testing.T) {
 	}
 }
 
+// TestStorageBitsAllEncodings: F16Bits and BF16Bits give back every
+// encoding decoded to float32, NaN payloads and signalling NaNs included
+// (a file read and written back keeps its bytes).
+func TestStorageBitsAllEncodings(t *testing.T) {
+	for h := range 1 << 16 {
+		if got := F16Bits(F16BitsToF32(uint16(h))); got != uint16(h) {
+			t.Fatalf("f16 %#04x came back as %#04x", h, got)
+		}
+		if got := BF16Bits(BF16BitsToF32(uint16(h))); got != uint16(h) {
+			t.Fatalf("bf16 %#04x came back as %#04x", h, got)
+		}
+	}
+	// On values that are not f16 (bf16) values they round like the
+	// conversions, quieting NaNs whose payload does not fit.
+	for _, x := range []float32{1.0 / 3, 65520, math.Float32frombits(0x7f800001), math.Float32frombits(0xff812345)} {
+		if got, want := F16Bits(x), F32ToF16Bits(x); got != want {
+			t.Errorf("F16Bits(%#08x) = %#04x, want %#04x", math.Float32bits(x), got, want)
+		}
+		if got, want := BF16Bits(x), F32ToBF16Bits(x); got != want {
+			t.Errorf("BF16Bits(%#08x) = %#04x, want %#04x", math.Float32bits(x), got, want)
+		}
+	}
+}
+
 func TestF16MatchesReference(t *testing.T) {
 	vals := f16Values()
 	rng := NewRNG(1)

@@ -98,11 +98,11 @@ func encodeRaw(t *Tensor) []byte {
 		}
 	case F16:
 		for i, v := range t.floats {
-			le.PutUint16(raw[2*i:], F32ToF16Bits(v))
+			le.PutUint16(raw[2*i:], F16Bits(v))
 		}
 	case BF16:
 		for i, v := range t.floats {
-			le.PutUint16(raw[2*i:], F32ToBF16Bits(v))
+			le.PutUint16(raw[2*i:], BF16Bits(v))
 		}
 	case I32:
 		for i, v := range t.ints {
