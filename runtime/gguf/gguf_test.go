@@ -232,3 +232,36 @@ func ExampleDequantize() {
 	fmt.Println(w[:4])
 	// Output: [1 -1 3.5 0]
 }
+
+func TestQuantizeRefusesWhatBlocksCannotHold(t *testing.T) {
+	w := make([]float32, 256)
+	for _, tc := range []struct {
+		f    Format
+		v    float32
+		want string // "" means it encodes
+	}{
+		{Q4_0, float32(math.NaN()), "weight #7 is NaN (GGUF blocks hold finite values)"},
+		{Q8_0, float32(math.Inf(-1)), "weight #7 is -Inf"},
+		{Q4_0, 6e5, "q4_0: block 0 (weights #0 to #31) reaches 600000, beyond the range of the format's f16 scales"},
+		{Q4_0, 5e5, ""},
+		{Q8_0, 6e5, ""},
+		{Q4_K, 6e5, ""},
+		{Q6_K, 6e5, ""},
+	} {
+		w[7] = tc.v
+		q, err := Quantize(tc.f, w, 1, 256)
+		if tc.want != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v with %v: error %v, want %q", tc.f, tc.v, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v with %v: %v", tc.f, tc.v, err)
+		}
+		back, _ := Dequantize(tc.f, q, 1, 256)
+		if got := back[7]; math.Abs(float64(got-tc.v)) > 0.1*float64(tc.v) {
+			t.Errorf("%v: %v decodes to %v", tc.f, tc.v, got)
+		}
+	}
+}

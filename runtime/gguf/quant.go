@@ -11,7 +11,10 @@ import (
 // Quantize encodes the row-major [n, k] weight w in format f. The quantisers
 // are straightforward reference ones (absolute-maximum scaling per block or
 // sub-block, round to nearest even); they always produce valid blocks whose
-// decoded values approximate w.
+// decoded values approximate w. Weights must be finite, and a block's
+// magnitudes must fit the format's f16 scales (Q4_0 overflows first, above
+// 8·65504): otherwise Quantize returns an error rather than blocks that
+// decode to infinities or NaNs.
 func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
 	size, err := ByteCount(f, n, k)
 	if err != nil {
@@ -20,28 +23,50 @@ func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
 	if len(w) != n*k {
 		return nil, fmt.Errorf("quantize %v: weight [%d, %d] needs %d values, got %d", f, n, k, n*k, len(w))
 	}
+	for i, v := range w {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("quantize %v: weight #%d is %v (GGUF blocks hold finite values)", f, i, v)
+		}
+	}
 	out := make([]byte, size)
 	bs, bb := f.BlockSize(), f.BlockBytes()
 	for b := range len(w) / max(bs, 1) {
 		in, dst := w[b*bs:(b+1)*bs], out[b*bb:(b+1)*bb]
+		var ok bool
 		switch f {
 		case Q4_0:
-			quantQ4_0(dst, in)
+			ok = quantQ4_0(dst, in)
 		case Q8_0:
-			quantQ8_0(dst, in)
+			ok = quantQ8_0(dst, in)
 		case Q4_K:
-			quantQ4_K(dst, in)
+			ok = quantQ4_K(dst, in)
 		case Q6_K:
-			quantQ6_K(dst, in)
+			ok = quantQ6_K(dst, in)
+		}
+		if !ok {
+			return nil, fmt.Errorf("quantize %v: block %d (weights #%d to #%d) reaches %g, beyond the range of the format's f16 scales",
+				f, b, b*bs, (b+1)*bs-1, abs32(signedAbsMax(in)))
 		}
 	}
 	return out, nil
 }
 
+// putF16 stores v as f16 and returns the stored value, an infinity when v
+// is beyond f16's range.
 func putF16(b []byte, v float32) float32 {
 	h := tensor.F32ToF16Bits(v)
 	binary.LittleEndian.PutUint16(b, h)
 	return tensor.F16BitsToF32(h)
+}
+
+// finite reports whether every scale is finite.
+func finite(scales ...float32) bool {
+	for _, d := range scales {
+		if math.IsInf(float64(d), 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func inv(d float32) float32 {
@@ -77,7 +102,7 @@ func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) 
 
 // quantQ4_0 follows ggml's quantize_row_q4_0_ref: d = max/−8 where max is the
 // element of largest magnitude, q = round(x/d)+8 clamped to [0, 15].
-func quantQ4_0(dst []byte, x []float32) {
+func quantQ4_0(dst []byte, x []float32) bool {
 	d := putF16(dst, signedAbsMax(x)/-8)
 	id := inv(d)
 	for j := range 16 {
@@ -85,21 +110,23 @@ func quantQ4_0(dst []byte, x []float32) {
 		q1 := roundClamp(x[j+16]*id, -8, 7) + 8
 		dst[2+j] = byte(q0) | byte(q1)<<4
 	}
+	return finite(d)
 }
 
 // quantQ8_0 follows ggml: d = max|x|/127, q = round(x/d).
-func quantQ8_0(dst []byte, x []float32) {
+func quantQ8_0(dst []byte, x []float32) bool {
 	d := putF16(dst, abs32(signedAbsMax(x))/127)
 	id := inv(d)
 	for j, v := range x {
 		dst[2+j] = byte(int8(roundClamp(v*id, -127, 127)))
 	}
+	return finite(d)
 }
 
 // quantQ4_K gives each sub-block of 32 the affine range [min(0, lo), hi]:
 // scale (hi−lo)/15 and min −lo, both quantised to 6 bits against the block's
 // d = max scale/63 and dmin = max min/63.
-func quantQ4_K(dst []byte, x []float32) {
+func quantQ4_K(dst []byte, x []float32) bool {
 	var scales, mins [8]float32
 	var maxScale, maxMin float32
 	for j := range 8 {
@@ -137,12 +164,13 @@ func quantQ4_K(dst []byte, x []float32) {
 			}
 		}
 	}
+	return finite(d, dmin)
 }
 
 // quantQ6_K gives each sub-block of 16 the scale max/−32 (max being the
 // element of largest magnitude), quantises those scales to int8 against
 // d = (scale of largest magnitude)/−128, then the weights to [−32, 31].
-func quantQ6_K(dst []byte, x []float32) {
+func quantQ6_K(dst []byte, x []float32) bool {
 	var scales [16]float32
 	var maxScale float32
 	for i := range 16 {
@@ -169,4 +197,5 @@ func quantQ6_K(dst []byte, x []float32) {
 			qh[l] = L[l]>>4 | (L[l+32]>>4)<<2 | (L[l+64]>>4)<<4 | (L[l+96]>>4)<<6
 		}
 	}
+	return finite(d)
 }
