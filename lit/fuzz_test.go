@@ -1,6 +1,7 @@
 package lit
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,38 @@ func FuzzParseScript(f *testing.F) {
 				continue
 			}
 			st.expand(d.Command)
+		}
+	})
+}
+
+// FuzzParseConfig checks that the lit.cfg.py reader never panics and that
+// every error names the file, and a line of it when it has one.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"import lit.formats\nconfig.name = 'x'\nconfig.suffixes = ['.mlir', \".test\"]\n",
+		"config.substitutions.append(('%foo', 'bar'))\nconfig.available_features.add('f')\n",
+		"config.environment['A'] = \"b\\\"c\"\nconfig.test_format = lit.formats.ShTest(execute_external=False)\n",
+		"config.suffixes.extend([\n  '.a',\n  '.b'])\nconfig.pipefail = False\nconfig.recursiveExpansionLimit = 10\n",
+		"config.rlx_tools = ['rlx-opt']  # comment\n" + LLVMOnlyMarker + "\nanything(\n",
+		"config.name = 'unterminated\n", "config.suffixes = [\n", "x = (", "config.name = '#not a comment'",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := ParseConfig("/t/lit.cfg.py", []byte(src))
+		if err == nil {
+			return
+		}
+		// "FILE:LINE: …" for a statement, "FILE: …" for the whole file.
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "/t/lit.cfg.py:") {
+			t.Fatalf("error without the file name: %q", msg)
+		}
+		var line int
+		if _, serr := fmt.Sscanf(msg, "/t/lit.cfg.py:%d:", &line); serr == nil {
+			if n := strings.Count(src, "\n") + 1; line < 1 || line > n {
+				t.Fatalf("error at line %d of a %d-line file: %q", line, n, msg)
+			}
 		}
 	})
 }
