@@ -1,8 +1,6 @@
 package optdriver
 
 import (
-	"bytes"
-
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -19,14 +17,11 @@ const roundTripBuffer = "<verify-roundtrip>"
 // rlx does not have.
 func (d *driver) verifyRoundTrip(op *ir.Operation) *ir.Diagnostic {
 	po := ir.PrintOptions{Generic: true, DebugInfo: true}
-	var ref bytes.Buffer
-	if err := ir.Print(&ref, op, po); err != nil {
-		return ir.OpError(op, "failed to print textual content, cannot verify round-trip: %v", err)
-	}
+	ref := ir.Sprint(op, po)
 	ctx := ir.NewContext()
 	ctx.AllowUnregistered = op.Context().AllowUnregistered
 	d.cfg.RegisterDialects(ctx)
-	f, err := asm.Parse(ctx, roundTripBuffer, ref.Bytes(), asm.Options{NoImplicitModule: true})
+	f, err := asm.Parse(ctx, roundTripBuffer, []byte(ref), asm.Options{NoImplicitModule: true})
 	if err == nil {
 		err = ir.Verify(f.Op)
 	}
@@ -36,12 +31,8 @@ func (d *driver) verifyRoundTrip(op *ir.Operation) *ir.Diagnostic {
 		// reported and checked with it.
 		return ir.OpError(op, "failed to parse textual content back, cannot verify round-trip.\n%s", asm.ErrorDiagnostic(ctx, err).Error())
 	}
-	var back bytes.Buffer
-	if err := ir.Print(&back, f.Op, po); err != nil {
-		return ir.OpError(op, "failed to print textual content, cannot verify round-trip: %v", err)
-	}
-	if !bytes.Equal(ref.Bytes(), back.Bytes()) {
-		return ir.OpError(op, "textual roundTrip testing roundtripped module differs from reference:\n<<<<<<Reference\n%s\n=====\n%s\n>>>>>roundtripped\n", ref.Bytes(), back.Bytes())
+	if back := ir.Sprint(f.Op, po); back != ref {
+		return ir.OpError(op, "textual roundTrip testing roundtripped module differs from reference:\n<<<<<<Reference\n%s\n=====\n%s\n>>>>>roundtripped\n", ref, back)
 	}
 	return nil
 }
