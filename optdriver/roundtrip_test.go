@@ -108,9 +108,10 @@ func TestVerifyRoundTrip(t *testing.T) {
 }
 
 // TestVerifyRoundTripCorpus runs --verify-roundtrip on the repository's
-// MLIR test inputs and, when present, on mlir-opt-19's generic prints of
-// MLIR's own tests (../shared/conformance/mlir): no chunk that parses may
-// fail the round trip. Files whose chunks are all meant to fail (invalid
+// MLIR test inputs and, when present, on mlir-opt-19's prints (generic,
+// generic with locations, custom) of MLIR's own tests
+// (../shared/conformance/mlir): no chunk that parses may fail the round
+// trip. Files whose chunks are all meant to fail (invalid
 // input) still count as run; the test asserts that most files parse.
 func TestVerifyRoundTripCorpus(t *testing.T) {
 	var files []string
@@ -132,7 +133,7 @@ func TestVerifyRoundTripCorpus(t *testing.T) {
 		}
 	}
 	repo := len(files)
-	for _, dir := range []string{"generic", "generic-loc"} {
+	for _, dir := range []string{"generic", "generic-loc", "pretty"} {
 		m, _ := filepath.Glob(filepath.Join("..", "..", "shared", "conformance", "mlir", dir, "*.mlir"))
 		files = append(files, m...)
 	}
