@@ -256,6 +256,40 @@ func (b *Block) Successors() []*Block {
 	return out
 }
 
+// PostOrder returns the blocks of entry's region that are reachable from
+// entry through successors, in depth-first post-order (entry last; reverse
+// it for the reverse post-order dominance and CSE visit). Successors in
+// other regions, which only invalid IR has, are not followed.
+func PostOrder(entry *Block) []*Block {
+	if entry == nil {
+		return nil
+	}
+	reg := entry.Parent()
+	type frame struct {
+		b    *Block
+		succ []*Block
+		i    int
+	}
+	var out []*Block
+	seen := map[*Block]bool{entry: true}
+	stack := []frame{{entry, entry.Successors(), 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.succ) {
+			s := f.succ[f.i]
+			f.i++
+			if s != nil && s.Parent() == reg && !seen[s] {
+				seen[s] = true
+				stack = append(stack, frame{s, s.Successors(), 0})
+			}
+			continue
+		}
+		out = append(out, f.b)
+		stack = stack[:len(stack)-1]
+	}
+	return out
+}
+
 // Region is a list of blocks owned by an operation.
 type Region struct {
 	first, last *Block

@@ -16,29 +16,7 @@ func newDomTree(r *Region) *domTree {
 	if entry == nil {
 		return t
 	}
-	// Post-order DFS without recursion.
-	var post []*Block
-	visited := map[*Block]bool{entry: true}
-	type frame struct {
-		b *Block
-		i int
-	}
-	stack := []frame{{entry, 0}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		succ := f.b.Successors()
-		if f.i < len(succ) {
-			s := succ[f.i]
-			f.i++
-			if s != nil && !visited[s] {
-				visited[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post = append(post, f.b)
-		stack = stack[:len(stack)-1]
-	}
+	post := PostOrder(entry)
 	rpo := make([]*Block, len(post))
 	for i, b := range post {
 		rpo[len(post)-1-i] = b

@@ -40,7 +40,7 @@ func EraseUnreachableBlocks(r *Rewriter, regions []*ir.Region) bool {
 			continue
 		}
 		reachable := map[*ir.Block]bool{}
-		for _, b := range postOrder(reg.First()) {
+		for _, b := range ir.PostOrder(reg.First()) {
 			reachable[b] = true
 		}
 		for b := reg.First(); b != nil; {
@@ -148,7 +148,7 @@ func (l *liveness) region(reg *ir.Region) {
 	if reg.Empty() {
 		return
 	}
-	for _, b := range postOrder(reg.First()) {
+	for _, b := range ir.PostOrder(reg.First()) {
 		// Uses are visited before definitions to converge faster.
 		for o := b.Last(); o != nil; o = o.Prev() {
 			l.op(o)
@@ -192,7 +192,7 @@ func deleteDead(r *Rewriter, regions []*ir.Region, l *liveness) bool {
 		}
 		// Post-order visits uses before definitions in SSA CFG regions;
 		// graph regions may have cycles, hence the explicit drop of uses.
-		for _, b := range postOrder(reg.First()) {
+		for _, b := range ir.PostOrder(reg.First()) {
 			for o := b.Last(); o != nil; {
 				prev := o.Prev()
 				if !l.ops[o] {

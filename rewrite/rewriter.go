@@ -172,7 +172,7 @@ func (r *Rewriter) eraseTree(op *ir.Operation) {
 		// Successors may use values of their predecessors, so blocks are
 		// erased in post-order; repeat for blocks the entry cannot reach.
 		for !reg.Empty() {
-			blocks := postOrder(reg.First())
+			blocks := ir.PostOrder(reg.First())
 			for _, b := range blocks {
 				for o := b.Last(); o != nil; {
 					prev := o.Prev()
@@ -298,33 +298,4 @@ func (r *Rewriter) NotifyMatchFailure(op *ir.Operation, format string, args ...a
 // dropUses makes every use of v a nil operand; the users must be erased.
 func dropUses(v *ir.Value) {
 	v.Uses(func(u *ir.OpOperand) { u.Set(nil) })
-}
-
-// postOrder returns the blocks of entry's region reachable from entry, in
-// DFS post-order over successors.
-func postOrder(entry *ir.Block) []*ir.Block {
-	reg := entry.Parent()
-	type frame struct {
-		b    *ir.Block
-		succ []*ir.Block
-		i    int
-	}
-	var out []*ir.Block
-	seen := map[*ir.Block]bool{entry: true}
-	stack := []frame{{entry, entry.Successors(), 0}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.i < len(f.succ) {
-			s := f.succ[f.i]
-			f.i++
-			if s != nil && s.Parent() == reg && !seen[s] {
-				seen[s] = true
-				stack = append(stack, frame{s, s.Successors(), 0})
-			}
-			continue
-		}
-		out = append(out, f.b)
-		stack = stack[:len(stack)-1]
-	}
-	return out
 }

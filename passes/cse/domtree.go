@@ -32,31 +32,10 @@ type domNode struct {
 // Unreachable blocks are left out, as MLIR's CSE never visits them.
 func newDomTree(r *ir.Region) *domNode {
 	entry := r.First()
-	// Reverse post-order by an explicit DFS.
-	var post []*ir.Block
-	index := map[*ir.Block]int{entry: -1}
-	type frame struct {
-		b    *ir.Block
-		succ []*ir.Block
-		i    int
-	}
-	stack := []frame{{entry, entry.Successors(), 0}}
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.i < len(f.succ) {
-			s := f.succ[f.i]
-			f.i++
-			if _, seen := index[s]; s != nil && s.Parent() == r && !seen {
-				index[s] = -1
-				stack = append(stack, frame{s, s.Successors(), 0})
-			}
-			continue
-		}
-		post = append(post, f.b)
-		stack = stack[:len(stack)-1]
-	}
+	post := ir.PostOrder(entry)
 	n := len(post)
 	rpo := make([]*ir.Block, n)
+	index := make(map[*ir.Block]int, n)
 	for i, b := range post {
 		rpo[n-1-i] = b
 		index[b] = n - 1 - i
@@ -64,7 +43,7 @@ func newDomTree(r *ir.Region) *domNode {
 	preds := make([][]int, n)
 	for i, b := range rpo {
 		for _, s := range b.Successors() {
-			if j, ok := index[s]; ok && s.Parent() == r {
+			if j, ok := index[s]; ok {
 				preds[j] = append(preds[j], i)
 			}
 		}
