@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/rlx-compiler/rlx/internal/llvmescape"
 )
 
 // matchType classifies a diagnostic recorded for the input dump, as
@@ -168,7 +170,7 @@ func (c *checker) printSubstitutions(pat *pattern, checkLoc loc, at int, mt matc
 		if errs != nil {
 			continue
 		}
-		msg := `with "` + writeEscaped(s.from.s) + `" equal to "` + writeEscaped(v) + `"`
+		msg := `with "` + llvmescape.String(s.from.s) + `" equal to "` + llvmescape.String(v) + `"`
 		if toDiags {
 			c.addDiag(diag{typ: pat.typ, checkLoc: checkLoc, mt: mt, start: at, end: at, note: msg})
 		} else {
@@ -287,30 +289,4 @@ func (e *editDistance) distance(a, b string, limit int) (int, bool) {
 		return 0, false
 	}
 	return row[n], true
-}
-
-// writeEscaped escapes s like raw_ostream::write_escaped.
-func writeEscaped(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\':
-			sb.WriteString(`\\`)
-		case c == '\t':
-			sb.WriteString(`\t`)
-		case c == '\n':
-			sb.WriteString(`\n`)
-		case c == '"':
-			sb.WriteString(`\"`)
-		case c >= ' ' && c <= '~':
-			sb.WriteByte(c)
-		default:
-			sb.WriteByte('\\')
-			sb.WriteByte('0' + (c>>6)&7)
-			sb.WriteByte('0' + (c>>3)&7)
-			sb.WriteByte('0' + c&7)
-		}
-	}
-	return sb.String()
 }

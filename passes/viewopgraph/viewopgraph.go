@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/llvmescape"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -292,25 +293,4 @@ func (g *graph) truncate(s string) string {
 }
 
 // quote puts s in double quotes with LLVM's write_escaped escapes.
-func quote(s string) string {
-	var sb strings.Builder
-	sb.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\':
-			sb.WriteString(`\\`)
-		case c == '\t':
-			sb.WriteString(`\t`)
-		case c == '\n':
-			sb.WriteString(`\n`)
-		case c == '"':
-			sb.WriteString(`\"`)
-		case c >= 0x20 && c < 0x7f:
-			sb.WriteByte(c)
-		default:
-			fmt.Fprintf(&sb, "\\%03o", c)
-		}
-	}
-	sb.WriteByte('"')
-	return sb.String()
-}
+func quote(s string) string { return `"` + llvmescape.String(s) + `"` }
