@@ -24,13 +24,7 @@ func helpLine(w io.Writer, indent int, left, desc string) {
 
 func (d *driver) printHelp(w io.Writer) {
 	fmt.Fprintf(w, "OVERVIEW: rlx modular optimizer driver\n\n")
-	ctx := ir.NewContext()
-	d.cfg.RegisterDialects(ctx)
-	var names []string
-	for _, dl := range ctx.Dialects() {
-		names = append(names, dl.Name)
-	}
-	fmt.Fprintf(w, "Available Dialects: %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(w, "Available Dialects: %s\n", strings.Join(d.dialectNames(), ", "))
 	fmt.Fprintf(w, "USAGE: %s [options] <input file>\n\nOPTIONS:\n\nGeneral options:\n\n", d.name)
 	for _, f := range d.flags {
 		left := "--" + f.name
@@ -137,11 +131,17 @@ func (d *driver) printVersion(w io.Writer) {
 }
 
 func (d *driver) printDialects(w io.Writer) {
+	fmt.Fprintf(w, "Available Dialects: %s\n", strings.Join(d.dialectNames(), ","))
+}
+
+// dialectNames returns the names of the dialects the configuration
+// registers, in the order ctx.Dialects gives them.
+func (d *driver) dialectNames() []string {
 	ctx := ir.NewContext()
 	d.cfg.RegisterDialects(ctx)
 	var names []string
 	for _, dl := range ctx.Dialects() {
 		names = append(names, dl.Name)
 	}
-	fmt.Fprintf(w, "Available Dialects: %s\n", strings.Join(names, ","))
+	return names
 }

@@ -10,13 +10,11 @@ import (
 )
 
 // Info describes the print-op-stats pass, which writes to stderr.
-var Info = newInfo(os.Stderr)
+var Info = NewInfo(os.Stderr)
 
 // NewInfo describes a print-op-stats pass that writes to w (an embedding
 // program's own stream; rlx-opt uses Info, which writes to stderr).
-func NewInfo(w io.Writer) *pipeline.PassInfo { return newInfo(w) }
-
-func newInfo(w io.Writer) *pipeline.PassInfo {
+func NewInfo(w io.Writer) *pipeline.PassInfo {
 	pi := &pipeline.PassInfo{
 		Argument: "print-op-stats",
 		Name:     "PrintOpStats",

@@ -10,12 +10,10 @@ import (
 )
 
 // Info describes the view-op-graph pass, which writes to stderr.
-var Info = newInfo(os.Stderr)
+var Info = NewInfo(os.Stderr)
 
 // NewInfo describes a view-op-graph pass that writes to w.
-func NewInfo(w io.Writer) *pipeline.PassInfo { return newInfo(w) }
-
-func newInfo(w io.Writer) *pipeline.PassInfo {
+func NewInfo(w io.Writer) *pipeline.PassInfo {
 	pi := &pipeline.PassInfo{
 		Argument: "view-op-graph",
 		Name:     "ViewOpGraph",
