@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/posixre"
 )
 
 func TestDAGIndexAgreesWithIndex(t *testing.T) {
@@ -36,7 +38,7 @@ func TestDAGIndexAgreesWithIndex(t *testing.T) {
 			}
 			var want int
 			if icase {
-				want = indexFold(text[base:end], pats[id])
+				want = posixre.IndexFold(text[base:end], pats[id])
 			} else {
 				want = strings.Index(text[base:end], pats[id])
 			}

@@ -435,7 +435,7 @@ func (p *pattern) match(in string, start, end int) matchResult {
 	if p.fixed != "" {
 		var i int
 		if p.ignoreCase {
-			i = indexFold(buf, p.fixed)
+			i = posixre.IndexFold(buf, p.fixed)
 		} else {
 			i = strings.Index(buf, p.fixed)
 		}
@@ -502,28 +502,6 @@ func (p *pattern) match(in string, start, end int) matchResult {
 		d.v.matched, d.v.matchAt = s, at
 	}
 	return res
-}
-
-// indexFold is strings.Index under ASCII case folding, like
-// StringRef::find_insensitive.
-func indexFold(s, sub string) int {
-	if len(sub) == 0 {
-		return 0
-	}
-	first := lowerASCII(sub[0])
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if lowerASCII(s[i]) != first {
-			continue
-		}
-		j := 1
-		for j < len(sub) && lowerASCII(s[i+j]) == lowerASCII(sub[j]) {
-			j++
-		}
-		if j == len(sub) {
-			return i
-		}
-	}
-	return -1
 }
 
 func lowerASCII(c byte) byte {

@@ -108,7 +108,7 @@ func (l *literal) find(s string, icase bool) []int {
 	for from := 0; from <= len(s); {
 		var i int
 		if icase {
-			i = indexFold(s[from:], l.text)
+			i = IndexFold(s[from:], l.text)
 		} else {
 			i = strings.Index(s[from:], l.text)
 		}
@@ -125,9 +125,9 @@ func (l *literal) find(s string, icase bool) []int {
 	return nil
 }
 
-// indexFold is strings.Index under ASCII case folding (REG_ICASE in the C
-// locale).
-func indexFold(s, sub string) int {
+// IndexFold is strings.Index under ASCII case folding (REG_ICASE in the C
+// locale, and LLVM's StringRef::find_insensitive).
+func IndexFold(s, sub string) int {
 	if sub == "" {
 		return 0
 	}
