@@ -12,19 +12,19 @@ import (
 // key strings are built. Colliding hashes chain in overflow.
 type attrUniquer struct {
 	seed     maphash.Seed
-	table    map[uint64]Attribute
+	table    attrTable
 	overflow map[uint64][]Attribute
 }
 
 func newAttrUniquer() attrUniquer {
-	return attrUniquer{seed: maphash.MakeSeed(), table: make(map[uint64]Attribute, 1024)}
+	return attrUniquer{seed: maphash.MakeSeed(), table: newAttrTable()}
 }
 
 // unique returns the canonical attribute equal to a. The caller holds the
 // context lock.
 func (u *attrUniquer) unique(a Attribute) Attribute {
 	h := u.hash(a)
-	if old, ok := u.table[h]; ok {
+	if old, ok := u.table.get(h); ok {
 		if attrEqual(old, a) {
 			return old
 		}
@@ -39,7 +39,7 @@ func (u *attrUniquer) unique(a Attribute) Attribute {
 		u.overflow[h] = append(u.overflow[h], a)
 		return a
 	}
-	u.table[h] = a
+	u.table.put(h, a)
 	return a
 }
 
@@ -47,7 +47,7 @@ func (u *attrUniquer) unique(a Attribute) Attribute {
 // building it first; make is called only when none is found. The caller
 // holds the context lock.
 func (u *attrUniquer) probe(h uint64, eq func(Attribute) bool, make func() Attribute) Attribute {
-	if old, ok := u.table[h]; ok {
+	if old, ok := u.table.get(h); ok {
 		if eq(old) {
 			return old
 		}
@@ -64,7 +64,7 @@ func (u *attrUniquer) probe(h uint64, eq func(Attribute) bool, make func() Attri
 		return a
 	}
 	a := make()
-	u.table[h] = a
+	u.table.put(h, a)
 	return a
 }
 
