@@ -6,7 +6,9 @@ import "unsafe"
 // kept in an intrusive doubly linked list, so insertion and removal are
 // O(1).
 type Block struct {
-	args       []*Value
+	args []*Value
+	// argLocs is nil while no argument has a location, else one per
+	// argument.
 	argLocs    []Location
 	first      *Operation
 	last       *Operation
@@ -24,12 +26,13 @@ func NewBlock(types []Type, locs []Location) *Block {
 	// One allocation for all the argument values and exact-size slices.
 	vals := make([]Value, len(types))
 	b.args = make([]*Value, len(types))
-	b.argLocs = make([]Location, len(types))
 	for i, t := range types {
 		vals[i] = Value{typ: t, owner: unsafe.Pointer(b), index: int32(i), isArg: true}
 		b.args[i] = &vals[i]
-		if i < len(locs) {
-			b.argLocs[i] = locs[i]
+	}
+	for i, l := range locs[:min(len(locs), len(types))] {
+		if l != nil {
+			b.SetArgumentLoc(i, l)
 		}
 	}
 	return b
@@ -65,10 +68,25 @@ func (b *Block) Argument(i int) *Value { return b.args[i] }
 func (b *Block) Arguments() []*Value { return b.args }
 
 // ArgumentLoc returns the location of argument i (nil when unknown).
-func (b *Block) ArgumentLoc(i int) Location { return b.argLocs[i] }
+func (b *Block) ArgumentLoc(i int) Location {
+	_ = b.args[i] // an index out of range fails as with locations
+	if b.argLocs == nil {
+		return nil
+	}
+	return b.argLocs[i]
+}
 
 // SetArgumentLoc sets the location of argument i.
-func (b *Block) SetArgumentLoc(i int, l Location) { b.argLocs[i] = l }
+func (b *Block) SetArgumentLoc(i int, l Location) {
+	_ = b.args[i]
+	if b.argLocs == nil {
+		if l == nil {
+			return
+		}
+		b.argLocs = make([]Location, len(b.args))
+	}
+	b.argLocs[i] = l
+}
 
 // ArgumentTypes returns the argument types (a new slice).
 func (b *Block) ArgumentTypes() []Type {
@@ -83,7 +101,11 @@ func (b *Block) ArgumentTypes() []Type {
 func (b *Block) AddArgument(t Type, loc Location) *Value {
 	v := &Value{typ: t, owner: unsafe.Pointer(b), index: int32(len(b.args)), isArg: true}
 	b.args = append(b.args, v)
-	b.argLocs = append(b.argLocs, loc)
+	if b.argLocs != nil {
+		b.argLocs = append(b.argLocs, loc)
+	} else {
+		b.SetArgumentLoc(len(b.args)-1, loc)
+	}
 	return v
 }
 
@@ -93,7 +115,9 @@ func (b *Block) EraseArgument(i int) {
 		panic("ir: erasing a block argument that still has uses")
 	}
 	b.args = append(b.args[:i], b.args[i+1:]...)
-	b.argLocs = append(b.argLocs[:i], b.argLocs[i+1:]...)
+	if b.argLocs != nil {
+		b.argLocs = append(b.argLocs[:i], b.argLocs[i+1:]...)
+	}
 	for j := i; j < len(b.args); j++ {
 		b.args[j].index = int32(j)
 	}

@@ -86,7 +86,7 @@ func (r *Region) CloneInto(dst *Region, m *ValueMap) {
 	for b := r.first; b != nil; b = b.next {
 		nb := &Block{}
 		for i, a := range b.args {
-			na := nb.AddArgument(a.typ, b.argLocs[i])
+			na := nb.AddArgument(a.typ, b.ArgumentLoc(i))
 			m.Map(a, na)
 		}
 		m.MapBlock(b, nb)
