@@ -78,21 +78,22 @@ func newDAG(ops, leaves []*ir.Operation) *dag {
 			d.src[base+int32(k)] = s
 			if s >= 0 {
 				d.npred[i]++
-				d.succOff[s+1]++
+				d.succOff[s]++
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		d.succOff[i+1] += d.succOff[i]
+	// succOff[j] counts op j's uses; summed, it is where j's consumers end.
+	// Placing the consumers from the last op back moves each succOff[j] to
+	// where they start, and lists them in body order.
+	for i := 1; i <= n; i++ {
+		d.succOff[i] += d.succOff[i-1]
 	}
 	d.succ = make([]int32, d.succOff[n])
-	fill := make([]int32, n)
-	copy(fill, d.succOff[:n])
-	for i := 0; i < n; i++ {
+	for i := n - 1; i >= 0; i-- {
 		for _, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
 			if j >= 0 {
-				d.succ[fill[j]] = int32(i)
-				fill[j]++
+				d.succOff[j]--
+				d.succ[d.succOff[j]] = int32(i)
 			}
 		}
 	}
@@ -165,51 +166,57 @@ func (p *partition) numRegions() int { return len(p.native) }
 // startNative, it repeatedly opens a region of the current kind, takes
 // every ready op of that kind into it (including ops that become ready
 // while it is open), and switches kind. It visits every op and every edge
-// once.
-func (d *dag) waves(startNative bool) *partition {
-	n := len(d.ops)
+// once. scratch (2n entries, reusable) holds the unmet-operand counts and
+// the two ready sets: stacks growing from either end of one array, since
+// together they never hold more than the ops left.
+func (d *dag) waves(startNative bool, scratch []int32) *partition {
+	n := int32(len(d.ops))
 	p := &partition{region: make([]int32, n)}
-	left := make([]int32, n)
+	left, ready := scratch[:n], scratch[n:2*n]
 	copy(left, d.npred)
-	var ready [2][]int32 // [0]: MPS-capable, [1]: native
-	kind := func(i int32) int {
+	mps, nat := int32(0), n // ready[:mps] are MPS-capable, ready[nat:] native
+	push := func(i int32) {
 		if d.native[i] {
-			return 1
+			nat--
+			ready[nat] = i
+		} else {
+			ready[mps] = i
+			mps++
 		}
-		return 0
 	}
-	for i := int32(0); i < int32(n); i++ {
+	for i := int32(0); i < n; i++ {
 		if left[i] == 0 {
-			ready[kind(i)] = append(ready[kind(i)], i)
+			push(i)
 		}
 	}
-	cur := 0
-	if startNative {
-		cur = 1
-	}
-	done := 0
-	for done < n {
-		if len(ready[cur]) == 0 {
-			cur ^= 1
-			if len(ready[cur]) == 0 {
+	native := startNative
+	for done := int32(0); done < n; native = !native {
+		if native && nat == n || !native && mps == 0 {
+			native = !native
+			if native && nat == n || !native && mps == 0 {
 				panic("hybridsplit: dependency cycle among the ops of a function")
 			}
 		}
 		r := int32(len(p.native))
-		p.native = append(p.native, cur == 1)
-		for len(ready[cur]) > 0 {
-			i := ready[cur][len(ready[cur])-1]
-			ready[cur] = ready[cur][:len(ready[cur])-1]
+		p.native = append(p.native, native)
+		for native && nat < n || !native && mps > 0 {
+			var i int32
+			if native {
+				i = ready[nat]
+				nat++
+			} else {
+				mps--
+				i = ready[mps]
+			}
 			p.region[i] = r
 			done++
 			for _, j := range d.succ[d.succOff[i]:d.succOff[i+1]] {
 				left[j]--
 				if left[j] == 0 {
-					ready[kind(j)] = append(ready[kind(j)], j)
+					push(j)
 				}
 			}
 		}
-		cur ^= 1
 	}
 	return p
 }
@@ -217,8 +224,9 @@ func (d *dag) waves(startNative bool) *partition {
 // dependency is mode=dependency: the waves run from both starting kinds,
 // keeping the one with fewer regions (ties: MPS first).
 func (d *dag) dependency() *partition {
-	m := d.waves(false)
-	if nat := d.waves(true); nat.numRegions() < m.numRegions() {
+	scratch := make([]int32, 2*len(d.ops))
+	m := d.waves(false, scratch)
+	if nat := d.waves(true, scratch); nat.numRegions() < m.numRegions() {
 		return nat
 	}
 	return m
