@@ -3,6 +3,8 @@ package asm_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/asm"
@@ -99,4 +101,33 @@ func newFuzzContext() *ir.Context {
 	ctx.AllowUnregistered = true
 	dialect.RegisterAll(ctx)
 	return ctx
+}
+
+// Found by FuzzParse: `%777777770 = …` made the parser allocate a table of
+// 777,777,771 entries (12 GB, lazily mapped), which the collector then
+// scanned for minutes.
+func TestParseLargeValueNumber(t *testing.T) {
+	src := []byte(`%999999999 = "t.def"() : () -> i32
+"t.use"(%999999999, %v999999998) : (i32, i32) -> ()
+%v999999998 = "t.def"() : () -> i32`)
+	ctx := newFuzzContext()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f, err := asm.Parse(ctx, "big.mlir", src, asm.Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+		t.Fatalf("parsing %d bytes allocated %d MB", len(src), n>>20)
+	}
+	want := `"builtin.module"() ({
+  %0 = "t.def"() : () -> i32
+  "t.use"(%0, %1) : (i32, i32) -> ()
+  %1 = "t.def"() : () -> i32
+}) : () -> ()
+`
+	if got := ir.Sprint(f.Op, ir.PrintOptions{Generic: true}); strings.TrimSpace(got) != strings.TrimSpace(want) {
+		t.Fatalf("printed\n%s\nwant\n%s", got, want)
+	}
 }

@@ -6,7 +6,10 @@ import "unsafe"
 // IR names values `%123` or `%v123`; such names (a short prefix and a
 // decimal number without leading zeros) are kept in dense slices indexed
 // by the number, which is several times smaller and faster than a map for
-// the million-value functions rlx parses. Other names go to a map.
+// the million-value functions rlx parses. Other names go to a map, and so
+// do numbers far beyond the names a slice holds (`%999999999` alone must
+// not allocate a billion entries): a slice grows only to a size
+// proportional to the names in it.
 type nameTable struct {
 	byName   map[string]valueDef
 	prefixes []numbered
@@ -18,7 +21,12 @@ type nameTable struct {
 type numbered struct {
 	prefix string
 	defs   []valueDef
+	n      int  // names set in defs, so its size can stay proportional
+	spilt  bool // some numbers of this prefix went to the map
 }
+
+// denseSlack is how far beyond four times its names a dense slice may grow.
+const denseSlack = 1024
 
 // splitNumbered splits `v123` into "v" and 123. ok is false for names
 // that do not end in a canonical decimal number or have a long prefix.
@@ -56,11 +64,9 @@ func (t *nameTable) slot(prefix []byte, create bool) *numbered {
 
 func (t *nameTable) get(name []byte) (valueDef, bool) {
 	if pre, n, ok := splitNumbered(name); ok {
-		s := t.slot(pre, false)
-		if s == nil || n >= len(s.defs) || s.defs[n].first == nil {
-			return valueDef{}, false
+		if s := t.slot(pre, false); s != nil && n < len(s.defs) && s.defs[n].first != nil {
+			return s.defs[n], true
 		}
-		return s.defs[n], true
 	}
 	d, ok := t.byName[string(name)]
 	return d, ok
@@ -69,16 +75,25 @@ func (t *nameTable) get(name []byte) (valueDef, bool) {
 func (t *nameTable) set(name []byte, d valueDef) {
 	if pre, n, ok := splitNumbered(name); ok {
 		s := t.slot(pre, true)
-		if n >= len(s.defs) {
-			if n >= cap(s.defs) {
-				grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))
-				copy(grown, s.defs)
-				s.defs = grown
+		if n < len(s.defs) || n < max(cap(s.defs), 4*s.n+denseSlack) {
+			if n >= len(s.defs) {
+				if n >= cap(s.defs) {
+					grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))
+					copy(grown, s.defs)
+					s.defs = grown
+				}
+				s.defs = s.defs[:n+1]
 			}
-			s.defs = s.defs[:n+1]
+			if s.defs[n].first == nil {
+				s.n++
+			}
+			s.defs[n] = d
+			if s.spilt {
+				delete(t.byName, string(name)) // an older definition, now shadowed
+			}
+			return
 		}
-		s.defs[n] = d
-		return
+		s.spilt = true
 	}
 	if t.byName == nil {
 		t.byName = make(map[string]valueDef)
@@ -88,10 +103,11 @@ func (t *nameTable) set(name []byte, d valueDef) {
 
 func (t *nameTable) del(name []byte) {
 	if pre, n, ok := splitNumbered(name); ok {
-		if s := t.slot(pre, false); s != nil && n < len(s.defs) {
+		if s := t.slot(pre, false); s != nil && n < len(s.defs) && s.defs[n].first != nil {
 			s.defs[n] = valueDef{}
+			s.n--
+			return
 		}
-		return
 	}
 	delete(t.byName, string(name))
 }
