@@ -91,7 +91,20 @@ func (m *SourceMgr) write(sb *strings.Builder, loc ir.Location, msg string, sev 
 	writeSourceLine(sb, li.lineText(start), col)
 }
 
-// ErrorDiagnostic converts a parse error into a diagnostic.
+// ErrorDiagnostics converts a parse error into its diagnostics: one, or
+// more for an *Error with More.
+func ErrorDiagnostics(ctx *ir.Context, err error) []*ir.Diagnostic {
+	ds := []*ir.Diagnostic{ErrorDiagnostic(ctx, err)}
+	if e, ok := err.(*Error); ok {
+		for _, m := range e.More {
+			ds = append(ds, m.Diagnostic(ctx))
+		}
+	}
+	return ds
+}
+
+// ErrorDiagnostic converts a parse error into a diagnostic (the first, for
+// an *Error with More).
 func ErrorDiagnostic(ctx *ir.Context, err error) *ir.Diagnostic {
 	if e, ok := err.(*Error); ok {
 		return e.Diagnostic(ctx)

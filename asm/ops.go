@@ -2,6 +2,8 @@ package asm
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"strconv"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -25,9 +27,47 @@ type valueDef struct {
 	pos   int32
 }
 
+// fwdRefs are the forward references to one name: a placeholder per
+// result number used. They are a list, not a slice indexed by the number,
+// so `%x#999999999` costs one entry; a name with many referenced results
+// gets an index.
 type fwdRefs struct {
-	vals []*ir.Value // indexed by result number; nil entries unused
-	pos  []int32
+	refs  []fwdRef
+	index map[int]int // result number -> position in refs, once refs is long
+}
+
+type fwdRef struct {
+	num int
+	ph  *ir.Value
+	pos int32
+}
+
+func (f *fwdRefs) find(num int) *fwdRef {
+	if f.index != nil {
+		if i, ok := f.index[num]; ok {
+			return &f.refs[i]
+		}
+		return nil
+	}
+	for i := range f.refs {
+		if f.refs[i].num == num {
+			return &f.refs[i]
+		}
+	}
+	return nil
+}
+
+func (f *fwdRefs) add(r fwdRef) {
+	f.refs = append(f.refs, r)
+	switch {
+	case f.index != nil:
+		f.index[r.num] = len(f.refs) - 1
+	case len(f.refs) > 8:
+		f.index = make(map[int]int, len(f.refs))
+		for i, r := range f.refs {
+			f.index[r.num] = i
+		}
+	}
 }
 
 // placeholderName is the op that stands for a forward-referenced value
@@ -62,18 +102,21 @@ func (p *parser) popScope() {
 		}
 		return
 	}
-	// Report the earliest unresolved forward reference, so the error does
-	// not depend on map order.
-	first := -1
+	// Every unresolved forward reference is an error; they are reported
+	// in source order, as MLIR does.
+	var unresolved []int
 	for _, f := range s.fwd {
-		for i, v := range f.vals {
-			if v != nil && (first < 0 || int(f.pos[i]) < first) {
-				first = int(f.pos[i])
-			}
+		for _, r := range f.refs {
+			unresolved = append(unresolved, int(r.pos))
 		}
 	}
-	if first >= 0 {
-		p.fail(first, "use of undeclared SSA value name")
+	if len(unresolved) > 0 {
+		slices.Sort(unresolved)
+		err := p.errorAt(unresolved[0], "use of undeclared SSA value name")
+		for _, pos := range unresolved[1:] {
+			err.More = append(err.More, p.errorAt(pos, "use of undeclared SSA value name"))
+		}
+		panic(parseError{err})
 	}
 	p.scopes = p.scopes[:len(p.scopes)-1]
 }
@@ -85,8 +128,10 @@ func (p *parser) referencePos(name string, num int) (int, bool) {
 	if d, ok := s.defs.get(bytesOf(name)); ok && d.first != nil && num < int(d.count) {
 		return int(d.pos), true
 	}
-	if f, ok := s.fwd[name]; ok && num < len(f.vals) && f.vals[num] != nil {
-		return int(f.pos[num]), true
+	if f, ok := s.fwd[name]; ok {
+		if r := f.find(num); r != nil {
+			return int(r.pos), true
+		}
 	}
 	return 0, false
 }
@@ -104,22 +149,33 @@ func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 		s.regionNames[n-1] = append(s.regionNames[n-1], string(name))
 	}
 	if f, ok := s.fwd[string(name)]; ok {
-		for i, ph := range f.vals {
-			if ph == nil {
+		// Result by result, as MLIR binds them. References beyond the
+		// results stay unresolved: the end of the scope reports the
+		// first of them by position, as MLIR does.
+		slices.SortFunc(f.refs, func(a, b fwdRef) int { return cmp.Compare(a.num, b.num) })
+		left := f.refs[:0]
+		for _, r := range f.refs {
+			if r.num >= count {
+				left = append(left, r)
 				continue
 			}
-			if i >= count {
-				p.fail(int(f.pos[i]), "use of undeclared SSA value name")
-			}
-			v := nthValue(first, i)
-			if v.Type() != ph.Type() {
-				err := p.errorAt(int(f.pos[i]), "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, v.Type(), ph.Type())
+			v := nthValue(first, r.num)
+			if v.Type() != r.ph.Type() {
+				err := p.errorAt(pos, "definition of SSA value '%%%s#%d' has type '%s'", name, r.num, v.Type())
+				err.Notes = append(err.Notes, p.noteAt(int(r.pos), "previously used here with type '%s'", r.ph.Type()))
 				panic(parseError{err})
 			}
-			ph.ReplaceAllUsesWith(v)
-			ph.DefiningOp().Erase()
+			r.ph.ReplaceAllUsesWith(v)
+			r.ph.DefiningOp().Erase()
 		}
-		delete(s.fwd, string(name))
+		if len(left) == 0 {
+			delete(s.fwd, string(name))
+		} else {
+			s.fwd[string(name)] = &fwdRefs{}
+			for _, r := range left {
+				s.fwd[string(name)].add(r)
+			}
+		}
 	}
 }
 
@@ -163,25 +219,20 @@ func (p *parser) resolveValue(name []byte, num int, t ir.Type, pos int) *ir.Valu
 		f = &fwdRefs{}
 		s.fwd[string(name)] = f
 	}
-	for len(f.vals) <= num {
-		f.vals = append(f.vals, nil)
-		f.pos = append(f.pos, 0)
-	}
-	if ph := f.vals[num]; ph != nil {
-		if ph.Type() != t {
-			err := p.errorAt(pos, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, t, ph.Type())
-			err.Notes = append(err.Notes, p.noteAt(int(f.pos[num]), "prior use here"))
+	if r := f.find(num); r != nil {
+		if r.ph.Type() != t {
+			err := p.errorAt(pos, "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'", name, t, r.ph.Type())
+			err.Notes = append(err.Notes, p.noteAt(int(r.pos), "prior use here"))
 			panic(parseError{err})
 		}
-		return ph
+		return r.ph
 	}
 	op := ir.NewOperation(p.ctx, &ir.OperationState{
 		Name:        p.ctx.OpName(placeholderName),
 		Loc:         p.ctx.UnknownLoc(),
 		ResultTypes: []ir.Type{t},
 	})
-	f.vals[num] = op.Result(0)
-	f.pos[num] = int32(pos)
+	f.add(fwdRef{num: num, ph: op.Result(0), pos: int32(pos)})
 	return op.Result(0)
 }
 

@@ -161,11 +161,17 @@ type Error struct {
 	// SourceLine is the text of the offending line (without newline).
 	SourceLine string
 	Notes      []*Error
+	// More are further errors found with this one, in order: the end of
+	// a scope reports every unresolved forward reference, as MLIR does.
+	More []*Error
 }
 
 func (e *Error) Error() string {
 	var sb strings.Builder
 	e.write(&sb, "error")
+	for _, m := range e.More {
+		m.write(&sb, "error")
+	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
 
@@ -191,7 +197,7 @@ func writeSourceLine(sb *strings.Builder, line string, col int) {
 	}
 }
 
-// Diagnostic converts the error to an ir.Diagnostic.
+// Diagnostic converts the error (not those in More) to an ir.Diagnostic.
 func (e *Error) Diagnostic(ctx *ir.Context) *ir.Diagnostic {
 	d := &ir.Diagnostic{Severity: ir.SeverityError, Loc: ctx.FileLineColLoc(e.File, e.Line, e.Col), Message: e.Msg}
 	for _, n := range e.Notes {

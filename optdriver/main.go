@@ -437,7 +437,9 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		}
 	})
 	if err != nil {
-		handle(asm.ErrorDiagnostic(ctx, err))
+		for _, diag := range asm.ErrorDiagnostics(ctx, err) {
+			handle(diag)
+		}
 		return false
 	}
 	if o.VerifyRoundTrip {
