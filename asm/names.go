@@ -75,7 +75,7 @@ func (t *nameTable) get(name []byte) (valueDef, bool) {
 func (t *nameTable) set(name []byte, d valueDef) {
 	if pre, n, ok := splitNumbered(name); ok {
 		s := t.slot(pre, true)
-		if n < len(s.defs) || n < max(cap(s.defs), 4*s.n+denseSlack) {
+		if n < max(cap(s.defs), 4*s.n+denseSlack) {
 			if n >= len(s.defs) {
 				if n >= cap(s.defs) {
 					grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))

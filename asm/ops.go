@@ -171,10 +171,11 @@ func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 		if len(left) == 0 {
 			delete(s.fwd, string(name))
 		} else {
-			s.fwd[string(name)] = &fwdRefs{}
+			rest := &fwdRefs{}
 			for _, r := range left {
-				s.fwd[string(name)].add(r)
+				rest.add(r)
 			}
+			s.fwd[string(name)] = rest
 		}
 	}
 }

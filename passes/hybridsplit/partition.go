@@ -184,6 +184,21 @@ func (d *dag) waves(startNative bool, scratch []int32) *partition {
 			mps++
 		}
 	}
+	empty := func(native bool) bool {
+		if native {
+			return nat == n
+		}
+		return mps == 0
+	}
+	pop := func(native bool) (i int32) {
+		if native {
+			i, nat = ready[nat], nat+1
+		} else {
+			mps--
+			i = ready[mps]
+		}
+		return i
+	}
 	for i := int32(0); i < n; i++ {
 		if left[i] == 0 {
 			push(i)
@@ -191,23 +206,16 @@ func (d *dag) waves(startNative bool, scratch []int32) *partition {
 	}
 	native := startNative
 	for done := int32(0); done < n; native = !native {
-		if native && nat == n || !native && mps == 0 {
+		if empty(native) {
 			native = !native
-			if native && nat == n || !native && mps == 0 {
+			if empty(native) {
 				panic("hybridsplit: dependency cycle among the ops of a function")
 			}
 		}
 		r := int32(len(p.native))
 		p.native = append(p.native, native)
-		for native && nat < n || !native && mps > 0 {
-			var i int32
-			if native {
-				i = ready[nat]
-				nat++
-			} else {
-				mps--
-				i = ready[mps]
-			}
+		for !empty(native) {
+			i := pop(native)
 			p.region[i] = r
 			done++
 			for _, j := range d.succ[d.succOff[i]:d.succOff[i+1]] {
