@@ -23,7 +23,7 @@ func NewBlock(types []Type, locs []Location) *Block {
 	if len(types) == 0 {
 		return b
 	}
-	// One allocation for all the argument values and exact-size slices.
+	// One allocation for all the argument values; locations only if given.
 	vals := make([]Value, len(types))
 	b.args = make([]*Value, len(types))
 	for i, t := range types {
