@@ -18,9 +18,12 @@
 
 // -----
 
-// expected-error @+2 {{use of undeclared SSA value name}}
+// One error per line: an expected-error matches the first expectation
+// of its line only, in both tools.
 // expected-error @+1 {{use of undeclared SSA value name}}
-"foo.op"(%x#7, %x#5, %x#1) : (i32, i32, i32) -> ()
+"foo.op"(%x#7, %x#1) : (i32, i32) -> ()
+// expected-error @+1 {{use of undeclared SSA value name}}
+"foo.op"(%x#5) : (i32) -> ()
 %x:2 = "foo.op"() : () -> (i32, i32)
 
 // -----
