@@ -123,11 +123,10 @@ func insert(index []uint64, bits uint, slot uint64) {
 func (t *attrTable) grow() {
 	t.old, t.oldBits = t.cur, t.bits
 	t.bits++
+	// Not cleared by hand: fresh memory is zero, and a clear of a large
+	// index in one call cannot be preempted, which stalls a collection
+	// that waits to scan this goroutine.
 	t.cur = make([]uint64, 1<<t.bits)
-	// Inserts land anywhere in the new index: write it whole now, in one
-	// sequential sweep, rather than take a page fault at a random page
-	// on each of the next inserts (fresh memory is mapped on first touch).
-	clear(t.cur)
 	t.start = 0
 	for t.old[t.start] != 0 {
 		t.start++ // an index at most 3/4 full has an empty slot
