@@ -159,3 +159,31 @@ func trim(s string) string {
 	}
 	return s
 }
+
+// The end of a scope reports every unresolved forward reference, in
+// source order: the error text holds each, and ErrorDiagnostics makes one
+// diagnostic of each.
+func TestUnresolvedForwardReferencesAll(t *testing.T) {
+	src := "\"foo.op\"(%b, %a#3) : (i32, i32) -> ()\n\"foo.op\"(%c) : (i32) -> ()\n%a:2 = \"foo.op\"() : () -> (i32, i32)"
+	err := parseAndVerify(src)
+	want := []string{"in.mlir:1:10: error: use of undeclared SSA value name", "in.mlir:1:14: error: use of undeclared SSA value name", "in.mlir:2:10: error: use of undeclared SSA value name"}
+	var got []string
+	for _, line := range strings.Split(fmt.Sprint(err), "\n") {
+		if strings.Contains(line, ": error: ") {
+			got = append(got, line)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("errors\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	ctx := ir.NewContext()
+	ds := asm.ErrorDiagnostics(ctx, err)
+	if len(ds) != len(want) {
+		t.Fatalf("%d diagnostics, want %d", len(ds), len(want))
+	}
+	for i, d := range ds {
+		if line := ir.FormatLoc(d.Loc) + ": error: " + d.Message; line != want[i] {
+			t.Errorf("diagnostic %d: %s, want %s", i, line, want[i])
+		}
+	}
+}
