@@ -109,3 +109,56 @@ func TestUniquerManyAttributes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAttrTable runs puts and gets from the input against a map. Each
+// 9-byte record is an operation byte and a hash. With the top bit of the
+// operation set, the record looks up a key already put (the hash picks
+// which), so lookups land while old slots are moving; otherwise it looks
+// the hash up and, when absent, puts it and (operation & 7) keys derived
+// from it, so inputs reach the sizes where the index grows.
+func FuzzAttrTable(f *testing.F) {
+	f.Add([]byte("\x00\x01\x02\x03\x04\x05\x06\x07\x08\x01\x01\x02\x03\x04\x05\x06\x07\x08"))
+	// 200 records putting 8 keys each, every other one followed by a
+	// lookup of a key put before: the index grows twice.
+	var grow []byte
+	for i := 0; i < 200; i++ {
+		grow = append(grow, 7, 0, 0, 0, 0, 0, 0, byte(i*7), byte(i))
+		grow = append(grow, 0x80, byte(i*13), byte(i*5), 0, 0, 0, 0, 0, 0)
+	}
+	f.Add(grow)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		tab := newAttrTable()
+		want := map[uint64]Attribute{}
+		var keys []uint64
+		for len(in) >= 9 {
+			op := in[0]
+			h := uint64(in[1]) | uint64(in[2])<<8 | uint64(in[3])<<16 | uint64(in[4])<<24 |
+				uint64(in[5])<<32 | uint64(in[6])<<40 | uint64(in[7])<<48 | uint64(in[8])<<56
+			in = in[9:]
+			if op&0x80 != 0 {
+				if len(keys) == 0 {
+					continue
+				}
+				h = keys[h%uint64(len(keys))]
+			}
+			got, ok := tab.get(h)
+			if w, wok := want[h]; ok != wok || got != w {
+				t.Fatalf("get(%#x) = %v, %v; want %v, %v (%d keys, old slots moving: %v)", h, got, ok, w, wok, len(keys), tab.old != nil)
+			}
+			if ok {
+				continue
+			}
+			for k := uint64(0); k <= uint64(op&7); k++ {
+				hk := h + k*0x9e3779b97f4a7c15
+				if _, ok := want[hk]; ok {
+					continue
+				}
+				a := &StringAttr{Value: fmt.Sprint(hk)}
+				tab.put(hk, a)
+				want[hk] = a
+				keys = append(keys, hk)
+			}
+		}
+		checkTable(t, &tab, want, nil)
+	})
+}
