@@ -127,12 +127,19 @@ type runner struct {
 	ctx    *ir.Context
 }
 
-// fail prints err, located when it is a diagnostic, and returns exit code 1.
+// fail prints err, located when it is a diagnostic (each of them for
+// several), and returns exit code 1.
 func (r *runner) fail(err error) int {
+	var ds ir.Diagnostics
 	var d *ir.Diagnostic
-	if errors.As(err, &d) {
+	switch {
+	case errors.As(err, &ds):
+		for _, d := range ds {
+			r.sm.Print(r.stderr, d)
+		}
+	case errors.As(err, &d):
 		r.sm.Print(r.stderr, d)
-	} else {
+	default:
 		fmt.Fprintf(r.stderr, "rlx-run: error: %v\n", err)
 	}
 	return 1
@@ -210,7 +217,8 @@ func (r *runner) load(path string) (*ref.Program, error) {
 		err = ir.Verify(f.Op)
 	}
 	if err != nil {
-		return nil, asm.ErrorDiagnostic(r.ctx, err)
+		// A parse error can be several (every unresolved forward reference).
+		return nil, ir.Diagnostics(asm.ErrorDiagnostics(r.ctx, err))
 	}
 	fop, err := ref.EntryFunc(f.Op, r.o.entry)
 	if errors.Is(err, ref.ErrNoEntry) {
