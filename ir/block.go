@@ -14,12 +14,17 @@ type Block struct {
 	last       *Operation
 	parent     *Region
 	prev, next *Block
+	// numOps counts the ops, so NumOps does not walk the list.
+	numOps int32
+	// orderValid says every op's order field gives its position (see
+	// IsBeforeInBlock). An empty block's order is valid, and ops appended
+	// keep it so, so blocks built front to back never renumber.
 	orderValid bool
 }
 
 // NewBlock returns a detached block with arguments of the given types.
 func NewBlock(types []Type, locs []Location) *Block {
-	b := &Block{}
+	b := &Block{orderValid: true}
 	if len(types) == 0 {
 		return b
 	}
@@ -150,14 +155,8 @@ func (b *Block) OpSlice() []*Operation {
 	return out
 }
 
-// NumOps counts the ops (O(n)).
-func (b *Block) NumOps() int {
-	n := 0
-	for op := b.first; op != nil; op = op.next {
-		n++
-	}
-	return n
-}
+// NumOps returns the number of ops.
+func (b *Block) NumOps() int { return int(b.numOps) }
 
 // Terminator returns the last op if it is registered as a terminator (or
 // is unregistered, which MLIR assumes may be one), else nil.
@@ -185,43 +184,66 @@ func (b *Block) insertBefore(op, pos *Operation) {
 		panic("ir: inserting an op that is already in a block")
 	}
 	op.block = b
+	b.numOps++
 	if pos == nil {
 		op.prev = b.last
 		op.next = nil
 		if b.last != nil {
 			b.last.next = op
-			if b.orderValid {
-				if b.last.order > maxOrder {
-					b.orderValid = false
-				} else {
-					op.order = b.last.order + orderStride
-				}
-			}
+			b.orderAfter(op, b.last)
 		} else {
 			b.first = op
 			op.order = 0
+			b.orderValid = true
 		}
 		b.last = op
 		return
 	}
 	op.next = pos
 	op.prev = pos.prev
-	// Orders are spaced orderStride apart, so an op inserted between two
-	// others usually takes the midpoint and the block keeps its order
-	// (as MLIR does); only a full gap forces a renumbering.
-	lo := uint32(0)
 	if pos.prev != nil {
 		pos.prev.next = op
-		lo = pos.prev.order + 1
 	} else {
 		b.first = op
 	}
 	pos.prev = op
-	if b.orderValid && pos.order > lo {
+	if !b.orderValid {
+		return
+	}
+	// Orders are spaced orderStride apart, so an op inserted between two
+	// others usually takes the midpoint and the block keeps its order
+	// (as MLIR does). Before the last op (a terminator, where builders
+	// insert) the last op moves up instead; only a full gap elsewhere
+	// forces a renumbering.
+	lo := uint32(0)
+	if op.prev != nil {
+		lo = op.prev.order + 1
+	}
+	switch {
+	case pos.order > lo:
 		op.order = lo + (pos.order-lo)/2
-	} else {
+	case pos.next == nil && op.prev == nil:
+		op.order = 0
+		b.orderAfter(pos, op)
+	case pos.next == nil:
+		b.orderAfter(op, op.prev)
+		b.orderAfter(pos, op)
+	default:
 		b.orderValid = false
 	}
+}
+
+// orderAfter gives op, just inserted after prev, an order past prev's, or
+// marks the block's order stale when the orders run out.
+func (b *Block) orderAfter(op, prev *Operation) {
+	if !b.orderValid {
+		return
+	}
+	if prev.order > maxOrder {
+		b.orderValid = false
+		return
+	}
+	op.order = prev.order + orderStride
 }
 
 // orderStride is the spacing of op orders after a renumbering; maxOrder
@@ -234,6 +256,7 @@ const (
 func (b *Block) insertAfter(op, pos *Operation) { b.insertBefore(op, pos.next) }
 
 func (b *Block) unlinkOp(op *Operation) {
+	b.numOps--
 	if op.prev != nil {
 		op.prev.next = op.next
 	} else {
