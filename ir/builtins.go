@@ -245,28 +245,7 @@ func (c *Context) Dict(entries []NamedAttr) *DictAttr {
 	if len(entries) == 0 {
 		return c.emptyDict
 	}
-	sorted := true
-	for i := 1; i < len(entries); i++ {
-		if entries[i-1].Name >= entries[i].Name {
-			sorted = false
-			break
-		}
-	}
-	es := entries
-	copied := false
-	if !sorted {
-		es = append([]NamedAttr(nil), entries...)
-		copied = true
-		slices.SortStableFunc(es, func(a, b NamedAttr) int { return strings.Compare(a.Name, b.Name) })
-		out := es[:0]
-		for i, e := range es {
-			if i+1 < len(es) && es[i+1].Name == e.Name {
-				continue
-			}
-			out = append(out, e)
-		}
-		es = out
-	}
+	es := sortedEntries(entries, true)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h := c.attrs.hashDict(es)
@@ -282,11 +261,41 @@ func (c *Context) Dict(entries []NamedAttr) *DictAttr {
 		}
 		return true
 	}, func() Attribute {
-		if !copied {
+		if &es[0] == &entries[0] {
+			// Sorted already, so still the caller's slice.
 			es = append([]NamedAttr(nil), es...)
 		}
 		return &DictAttr{Entries: es}
 	}).(*DictAttr)
+}
+
+// sortedEntries returns entries sorted by name, duplicates keeping the
+// last value. It copies them unless they are sorted already and mayAlias
+// says the caller does not keep the result.
+func sortedEntries(entries []NamedAttr, mayAlias bool) []NamedAttr {
+	sorted := true
+	for i := 1; i < len(entries); i++ {
+		if entries[i-1].Name >= entries[i].Name {
+			sorted = false
+			break
+		}
+	}
+	if sorted && mayAlias {
+		return entries
+	}
+	es := append([]NamedAttr(nil), entries...)
+	if sorted {
+		return es
+	}
+	slices.SortStableFunc(es, func(a, b NamedAttr) int { return strings.Compare(a.Name, b.Name) })
+	out := es[:0]
+	for i, e := range es {
+		if i+1 < len(es) && es[i+1].Name == e.Name {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // setInDict returns d with name set to value (removed when value is nil).

@@ -65,9 +65,13 @@ func (op *Operation) Clone(m *ValueMap) *Operation {
 		Loc:         op.loc,
 		Operands:    operands,
 		ResultTypes: op.ResultTypes(),
-		Props:       op.Props(),
 		NumRegions:  len(op.regs()),
 		Successors:  succs,
+	}
+	if op.ownsProps() {
+		st.PropEntries = op.props.Entries
+	} else {
+		st.Props = op.Props()
 	}
 	c := NewOperation(op.name.ctx, st)
 	c.attrs = op.attrs

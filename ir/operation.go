@@ -36,8 +36,17 @@ type opExtra struct {
 	regions    []Region
 	successors []BlockOperand
 	// rawProps holds properties that are not a dictionary, which only
-	// unregistered ops written as `<attr>` have.
+	// unregistered ops written as `<attr>` have (props is then nil). When
+	// it holds props itself, props is the op's own dictionary, not
+	// uniqued in the context (OperationState.PropEntries), and PropsDict
+	// uniques it on demand. Marking it so, rather than with a flag, keeps
+	// opExtra in its size class.
 	rawProps Attribute
+}
+
+// ownsProps reports whether op.props is the op's own dictionary.
+func (op *Operation) ownsProps() bool {
+	return op.props != nil && op.extra != nil && op.extra.rawProps == Attribute(op.props)
 }
 
 func (op *Operation) regs() []Region {
@@ -73,7 +82,15 @@ type OperationState struct {
 	// their inherent attribute names, attributes with those names in Attrs
 	// are moved here by NewOperation.
 	Props Attribute
-	Attrs []NamedAttr
+	// PropEntries, when Props is nil, gives the properties as entries that
+	// the op keeps in its own dictionary instead of one uniqued in the
+	// context, as MLIR stores properties inline in the op. Use it for
+	// properties unique to the op (a symbol name): uniquing those only
+	// fills the context. Props and PropsDict still return a uniqued
+	// dictionary, made when asked for, so comparing attributes by
+	// identity keeps working. The entries are copied, sorted by name.
+	PropEntries []NamedAttr
+	Attrs       []NamedAttr
 	// AttrDict, when set, is used as the discardable attributes as is
 	// (Attrs must then be empty); parsers pass the dictionary they built.
 	AttrDict   *DictAttr
@@ -148,6 +165,13 @@ func NewOperation(ctx *Context, st *OperationState) *Operation {
 		props, attrs = splitInherent(ctx, def, props, attrs)
 	}
 	op.SetProps(props)
+	if props == nil && len(st.PropEntries) > 0 {
+		op.props = &DictAttr{Entries: sortedEntries(st.PropEntries, false)}
+		if op.extra == nil {
+			op.extra = &opExtra{}
+		}
+		op.extra.rawProps = op.props
+	}
 	switch {
 	case dict != nil && len(dict.Entries) > 0:
 		op.attrs = dict
@@ -386,7 +410,7 @@ func (op *Operation) SetSuccessor(i int, b *Block) { op.succs()[i].block = b }
 // Props returns the inherent attributes (properties), or nil.
 func (op *Operation) Props() Attribute {
 	if op.props != nil {
-		return op.props
+		return op.PropsDict()
 	}
 	if op.extra != nil && op.extra.rawProps != nil {
 		return op.extra.rawProps
@@ -394,12 +418,21 @@ func (op *Operation) Props() Attribute {
 	return nil
 }
 
-// SetProps replaces the properties.
-func (op *Operation) SetProps(a Attribute) {
+// setPropsDict sets the properties to the uniqued dictionary d (none when
+// d is empty).
+func (op *Operation) setPropsDict(d *DictAttr) {
+	if d != nil && len(d.Entries) == 0 {
+		d = nil
+	}
+	op.props = d
 	if op.extra != nil {
 		op.extra.rawProps = nil
 	}
-	op.props = nil
+}
+
+// SetProps replaces the properties.
+func (op *Operation) SetProps(a Attribute) {
+	op.setPropsDict(nil)
 	switch a := a.(type) {
 	case nil:
 	case *DictAttr:
@@ -414,7 +447,31 @@ func (op *Operation) SetProps(a Attribute) {
 
 // PropsDict returns the properties as a dictionary (nil when they are not
 // a dictionary).
-func (op *Operation) PropsDict() *DictAttr { return op.props }
+func (op *Operation) PropsDict() *DictAttr {
+	if op.ownsProps() {
+		return op.name.ctx.Dict(op.props.Entries)
+	}
+	return op.props
+}
+
+// PropEntries returns the properties' entries, sorted by name (nil when
+// there are none or they are not a dictionary). Unlike PropsDict it never
+// uniques the op's own dictionary; the caller must not modify the slice.
+func (op *Operation) PropEntries() []NamedAttr {
+	if op.props == nil {
+		return nil
+	}
+	return op.props.Entries
+}
+
+// storedProps returns the properties as stored, for readers of their
+// entries: the op's own dictionary is not uniqued.
+func (op *Operation) storedProps() Attribute {
+	if op.props != nil {
+		return op.props
+	}
+	return op.Props()
+}
 
 // Attrs returns the discardable attributes (nil when none).
 func (op *Operation) Attrs() *DictAttr { return op.attrs }
@@ -434,10 +491,21 @@ func (op *Operation) AllAttrs() *DictAttr {
 		return op.attrs
 	}
 	if op.attrs == nil {
-		return op.props
+		return op.PropsDict()
 	}
-	es := append(append([]NamedAttr(nil), op.props.Entries...), op.attrs.Entries...)
-	return op.name.ctx.Dict(es)
+	return op.name.ctx.Dict(op.AllAttrEntries())
+}
+
+// AllAttrEntries returns the entries of AllAttrs, sorted by name, without
+// uniquing them in a dictionary; the caller must not modify the slice.
+func (op *Operation) AllAttrEntries() []NamedAttr {
+	switch {
+	case op.attrs == nil:
+		return op.PropEntries()
+	case op.props == nil:
+		return op.attrs.Entries
+	}
+	return sortedEntries(append(append([]NamedAttr(nil), op.props.Entries...), op.attrs.Entries...), true)
 }
 
 // Attr returns the named attribute, looking first at the properties and
@@ -457,11 +525,8 @@ func (op *Operation) Attr(name string) Attribute {
 func (op *Operation) SetAttr(ctx *Context, name string, value Attribute) {
 	pd := op.props
 	inherent := pd.Get(name) != nil || (op.name.def != nil && op.name.def.isInherent(name))
-	if inherent && (op.extra == nil || op.extra.rawProps == nil) {
-		op.props = ctx.setInDict(pd, name, value)
-		if len(op.props.Entries) == 0 {
-			op.props = nil
-		}
+	if inherent && (op.extra == nil || op.extra.rawProps == nil || op.ownsProps()) {
+		op.setPropsDict(ctx.setInDict(pd, name, value))
 		return
 	}
 	op.SetAttrs(ctx.setInDict(op.attrs, name, value))
@@ -471,10 +536,7 @@ func (op *Operation) SetAttr(ctx *Context, name string, value Attribute) {
 // attributes.
 func (op *Operation) RemoveAttr(ctx *Context, name string) {
 	if pd := op.props; pd.Get(name) != nil {
-		op.props = ctx.setInDict(pd, name, nil)
-		if len(op.props.Entries) == 0 {
-			op.props = nil
-		}
+		op.setPropsDict(ctx.setInDict(pd, name, nil))
 	}
 	if op.attrs.Get(name) != nil {
 		op.SetAttrs(ctx.setInDict(op.attrs, name, nil))

@@ -186,7 +186,7 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 		}
 		p.buf = append(p.buf, ']')
 	}
-	if props := op.Props(); props != nil {
+	if props := op.storedProps(); props != nil {
 		p.WriteString(" <")
 		if !propsCountForAliases(op) {
 			// MLIR does not consider properties of unregistered ops for
@@ -239,20 +239,28 @@ func (p *OpPrinter) printGenericOp(op *Operation) {
 // PrintOptionalAttrDict prints ` {a = 1, …}` unless d is empty, leaving out
 // the elided names.
 func (p *OpPrinter) PrintOptionalAttrDict(d *DictAttr, elided ...string) {
-	p.printAttrDict(d, false, elided)
+	if d != nil {
+		p.printAttrDict(d.Entries, false, elided)
+	}
+}
+
+// PrintOptionalAttrs prints ` {…}` with entries (sorted by name) unless
+// empty: PrintOptionalAttrDict for attributes that are not in one
+// dictionary, such as an op's properties and discardable attributes.
+func (p *OpPrinter) PrintOptionalAttrs(entries []NamedAttr, elided ...string) {
+	p.printAttrDict(entries, false, elided)
 }
 
 // PrintOptionalAttrDictWithKeyword prints ` attributes {…}` unless empty.
 func (p *OpPrinter) PrintOptionalAttrDictWithKeyword(d *DictAttr, elided ...string) {
-	p.printAttrDict(d, true, elided)
+	if d != nil {
+		p.printAttrDict(d.Entries, true, elided)
+	}
 }
 
-func (p *OpPrinter) printAttrDict(d *DictAttr, keyword bool, elided []string) {
-	if d == nil {
-		return
-	}
+func (p *OpPrinter) printAttrDict(entries []NamedAttr, keyword bool, elided []string) {
 	first := true
-	for _, e := range d.Entries {
+	for _, e := range entries {
 		skip := false
 		for _, n := range elided {
 			if n == e.Name {

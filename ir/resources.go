@@ -135,7 +135,7 @@ func (c *Context) collectResources(op *Operation, skipRegions bool) []resourceRe
 		a.walkSubElements(visitT, visitA)
 	}
 	visitOp := func(o *Operation) {
-		if props := o.Props(); props != nil {
+		if props := o.storedProps(); props != nil {
 			visitA(props)
 		}
 		if o.attrs != nil {

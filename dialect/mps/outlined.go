@@ -35,24 +35,11 @@ func PrintOutlined(p *ir.OpPrinter, op *ir.Operation) {
 	p.WriteString("(")
 	p.PrintOperands(op.Operands())
 	p.WriteString(")")
-	p.PrintOptionalAttrDict(allAttrs(op), "sym_name")
+	p.PrintOptionalAttrs(op.AllAttrEntries(), "sym_name")
 	p.WriteString(" : ")
 	p.PrintFunctionalType(op)
 	p.WriteString(" ")
 	p.PrintRegion(op.Region(0), true, true)
-}
-
-// allAttrs merges properties and discardable attributes, sorted by name.
-func allAttrs(op *ir.Operation) *ir.DictAttr {
-	props := op.PropsDict()
-	if props.Len() == 0 {
-		return op.Attrs()
-	}
-	if op.Attrs().Len() == 0 {
-		return props
-	}
-	entries := append(append([]ir.NamedAttr(nil), props.Entries...), op.Attrs().Entries...)
-	return op.Context().Dict(entries)
 }
 
 // VerifyOutlined checks the outlined-region form of op: one block whose

@@ -286,9 +286,10 @@ func (o *outliner) outline(r int32, ops []int32) {
 		o.res.MPSRegions++
 		o.res.MPSOps += len(ops)
 	}
-	// The attributes are inherent: pass them as the properties directly
-	// (Dict copies the scratch slice).
-	st.Props = o.ctx.Dict(o.attrs)
+	// The attributes are inherent, and the symbol makes them unique to the
+	// op: it keeps them as its own properties, not uniqued in the context
+	// (NewOperation copies the scratch slice).
+	st.PropEntries = o.attrs
 	types := o.types[:0]
 	for _, v := range operands {
 		types = append(types, v.Type())
