@@ -2,6 +2,7 @@ package hybridsplit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -28,6 +29,7 @@ type dag struct {
 	npred   []int32
 	native  []bool   // the op may not go in an mps.subgraph
 	reason  []string // why native (only with explain)
+	nleaves int      // leaves added so far
 }
 
 // Operand sources that are not compute ops.
@@ -36,33 +38,87 @@ const (
 	srcLeaf = -2 // srcLeaf-l is leaf l
 )
 
-// newDAG indexes the compute ops and leaves of a function body (each list
-// in body order) and their edges in O(ops + uses). It finds an operand's
-// producer without a map: producers come before their consumer in the
-// body, mostly a few ops before, so a galloping search backward from the
-// consumer (comparing body positions with IsBeforeInBlock) finds one in
-// O(log distance) steps over memory the walk has just touched.
-func newDAG(ops, leaves []*ir.Operation) *dag {
-	n := len(ops)
-	d := &dag{ops: ops, leaves: leaves}
-	d.opOff = make([]int32, n+1)
-	d.resOff = make([]int32, n+1)
-	d.npred = make([]int32, n)
-	d.succOff = make([]int32, n+1)
-	for i, op := range ops {
-		d.opOff[i+1] = d.opOff[i] + int32(op.NumOperands())
-		d.resOff[i+1] = d.resOff[i] + int32(op.NumResults())
+// newDAG returns an empty dag for a body of up to n ops. The body's one
+// walk (split) adds each op with add or addLeaf, and link finishes the
+// graph. Everything the dag needs from an op is read while the walk is at
+// it: on a large body each op is far from the last one in memory, so each
+// further visit is another cache miss.
+func newDAG(n int, explain bool) *dag {
+	d := &dag{
+		// Compute ops fill this array from the front and leaves from the
+		// back (reversed into body order by link): one allocation sized
+		// by the body, none growing.
+		ops:    make([]*ir.Operation, 0, n),
+		opOff:  make([]int32, 1, n+1),
+		resOff: make([]int32, 1, n+1),
+		npred:  make([]int32, 0, n),
+		native: make([]bool, 0, n),
 	}
+	if explain {
+		d.reason = make([]string, 0, n)
+	}
+	return d
+}
+
+// addLeaf records the next leaf.
+func (d *dag) addLeaf(op *ir.Operation) {
+	d.nleaves++
+	all := d.ops[:cap(d.ops)]
+	all[len(all)-d.nleaves] = op
+}
+
+// add appends a compute op and decides whether it must stay native (with
+// explain, why).
+func (d *dag) add(op *ir.Operation, forced map[string]bool, explain bool) {
+	i := len(d.ops)
+	d.ops = append(d.ops, op)
+	d.opOff = append(d.opOff, d.opOff[i]+int32(op.NumOperands()))
+	d.resOff = append(d.resOff, d.resOff[i]+int32(op.NumResults()))
+	// npred holds the leaves before op i until link counts predecessors.
+	d.npred = append(d.npred, int32(d.nleaves))
+	native, reason := false, ""
+	switch {
+	case forced[op.Name()]:
+		native = true
+		if explain {
+			reason = op.Name() + " is listed in native-ops"
+		}
+	case explain:
+		ok, why := graph.MPSCapable(op)
+		native, reason = !ok, why
+	default:
+		// Without explain no reason is formatted.
+		native = !graph.IsMPSCapable(op)
+	}
+	d.native = append(d.native, native)
+	if explain {
+		d.reason = append(d.reason, reason)
+	}
+}
+
+// link lists the leaves in body order and indexes the edges between the
+// compute ops in O(ops + uses). It finds an operand's producer without a map:
+// producers come before their consumer in the body, mostly a few ops
+// before, so a galloping search backward from the consumer (comparing body
+// positions with IsBeforeInBlock) finds one in O(log distance) steps over
+// memory just touched.
+func (d *dag) link() {
+	all := d.ops[:cap(d.ops)]
+	leaves := all[len(all)-d.nleaves:]
+	slices.Reverse(leaves)
+	d.leaves = leaves
+	ops := d.ops[:len(d.ops):len(d.ops)] // an append must not reach the leaves
+	d.ops = ops
+	n := len(ops)
+	d.succOff = make([]int32, n+1)
 	d.src = make([]int32, d.opOff[n])
 	var body *ir.Block
 	if n > 0 {
 		body = ops[0].Block()
 	}
-	nleaves := 0 // leaves before op i in the body
 	for i, op := range ops {
-		for nleaves < len(leaves) && leaves[nleaves].IsBeforeInBlock(op) {
-			nleaves++
-		}
+		nleaves := d.npred[i]
+		d.npred[i] = 0
 		base := d.opOff[i]
 		for k := 0; k < op.NumOperands(); k++ {
 			s := int32(srcArg)
@@ -97,7 +153,6 @@ func newDAG(ops, leaves []*ir.Operation) *dag {
 			}
 		}
 	}
-	return d
 }
 
 // search returns the position of op in list (ops of one block, in block
@@ -125,31 +180,6 @@ func search(list []*ir.Operation, op *ir.Operation) int {
 		}
 	}
 	return -1
-}
-
-// classify decides for every op whether it must stay native, and with
-// explain why.
-func (d *dag) classify(forced map[string]bool, explain bool) {
-	n := len(d.ops)
-	d.native = make([]bool, n)
-	if explain {
-		d.reason = make([]string, n)
-	}
-	for i, op := range d.ops {
-		switch {
-		case forced[op.Name()]:
-			d.native[i] = true
-			if explain {
-				d.reason[i] = op.Name() + " is listed in native-ops"
-			}
-		case explain:
-			ok, why := graph.MPSCapable(op)
-			d.native[i], d.reason[i] = !ok, why
-		default:
-			// Without explain no reason is formatted.
-			d.native[i] = !graph.IsMPSCapable(op)
-		}
-	}
 }
 
 // partition is an assignment of compute ops to a sequence of regions:

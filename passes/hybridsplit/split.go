@@ -3,7 +3,6 @@ package hybridsplit
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	fn "github.com/rlx-compiler/rlx/dialect/func"
@@ -121,11 +120,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 	if ret == nil || ret.Name() != fn.ReturnName {
 		return res, ir.OpError(f, "hybrid-split needs a function body ending in func.return")
 	}
-	// Compute ops fill one array from the front and leaves from the back
-	// (reversed into body order below): one allocation sized by the body,
-	// none growing.
-	all := make([]*ir.Operation, body.NumOps())
-	ops, nleaves := all[:0], 0
+	d := newDAG(body.NumOps(), opts.Explain)
 	var regionOp, loose *ir.Operation
 	for op := body.First(); op != ret; op = op.Next() {
 		switch name := op.Name(); {
@@ -138,23 +133,19 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		case op.OpName().Dialect() != "graph":
 			return res, ir.OpErrorPlain(op, "hybrid-split partitions functions of graph ops only, found '%s'", name)
 		case graph.IsLeaf(op):
-			nleaves++
-			all[len(all)-nleaves] = op
+			d.addLeaf(op)
 		default:
-			ops = append(ops, op)
+			d.add(op, native, opts.Explain)
 			if loose == nil {
 				loose = op
 			}
 		}
 	}
-	ops = ops[:len(ops):len(ops)] // an append must not reach the leaves
-	leaves := all[len(all)-nleaves:]
-	slices.Reverse(leaves)
 	if regionOp != nil {
 		if loose != nil {
-			d := ir.OpErrorPlain(loose, "'%s' is outside the regions of an already split function; run hybrid-inline first", loose.Name())
-			d.AttachNote(regionOp.Loc(), "region op here")
-			return res, d
+			diag := ir.OpErrorPlain(loose, "'%s' is outside the regions of an already split function; run hybrid-inline first", loose.Name())
+			diag.AttachNote(regionOp.Loc(), "region op here")
+			return res, diag
 		}
 		res.AlreadySplit = true
 		if opts.Explain {
@@ -162,12 +153,11 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		}
 		return res, nil
 	}
-	if len(ops) == 0 {
+	if len(d.ops) == 0 {
 		return res, nil
 	}
-
-	d := newDAG(ops, leaves)
-	d.classify(native, opts.Explain)
+	d.link()
+	ops := d.ops
 	var why []string
 	if opts.Explain {
 		why = make([]string, len(ops))
