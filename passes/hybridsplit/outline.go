@@ -21,14 +21,16 @@ type outliner struct {
 	ret    *ir.Operation
 	prefix string // the function's name
 
-	// escapes[r] (r a flat result number, dag.resOff) says the result is
-	// read outside its region; outer[r] is then the region op's result
-	// that carries it.
-	escapes []bool
-	outer   []*ir.Value
-	// resArg and argArg give, for the region being built, the block
-	// argument of an external compute result or function argument; the
-	// region number stamps each entry, so they are never cleared.
+	// esc[f] (f a flat result number, dag.resOff) numbers the results read
+	// outside their region, -1 for the others; outer[esc[f]] is then the
+	// region op's result that carries f. Only a minority of results
+	// escape, so the arrays indexed by escape number stay small.
+	esc   []int32
+	outer []*ir.Value
+	// resArg (by escape number) and argArg give, for the region being
+	// built, the block argument of an external compute result or function
+	// argument; the region number stamps each entry, so they are never
+	// cleared.
 	resArg, argArg []stamp
 	// canon maps each leaf to the first leaf of the body that computes the
 	// same value, so identical leaves are cloned into a region once; clone
@@ -44,7 +46,7 @@ type outliner struct {
 
 	// Scratch slices reused by every region (the IR copies what it keeps).
 	operands, results  []*ir.Value
-	leaves, flat       []int32
+	leaves, escaping   []int32
 	types, resultTypes []ir.Type
 	attrs              []ir.NamedAttr
 
@@ -63,9 +65,7 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 	nres := d.resOff[len(d.ops)]
 	o := &outliner{
 		ctx: ctx, d: d, p: p, body: body, ret: ret, prefix: prefix,
-		escapes:    make([]bool, nres),
-		outer:      make([]*ir.Value, nres),
-		resArg:     make([]stamp, nres),
+		esc:        make([]int32, nres),
 		argArg:     make([]stamp, body.NumArguments()),
 		canon:      make([]int32, len(d.leaves)),
 		clone:      make([]stamped, len(d.leaves)),
@@ -75,9 +75,6 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 		mpsYield:   ctx.OpName(mps.YieldName),
 		thunkYield: ctx.OpName(thunk.YieldName),
 		metal:      ctx.StringAttr(thunk.TargetMetal),
-	}
-	for i := range o.resArg {
-		o.resArg[i].region = -1
 	}
 	for i := range o.argArg {
 		o.argArg[i].region = -1
@@ -112,19 +109,33 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 func (o *outliner) run() {
 	d, p := o.d, o.p
 	// A result escapes when an op of another region reads it, or the
-	// function returns it.
+	// function returns it: mark those, then number them.
 	for i := range d.ops {
 		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
 			if j >= 0 && p.region[j] != p.region[i] {
-				o.escapes[d.resOff[j]+int32(d.ops[i].Operand(k).Index())] = true
+				o.esc[d.resOff[j]+int32(d.ops[i].Operand(k).Index())] = 1
 			}
 		}
 	}
 	retSrc := o.returned()
 	for k, j := range retSrc {
 		if j >= 0 {
-			o.escapes[d.resOff[j]+int32(o.ret.Operand(k).Index())] = true
+			o.esc[d.resOff[j]+int32(o.ret.Operand(k).Index())] = 1
 		}
+	}
+	nesc := int32(0)
+	for f, e := range o.esc {
+		if e == 0 {
+			o.esc[f] = -1
+			continue
+		}
+		o.esc[f] = nesc
+		nesc++
+	}
+	o.outer = make([]*ir.Value, nesc)
+	o.resArg = make([]stamp, nesc)
+	for e := range o.resArg {
+		o.resArg[e].region = -1
 	}
 	// A canonical leaf read by the ops of one region only, and not
 	// returned, moves into that region: most weights are read once.
@@ -177,7 +188,7 @@ func (o *outliner) run() {
 	}
 	for k, j := range retSrc {
 		if j >= 0 {
-			o.ret.SetOperand(k, o.outer[d.resOff[j]+int32(o.ret.Operand(k).Index())])
+			o.ret.SetOperand(k, o.outer[o.esc[d.resOff[j]+int32(o.ret.Operand(k).Index())]])
 		}
 	}
 	for _, l := range d.leaves {
@@ -237,10 +248,10 @@ func (o *outliner) outline(r int32, ops []int32) {
 				if p.region[j] == r {
 					continue
 				}
-				f := d.resOff[j] + int32(op.Operand(k).Index())
-				if o.resArg[f].region != r {
-					o.resArg[f] = stamp{r, int32(len(operands))}
-					operands = append(operands, o.outer[f])
+				e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
+				if o.resArg[e].region != r {
+					o.resArg[e] = stamp{r, int32(len(operands))}
+					operands = append(operands, o.outer[e])
 				}
 			default:
 				a := op.Operand(k).Index()
@@ -251,14 +262,14 @@ func (o *outliner) outline(r int32, ops []int32) {
 			}
 		}
 	}
-	results, flat := o.results[:0], o.flat[:0]
-	defer func() { o.results, o.flat = results[:0], flat[:0] }()
+	results, escaping := o.results[:0], o.escaping[:0]
+	defer func() { o.results, o.escaping = results[:0], escaping[:0] }()
 	for _, i := range ops {
 		base := d.resOff[i]
 		for k := int32(0); k < d.resOff[i+1]-base; k++ {
-			if o.escapes[base+k] {
+			if e := o.esc[base+k]; e >= 0 {
 				results = append(results, d.ops[i].Result(int(k)))
-				flat = append(flat, base+k)
+				escaping = append(escaping, e)
 			}
 		}
 	}
@@ -299,8 +310,8 @@ func (o *outliner) outline(r int32, ops []int32) {
 	block := ir.NewBlock(types, nil)
 	region.Region(0).AppendBlock(block)
 	o.body.InsertBefore(region, o.ret)
-	for k, f := range flat {
-		o.outer[f] = region.Result(k)
+	for k, e := range escaping {
+		o.outer[e] = region.Result(k)
 	}
 
 	for _, l := range leaves {
@@ -327,8 +338,8 @@ func (o *outliner) outline(r int32, ops []int32) {
 				op.SetOperand(k, o.clone[o.canon[srcLeaf-j]].op.Result(0))
 			case j >= 0:
 				if p.region[j] != r {
-					f := d.resOff[j] + int32(op.Operand(k).Index())
-					op.SetOperand(k, block.Argument(int(o.resArg[f].idx)))
+					e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
+					op.SetOperand(k, block.Argument(int(o.resArg[e].idx)))
 				}
 			default:
 				op.SetOperand(k, block.Argument(int(o.argArg[op.Operand(k).Index()].idx)))
