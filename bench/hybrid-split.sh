@@ -9,7 +9,10 @@
 #
 #   rlx-opt --hybrid-split --mlir-timing --mlir-disable-threading -o /dev/null FILE
 #
-# REPEAT times (default 5), keeping the median run by pass time. It reports the parse
+# REPEAT times (default 5), keeping the median run by pass time. The sizes
+# take turns within each repetition (10^4, 10^5, 10^6, 10^4, …), so a slow
+# spell of a shared machine falls on every size alike instead of on one
+# size's runs and one growth ratio. It reports the parse
 # time and the pass time from --mlir-timing (the pass alone, with
 # --verify-each=false, and the pass with the verifier run after it, as
 # rlx-opt does by default), the whole process (wall, user CPU, peak RSS),
@@ -47,21 +50,22 @@ per_decode=$(( $(count_ops "$work/cal.mlir") / 20 ))
 "$gen" qwen35 --layers 60 -o "$work/cal.mlir"
 per_qwen=$(( $(count_ops "$work/cal.mlir") / 60 ))
 
-# timing FILE EXTRA-FLAGS... prints "parse pass wall user rss" of the
-# median of $repeat runs by pass time (for an even count, the lower
-# middle one).
-timing() {
-	local f=$1; shift
-	local runs=()
-	for _ in $(seq "$repeat"); do
-		/usr/bin/time -f "%e %U %M" -o "$work/time.txt" \
-			"$opt" --hybrid-split --mlir-timing --mlir-timing-display=list --mlir-disable-threading "$@" -o /dev/null "$f" 2> "$work/timing.txt"
-		local parse pass
-		parse=$(awk '/ Parser$/ {print $1}' "$work/timing.txt")
-		pass=$(awk '/ HybridSplit$/ {print $1}' "$work/timing.txt")
-		runs+=("$parse $pass $(cat "$work/time.txt")")
-	done
-	printf '%s\n' "${runs[@]}" | sort -g -k2,2 | sed -n "$(( (repeat + 1) / 2 ))p"
+# run FILE OUT EXTRA-FLAGS... runs rlx-opt once and appends
+# "parse pass wall user rss" to OUT.
+run() {
+	local f=$1 out=$2; shift 2
+	/usr/bin/time -f "%e %U %M" -o "$work/time.txt" \
+		"$opt" --hybrid-split --mlir-timing --mlir-timing-display=list --mlir-disable-threading "$@" -o /dev/null "$f" 2> "$work/timing.txt"
+	local parse pass
+	parse=$(awk '/ Parser$/ {print $1}' "$work/timing.txt")
+	pass=$(awk '/ HybridSplit$/ {print $1}' "$work/timing.txt")
+	echo "$parse $pass $(cat "$work/time.txt")" >> "$out"
+}
+
+# median OUT prints the median line of OUT by pass time (for an even
+# count, the lower middle one).
+median() {
+	sort -g -k2,2 "$1" | sed -n "$(( ($(wc -l < "$1") + 1) / 2 ))p"
 }
 
 # pass_faults FILE prints the page faults taken inside the pass (perf
@@ -85,8 +89,6 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "first-touch memory on this machine: $(go run ./bench/firsttouch 128)"
 printf '%-10s %9s %9s %9s %11s %11s %10s %9s %8s %12s\n' generator ops "parse s" "pass s" "pass+ver s" "process s" "user s" "RSS MB" "pass/parse" "pass faults"
 for g in gen_decode rlx-gen; do
-	prev_ops="" ; prev_pass="" ; prev_ver="" ; prev_wall=""
-	growth=()
 	for n in "${sizes[@]}"; do
 		f=$work/$g-$n.mlir
 		if [ ! -s "$f" ]; then
@@ -96,9 +98,23 @@ for g in gen_decode rlx-gen; do
 				"$gen" qwen35 --layers $(( (n + per_qwen - 1) / per_qwen )) -o "$f"
 			fi
 		fi
+		rm -f "$work/$g-$n.pass" "$work/$g-$n.ver"
+	done
+	# The sizes take turns within each repetition, so that a slow spell of
+	# the machine falls on all of them and not on one size's runs.
+	for _ in $(seq "$repeat"); do
+		for n in "${sizes[@]}"; do
+			run "$work/$g-$n.mlir" "$work/$g-$n.pass" --verify-each=false
+			run "$work/$g-$n.mlir" "$work/$g-$n.ver"
+		done
+	done
+	prev_ops="" ; prev_pass="" ; prev_ver="" ; prev_wall=""
+	growth=()
+	for n in "${sizes[@]}"; do
+		f=$work/$g-$n.mlir
 		ops=$(count_ops "$f")
-		read -r parse pass _ _ _ <<< "$(timing "$f" --verify-each=false)"
-		read -r _ ver wall user rss <<< "$(timing "$f")"
+		read -r parse pass _ _ _ <<< "$(median "$work/$g-$n.pass")"
+		read -r _ ver wall user rss <<< "$(median "$work/$g-$n.ver")"
 		faults=$(pass_faults "$f")
 		printf '%-10s %9d %9.3f %9.3f %11.3f %11.2f %10.2f %9d %8.2f %12s\n' $g "$ops" "$parse" "$pass" "$ver" "$wall" "$user" $(( rss / 1024 )) \
 			"$(awk -v a="$pass" -v b="$parse" 'BEGIN {print a / b}')" "$faults"
