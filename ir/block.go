@@ -222,11 +222,12 @@ func (b *Block) insertBefore(op, pos *Operation) {
 	switch {
 	case pos.order > lo:
 		op.order = lo + (pos.order-lo)/2
-	case pos.next == nil && op.prev == nil:
-		op.order = 0
-		b.orderAfter(pos, op)
 	case pos.next == nil:
-		b.orderAfter(op, op.prev)
+		if op.prev == nil {
+			op.order = 0
+		} else {
+			b.orderAfter(op, op.prev)
+		}
 		b.orderAfter(pos, op)
 	default:
 		b.orderValid = false

@@ -11,8 +11,9 @@ import (
 // dag is the dependency graph of a function's compute ops (every op but
 // the leaves and the terminator), in body order, in flat arrays. Leaves
 // are not nodes: they are cloned into every region that uses them, so they
-// constrain nothing. Building it is the only step that looks ops up in a
-// map (once per operand); everything after works on indices.
+// constrain nothing. Building it is the only step that finds operands'
+// producers (a short search per operand, see link); everything after
+// works on indices.
 type dag struct {
 	ops    []*ir.Operation
 	leaves []*ir.Operation
@@ -67,9 +68,10 @@ func (d *dag) addLeaf(op *ir.Operation) {
 	all[len(all)-d.nleaves] = op
 }
 
-// add appends a compute op and decides whether it must stay native (with
-// explain, why).
-func (d *dag) add(op *ir.Operation, forced map[string]bool, explain bool) {
+// add appends a compute op and decides whether it must stay native (and,
+// when the dag was made for explain, why).
+func (d *dag) add(op *ir.Operation, forced map[string]bool) {
+	explain := d.reason != nil
 	i := len(d.ops)
 	d.ops = append(d.ops, op)
 	d.opOff = append(d.opOff, d.opOff[i]+int32(op.NumOperands()))

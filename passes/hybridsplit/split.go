@@ -135,7 +135,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		case graph.IsLeaf(op):
 			d.addLeaf(op)
 		default:
-			d.add(op, native, opts.Explain)
+			d.add(op, native)
 			if loose == nil {
 				loose = op
 			}
