@@ -1,6 +1,7 @@
 package hybridsplit
 
 import (
+	"hash/maphash"
 	"strconv"
 
 	"github.com/rlx-compiler/rlx/dialect/mps"
@@ -27,16 +28,21 @@ type outliner struct {
 	// escape, so the arrays indexed by escape number stay small.
 	esc   []int32
 	outer []*ir.Value
-	// resArg (by escape number) and argArg give, for the region being
-	// built, the block argument of an external compute result or function
-	// argument; the region number stamps each entry, so they are never
-	// cleared.
-	resArg, argArg []stamp
+	// resArg (by escape number) and argArg (by function argument) give
+	// the block argument of an external compute result or function
+	// argument in the region being built, as 1 + its number among the
+	// block arguments of all regions so far. An entry no greater than
+	// base, the number made before the region being built, is from an
+	// earlier region (or unset), so the tables are never cleared.
+	resArg, argArg []int32
+	base           int32
 	// canon maps each leaf to the first leaf of the body that computes the
-	// same value, so identical leaves are cloned into a region once; clone
-	// holds a canonical leaf's clone in the region being built.
-	canon []int32
-	clone []stamped
+	// same value, so identical leaves are cloned into a region once.
+	// cloneOp[l] is canonical leaf l's clone in region cloneAt[l]-1 (0:
+	// none yet).
+	canon   []int32
+	cloneAt []int32
+	cloneOp []*ir.Operation
 	// move[l] says canonical leaf l is used by one region only (and not
 	// returned): it is moved there instead of cloned.
 	move []bool
@@ -53,22 +59,17 @@ type outliner struct {
 	res Result
 }
 
-type stamp struct{ region, idx int32 }
-
-type stamped struct {
-	region int32
-	op     *ir.Operation
-}
-
 func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix string) *outliner {
 	ctx := ret.Context()
 	nres := d.resOff[len(d.ops)]
+	// The int32 tables reuse the arrays the partitioning is done with.
 	o := &outliner{
 		ctx: ctx, d: d, p: p, body: body, ret: ret, prefix: prefix,
-		esc:        make([]int32, nres),
-		argArg:     make([]stamp, body.NumArguments()),
-		canon:      make([]int32, len(d.leaves)),
-		clone:      make([]stamped, len(d.leaves)),
+		esc:        d.spare.get(int(nres)),
+		argArg:     make([]int32, body.NumArguments()),
+		canon:      d.spare.get(len(d.leaves)),
+		cloneAt:    d.spare.get(len(d.leaves)),
+		cloneOp:    make([]*ir.Operation, len(d.leaves)),
 		move:       make([]bool, len(d.leaves)),
 		subgraph:   ctx.OpName(mps.SubgraphName),
 		call:       ctx.OpName(thunk.CallName),
@@ -76,32 +77,49 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 		thunkYield: ctx.OpName(thunk.YieldName),
 		metal:      ctx.StringAttr(thunk.TargetMetal),
 	}
-	for i := range o.argArg {
-		o.argArg[i].region = -1
+	o.canonLeaves()
+	return o
+}
+
+// canonLeaves fills canon. Leaves are keyed by their properties (the
+// uniqued {name} of a param, {value} of a constant); the type and
+// discardable attributes must match too, or the leaf stays its own. An
+// open-addressing table, from d.spare, finds the first leaf with each key:
+// slot i holds 1 + the leaf's number at 2i and the top half of its key's
+// hash at 2i+1, so a probe reads another leaf only when the hashes match.
+func (o *outliner) canonLeaves() {
+	d := o.d
+	size := 1
+	for size < len(d.leaves)+len(d.leaves)/2 { // at most 2/3 full
+		size *= 2
 	}
-	for i := range o.clone {
-		o.clone[i].region = -1
-	}
-	// Leaves are keyed by their properties (the uniqued {name} of a
-	// param, {value} of a constant); the type and discardable attributes
-	// must match too, or the leaf stays its own.
-	first := make(map[*ir.DictAttr]int32, len(d.leaves))
+	table := d.spare.get(2 * size)
+	defer d.spare.put(table)
+	seed, mask := maphash.MakeSeed(), uint64(size-1)
 	for l, op := range d.leaves {
 		o.canon[l] = int32(l)
 		k := op.PropsDict()
 		if k == nil {
 			continue
 		}
-		c, ok := first[k]
-		if !ok {
-			first[k] = int32(l)
-			continue
-		}
-		if f := d.leaves[c]; f.Attrs() == op.Attrs() && f.Result(0).Type() == op.Result(0).Type() && f.OpName() == op.OpName() {
-			o.canon[l] = c
+		h := maphash.Comparable(seed, k)
+		tag := int32(h >> 32)
+		for i := h & mask; ; i = (i + 1) & mask {
+			c := table[2*i] - 1
+			if c < 0 {
+				table[2*i], table[2*i+1] = int32(l)+1, tag
+				break
+			}
+			f := d.leaves[c]
+			if table[2*i+1] != tag || f.PropsDict() != k {
+				continue
+			}
+			if f.Attrs() == op.Attrs() && f.Result(0).Type() == op.Result(0).Type() && f.OpName() == op.OpName() {
+				o.canon[l] = c
+			}
+			break
 		}
 	}
-	return o
 }
 
 // run outlines every region in order, points func.return at the region
@@ -133,13 +151,10 @@ func (o *outliner) run() {
 		nesc++
 	}
 	o.outer = make([]*ir.Value, nesc)
-	o.resArg = make([]stamp, nesc)
-	for e := range o.resArg {
-		o.resArg[e].region = -1
-	}
+	o.resArg = d.spare.get(int(nesc))
 	// A canonical leaf read by the ops of one region only, and not
 	// returned, moves into that region: most weights are read once.
-	firstRegion := make([]int32, len(d.leaves))
+	firstRegion := d.spare.get(len(d.leaves))
 	for l := range firstRegion {
 		firstRegion[l] = -1
 		o.move[l] = o.canon[l] == int32(l)
@@ -159,6 +174,7 @@ func (o *outliner) run() {
 			}
 		}
 	}
+	d.spare.put(firstRegion)
 	for l, op := range d.leaves {
 		if op.Result(0).HasUses() {
 			op.Result(0).Uses(func(u *ir.OpOperand) {
@@ -170,15 +186,15 @@ func (o *outliner) run() {
 	}
 	n := p.numRegions()
 	// Bucket the ops by region, keeping body order inside each.
-	off := make([]int32, n+1)
+	off := d.spare.get(n + 1)
 	for _, r := range p.region {
 		off[r+1]++
 	}
 	for r := 0; r < n; r++ {
 		off[r+1] += off[r]
 	}
-	order := make([]int32, len(p.region))
-	fill := append([]int32(nil), off[:n]...)
+	order, fill := d.spare.get(len(p.region)), d.spare.get(n)
+	copy(fill, off[:n])
 	for i, r := range p.region {
 		order[fill[r]] = int32(i)
 		fill[r]++
@@ -231,7 +247,7 @@ func (o *outliner) returned() []int32 {
 // the region op before the terminator, clones the leaves in and moves the
 // ops, pointing their operands at block arguments and clones.
 func (o *outliner) outline(r int32, ops []int32) {
-	d, p := o.d, o.p
+	d, p, base := o.d, o.p, o.base
 	operands, leaves := o.operands[:0], o.leaves[:0]
 	defer func() { o.operands, o.leaves = operands[:0], leaves[:0] }()
 	for _, i := range ops {
@@ -240,8 +256,8 @@ func (o *outliner) outline(r int32, ops []int32) {
 			switch {
 			case j <= srcLeaf:
 				l := o.canon[srcLeaf-j]
-				if o.clone[l].region != r {
-					o.clone[l] = stamped{region: r}
+				if o.cloneAt[l] != r+1 {
+					o.cloneAt[l] = r + 1
 					leaves = append(leaves, l)
 				}
 			case j >= 0:
@@ -249,15 +265,15 @@ func (o *outliner) outline(r int32, ops []int32) {
 					continue
 				}
 				e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
-				if o.resArg[e].region != r {
-					o.resArg[e] = stamp{r, int32(len(operands))}
+				if o.resArg[e] <= base {
 					operands = append(operands, o.outer[e])
+					o.resArg[e] = base + int32(len(operands))
 				}
 			default:
 				a := op.Operand(k).Index()
-				if o.argArg[a].region != r {
-					o.argArg[a] = stamp{r, int32(len(operands))}
+				if o.argArg[a] <= base {
 					operands = append(operands, op.Operand(k))
+					o.argArg[a] = base + int32(len(operands))
 				}
 			}
 		}
@@ -306,6 +322,7 @@ func (o *outliner) outline(r int32, ops []int32) {
 		types = append(types, v.Type())
 	}
 	o.types = types[:0]
+	o.base += int32(len(operands))
 	region := ir.NewOperation(o.ctx, &st)
 	block := ir.NewBlock(types, nil)
 	region.Region(0).AppendBlock(block)
@@ -319,14 +336,14 @@ func (o *outliner) outline(r int32, ops []int32) {
 		if o.move[l] {
 			src.Remove()
 			block.Append(src)
-			o.clone[l].op = src
+			o.cloneOp[l] = src
 			continue
 		}
 		c := ir.NewOperation(o.ctx, &ir.OperationState{
 			Name: src.OpName(), Loc: src.Loc(), ResultTypes: []ir.Type{src.Result(0).Type()}, Props: src.Props(), AttrDict: src.Attrs(),
 		})
 		block.Append(c)
-		o.clone[l].op = c
+		o.cloneOp[l] = c
 	}
 	for _, i := range ops {
 		op := d.ops[i]
@@ -335,14 +352,14 @@ func (o *outliner) outline(r int32, ops []int32) {
 		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
 			switch {
 			case j <= srcLeaf:
-				op.SetOperand(k, o.clone[o.canon[srcLeaf-j]].op.Result(0))
+				op.SetOperand(k, o.cloneOp[o.canon[srcLeaf-j]].Result(0))
 			case j >= 0:
 				if p.region[j] != r {
 					e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
-					op.SetOperand(k, block.Argument(int(o.resArg[e].idx)))
+					op.SetOperand(k, block.Argument(int(o.resArg[e]-base-1)))
 				}
 			default:
-				op.SetOperand(k, block.Argument(int(o.argArg[op.Operand(k).Index()].idx)))
+				op.SetOperand(k, block.Argument(int(o.argArg[op.Operand(k).Index()]-base-1)))
 			}
 		}
 	}

@@ -31,6 +31,9 @@ type dag struct {
 	native  []bool   // the op may not go in an mps.subgraph
 	reason  []string // why native (only with explain)
 	nleaves int      // leaves added so far
+	// spare holds the int32 arrays the steps are done with, for the
+	// next steps (the outliner's tables) to reuse.
+	spare spare
 }
 
 // Operand sources that are not compute ops.
@@ -157,6 +160,13 @@ func (d *dag) link() {
 	}
 }
 
+// retire hands the edge lists and predecessor counts, which only the
+// partitioning reads, over to d.spare.
+func (d *dag) retire() {
+	d.spare.put(d.succOff, d.succ, d.npred)
+	d.succOff, d.succ, d.npred = nil, nil, nil
+}
+
 // search returns the position of op in list (ops of one block, in block
 // order), or -1, galloping backward from the end: steps 1, 2, 4, … until
 // an op not after op, then a binary search in the last step.
@@ -264,11 +274,14 @@ func (d *dag) waves(startNative bool, scratch []int32) *partition {
 // dependency is mode=dependency: the waves run from both starting kinds,
 // keeping the one with fewer regions (ties: MPS first).
 func (d *dag) dependency() *partition {
-	scratch := make([]int32, 2*len(d.ops))
+	scratch := d.spare.get(2 * len(d.ops))
+	defer d.spare.put(scratch)
 	m := d.waves(false, scratch)
-	if nat := d.waves(true, scratch); nat.numRegions() < m.numRegions() {
-		return nat
+	nat := d.waves(true, scratch)
+	if nat.numRegions() < m.numRegions() {
+		m, nat = nat, m
 	}
+	d.spare.put(nat.region)
 	return m
 }
 
@@ -312,17 +325,18 @@ func (d *dag) sink(p *partition) {
 		}
 	}
 	if moved {
-		p.compact()
+		p.compact(&d.spare)
 	}
 }
 
 // compact drops empty regions and merges consecutive regions of one kind.
-func (p *partition) compact() {
-	size := make([]int, p.numRegions())
+// Its counts come from s and go back to it.
+func (p *partition) compact(s *spare) {
+	size, renum := s.get(p.numRegions()), s.get(p.numRegions())
+	defer s.put(size, renum)
 	for _, r := range p.region {
 		size[r]++
 	}
-	renum := make([]int32, p.numRegions())
 	var native []bool
 	for r, nat := range p.native {
 		switch {
@@ -450,7 +464,7 @@ func (d *dag) demoteSmall(p *partition, min int, merge bool, why []string) *part
 		}
 	}
 	if merge {
-		p.compact()
+		p.compact(&d.spare)
 	}
 	return p
 }

@@ -171,6 +171,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		d.sink(p)
 		p = d.demoteSmall(p, opts.MinSubgraphOps, true, why)
 	}
+	d.retire()
 	if opts.Explain {
 		for i, op := range ops {
 			if !p.native[p.region[i]] {
