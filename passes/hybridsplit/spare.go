@@ -19,8 +19,8 @@ func (s *spare) put(arrays ...[]int32) {
 	}
 }
 
-// get returns a zeroed array of n entries: the smallest spare one large
-// enough, or a new one.
+// get returns a zeroed array of n entries: the front of the smallest
+// spare array large enough, whose rest stays spare, or a new array.
 func (s *spare) get(n int) []int32 {
 	best := -1
 	for i, a := range s.free {
@@ -31,10 +31,18 @@ func (s *spare) get(n int) []int32 {
 	if best < 0 {
 		return make([]int32, n)
 	}
-	a := s.free[best][:n]
-	last := len(s.free) - 1
-	s.free[best], s.free[last] = s.free[last], nil
-	s.free = s.free[:last]
+	a := s.free[best][:cap(s.free[best])]
+	if rest := a[n:]; len(rest) >= minSpare {
+		s.free[best] = rest
+	} else {
+		last := len(s.free) - 1
+		s.free[best], s.free[last] = s.free[last], nil
+		s.free = s.free[:last]
+	}
+	a = a[:n:n]
 	clear(a)
 	return a
 }
+
+// minSpare is the smallest rest of an array that get keeps (4 KB).
+const minSpare = 1024
