@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"strconv"
 
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
@@ -131,7 +132,7 @@ func (o *outliner) run() {
 	for i := range d.ops {
 		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
 			if j >= 0 && p.region[j] != p.region[i] {
-				o.esc[d.resOff[j]+int32(d.ops[i].Operand(k).Index())] = 1
+				o.esc[d.flat(i, k, j)] = 1
 			}
 		}
 	}
@@ -175,13 +176,13 @@ func (o *outliner) run() {
 		}
 	}
 	d.spare.put(firstRegion)
-	for l, op := range d.leaves {
-		if op.Result(0).HasUses() {
-			op.Result(0).Uses(func(u *ir.OpOperand) {
-				if u.Owner() == o.ret {
-					o.move[o.canon[l]] = false
-				}
-			})
+	// A returned leaf stays in the body: look it up from func.return's
+	// operands rather than visit every leaf's uses.
+	for k := 0; k < o.ret.NumOperands(); k++ {
+		if def := o.ret.Operand(k).DefiningOp(); def != nil && def.Block() == o.body && graph.IsLeaf(def) {
+			if l := search(d.leaves, def); l >= 0 {
+				o.move[o.canon[l]] = false
+			}
 		}
 	}
 	n := p.numRegions()
@@ -264,7 +265,7 @@ func (o *outliner) outline(r int32, ops []int32) {
 				if p.region[j] == r {
 					continue
 				}
-				e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
+				e := o.esc[d.flat(int(i), k, j)]
 				if o.resArg[e] <= base {
 					operands = append(operands, o.outer[e])
 					o.resArg[e] = base + int32(len(operands))
@@ -355,7 +356,7 @@ func (o *outliner) outline(r int32, ops []int32) {
 				op.SetOperand(k, o.cloneOp[o.canon[srcLeaf-j]].Result(0))
 			case j >= 0:
 				if p.region[j] != r {
-					e := o.esc[d.resOff[j]+int32(op.Operand(k).Index())]
+					e := o.esc[d.flat(int(i), k, j)]
 					op.SetOperand(k, block.Argument(int(o.resArg[e]-base-1)))
 				}
 			default:

@@ -160,6 +160,18 @@ func (d *dag) link() {
 	}
 }
 
+// flat returns the number, among all compute results, of the result of
+// compute op j that operand k of op i reads. Most ops have one result,
+// and then the operand is not read: on a large body it is far away in
+// memory, and the loops over every operand stay within the dag's arrays.
+func (d *dag) flat(i, k int, j int32) int32 {
+	f := d.resOff[j]
+	if d.resOff[j+1]-f > 1 {
+		f += int32(d.ops[i].Operand(k).Index())
+	}
+	return f
+}
+
 // retire hands the edge lists and predecessor counts, which only the
 // partitioning reads, over to d.spare.
 func (d *dag) retire() {
