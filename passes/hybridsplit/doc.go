@@ -96,11 +96,17 @@
 //
 // # Cost
 //
-// Time and memory are O(ops + uses): one pass numbers the ops and leaves
-// (the only map lookups, one per operand) and records, in flat arrays,
-// where each operand comes from; the two wave runs visit every op and edge
-// once; outlining computes escaping results from the operand sources,
-// finds each external value's block argument through stamped per-value
-// slots (never cleared, so never rescanned) and moves each op once. No
-// step scans all ops per op or walks use lists more than once.
+// Memory is O(ops + uses), and so is time but for one search: one walk
+// over the body records, for each op, its operand and result counts and
+// whether it must stay native; link then finds each operand's producer by
+// a galloping search backward over body positions, O(log d) for a
+// producer d ops back (mostly a few; no map), and records in flat arrays
+// where each operand comes from. The two wave runs visit every op and edge once. Outlining
+// computes escaping results from the operand sources, finds each external
+// value's block argument through per-value slots stamped with a running
+// count (never cleared, so never rescanned), finds identical leaves
+// through an open-addressing table, and moves each op once. No step scans
+// all ops per op or walks use lists. The outliner's int32 tables reuse the
+// arrays the partitioning is done with (spare), since on a large function
+// fresh memory is the dominant cost (docs/hybrid-split.md, Performance).
 package hybridsplit
