@@ -102,7 +102,8 @@ func (d *dag) add(op *ir.Operation, forced map[string]bool) {
 }
 
 // link lists the leaves in body order and indexes the edges between the
-// compute ops in O(ops + uses). It finds an operand's producer without a map:
+// compute ops, in O(ops + uses) but for a search of O(log distance) per
+// operand. It finds an operand's producer without a map:
 // producers come before their consumer in the body, mostly a few ops
 // before, so a galloping search backward from the consumer (comparing body
 // positions with IsBeforeInBlock) finds one in O(log distance) steps over
