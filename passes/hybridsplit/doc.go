@@ -101,12 +101,13 @@
 // whether it must stay native; link then finds each operand's producer by
 // a galloping search backward over body positions, O(log d) for a
 // producer d ops back (mostly a few; no map), and records in flat arrays
-// where each operand comes from. The two wave runs visit every op and edge once. Outlining
-// computes escaping results from the operand sources, finds each external
-// value's block argument through per-value slots stamped with a running
-// count (never cleared, so never rescanned), finds identical leaves
-// through an open-addressing table, and moves each op once. No step scans
-// all ops per op or walks use lists. The outliner's int32 tables reuse the
-// arrays the partitioning is done with (spare), since on a large function
-// fresh memory is the dominant cost (docs/hybrid-split.md, Performance).
+// where each operand comes from. The two wave runs visit every op and
+// edge once. Outlining computes escaping results from the operand
+// sources, finds each external value's block argument through per-value
+// slots stamped with a running count (never cleared, so never rescanned),
+// finds identical leaves through an open-addressing table, and moves each
+// op once. No step scans all ops per op or walks use lists. The
+// outliner's int32 tables reuse the arrays the partitioning is done with
+// (spare), since on a large function fresh memory is the dominant cost
+// (docs/hybrid-split.md, Performance).
 package hybridsplit
