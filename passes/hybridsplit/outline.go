@@ -4,7 +4,6 @@ import (
 	"hash/maphash"
 	"strconv"
 
-	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
@@ -136,7 +135,11 @@ func (o *outliner) run() {
 			}
 		}
 	}
-	retSrc := o.returned()
+	// func.return's operands have sources like any op's.
+	retSrc := make([]int32, o.ret.NumOperands())
+	for k := range retSrc {
+		retSrc[k] = d.source(o.ret.Operand(k), o.body, len(d.leaves), len(d.ops))
+	}
 	for k, j := range retSrc {
 		if j >= 0 {
 			o.esc[d.resOff[j]+int32(o.ret.Operand(k).Index())] = 1
@@ -176,13 +179,9 @@ func (o *outliner) run() {
 		}
 	}
 	d.spare.put(firstRegion)
-	// A returned leaf stays in the body: look it up from func.return's
-	// operands rather than visit every leaf's uses.
-	for k := 0; k < o.ret.NumOperands(); k++ {
-		if def := o.ret.Operand(k).DefiningOp(); def != nil && def.Block() == o.body && graph.IsLeaf(def) {
-			if l := search(d.leaves, def); l >= 0 {
-				o.move[o.canon[l]] = false
-			}
+	for _, j := range retSrc {
+		if j <= srcLeaf { // a returned leaf stays in the body
+			o.move[o.canon[srcLeaf-j]] = false
 		}
 	}
 	n := p.numRegions()
@@ -213,33 +212,6 @@ func (o *outliner) run() {
 			l.Erase()
 		}
 	}
-}
-
-// returned returns, for each operand of func.return, the compute op
-// defining it, or -1, in one pass over the ops.
-func (o *outliner) returned() []int32 {
-	out := make([]int32, o.ret.NumOperands())
-	want := make(map[*ir.Operation]int32, len(out))
-	for k := range out {
-		out[k] = -1
-		if def := o.ret.Operand(k).DefiningOp(); def != nil {
-			want[def] = -1
-		}
-	}
-	if len(want) == 0 {
-		return out
-	}
-	for i, op := range o.d.ops {
-		if _, ok := want[op]; ok {
-			want[op] = int32(i)
-		}
-	}
-	for k := range out {
-		if def := o.ret.Operand(k).DefiningOp(); def != nil {
-			out[k] = want[def]
-		}
-	}
-	return out
 }
 
 // outline builds region r from its ops (indices in body order): it

@@ -127,16 +127,7 @@ func (d *dag) link() {
 		d.npred[i] = 0
 		base := d.opOff[i]
 		for k := 0; k < op.NumOperands(); k++ {
-			s := int32(srcArg)
-			if def := op.Operand(k).DefiningOp(); def != nil && def.Block() == body {
-				if graph.IsLeaf(def) {
-					if l := search(leaves[:nleaves], def); l >= 0 {
-						s = srcLeaf - int32(l)
-					}
-				} else if j := search(ops[:i], def); j >= 0 {
-					s = int32(j)
-				}
-			}
+			s := d.source(op.Operand(k), body, int(nleaves), i)
 			d.src[base+int32(k)] = s
 			if s >= 0 {
 				d.npred[i]++
@@ -178,6 +169,25 @@ func (d *dag) flat(i, k int, j int32) int32 {
 func (d *dag) retire() {
 	d.spare.put(d.succOff, d.succ, d.npred)
 	d.succOff, d.succ, d.npred = nil, nil, nil
+}
+
+// source says where v comes from (an operand source: j, srcLeaf-l or
+// srcArg), searching the first nleaves leaves and the first nops compute
+// ops of body, where v's producer must be.
+func (d *dag) source(v *ir.Value, body *ir.Block, nleaves, nops int) int32 {
+	def := v.DefiningOp()
+	switch {
+	case def == nil || def.Block() != body:
+	case graph.IsLeaf(def):
+		if l := search(d.leaves[:nleaves], def); l >= 0 {
+			return srcLeaf - int32(l)
+		}
+	default:
+		if j := search(d.ops[:nops], def); j >= 0 {
+			return int32(j)
+		}
+	}
+	return srcArg
 }
 
 // search returns the position of op in list (ops of one block, in block
