@@ -109,10 +109,14 @@ func (info *opInfo) def() *ir.OpDef {
 		Summary:       info.summary,
 		Traits:        ir.TraitPure | info.traits,
 		InherentAttrs: names,
-		Verify:        func(op *ir.Operation) error { _, err := check(info, op, true); return err },
-		Parse:         parseOp,
-		Print:         printOp,
-		Fold:          info.fold,
+		// Graph ops have no regions and no successors (MLIR's NoRegions
+		// and ZeroSuccessors); their operand and result counts are
+		// checked by check, per op.
+		Counts: &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic},
+		Verify: func(op *ir.Operation) error { _, err := check(info, op, true); return err },
+		Parse:  parseOp,
+		Print:  printOp,
+		Fold:   info.fold,
 	}
 	if info.parse != nil {
 		d.Parse, d.Print = info.parse, info.print

@@ -38,6 +38,8 @@ func TestVerify(t *testing.T) {
 		{"result shape", "%a: tensor<1x64xf32>, %b: tensor<64x64xf32>", `%0 = graph.matmul %a, %b : (tensor<1x64xf32>, tensor<64x64xf32>) -> tensor<1x32xf32>`, "'graph.matmul' op result shape [1, 32] does not match inferred [1, 64]"},
 		{"result rank", "%a: tensor<4xf32>", `%0 = graph.exp %a : (tensor<4xf32>) -> tensor<1x4xf32>`, "result shape [1, 4] does not match inferred [4]"},
 		{"result element type", "%a: tensor<4xf32>, %b: tensor<4xf32>", `%0 = graph.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf16>`, "result element type f16 does not match inferred f32"},
+		{"no regions", "%a: tensor<4xf32>", `%0 = "graph.exp"(%a) ({
+  }) : (tensor<4xf32>) -> tensor<4xf32>`, "'graph.exp' op requires zero regions"},
 		{"dynamic result", "%a: tensor<4xf32>", `%0 = graph.exp %a : (tensor<4xf32>) -> tensor<?xf32>`, ""},
 		{"dynamic operand", "%a: tensor<?x64xf32>", `%0 = graph.exp %a : (tensor<?x64xf32>) -> tensor<3x64xf32>`, ""},
 
