@@ -265,6 +265,24 @@ func (d *Decl) Var(v Value, name, typ, def, help string) {
 	})
 }
 
+// Check makes the named option, already declared, run check after each
+// value it parses: a value check rejects is an invalid option value,
+// reported where the pipeline text gives it (a list of op names that must
+// exist, a count that must not be negative).
+func (d *Decl) Check(name string, check func() error) {
+	o := d.Lookup(name)
+	if o == nil {
+		panic(fmt.Sprintf("pipeline: Check of undeclared option %q", name))
+	}
+	set := o.set
+	o.set = func(s string) error {
+		if err := set(s); err != nil {
+			return err
+		}
+		return check()
+	}
+}
+
 // Stat declares a statistic.
 func (d *Decl) Stat(s *Statistic, name, help string) {
 	d.stats = append(d.stats, &StatInfo{Name: name, Help: help, Stat: s})

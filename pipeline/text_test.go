@@ -236,3 +236,27 @@ func FuzzPipeline(f *testing.F) {
 		}
 	})
 }
+
+// TestDeclCheck checks that an option's check runs on each parsed value and
+// that its refusal is reported like any invalid value.
+func TestDeclCheck(t *testing.T) {
+	var d pipeline.Decl
+	var n int
+	d.Int(&n, "count", 1, "a count")
+	d.Check("count", func() error {
+		if n < 0 {
+			return errors.New("negative")
+		}
+		return nil
+	})
+	o := d.Lookup("count")
+	if err := o.Set("3"); err != nil || n != 3 {
+		t.Fatalf("Set(3): n=%d err=%v", n, err)
+	}
+	if err := o.Set("-2"); err == nil || err.Error() != "negative" {
+		t.Fatalf("Set(-2): err=%v, want the check's error", err)
+	}
+	if err := o.Set("x"); err == nil || !strings.Contains(err.Error(), "not a valid integer") {
+		t.Fatalf("Set(x): err=%v, want the parse error first", err)
+	}
+}

@@ -2,11 +2,12 @@
 // RUN: rlx-opt %s --hybrid-split=min-subgraph-ops=2 | FileCheck %s --check-prefix=MIN2
 // RUN: rlx-opt %s --hybrid-split=min-subgraph-ops=3 | FileCheck %s --check-prefix=MIN3
 // RUN: rlx-opt %s --hybrid-split='min-subgraph-ops=2 explain' --verify-diagnostics -o /dev/null
-// RUN: rlx-opt %s --hybrid-split='min-subgraph-ops=2 mode=seed' | FileCheck %s --check-prefix=SEED2
+// RUN: not rlx-opt %s --hybrid-split=min-subgraph-ops=-1 2>&1 | FileCheck %s --check-prefix=NEG
 
 // An MPS region with fewer compute ops than min-subgraph-ops is made
 // native (leaves do not count). In dependency mode the native regions that
-// then follow each other become one region.
+// then follow each other become one region; seed mode keeps them apart
+// (min-subgraph-ops-seed.mlir).
 
 // MIN1:      mps.subgraph @f_mps0
 // MIN1:      thunk.call @f_thunk1
@@ -40,27 +41,16 @@
 // MIN3:      mps.subgraph @f_mps1
 // MIN3-NOT:  thunk.call
 
-// Seed mode keeps the original's steps: the demoted region stays a step of
-// its own.
-// SEED2:      thunk.call @f_thunk0
-// SEED2-NEXT: ^bb0(
-// SEED2-NEXT:   graph.param
-// SEED2-NEXT:   graph.matmul
-// SEED2-NEXT:   graph.exp
-// SEED2-NEXT:   graph.max
-// SEED2-NEXT:   graph.neg
-// SEED2-NEXT:   graph.max
-// SEED2-NEXT:   graph.exp
-// SEED2-NEXT:   graph.exp
-// SEED2-NEXT:   graph.exp
-// SEED2-NEXT:   thunk.yield
+// NEG: <command-line>:1:33: error: invalid value for option 'min-subgraph-ops' of pass 'hybrid-split': '-1' is negative: give a count of compute ops, 0 or more
+// NEG-NOT: func.func
+
 func.func @f(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %w = graph.param "w" : tensor<8x8xf32>
   %a = graph.matmul %x, %w : (tensor<1x8xf32>, tensor<8x8xf32>) -> tensor<1x8xf32>
   %b = graph.exp %a : (tensor<1x8xf32>) -> tensor<1x8xf32>
   // expected-remark@+1 {{kept native: graph.max: no MPSGraph lowering}}
   %c = graph.max %b, %x : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>
-  // expected-remark@+1 {{kept native: its MPS region would hold 1 compute ops, fewer than min-subgraph-ops=2}}
+  // expected-remark@+1 {{kept native: graph.neg: its MPS region would hold 1 compute op, fewer than min-subgraph-ops=2}}
   %d = graph.neg %c : (tensor<1x8xf32>) -> tensor<1x8xf32>
   // expected-remark@+1 {{kept native: graph.max: no MPSGraph lowering}}
   %e = graph.max %d, %x : (tensor<1x8xf32>, tensor<1x8xf32>) -> tensor<1x8xf32>

@@ -33,8 +33,10 @@
 // BOTH-NEXT: ^bb0(
 // BOTH-NEXT:   graph.neg
 
-// BAD: native-ops: 'graph.nope' is not a graph compute op
-// LEAF: native-ops: 'graph.param' is not a graph compute op
+// BAD: <command-line>:1:27: error: invalid value for option 'native-ops' of pass 'hybrid-split': 'graph.nope' is not a graph compute op
+// BAD-NEXT: --hybrid-split=native-ops=graph.nope
+// BAD-NEXT: {{^}}                          ^
+// LEAF: <command-line>:1:27: error: invalid value for option 'native-ops' of pass 'hybrid-split': 'graph.param' is not a graph compute op
 func.func @f(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %e = graph.exp %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
   // expected-remark@+1 {{kept native: graph.softmax is listed in native-ops}}

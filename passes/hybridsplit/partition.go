@@ -483,7 +483,11 @@ func (d *dag) demoteSmall(p *partition, min int, merge bool, why []string) *part
 	}
 	for i, r := range p.region {
 		if why != nil && p.native[r] && !d.native[i] && why[i] == "" {
-			why[i] = fmt.Sprintf("its MPS region would hold %d compute ops, fewer than min-subgraph-ops=%d", size[r], min)
+			ops := "ops"
+			if size[r] == 1 {
+				ops = "op"
+			}
+			why[i] = fmt.Sprintf("%s: its MPS region would hold %d compute %s, fewer than min-subgraph-ops=%d", d.ops[i].Name(), size[r], ops, min)
 		}
 	}
 	if merge {

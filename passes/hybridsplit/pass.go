@@ -1,6 +1,7 @@
 package hybridsplit
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -40,7 +41,17 @@ func (p *pass) Declare(d *pipeline.Decl) {
 		{Name: ModeSeed, Help: "RLX's original algorithm: contiguous runs cut at split points"},
 	}, "The partitioning algorithm")
 	d.StringList(&p.opts.NativeOps, "native-ops", nil, "Ops that always stay native (graph.softmax,...)")
+	d.Check("native-ops", func() error {
+		_, err := nativeSet(p.opts.NativeOps)
+		return err
+	})
 	d.Int(&p.opts.MinSubgraphOps, "min-subgraph-ops", 1, "An MPS region with fewer compute ops is made native")
+	d.Check("min-subgraph-ops", func() error {
+		if p.opts.MinSubgraphOps < 0 {
+			return fmt.Errorf("'%d' is negative: give a count of compute ops, 0 or more", p.opts.MinSubgraphOps)
+		}
+		return nil
+	})
 	d.Bool(&p.opts.Explain, "explain", false, "Emit a remark on every op kept native, saying why")
 	d.Stat(&p.mpsRegions, "mps-regions", "Number of mps.subgraph regions")
 	d.Stat(&p.thunkRegions, "thunk-regions", "Number of thunk.call regions")

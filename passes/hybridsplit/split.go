@@ -60,6 +60,16 @@ func (r Result) Coverage() float64 {
 // NativeSet checks the names of native-ops and returns them as a set of
 // full op names.
 func NativeSet(names []string) (map[string]bool, error) {
+	set, err := nativeSet(names)
+	if err != nil {
+		return nil, fmt.Errorf("native-ops: %w", err)
+	}
+	return set, nil
+}
+
+// nativeSet is NativeSet with errors that do not name the option, for the
+// pass's option check (whose diagnostic names it already).
+func nativeSet(names []string) (map[string]bool, error) {
 	set := map[string]bool{}
 	if len(names) == 0 {
 		return set, nil
@@ -78,7 +88,7 @@ func NativeSet(names []string) (map[string]bool, error) {
 			full = "graph." + n
 		}
 		if !known[full] || full == graph.ParamName || full == graph.ConstantName {
-			return nil, fmt.Errorf("native-ops: '%s' is not a graph compute op", n)
+			return nil, fmt.Errorf("'%s' is not a graph compute op", n)
 		}
 		set[full] = true
 	}
@@ -90,9 +100,19 @@ func NativeSet(names []string) (map[string]bool, error) {
 // function unchanged, when the body holds an op that is not a registered
 // graph op, has more than one block, or is only partly split. A function
 // already split (only region ops, leaves and the terminator) is left as it
-// is, and so is a declaration.
+// is, and so is a declaration. Options that the command line would
+// refuse (an unknown Mode, a negative MinSubgraphOps, a native-ops name
+// that is not a graph compute op) are an error too.
 func Split(f *ir.Operation, opts Options) (Result, error) {
 	var res Result
+	switch opts.Mode {
+	case "", ModeDependency, ModeSeed:
+	default:
+		return res, fmt.Errorf("hybrid-split: mode: '%s' is not a valid value (expected one of: %s, %s)", opts.Mode, ModeDependency, ModeSeed)
+	}
+	if opts.MinSubgraphOps < 0 {
+		return res, fmt.Errorf("hybrid-split: min-subgraph-ops: '%d' is negative", opts.MinSubgraphOps)
+	}
 	native, err := NativeSet(opts.NativeOps)
 	if err != nil {
 		return res, err

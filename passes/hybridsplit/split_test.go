@@ -139,3 +139,31 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("empty coverage %v", c)
 	}
 }
+
+// TestOptionsChecked checks that Split refuses the options the command line
+// refuses, before touching the function.
+func TestOptionsChecked(t *testing.T) {
+	src := `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %e : tensor<4xf32>
+}`
+	for _, tc := range []struct {
+		opts Options
+		err  string
+	}{
+		{Options{Mode: "Seed"}, "mode: 'Seed' is not a valid value"},
+		{Options{MinSubgraphOps: -1}, "min-subgraph-ops: '-1' is negative"},
+		{Options{NativeOps: []string{"graph.nope"}}, "native-ops: 'graph.nope' is not a graph compute op"},
+	} {
+		ctx := newContext()
+		f := firstFunc(parse(t, ctx, src))
+		before := ir.Sprint(f, ir.PrintOptions{})
+		_, err := Split(f, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%+v: got error %v, want %q", tc.opts, err, tc.err)
+		}
+		if after := ir.Sprint(f, ir.PrintOptions{}); after != before {
+			t.Errorf("%+v: function changed:\n%s", tc.opts, after)
+		}
+	}
+}
