@@ -19,12 +19,21 @@
 // The generic form works as for every op:
 // `"mps.subgraph"(%x) <{sym_name = "decode_mps0"}> ({…}) : (…) -> (…)`.
 // thunk.call (package thunk) shares this form; ParseOutlined,
-// PrintOutlined and VerifyOutlined implement it for both.
+// PrintOutlined, VerifyOutlined, VerifyParent and VerifyTypes implement it
+// for both.
 //
-// The verifier checks, besides the form, that every op in the body is a
-// graph op that MPSGraph can run (graph.MPSCapable) or a leaf
-// (graph.param, graph.constant). Capability is a property of the op in the
-// function before partitioning, so for graph.attention the verifier
+// The verifier checks, besides the form, what MLIR's HasParent trait and
+// ODS type constraints would: the op sits directly in a func.func (region
+// ops make up a partitioned function's body and do not nest), and its
+// operands and results are statically shaped tensors, in mlir-opt's words
+// ("'mps.subgraph' op operand #0 must be variadic of statically shaped
+// tensor of any type values, but got 'i32'"). Then every op in the body
+// must be a graph op that MPSGraph can run (graph.MPSCapable) or a leaf
+// (graph.param, graph.constant) whose type MPSGraph takes: the capability
+// table passes every leaf, as hybrid-split clones leaves rather than
+// placing them, but the rule on types that holds for every other op holds
+// for a leaf inside a region too. Capability is a property of the op in
+// the function before partitioning, so for graph.attention the verifier
 // follows q, k and v back across region boundaries (a block argument to
 // the region op's operand, a region op's result to its terminator's
 // operand) until they reach a function argument or a leaf through view

@@ -96,6 +96,14 @@ func TestPlaceable(t *testing.T) {
 		{`%r = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>`, ""},
 		{`%r = graph.cast %a : (tensor<4xf32>) -> tensor<4xi64>`, "cast to i64"},
 		{`%r = graph.slice %a {axis = 0, start = 0, length = 2, step = 2} : (tensor<4xf32>) -> tensor<2xf32>`, "step 2"},
+		// Leaves meet the rule on types too.
+		{`%r = graph.param "p" : tensor<64x64xf32>`, ""},
+		{`%r = graph.param "p" : tensor<2xbf16>`, ""},
+		{`%r = graph.constant dense<1> : tensor<i32>`, ""},
+		{`%r = graph.param "p" : tensor<?x64xf32>`, "result #0 has a dynamic dim ([?, 64])"},
+		{`%r = graph.param "p" : tensor<1088xui8>`, "result #0 has element type ui8 (MPS takes f32, f16, bf16, i32)"},
+		{`%r = graph.constant dense<1> : tensor<2xi64>`, "result #0 has element type i64"},
+		{`%r = graph.constant dense<true> : tensor<2xi1>`, "result #0 has element type i1"},
 	} {
 		m := parse(t, "func.func @f(%a: tensor<4xf32>) {\n  "+tc.op+"\n  return\n}")
 		op := m.Region(0).First().First().Region(0).First().First()
@@ -106,7 +114,7 @@ func TestPlaceable(t *testing.T) {
 }
 
 // TestVerifier checks a few verifier errors (lit-tests/hybrid-split/
-// dialect-invalid.mlir has them all).
+// dialect-invalid.mlir has them all) and regions that verify.
 func TestVerifier(t *testing.T) {
 	for _, tc := range []struct{ src, err string }{
 		{`func.func @f(%x: tensor<4xf32>) {
@@ -124,9 +132,89 @@ func TestVerifier(t *testing.T) {
   }
   return
 }`, "yields 0 values, but the enclosing 'mps.subgraph' has 1 results"},
+		{`func.func @f() {
+  mps.subgraph @s() : () -> () {
+    %p = graph.param "p" : tensor<?xf32>
+    mps.yield
+  }
+  return
+}`, "'graph.param' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])"},
+		// One probe judges every leaf of a region in turn.
+		{`func.func @f() {
+  mps.subgraph @s() : () -> () {
+    %a = graph.param "a" : tensor<4xf32>
+    %b = graph.constant dense<1> : tensor<4xi32>
+    %c = graph.param "c" : tensor<4xi64>
+    mps.yield
+  }
+  return
+}`, "'graph.param' op cannot be in an mps.subgraph: result #0 has element type i64"},
+		// A leaf read by an op that is not capable is judged on its own,
+		// before that op.
+		{`func.func @f() {
+  mps.subgraph @s() : () -> () {
+    %p = graph.param "p" : tensor<?xf32>
+    %e = graph.exp %p : (tensor<?xf32>) -> tensor<?xf32>
+    mps.yield
+  }
+  return
+}`, "'graph.param' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])"},
+		{`func.func @f() {
+  mps.subgraph @s() : () -> () {
+    %p = graph.param "p" : tensor<4xf32>
+    %e = graph.softplus %p : (tensor<4xf32>) -> tensor<4xf32>
+    mps.yield
+  }
+  return
+}`, "'graph.softplus' op cannot be in an mps.subgraph: no MPSGraph lowering"},
+		// Leaves read by capable ops, or yielded, of MPS types.
+		{`func.func @f(%x: tensor<1x64xf32>) -> (tensor<1x64xf32>, tensor<64xf16>) {
+  %0:2 = mps.subgraph @s(%x) : (tensor<1x64xf32>) -> (tensor<1x64xf32>, tensor<64xf16>) {
+  ^bb0(%a: tensor<1x64xf32>):
+    %w = graph.param "w" : tensor<64x64xf32>
+    %m = graph.matmul %a, %w : (tensor<1x64xf32>, tensor<64x64xf32>) -> tensor<1x64xf32>
+    %h = graph.constant dense<1.0> : tensor<64xf16>
+    mps.yield %m, %h : tensor<1x64xf32>, tensor<64xf16>
+  }
+  return %0#0, %0#1 : tensor<1x64xf32>, tensor<64xf16>
+}`, ""},
+		{`func.func @f(%x: tensor<4xf32>, %i: i32) {
+  mps.subgraph @s(%x, %i) : (tensor<4xf32>, i32) -> () {
+  ^bb0(%a: tensor<4xf32>, %b: i32):
+    mps.yield
+  }
+  return
+}`, "'mps.subgraph' op operand #1 must be variadic of statically shaped tensor of any type values, but got 'i32'"},
+		{`func.func @f(%x: tensor<?xf32>) {
+  mps.subgraph @s(%x) : (tensor<?xf32>) -> () {
+  ^bb0(%a: tensor<?xf32>):
+    mps.yield
+  }
+  return
+}`, "'mps.subgraph' op operand #0 must be variadic of statically shaped tensor of any type values, but got 'tensor<?xf32>'"},
+		{`func.func @f(%x: tensor<4xf32>) {
+  %0 = mps.subgraph @s(%x) : (tensor<4xf32>) -> tensor<?xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %r = graph.reshape %a : (tensor<4xf32>) -> tensor<?xf32>
+    mps.yield %r : tensor<?xf32>
+  }
+  return
+}`, "'mps.subgraph' op result #0 must be variadic of statically shaped tensor of any type values, but got 'tensor<?xf32>'"},
+		{`mps.subgraph @s() : () -> () {
+  mps.yield
+}`, "'mps.subgraph' op expects parent op 'func.func'"},
+		{`func.func @f() {
+  thunk.call @t() {target = "metal"} : () -> () {
+    mps.subgraph @s() : () -> () {
+      mps.yield
+    }
+    thunk.yield
+  }
+  return
+}`, "'mps.subgraph' op expects parent op 'func.func'"},
 	} {
 		err := ir.Verify(parse(t, tc.src))
-		if err == nil || !strings.Contains(err.Error(), tc.err) {
+		if (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("error %v, want %q", err, tc.err)
 		}
 	}

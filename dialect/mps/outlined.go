@@ -1,6 +1,7 @@
 package mps
 
 import (
+	fn "github.com/rlx-compiler/rlx/dialect/func"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -69,6 +70,71 @@ func VerifyOutlined(op *ir.Operation, yieldName string) error {
 	for i := 0; i < op.NumResults(); i++ {
 		if yt, rt := term.Operand(i).Type(), op.Result(i).Type(); yt != rt {
 			return ir.OpError(term, "operand #%d has type '%s', but result #%d of the enclosing '%s' has type '%s'", i, yt, i, op.Name(), rt)
+		}
+	}
+	return nil
+}
+
+// A TypeConstraint is a predicate on the types of a region op's operands
+// and results, with the summary MLIR's ODS prints for it.
+type TypeConstraint struct {
+	Summary string
+	Holds   func(ir.Type) bool
+}
+
+// AnyRankedTensor is ODS's AnyRankedTensor: any tensor type with a rank.
+func AnyRankedTensor() TypeConstraint {
+	return TypeConstraint{
+		Summary: "ranked tensor of any type values",
+		Holds: func(t ir.Type) bool {
+			_, ok := t.(*ir.RankedTensorType)
+			return ok
+		},
+	}
+}
+
+// AnyStaticShapeTensor is ODS's AnyStaticShapeTensor: a ranked tensor
+// type without dynamic dims.
+func AnyStaticShapeTensor() TypeConstraint {
+	return TypeConstraint{
+		Summary: "statically shaped tensor of any type values",
+		Holds: func(t ir.Type) bool {
+			rt, ok := t.(*ir.RankedTensorType)
+			if !ok {
+				return false
+			}
+			for _, d := range rt.Shape {
+				if d == ir.Dynamic {
+					return false
+				}
+			}
+			return true
+		},
+	}
+}
+
+// VerifyParent checks the HasParent<"func::FuncOp"> trait of a region
+// op, in MLIR's words: the op sits directly in a func.func. Region ops
+// make up a partitioned function's body; they do not nest.
+func VerifyParent(op *ir.Operation) error {
+	if p := op.ParentOp(); p == nil || p.Name() != fn.FuncName {
+		return ir.OpError(op, "expects parent op '%s'", fn.FuncName)
+	}
+	return nil
+}
+
+// VerifyTypes checks what MLIR's ODS checks for a region op declared with
+// Variadic<c> operands and results, in the same order and words: every
+// operand, then every result, satisfies c.
+func VerifyTypes(op *ir.Operation, c TypeConstraint) error {
+	for i := 0; i < op.NumOperands(); i++ {
+		if t := op.Operand(i).Type(); !c.Holds(t) {
+			return ir.OpError(op, "operand #%d must be variadic of %s, but got '%s'", i, c.Summary, t)
+		}
+	}
+	for i := 0; i < op.NumResults(); i++ {
+		if t := op.Result(i).Type(); !c.Holds(t) {
+			return ir.OpError(op, "result #%d must be variadic of %s, but got '%s'", i, c.Summary, t)
 		}
 	}
 	return nil

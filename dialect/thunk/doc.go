@@ -16,6 +16,8 @@
 //	  thunk.yield %o : tensor<1x1x8x16xf32>
 //	}
 //
-// Any op may be in a thunk.call's body except another region op: every
-// graph op has a native kernel.
+// Like mps.subgraph, thunk.call sits directly in a func.func; its
+// operands and results are ranked tensors, which may have dynamic dims.
+// Any op may be in its body except another op with regions, leaves of any
+// type included: every graph op has a native kernel.
 package thunk

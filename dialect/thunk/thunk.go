@@ -28,7 +28,7 @@ func Dialect() *ir.Dialect {
 				Traits:        ir.TraitIsolatedFromAbove | ir.TraitSingleBlock | ir.TraitSymbol,
 				InherentAttrs: []string{"sym_name", "target"},
 				Counts:        &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 1, Successors: 0},
-				Verify:        verifyTarget,
+				Verify:        verifyCallOp,
 				VerifyRegions: verifyCall,
 				Parse:         mps.ParseOutlined,
 				Print:         mps.PrintOutlined,
@@ -76,6 +76,18 @@ func (c Call) Body() *ir.Block { return c.Op.Region(0).First() }
 
 // Yield returns the terminator.
 func (c Call) Yield() *ir.Operation { return c.Body().Last() }
+
+// verifyCallOp checks, in ODS's order, the parent, the target attribute,
+// then the operand and result types.
+func verifyCallOp(op *ir.Operation) error {
+	if err := mps.VerifyParent(op); err != nil {
+		return err
+	}
+	if err := verifyTarget(op); err != nil {
+		return err
+	}
+	return mps.VerifyTypes(op, mps.AnyRankedTensor())
+}
 
 func verifyTarget(op *ir.Operation) error {
 	a := op.Attr("target")

@@ -41,3 +41,61 @@ func TestCall(t *testing.T) {
 		t.Errorf("target error: %v", err)
 	}
 }
+
+// TestCallVerifier checks the parent and type rules (lit-tests/hybrid-split/
+// dialect-invalid.mlir has them all).
+func TestCallVerifier(t *testing.T) {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	ctx.AllowUnregistered = true
+	for _, tc := range []struct{ src, err string }{
+		{`func.func @f(%x: tensor<?xf32>) {
+  thunk.call @t(%x) {target = "metal"} : (tensor<?xf32>) -> () {
+  ^bb0(%a: tensor<?xf32>):
+    %p = graph.param "p" : tensor<1088xui8>
+    thunk.yield
+  }
+  return
+}`, ""},
+		{`func.func @f(%i: i32) {
+  thunk.call @t(%i) {target = "metal"} : (i32) -> () {
+  ^bb0(%a: i32):
+    thunk.yield
+  }
+  return
+}`, "'thunk.call' op operand #0 must be variadic of ranked tensor of any type values, but got 'i32'"},
+		{`func.func @f(%x: tensor<*xf32>) {
+  %0 = thunk.call @t(%x) {target = "metal"} : (tensor<*xf32>) -> tensor<*xf32> {
+  ^bb0(%a: tensor<*xf32>):
+    thunk.yield %a : tensor<*xf32>
+  }
+  return
+}`, "'thunk.call' op operand #0 must be variadic of ranked tensor of any type values, but got 'tensor<*xf32>'"},
+		{`thunk.call @t() {target = "host"} : () -> () {
+  thunk.yield
+}`, "'thunk.call' op expects parent op 'func.func'"},
+		// The parent is checked first, as MLIR checks traits before types.
+		{`thunk.call @t() {target = "cuda"} : () -> i32 {
+  %c = "test.c"() : () -> i32
+  thunk.yield %c : i32
+}`, "'thunk.call' op expects parent op 'func.func'"},
+		{`func.func @f() {
+  mps.subgraph @s() : () -> () {
+    thunk.call @t() {target = "host"} : () -> () {
+      thunk.yield
+    }
+    mps.yield
+  }
+  return
+}`, "'thunk.call' op expects parent op 'func.func'"},
+	} {
+		m, err := asm.ParseString(ctx, "in.mlir", tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = ir.Verify(m)
+		if (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("error %v, want %q", err, tc.err)
+		}
+	}
+}

@@ -90,15 +90,167 @@ func.func @not_graph(%x: tensor<4xf32>) {
 
 // -----
 
-func.func @dynamic(%x: tensor<?xf32>) {
+func.func @dynamic(%x: tensor<4xf32>) {
   // expected-note@+1 {{in the mps.subgraph @s}}
-  mps.subgraph @s(%x) : (tensor<?xf32>) -> () {
-  ^bb0(%a: tensor<?xf32>):
-    // expected-error@+1 {{'graph.exp' op cannot be in an mps.subgraph: operand #0 has a dynamic dim ([?])}}
-    %0 = graph.exp %a : (tensor<?xf32>) -> tensor<?xf32>
+  mps.subgraph @s(%x) : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error@+1 {{'graph.reshape' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])}}
+    %0 = graph.reshape %a : (tensor<4xf32>) -> tensor<?xf32>
     mps.yield
   }
   return
+}
+
+// -----
+
+// Leaves are held to the rule on types every op in an mps.subgraph meets.
+func.func @dynamic_param() {
+  // expected-note@+1 {{in the mps.subgraph @s}}
+  %0 = mps.subgraph @s() : () -> tensor<4xf32> {
+    // expected-error@+1 {{'graph.param' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])}}
+    %p = graph.param "p" : tensor<?xf32>
+    %q = graph.param "q" : tensor<4xf32>
+    mps.yield %q : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// The error is at the leaf, before the op that reads it.
+func.func @dynamic_param_read() {
+  // expected-note@+1 {{in the mps.subgraph @s}}
+  mps.subgraph @s() : () -> () {
+    // expected-error@+1 {{'graph.param' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])}}
+    %p = graph.param "p" : tensor<?xf32>
+    %e = graph.exp %p : (tensor<?xf32>) -> tensor<?xf32>
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+// A packed GGUF weight: only graph.dequant_matmul reads it, natively.
+func.func @packed_param() {
+  // expected-note@+1 {{in the mps.subgraph @s}}
+  mps.subgraph @s() : () -> () {
+    // expected-error@+1 {{'graph.param' op cannot be in an mps.subgraph: result #0 has element type ui8 (MPS takes f32, f16, bf16, i32)}}
+    %w = graph.param "w" : tensor<1088xui8>
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+func.func @i64_constant() {
+  // expected-note@+1 {{in the mps.subgraph @s}}
+  mps.subgraph @s() : () -> () {
+    // expected-error@+1 {{'graph.constant' op cannot be in an mps.subgraph: result #0 has element type i64 (MPS takes f32, f16, bf16, i32)}}
+    %c = graph.constant dense<[0, 1]> : tensor<2xi64>
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+// Leaves of the types MPSGraph takes are fine.
+func.func @mps_leaves() {
+  mps.subgraph @s() : () -> () {
+    %h = graph.param "h" : tensor<2x3xf16>
+    %b = graph.param "b" : tensor<2x3xbf16>
+    %i = graph.constant dense<[0, 1]> : tensor<2xi32>
+    %f = graph.constant dense<1.0> : tensor<f32>
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+// The leaves MPSGraph cannot take are fine in a thunk.call.
+func.func @thunk_leaves() {
+  thunk.call @t() {target = "metal"} : () -> () {
+    %p = graph.param "p" : tensor<?xf32>
+    %w = graph.param "w" : tensor<1088xui8>
+    %c = graph.constant dense<[0, 1]> : tensor<2xi64>
+    thunk.yield
+  }
+  return
+}
+
+// -----
+
+// Operands and results: statically shaped tensors for mps.subgraph (MPSGraph
+// takes static shapes only), ranked tensors for thunk.call.
+func.func @operand_dynamic(%x: tensor<?xf32>) {
+  // expected-error@+1 {{'mps.subgraph' op operand #0 must be variadic of statically shaped tensor of any type values, but got 'tensor<?xf32>'}}
+  mps.subgraph @s(%x) : (tensor<?xf32>) -> () {
+  ^bb0(%a: tensor<?xf32>):
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+func.func @operand_scalar(%x: tensor<4xf32>, %i: i32) {
+  // expected-error@+1 {{'mps.subgraph' op operand #1 must be variadic of statically shaped tensor of any type values, but got 'i32'}}
+  mps.subgraph @s(%x, %i) : (tensor<4xf32>, i32) -> () {
+  ^bb0(%a: tensor<4xf32>, %b: i32):
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+func.func @result_scalar() {
+  // expected-error@+1 {{'mps.subgraph' op result #0 must be variadic of statically shaped tensor of any type values, but got 'f32'}}
+  %0 = "mps.subgraph"() <{sym_name = "s"}> ({
+    %c = "test.scalar"() : () -> f32
+    "mps.yield"(%c) : (f32) -> ()
+  }) : () -> f32
+  return
+}
+
+// -----
+
+func.func @thunk_operand_scalar(%x: tensor<?xf32>, %i: i32) {
+  // expected-error@+1 {{'thunk.call' op operand #1 must be variadic of ranked tensor of any type values, but got 'i32'}}
+  thunk.call @t(%x, %i) {target = "metal"} : (tensor<?xf32>, i32) -> () {
+  ^bb0(%a: tensor<?xf32>, %b: i32):
+    thunk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @thunk_result_unranked() {
+  // expected-error@+1 {{'thunk.call' op result #0 must be variadic of ranked tensor of any type values, but got 'tensor<*xf32>'}}
+  %0 = thunk.call @t() {target = "metal"} : () -> tensor<*xf32> {
+    %u = "test.unranked"() : () -> tensor<*xf32>
+    thunk.yield %u : tensor<*xf32>
+  }
+  return
+}
+
+// -----
+
+// The region ops make up a function body (HasParent<"func::FuncOp">).
+// expected-error@+1 {{'mps.subgraph' op expects parent op 'func.func'}}
+mps.subgraph @top() : () -> () {
+  mps.yield
+}
+
+// -----
+
+// expected-error@+1 {{'thunk.call' op expects parent op 'func.func'}}
+thunk.call @top() {target = "host"} : () -> () {
+  thunk.yield
 }
 
 // -----
@@ -171,14 +323,44 @@ func.func @no_target(%x: tensor<4xf32>) {
 
 // -----
 
+// Region ops do not nest: the nested one has the wrong parent.
 func.func @nested(%x: tensor<4xf32>) {
-  // expected-note@+1 {{in the thunk.call @t}}
   thunk.call @t(%x) {target = "metal"} : (tensor<4xf32>) -> () {
   ^bb0(%a: tensor<4xf32>):
-    // expected-error@+1 {{'mps.subgraph' op cannot be in a thunk.call: region ops do not nest}}
+    // expected-error@+1 {{'mps.subgraph' op expects parent op 'func.func'}}
     mps.subgraph @s() : () -> () {
       mps.yield
     }
+    thunk.yield
+  }
+  return
+}
+
+// -----
+
+func.func @nested_in_mps(%x: tensor<4xf32>) {
+  mps.subgraph @s(%x) : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error@+1 {{'thunk.call' op expects parent op 'func.func'}}
+    thunk.call @t() {target = "metal"} : () -> () {
+      thunk.yield
+    }
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+// Nor does any other op with regions go in a thunk.call.
+func.func @nested_other(%x: tensor<4xf32>) {
+  // expected-note@+1 {{in the thunk.call @t}}
+  thunk.call @t(%x) {target = "metal"} : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error@+1 {{'foo.region' op cannot be in a thunk.call: region ops do not nest}}
+    "foo.region"() ({
+      "foo.end"() : () -> ()
+    }) : () -> ()
     thunk.yield
   }
   return
