@@ -54,9 +54,11 @@ const mpsElemTypesText = "f32, f16, bf16, i32"
 
 // MPSTable returns the MPS capability table (new on each call). The
 // hybrid-split pass and the docs both read it. Besides the rows, one rule
-// holds for every op but the leaves: an operand or result with a dynamic
-// dim, or with an element type outside f32/f16/bf16/i32, keeps the op
-// native.
+// holds for every op (MPSTypeOK): an operand or result with a dynamic dim,
+// or with an element type outside f32/f16/bf16/i32, keeps the op native.
+// MPSCapable passes leaves whatever their type, since hybrid-split clones
+// them into the regions that read them; the mps.subgraph verifier applies
+// the rule to the leaves inside a region.
 func MPSTable() []MPSRow {
 	var unary []string
 	for _, u := range unaryOps() {
@@ -187,32 +189,44 @@ func mpsElemOK(t ir.Type) bool {
 	return false
 }
 
-// mpsTypes applies the rule for every op: static shapes and MPS element
-// types on every operand and result.
-func mpsTypes(op *ir.Operation, explain bool) (bool, string) {
-	check := func(what string, i int, t ir.Type) (bool, string) {
-		rt, ok := t.(*ir.RankedTensorType)
-		switch {
-		case !ok:
-			return because(explain, func() string { return fmt.Sprintf("%s #%d is not a ranked tensor", what, i) })
-		case hasDynamic(rt.Shape):
-			return because(explain, func() string {
-				return fmt.Sprintf("%s #%d has a dynamic dim (%s)", what, i, FormatShape(rt.Shape))
-			})
-		case !mpsElemOK(rt.Elem):
-			return because(explain, func() string {
-				return fmt.Sprintf("%s #%d has element type %s (MPS takes %s)", what, i, rt.Elem, mpsElemTypesText)
-			})
-		}
-		return true, ""
+// MPSTypeOK returns "" when MPSGraph takes values of type t (a ranked
+// tensor of static shape and element type f32, f16, bf16 or i32), else
+// why not, naming the value as what ("result #0"). It is the rule on types
+// of the capability table, which every op meets on every operand and
+// result; the mps.subgraph verifier applies it to leaves too.
+func MPSTypeOK(t ir.Type, what string) string {
+	_, why := mpsTypeOK(t, true, func() string { return what })
+	return why
+}
+
+// mpsTypeOK is MPSTypeOK; the reason is formatted only with explain, and
+// what is called only then.
+func mpsTypeOK(t ir.Type, explain bool, what func() string) (bool, string) {
+	rt, ok := t.(*ir.RankedTensorType)
+	switch {
+	case !ok:
+		return because(explain, func() string { return what() + " is not a ranked tensor" })
+	case hasDynamic(rt.Shape):
+		return because(explain, func() string {
+			return fmt.Sprintf("%s has a dynamic dim (%s)", what(), FormatShape(rt.Shape))
+		})
+	case !mpsElemOK(rt.Elem):
+		return because(explain, func() string {
+			return fmt.Sprintf("%s has element type %s (MPS takes %s)", what(), rt.Elem, mpsElemTypesText)
+		})
 	}
+	return true, ""
+}
+
+// mpsTypes applies the rule on types to every operand and result.
+func mpsTypes(op *ir.Operation, explain bool) (bool, string) {
 	for i := 0; i < op.NumOperands(); i++ {
-		if ok, why := check("operand", i, op.Operand(i).Type()); !ok {
+		if ok, why := mpsTypeOK(op.Operand(i).Type(), explain, func() string { return fmt.Sprintf("operand #%d", i) }); !ok {
 			return false, why
 		}
 	}
 	for i := 0; i < op.NumResults(); i++ {
-		if ok, why := check("result", i, op.Result(i).Type()); !ok {
+		if ok, why := mpsTypeOK(op.Result(i).Type(), explain, func() string { return fmt.Sprintf("result #%d", i) }); !ok {
 			return false, why
 		}
 	}

@@ -221,3 +221,23 @@ func TestLeavesAndSplitPoints(t *testing.T) {
 		t.Errorf("SplitPointOps = %v", SplitPointOps())
 	}
 }
+
+// TestMPSTypeOK checks the rule on types alone, with its reasons.
+func TestMPSTypeOK(t *testing.T) {
+	ctx := ir.NewContext()
+	for _, tc := range []struct {
+		t    ir.Type
+		want string
+	}{
+		{ctx.TensorType([]int64{2, 3}, ctx.F32()), ""},
+		{ctx.TensorType([]int64{4}, ctx.IntegerType(32, ir.Signless)), ""},
+		{ctx.TensorType([]int64{ir.Dynamic}, ctx.F32()), "result #0 has a dynamic dim ([?])"},
+		{ctx.TensorType([]int64{1088}, ctx.IntegerType(8, ir.Unsigned)), "result #0 has element type ui8 (MPS takes f32, f16, bf16, i32)"},
+		{ctx.TensorType([]int64{1}, ctx.IntegerType(64, ir.Signless)), "result #0 has element type i64 (MPS takes f32, f16, bf16, i32)"},
+		{ctx.F32(), "result #0 is not a ranked tensor"},
+	} {
+		if got := MPSTypeOK(tc.t, "result #0"); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}

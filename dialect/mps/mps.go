@@ -79,13 +79,11 @@ func verifySubgraph(op *ir.Operation) error {
 	if err := VerifyOutlined(op, YieldName); err != nil {
 		return err
 	}
-	var pl placer
-	defer pl.release()
 	for o := op.Region(0).First().First(); o != nil; o = o.Next() {
 		if o.Name() == YieldName {
 			continue
 		}
-		if why := pl.why(o); why != "" {
+		if why := Placeable(o); why != "" {
 			d := ir.OpError(o, "cannot be in an mps.subgraph: %s", why)
 			d.AttachNote(op.Loc(), "in the mps.subgraph @"+ir.SymbolName(op))
 			return d
@@ -100,32 +98,15 @@ func verifySubgraph(op *ir.Operation) error {
 // boundaries (Source), so the answer is the one graph.MPSCapable gives
 // for the op in the function before partitioning.
 func Placeable(op *ir.Operation) string {
-	var pl placer
-	defer pl.release()
-	return pl.why(op)
-}
-
-// A placer answers Placeable for the ops of one region, reusing one
-// probe for its leaves.
-type placer struct {
-	// probe is a detached graph.reshape from a tensor<1xf32> param, made
-	// on the first leaf; its result takes each leaf's type in turn.
-	probe *ir.Operation
-}
-
-// release drops the probe's use of its operand.
-func (pl *placer) release() {
-	if pl.probe != nil {
-		pl.probe.DropAllReferences()
-	}
-}
-
-func (pl *placer) why(op *ir.Operation) string {
 	if op.Def() == nil || op.OpName().Dialect() != "graph" {
 		return "'" + op.Name() + "' is not a graph op"
 	}
 	if graph.IsLeaf(op) && op.NumResults() == 1 {
-		return pl.leaf(op)
+		// graph.MPSCapable passes every leaf, since hybrid-split clones
+		// leaves rather than placing them; but a leaf inside a region
+		// becomes an MPSGraph constant or placeholder, so it meets the
+		// rule on types every other op meets.
+		return graph.MPSTypeOK(op.Result(0).Type(), "result #0")
 	}
 	if op.Name() == graph.AttentionName && op.NumOperands() >= 3 {
 		return attentionPlaceable(op)
@@ -135,44 +116,6 @@ func (pl *placer) why(op *ir.Operation) string {
 		return ""
 	}
 	return strings.TrimPrefix(why, op.Name()+": ")
-}
-
-// leaf returns "" when op, a leaf, may be in an mps.subgraph, else why
-// not. graph.MPSCapable passes every leaf, since hybrid-split clones
-// leaves rather than placing them; but a leaf inside a region becomes an
-// MPSGraph constant or placeholder, so the rule on types that every other
-// op meets holds for it too.
-//
-// A leaf read by an op that graph.IsMPSCapable passes meets that rule,
-// since the rule covers every operand; every leaf hybrid-split puts in a
-// region is read by such an op. Any other leaf is judged on the probe, a reshape (a row
-// with no condition) whose operand meets the rule and whose result takes
-// the leaf's type, so that graph.MPSCapable judges the type alone and
-// words the reason for result #0, as it would for the leaf.
-func (pl *placer) leaf(op *ir.Operation) string {
-	if u := op.Result(0).FirstUse(); u != nil && graph.IsMPSCapable(u.Owner()) {
-		return ""
-	}
-	if pl.probe == nil {
-		ctx := op.Context()
-		one := ctx.TensorType([]int64{1}, ctx.F32())
-		p := ir.NewOperation(ctx, &ir.OperationState{
-			Name:        ctx.OpName(graph.ParamName),
-			ResultTypes: []ir.Type{one},
-			Attrs:       []ir.NamedAttr{{Name: "name", Value: ctx.StringAttr("probe")}},
-		})
-		pl.probe = ir.NewOperation(ctx, &ir.OperationState{
-			Name:        ctx.OpName(graph.ReshapeName),
-			Operands:    []*ir.Value{p.Result(0)},
-			ResultTypes: []ir.Type{one},
-		})
-	}
-	pl.probe.Result(0).SetType(op.Result(0).Type())
-	if graph.IsMPSCapable(pl.probe) {
-		return ""
-	}
-	_, why := graph.MPSCapable(pl.probe)
-	return strings.TrimPrefix(why, graph.ReshapeName+": ")
 }
 
 // attentionPlaceable checks attention's leaf-materialised rule across

@@ -139,7 +139,7 @@ func TestVerifier(t *testing.T) {
   }
   return
 }`, "'graph.param' op cannot be in an mps.subgraph: result #0 has a dynamic dim ([?])"},
-		// One probe judges every leaf of a region in turn.
+		// Every leaf of a region is judged, not only the first.
 		{`func.func @f() {
   mps.subgraph @s() : () -> () {
     %a = graph.param "a" : tensor<4xf32>
