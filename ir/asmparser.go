@@ -141,7 +141,10 @@ func PrintReturnLike(p *OpPrinter, op *Operation) {
 // ops' headers, `@sym(%a, %b) {attrs} : (A, B) -> R`, into st: the
 // operands resolved with the function type's inputs, its results as the
 // result types, the attribute dictionary. It returns the symbol name.
-func ParseCallLike(p OpAsmParser, st *OperationState) (string, error) {
+// The dictionary may not hold the names in inferred, which the custom form
+// spells out (an outlined region op's sym_name): that is an error, worded
+// as func.func's.
+func ParseCallLike(p OpAsmParser, st *OperationState, inferred ...string) (string, error) {
 	name, err := p.ParseSymbolName()
 	if err != nil {
 		return "", err
@@ -156,9 +159,17 @@ func ParseCallLike(p OpAsmParser, st *OperationState) (string, error) {
 	if err := p.ParsePunct(")"); err != nil {
 		return "", err
 	}
+	dictLoc := p.CurrentLoc()
 	attrs, err := p.ParseOptionalAttrDict()
 	if err != nil {
 		return "", err
+	}
+	for _, a := range attrs {
+		for _, n := range inferred {
+			if a.Name == n {
+				return "", p.ErrorAt(dictLoc, "'%s' is an inferred attribute and should not be specified in the explicit attribute dictionary", n)
+			}
+		}
 	}
 	ft, err := ParseColonFunctionType(p)
 	if err != nil {

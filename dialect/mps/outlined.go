@@ -16,7 +16,7 @@ import (
 // The attribute dictionary holds inherent attributes (thunk.call's
 // target) and discardable ones alike.
 func ParseOutlined(p ir.OpAsmParser, st *ir.OperationState) error {
-	name, err := ir.ParseCallLike(p, st)
+	name, err := ir.ParseCallLike(p, st, "sym_name")
 	if err != nil {
 		return err
 	}

@@ -386,3 +386,27 @@ func.func @not_function_type(%x: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+// The custom form spells the symbol out; the attribute dictionary may not
+// give another one.
+func.func @sym_in_dict(%x: tensor<4xf32>) {
+  // expected-error@+1 {{custom op 'mps.subgraph' 'sym_name' is an inferred attribute and should not be specified in the explicit attribute dictionary}}
+  mps.subgraph @s(%x) {sym_name = "t"} : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    mps.yield
+  }
+  return
+}
+
+// -----
+
+func.func @sym_in_dict_thunk(%x: tensor<4xf32>) {
+  // expected-error@+1 {{custom op 'thunk.call' 'sym_name' is an inferred attribute and should not be specified in the explicit attribute dictionary}}
+  thunk.call @s(%x) {target = "metal", sym_name = "t"} : (tensor<4xf32>) -> () {
+  ^bb0(%a: tensor<4xf32>):
+    thunk.yield
+  }
+  return
+}
