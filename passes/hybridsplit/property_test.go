@@ -3,9 +3,9 @@ package hybridsplit
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,12 +13,24 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridinline"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit/internal/randgraph"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
+
+// Reproducing a failure of TestRandomGraphs. Each failure names the seed
+// of its random function and the variant, for example "seed 1234,
+// dependency: semantics: ...". The same seed gives the same function, so
+//
+//	go test ./passes/hybridsplit -run 'TestRandomGraphs$' -seed 1234 -graphs 1
+//
+// checks that function alone, in every variant that runs on it. The
+// failure is also shrunk to a small function that fails the same way and
+// written to a file named in the message (report_test.go): its header says
+// what failed and, where rlx-opt, rlx-run and FileCheck can see the bug,
+// holds RUN lines that fail while the bug is there, so the file is a
+// ready lit test (copy it to lit-tests/hybrid-split/).
 
 var (
 	flagGraphs = flag.Int("graphs", 5000, "number of random graphs TestRandomGraphs checks")
@@ -31,6 +43,9 @@ type variant struct {
 	opts Options
 	// every makes the variant run on one graph in every; 1 is all.
 	every int
+	// split is the pass under test; nil is Split. The tests of the
+	// property test itself put a pass with a bug here.
+	split func(*ir.Operation, Options) (Result, error)
 }
 
 var variants = []variant{
@@ -46,6 +61,17 @@ type tally struct {
 	runs, interpreted, inlined       atomic.Int64
 	optimumChecked, atBound, seedCmp atomic.Int64
 	regions, bound                   atomic.Int64
+	// seedSteps counts the seed comparisons by the original's plan: none
+	// (it refuses, or every step is a thunk), one step, several steps.
+	seedNone, seedOne, seedSeveral atomic.Int64
+}
+
+// failing is a function that fails a variant, before it is shrunk.
+type failing struct {
+	seed int64
+	v    int // index in variants
+	src  string
+	fl   *failure
 }
 
 // TestRandomGraphs is the differential property test of hybrid-split. For
@@ -56,11 +82,13 @@ type tally struct {
 // seeded inputs and weights and compares the results bit for bit
 // (runtime/ref), and puts every third split back in line and compares that
 // too. In dependency mode it checks the region count against the exact
-// optimum (exactOptimum, on functions of up to 12 compute ops) and the path
-// bound; in seed mode it checks the regions against a transcription of the
-// original algorithm (rsBuildHybridPlan). A failure is shrunk to a small
-// function that still fails, written to a temporary file named in the
-// message.
+// optimum (exactOptimum, on functions of up to optimumCap compute ops) and
+// the path bound; in seed mode it checks the regions against a
+// transcription of the original algorithm (rsBuildHybridPlan), and
+// requires that at least 30% of those comparisons have a plan of several
+// steps. A panic anywhere in a check is a failure like any other. The
+// failures are sorted by seed; the first three are shrunk and written out
+// (investigate), and the test says how many there are in all.
 func TestRandomGraphs(t *testing.T) {
 	n := *flagGraphs
 	if testing.Short() {
@@ -68,7 +96,7 @@ func TestRandomGraphs(t *testing.T) {
 	}
 	var tl tally
 	var mu sync.Mutex
-	failures := 0
+	var fails []failing
 	next := atomic.Int64{}
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
@@ -90,16 +118,13 @@ func TestRandomGraphs(t *testing.T) {
 					continue
 				}
 				tl.graphs.Add(1)
-				for _, v := range variants {
+				for vi, v := range variants {
 					if seed%int64(v.every) != 0 {
 						continue
 					}
-					if err := property(ctx, src, v, uint64(seed), &tl); err != nil {
+					if fl := property(ctx, src, v, uint64(seed), &tl); fl != nil {
 						mu.Lock()
-						failures++
-						if failures <= 3 {
-							t.Error(report(seed, v, src, err))
-						}
+						fails = append(fails, failing{seed, vi, src, fl})
 						mu.Unlock()
 					}
 				}
@@ -107,11 +132,41 @@ func TestRandomGraphs(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d random graphs (%d compute ops), %d splits in %d variants, %d failures", tl.graphs.Load(), tl.ops.Load(), tl.runs.Load(), len(variants), failures)
+	sort.Slice(fails, func(i, j int) bool {
+		a, b := fails[i], fails[j]
+		return a.seed < b.seed || a.seed == b.seed && a.v < b.v
+	})
+	for _, f := range fails[:min(3, len(fails))] {
+		t.Error(investigate("", f.seed, variants[f.v], f.src, f.fl))
+	}
+	if len(fails) > 0 {
+		t.Errorf("%d failures in all, by seed (the first %d shrunk above): %s", len(fails), min(3, len(fails)), seedList(fails))
+	}
+	t.Logf("%d random graphs (%d compute ops), %d splits in %d variants, %d failures", tl.graphs.Load(), tl.ops.Load(), tl.runs.Load(), len(variants), len(fails))
 	t.Logf("interpreted bit for bit: %d splits, %d split+inline round trips", tl.interpreted.Load(), tl.inlined.Load())
 	t.Logf("dependency mode: %d region counts equal to the exact optimum; path bound reached in %d of %d splits (regions %d, bound %d in total)",
 		tl.optimumChecked.Load(), tl.atBound.Load(), tl.graphs.Load(), tl.regions.Load(), tl.bound.Load())
-	t.Logf("seed mode: %d splits equal to the transcription of the original", tl.seedCmp.Load())
+	several := tl.seedSeveral.Load()
+	t.Logf("seed mode: %d splits equal to the transcription of the original: %d with a hybrid plan of several steps, %d of one step, %d without a plan (refused, or all thunks)",
+		tl.seedCmp.Load(), several, tl.seedOne.Load(), tl.seedNone.Load())
+	// Half the functions are made for plans (randomSource); if the
+	// generator drifts so that few are, seed mode is barely compared.
+	if n >= 500 && several < int64(n)*3/10 {
+		t.Errorf("only %d of %d seed-mode comparisons had a hybrid plan of several steps, want at least 30%%", several, n)
+	}
+}
+
+// seedList lists the seeds and variants of fs, at most 20 of them.
+func seedList(fs []failing) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 20 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%d (%s)", f.seed, variants[f.v].name))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func newContext() *ir.Context {
@@ -121,37 +176,93 @@ func newContext() *ir.Context {
 }
 
 // randomSource prints the random function of seed. Most are small enough
-// for the exact optimum; a quarter have no attention, gated_delta_net or
-// lstm, so seed mode gets to make hybrid plans.
+// for the exact optimum. Odd seeds may use attention, gated_delta_net and
+// lstm; even seeds are made for the original algorithm's plans (no such
+// ops, frequent dequant_matmul, few ops without an MPS lowering), so that
+// seed mode is compared on real plans.
 func randomSource(ctx *ir.Context, seed int64) (string, error) {
 	ops := 1 + int(seed*7919%12)
 	if seed%5 == 0 {
 		ops = 12 + int(seed*104729%28)
 	}
-	m, err := randgraph.Build(ctx, seed, randgraph.Config{Ops: ops, Refusals: seed%4 != 0})
+	m, err := randgraph.Build(ctx, seed, randgraph.Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0})
 	if err != nil {
 		return "", err
 	}
 	return ir.Sprint(m, ir.PrintOptions{}), nil
 }
 
-// property checks one split of src; it returns the first violation.
-func property(ctx *ir.Context, src string, v variant, seed uint64, tl *tally) error {
+// stage names the check of property that failed. With whether it
+// panicked it is the kind of a failure, which shrinking keeps and which
+// decides the reproducer's RUN lines.
+type stage string
+
+const (
+	stageSetup           stage = "setup"            // parsing the function, the variant's options
+	stageSplit           stage = "split"            // the pass returned an error
+	stageVerify          stage = "verify"           // the split function does not verify
+	stageForm            stage = "form"             // a rule of the output form (checkSplit)
+	stagePathBound       stage = "path-bound"       // fewer regions than the path bound
+	stageOptimum         stage = "optimum"          // not the exact optimum's region count
+	stageSeedRef         stage = "seed-reference"   // mode=seed against rsBuildHybridPlan
+	stageSemantics       stage = "semantics"        // other bits than the original's, or the interpreter failed
+	stageInline          stage = "inline"           // hybridinline.Inline
+	stageInlineVerify    stage = "inline-verify"    // split then inline does not verify
+	stageInlineSemantics stage = "inline-semantics" // split then inline computes other bits
+)
+
+// failure is a violation property found.
+type failure struct {
+	stage    stage
+	panicked bool
+	msg      string
+	// optimum is the exact optimum, for stageOptimum.
+	optimum int
+}
+
+func (f *failure) kind() string {
+	if f.panicked {
+		return "panic in " + string(f.stage)
+	}
+	return string(f.stage)
+}
+
+func (f *failure) Error() string { return f.kind() + ": " + f.msg }
+
+func fail(st stage, format string, args ...any) *failure {
+	return &failure{stage: st, msg: fmt.Sprintf(format, args...)}
+}
+
+// property checks one split of src; it returns the first violation. A
+// panic in the pass, the checks or the interpreter is a violation of the
+// stage it happened in, with the panic value and where it was raised.
+func property(ctx *ir.Context, src string, v variant, seed uint64, tl *tally) (fl *failure) {
+	st := stageSetup
+	defer func() {
+		if r := recover(); r != nil {
+			fl = &failure{stage: st, panicked: true, msg: fmt.Sprintf("%v\n%s", r, panicStack())}
+		}
+	}()
 	forced, err := NativeSet(v.opts.NativeOps)
 	if err != nil {
-		return err
+		return fail(st, "%v", err)
 	}
 	part, err := asm.ParseString(ctx, "split.mlir", src)
 	if err != nil {
-		return err
+		return fail(st, "%v", err)
 	}
 	orig := part.Clone(nil)
 	f := part.Region(0).First().First()
 	s := takeSnapshot(f, forced)
 	nodes := rsNodes(s)
-	res, err := Split(f, v.opts)
+	split := v.split
+	if split == nil {
+		split = Split
+	}
+	st = stageSplit
+	res, err := split(f, v.opts)
 	if err != nil {
-		return fmt.Errorf("Split: %v", err)
+		return fail(st, "Split: %v", err)
 	}
 	if tl != nil {
 		tl.runs.Add(1)
@@ -159,26 +270,32 @@ func property(ctx *ir.Context, src string, v variant, seed uint64, tl *tally) er
 			tl.ops.Add(int64(len(s.ops)))
 		}
 	}
+	st = stageVerify
 	if err := ir.Verify(part); err != nil {
-		return fmt.Errorf("the split function does not verify: %v", err)
+		return fail(st, "the split function does not verify: %v", err)
 	}
+	st = stageForm
 	regions, err := checkSplit(s)
 	if err != nil {
-		return err
+		return fail(st, "%v", err)
 	}
 	if got := res.MPSRegions + res.ThunkRegions; got != len(regions) {
-		return fmt.Errorf("Result counts %d regions, the function has %d", got, len(regions))
+		return fail(st, "Result counts %d regions, the function has %d", got, len(regions))
 	}
 	defaults := len(v.opts.NativeOps) == 0 && v.opts.MinSubgraphOps <= 1
 	switch {
 	case defaults && v.opts.Mode != ModeSeed:
+		st = stagePathBound
 		b := pathBound(s)
 		if len(regions) < b {
-			return fmt.Errorf("%d regions, below the path bound %d: %s", len(regions), b, describe(s, regions))
+			return fail(st, "%d regions, below the path bound %d: %s", len(regions), b, describe(s, regions))
 		}
-		if len(s.ops) <= 12 {
+		if len(s.ops) <= optimumCap {
+			st = stageOptimum
 			if opt := exactOptimum(s); opt != len(regions) {
-				return fmt.Errorf("%d regions, but the exact optimum is %d: %s", len(regions), opt, describe(s, regions))
+				fl := fail(st, "%d regions, but the exact optimum is %d: %s", len(regions), opt, describe(s, regions))
+				fl.optimum = opt
+				return fl
 			}
 			if tl != nil {
 				tl.optimumChecked.Add(1)
@@ -192,32 +309,77 @@ func property(ctx *ir.Context, src string, v variant, seed uint64, tl *tally) er
 			}
 		}
 	case defaults:
-		if err := checkSeed(s, nodes, regions); err != nil {
-			return err
+		st = stageSeedRef
+		steps, err := checkSeed(s, nodes, regions)
+		if err != nil {
+			return fail(st, "%v", err)
 		}
 		if tl != nil {
 			tl.seedCmp.Add(1)
+			switch {
+			case steps == 0:
+				tl.seedNone.Add(1)
+			case steps == 1:
+				tl.seedOne.Add(1)
+			default:
+				tl.seedSeveral.Add(1)
+			}
 		}
 	}
+	st = stageSemantics
 	if err := sameResults(orig, part, seed); err != nil {
-		return fmt.Errorf("split: %v", err)
+		return fail(st, "split: %v", err)
 	}
 	if tl != nil {
 		tl.interpreted.Add(1)
 	}
 	if seed%3 == 0 {
+		st = stageInline
 		hybridinline.Inline(f)
+		st = stageInlineVerify
 		if err := ir.Verify(part); err != nil {
-			return fmt.Errorf("split then inline does not verify: %v", err)
+			return fail(st, "split then inline does not verify: %v", err)
 		}
+		st = stageInlineSemantics
 		if err := sameResults(orig, part, seed); err != nil {
-			return fmt.Errorf("split then inline: %v", err)
+			return fail(st, "split then inline: %v", err)
 		}
 		if tl != nil {
 			tl.inlined.Add(1)
 		}
 	}
 	return nil
+}
+
+// panicStack returns, from a deferred function of property that recovered
+// a panic, the frames between the panic and property: the functions, without
+// their arguments, and their lines. The runtime's frames are left out, and
+// there are ten frames at most.
+func panicStack() string {
+	lines := strings.Split(strings.TrimSpace(string(debug.Stack())), "\n")
+	// lines[0] is "goroutine N [running]:"; then each frame is a function
+	// line and a tab-indented file:line line. The frames up to the
+	// runtime's panic are this function's and the deferred one's.
+	var out []string
+	below := false
+	for i := 1; i+1 < len(lines) && len(out) < 20; i += 2 {
+		fn, at := lines[i], lines[i+1]
+		if strings.HasSuffix(fn, ")") {
+			fn = fn[:strings.LastIndex(fn, "(")]
+		}
+		switch {
+		case !below:
+			below = fn == "panic"
+		case strings.HasSuffix(fn, "/hybridsplit.property"):
+			return strings.Join(out, "\n")
+		case !strings.HasPrefix(fn, "runtime."):
+			if k := strings.LastIndex(at, " +0x"); k >= 0 {
+				at = at[:k]
+			}
+			out = append(out, fn, at)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // sameResults interprets both modules on the same seeded inputs and
@@ -233,144 +395,4 @@ func sameResults(a, b *ir.Operation, seed uint64) error {
 		}
 	}
 	return nil
-}
-
-// report shrinks a failing function and writes it where the user can
-// find it.
-func report(seed int64, v variant, src string, err error) string {
-	fails := func(s string) error { return property(newContext(), s, v, uint64(seed), nil) }
-	small := shrink(src, fails)
-	msg := fails(small)
-	if msg == nil {
-		small, msg = src, err
-	}
-	dir, derr := os.MkdirTemp("", "hybridsplit-repro-")
-	path := "(not written: " + fmt.Sprint(derr) + ")"
-	if derr == nil {
-		path = filepath.Join(dir, fmt.Sprintf("seed%d-%s.mlir", seed, strings.ReplaceAll(v.name, "+", "-")))
-		header := fmt.Sprintf("// hybrid-split %s on random graph seed %d: %v\n// RUN: rlx-opt %%s --hybrid-split%s\n", v.name, seed, msg, optionText(v.opts))
-		if werr := os.WriteFile(path, []byte(header+small), 0o644); werr != nil {
-			path = "(not written: " + werr.Error() + ")"
-		}
-	}
-	return fmt.Sprintf("seed %d, %s: %v\nshrunk reproducer (%d bytes, from %d): %s\n%s", seed, v.name, err, len(small), len(src), path, small)
-}
-
-func optionText(o Options) string {
-	var parts []string
-	if o.Mode != "" {
-		parts = append(parts, "mode="+o.Mode)
-	}
-	if len(o.NativeOps) > 0 {
-		parts = append(parts, "native-ops="+strings.Join(o.NativeOps, ","))
-	}
-	if o.MinSubgraphOps > 1 {
-		parts = append(parts, fmt.Sprintf("min-subgraph-ops=%d", o.MinSubgraphOps))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "='" + strings.Join(parts, " ") + "'"
-}
-
-// shrink makes src smaller while fails still reports a failure: it drops
-// returned values, then ops (whose used results become new function
-// arguments), and arguments nothing uses. It returns the smallest failing
-// source found.
-func shrink(src string, fails func(string) error) string {
-	for changed := true; changed; {
-		changed = false
-		for _, edit := range edits(src) {
-			if cand, ok := edit(src); ok && cand != src && fails(cand) != nil {
-				src, changed = cand, true
-				break
-			}
-		}
-	}
-	return src
-}
-
-type edit func(string) (string, bool)
-
-// edits lists the one-step reductions of src.
-func edits(src string) []edit {
-	_, body, err := bodyOf(src)
-	if err != nil {
-		return nil
-	}
-	var out []edit
-	for k := body.Last().NumOperands() - 1; k >= 0; k-- {
-		out = append(out, func(s string) (string, bool) { return rewrite(s, func(b *ir.Block) bool { return dropReturn(b, k) }) })
-	}
-	for i := body.NumOps() - 2; i >= 0; i-- {
-		out = append(out, func(s string) (string, bool) { return rewrite(s, func(b *ir.Block) bool { return dropOp(b, i) }) })
-	}
-	return out
-}
-
-func bodyOf(src string) (*ir.Operation, *ir.Block, error) {
-	m, err := asm.ParseString(newContext(), "shrink.mlir", src)
-	if err != nil {
-		return nil, nil, err
-	}
-	f := m.Region(0).First().First()
-	return m, f.Region(0).First(), nil
-}
-
-// rewrite parses src, applies change to the function body, erases unused
-// leaves and arguments, fixes the function type and prints the result.
-func rewrite(src string, change func(*ir.Block) bool) (string, bool) {
-	m, body, err := bodyOf(src)
-	if err != nil || !change(body) {
-		return "", false
-	}
-	for op := body.First(); op != nil; {
-		next := op.Next()
-		if op.NumResults() == 1 && !op.Result(0).HasUses() && (op.Name() == "graph.param" || op.Name() == "graph.constant") {
-			op.Erase()
-		}
-		op = next
-	}
-	for i := body.NumArguments() - 1; i >= 0; i-- {
-		if !body.Argument(i).HasUses() {
-			body.EraseArgument(i)
-		}
-	}
-	ctx := m.Context()
-	ret := body.Last()
-	f := body.ParentOp()
-	f.SetAttr(ctx, "function_type", ctx.TypeAttr(ctx.FunctionType(body.ArgumentTypes(), ret.OperandTypes())))
-	if ir.Verify(m) != nil {
-		return "", false
-	}
-	return ir.Sprint(m, ir.PrintOptions{}), true
-}
-
-// dropReturn removes returned value k.
-func dropReturn(body *ir.Block, k int) bool {
-	ret := body.Last()
-	vs := ret.Operands()
-	if k >= len(vs) {
-		return false
-	}
-	ret.SetOperands(append(vs[:k:k], vs[k+1:]...))
-	return true
-}
-
-// dropOp removes op i of the body; its used results become new arguments.
-func dropOp(body *ir.Block, i int) bool {
-	op := body.First()
-	for ; i > 0 && op != nil; i-- {
-		op = op.Next()
-	}
-	if op == nil || op.Name() == fn.ReturnName {
-		return false
-	}
-	for k := 0; k < op.NumResults(); k++ {
-		if r := op.Result(k); r.HasUses() {
-			r.ReplaceAllUsesWith(body.AddArgument(r.Type(), op.Context().UnknownLoc()))
-		}
-	}
-	op.Erase()
-	return true
 }

@@ -133,10 +133,11 @@ func rsBuildHybridPlan(nodes []rsNode) (steps []rsStep, ok bool) {
 	return steps, true
 }
 
-// checkSeed compares the regions of mode=seed with the original's steps.
-// A None plan must be one thunk region holding every compute op (or no
-// region when there is none).
-func checkSeed(s *snapshot, nodes []rsNode, regions []region) error {
+// checkSeed compares the regions of mode=seed with the original's steps
+// and returns how many steps its plan has (0 for none). A None plan must
+// be one thunk region holding every compute op (or no region when there
+// is none).
+func checkSeed(s *snapshot, nodes []rsNode, regions []region) (int, error) {
 	nodeOf := map[*ir.Operation]int{}
 	for _, n := range nodes {
 		if n.origin != nil {
@@ -146,15 +147,15 @@ func checkSeed(s *snapshot, nodes []rsNode, regions []region) error {
 	steps, ok := rsBuildHybridPlan(nodes)
 	if !ok {
 		if len(s.ops) == 0 && len(regions) == 0 {
-			return nil
+			return 0, nil
 		}
 		if len(regions) != 1 || !regions[0].native || len(regions[0].ops) != len(s.ops) {
-			return fmt.Errorf("the original makes no hybrid plan, but seed mode made %s", describe(s, regions))
+			return 0, fmt.Errorf("the original makes no hybrid plan, but seed mode made %s", describe(s, regions))
 		}
-		return nil
+		return 0, nil
 	}
 	if len(steps) != len(regions) {
-		return fmt.Errorf("the original makes %d steps, seed mode %d regions: %s", len(steps), len(regions), describe(s, regions))
+		return 0, fmt.Errorf("the original makes %d steps, seed mode %d regions: %s", len(steps), len(regions), describe(s, regions))
 	}
 	for k, st := range steps {
 		r := regions[k]
@@ -169,16 +170,16 @@ func checkSeed(s *snapshot, nodes []rsNode, regions []region) error {
 			}
 		}
 		if r.native == st.subGraph {
-			return fmt.Errorf("step %d: the original makes subGraph=%v, seed mode native=%v", k, st.subGraph, r.native)
+			return 0, fmt.Errorf("step %d: the original makes subGraph=%v, seed mode native=%v", k, st.subGraph, r.native)
 		}
 		if len(want) != len(r.ops) {
-			return fmt.Errorf("step %d: the original has %d nodes, the region %d ops", k, len(want), len(r.ops))
+			return 0, fmt.Errorf("step %d: the original has %d nodes, the region %d ops", k, len(want), len(r.ops))
 		}
 		for j, i := range r.ops {
 			if nodeOf[s.ops[i]] != want[j] {
-				return fmt.Errorf("step %d: node %d differs", k, j)
+				return 0, fmt.Errorf("step %d: node %d differs", k, j)
 			}
 		}
 	}
-	return nil
+	return len(steps), nil
 }

@@ -16,6 +16,15 @@ type Config struct {
 	// Refusals allows attention, gated_delta_net and lstm, for which the
 	// original algorithm (mode=seed) refuses a hybrid plan.
 	Refusals bool
+	// Plans shapes the function for the original algorithm's hybrid plans:
+	// dequant_matmul, the split point that does not refuse a plan, is
+	// common, and ops that stay native (no MPS lowering, casts to i64,
+	// gathers with i64 indices, strided slices, rank-4 ropes) are rare, so
+	// the runs between split points are mostly sub-graphs; without
+	// Refusals the plan then has several steps. Plans draws its extra
+	// random numbers only when set, so a function without it is the one
+	// its seed always gave (and old failure reports still name it).
+	Plans bool
 }
 
 type gen struct {
@@ -224,15 +233,39 @@ var binary = []string{
 	graph.AddName, graph.SubName, graph.MulName, graph.DivName, graph.MaxName, graph.MinName, graph.PowName,
 }
 
+// nativeOnly are the ops of unary and binary without an MPS lowering.
+var nativeOnly = map[string]bool{graph.SoftplusName: true, graph.MaxName: true, graph.MinName: true, graph.PowName: true}
+
+// rare reports whether a Plans function should avoid a choice that keeps
+// an op native: three times in four. It draws nothing without Plans.
+func (g *gen) rare() bool { return g.cfg.Plans && g.rng.Intn(4) != 0 }
+
+// pickOp returns a random name of names, drawn again when rare says so
+// for an op without an MPS lowering.
+func (g *gen) pickOp(names []string) string {
+	name := names[g.rng.Intn(len(names))]
+	for nativeOnly[name] && g.rare() {
+		name = names[g.rng.Intn(len(names))]
+	}
+	return name
+}
+
 // step makes one random op.
 func (g *gen) step() error {
+	if g.cfg.Plans && g.rng.Intn(4) == 0 {
+		g.dequant()
+		return nil
+	}
 	switch k := g.rng.Intn(100); {
 	case k < 22:
 		x := g.anyFloat()
-		g.create(unary[g.rng.Intn(len(unary))], []*ir.Value{x}, nil)
+		g.create(g.pickOp(unary), []*ir.Value{x}, nil)
 	case k < 44:
 		x := g.anyFloat()
-		g.create(binary[g.rng.Intn(len(binary))], []*ir.Value{x, g.partner(x)}, nil)
+		g.create(g.pickOp(binary), []*ir.Value{x, g.partner(x)}, nil)
+	case k < 50 && g.rare():
+		// cmp and select have no MPS lowering.
+		return nil
 	case k < 47:
 		x := g.anyFloat()
 		preds := []string{"eq", "ne", "lt", "le", "gt", "ge"}
@@ -252,7 +285,11 @@ func (g *gen) step() error {
 	case k < 54:
 		x := g.anyFloat()
 		elems := []ir.Type{g.f32, g.ctx.FloatType("f16"), g.ctx.FloatType("bf16"), g.ctx.I32(), g.ctx.I64()}
-		g.create(graph.CastName, []*ir.Value{x}, []ir.Type{g.tensor(shapeOf(x), elems[g.rng.Intn(len(elems))])})
+		elem := elems[g.rng.Intn(len(elems))]
+		for elem == g.ctx.I64() && g.rare() {
+			elem = elems[g.rng.Intn(len(elems))]
+		}
+		g.create(graph.CastName, []*ir.Value{x}, []ir.Type{g.tensor(shapeOf(x), elem)})
 	case k < 60:
 		g.matmul()
 	case k < 63:
@@ -371,7 +408,7 @@ func (g *gen) shapeOp() {
 	case 3: // slice, sometimes strided (native)
 		axis := g.rng.Intn(len(s))
 		step := int64(1)
-		if g.rng.Intn(3) == 0 {
+		if g.rng.Intn(3) == 0 && !g.rare() {
 			step = 2
 		}
 		start := int64(g.rng.Intn(int(s[axis])))
@@ -408,7 +445,7 @@ func (g *gen) shapeOp() {
 			idx[i] = int64(g.rng.Intn(int(s[axis])))
 		}
 		et := g.ctx.I32()
-		if g.rng.Intn(2) == 0 {
+		if g.rng.Intn(2) == 0 && !g.rare() {
 			et = g.ctx.I64()
 		}
 		it := g.tensor(is, et)
@@ -435,7 +472,7 @@ func (g *gen) rope() {
 	}
 	b, s, h := int64(1), int64(1+g.rng.Intn(2)), int64(1+g.rng.Intn(2))
 	var x *ir.Value
-	if g.rng.Intn(2) == 0 {
+	if g.rng.Intn(2) == 0 || g.rare() { // MPS ropes rank 3 only
 		x = g.pick(g.tensor([]int64{b, s, h * d}, g.f32))
 	} else {
 		x = g.pick(g.tensor([]int64{b, s, h, d}, g.f32))
