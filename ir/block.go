@@ -81,6 +81,19 @@ func (b *Block) ArgumentLoc(i int) Location {
 	return b.argLocs[i]
 }
 
+// printedArgLoc returns the location printed for argument i: loc(unknown)
+// (the context's) when it has none, since in MLIR every block argument has
+// a location, and its printer treats an unknown one like any other.
+func (b *Block) printedArgLoc(i int) Location {
+	if l := b.ArgumentLoc(i); l != nil {
+		return l
+	}
+	if op := b.ParentOp(); op != nil {
+		return op.Context().unknownLoc
+	}
+	return &UnknownLoc{}
+}
+
 // SetArgumentLoc sets the location of argument i.
 func (b *Block) SetArgumentLoc(i int, l Location) {
 	_ = b.args[i]

@@ -360,8 +360,8 @@ func (p *OpPrinter) writeIndent(n int) {
 func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
 	if p.rec != nil {
 		p.rec.s.visitType(v.typ, false)
-		if p.opts.DebugInfo && v.argBlock() != nil && v.argBlock().ArgumentLoc(int(v.index)) != nil {
-			p.rec.s.visitAttr(v.argBlock().ArgumentLoc(int(v.index)), false, false)
+		if p.opts.DebugInfo && v.argBlock() != nil {
+			p.rec.s.visitAttr(v.argBlock().printedArgLoc(int(v.index)), false, false)
 		}
 		return
 	}
@@ -372,12 +372,10 @@ func (p *OpPrinter) PrintRegionArgument(v *Value, attrs *DictAttr) {
 		p.PrintOptionalAttrDict(attrs)
 	}
 	if p.opts.DebugInfo && v.argBlock() != nil {
-		if l := v.argBlock().ArgumentLoc(int(v.index)); l != nil {
-			p.buf = append(p.buf, ' ')
-			// MLIR prints argument locations inline (its alias, if
-			// any, is still defined at the top).
-			p.printLocation(l, false)
-		}
+		p.buf = append(p.buf, ' ')
+		// MLIR prints argument locations inline (its alias, if any, is
+		// still defined at the top).
+		p.printLocation(v.argBlock().printedArgLoc(int(v.index)), false)
 	}
 }
 
@@ -458,11 +456,7 @@ func (p *OpPrinter) printBlock(b *Block, header, printTerminator bool, preds map
 				p.PrintType(a.typ)
 				if p.opts.DebugInfo {
 					p.buf = append(p.buf, ' ')
-					l := b.ArgumentLoc(i)
-					if l == nil {
-						l = &UnknownLoc{}
-					}
-					p.printLocation(l, false)
+					p.printLocation(b.printedArgLoc(i), false)
 				}
 			}
 			p.buf = append(p.buf, ')')

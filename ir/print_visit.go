@@ -83,9 +83,7 @@ func (v *aliasVisitor) visitRegion(r *Region, entryArgs, terminators bool) {
 			for i, a := range b.args {
 				v.s.visitType(a.typ, false)
 				if v.opts.DebugInfo {
-					if l := b.ArgumentLoc(i); l != nil {
-						v.s.visitAttr(l, false, false)
-					}
+					v.s.visitAttr(b.printedArgLoc(i), false, false)
 				}
 			}
 		}

@@ -13,8 +13,9 @@ import (
 // TestPrintsAsMLIR splits example functions and has mlir-opt-19 print the
 // split form back in the generic form with locations: the text must come
 // back byte for byte, so the region ops, their properties, the block
-// arguments' locations and the location aliases are printed as MLIR
-// prints them. It is skipped without mlir-opt-19.
+// arguments' locations (unknown: the split does not make them up) and the
+// location aliases are printed as MLIR prints them. It is skipped without
+// mlir-opt-19.
 func TestPrintsAsMLIR(t *testing.T) {
 	mlirOpt, err := exec.LookPath("mlir-opt-19")
 	if err != nil {

@@ -54,7 +54,6 @@ type outliner struct {
 	operands, results  []*ir.Value
 	leaves, escaping   []int32
 	types, resultTypes []ir.Type
-	locs               []ir.Location
 	attrs              []ir.NamedAttr
 
 	res Result
@@ -291,17 +290,14 @@ func (o *outliner) outline(r int32, ops []int32) {
 	// op: it keeps them as its own properties, not uniqued in the context
 	// (NewOperation copies the scratch slice).
 	st.PropEntries = o.attrs
-	// A block argument takes the location of the value it stands for, as
-	// MLIR's outlining does: the defining op's, or the outer argument's.
-	types, locs := o.types[:0], o.locs[:0]
+	types := o.types[:0]
 	for _, v := range operands {
 		types = append(types, v.Type())
-		locs = append(locs, valueLoc(v))
 	}
-	o.types, o.locs = types[:0], locs[:0]
+	o.types = types[:0]
 	o.base += int32(len(operands))
 	region := ir.NewOperation(o.ctx, &st)
-	block := ir.NewBlock(types, locs)
+	block := ir.NewBlock(types, nil)
 	region.Region(0).AppendBlock(block)
 	o.body.InsertBefore(region, o.ret)
 	for k, e := range escaping {
@@ -364,13 +360,4 @@ func sizeOf(t ir.Type) int64 {
 		return 0
 	}
 	return n * ((bits + 7) / 8)
-}
-
-// valueLoc returns the location of v: its defining op's, or for a block
-// argument the argument's (nil when it has none).
-func valueLoc(v *ir.Value) ir.Location {
-	if op := v.DefiningOp(); op != nil {
-		return op.Loc()
-	}
-	return v.OwnerBlock().ArgumentLoc(v.Index())
 }
