@@ -26,6 +26,16 @@
 # that does not move, see
 # BenchmarkSplit in passes/hybridsplit (go test -bench).
 #
+# With mlir-opt-19 installed (MLIR_OPT names another; ANCHOR=0 skips it),
+# the anchor runs in the same repetitions on the gen_decode files:
+#
+#   mlir-opt-19 --allow-unregistered-dialect --cse --mlir-timing --mlir-disable-threading -o /dev/null FILE
+#
+# (mlir-opt has no hybrid-split; cse is a linear pass over the same ops).
+# It reports mlir-opt's parser, printer and whole-run times, their growth
+# per 10x ops, and rlx-opt's growth divided by mlir-opt's (below 1: rlx-opt
+# grows more slowly than MLIR does on the same files).
+#
 # With perf installed it also counts the page faults taken inside the pass
 # (one more run per file), and it prints what a fault costs on this
 # machine (bench/firsttouch): where the host backs guest memory lazily, a
@@ -84,6 +94,18 @@ pass_faults() {
 	rm -f "$work/faults.data"
 }
 
+# anchor FILE OUT runs mlir-opt once and appends "parse output wall" to OUT.
+anchor() {
+	/usr/bin/time -f "%e" -o "$work/atime.txt" \
+		"$mlir_opt" --allow-unregistered-dialect --cse --mlir-timing --mlir-timing-display=list --mlir-disable-threading -o /dev/null "$1" 2> "$work/atiming.txt"
+	echo "$(awk '/ Parser$/ {print $1}' "$work/atiming.txt") $(awk '/ Output$/ {print $1}' "$work/atiming.txt") $(cat "$work/atime.txt")" >> "$2"
+}
+mlir_opt=${MLIR_OPT:-mlir-opt-19}
+use_anchor=0
+if [ "${ANCHOR:-1}" != 0 ] && command -v "$mlir_opt" > /dev/null; then
+	use_anchor=1
+fi
+
 fail=0
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "first-touch memory on this machine: $(go run ./bench/firsttouch 128)"
@@ -98,7 +120,7 @@ for g in gen_decode rlx-gen; do
 				"$gen" qwen35 --layers $(( (n + per_qwen - 1) / per_qwen )) -o "$f"
 			fi
 		fi
-		rm -f "$work/$g-$n.pass" "$work/$g-$n.ver"
+		rm -f "$work/$g-$n.pass" "$work/$g-$n.ver" "$work/$g-$n.anchor"
 	done
 	# The sizes take turns within each repetition, so that a slow spell of
 	# the machine falls on all of them and not on one size's runs.
@@ -106,6 +128,9 @@ for g in gen_decode rlx-gen; do
 		for n in "${sizes[@]}"; do
 			run "$work/$g-$n.mlir" "$work/$g-$n.pass" --verify-each=false
 			run "$work/$g-$n.mlir" "$work/$g-$n.ver"
+			if [ $g = gen_decode ] && [ $use_anchor = 1 ]; then
+				anchor "$work/$g-$n.mlir" "$work/$g-$n.anchor"
+			fi
 		done
 	done
 	prev_ops="" ; prev_pass="" ; prev_ver="" ; prev_wall=""
@@ -130,6 +155,26 @@ for g in gen_decode rlx-gen; do
 		last_parse=$parse last_pass=$pass
 	done
 	for l in "${growth[@]}"; do echo "  $g growth: $l"; done
+	if [ $g = gen_decode ] && [ $use_anchor = 1 ]; then
+		# The anchor's medians (by whole-run time) and its growth, and
+		# rlx-opt's growth over the anchor's: pass over parser, process
+		# over whole run.
+		printf '  %s (anchor) %9s %9s %9s %9s\n' "$mlir_opt" ops "parse s" "output s" "run s"
+		prev=""
+		for n in "${sizes[@]}"; do
+			ops=$(count_ops "$work/$g-$n.mlir")
+			read -r aparse aout awall <<< "$(sort -g -k3,3 "$work/$g-$n.anchor" | sed -n "$(( ($(wc -l < "$work/$g-$n.anchor") + 1) / 2 ))p")"
+			read -r _ pass _ _ _ <<< "$(median "$work/$g-$n.pass")"
+			read -r _ _ wall _ _ <<< "$(median "$work/$g-$n.ver")"
+			printf '  %s (anchor) %9d %9.3f %9.3f %9.2f\n' "$mlir_opt" "$ops" "$aparse" "$aout" "$awall"
+			if [ -n "$prev" ]; then
+				read -r o1 ap1 ao1 aw1 p1 w1 <<< "$prev"
+				awk -v o1="$o1" -v o2="$ops" -v ap1="$ap1" -v ap2="$aparse" -v ao1="$ao1" -v ao2="$aout" -v aw1="$aw1" -v aw2="$awall" -v p1="$p1" -v p2="$pass" -v w1="$w1" -v w2="$wall" \
+					'BEGIN {s = 10 / (o2 / o1); printf "  anchor growth: %d -> %d ops: parser %.1fx, output %.1fx, whole run %.1fx; rlx-opt pass / anchor parser %.2f, rlx-opt process / anchor run %.2f\n", o1, o2, ap2 / ap1 * s, ao2 / ao1 * s, aw2 / aw1 * s, (p2 / p1) / (ap2 / ap1), (w2 / w1) / (aw2 / aw1)}'
+			fi
+			prev="$ops $aparse $aout $awall $pass $wall"
+		done
+	fi
 	if awk -v a="$last_pass" -v b="$last_parse" 'BEGIN {exit !(a < b)}'; then
 		echo "  $g: PASS: the pass alone ($last_pass s) is faster than parsing ($last_parse s) on the largest graph"
 	else
