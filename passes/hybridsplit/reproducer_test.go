@@ -28,9 +28,6 @@ import (
 // run with the bug present and without it.
 type bug func(*ir.Operation, hybridsplit.Options) (hybridsplit.Result, error)
 
-// ops calls visit on f and every op nested in it.
-func ops(f *ir.Operation, visit func(*ir.Operation)) { f.Walk(visit) }
-
 var bugs = []struct {
 	name    string
 	variant string
@@ -42,7 +39,7 @@ var bugs = []struct {
 	{
 		name: "panic", variant: "seed+options", kind: "panic in split", checked: true,
 		split: func(f *ir.Operation, o hybridsplit.Options) (hybridsplit.Result, error) {
-			ops(f, func(op *ir.Operation) {
+			f.Walk(func(op *ir.Operation) {
 				if op.Name() == graph.ExpName {
 					panic("bug: an exp")
 				}
@@ -63,7 +60,7 @@ var bugs = []struct {
 		name: "semantics", variant: "dependency", kind: "semantics", checked: true,
 		split: func(f *ir.Operation, o hybridsplit.Options) (hybridsplit.Result, error) {
 			res, err := hybridsplit.Split(f, o)
-			ops(f, func(op *ir.Operation) {
+			f.Walk(func(op *ir.Operation) {
 				if op.Name() == graph.RMSNormName || op.Name() == graph.LayerNormName {
 					op.SetAttr(f.Context(), "epsilon", f.Context().FloatAttr(f.Context().F32(), 0.25))
 				}
@@ -82,7 +79,7 @@ var bugs = []struct {
 		name: "form", variant: "dependency", kind: "form", checked: false,
 		split: func(f *ir.Operation, o hybridsplit.Options) (hybridsplit.Result, error) {
 			res, err := hybridsplit.Split(f, o)
-			ops(f, func(op *ir.Operation) {
+			f.Walk(func(op *ir.Operation) {
 				if op.Name() == mps.SubgraphName {
 					op.SetAttr(f.Context(), "sym_name", f.Context().StringAttr(ir.SymbolName(op)+"_x"))
 				}
