@@ -23,39 +23,37 @@ type modelCase struct {
 	short bool
 }
 
+// resize sets a model's hidden size (0 keeps the default) and the GGUF
+// format of its large projections ("" keeps the default). Quantised
+// projections take f32 activations, so a format also makes them f32.
+func resize(c *models.Common, hidden int, quant graph.QuantFormat) {
+	if hidden > 0 {
+		c.Hidden = hidden
+	}
+	if quant != "" {
+		c.Quant, c.DType = quant, ""
+	}
+}
+
 func modelCases() []modelCase {
 	qwen := func(hidden int, quant graph.QuantFormat) func(*ir.Context) (*models.Model, error) {
 		return func(ctx *ir.Context) (*models.Model, error) {
 			c := models.DefaultQwen35()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			if quant != "" {
-				c.Quant = quant
-			}
+			resize(&c.Common, hidden, quant)
 			return models.Qwen35(ctx, c)
 		}
 	}
 	zonos := func(hidden int, quant graph.QuantFormat) func(*ir.Context) (*models.Model, error) {
 		return func(ctx *ir.Context) (*models.Model, error) {
 			c := models.DefaultZonos()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			if quant != "" {
-				// Quantised projections take f32 activations.
-				c.Quant, c.DType = quant, ""
-			}
+			resize(&c.Common, hidden, quant)
 			return models.Zonos(ctx, c)
 		}
 	}
 	kimi := func(hidden int, quant graph.QuantFormat) func(*ir.Context) (*models.Model, error) {
 		return func(ctx *ir.Context) (*models.Model, error) {
 			c := models.DefaultKimi()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			c.Quant = quant
+			resize(&c.Common, hidden, quant)
 			return models.Kimi(ctx, c)
 		}
 	}
