@@ -21,7 +21,7 @@ import (
 type ewInput struct {
 	v    *ir.Value
 	t    tensorInfo
-	kind int   // ewFull, ewScalar, ewSuffix, ewGeneral
+	kind int     // ewFull, ewScalar, ewSuffix, ewGeneral
 	bstr []int64 // ewGeneral: stride per result dim (0 where broadcast)
 }
 

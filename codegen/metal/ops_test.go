@@ -1,6 +1,7 @@
 package metal_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
@@ -21,6 +22,11 @@ func TestOps(t *testing.T) {
 	if err := s.runCases(mslcpu.Plain, runs); err != nil {
 		t.Fatal(err)
 	}
+	checkRuns(t, runs)
+}
+
+func checkRuns(t *testing.T, runs []*caseRun) {
+	t.Helper()
 	for _, cr := range runs {
 		if cr.err != nil {
 			t.Errorf("%s: %v", cr.c.name, cr.err)
@@ -33,5 +39,51 @@ func TestOps(t *testing.T) {
 				t.Logf("%s result #%d: NMSE %.3g (kernels %v)", cr.c.name, k, e, cr.dispatch)
 			}
 		}
+	}
+}
+
+// sanitizerCases is the representative subset run under ASan and TSan:
+// one kernel of each synchronisation pattern (plain threads, row
+// reductions through threadgroup memory, simdgroup reductions, tiles
+// staged in threadgroup memory, the recurrent kernels).
+var sanitizerCases = []string{"ew_add_silu", "rms_norm_3x1000"}
+
+// TestSanitizers runs the subset under AddressSanitizer and
+// ThreadSanitizer; a report fails the test.
+func TestSanitizers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping in -short mode")
+	}
+	var cases []opCase
+	for _, c := range opCases() {
+		if slices.Contains(sanitizerCases, c.name) {
+			cases = append(cases, c)
+		}
+	}
+	for _, mode := range []mslcpu.Mode{mslcpu.ASan, mslcpu.TSan} {
+		t.Run(mode.String(), func(t *testing.T) {
+			if _, err := mslcpu.Clang(); err != nil {
+				t.Skip("skipping: ", err)
+			}
+			if err := mslcpu.SanitizerAvailable(mode); err != nil {
+				t.Skip("skipping: ", err)
+			}
+			s, err := buildSuite(cases, mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var runs []*caseRun
+			for _, c := range cases {
+				cr, err := s.prepare(c, 2, mslcpu.RegionOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs = append(runs, cr)
+			}
+			if err := s.runCases(mode, runs); err != nil {
+				t.Fatal(err)
+			}
+			checkRuns(t, runs)
+		})
 	}
 }

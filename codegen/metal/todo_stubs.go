@@ -5,13 +5,13 @@ import "github.com/rlx-compiler/rlx/ir"
 func notYet(r *regionState, op *ir.Operation) error { return ir.OpError(op, "has no Metal kernel yet") }
 
 var (
-	emitReduce         = notYet
-	emitRope           = notYet
-	emitMatMul         = notYet
-	emitDequantMatMul  = notYet
-	emitAttention      = notYet
-	emitGatedDeltaNet  = notYet
-	emitLSTM           = notYet
+	emitReduce        = notYet
+	emitRope          = notYet
+	emitMatMul        = notYet
+	emitDequantMatMul = notYet
+	emitAttention     = notYet
+	emitGatedDeltaNet = notYet
+	emitLSTM          = notYet
 )
 
 const dequantHelpers = ""

@@ -40,7 +40,11 @@ const unsigned char kGuardByte = 0xcb;
 const unsigned char kPoisonByte = 0xff;  // NaN for floats, -1 for integers
 int deadline_seconds = 20;
 
+std::mutex fatal_mu;
+
 [[noreturn]] void fatal(const std::string &msg) {
+  // One report, even when several threads fail at once.
+  fatal_mu.lock();
   std::fprintf(stderr, "rlx-msl-cpu: %s\n", msg.c_str());
   std::fflush(stderr);
   std::_Exit(3);
