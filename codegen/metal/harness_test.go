@@ -130,7 +130,7 @@ func buildSuite(cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := metal.Emit(m, metal.Options{})
+	out, err := metal.Emit(m, suiteOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -275,3 +275,6 @@ func nmse(a, b *tensor.Tensor) float64 {
 	}
 	return num / den
 }
+
+// suiteOptions emit the op suite for MSL 3.1, which has bfloat.
+var suiteOptions = metal.Options{MSLVersion: "3.1"}

@@ -87,3 +87,23 @@ func TestSanitizers(t *testing.T) {
 		})
 	}
 }
+
+// TestOpsSmallThreadgroups runs the suite as a runtime must on a device
+// whose pipelines allow fewer threads than the manifest asks for: every
+// kernel that may shrink (resize "rows" or "threads") runs with 96 threads,
+// a size that is not a power of two.
+func TestOpsSmallThreadgroups(t *testing.T) {
+	s := opSuite(t)
+	var runs []*caseRun
+	for _, c := range s.cases {
+		cr, err := s.prepare(c, 3, mslcpu.RegionOptions{MaxThreads: 96})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		runs = append(runs, cr)
+	}
+	if err := s.runCases(mslcpu.Plain, runs); err != nil {
+		t.Fatal(err)
+	}
+	checkRuns(t, runs)
+}

@@ -90,7 +90,7 @@ func TestSubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := metal.Emit(m, metal.Options{})
+	out, err := metal.Emit(m, suiteOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestStrictAddressSpaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := metal.Emit(m, metal.Options{})
+	out, err := metal.Emit(m, suiteOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import "github.com/rlx-compiler/rlx/ir"
 func notYet(r *regionState, op *ir.Operation) error { return ir.OpError(op, "has no Metal kernel yet") }
 
 var (
-	emitReduce        = notYet
-	emitRope          = notYet
 	emitMatMul        = notYet
 	emitDequantMatMul = notYet
 	emitAttention     = notYet
