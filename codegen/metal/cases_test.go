@@ -13,6 +13,8 @@ func opCases() []opCase {
 	cs = append(cs, normCases()...)
 	cs = append(cs, reduceCases()...)
 	cs = append(cs, movementCases()...)
+	cs = append(cs, matmulCases()...)
+	cs = append(cs, dequantCases()...)
 	return cs
 }
 
@@ -186,4 +188,50 @@ func movementCases() []opCase {
 			yield: []string{"%1", "%2", "%1"}, results: []string{"tensor<3x4xf32>", "tensor<12xf32>", "tensor<3x4xf32>"}, limit: 0,
 		},
 	}
+}
+
+func matmulCases() []opCase {
+	mm := func(name, a, b, y string) opCase { return one(name, limitMatmul, []string{a, b}, y, "matmul", "") }
+	return []opCase{
+		mm("gemv_decode_1x64x96", "tensor<1x64xf32>", "tensor<64x96xf32>", "tensor<1x96xf32>"),
+		mm("gemv_odd_3x37x45", "tensor<3x37xf32>", "tensor<37x45xf32>", "tensor<3x45xf32>"),
+		mm("gemv_f16_weight_8x130x260", "tensor<8x130xf32>", "tensor<130x260xf16>", "tensor<8x260xf32>"),
+		mm("gemv_batched_2x1x40x33", "tensor<2x1x40xf32>", "tensor<40x33xf32>", "tensor<2x1x33xf32>"),
+		mm("gemm_batch_9x100x70", "tensor<9x100xf32>", "tensor<100x70xf32>", "tensor<9x70xf32>"),
+		mm("gemm_odd_67x45x131", "tensor<67x45xf32>", "tensor<45x131xf32>", "tensor<67x131xf32>"),
+		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
+		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
+		{
+			name: "gemv_param_weight", args: []string{"tensor<1x128xf32>"},
+			body: `%w = graph.param "w" : tensor<128x256xf32>
+%0 = graph.matmul %a0, %w : (tensor<1x128xf32>, tensor<128x256xf32>) -> tensor<1x256xf32>`,
+			yield: []string{"%0"}, results: []string{"tensor<1x256xf32>"}, limit: limitMatmul,
+		},
+	}
+}
+
+// dequantCases: every format in the decode case (M = 1), a small batch
+// (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
+// multiples of a threadgroup's rows.
+func dequantCases() []opCase {
+	var cs []opCase
+	for _, f := range []struct {
+		name  string
+		block int
+		bytes int
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1024}} {
+			nbytes := s.n * s.k / f.block * f.bytes
+			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
+			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)
+			w := fmt.Sprintf("tensor<%dxui8>", nbytes)
+			cs = append(cs, opCase{
+				name: fmt.Sprintf("dequant_%s_%dx%dx%d", f.name, s.m, s.n, s.k), args: []string{x},
+				body: fmt.Sprintf(`%%w = graph.param "w" : %s
+%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s`, w, f.name, s.k, s.n, x, w, y),
+				yield: []string{"%0"}, results: []string{y}, limit: limitMatmul,
+			})
+		}
+	}
+	return cs
 }

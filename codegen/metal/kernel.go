@@ -161,10 +161,7 @@ func (b *kb) launchThreads(total int64, tg int) {
 // l writes one line of the body at the current indentation; "}" lines
 // dedent first and "{" lines indent after.
 func (b *kb) l(format string, args ...any) {
-	s := format
-	if len(args) > 0 {
-		s = fmt.Sprintf(format, args...)
-	}
+	s := fmt.Sprintf(format, args...)
 	if strings.HasPrefix(s, "}") {
 		b.ind--
 	}

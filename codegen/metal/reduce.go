@@ -165,7 +165,7 @@ func indexTerms(v string, dims, str []int64) []string {
 	ds := strides(dims)
 	var terms []string
 	for i, d := range dims {
-		if d == 1 {
+		if d == 1 || str[i] == 0 {
 			continue
 		}
 		c := v

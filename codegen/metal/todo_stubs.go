@@ -5,11 +5,7 @@ import "github.com/rlx-compiler/rlx/ir"
 func notYet(r *regionState, op *ir.Operation) error { return ir.OpError(op, "has no Metal kernel yet") }
 
 var (
-	emitMatMul        = notYet
-	emitDequantMatMul = notYet
 	emitAttention     = notYet
 	emitGatedDeltaNet = notYet
 	emitLSTM          = notYet
 )
-
-const dequantHelpers = ""
