@@ -15,6 +15,8 @@ func opCases() []opCase {
 	cs = append(cs, movementCases()...)
 	cs = append(cs, matmulCases()...)
 	cs = append(cs, dequantCases()...)
+	cs = append(cs, attentionCases()...)
+	cs = append(cs, recurrentCases()...)
 	return cs
 }
 
@@ -234,4 +236,87 @@ func dequantCases() []opCase {
 		}
 	}
 	return cs
+}
+
+// attentionCases: the decode kernel (Sq ≤ 8) and the general one, every
+// mask kind, GQA, softcap, Dv ≠ D, head sizes that are not multiples of
+// 32, and queries that keep no key.
+func attentionCases() []opCase {
+	att := func(name string, b, sq, h, d, sk, hkv, dv int, elem, attrs, mask string) opCase {
+		q := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, d, elem)
+		k := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, d, elem)
+		v := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, dv, elem)
+		y := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, dv, elem)
+		args := []string{q, k, v}
+		if mask != "" {
+			args = append(args, mask)
+		}
+		limit := limitMatmul
+		return one(name, limit, args, y, "attention", attrs)
+	}
+	return []opCase{
+		att("attn_decode_gqa_custom", 1, 1, 4, 16, 8, 2, 16, "f32", `mask = "custom"`, "tensor<1x8xf32>"),
+		att("attn_decode_causal_long", 1, 1, 2, 64, 100, 1, 64, "f32", `mask = "causal"`, ""),
+		att("attn_decode_batch_window", 2, 3, 4, 40, 37, 4, 40, "f32", `mask = "sliding_window", window = 5 : i64`, ""),
+		att("attn_decode_bias_softcap", 1, 2, 2, 32, 20, 2, 32, "f32", `mask = "bias", softcap = 5.0 : f32`, "tensor<1x2x2x20xf32>"),
+		att("attn_decode_mla_dv", 1, 1, 4, 24, 9, 1, 16, "f32", `mask = "causal", scale = 0.3 : f32`, ""),
+		att("attn_decode_custom_i1", 1, 1, 2, 16, 12, 2, 16, "f32", `mask = "custom"`, "tensor<1x12xi1>"),
+		att("attn_general_causal", 1, 13, 2, 32, 13, 1, 32, "f32", `mask = "causal"`, ""),
+		att("attn_general_none_f16", 2, 17, 4, 16, 30, 2, 24, "f16", `mask = "none"`, ""),
+		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
+		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+	}
+}
+
+// recurrentCases: the gated delta net (scalar and per-channel gates, with
+// and without a state, decode and a sequence, N below, at and above 32)
+// and the LSTM.
+func recurrentCases() []opCase {
+	gdn := func(name string, b, s, h, n int, perChannel, state bool, limit float64) opCase {
+		t := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, s, h, n)
+		gt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		if perChannel {
+			gt = t
+		}
+		bt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		st := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, h, n, n)
+		args := []string{t, t, t, gt, bt}
+		if state {
+			args = append(args, st)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		attrs := ""
+		if perChannel {
+			attrs = " {gate_per_channel = true}"
+		}
+		// The gate is log-decay: keep it negative, as the models do.
+		body := fmt.Sprintf(`%%0:2 = graph.gated_delta_net %s%s : (%s) -> (%s, %s)`, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), t, st)
+		return opCase{name: name, args: args, body: body, yield: []string{"%0#0", "%0#1"}, results: []string{t, st}, limit: limit}
+	}
+	lstm := func(name string, b, s, in, h int, init bool) opCase {
+		args := []string{fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, in), fmt.Sprintf("tensor<%dx%dxf32>", 4*h, in),
+			fmt.Sprintf("tensor<%dx%dxf32>", 4*h, h), fmt.Sprintf("tensor<%dxf32>", 4*h)}
+		hc := fmt.Sprintf("tensor<%dx%dxf32>", b, h)
+		if init {
+			args = append(args, hc, hc)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		y := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		body := fmt.Sprintf(`%%0:3 = graph.lstm %s : (%s) -> (%s, %s, %s)`, strings.Join(uses, ", "), strings.Join(args, ", "), y, hc, hc)
+		return opCase{name: name, args: args, body: body, yield: []string{"%0#0", "%0#1", "%0#2"}, results: []string{y, hc, hc}, limit: 1e-6}
+	}
+	return []opCase{
+		gdn("gdn_decode_16", 1, 1, 4, 16, false, true, 1e-6),
+		gdn("gdn_seq_kda_48", 1, 5, 2, 48, true, true, 1e-6),
+		gdn("gdn_batch_nostate_32", 2, 3, 3, 32, false, false, 1e-6),
+		gdn("gdn_decode_128", 1, 1, 2, 128, false, true, 1e-6),
+		lstm("lstm_seq", 2, 5, 12, 20, true),
+		lstm("lstm_decode_noinit", 1, 1, 40, 37, false),
+	}
 }

@@ -239,7 +239,11 @@ func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
 			continue
 		}
 		for k := range cr.want {
-			cr.nmse = append(cr.nmse, nmse(cr.want[k], cr.got[k]))
+			e, zero := nmse(cr.want[k], cr.got[k])
+			if zero {
+				cr.err = fmt.Errorf("result #%d of the reference is all zeros: the case checks nothing", k)
+			}
+			cr.nmse = append(cr.nmse, e)
 		}
 	}
 	return nil
@@ -247,10 +251,10 @@ func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
 
 // nmse is Σ(a−b)²/Σa² over the elements, as ggml's test-backend-ops
 // measures it: a NaN in one and not the other, or infinities that differ,
-// give +Inf. When a is all zeros it is Σb².
-func nmse(a, b *tensor.Tensor) float64 {
+// give +Inf. When a is all zeros it is Σb², and zero reports that.
+func nmse(a, b *tensor.Tensor) (e float64, zero bool) {
 	if a.DType() != b.DType() || !tensor.ShapeEqual(a.Shape(), b.Shape()) {
-		return math.Inf(1)
+		return math.Inf(1), false
 	}
 	var num, den float64
 	for i := range a.Len() {
@@ -258,12 +262,12 @@ func nmse(a, b *tensor.Tensor) float64 {
 		switch {
 		case math.IsNaN(x) || math.IsNaN(y):
 			if math.IsNaN(x) != math.IsNaN(y) {
-				return math.Inf(1)
+				return math.Inf(1), false
 			}
 			continue
 		case math.IsInf(x, 0) || math.IsInf(y, 0):
 			if x != y {
-				return math.Inf(1)
+				return math.Inf(1), false
 			}
 			continue
 		}
@@ -271,9 +275,9 @@ func nmse(a, b *tensor.Tensor) float64 {
 		den += x * x
 	}
 	if den == 0 {
-		return num
+		return num, true
 	}
-	return num / den
+	return num / den, false
 }
 
 // suiteOptions emit the op suite for MSL 3.1, which has bfloat.
