@@ -118,7 +118,6 @@ func numElements(shape []int64) int64 {
 	return n
 }
 
-
 // NormalizeAxis maps a possibly negative axis into [0, rank); ok is false
 // when it is out of range.
 func NormalizeAxis(axis int64, rank int) (int, bool) {
