@@ -10,17 +10,15 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/codegen/translation"
+	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/internal/splitinput"
 	"github.com/rlx-compiler/rlx/internal/srcline"
-
-	"github.com/rlx-compiler/rlx/asm"
-	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes"
 	"github.com/rlx-compiler/rlx/pipeline"
-	"github.com/rlx-compiler/rlx/pipeline/testpass"
 )
 
 // Config is what a tool built on the driver registers: its passes, named
@@ -36,13 +34,14 @@ type Config struct {
 	RegisterDialects func(*ir.Context)
 }
 
-// DefaultConfig is rlx-opt's configuration: rlx's passes, the test passes
-// of package testpass (as mlir-opt registers its test passes) and every
-// dialect.
+// DefaultConfig is rlx-opt's configuration: rlx's passes and every
+// dialect. The test passes of package testpass are added by the rlx-opt
+// command when it is built with the rlxtest tag, as the lit suite builds
+// it, and by this package's tests.
 func DefaultConfig() Config {
 	return Config{
 		ToolName:         "rlx-opt",
-		Passes:           append(passes.All(), testpass.All()...),
+		Passes:           passes.All(),
 		RegisterDialects: dialect.RegisterAll,
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rlx-compiler/rlx/codegen/translation"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/passes/viewopgraph"
 )
 
