@@ -14,7 +14,7 @@ import (
 // prints the pipeline and parses it back: the text must be a fixed point
 // and every option must keep its value.
 func TestRegisteredPassOptionsRoundTrip(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := testConfig()
 	reg := pipeline.NewRegistry(cfg.Passes...)
 	r := rand.New(rand.NewSource(7))
 	words := []string{"x", "a b", "p,q", "{n}", `say "hi"`, "it's", "c=d", "f(g)", "-", "canonicalize{max-iterations=3}"}

@@ -2,9 +2,9 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/rlx-compiler/rlx/internal/srcline"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"github.com/rlx-compiler/rlx/internal/suggest"
 )
 

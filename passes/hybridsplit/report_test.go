@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/asm"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -159,7 +159,7 @@ func runLines(fd *finding) (run, check []string, why string) {
 func optionText(o Options) string {
 	var parts []string
 	if o.Mode != "" {
-		parts = append(parts, "mode="+o.Mode)
+		parts = append(parts, "mode="+string(o.Mode))
 	}
 	if len(o.NativeOps) > 0 {
 		parts = append(parts, "native-ops="+strings.Join(o.NativeOps, ","))
