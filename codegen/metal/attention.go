@@ -67,8 +67,8 @@ func emitAttention(r *regionState, op *ir.Operation) error {
 	if decode {
 		family = "attention_decode"
 	}
-	key := fmt.Sprintf("%v%v%v%v%v%v%v%v%v%s%d%s%s", s.q.elem, s.k.elem, s.v.elem, s.y.elem, s.mask.elem, s.q.shape, s.k.shape, s.v.shape, s.mask.shape,
-		s.kind, s.window, floatLit(s.scale), floatLit(s.softcap))
+	key := keyOf(s.q.elem, s.k.elem, s.v.elem, s.y.elem, s.mask.elem, s.q.shape, s.k.shape, s.v.shape, s.mask.shape,
+		string(s.kind), s.window, s.scale, s.softcap)
 	k, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("%s q%v k%v v%v, mask %s, scale %s, softcap %s", family, s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
 		b.buffer("q", s.q, accRead)

@@ -148,7 +148,7 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 	if gemv {
 		family = "dequant_gemv_" + f.name
 	}
-	key := fmt.Sprintf("%d,%d,%d", m, n, k)
+	key := keyOf(m, n, k)
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.e.helpers.use(hDequant)
 		b.k.Summary = fmt.Sprintf("x[%d, %d] · W[%d, %d]ᵀ, W in %s", m, k, n, k, f.name)

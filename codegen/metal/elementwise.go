@@ -53,8 +53,7 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 	}
 	var inputs []ewInput
 	inputOf := map[*ir.Value]int{}
-	var desc strings.Builder
-	fmt.Fprintf(&desc, "%v", outT.shape)
+	desc := []any{outT.shape}
 	// operand refs: "o<k>" a group value, "i<k>" an input, or a literal.
 	ref := func(v *ir.Value) (string, error) {
 		if def := v.DefiningOp(); def != nil {
@@ -79,7 +78,7 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 		}
 		inputOf[s] = len(inputs)
 		inputs = append(inputs, x)
-		fmt.Fprintf(&desc, ";in %s%v", t.elem, t.shape)
+		desc = append(desc, "in", t.elem, t.shape)
 		return "i" + strconv.Itoa(len(inputs)-1), nil
 	}
 	type step struct {
@@ -102,9 +101,12 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 		if op.Name() == graph.DivName && st.out.isInt() {
 			needStatus = true
 		}
-		fmt.Fprintf(&desc, ";%s(%s)%s", op.Name(), strings.Join(st.args, ","), st.out)
+		desc = append(desc, op.Name(), st.out)
+		for _, a := range st.args {
+			desc = append(desc, a)
+		}
 		if c, ok := graph.AsCmp(op); ok {
-			desc.WriteString(string(c.Predicate()))
+			desc = append(desc, string(c.Predicate()))
 		}
 		steps[k] = st
 	}
@@ -112,14 +114,14 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 	var outs []int
 	for k, op := range group {
 		used := false
-		op.Result(0).Uses(func(u *ir.OpOperand) {
+		for u := range op.Result(0).Uses() {
 			if _, ok := in[u.Owner()]; !ok {
 				used = true
 			}
-		})
+		}
 		if used {
 			outs = append(outs, k)
-			fmt.Fprintf(&desc, ";out o%d", k)
+			desc = append(desc, "out", k)
 		}
 	}
 	vec := outT.n%4 == 0
@@ -129,13 +131,13 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 	for _, k := range outs {
 		vec = vec && vecElem(steps[k].out)
 	}
-	fmt.Fprintf(&desc, ";vec=%v", vec)
+	desc = append(desc, vec)
 
-	names := make([]string, 0, len(group))
-	for _, op := range group {
-		names = append(names, strings.TrimPrefix(op.Name(), "graph."))
-	}
-	k, err := r.e.kernel(group[0], "ew", desc.String(), func(b *kb) error {
+	k, err := r.e.kernel(group[0], "ew", keyOf(desc...), func(b *kb) error {
+		names := make([]string, 0, len(group))
+		for _, op := range group {
+			names = append(names, strings.TrimPrefix(op.Name(), "graph."))
+		}
 		b.k.Summary = fmt.Sprintf("fused element-wise %s over %v", strings.Join(names, ", "), outT.shape)
 		for i, x := range inputs {
 			b.buffer("in"+strconv.Itoa(i), x.t, accRead)

@@ -3,10 +3,11 @@ package metal
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
@@ -41,6 +42,7 @@ type emitter struct {
 	helpers  helperSet
 	typeStr  map[ir.Type]string
 	man      *Manifest
+	rs       regionState
 }
 
 // Emit returns the MSL source and manifest for every thunk.call with
@@ -61,6 +63,7 @@ func Emit(module *ir.Operation, opts Options) (*Output, error) {
 		typeStr:  map[ir.Type]string{},
 		man:      &Manifest{Version: ManifestVersion, MSLVersion: opts.MSLVersion, MathMode: "safe"},
 	}
+	e.rs = regionState{buf: map[*ir.Value]int{}, claim: map[*ir.Value]int{}, params: map[string]int{}}
 	var walkErr error
 	module.Walk(func(op *ir.Operation) {
 		if walkErr != nil {
@@ -147,12 +150,18 @@ func (e *emitter) region(c thunk.Call) error {
 			fname = ff.Name()
 		}
 	}
-	r := &regionState{
+	// The maps are the emitter's, cleared for each region: a module after
+	// hybrid-split has thousands of small regions.
+	r := &e.rs
+	clear(r.buf)
+	clear(r.claim)
+	clear(r.params)
+	*r = regionState{
 		e: e, call: c,
 		m:      &Region{Function: fname, Symbol: c.Symbol(), Loc: ir.FormatLoc(c.Op.Loc())},
-		buf:    map[*ir.Value]int{},
-		claim:  map[*ir.Value]int{},
-		params: map[string]int{},
+		buf:    r.buf,
+		claim:  r.claim,
+		params: r.params,
 		status: -1,
 	}
 	body := c.Body()
@@ -184,7 +193,7 @@ func (e *emitter) region(c thunk.Call) error {
 		}
 		copies = append(copies, i)
 	}
-	ops := body.OpSlice()
+	ops := slices.Collect(body.Ops())
 	ops = ops[:len(ops)-1]
 	for i := 0; i < len(ops); {
 		op := ops[i]

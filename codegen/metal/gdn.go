@@ -44,7 +44,7 @@ func emitGatedDeltaNet(r *regionState, op *ir.Operation) error {
 	if out.n == 0 && st.n == 0 {
 		return nil
 	}
-	key := fmt.Sprintf("%v%v%v%v%v%v%v%v%v%v", q.elem, kk.elem, v.elem, gt.elem, beta.elem, s0.elem, out.elem, q.shape, perChannel, len(reads))
+	key := keyOf(q.elem, kk.elem, v.elem, gt.elem, beta.elem, s0.elem, out.elem, q.shape, perChannel, len(reads))
 	k, err := r.e.kernel(op, "gated_delta_net", key, func(b *kb) error {
 		nsg := int64(min(32, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth))
 		nsg = min(nsg, n)

@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -249,4 +250,45 @@ func (e *emitter) checkLimits(op *ir.Operation, k *Kernel) error {
 		}
 	}
 	return nil
+}
+
+// keyOf builds a kernel's specialisation key from the values that shape
+// its text (element types, shapes, attributes), cheaply: emission runs once
+// per op of the module, and most ops find their kernel already built.
+func keyOf(parts ...any) string {
+	b := make([]byte, 0, 64)
+	for _, p := range parts {
+		switch v := p.(type) {
+		case elem:
+			b = append(b, 'e', byte(v))
+		case int:
+			b = strconv.AppendInt(append(b, 'i'), int64(v), 10)
+		case int64:
+			b = strconv.AppendInt(append(b, 'i'), v, 10)
+		case bool:
+			b = strconv.AppendBool(append(b, 'b'), v)
+		case string:
+			b = append(append(b, 's'), v...)
+			b = append(b, 0)
+		case float32:
+			b = strconv.AppendUint(append(b, 'f'), uint64(math.Float32bits(v)), 16)
+		case []int64:
+			b = append(b, '[')
+			for _, x := range v {
+				b = strconv.AppendInt(b, x, 10)
+				b = append(b, ',')
+			}
+			b = append(b, ']')
+		case []int:
+			b = append(b, '[')
+			for _, x := range v {
+				b = strconv.AppendInt(b, int64(x), 10)
+				b = append(b, ',')
+			}
+			b = append(b, ']')
+		default:
+			panic(fmt.Sprintf("keyOf: %T", p))
+		}
+	}
+	return string(b)
 }

@@ -72,11 +72,11 @@ func TestLimits(t *testing.T) {
 		},
 		{
 			name: "max threads option", src: "", opts: metal.Options{MaxThreadsPerThreadgroup: 100},
-			want: "max-threads-per-threadgroup = 100: want a multiple of 32 from 32 to 1024",
+			want: "max-threads-per-threadgroup: '100' is not a multiple of 32 from 32 to 1024",
 		},
 		{
 			name: "msl version option", src: "", opts: metal.Options{MSLVersion: "2.0"},
-			want: `msl-version "2.0" is not one of 2.4, 3.0, 3.1, 3.2`,
+			want: "msl-version: '2.0' is not one of 2.4, 3.0, 3.1, 3.2",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -48,7 +48,7 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	}
 	// lstm_input
 	nsg := min(4, maxSG)
-	k1, err := r.e.kernel(op, "lstm_input", fmt.Sprintf("%v%v%v%v", x.elem, wih.elem, x.shape, wih.shape), func(b *kb) error {
+	k1, err := r.e.kernel(op, "lstm_input", keyOf(x.elem, wih.elem, x.shape, wih.shape), func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("lstm input projections x%v · w_ih%vᵀ", x.shape, wih.shape)
 		b.buffer("x", x, accRead)
 		b.buffer("w", wih, accRead)
@@ -89,7 +89,7 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 		reads = append(reads, l.C0())
 	}
 	nsg2 := min(32, maxSG)
-	key := fmt.Sprintf("%v%v%v%v%v%v%v%v", whh.elem, bias.elem, h0.elem, c0.elem, y.elem, x.shape, whh.shape, len(reads))
+	key := keyOf(whh.elem, bias.elem, h0.elem, c0.elem, y.elem, x.shape, whh.shape, len(reads))
 	k2, err := r.e.kernel(op, "lstm_steps", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("lstm recurrence over %d steps, hidden %d, batch %d", s, hid, bn)
 		b.h().use(hUnary)

@@ -1,8 +1,9 @@
 package metal
 
 import (
-	"encoding/json"
+	"fmt"
 	"io"
+	"strconv"
 )
 
 // ManifestVersion is the version of the manifest format
@@ -92,11 +93,147 @@ type OpRef struct {
 	Loc  string `json:"loc"`
 }
 
-// WriteJSON writes the manifest, indented, with a final newline.
+// WriteJSON writes the manifest as JSON: one line per kernel binding,
+// region buffer and dispatch, so that diffs and FileCheck lines stay
+// readable. encoding/json reads it back into a Manifest.
 func (m *Manifest) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(m)
+	var b []byte
+	b = fmt.Appendf(b, "{\n \"version\": %d,\n \"msl_version\": ", m.Version)
+	b = appendJSONString(b, m.MSLVersion)
+	b = append(b, ",\n \"math_mode\": "...)
+	b = appendJSONString(b, m.MathMode)
+	b = append(b, ",\n \"kernels\": ["...)
+	for i, k := range m.Kernels {
+		b = append(b, sep(i)...)
+		b = append(b, "  {\"name\": "...)
+		b = appendJSONString(b, k.Name)
+		b = append(b, ", \"family\": "...)
+		b = appendJSONString(b, k.Family)
+		b = append(b, ", \"grid\": "...)
+		b = appendInts(b, k.Grid[:])
+		b = append(b, ", \"threadgroup\": "...)
+		b = appendInts(b, k.Threadgroup[:])
+		b = fmt.Appendf(b, ", \"threadgroup_memory\": %d, \"resize\": \"%s\"", k.ThreadgroupMemory, k.Resize)
+		if k.TotalThreads != nil {
+			b = append(b, ", \"total_threads\": "...)
+			b = appendInts(b, k.TotalThreads[:])
+		}
+		b = fmt.Appendf(b, ", \"reads\": %d, \"writes\": %d,\n   \"bindings\": [", k.Reads, k.Writes)
+		for j, bd := range k.Bindings {
+			b = append(b, sep(j)...)
+			b = fmt.Appendf(b, "    {\"index\": %d, \"name\": ", bd.Index)
+			b = appendJSONString(b, bd.Name)
+			b = fmt.Appendf(b, ", \"access\": \"%s\", \"type\": \"%s\", \"shape\": ", bd.Access, bd.Elem)
+			b = appendInts(b, bd.Shape)
+			b = fmt.Appendf(b, ", \"bytes\": %d}", bd.Bytes)
+		}
+		b = append(b, "]}"...)
+	}
+	b = append(b, end(len(m.Kernels), " ")...)
+	b = append(b, ",\n \"regions\": ["...)
+	for i, r := range m.Regions {
+		b = append(b, sep(i)...)
+		b = append(b, "  {\"function\": "...)
+		b = appendJSONString(b, r.Function)
+		b = append(b, ", \"symbol\": "...)
+		b = appendJSONString(b, r.Symbol)
+		b = append(b, ", \"loc\": "...)
+		b = appendJSONString(b, r.Loc)
+		b = append(b, ",\n   \"buffers\": ["...)
+		for j, buf := range r.Buffers {
+			b = append(b, sep(j)...)
+			b = fmt.Appendf(b, "    {\"id\": %d, \"role\": \"%s\", \"index\": %d", buf.ID, buf.Role, buf.Index)
+			if buf.Name != "" {
+				b = append(b, ", \"name\": "...)
+				b = appendJSONString(b, buf.Name)
+			}
+			b = append(b, ", \"type\": "...)
+			b = appendJSONString(b, buf.Type)
+			b = fmt.Appendf(b, ", \"bytes\": %d", buf.Bytes)
+			if buf.Data != "" {
+				b = fmt.Appendf(b, ", \"data\": \"%s\"", buf.Data)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, end(len(r.Buffers), "   ")...)
+		b = append(b, ",\n   \"dispatches\": ["...)
+		for j, d := range r.Dispatches {
+			b = append(b, sep(j)...)
+			b = append(b, "    {\"kernel\": "...)
+			b = appendJSONString(b, d.Kernel)
+			b = append(b, ", \"buffers\": "...)
+			b = appendInts(b, d.Buffers)
+			b = append(b, ", \"ops\": ["...)
+			for k, o := range d.Ops {
+				if k > 0 {
+					b = append(b, ", "...)
+				}
+				b = append(b, "{\"name\": "...)
+				b = appendJSONString(b, o.Name)
+				b = append(b, ", \"loc\": "...)
+				b = appendJSONString(b, o.Loc)
+				b = append(b, '}')
+			}
+			b = append(b, "]}"...)
+		}
+		b = append(b, end(len(r.Dispatches), "   ")...)
+		b = append(b, '}')
+		if len(b) > 1<<16 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, end(len(m.Regions), " ")...)
+	b = append(b, "\n}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+// sep starts element i of a list, one per line.
+func sep(i int) string {
+	if i == 0 {
+		return "\n"
+	}
+	return ",\n"
+}
+
+// end closes a list of n elements, one per line, at the given indent.
+func end(n int, indent string) string {
+	if n == 0 {
+		return "]"
+	}
+	return "\n" + indent + "]"
+}
+
+func appendInts[T int | int64](b []byte, v []T) []byte {
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, other UTF-8 as is.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = fmt.Appendf(b, "\\u%04x", c)
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
 }
 
 func kernelInfo(k *Kernel) *KernelInfo {

@@ -68,7 +68,7 @@ func emitMatMul(r *regionState, op *ir.Operation) error {
 	if gemv {
 		family = "gemv"
 	}
-	key := fmt.Sprintf("%v%v%v%v%v%v", a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
+	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("%s %v·%v, %s·%s", family, a.shape, bt.shape, a.elem, bt.elem)
 		b.buffer("a", a, accRead)

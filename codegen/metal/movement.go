@@ -32,7 +32,7 @@ func coord(shape []int64, d int) string {
 
 // moveKernel emits the common frame of a data-movement kernel: bounds,
 // then body, which writes y[t].
-func moveKernel(r *regionState, op *ir.Operation, family, key, summary string, ins []*ir.Value, status bool, body func(b *kb, ins []tensorInfo, y tensorInfo)) error {
+func moveKernel(r *regionState, op *ir.Operation, family, key string, summary func() string, ins []*ir.Value, status bool, body func(b *kb, ins []tensorInfo, y tensorInfo)) error {
 	y, _ := infoOf(op.Result(0))
 	if y.n == 0 {
 		return nil
@@ -45,7 +45,7 @@ func moveKernel(r *regionState, op *ir.Operation, family, key, summary string, i
 		infos[i], _ = infoOf(v)
 	}
 	k, err := r.e.kernel(op, family, key, func(b *kb) error {
-		b.k.Summary = summary
+		b.k.Summary = summary()
 		for i, t := range infos {
 			b.buffer(fmt.Sprintf("x%d", i), t, accRead)
 		}
@@ -80,8 +80,8 @@ func emitTranspose(r *regionState, op *ir.Operation) error {
 	tr, _ := graph.AsTranspose(op)
 	perm := tr.Permutation()
 	x, _ := infoOf(op.Operand(0))
-	key := fmt.Sprintf("%v%v%v", x.elem, x.shape, perm)
-	return moveKernel(r, op, "transpose", key, fmt.Sprintf("transpose %v by %v, %s", x.shape, perm, x.elem),
+	key := keyOf(x.elem, x.shape, perm)
+	return moveKernel(r, op, "transpose", key, func() string { return fmt.Sprintf("transpose %v by %v, %s", x.shape, perm, x.elem) },
 		[]*ir.Value{op.Operand(0)}, false, func(b *kb, ins []tensorInfo, y tensorInfo) {
 			xs := strides(x.shape)
 			var terms []string
@@ -119,8 +119,10 @@ func emitSlice(r *regionState, op *ir.Operation) error {
 	}
 	inner := product(x.shape[axis+1:])
 	l := x.shape[axis]
-	key := fmt.Sprintf("%v%v%d,%d,%d,%d", x.elem, x.shape, axis, start, length, step)
-	return moveKernel(r, op, "slice", key, fmt.Sprintf("slice %v axis %d from %d, %d every %d, %s", x.shape, axis, start, length, step, x.elem),
+	key := keyOf(x.elem, x.shape, axis, start, length, step)
+	return moveKernel(r, op, "slice", key, func() string {
+		return fmt.Sprintf("slice %v axis %d from %d, %d every %d, %s", x.shape, axis, start, length, step, x.elem)
+	},
 		[]*ir.Value{op.Operand(0)}, false, func(b *kb, ins []tensorInfo, y tensorInfo) {
 			splitAxis(b, length, inner)
 			b.l("y[t] = x0[outer * %du + (%du + c * %du) * %du + inner];", l*inner, start, step, inner)
@@ -132,13 +134,15 @@ func emitConcat(r *regionState, op *ir.Operation) error {
 	axis := c.Axis()
 	y, _ := infoOf(op.Result(0))
 	inner := product(y.shape[axis+1:])
-	var key strings.Builder
-	fmt.Fprintf(&key, "%v%v%d", y.elem, y.shape, axis)
+	parts := []any{y.elem, y.shape, axis}
 	for _, v := range op.Operands() {
 		t, _ := infoOf(v)
-		fmt.Fprintf(&key, ";%v", t.shape)
+		parts = append(parts, t.shape)
 	}
-	return moveKernel(r, op, "concat", key.String(), fmt.Sprintf("concat of %d along axis %d into %v, %s", op.NumOperands(), axis, y.shape, y.elem),
+	key := keyOf(parts...)
+	return moveKernel(r, op, "concat", key, func() string {
+		return fmt.Sprintf("concat of %d along axis %d into %v, %s", op.NumOperands(), axis, y.shape, y.elem)
+	},
 		op.Operands(), false, func(b *kb, ins []tensorInfo, y tensorInfo) {
 			splitAxis(b, y.shape[axis], inner)
 			off := int64(0)
@@ -167,8 +171,10 @@ func emitGather(r *regionState, op *ir.Operation) error {
 	axis := g.Axis()
 	n := tab.shape[axis]
 	inner := product(tab.shape[axis+1:])
-	key := fmt.Sprintf("%v%v%v%v%d", tab.elem, tab.shape, idx.elem, idx.shape, axis)
-	return moveKernel(r, op, "gather", key, fmt.Sprintf("gather from %v along axis %d by %s%v", tab.shape, axis, idx.elem, idx.shape),
+	key := keyOf(tab.elem, tab.shape, idx.elem, idx.shape, axis)
+	return moveKernel(r, op, "gather", key, func() string {
+		return fmt.Sprintf("gather from %v along axis %d by %s%v", tab.shape, axis, idx.elem, idx.shape)
+	},
 		op.Operands(), true, func(b *kb, ins []tensorInfo, y tensorInfo) {
 			splitAxis(b, idx.n, inner)
 			b.l("const long i = (long)x1[c];")
@@ -188,7 +194,7 @@ func (r *regionState) emitCopy(at *ir.Operation, v *ir.Value, out int) error {
 	if x.n == 0 {
 		return nil
 	}
-	k, err := r.e.kernel(at, "copy", fmt.Sprintf("%v%d", x.elem, x.n), func(b *kb) error {
+	k, err := r.e.kernel(at, "copy", keyOf(x.elem, x.n), func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("copy %d elements of %s", x.n, x.elem)
 		b.buffer("x", x, accRead)
 		b.buffer("y", x, accWrite)

@@ -53,7 +53,7 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 		return nil
 	}
 	vec := d%4 == 0 && x.elem == elemF32
-	key := fmt.Sprintf("%v%v%v%v%v%v%v", layer, x.elem, y.elem, g.elem, beta.elem, rows, d) + floatLit(float32(eps))
+	key := keyOf(layer, x.elem, y.elem, g.elem, beta.elem, rows, d, float32(eps))
 	family := "rms_norm"
 	if layer {
 		family = "layer_norm"
@@ -146,7 +146,7 @@ func emitSoftmax(r *regionState, op *ir.Operation) error {
 	l := x.shape[axis]
 	inner := product(x.shape[axis+1:])
 	outer := product(x.shape[:axis])
-	key := fmt.Sprintf("%v%v%d,%d,%d", x.elem, y.elem, outer, l, inner)
+	key := keyOf(x.elem, y.elem, outer, l, inner)
 	k, err := r.e.kernel(op, "softmax", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("softmax over axis %d of %v, %s", axis, x.shape, x.elem)
 		b.buffer("x", x, accRead)

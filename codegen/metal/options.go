@@ -39,13 +39,13 @@ func (o Options) resolved() (Options, error) {
 		o.MSLVersion = "3.0"
 	}
 	if err := CheckMSLVersion(o.MSLVersion); err != nil {
-		return o, err
+		return o, fmt.Errorf("msl-version: %v", err)
 	}
 	if o.MaxThreadsPerThreadgroup == 0 {
 		o.MaxThreadsPerThreadgroup = 1024
 	}
 	if err := CheckMaxThreads(o.MaxThreadsPerThreadgroup); err != nil {
-		return o, err
+		return o, fmt.Errorf("max-threads-per-threadgroup: %v", err)
 	}
 	return o, nil
 }
@@ -57,14 +57,14 @@ func CheckMSLVersion(v string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("msl-version %q is not one of %s", v, strings.Join(mslVersions, ", "))
+	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(mslVersions, ", "))
 }
 
 // CheckMaxThreads reports whether n can bound a threadgroup: a multiple of
 // the simdgroup width between 32 and 1024.
 func CheckMaxThreads(n int) error {
 	if n < SimdWidth || n > 1024 || n%SimdWidth != 0 {
-		return fmt.Errorf("max-threads-per-threadgroup = %d: want a multiple of 32 from 32 to 1024", n)
+		return fmt.Errorf("'%d' is not a multiple of 32 from 32 to 1024", n)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func emitReduce(r *regionState, op *ir.Operation) error {
 		contiguous = contiguous && a == x.rank()-len(axes)+i
 	}
 	perGroup := count >= reduceRowMin
-	key := fmt.Sprintf("%s%v%v%v%v", kind, x.elem, y.elem, x.shape, axes)
+	key := keyOf(string(kind), x.elem, y.elem, x.shape, axes)
 	k, err := r.e.kernel(op, "reduce", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("reduce %s of %v over axes %v, %s", kind, x.shape, axes, x.elem)
 		b.buffer("x", x, accRead)

@@ -28,7 +28,7 @@ func emitRope(r *regionState, op *ir.Operation) error {
 	s := x.shape[1]
 	rowLen := product(x.shape[2:]) // H·D elements per (b, s)
 	half := rot / 2
-	key := fmt.Sprintf("%v%v%v%v%d,%d,%s", x.elem, cs.elem, y.elem, x.shape, d, rot, style)
+	key := keyOf(x.elem, cs.elem, y.elem, x.shape, d, rot, string(style))
 	k, err := r.e.kernel(op, "rope", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("rope %s over %v, head_dim %d, rotary_dim %d, %s", style, x.shape, d, rot, x.elem)
 		b.buffer("x", x, accRead)
