@@ -82,6 +82,7 @@ type BufferInfo struct {
 	Init  int    `json:"init"`
 	Elem  int    `json:"elem"`
 	Seed  uint32 `json:"seed"`
+	Data  string `json:"data,omitempty"` // hex, for constants
 }
 
 // DispatchInfo is one dispatch of a case's region.
@@ -108,37 +109,47 @@ type OutputInfo struct {
 // Options for Build.
 type Options struct {
 	Inputs Inputs
-	Parts  int   // translation units for nvcc (cuda.Options.Parts)
+	Parts  int    // translation units for nvcc (cuda.Options.Parts)
 	Seed   uint64 // for Seeded inputs
 	// Edit, when set, changes the emitted source before the CUDA sources
 	// are generated (the planted bugs).
 	Edit func(src string) string
 }
 
-// Build emits the cases, generates the CUDA sources and makes one job per
-// case with the reference interpreter's outputs.
-func Build(name string, cases []Case, opts Options) (*Suite, error) {
+// Emit emits the cases as one module (MSL 3.1, which has bfloat) and
+// generates the CUDA sources that run it; opts.Edit, when set, changes the
+// emitted source first.
+func Emit(name string, cases []Case, opts Options) (*ir.Operation, *metal.Output, *cuda.Sources, error) {
 	m, err := Parse(name, cases)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	out, err := metal.Emit(m, metal.Options{MSLVersion: "3.1"})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	src := out.Source
 	if opts.Edit != nil {
-		src = opts.Edit(src)
+		src := opts.Edit(out.Source)
 		if src == out.Source {
-			return nil, fmt.Errorf("%s: the edit changed nothing", name)
+			return nil, nil, nil, fmt.Errorf("%s: the edit changed nothing", name)
 		}
+		out.Source = src
 	}
-	srcs, err := cuda.Generate(name, src, out.Manifest, cuda.Options{Parts: opts.Parts})
+	srcs, err := cuda.Generate(name, out.Source, out.Manifest, cuda.Options{Parts: opts.Parts})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return m, out, srcs, nil
+}
+
+// Build emits the cases, generates the CUDA sources and makes one job per
+// case with the reference interpreter's outputs.
+func Build(name string, cases []Case, opts Options) (*Suite, error) {
+	m, out, srcs, err := Emit(name, cases, opts)
 	if err != nil {
 		return nil, err
 	}
 	s := &Suite{Name: name, Cases: cases, Output: out, Sources: srcs}
-	s.Output.Source = src
 	s.Index = Index{Name: name, Kernels: srcs.Kernels, Info: map[string]KernelInfo{}}
 	kindex := map[string]int{}
 	kinfo := map[string]*metal.KernelInfo{}
@@ -289,7 +300,7 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 		}
 		job.Buffers = append(job.Buffers, buf)
 		info.Buffers = append(info.Buffers, BufferInfo{ID: b.ID, Role: b.Role, Type: b.Type, Bytes: b.Bytes,
-			Init: int(buf.Init), Elem: int(elem), Seed: buf.Seed})
+			Init: int(buf.Init), Elem: int(elem), Seed: buf.Seed, Data: b.Data})
 	}
 	for _, d := range reg.Dispatches {
 		k := kinfo[d.Kernel]

@@ -31,7 +31,7 @@ func RealCases() []Case {
 	swiglu := func(name string, rows, n int) Case {
 		x := t(fmt.Sprintf("%dx%d", rows, n), "f32")
 		return Case{Name: name, Args: []string{x, x},
-			Body: fmt.Sprintf("%%0 = graph.silu %%a0 : (%s) -> %s\n%%1 = graph.mul %%0, %%a1 : (%s, %s) -> %s", x, x, x, x, x),
+			Body:  fmt.Sprintf("%%0 = graph.silu %%a0 : (%s) -> %s\n%%1 = graph.mul %%0, %%a1 : (%s, %s) -> %s", x, x, x, x, x),
 			Yield: []string{"%1"}, Results: []string{x}, Limit: LimitExact}
 	}
 	cs = append(cs, swiglu("swiglu_decode_14336", 1, inter))
@@ -139,8 +139,8 @@ func RealCases() []Case {
 	cs = append(cs, bench(gdn("gdn_decode_qwen35", false), "recurrent", "", map[string]int{"H": heads, "N": headD}))
 	cs = append(cs, gdn("gdn_decode_qwen35_kda", true))
 	cs = append(cs, Case{Name: "lstm_1024_seq8",
-		Args: []string{t("1x8x1024", "f32"), t("4096x1024", "f32"), t("4096x1024", "f32"), t("4096", "f32")},
-		Body: "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
+		Args:  []string{t("1x8x1024", "f32"), t("4096x1024", "f32"), t("4096x1024", "f32"), t("4096", "f32")},
+		Body:  "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
 		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6})
 	return cs
 }

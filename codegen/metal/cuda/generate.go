@@ -123,9 +123,9 @@ func writeWrapper(w *bytes.Buffer, sig *Signature, k *metal.KernelInfo) error {
 		w.WriteString("\n      ")
 		switch p.Kind {
 		case BufferParam:
-			fmt.Fprintf(w, "(%s)rlx_b.p[%d]", strings.TrimSpace(p.Type), p.Index)
+			fmt.Fprintf(w, "(%s)rlx_b.p[%d]", castType(p.Type), p.Index)
 		case ThreadgroupParam:
-			fmt.Fprintf(w, "(%s)rlx_tgmem", strings.TrimSpace(p.Type))
+			fmt.Fprintf(w, "(%s)rlx_tgmem", castType(p.Type))
 		case PositionParam:
 			e := positionExprs[p.Attr]
 			if strings.HasSuffix(p.Type, "3") {
@@ -140,6 +140,9 @@ func writeWrapper(w *bytes.Buffer, sig *Signature, k *metal.KernelInfo) error {
 	w.WriteString(");\n}\n\n")
 	return nil
 }
+
+// castType is a parameter's type without its address space, squeezed.
+func castType(t string) string { return strings.Join(strings.Fields(EraseAddressSpaces(t)), " ") }
 
 // WriteFiles writes the sources into dir.
 func (s *Sources) WriteFiles(dir string) error {

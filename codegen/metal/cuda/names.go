@@ -37,16 +37,11 @@ func mslTypeNames() [][2]string {
 }
 
 // mslKeywords are the MSL keywords the shim defines as macros, with what
-// they become: the address spaces vanish (CUDA pointers are generic, and
-// the wrapper hands threadgroup memory in as the block's dynamic shared
-// memory), and a kernel becomes a device function that the generated
-// __global__ wrapper calls.
+// they become: a kernel becomes a device function that the generated
+// __global__ wrapper calls. (The address spaces are blanked in the text
+// instead: see EraseAddressSpaces.)
 var mslKeywords = [][2]string{
 	{"kernel", "static __device__ __forceinline__"},
-	{"device", ""},
-	{"constant", ""},
-	{"threadgroup", ""},
-	{"thread", ""},
 }
 
 // namesHeader returns shim/rlx_msl_names.h, and namesEndHeader
@@ -60,14 +55,17 @@ func namesHeader() string {
 #ifndef RLX_MSL_NAMES_H
 #define RLX_MSL_NAMES_H
 `)
+	// A C library may define some of these names as macros (isnan,
+	// signbit, …); each is undefined before it is redefined.
+	def := func(name, value string) { fmt.Fprintf(&b, "#undef %s\n#define %s %s\n", name, name, value) }
 	for _, kw := range mslKeywords {
-		fmt.Fprintf(&b, "#define %s %s\n", kw[0], kw[1])
+		def(kw[0], kw[1])
 	}
 	for _, n := range mslTypeNames() {
-		fmt.Fprintf(&b, "#define %s %s\n", n[0], n[1])
+		def(n[0], n[1])
 	}
 	for _, n := range mslMathNames {
-		fmt.Fprintf(&b, "#define %s rlxm_%s\n", n, n)
+		def(n, "rlxm_"+n)
 	}
 	b.WriteString("#endif\n")
 	return b.String()

@@ -10,26 +10,40 @@ import (
 // attrGroup matches an MSL attribute group such as [[buffer(0)]].
 var attrGroup = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
 
+// addressSpace matches MSL's address-space keywords as whole tokens
+// (threadgroup_barrier and mem_threadgroup are other tokens).
+var addressSpace = regexp.MustCompile(`\b(device|constant|threadgroup|thread)\b`)
+
+func blank(s string) string { return strings.Repeat(" ", len(s)) }
+
+// EraseAddressSpaces blanks MSL's address-space keywords. They cannot be
+// macros, as the CPU shim makes them: nvcc spells __device__ as
+// __location__(device), and an empty device macro would turn every
+// __device__ after it into nothing.
+func EraseAddressSpaces(s string) string { return addressSpace.ReplaceAllStringFunc(s, blank) }
+
 // Transform returns the emitted MSL text as nvcc compiles it, with every
 // line where it was (so that compiler messages and compute-sanitizer's
 // reports point into the .metal file, which a #line names): the [[...]]
-// attribute groups are blanked (the shim erases threadgroup, which would
-// leave [[(0)]]), the static inline helpers become __device__ functions,
-// and a top-level constant constexpr table becomes a __device__ one, which
-// device code may index. The shim's macros do the rest.
+// attribute groups and the address-space keywords are blanked (CUDA
+// pointers are generic, and the wrapper hands the threadgroup memory in as
+// the block's dynamic shared memory), the static inline helpers become
+// __device__ functions, and a top-level constant constexpr table becomes a
+// __device__ one, which device code may index. The shim's macros do the
+// rest.
 func Transform(src, file string) string {
 	var b strings.Builder
 	b.Grow(len(src) + len(src)/16)
 	fmt.Fprintf(&b, "#line 1 %q\n", file)
 	for line := range strings.Lines(src) {
-		line = attrGroup.ReplaceAllStringFunc(line, func(s string) string { return strings.Repeat(" ", len(s)) })
+		line = attrGroup.ReplaceAllStringFunc(line, blank)
 		switch {
 		case strings.HasPrefix(line, "static inline "):
 			line = "static inline __device__ " + line[len("static inline "):]
 		case strings.HasPrefix(line, "constant constexpr "):
 			line = "__device__ constexpr " + line[len("constant constexpr "):]
 		}
-		b.WriteString(line)
+		b.WriteString(EraseAddressSpaces(line))
 	}
 	return b.String()
 }

@@ -11,16 +11,18 @@
 #include <cstddef>
 #include <cstring>
 
-// Attribute names in their __x__ spelling: the shim defines device and
-// constant as empty macros, which would erase device in
-// __attribute__((device)).
-#define __host__ __attribute__((__host__))
-#define __device__ __attribute__((__device__))
-#define __global__ __attribute__((__global__))
-#define __shared__ __attribute__((__shared__))
-#define __forceinline__ __inline__ __attribute__((__always_inline__))
-#define __launch_bounds__(...) __attribute__((__launch_bounds__(__VA_ARGS__)))
-#define __align__(n) __attribute__((__aligned__(n)))
+// Spelled as nvcc's host_defines.h spells them, through __location__, so
+// that a macro of the shim that would break nvcc's (an empty device, say)
+// breaks these too.
+#define __annotate__(a) __attribute__((a))
+#define __location__(a) __annotate__(a)
+#define __host__ __location__(host)
+#define __device__ __location__(device)
+#define __global__ __location__(global)
+#define __shared__ __location__(shared)
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __launch_bounds__(...) __annotate__(launch_bounds(__VA_ARGS__))
+#define __align__(n) __attribute__((aligned(n)))
 
 #include <__clang_cuda_builtin_vars.h>
 

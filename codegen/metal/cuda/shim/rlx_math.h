@@ -268,6 +268,45 @@ RLX_HD vec<T, 3> rlxm_cross(const vec<T, 3> &a, const vec<T, 3> &b) {
                    a.s[0] * b.s[1] - a.s[1] * b.s[0]);
 }
 
+// numeric_limits, with max and min spelled as the kernel text's macros
+// turn them (numeric_limits<float>::max() reaches rlxm_max here).
+template <class T>
+struct numeric_limits;
+template <>
+struct numeric_limits<float> {
+  static RLX_HD float rlxm_max() { return FLT_MAX; }
+  static RLX_HD float rlxm_min() { return FLT_MIN; }
+  static RLX_HD float lowest() { return -FLT_MAX; }
+  static RLX_HD float epsilon() { return FLT_EPSILON; }
+  static RLX_HD float infinity() { return rlx_bits_f32(0x7f800000u); }
+  static RLX_HD float quiet_NaN() { return rlx_bits_f32(0x7fc00000u); }
+};
+template <>
+struct numeric_limits<rlx_half> {
+  static RLX_HD rlx_half rlxm_max() { return rlx_half(65504.0f); }
+  static RLX_HD rlx_half rlxm_min() { return rlx_half(6.103515625e-05f); }
+  static RLX_HD rlx_half lowest() { return rlx_half(-65504.0f); }
+  static RLX_HD rlx_half epsilon() { return rlx_half(0.0009765625f); }
+  static RLX_HD rlx_half infinity() { return rlx_half(rlx_bits_f32(0x7f800000u)); }
+  static RLX_HD rlx_half quiet_NaN() { return rlx_half(rlx_bits_f32(0x7fc00000u)); }
+};
+#define RLX_INT_LIMITS(T, LO, HI)                        \
+  template <>                                            \
+  struct numeric_limits<T> {                             \
+    static RLX_HD T rlxm_max() { return HI; }            \
+    static RLX_HD T rlxm_min() { return LO; }            \
+    static RLX_HD T lowest() { return LO; }              \
+  };
+RLX_INT_LIMITS(int, (int)0x80000000u, 0x7fffffff)
+RLX_INT_LIMITS(uint, 0u, 0xffffffffu)
+RLX_INT_LIMITS(short, (short)-32768, (short)32767)
+RLX_INT_LIMITS(ushort, (ushort)0, (ushort)65535)
+RLX_INT_LIMITS(char, (char)-128, (char)127)
+RLX_INT_LIMITS(uchar, (uchar)0, (uchar)255)
+RLX_INT_LIMITS(long, (long)0x8000000000000000ul, 0x7fffffffffffffffl)
+RLX_INT_LIMITS(ulong, 0ul, 0xfffffffffffffffful)
+#undef RLX_INT_LIMITS
+
 // precise:: and fast:: name the same functions: the shim's are accurate,
 // which is a valid precise and a valid fast implementation.
 #define RLX_MATH_NS_FNS                                                                    \

@@ -148,6 +148,8 @@ static void test_math() {
   CHECK((float)max(half(1.0f), half(2.0f)) == 2.0f);
   CHECK(length(float2(3.0f, 4.0f)) == 5.0f);
   CHECK(select(1, 2, true) == 2);
+  CHECK(numeric_limits<float>::max() == FLT_MAX && numeric_limits<int>::min() == -2147483647 - 1);
+  CHECK((float)numeric_limits<half>::max() == 65504.0f && isinf(numeric_limits<float>::infinity()));
 }
 
 int main() {
