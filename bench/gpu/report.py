@@ -98,6 +98,9 @@ def write(R, out):
               "| case | threadgroups × threads | MB | rlx µs | rlx GB/s | roofline | torch kernel | torch µs | torch roofline | rlx / torch | target |",
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for r in bn["rows"]:
+            if "skipped" in r:
+                L.append(f"| {r['name']} | skipped: {r['skipped']} | | | | | | | | | |")
+                continue
             ln = r["launch"][0]
             tgs = ln["grid"][0] * ln["grid"][1] * ln["grid"][2]
             thr = ln["threadgroup"][0] * ln["threadgroup"][1] * ln["threadgroup"][2]
@@ -116,7 +119,7 @@ def write(R, out):
             L += ["Registers and spills of the benchmarked kernels (ptxas -v):", ""]
             seen = set()
             for r in bn["rows"]:
-                for k in r["kernels"]:
+                for k in r.get("kernels", []):
                     if k in seen or k not in regs:
                         continue
                     seen.add(k)

@@ -11,6 +11,7 @@
 # of time still leaves the others' results.
 set -u
 mode=${1:-full}
+shift || true
 carry=$(cd "$(dirname "$0")" && pwd)
 work=/tmp/rlx-gpu
 out=${OUT:-/tmp/rlx-gpu-out}
@@ -23,5 +24,5 @@ export PYTHONUNBUFFERED=1
 { nvidia-smi; nvcc --version; compute-sanitizer --version; python3 -c 'import torch, numpy; print("torch", torch.__version__, "numpy", numpy.__version__)'; } >"$logs/env.txt" 2>&1
 # At most eight files come back: results.json, report.md and log.txt, and
 # the logs in one archive.
-python3 check.py --mode "$mode" --out "$out" --logs "$logs" 2>&1 | tee "$out/log.txt"
+python3 check.py --mode "$mode" --out "$out" --logs "$logs" "$@" 2>&1 | tee "$out/log.txt"
 tar -czf "$out/logs.tar.gz" -C "$work" logs

@@ -162,6 +162,7 @@ struct Reader {
 };
 
 struct Buf {
+  int init = 0;
   size_t size = 0;
   unsigned char *base = nullptr;  // the allocation
   unsigned char *data = nullptr;  // the buffer the kernels see
@@ -227,6 +228,7 @@ int rlx_fill(void *p, unsigned long long size, int elem, unsigned seed, void *st
 // Flags of rlx_run_jobs.
 #define RLX_RUN_EXACT 1
 #define RLX_RUN_NO_RESULTS 2
+#define RLX_RUN_OUTPUTS_ONLY 4  // write back only what the kernels write (poisoned or zeroed buffers)
 
 // rlx_run_jobs runs a job file and writes the result file; it returns 0,
 // or -1 after printing what failed.
@@ -255,7 +257,7 @@ int rlx_run_jobs(const char *job_path, const char *res_path, int flags) {
     for (unsigned i = 0; i < nbuf && r.ok; i++) {
       Buf &b = bufs[i];
       b.size = (size_t)r.get<unsigned long long>();
-      const int init = r.get<unsigned char>();
+      const int init = b.init = r.get<unsigned char>();
       const int elem = r.get<unsigned char>();
       const unsigned seed = init == 3 ? r.get<unsigned>() : 0u;
       std::vector<unsigned char> host;
@@ -309,7 +311,9 @@ int rlx_run_jobs(const char *job_path, const char *res_path, int flags) {
     for (Buf &b : bufs) {
       std::vector<unsigned char> host(exact ? b.size : b.size + 2 * kGuard);
       unsigned before = 0, after = 0;
-      const bool keep = status == 0 && (flags & RLX_RUN_NO_RESULTS) == 0;
+      const bool written = b.init == 0 || b.init == 2;
+      const bool keep = status == 0 && (flags & RLX_RUN_NO_RESULTS) == 0 &&
+                        ((flags & RLX_RUN_OUTPUTS_ONLY) == 0 || written);
       if (keep && !host.empty() && !check(cudaMemcpy(host.data(), b.base, host.size(), cudaMemcpyDeviceToHost), "cudaMemcpy"))
         status = -1;
       const unsigned char *data = host.data() + (exact ? 0 : kGuard);
