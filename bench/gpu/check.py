@@ -280,6 +280,11 @@ def compare(suite, res_path, expect_path):
                 row["problems"].append(f"result #{o['index']}: the reference is all zeros")
             if not e <= c["limit"]:
                 row["problems"].append(f"result #{o['index']}: NMSE {e:.3g} over the limit {c['limit']:g}")
+                # The worst elements, for the report: index, got, want.
+                with np.errstate(invalid="ignore"):
+                    d = np.abs(np.nan_to_num(got - ref, nan=np.inf))
+                worst = np.argsort(-d)[:8]
+                row.setdefault("worst", []).append([[int(i) * o["stride"], float(got[i]), float(ref[i])] for i in worst])
             # Unwritten elements still hold the poison (0xff bytes, NaN for
             # floats); check the whole result, not only the compared ones.
             if elem_of(o["type"]) in ("f32", "f16", "bf16") and not np.isnan(ref).any():
@@ -301,6 +306,31 @@ def correct(suite, timeout):
     if os.path.exists(res):
         summary.update(compare(suite, res, os.path.join(HERE, f"{suite}.expect")))
     return summary
+
+
+def probe(logs):
+    """The probe suite (cases that failed on the GPU) built with variants of
+    the shim and of nvcc's flags, each run and compared: which one changes
+    the result says where the difference comes from."""
+    variants = [("default", []), ("elementwise_vector_copy", ["-DRLX_VEC_COPY_BY_ELEMENT"]),
+                ("fmad_false", ["--fmad=false"]), ("ptxas_O0", ["-Xptxas", "-O0"])]
+    log = os.path.join(logs, "probe-build.log")
+    res = {}
+    runtime = [os.path.join(HERE, "rlx_cuda_runtime.o"), os.path.join(HERE, "rlx_cuda_main.o")]
+    srcs = sorted(f for f in os.listdir(HERE) if f.startswith("probe_part") and f.endswith(".cu")) + ["probe_table.cu"]
+    for name, flags in variants:
+        objs = []
+        for f in srcs:
+            obj = os.path.join(HERE, f"{f[:-3]}.{name}.o")
+            nvcc(flags + ["-c", os.path.join(HERE, f), "-o", obj], log)
+            objs.append(obj)
+        exe = os.path.join(HERE, "run_probe")
+        nvcc(flags + ["-o", exe] + objs + runtime, log)
+        out = os.path.join(HERE, "probe.results")
+        rc, output = run_jobs("probe", "probe.jobs", out)
+        cmp = compare("probe", out, os.path.join(HERE, "probe.expect"))
+        res[name] = [{"name": c["name"], "nmse": c["nmse"], "pass": c["pass"], "worst": c.get("worst")} for c in cmp["cases"]]
+    return res
 
 
 # ---- sanitizers -----------------------------------------------------------------
@@ -329,7 +359,10 @@ def sanitize(logs, suite, tools, timeout, flags=("--exact",)):
             f.write(output[-200000:])
         r = sanitizer_counts(tool, output)
         r.update(returncode=rc, seconds=round(time.time() - t0, 1), jobs_ran=output.count(": ran"), jobs_failed=output.count(": FAILED"))
-        r["clean"] = rc == 0 and r["errors"] == 0 and r.get("hazards", 0) == 0
+        if tool == "racecheck":  # its summary is RACECHECK SUMMARY, not ERROR SUMMARY
+            r["clean"] = rc == 0 and r.get("hazards") == 0 and r.get("hazard_errors", 0) == 0
+        else:
+            r["clean"] = rc == 0 and r["errors"] == 0
         res[tool] = r
         print(f"   {suite} {tool}: {r}", flush=True)
     return res
@@ -446,6 +479,8 @@ def main():
     R.stage("fill", fill_check)
     R.stage("correct_small", correct, "small", 120)
     R.stage("correct_real", correct, "real", 240)
+    if os.path.exists(os.path.join(HERE, "probe.jobs")):
+        R.stage("probe", probe, args.logs)
     if args.mode == "smoke":
         R.stage("sanitize_small", sanitize, args.logs, "small", ["memcheck"], 180)
         R.stage("planted", planted, args.logs)

@@ -27,12 +27,12 @@ type Case struct {
 
 // Bench describes how the device driver times a case.
 type Bench struct {
-	Group string // the table row group: "gemv", "attention", "norm", "recurrent"
+	Group string `json:"group"` // the table row group: "gemv", "attention", "norm", "recurrent"
 	// Anchor is torch's kernel for the same shape: "linear" (F.linear in
 	// f16, weight [N, K]), "sdpa" (scaled_dot_product_attention with GQA),
 	// "rms_norm" (F.rms_norm), or "" for none.
-	Anchor string
-	Dims   map[string]int // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim
+	Anchor string         `json:"anchor"`
+	Dims   map[string]int `json:"dims"` // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim
 }
 
 // NMSE limits of the codegen (docs/codegen-metal.md states them).

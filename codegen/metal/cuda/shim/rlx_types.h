@@ -173,6 +173,17 @@ RLX_HD const V &rlx_val(const V &v) {
   return v;
 }
 
+// A vector's assignment copies its bytes at once (one wide store); with
+// RLX_VEC_COPY_BY_ELEMENT (a probe build of bench/gpu) element by element.
+template <class T, int N>
+RLX_HD void rlx_copy_storage(void *dst, const void *src, size_t bytes) {
+#ifdef RLX_VEC_COPY_BY_ELEMENT
+  for (int i = 0; i < N; i++) ((T *)dst)[i] = ((const T *)src)[i];
+#else
+  RLX_MEMCPY(dst, src, bytes);
+#endif
+}
+
 #define RLX_VEC_COMMON(N)                                                    \
   vec() = default;                                                           \
   RLX_HD vec(T v) {                                                          \
@@ -183,7 +194,7 @@ RLX_HD const V &rlx_val(const V &v) {
     for (int i = 0; i < N; i++) s[i] = T(o.s[i]);                            \
   }                                                                          \
   RLX_HD vec &operator=(const vec &o) {                                      \
-    RLX_MEMCPY((void *)this, (const void *)&o, sizeof(vec));                     \
+    rlx_copy_storage<T, N>((void *)this, (const void *)&o, sizeof(vec));       \
     return *this;                                                            \
   }                                                                          \
   RLX_HD T &operator[](int i) { return s[i]; }                               \
