@@ -312,8 +312,9 @@ def probe(logs):
     """The probe suite (cases that failed on the GPU) built with variants of
     the shim and of nvcc's flags, each run and compared: which one changes
     the result says where the difference comes from."""
-    variants = [("default", []), ("elementwise_vector_copy", ["-DRLX_VEC_COPY_BY_ELEMENT"]),
-                ("fmad_false", ["--fmad=false"]), ("ptxas_O0", ["-Xptxas", "-O0"])]
+    variants = [("default", []), ("vector_copy_bytes", ["-DRLX_VEC_COPY_BYTES"]),
+                ("vector_copy_bytes_fmad_false", ["-DRLX_VEC_COPY_BYTES", "--fmad=false"]),
+                ("vector_copy_bytes_ptxas_O0", ["-DRLX_VEC_COPY_BYTES", "-Xptxas", "-O0"])]
     log = os.path.join(logs, "probe-build.log")
     res = {}
     runtime = [os.path.join(HERE, "rlx_cuda_runtime.o"), os.path.join(HERE, "rlx_cuda_main.o")]

@@ -173,14 +173,18 @@ RLX_HD const V &rlx_val(const V &v) {
   return v;
 }
 
-// A vector's assignment copies its bytes at once (one wide store); with
-// RLX_VEC_COPY_BY_ELEMENT (a probe build of bench/gpu) element by element.
+// A vector's assignment copies element by element. Copying its bytes at
+// once with memcpy (RLX_VEC_COPY_BYTES, kept for bench/gpu's probe) was
+// miscompiled by nvcc 13.0 for a half4 whose elements a loop had stored
+// one by one: the low byte of element 3 came out zero, at ptxas -O0 and
+// without FMA contraction too (docs/gpu-check.md#what-the-gpu-found).
 template <class T, int N>
 RLX_HD void rlx_copy_storage(void *dst, const void *src, size_t bytes) {
-#ifdef RLX_VEC_COPY_BY_ELEMENT
-  for (int i = 0; i < N; i++) ((T *)dst)[i] = ((const T *)src)[i];
-#else
+#ifdef RLX_VEC_COPY_BYTES
   RLX_MEMCPY(dst, src, bytes);
+#else
+  (void)bytes;
+  for (int i = 0; i < N; i++) ((T *)dst)[i] = ((const T *)src)[i];
 #endif
 }
 
