@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
@@ -22,13 +23,11 @@ var rmsCase = opCase{
 // brokenSuite emits c, applies edit to the source and builds it in mode.
 func brokenSuite(t *testing.T, c opCase, edit func(string) string, mode mslcpu.Mode) *suite {
 	t.Helper()
-	if _, err := mslcpu.Clang(); err != nil {
+	cc := compiler(t)
+	if err := cc.SanitizerAvailable(mode); err != nil {
 		t.Skip("skipping: ", err)
 	}
-	if err := mslcpu.SanitizerAvailable(mode); err != nil {
-		t.Skip("skipping: ", err)
-	}
-	s, err := buildSuite([]opCase{c})
+	s, err := buildSuite(cc, []opCase{c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +57,7 @@ func runOne(t *testing.T, s *suite, mode mslcpu.Mode, opt mslcpu.RegionOptions) 
 // reports the race between the lane that writes a simdgroup's partial and
 // the threads that read it.
 func TestCatchDeletedBarrier(t *testing.T) {
+	t.Parallel()
 	barrier := "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
 	s := brokenSuite(t, rmsCase, func(src string) string { return strings.Replace(src, barrier, "", 1) }, mslcpu.TSan)
 	_, err := runOne(t, s, mslcpu.TSan, mslcpu.RegionOptions{})
@@ -74,8 +74,10 @@ func TestCatchDeletedBarrier(t *testing.T) {
 // are overwritten (plain build) and AddressSanitizer reports the overflow
 // (ASan build).
 func TestCatchShortBuffer(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []mslcpu.Mode{mslcpu.Plain, mslcpu.ASan} {
 		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
 			s := brokenSuite(t, rmsCase, nil, mode)
 			out := -1
 			for _, b := range s.region(rmsCase.name).Buffers {
@@ -106,6 +108,7 @@ func TestCatchShortBuffer(t *testing.T) {
 // the dispatcher reports the threadgroup_barrier that the returned thread
 // can no longer reach.
 func TestCatchEarlyReturn(t *testing.T) {
+	t.Parallel()
 	s := brokenSuite(t, rmsCase, func(src string) string {
 		return strings.Replace(src, "  const float r = ", "  if (lane == 5u) {\n    return;\n  }\n  const float r = ", 1)
 	}, mslcpu.Plain)
@@ -119,10 +122,11 @@ func TestCatchEarlyReturn(t *testing.T) {
 // A lane that skips a simdgroup function without returning would hang a
 // GPU; the harness reports a deadlock after its deadline instead.
 func TestCatchDivergentSimd(t *testing.T) {
-	t.Setenv("RLX_MSL_DEADLINE", "2")
+	t.Parallel()
 	s := brokenSuite(t, rmsCase, func(src string) string {
 		return strings.Replace(src, "  v = simd_sum(v);\n", "  if (lane != 5u) {\n    v = simd_sum(v);\n  }\n", 1)
 	}, mslcpu.Plain)
+	s.bins[mslcpu.Plain].Deadline = 2 * time.Second
 	_, err := runOne(t, s, mslcpu.Plain, mslcpu.RegionOptions{})
 	var re *mslcpu.RunError
 	if !errors.As(err, &re) || !strings.Contains(re.Output, "deadlock") {

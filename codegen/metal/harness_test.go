@@ -67,6 +67,7 @@ func (c opCase) mlir() string {
 
 // suite is a set of cases emitted as one module, compiled once.
 type suite struct {
+	cc     *mslcpu.Compiler
 	cases  []opCase
 	module *ir.Operation
 	out    *metal.Output
@@ -78,8 +79,28 @@ var (
 	suiteOnce sync.Once
 	theSuite  *suite
 	suiteErr  error
-	tempDirs  []string
+
+	ccOnce sync.Once
+	cc     *mslcpu.Compiler
+	ccErr  error
+
+	tempMu   sync.Mutex
+	tempDirs []string
 )
+
+// compiler returns the tests' harness compiler, or skips the test when
+// clang++-19 is missing.
+func compiler(t *testing.T) *mslcpu.Compiler {
+	t.Helper()
+	ccOnce.Do(func() { cc, ccErr = mslcpu.NewCompiler() })
+	if errors.Is(ccErr, mslcpu.ErrNoClang) {
+		t.Skip("skipping: ", ccErr)
+	}
+	if ccErr != nil {
+		t.Fatal(ccErr)
+	}
+	return cc
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -92,7 +113,9 @@ func TestMain(m *testing.M) {
 func newTempDir() (string, error) {
 	d, err := os.MkdirTemp("", "rlx-metal-test")
 	if err == nil {
+		tempMu.Lock()
 		tempDirs = append(tempDirs, d)
+		tempMu.Unlock()
 	}
 	return d, err
 }
@@ -112,20 +135,15 @@ func parseCases(cases []opCase) (*ir.Operation, error) {
 // skips the test when clang++-19 is missing.
 func opSuite(t *testing.T) *suite {
 	t.Helper()
-	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(opCases(), mslcpu.Plain) })
-	if errors.Is(suiteErr, mslcpu.ErrNoClang) {
-		t.Skip("skipping: ", suiteErr)
-	}
+	c := compiler(t)
+	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(c, opCases(), mslcpu.Plain) })
 	if suiteErr != nil {
 		t.Fatal(suiteErr)
 	}
 	return theSuite
 }
 
-func buildSuite(cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
-	if _, err := mslcpu.Clang(); err != nil {
-		return nil, err
-	}
+func buildSuite(c *mslcpu.Compiler, cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	m, err := parseCases(cases)
 	if err != nil {
 		return nil, err
@@ -134,7 +152,7 @@ func buildSuite(cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &suite{cases: cases, module: m, out: out, bins: map[mslcpu.Mode]*mslcpu.Binary{}}
+	s := &suite{cc: c, cases: cases, module: m, out: out, bins: map[mslcpu.Mode]*mslcpu.Binary{}}
 	for _, mode := range modes {
 		if err := s.build(mode); err != nil {
 			return nil, err
@@ -148,7 +166,7 @@ func (s *suite) build(mode mslcpu.Mode) error {
 	if err != nil {
 		return err
 	}
-	b, err := mslcpu.Build(dir, s.out.Source, s.out.Kernels, mode)
+	b, err := s.cc.Build(dir, s.out.Source, s.out.Kernels, mode)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 // TestOps runs every case of the op suite through the harness and compares
 // it with the reference interpreter.
 func TestOps(t *testing.T) {
+	t.Parallel()
 	s := opSuite(t)
 	var runs []*caseRun
 	for _, c := range s.cases {
@@ -55,6 +56,7 @@ var sanitizerCases = []string{
 // TestSanitizers runs the subset under AddressSanitizer and
 // ThreadSanitizer; a report fails the test.
 func TestSanitizers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping in -short mode")
 	}
@@ -66,13 +68,12 @@ func TestSanitizers(t *testing.T) {
 	}
 	for _, mode := range []mslcpu.Mode{mslcpu.ASan, mslcpu.TSan} {
 		t.Run(mode.String(), func(t *testing.T) {
-			if _, err := mslcpu.Clang(); err != nil {
+			t.Parallel()
+			cc := compiler(t)
+			if err := cc.SanitizerAvailable(mode); err != nil {
 				t.Skip("skipping: ", err)
 			}
-			if err := mslcpu.SanitizerAvailable(mode); err != nil {
-				t.Skip("skipping: ", err)
-			}
-			s, err := buildSuite(cases, mode)
+			s, err := buildSuite(cc, cases, mode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,6 +98,7 @@ func TestSanitizers(t *testing.T) {
 // kernel that may shrink (resize "rows" or "threads") runs with 96 threads,
 // a size that is not a power of two.
 func TestOpsSmallThreadgroups(t *testing.T) {
+	t.Parallel()
 	s := opSuite(t)
 	var runs []*caseRun
 	for _, c := range s.cases {

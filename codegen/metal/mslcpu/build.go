@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 )
@@ -38,28 +40,33 @@ func (m Mode) flags() []string {
 	return []string{"-O1"}
 }
 
-// ErrNoClang is wrapped by the errors of Clang, Build and SyntaxCheck when
-// clang++-19 is not installed; tests skip on it.
+// ErrNoClang is wrapped by the errors of NewCompiler when clang++-19 is
+// not installed; tests skip on it.
 var ErrNoClang = errors.New("clang++-19 not found (Debian's clang-19 package; .ci/run installs it)")
 
-// Clang returns the path of clang++-19.
-func Clang() (string, error) {
+// Compiler builds harness programs with clang++-19. It compiles the
+// dispatcher once per Mode and links that object into every program it
+// builds afterwards; nothing outlives the Compiler value.
+type Compiler struct {
+	cxx string
+	mu  sync.Mutex
+	rt  map[Mode][]byte // the dispatcher's object file, per mode
+}
+
+// NewCompiler finds clang++-19.
+func NewCompiler() (*Compiler, error) {
 	p, err := exec.LookPath("clang++-19")
 	if err != nil {
-		return "", ErrNoClang
+		return nil, ErrNoClang
 	}
-	return p, nil
+	return &Compiler{cxx: p, rt: map[Mode][]byte{}}, nil
 }
 
 // SanitizerAvailable reports whether clang can link programs with the
 // sanitizer of mode (the runtime libraries come with libclang-rt-19-dev).
-func SanitizerAvailable(mode Mode) error {
+func (c *Compiler) SanitizerAvailable(mode Mode) error {
 	if mode == Plain {
 		return nil
-	}
-	cxx, err := Clang()
-	if err != nil {
-		return err
 	}
 	dir, err := os.MkdirTemp("", "rlx-msl-probe")
 	if err != nil {
@@ -71,10 +78,36 @@ func SanitizerAvailable(mode Mode) error {
 		return err
 	}
 	args := append(mode.flags(), src, "-o", filepath.Join(dir, "p"))
-	if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(c.cxx, args...).CombinedOutput(); err != nil {
 		return fmt.Errorf("clang++-19 cannot link with %s (libclang-rt-19-dev missing?): %s", mode, firstLine(string(out)))
 	}
 	return nil
+}
+
+// runtimeObject returns the dispatcher compiled for mode, compiling it
+// into dir the first time.
+func (c *Compiler) runtimeObject(dir string, mode Mode) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	obj := filepath.Join(dir, "rlx_runtime-"+mode.String()+".o")
+	if data, ok := c.rt[mode]; ok {
+		return obj, os.WriteFile(obj, data, 0o644)
+	}
+	args := append(c.flags(dir, mode), "-c", filepath.Join(dir, "shim", "rlx_runtime.cpp"), "-o", obj)
+	if out, err := exec.Command(c.cxx, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("compiling the dispatcher (%s): %v\n%s", mode, err, out)
+	}
+	data, err := os.ReadFile(obj)
+	if err != nil {
+		return "", err
+	}
+	c.rt[mode] = data
+	return obj, nil
+}
+
+func (c *Compiler) flags(dir string, mode Mode) []string {
+	args := []string{"-std=c++17", "-pthread", "-ffp-contract=off", "-fno-fast-math", "-w", "-I", filepath.Join(dir, "shim")}
+	return append(args, mode.flags()...)
 }
 
 func firstLine(s string) string {
@@ -96,19 +129,23 @@ func stripAttributes(src string) string {
 // Binary is a compiled harness: the emitted kernels, the shim and the
 // dispatcher, linked into one program that runs jobs.
 type Binary struct {
-	Mode  Mode
-	path  string
-	index map[string]int
+	Mode Mode
+	// Deadline, when non-zero, is how long a barrier may wait before the
+	// run is reported as a deadlock (20 s by default).
+	Deadline time.Duration
+	// LastCPU is the CPU time (user and system) of the last Run.
+	LastCPU time.Duration
+	// LastStderr is what the last Run printed (with RLX_MSL_PROFILE=1 in
+	// the environment, each dispatch's time).
+	LastStderr string
+	path    string
+	index   map[string]int
 }
 
 // Build compiles src (an emitted .metal source) with the CPU shim into a
 // program in dir. kernels lists the kernel functions to call (their
 // parameter lists say how); the others are compiled but not callable.
-func Build(dir, src string, kernels []*metal.Kernel, mode Mode) (*Binary, error) {
-	cxx, err := Clang()
-	if err != nil {
-		return nil, err
-	}
+func (c *Compiler) Build(dir, src string, kernels []*metal.Kernel, mode Mode) (*Binary, error) {
 	if err := writeShim(dir); err != nil {
 		return nil, err
 	}
@@ -136,11 +173,13 @@ func Build(dir, src string, kernels []*metal.Kernel, mode Mode) (*Binary, error)
 	if err := os.WriteFile(filepath.Join(dir, "main.cpp"), main.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
+	rt, err := c.runtimeObject(dir, mode)
+	if err != nil {
+		return nil, err
+	}
 	bin := filepath.Join(dir, "harness-"+mode.String())
-	args := []string{"-std=c++17", "-pthread", "-ffp-contract=off", "-fno-fast-math", "-w", "-I", filepath.Join(dir, "shim")}
-	args = append(args, mode.flags()...)
-	args = append(args, filepath.Join(dir, "main.cpp"), filepath.Join(dir, "shim", "rlx_runtime.cpp"), "-o", bin)
-	cmd := exec.Command(cxx, args...)
+	args := append(c.flags(dir, mode), filepath.Join(dir, "main.cpp"), rt, "-o", bin)
+	cmd := exec.Command(c.cxx, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -211,11 +250,7 @@ func writeWrapper(w *bytes.Buffer, k *metal.Kernel) error {
 // that mixing them (a device pointer passed where a thread pointer is
 // expected) is an error, as with Apple's compiler. It returns the
 // compiler's messages on failure.
-func SyntaxCheck(dir, src string) error {
-	cxx, err := Clang()
-	if err != nil {
-		return err
-	}
+func (c *Compiler) SyntaxCheck(dir, src string) error {
 	if err := writeShim(dir); err != nil {
 		return err
 	}
@@ -223,7 +258,7 @@ func SyntaxCheck(dir, src string) error {
 	if err := os.WriteFile(file, []byte(stripAttributes(src)), 0o644); err != nil {
 		return err
 	}
-	cmd := exec.Command(cxx, "-std=c++17", "-fsyntax-only", "-DRLX_STRICT_ADDRESS_SPACES", "-ferror-limit=20",
+	cmd := exec.Command(c.cxx, "-std=c++17", "-fsyntax-only", "-DRLX_STRICT_ADDRESS_SPACES", "-ferror-limit=20",
 		"-I", filepath.Join(dir, "shim"), "-x", "c++", file)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

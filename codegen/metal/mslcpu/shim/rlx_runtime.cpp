@@ -12,10 +12,15 @@
 // thread returned is reported, because Metal requires every thread of the
 // threadgroup to reach it. A barrier that waits longer than the deadline is
 // reported as a deadlock instead of hanging.
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -51,6 +56,13 @@ std::mutex fatal_mu;
 }
 
 // Barrier with a participant count that threads can leave, and a deadline.
+// Arrivals count under a mutex; waiters then sleep on the generation word
+// with a futex, outside the mutex, so that a release wakes every waiter at
+// once instead of handing the mutex from one to the next (a condition
+// variable's herd, which dominated runs of 1024-thread threadgroups). The
+// generation is stored with release and loaded with acquire, which orders
+// every arrival's writes before every waiter's later reads, for the CPU
+// and for ThreadSanitizer alike.
 class Barrier {
  public:
   void reset(int n) {
@@ -58,20 +70,33 @@ class Barrier {
     count_ = n;
     waiting_ = 0;
   }
-  void wait(const char *what) {
-    std::unique_lock<std::mutex> g(mu_);
-    unsigned long gen = gen_;
-    if (++waiting_ >= count_) {
-      release();
-      return;
+  // wait returns when every participant has arrived; the last to arrive
+  // runs done (if any) first, while the others still wait.
+  template <class F>
+  void wait(const char *what, F done) {
+    uint32_t gen;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      gen = gen_.load(std::memory_order_relaxed);
+      if (++waiting_ >= count_) {
+        done();
+        release();
+        return;
+      }
     }
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_seconds);
-    while (gen == gen_) {
-      if (cv_.wait_until(g, until) == std::cv_status::timeout && gen == gen_) {
+    while (gen_.load(std::memory_order_acquire) == gen) {
+      struct timespec ts = {0, 200 * 1000 * 1000};
+      syscall(SYS_futex, reinterpret_cast<uint32_t *>(&gen_), FUTEX_WAIT_PRIVATE, gen, &ts, nullptr, 0);
+      if (gen_.load(std::memory_order_acquire) == gen && std::chrono::steady_clock::now() > until) {
+        std::lock_guard<std::mutex> g(mu_);
         fatal(std::string("deadlock: ") + what + " waited " + std::to_string(deadline_seconds) + " s with " +
               std::to_string(waiting_) + " of " + std::to_string(count_) + " threads arrived");
       }
     }
+  }
+  void wait(const char *what) {
+    wait(what, [] {});
   }
   // leave removes the caller from later rounds (arrive_and_drop) and
   // returns how many threads were waiting in the current round.
@@ -84,15 +109,15 @@ class Barrier {
   }
 
  private:
+  // release ends the round; mu_ is held.
   void release() {
     waiting_ = 0;
-    gen_++;
-    cv_.notify_all();
+    gen_.fetch_add(1, std::memory_order_release);
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&gen_), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
   }
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::atomic<uint32_t> gen_{0};
   int count_ = 0, waiting_ = 0;
-  unsigned long gen_ = 0;
 };
 
 struct Simdgroup {
@@ -120,7 +145,7 @@ struct Dispatch {
   std::vector<unsigned char> tgmem_store;
   unsigned char *tgmem = nullptr;
   size_t tgmem_len = 0;
-  Barrier start, end, tgbar;
+  Barrier end, tgbar;
   std::vector<Simdgroup> sgs;
   std::mutex mu;
   unsigned returned = 0;  // threads of the current threadgroup that returned
@@ -144,36 +169,36 @@ void *worker(void *arg) {
   tls = c;
   unsigned t = c->tid;
   unsigned tx = t % d->tg[0], ty = (t / d->tg[0]) % d->tg[1], tz = t / (d->tg[0] * d->tg[1]);
-  for (unsigned gz = 0; gz < d->grid[2]; gz++)
-    for (unsigned gy = 0; gy < d->grid[1]; gy++)
-      for (unsigned gx = 0; gx < d->grid[0]; gx++) {
-        if (t == 0) setup_threadgroup(d);
-        d->start.wait("threadgroup start");
-        unsigned *p = c->pos;
-        p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
-        p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
-        p[kPosLane] = c->lane, p[kPosSG] = c->sg;
-        p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
-        p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
-        p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
-        d->fn(d->bufs.data(), d->tgmem, p);
-        // The thread returned: it leaves its simdgroup and the barrier.
-        Simdgroup &s = d->sgs[c->sg];
-        {
-          std::lock_guard<std::mutex> g(s.mu);
-          s.active &= ~(1u << c->lane);
-        }
-        s.bar.leave();
-        {
-          std::lock_guard<std::mutex> g(d->mu);
-          d->returned++;
-        }
-        if (d->tgbar.leave() > 0) {
-          fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
-                " (every thread must reach it on Metal)");
-        }
-        d->end.wait("threadgroup end");
-      }
+  unsigned groups = d->grid[0] * d->grid[1] * d->grid[2];
+  // One rendezvous per threadgroup: the last thread to finish threadgroup
+  // g sets up g+1 before any thread starts it.
+  for (unsigned g = 0; g < groups; g++) {
+    unsigned gx = g % d->grid[0], gy = (g / d->grid[0]) % d->grid[1], gz = g / (d->grid[0] * d->grid[1]);
+    unsigned *p = c->pos;
+    p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
+    p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
+    p[kPosLane] = c->lane, p[kPosSG] = c->sg;
+    p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
+    p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
+    p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
+    d->fn(d->bufs.data(), d->tgmem, p);
+    // The thread returned: it leaves its simdgroup and the barrier.
+    Simdgroup &s = d->sgs[c->sg];
+    {
+      std::lock_guard<std::mutex> lk(s.mu);
+      s.active &= ~(1u << c->lane);
+    }
+    s.bar.leave();
+    {
+      std::lock_guard<std::mutex> lk(d->mu);
+      d->returned++;
+    }
+    if (d->tgbar.leave() > 0) {
+      fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
+            " (every thread must reach it on Metal)");
+    }
+    d->end.wait("threadgroup end", [d] { setup_threadgroup(d); });
+  }
   return nullptr;
 }
 
@@ -279,8 +304,8 @@ void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsi
     d.tgmem = d.tgmem_store.data() + kGuard;
 #endif
   }
-  d.start.reset((int)d.nthreads);
   d.end.reset((int)d.nthreads);
+  setup_threadgroup(&d);
   std::vector<ThreadCtx> ctx(d.nthreads);
   std::vector<pthread_t> th(d.nthreads);
   pthread_attr_t attr;
@@ -312,6 +337,8 @@ int harness_main(int argc, char **argv, const KernelEntry *kernels, int nkernels
     return 2;
   }
   if (const char *s = std::getenv("RLX_MSL_DEADLINE")) deadline_seconds = std::atoi(s);
+  // RLX_MSL_PROFILE=1 prints each dispatch's wall time on stderr.
+  const bool profile = std::getenv("RLX_MSL_PROFILE") != nullptr;
   Reader r{std::fopen(argv[1], "rb")};
   if (!r.f) fatal(std::string("cannot open ") + argv[1]);
   char magic[8];
@@ -349,7 +376,13 @@ int harness_main(int argc, char **argv, const KernelEntry *kernels, int nkernels
         bind.push_back(id);
       }
       if ((int)kid >= nkernels) fatal("job names a missing kernel");
+      auto t0 = std::chrono::steady_clock::now();
       run_dispatch(kernels[kid], bufs, grid, tg, tgmem, bind);
+      if (profile) {
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "rlx-msl-cpu: %s grid %u,%u,%u threadgroup %u: %.1f ms\n", kernels[kid].name, grid[0],
+                     grid[1], grid[2], tg[0] * tg[1] * tg[2], ms);
+      }
     }
     for (Buf &b : bufs) {
       uint64_t size = b.size;
