@@ -138,8 +138,8 @@ type Binary struct {
 	// LastStderr is what the last Run printed (with RLX_MSL_PROFILE=1 in
 	// the environment, each dispatch's time).
 	LastStderr string
-	path    string
-	index   map[string]int
+	path       string
+	index      map[string]int
 }
 
 // Build compiles src (an emitted .metal source) with the CPU shim into a
