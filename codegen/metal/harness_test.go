@@ -243,14 +243,25 @@ func (s *suite) prepare(c opCase, seed uint64, opt mslcpu.RegionOptions) (*caseR
 // runCases runs cases through the harness binary of mode in one process
 // and compares each with the reference.
 func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
+	res, err := s.bins[mode].Run(jobsOf(runs))
+	if err != nil {
+		return err
+	}
+	collect(runs, res)
+	return nil
+}
+
+func jobsOf(runs []*caseRun) []*mslcpu.Job {
 	jobs := make([]*mslcpu.Job, len(runs))
 	for i, cr := range runs {
 		jobs[i] = cr.job
 	}
-	res, err := s.bins[mode].Run(jobs)
-	if err != nil {
-		return err
-	}
+	return jobs
+}
+
+// collect decodes the harness results and compares them with the
+// reference.
+func collect(runs []*caseRun, res []*mslcpu.Result) {
 	for i, cr := range runs {
 		cr.got, cr.err = mslcpu.RegionOutputs(cr.region, res[i])
 		if cr.err != nil {
@@ -264,7 +275,6 @@ func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
 			cr.nmse = append(cr.nmse, e)
 		}
 	}
-	return nil
 }
 
 // nmse is Σ(a−b)²/Σa² over the elements, as ggml's test-backend-ops

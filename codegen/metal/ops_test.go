@@ -113,3 +113,27 @@ func TestOpsSmallThreadgroups(t *testing.T) {
 	}
 	checkRuns(t, runs)
 }
+
+// TestOpsFibers runs the suite with the fiber executor, which the model
+// test uses: it must agree with the reference as the threads do.
+func TestOpsFibers(t *testing.T) {
+	t.Parallel()
+	s := opSuite(t)
+	var runs []*caseRun
+	for _, c := range s.cases {
+		cr, err := s.prepare(c, 4, mslcpu.RegionOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		runs = append(runs, cr)
+	}
+	fb := *s.bins[mslcpu.Plain]
+	fb.Fibers = true
+	res, err := fb.Run(jobsOf(runs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(runs, res)
+	checkRuns(t, runs)
+	t.Logf("fiber executor: %v CPU", fb.LastCPU)
+}

@@ -130,6 +130,11 @@ func stripAttributes(src string) string {
 // dispatcher, linked into one program that runs jobs.
 type Binary struct {
 	Mode Mode
+	// Fibers runs every threadgroup's threads as fibers of one OS thread
+	// (ucontext, switching at each barrier and simdgroup function) instead
+	// of OS threads: the same semantics, checks and reports, far cheaper
+	// per threadgroup, for large runs. Plain builds only.
+	Fibers bool
 	// Deadline, when non-zero, is how long a barrier may wait before the
 	// run is reported as a deadlock (20 s by default).
 	Deadline time.Duration

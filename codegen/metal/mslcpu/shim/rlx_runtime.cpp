@@ -15,6 +15,8 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <setjmp.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -34,6 +36,9 @@
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define RLX_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define RLX_TSAN 1
 #endif
 #endif
 
@@ -63,6 +68,12 @@ std::mutex fatal_mu;
 // generation is stored with release and loaded with acquire, which orders
 // every arrival's writes before every waiter's later reads, for the CPU
 // and for ThreadSanitizer alike.
+// In the fiber executor every participant is a fiber of one OS thread: a
+// wait that does not complete the round yields to the scheduler, which
+// resumes the fiber once the generation has moved.
+void fiber_block(const void *barrier, const uint32_t *gen, uint32_t seen, const char *what);
+bool fibers = false;
+
 class Barrier {
  public:
   void reset(int n) {
@@ -75,6 +86,17 @@ class Barrier {
   template <class F>
   void wait(const char *what, F done) {
     uint32_t gen;
+    if (fibers) {
+      gen = fgen_;
+      if (++waiting_ >= count_) {
+        done();
+        waiting_ = 0;
+        fgen_++;
+        return;
+      }
+      fiber_block(this, &fgen_, gen, what);
+      return;
+    }
     {
       std::lock_guard<std::mutex> g(mu_);
       gen = gen_.load(std::memory_order_relaxed);
@@ -101,6 +123,15 @@ class Barrier {
   // leave removes the caller from later rounds (arrive_and_drop) and
   // returns how many threads were waiting in the current round.
   int leave() {
+    if (fibers) {
+      int w = waiting_;
+      count_--;
+      if (waiting_ > 0 && waiting_ >= count_) {
+        waiting_ = 0;
+        fgen_++;
+      }
+      return w;
+    }
     std::lock_guard<std::mutex> g(mu_);
     int w = waiting_;
     count_--;
@@ -117,6 +148,7 @@ class Barrier {
   }
   std::mutex mu_;
   std::atomic<uint32_t> gen_{0};
+  uint32_t fgen_ = 0;
   int count_ = 0, waiting_ = 0;
 };
 
@@ -163,43 +195,151 @@ void setup_threadgroup(Dispatch *d) {
   if (d->tgmem_len) std::memset(d->tgmem, kPoisonByte, d->tgmem_len);
 }
 
+void set_positions(Dispatch *d, ThreadCtx *c, unsigned g) {
+  unsigned t = c->tid;
+  unsigned tx = t % d->tg[0], ty = (t / d->tg[0]) % d->tg[1], tz = t / (d->tg[0] * d->tg[1]);
+  unsigned gx = g % d->grid[0], gy = (g / d->grid[0]) % d->grid[1], gz = g / (d->grid[0] * d->grid[1]);
+  unsigned *p = c->pos;
+  p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
+  p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
+  p[kPosLane] = c->lane, p[kPosSG] = c->sg;
+  p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
+  p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
+  p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
+}
+
+// thread_returned takes a thread that returned from the kernel out of its
+// simdgroup and out of the threadgroup barrier.
+void thread_returned(Dispatch *d, ThreadCtx *c) {
+  Simdgroup &s = d->sgs[c->sg];
+  {
+    std::lock_guard<std::mutex> lk(s.mu);
+    s.active &= ~(1u << c->lane);
+  }
+  s.bar.leave();
+  {
+    std::lock_guard<std::mutex> lk(d->mu);
+    d->returned++;
+  }
+  if (d->tgbar.leave() > 0) {
+    fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
+          " (every thread must reach it on Metal)");
+  }
+}
+
 void *worker(void *arg) {
   ThreadCtx *c = (ThreadCtx *)arg;
   Dispatch *d = c->d;
   tls = c;
-  unsigned t = c->tid;
-  unsigned tx = t % d->tg[0], ty = (t / d->tg[0]) % d->tg[1], tz = t / (d->tg[0] * d->tg[1]);
   unsigned groups = d->grid[0] * d->grid[1] * d->grid[2];
   // One rendezvous per threadgroup: the last thread to finish threadgroup
   // g sets up g+1 before any thread starts it.
   for (unsigned g = 0; g < groups; g++) {
-    unsigned gx = g % d->grid[0], gy = (g / d->grid[0]) % d->grid[1], gz = g / (d->grid[0] * d->grid[1]);
-    unsigned *p = c->pos;
-    p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
-    p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
-    p[kPosLane] = c->lane, p[kPosSG] = c->sg;
-    p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
-    p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
-    p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
-    d->fn(d->bufs.data(), d->tgmem, p);
-    // The thread returned: it leaves its simdgroup and the barrier.
-    Simdgroup &s = d->sgs[c->sg];
-    {
-      std::lock_guard<std::mutex> lk(s.mu);
-      s.active &= ~(1u << c->lane);
-    }
-    s.bar.leave();
-    {
-      std::lock_guard<std::mutex> lk(d->mu);
-      d->returned++;
-    }
-    if (d->tgbar.leave() > 0) {
-      fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
-            " (every thread must reach it on Metal)");
-    }
+    set_positions(d, c, g);
+    d->fn(d->bufs.data(), d->tgmem, c->pos);
+    thread_returned(d, c);
     d->end.wait("threadgroup end", [d] { setup_threadgroup(d); });
   }
   return nullptr;
+}
+
+// The fiber executor: a threadgroup's threads are ucontext fibers run
+// round-robin by the dispatching thread, switching at every barrier and
+// simdgroup function. It keeps the threads' semantics (barriers, simdgroup
+// exchanges, returns) at a fraction of the cost of OS threads, for large
+// runs such as the model test; sanitizer builds use threads.
+struct Fiber {
+  ucontext_t ctx;  // the fiber's start
+  jmp_buf jb;      // where it yielded
+  bool started = false;
+  char *stack = nullptr;  // kFiberStack bytes, not zeroed
+  ThreadCtx tc;
+  bool done = false;
+  const void *barrier = nullptr;  // what it waits on, or null
+  const uint32_t *gen = nullptr;
+  uint32_t seen = 0;
+  const char *what = "";
+};
+
+// Switches after the start use _setjmp/_longjmp, which keep the signal
+// mask (swapcontext saves and restores it with a system call each time).
+struct FiberSched {
+  jmp_buf main;
+  std::vector<Fiber> fibers;
+  Fiber *cur = nullptr;
+};
+
+FiberSched *sched = nullptr;
+const size_t kFiberStack = 256 * 1024;
+
+void fiber_block(const void *barrier, const uint32_t *gen, uint32_t seen, const char *what) {
+  Fiber *f = sched->cur;
+  f->barrier = barrier, f->gen = gen, f->seen = seen, f->what = what;
+  if (_setjmp(f->jb) == 0) _longjmp(sched->main, 1);
+}
+
+void fiber_entry(unsigned hi, unsigned lo) {
+  Fiber *f = (Fiber *)(((uintptr_t)hi << 32) | lo);
+  Dispatch *d = f->tc.d;
+  d->fn(d->bufs.data(), d->tgmem, f->tc.pos);
+  thread_returned(d, &f->tc);
+  f->done = true;
+  _longjmp(sched->main, 1);
+}
+
+void run_fibers(Dispatch *d) {
+  FiberSched fs;
+  sched = &fs;
+  fs.fibers = std::vector<Fiber>(d->nthreads);
+  for (unsigned t = 0; t < d->nthreads; t++) {
+    fs.fibers[t].stack = (char *)std::malloc(kFiberStack);
+    ThreadCtx &c = fs.fibers[t].tc;
+    c.d = d, c.tid = t, c.lane = t % 32, c.sg = t / 32;
+  }
+  unsigned groups = d->grid[0] * d->grid[1] * d->grid[2];
+  for (unsigned g = 0; g < groups; g++) {
+    setup_threadgroup(d);
+    for (Fiber &f : fs.fibers) {
+      set_positions(d, &f.tc, g);
+      f.done = false, f.started = false, f.barrier = nullptr;
+      getcontext(&f.ctx);
+      f.ctx.uc_stack.ss_sp = f.stack;
+      f.ctx.uc_stack.ss_size = kFiberStack;
+      f.ctx.uc_link = nullptr;
+      uintptr_t p = (uintptr_t)&f;
+      makecontext(&f.ctx, (void (*)())fiber_entry, 2, (unsigned)(p >> 32), (unsigned)p);
+    }
+    for (;;) {
+      bool progress = false, live = false;
+      for (Fiber &f : fs.fibers) {
+        if (f.done) continue;
+        live = true;
+        if (f.barrier && *f.gen == f.seen) continue;
+        f.barrier = nullptr;
+        fs.cur = &f;
+        tls = &f.tc;
+        if (_setjmp(fs.main) == 0) {
+          if (!f.started) {
+            f.started = true;
+            setcontext(&f.ctx);
+          }
+          _longjmp(f.jb, 1);
+        }
+        progress = true;
+      }
+      if (!live) break;
+      if (!progress) {
+        unsigned n = 0;
+        const char *what = "";
+        for (Fiber &f : fs.fibers)
+          if (!f.done) n++, what = f.what;
+        fatal(std::string("deadlock: ") + std::to_string(n) + " threads wait in " + what +
+              " and no thread of the threadgroup can reach it");
+      }
+    }
+  }
+  for (Fiber &f : fs.fibers) std::free(f.stack);
+  sched = nullptr;
 }
 
 }  // namespace
@@ -285,6 +425,8 @@ unsigned guard_changes(const unsigned char *p) {
   return n;
 }
 
+void run_threads(Dispatch *d);
+
 void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsigned grid[3], const unsigned tg[3],
                   size_t tgmem, const std::vector<unsigned> &bind) {
   Dispatch d;
@@ -304,6 +446,22 @@ void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsi
     d.tgmem = d.tgmem_store.data() + kGuard;
 #endif
   }
+  if (fibers) {
+    run_fibers(&d);
+  } else {
+    run_threads(&d);
+  }
+#ifdef RLX_ASAN
+  std::free(d.tgmem);
+#else
+  if (tgmem && (guard_changes(d.tgmem_store.data()) || guard_changes(d.tgmem + tgmem))) {
+    fatal(std::string(k.name) + ": threadgroup memory written outside its " + std::to_string(tgmem) + " bytes");
+  }
+#endif
+}
+
+void run_threads(Dispatch *dp) {
+  Dispatch &d = *dp;
   d.end.reset((int)d.nthreads);
   setup_threadgroup(&d);
   std::vector<ThreadCtx> ctx(d.nthreads);
@@ -320,13 +478,6 @@ void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsi
   }
   for (unsigned t = 0; t < d.nthreads; t++) pthread_join(th[t], nullptr);
   pthread_attr_destroy(&attr);
-#ifdef RLX_ASAN
-  std::free(d.tgmem);
-#else
-  if (tgmem && (guard_changes(d.tgmem_store.data()) || guard_changes(d.tgmem + tgmem))) {
-    fatal(std::string(k.name) + ": threadgroup memory written outside its " + std::to_string(tgmem) + " bytes");
-  }
-#endif
 }
 
 }  // namespace
@@ -337,6 +488,14 @@ int harness_main(int argc, char **argv, const KernelEntry *kernels, int nkernels
     return 2;
   }
   if (const char *s = std::getenv("RLX_MSL_DEADLINE")) deadline_seconds = std::atoi(s);
+  // RLX_MSL_EXECUTOR=fibers runs threadgroups as fibers (not in
+  // sanitizer builds, whose reports need the OS threads).
+  if (const char *e = std::getenv("RLX_MSL_EXECUTOR")) {
+    fibers = std::string(e) == "fibers";
+#if defined(RLX_ASAN) || defined(RLX_TSAN)
+    if (fibers) fatal("the fiber executor is not available in sanitizer builds");
+#endif
+  }
   // RLX_MSL_PROFILE=1 prints each dispatch's wall time on stderr.
   const bool profile = std::getenv("RLX_MSL_PROFILE") != nullptr;
   Reader r{std::fopen(argv[1], "rb")};
