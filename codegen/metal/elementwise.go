@@ -204,7 +204,11 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 			if err != nil {
 				return err
 			}
-			b.l("%s v%d = %s;", st.out.compute(), k, roundTo(expr, st.out))
+			if st.out == elemI1 && (st.op.Name() == graph.CmpName || st.op.Name() == graph.CastName) {
+				b.l("%s v%d = %s;", st.out.compute(), k, expr) // already 0 or 1
+			} else {
+				b.l("%s v%d = %s;", st.out.compute(), k, roundTo(expr, st.out))
+			}
 		}
 		for _, k := range outs {
 			if vec {
@@ -487,6 +491,8 @@ func castExpr(b *kb, x string, from, to elem) string {
 		return x
 	case from.isInt() && to.isFloat():
 		return "(float)" + x
+	case from.isInt() && to == elemI1:
+		return "(" + x + " != 0 ? (long)1 : (long)0)"
 	case from.isInt() && to.isInt():
 		return x
 	}

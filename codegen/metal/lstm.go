@@ -77,7 +77,6 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	}
 	scratch := r.newBuffer(RoleTemp, 0, fmt.Sprintf("tensor<%dx%dx%dxf32>", bn, s, 4*hid), nil)
 	r.m.Buffers[scratch].Bytes = xw.bytes()
-	r.m.Buffers[scratch].Index = scratch
 	in1, err := r.bind([]*ir.Value{l.Input(), l.WIH()}, nil)
 	if err != nil {
 		return err
