@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // The harness catches what it exists to catch: each test breaks an emitted
@@ -131,5 +132,47 @@ func TestCatchDivergentSimd(t *testing.T) {
 	var re *mslcpu.RunError
 	if !errors.As(err, &re) || !strings.Contains(re.Output, "deadlock") {
 		t.Fatalf("want a deadlock report, got %v", err)
+	}
+}
+
+// Run-time errors a kernel cannot raise itself set the region's status
+// word: an out-of-range gather index (nothing is read, as the reference
+// promises) and an integer division by zero.
+func TestStatusWord(t *testing.T) {
+	t.Parallel()
+	c := opCase{
+		name: "status", args: []string{"tensor<5x4xf32>", "tensor<3xi32>", "tensor<3xi32>"},
+		body: `%0 = graph.gather %a0, %a1 {axis = 0 : i64} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+%1 = graph.div %a2, %a1 : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>`,
+		yield: []string{"%0", "%1"}, results: []string{"tensor<3x4xf32>", "tensor<3xi32>"},
+	}
+	s := brokenSuite(t, c, nil, mslcpu.Plain)
+	table := tensor.Zeros(tensor.F32, 5, 4)
+	for _, tc := range []struct {
+		idx  []int64
+		want string
+	}{
+		{[]int64{1, 4, 2}, ""},
+		{[]int64{1, 5, 2}, "status 0x1: a gather index was out of range"},
+		{[]int64{1, -1, 2}, "status 0x1: a gather index was out of range"},
+		{[]int64{1, 0, 2}, "status 0x2: an integer division by zero"},
+	} {
+		idx, _ := tensor.FromInt64(tensor.I32, []int{3}, tc.idx)
+		num, _ := tensor.FromInt64(tensor.I32, []int{3}, []int64{7, 7, 7})
+		job, err := mslcpu.RegionJob(s.out.Manifest, s.region(c.name), []*tensor.Tensor{table, idx, num}, nil, mslcpu.RegionOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.bins[mslcpu.Plain].Run([]*mslcpu.Job{job})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = mslcpu.RegionOutputs(s.region(c.name), res[0])
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("indices %v: %v", tc.idx, err)
+		case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
+			t.Errorf("indices %v: got %v, want …%s", tc.idx, err, tc.want)
+		}
 	}
 }
