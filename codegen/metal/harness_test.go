@@ -72,7 +72,6 @@ type suite struct {
 	module *ir.Operation
 	out    *metal.Output
 	bins   map[mslcpu.Mode]*mslcpu.Binary
-	dir    string
 }
 
 var (

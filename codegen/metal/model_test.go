@@ -69,13 +69,12 @@ func modelVariants() []modelVariant {
 // regionValues are a region's operands and results in a reference run of
 // the whole model.
 type regionValues struct {
-	variant   string
-	call      *ir.Operation
-	in, out   []*tensor.Tensor
-	weights   *ref.TensorWeights
-	limit     float64
-	region    *metal.Region
-	dispatchs []string
+	variant string
+	call    *ir.Operation
+	in, out []*tensor.Tensor
+	weights *ref.TensorWeights
+	limit   float64
+	region  *metal.Region
 }
 
 // probe runs the split function f in the reference interpreter and

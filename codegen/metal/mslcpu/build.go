@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -115,15 +114,26 @@ func firstLine(s string) string {
 	return s
 }
 
-// attrGroup matches an MSL attribute group such as [[buffer(0)]].
-var attrGroup = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
-
 // stripAttributes blanks every [[…]] group, keeping lines and columns, so
 // that compiler messages point into the emitted file. The run shim erases
 // the address-space keywords with macros, which would turn
 // [[threadgroup(0)]] into [[(0)]]; nothing else of the text changes.
 func stripAttributes(src string) string {
-	return attrGroup.ReplaceAllStringFunc(src, func(s string) string { return strings.Repeat(" ", len(s)) })
+	b := []byte(src)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '[' || b[i+1] != '[' {
+			continue
+		}
+		end := strings.Index(src[i:], "]]")
+		if end < 0 {
+			break
+		}
+		for j := i; j < i+end+2; j++ {
+			b[j] = ' '
+		}
+		i += end + 1
+	}
+	return string(b)
 }
 
 // Binary is a compiled harness: the emitted kernels, the shim and the
@@ -209,16 +219,26 @@ func writeShim(dir string) error {
 	return nil
 }
 
-// positionArgs maps the position attributes to the dispatcher's array of
-// positions (rlx_shim_common.h).
-var positionArgs = map[string]int{
-	"threadgroup_position_in_grid":   0,
-	"thread_position_in_threadgroup": 3,
-	"thread_index_in_simdgroup":      6,
-	"simdgroup_index_in_threadgroup": 7,
-	"threads_per_threadgroup":        8,
-	"threadgroups_per_grid":          11,
-	"thread_position_in_grid":        14,
+// positionArg returns where the dispatcher's array of positions
+// (rlx_shim_common.h) holds a position attribute.
+func positionArg(attr string) (int, bool) {
+	switch attr {
+	case "threadgroup_position_in_grid":
+		return 0, true
+	case "thread_position_in_threadgroup":
+		return 3, true
+	case "thread_index_in_simdgroup":
+		return 6, true
+	case "simdgroup_index_in_threadgroup":
+		return 7, true
+	case "threads_per_threadgroup":
+		return 8, true
+	case "threadgroups_per_grid":
+		return 11, true
+	case "thread_position_in_grid":
+		return 14, true
+	}
+	return 0, false
 }
 
 // writeWrapper writes rlx_w_<kernel>, which calls the kernel with buffers,
@@ -235,7 +255,7 @@ func writeWrapper(w *bytes.Buffer, k *metal.Kernel) error {
 		case metal.ThreadgroupParam:
 			fmt.Fprintf(w, "(%s)tg", p.Type)
 		case metal.PositionParam:
-			at, ok := positionArgs[p.Attr]
+			at, ok := positionArg(p.Attr)
 			if !ok {
 				return fmt.Errorf("kernel %s: position attribute %q is not supported by the harness", k.Name, p.Attr)
 			}
