@@ -4,6 +4,7 @@
 //
 //	canonicalize      folders and canonicalization patterns to a fixed point
 //	cse               common sub-expression elimination
+//	lower-to-mps      graph ops in mps.subgraph regions to MPSGraph primitives
 //	print-op-stats    the "Operations encountered:" table (or JSON)
 //	strip-debuginfo   every location becomes loc(unknown)
 //	symbol-dce        erase unreferenced invisible symbols

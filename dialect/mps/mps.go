@@ -18,7 +18,7 @@ const (
 func Dialect() *ir.Dialect {
 	return &ir.Dialect{
 		Name: "mps",
-		Ops: []*ir.OpDef{
+		Ops: append([]*ir.OpDef{
 			{
 				Name:          SubgraphName,
 				Summary:       "A region of graph ops run as one MPSGraph dispatch",
@@ -39,7 +39,7 @@ func Dialect() *ir.Dialect {
 				Parse:   ir.ParseReturnLike,
 				Print:   ir.PrintReturnLike,
 			},
-		},
+		}, primitiveDefs()...),
 	}
 }
 
@@ -80,7 +80,7 @@ func verifySubgraph(op *ir.Operation) error {
 		return err
 	}
 	for o := op.Region(0).First().First(); o != nil; o = o.Next() {
-		if o.Name() == YieldName {
+		if o.Name() == YieldName || IsPrimitive(o) {
 			continue
 		}
 		if why := Placeable(o); why != "" {
