@@ -318,18 +318,18 @@ func (d *driver) addOperandsToWorklist(op *ir.Operation) {
 		if v == nil || v.DefiningOp() == nil {
 			continue
 		}
-		// ir has no early-exit walk over uses; this visits all of them.
 		var other *ir.Operation
 		many := false
-		v.Uses(func(u *ir.OpOperand) {
-			switch user := u.Owner(); {
-			case many || user == op || user == other:
-			case other == nil:
-				other = user
-			default:
-				many = true
+		for user := range v.Users() {
+			if user == op || user == other {
+				continue
 			}
-		})
+			if other != nil {
+				many = true
+				break
+			}
+			other = user
+		}
 		if !many {
 			d.addToWorklist(v.DefiningOp())
 		}

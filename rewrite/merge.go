@@ -141,7 +141,7 @@ func validSuccessorArg(b *ir.Block, v *ir.Value) bool {
 
 func usedOutside(op *ir.Operation, b *ir.Block) bool {
 	for i := 0; i < op.NumResults(); i++ {
-		for _, u := range op.Result(i).Users() {
+		for u := range op.Result(i).Users() {
 			if u.Block() != b {
 				return true
 			}
@@ -262,7 +262,7 @@ func hasNonEmptyRegion(b *ir.Block) bool {
 
 func argUsedOutside(b *ir.Block) bool {
 	for _, a := range b.Arguments() {
-		for _, u := range a.Users() {
+		for u := range a.Users() {
 			if u.Block() != b {
 				return true
 			}

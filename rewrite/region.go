@@ -110,7 +110,9 @@ func (l *liveness) setValue(v *ir.Value) {
 // value marks v live when a live op uses it.
 func (l *liveness) value(v *ir.Value) {
 	live := false
-	v.Uses(func(u *ir.OpOperand) { live = live || l.ops[u.Owner()] })
+	for u := range v.Uses() {
+		live = live || l.ops[u.Owner()]
+	}
 	if live {
 		l.setValue(v)
 	}

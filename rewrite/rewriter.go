@@ -120,11 +120,11 @@ func (r *Rewriter) ReplaceUsesWithIf(from, to *ir.Value, pred func(*ir.OpOperand
 	if from == to {
 		return
 	}
-	from.Uses(func(u *ir.OpOperand) {
+	for u := range from.Uses() {
 		if pred == nil || pred(u) {
 			r.ModifyOpInPlace(u.Owner(), func() { u.Set(to) })
 		}
-	})
+	}
 }
 
 // ReplaceAllOpUsesWith replaces the uses of op's results with values (one
@@ -297,5 +297,7 @@ func (r *Rewriter) NotifyMatchFailure(op *ir.Operation, format string, args ...a
 
 // dropUses makes every use of v a nil operand; the users must be erased.
 func dropUses(v *ir.Value) {
-	v.Uses(func(u *ir.OpOperand) { u.Set(nil) })
+	for u := range v.Uses() {
+		u.Set(nil)
+	}
 }

@@ -481,3 +481,10 @@ func (o DequantMatMul) N() int64 { return attrInt(o.Op, "n", 0) }
 
 // K returns the columns of W (input features).
 func (o DequantMatMul) K() int64 { return attrInt(o.Op, "k", 0) }
+
+// IsLeaf reports whether op is graph.param or graph.constant: the ops
+// that compute nothing, which a partitioning pass clones into every
+// region that reads them instead of placing them.
+func IsLeaf(op *ir.Operation) bool {
+	return op.Name() == ParamName || op.Name() == ConstantName
+}

@@ -29,7 +29,7 @@ func NewContext() *ir.Context {
 // func.func f, in order.
 func Subgraphs(f *ir.Operation) []*ir.Operation {
 	var out []*ir.Operation
-	for _, op := range (fn.Func{Op: f}).Body().OpSlice() {
+	for op := range (fn.Func{Op: f}).Body().Ops() {
 		if op.Name() == mps.SubgraphName {
 			out = append(out, op)
 		}
@@ -185,7 +185,7 @@ func Check(g, low *ir.Operation, inputs []*tensor.Tensor, w ref.Weights, seed ui
 	if err != nil {
 		return v, err
 	}
-	for _, op := range builtin.Body(g).First().Region(0).First().OpSlice() {
+	for op := range builtin.Body(g).First().Region(0).First().Ops() {
 		if op.NumRegions() > 0 || op.Next() == nil || op.OpName().Dialect() != "graph" || isLeaf(op) {
 			continue
 		}
@@ -231,7 +231,7 @@ func Taps(g *ir.Operation, inputs []*tensor.Tensor, w ref.Weights) (map[*ir.Valu
 	body := (fn.Func{Op: f}).Body()
 	var orig, vals []*ir.Value
 	var types []ir.Type
-	for _, op := range builtin.Body(g).First().Region(0).First().OpSlice() {
+	for op := range builtin.Body(g).First().Region(0).First().Ops() {
 		if op.Next() == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package hybridinline
 import (
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/pipeline"
@@ -50,7 +51,7 @@ func Inline(f *ir.Operation) (regions, leaves int) {
 	for b := f.Region(0).First(); b != nil; b = b.Next() {
 		for op := b.First(); op != nil; {
 			next := op.Next()
-			if (op.Name() == mps.SubgraphName || op.Name() == thunk.CallName) && mps.IsOutlined(op) {
+			if (op.Name() == mps.SubgraphName || op.Name() == thunk.CallName) && regionop.IsOutlined(op) {
 				inlineOne(op)
 				regions++
 			}

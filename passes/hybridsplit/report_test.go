@@ -163,7 +163,7 @@ func runLines(fd *finding) (run, check []string, why string) {
 func optionText(o Options) string {
 	var parts []string
 	if o.Mode != "" {
-		parts = append(parts, "mode="+o.Mode)
+		parts = append(parts, "mode="+string(o.Mode))
 	}
 	if len(o.NativeOps) > 0 {
 		parts = append(parts, "native-ops="+strings.Join(o.NativeOps, ","))

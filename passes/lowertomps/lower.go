@@ -3,11 +3,16 @@ package lowertomps
 import (
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 // Options are lower-to-mps's options.
 type Options struct {
+	// Target is the device whose MPSGraph runs the regions: its capability
+	// table decides what may be lowered. nil means target.Default.
+	Target *target.Target
 	// SDPA lowers graph.attention to MPSGraph's own scaled dot-product
 	// attention (mps.sdpa, macOS 15) instead of the hand-written sequence.
 	// MPSGraph's SDPA drifts on RoPE'd inputs (reference/rlx.md §2), so it
@@ -28,20 +33,24 @@ type Stats struct {
 // one or more primitives of the mps dialect. Regions that hold only
 // primitives are left as they are, so lowering twice changes nothing.
 //
-// An op that MPSGraph cannot run (mps.Placeable says why), or that the
-// lowering has no rule for, is an error located at the op, naming it,
-// with a note at the region; nothing is changed then. Every region is
-// checked before any is lowered, since attention's capability is judged
-// across region boundaries on the graph ops.
+// An op that the target's MPSGraph cannot run (its capability table says
+// why), or that the lowering has no rule for, is an error located at the
+// op, naming it, with a note at the region; nothing is changed then.
+// Every region is checked before any is lowered, since attention's
+// capability is judged across region boundaries on the graph ops.
 func Lower(op *ir.Operation, opts Options) (Stats, error) {
+	t := opts.Target
+	if t == nil {
+		t = target.MustLookup(target.Default)
+	}
 	var regions []*ir.Operation
 	op.Walk(func(o *ir.Operation) {
-		if o.Name() == mps.SubgraphName && mps.IsOutlined(o) {
+		if o.Name() == mps.SubgraphName && regionop.IsOutlined(o) {
 			regions = append(regions, o)
 		}
 	})
 	for _, sg := range regions {
-		if err := check(sg); err != nil {
+		if err := check(sg, t); err != nil {
 			return Stats{}, err
 		}
 	}
@@ -60,14 +69,17 @@ func Lower(op *ir.Operation, opts Options) (Stats, error) {
 	return st, nil
 }
 
-// check reports the first op of the region that cannot be lowered.
-func check(sg *ir.Operation) error {
+// check reports the first op of the region that cannot be lowered for t.
+func check(sg *ir.Operation, t *target.Target) error {
 	body := sg.Region(0).First()
 	for o := body.First(); o != nil && o != body.Last(); o = o.Next() {
 		if mps.IsPrimitive(o) {
 			continue
 		}
-		why := mps.Placeable(o)
+		why := "target " + t.Name + " runs nothing through MPSGraph"
+		if t.MPS != nil {
+			why = t.MPS.Placeable(o)
+		}
 		if why == "" && rules[o.Name()] == nil {
 			why = "lower-to-mps has no rule for it"
 		}

@@ -3,6 +3,7 @@ package lowertomps
 import (
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/pipeline"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 // Info describes the lower-to-mps pass.
@@ -20,17 +21,29 @@ var Info = &pipeline.PassInfo{
 
 type pass struct {
 	opts                     Options
+	target                   string // the target option, resolved into opts.Target
 	regions, graphOps, prims pipeline.Statistic
 }
 
 func (p *pass) Info() *pipeline.PassInfo { return Info }
 
 func (p *pass) Declare(d *pipeline.Decl) {
+	var targets []pipeline.EnumValue
+	for _, t := range target.All() {
+		targets = append(targets, pipeline.EnumValue{Name: t.Name, Help: t.Summary})
+	}
+	d.Enum(&p.target, "target", target.Default, targets, "The device whose MPSGraph runs the regions (what may be lowered)")
 	d.Bool(&p.opts.SDPA, "sdpa", false,
 		"Lower attention to MPSGraph's scaledDotProductAttention (macOS 15) instead of matmul, softmax, matmul")
 	d.Stat(&p.regions, "regions", "Number of mps.subgraph regions lowered")
 	d.Stat(&p.graphOps, "graph-ops", "Number of graph ops lowered")
 	d.Stat(&p.prims, "primitives", "Number of MPSGraph primitives created")
+}
+
+func (p *pass) Initialize(*ir.Context) error {
+	t, err := target.Lookup(p.target)
+	p.opts.Target = t
+	return err
 }
 
 func (p *pass) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {

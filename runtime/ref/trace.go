@@ -21,7 +21,7 @@ func (c *compiler) forEachUse(v *ir.Value, visit func(*ir.OpOperand), seen map[*
 		return
 	}
 	seen[v] = true
-	v.Uses(func(u *ir.OpOperand) {
+	for u := range v.Uses() {
 		owner, i := u.Owner(), u.Index()
 		switch {
 		case owner.Name() == fn.CallName:
@@ -42,7 +42,7 @@ func (c *compiler) forEachUse(v *ir.Value, visit func(*ir.OpOperand), seen map[*
 		default:
 			visit(u)
 		}
-	})
+	}
 }
 
 func (c *compiler) callee(call *ir.Operation) *ir.Operation {
