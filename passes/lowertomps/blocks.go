@@ -81,7 +81,11 @@ func lowerRope(l *builder, op *ir.Operation, _ Options) *ir.Value {
 	var y *ir.Value
 	if r.Style() == graph.RopeGPTJ {
 		pair := []int64{B, S, H, half, 1}
-		y = l.reshape(l.concat(4, l.reshape(y1, pair), l.reshape(y2, pair)), []int64{B, S, H, R})
+		y = l.concat(4, l.reshape(y1, pair), l.reshape(y2, pair))
+		if R == D {
+			return l.cast(l.reshape(y, xs), elemOf(op.Result(0)))
+		}
+		y = l.reshape(y, []int64{B, S, H, R})
 	} else {
 		y = l.concat(3, y1, y2)
 	}
