@@ -132,8 +132,8 @@ func (r *regionEmitter) op(op *ir.Operation) error {
 	case dmps.PermuteName:
 		perm := numbers(i64sAttr(op, "permutation"))
 		if r.opts.MacOS.Less(Version{13, 0}) {
-			if len(perm) > 16 {
-				return ir.OpError(op, "permutes %d axes; the fallback before macOS 13 takes at most 16", len(perm))
+			if n := len(i64sAttr(op, "permutation")); n > 16 {
+				return ir.OpError(op, "permutes %d axes; the fallback before macOS 13 takes at most 16", n)
 			}
 			r.permuteHelper = true
 			expr = fmt.Sprintf("rlx_permute(graph, %s, %s)", args[0], perm)
