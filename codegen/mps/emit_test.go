@@ -27,7 +27,7 @@ func parseModule(t *testing.T, src string) *ir.Operation {
 func TestErrors(t *testing.T) {
 	cases := []struct {
 		name, src, want string
-		opts           Options
+		opts            Options
 	}{
 		{"not lowered", `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = mps.subgraph @f_mps0(%x) : (tensor<4xf32>) -> tensor<4xf32> {
