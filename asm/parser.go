@@ -3,9 +3,9 @@ package asm
 import (
 	"bytes"
 	"fmt"
-	"github.com/rlx-compiler/rlx/internal/srcline"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"github.com/rlx-compiler/rlx/ir"
 )
 

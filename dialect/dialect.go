@@ -2,7 +2,7 @@ package dialect
 
 import (
 	"github.com/rlx-compiler/rlx/dialect/builtin"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"

@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"sort"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"

@@ -156,12 +156,11 @@ func checkRandom(t *testing.T, src []byte) {
 			want = append(want, eval(fn, args[0], args[1]))
 		}
 		run := func() string {
-			opm, err := pipeline.ParsePipeline(passtest.Registry(nil), p)
+			opm, err := pipeline.Parse(passtest.Registry(nil), p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pm := pipeline.New(ctx, "builtin.module")
-			pm.OpPassManager = opm
+			pm := pipeline.NewWith(ctx, opm)
 			pm.DisableThreading = true
 			if err := pm.Run(m); err != nil {
 				t.Fatalf("%s: %v\ninput:\n%s", p, err, text)

@@ -1,7 +1,7 @@
 package regionop
 
 import (
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
 )
 

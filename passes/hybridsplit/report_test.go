@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/asm"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/regionop"

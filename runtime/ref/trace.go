@@ -1,7 +1,7 @@
 package ref
 
 import (
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
