@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/builtin"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	dmps "github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
 )

@@ -11,7 +11,7 @@ import (
 	"fmt"
 
 	"github.com/rlx-compiler/rlx/dialect/builtin"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"

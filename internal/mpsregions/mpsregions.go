@@ -11,7 +11,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/builtin"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/ref"
