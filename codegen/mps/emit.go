@@ -76,7 +76,8 @@ type Constant struct {
 // builtin.module or a func.func), in the order they appear, after
 // lower-to-mps: every op in a region must be an mps primitive. A region
 // that is not, or that uses what the deployment target lacks
-// (MPSDataTypeBFloat16 before macOS 14), is an error located at the op.
+// (MPSDataTypeBFloat16 before macOS 14), is an error located at the op; a
+// module without regions is an error too.
 // The output depends only on the module and the options.
 func Emit(module *ir.Operation, opts Options) (*Output, error) {
 	if opts.MacOS == (Version{}) {
@@ -94,6 +95,9 @@ func Emit(module *ir.Operation, opts Options) (*Output, error) {
 			regions = append(regions, op)
 		}
 	})
+	if len(regions) == 0 {
+		return nil, fmt.Errorf("'%s' op holds no mps.subgraph to build: run --hybrid-split, then --lower-to-mps", module.Name())
+	}
 	e := &emitter{opts: opts, functions: map[string]string{}}
 	var bodies []string
 	for _, sg := range regions {
