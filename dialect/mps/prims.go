@@ -148,7 +148,7 @@ func Primitives() []Primitive {
 		float             bool
 	}{
 		{NegName, "negativeWithTensor:name:", "`-x`", false},
-		{AbsName, "absoluteWithTensor:name:", "`|x|`", false},
+		{AbsName, "absoluteWithTensor:name:", "absolute value", false},
 		{ExpName, "exponentWithTensor:name:", "`e^x`", true},
 		{LogName, "logarithmWithTensor:name:", "natural logarithm", true},
 		{SqrtName, "squareRootWithTensor:name:", "`√x`", true},

@@ -183,7 +183,7 @@ func TestCapabilityTable(t *testing.T) {
 	for _, tg := range target.All() {
 		opts := Options{Target: tg}
 		if tg.MPS == nil {
-			checkBad(t, tg.Name+": "+graph.AddName, graph.AddName, in[graph.AddName].good[0], opts)
+			checkBad(t, tg.Name+": "+graph.AddName, in[graph.AddName].good[0], opts)
 			continue
 		}
 		bf16 := strings.Contains(tg.MPS.ElemTypes(), "bf16")
@@ -211,13 +211,13 @@ func TestCapabilityTable(t *testing.T) {
 				}
 				for _, g := range e.good {
 					if g.bf16 && !bf16 {
-						checkBad(t, what, name, g, opts)
+						checkBad(t, what, g, opts)
 						continue
 					}
 					checkGood(t, what, g, opts)
 				}
 				for _, b := range e.bad {
-					checkBad(t, what, name, b, opts)
+					checkBad(t, what, b, opts)
 				}
 			}
 		}
@@ -278,7 +278,7 @@ func checkGood(t *testing.T, name string, in instance, opts Options) {
 	}
 }
 
-func checkBad(t *testing.T, what, name string, in instance, opts Options) {
+func checkBad(t *testing.T, what string, in instance, opts Options) {
 	t.Helper()
 	src := in.regionText()
 	mod := parse(t, src)
@@ -289,7 +289,7 @@ func checkBad(t *testing.T, what, name string, in instance, opts Options) {
 		t.Errorf("%s: want a located error, got %v\n%s", what, err, src)
 		return
 	}
-	name = what
+	name := what
 	if want := "'" + in.opName() + "' op cannot be lowered to MPSGraph: "; !strings.HasPrefix(d.Message, want) {
 		t.Errorf("%s: error %q, want it to start with %q", name, d.Message, want)
 	}

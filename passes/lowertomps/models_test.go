@@ -1,7 +1,9 @@
 package lowertomps
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +26,8 @@ const relTolerance = 1e-6
 // runs, and requires bit-identical results where no op of the region is
 // decomposed and an error within relTolerance of the result's scale
 // elsewhere. It then runs the whole lowered function against the split
-// one on the model's inputs.
+// one on the model's inputs. Its table must equal testdata/models.md
+// (rewritten with -update-models), which docs/codegen-mps.md quotes.
 func TestModels(t *testing.T) {
 	var report strings.Builder
 	report.WriteString("| model | MPS regions | decomposed | bit-identical | max relative error | whole function: max relative error |\n|---|--:|--:|--:|--:|--:|\n")
@@ -41,8 +44,37 @@ func TestModels(t *testing.T) {
 		report.WriteString(row)
 		t.Logf("%s: %v", c.Name, time.Since(start).Round(time.Millisecond))
 	}
-	t.Log("lower-to-mps on the model graphs' regions:\n" + report.String())
+	table := report.String()
+	t.Log("lower-to-mps on the model graphs' regions:\n" + table)
+	if t.Failed() || testing.Short() {
+		return
+	}
+	if *updateModels {
+		if err := os.WriteFile(modelsReport, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(modelsReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != table {
+		t.Errorf("the report changed; if that is intended, run go test ./passes/lowertomps -run TestModels -update-models and update docs/codegen-mps.md\n--- %s\n%s--- now\n%s", modelsReport, want, table)
+	}
+	doc, err := os.ReadFile("../../docs/codegen-mps.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), table) {
+		t.Errorf("docs/codegen-mps.md does not quote %s", modelsReport)
+	}
 }
+
+var updateModels = flag.Bool("update-models", false, "rewrite testdata/models.md from TestModels' results")
+
+// modelsReport is the committed report of TestModels, quoted in
+// docs/codegen-mps.md.
+const modelsReport = "testdata/models.md"
 
 func checkModel(c modelregions.Case) (string, error) {
 	s, err := modelregions.Load(c)
