@@ -17,7 +17,7 @@ import (
 // All returns every pass rlx has, in the order --help lists them.
 func All() []*pipeline.PassInfo {
 	return []*pipeline.PassInfo{
-		canonicalize.NewInfo(canonicalize.Sources...),
+		canonicalize.NewInfo(canonicalize.Sources()...),
 		cse.Info,
 		hybridinline.Info,
 		hybridsplit.Info,
