@@ -86,6 +86,8 @@ func MPSTable() []MPSRow {
 			check: mpsAttention},
 		{Ops: []string{GatedDeltaNetName, LSTMName}, Kind: MPSNo, Condition: "recurrent scans have no MPSGraph lowering"},
 		{Ops: []string{DequantMatMulName}, Kind: MPSNo, Condition: "packed GGUF weights have no MPSGraph lowering"},
+		{Ops: []string{TopKName}, Kind: MPSNo,
+			Condition: "MPSGraph's topK leaves the order of equal values unspecified, and a routed model must pick the reference's experts exactly"},
 	}
 }
 
