@@ -218,7 +218,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readCommon(c, 1.0)
 		s.qkNorm = true
 		c.reject("use_sliding_window", "false")
-		c.used["sliding_window"] = true   // read only with use_sliding_window
+		c.used["sliding_window"] = true    // read only with use_sliding_window
 		c.used["max_window_layers"] = true // likewise
 		s.readLayerTypes(c, fullAttention)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":

@@ -28,8 +28,8 @@ type spec struct {
 	rotaryDim                 int
 	invFreq                   []float64 // rotaryDim/2 inverse frequencies
 	ropeStyle                 graph.RopeStyle
-	convKernel                int // gated DeltaNet
-	keyHeads, valueHeads, gdn int // H_k, H_v, head size N (key = value size)
+	convKernel                int  // gated DeltaNet
+	keyHeads, valueHeads, gdn int  // H_k, H_v, head size N (key = value size)
 	vTiled                    bool // value heads in llama.cpp's tiled order
 	aIsLog                    bool // the decay parameter is A_log (HF), not −exp(A_log) (GGUF)
 	fusedQKVZ                 bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z

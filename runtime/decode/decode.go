@@ -23,7 +23,7 @@ type Decoder struct {
 	// token and pos are argument indexes; state[i] pairs argument
 	// state[i].arg with result state[i].res.
 	token, pos, logits int
-	states            []pair
+	states             []pair
 	// MaxTokens bounds a sequence (0: no bound): the function's
 	// rlx.max_tokens attribute, which a caller may lower.
 	MaxTokens int
