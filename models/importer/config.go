@@ -289,6 +289,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 	// Text positions are equal in Qwen3.5's three M-RoPE sections, so its
 	// sections and interleaving leave text rope unchanged.
 	sub.used["mrope_section"], sub.used["mrope_interleaved"] = true, true
+	s.theta = theta
 	s.rotaryDim = int(float64(s.headDim) * rotary)
 	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
 		c.fail("partial_rotary_factor %g gives a rotary dim of %d for head_dim %d; rlx needs an even dim in [2, head_dim]", rotary, s.rotaryDim, s.headDim)

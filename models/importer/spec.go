@@ -26,6 +26,7 @@ type spec struct {
 	gatedAttention            bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
 	zeroCentred               bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
 	rotaryDim                 int
+	theta                     float64   // rope base
 	invFreq                   []float64 // rotaryDim/2 inverse frequencies
 	ropeStyle                 graph.RopeStyle
 	convKernel                int  // gated DeltaNet
