@@ -33,6 +33,8 @@ type builder struct {
 	params map[string]*ir.Value
 	// bound lists the weights the module binds, in order of first use.
 	bound []string
+	// cols caches x [1, in] reshaped to [in, 1] for the projections of x.
+	cols map[*ir.Value]*ir.Value
 }
 
 type output struct {
@@ -48,7 +50,7 @@ func (g *builder) fail(format string, args ...any) {
 
 // build builds the module for s with tensors from src.
 func build(ctx *ir.Context, s *spec, n naming, src *weights.Source) (m *ir.Operation, bound []string, err error) {
-	g := &builder{ctx: ctx, s: s, n: n, src: src, f32: ctx.F32(), i32: ctx.I32(), params: map[string]*ir.Value{}}
+	g := &builder{ctx: ctx, s: s, n: n, src: src, f32: ctx.F32(), i32: ctx.I32(), params: map[string]*ir.Value{}, cols: map[*ir.Value]*ir.Value{}}
 	g.loc = ctx.UnknownLoc()
 	g.mod = builtin.NewModule(ctx, g.loc)
 	g.b = ir.NewBuilder(ctx)
@@ -216,7 +218,12 @@ func (g *builder) linear(x *ir.Value, name string, out, in int) *ir.Value {
 	if !slices.Equal(shapeInts(w), []int{out, in}) {
 		w = g.reshape(w, out, in)
 	}
-	return g.reshape(g.matmul(w, g.reshape(x, in, 1)), 1, out)
+	col, ok := g.cols[x]
+	if !ok {
+		col = g.reshape(x, in, 1)
+		g.cols[x] = col
+	}
+	return g.reshape(g.matmul(w, col), 1, out)
 }
 
 // quantParam is a quantised tensor's raw blocks as a ui8 param.

@@ -37,6 +37,15 @@ type Info struct {
 // String describes the tensor as messages show it: "BF16 [256, 64]".
 func (i Info) String() string { return fmt.Sprintf("%s %v", i.Type, shapeString(i.Shape)) }
 
+// typeString is the stored type as the IR spells types
+// ("tensor<256x64xbf16>"), or the GGUF type and shape ("Q8_0 [64, 64]").
+func (i Info) typeString() string {
+	if i.DType.Valid() {
+		return tensor.TypeString(i.DType, i.Shape)
+	}
+	return i.String()
+}
+
 func shapeString(s []int) string {
 	parts := make([]string, len(s))
 	for i, d := range s {
@@ -315,10 +324,10 @@ func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 func (s *Source) load(name string, want ref.TensorType) (*tensor.Tensor, error) {
 	e, ok := s.entries[name]
 	if !ok {
-		return nil, fmt.Errorf("no tensor named %q in %s", name, s.Path)
+		return nil, fmt.Errorf("no weight named %q in %s", name, s.Path)
 	}
 	mismatch := func() error {
-		return fmt.Errorf("weight %q is %s in %s, expected %v", name, e.Info, e.File, want)
+		return fmt.Errorf("weight %q is %s in %s, expected %v", name, e.Info.typeString(), e.File, want)
 	}
 	raw, err := e.read()
 	if err != nil {
@@ -361,7 +370,7 @@ func (s *Source) stackMembers(name string) ([]string, error) {
 		members = append(members, m)
 	}
 	if len(members) == 0 {
-		return nil, fmt.Errorf("no tensor named %q in %s (for the stacked weight %q)", strings.Replace(name, "*", "0", 1), s.Path, name)
+		return nil, fmt.Errorf("no weight named %q in %s (for the stacked weight %q)", strings.Replace(name, "*", "0", 1), s.Path, name)
 	}
 	return members, nil
 }
