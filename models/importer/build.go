@@ -123,12 +123,6 @@ func (g *builder) info(name string) weights.Info {
 	return i
 }
 
-// has reports whether the checkpoint holds name.
-func (g *builder) has(name string) bool {
-	_, ok := g.src.Info(name)
-	return ok
-}
-
 // sameSqueezed reports whether two shapes agree once their size-1 dims are
 // dropped: [C, 1, K] (conv1d in transformers) against [C, K] (llama.cpp).
 func sameSqueezed(a, b []int) bool {
