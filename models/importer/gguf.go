@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -42,13 +43,15 @@ func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !isGGUF(path) {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file", path)
+	}
 	src, err := weights.Open(path)
 	if err != nil {
 		return nil, err
-	}
-	if src.GGUF == nil {
-		src.Close()
-		return nil, fmt.Errorf("%s: not a GGUF file", path)
 	}
 	s, n, err := specFromGGUF(src, mt)
 	if err != nil {

@@ -133,6 +133,7 @@ func TestErrors(t *testing.T) {
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
 		{"GGUF architecture", gemma, `gemma.gguf: general.architecture "gemma3" is not supported (rlx imports llama, qwen3, qwen35, qwen3next)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
+		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := rlxImport(tc.path)
