@@ -115,6 +115,9 @@ func TestTransformersAgreement(t *testing.T) {
 			if m.Arch != f.Arch {
 				t.Errorf("arch %q, fixture says %q", m.Arch, f.Arch)
 			}
+			if len(m.Unused) > 0 {
+				t.Errorf("the module does not read %v", m.Unused)
+			}
 			got := decodeModule(t, m.Module, m.Source, f.Tokens)
 			rel, bad := agreement(got, f.ref)
 			tol := 1e-4

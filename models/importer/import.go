@@ -29,6 +29,9 @@ type Model struct {
 	// Weights are the tensor names the module binds, in order of first
 	// use: tensor names of the checkpoint, or `*` stacks of them.
 	Weights []string
+	// Unused are the checkpoint's tensors the module does not read
+	// (multi-token-prediction heads, say), which transformers ignores too.
+	Unused []string
 	// Source is the open checkpoint: what rlx-run --weights would bind.
 	Source *weights.Source
 	// MaxTokens is the cache capacity.
@@ -98,5 +101,17 @@ func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, er
 		src.Close()
 		return nil, err
 	}
-	return &Model{Module: m, Arch: s.arch, Weights: bound, Source: src, MaxTokens: s.maxTokens}, nil
+	used := map[string]bool{"rope_freqs.weight": true} // read at import, a constant of the module
+	for _, b := range bound {
+		for _, name := range src.Expand(b) {
+			used[name] = true
+		}
+	}
+	var unused []string
+	for _, name := range src.Names() {
+		if !used[name] {
+			unused = append(unused, name)
+		}
+	}
+	return &Model{Module: m, Arch: s.arch, Weights: bound, Unused: unused, Source: src, MaxTokens: s.maxTokens}, nil
 }

@@ -79,6 +79,13 @@ func TestImports(t *testing.T) {
 	if code, stdout, _ := rlxImport("--help"); code != 0 || !strings.Contains(stdout, "Qwen3NextForCausalLM") {
 		t.Errorf("--help: exit %d, %q", code, stdout)
 	}
+	// A tensor the model does not read is a warning, as transformers
+	// ignores it.
+	extra := checkpoint(t, nil, func(m map[string]*tensor.Tensor) { m["mtp.fc.weight"] = tensor.Zeros(tensor.F32, 2, 2) })
+	code, _, stderr = rlxImport(extra, "-o", out)
+	if want := "rlx-import: warning: the model does not read 1 tensors of the checkpoint (as transformers would not), the first \"mtp.fc.weight\"\n"; code != 0 || stderr != want {
+		t.Errorf("extra tensor: exit %d, stderr %q, want %q", code, stderr, want)
+	}
 }
 
 // TestErrors checks that each unsupported or broken input is one clear

@@ -135,6 +135,19 @@ func (s *Source) Info(name string) (Info, bool) {
 	return e.Info, true
 }
 
+// Expand returns the checkpoint tensors a weight name binds: the members
+// of a `*` stack, or the name itself when the checkpoint holds it.
+func (s *Source) Expand(name string) []string {
+	if strings.Contains(name, "*") {
+		members, _ := s.stackMembers(name)
+		return members
+	}
+	if _, ok := s.entries[name]; ok {
+		return []string{name}
+	}
+	return nil
+}
+
 func isGGUF(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
