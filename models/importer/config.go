@@ -45,7 +45,7 @@ var ignoredFields = []string{
 	"remove_invalid_values", "pruned_heads", "cross_attention_hidden_size", "add_cross_attention",
 	"is_decoder", "output_scores", "return_dict_in_generate", "typical_p", "diversity_penalty",
 	"num_beam_groups", "encoder_no_repeat_ngram_size", "exponential_decay_length_penalty",
-	"suppress_tokens", "begin_suppress_tokens",
+	"suppress_tokens", "begin_suppress_tokens", "_attn_implementation_autoset",
 	// Multi-token-prediction heads: extra tensors (mtp.*) that the causal
 	// LM does not run (transformers ignores them on load).
 	"mtp_num_hidden_layers", "mtp_use_dedicated_embeddings",
@@ -217,9 +217,6 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	case "Qwen3ForCausalLM":
 		s.readCommon(c, 1.0)
 		s.qkNorm = true
-		c.reject("use_sliding_window", "false")
-		c.used["sliding_window"] = true    // read only with use_sliding_window
-		c.used["max_window_layers"] = true // likewise
 		s.readLayerTypes(c, fullAttention)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readCommon(c, 0.25)
@@ -254,6 +251,11 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	}
 	c.reject("attention_bias", "false")
 	c.reject("quantization_config")
+	// Sliding-window attention, which older configs of these families
+	// mention even when off.
+	c.reject("use_sliding_window", "false")
+	c.used["sliding_window"] = true    // read only with use_sliding_window
+	c.used["max_window_layers"] = true // likewise
 	if c.err != nil {
 		return
 	}
