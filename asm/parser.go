@@ -3,9 +3,9 @@ package asm
 import (
 	"bytes"
 	"fmt"
-	"github.com/rlx-compiler/rlx/internal/srcline"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -338,13 +338,13 @@ func (p *parser) parseFile() (f *File, err error) {
 	p.resolveDeferredLocs()
 	f = &File{External: p.external}
 	if p.opts.NoImplicitModule {
-		ops := top.OpSlice()
-		if len(ops) != 1 {
+		if n := top.NumOps(); n != 1 {
 			// MLIR reports this at the buffer's start, FILE:0:0.
-			return nil, &Error{File: p.name, Msg: fmt.Sprintf("source must contain a single top-level operation, found: %d", len(ops))}
+			return nil, &Error{File: p.name, Msg: fmt.Sprintf("source must contain a single top-level operation, found: %d", n)}
 		}
-		ops[0].Remove()
-		f.Op = ops[0]
+		op := top.First()
+		op.Remove()
+		f.Op = op
 		return f, nil
 	}
 	if first := top.First(); first != nil && first == top.Last() && first.Name() == "builtin.module" {

@@ -1,10 +1,11 @@
 package filecheck
 
 import (
-	"github.com/rlx-compiler/rlx/internal/srcline"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/rlx-compiler/rlx/internal/srcline"
 )
 
 // sourceFile is a named buffer that diagnostics can point into: the check

@@ -1,6 +1,9 @@
 package ir
 
-import "unsafe"
+import (
+	"iter"
+	"unsafe"
+)
 
 // Block is a list of operations with arguments, inside a region. Ops are
 // kept in an intrusive doubly linked list, so insertion and removal are
@@ -150,22 +153,33 @@ func (b *Block) Last() *Operation { return b.last }
 // Empty reports whether the block has no ops.
 func (b *Block) Empty() bool { return b.first == nil }
 
-// Ops calls fn for every op in order; fn may erase or move the current op.
-func (b *Block) Ops(fn func(*Operation)) {
-	for op := b.first; op != nil; {
-		next := op.next
-		fn(op)
-		op = next
+// Ops returns the block's ops in order. The loop body may erase or move
+// the op it is given (the next one is read before it runs), but not the
+// ones after it.
+func (b *Block) Ops() iter.Seq[*Operation] {
+	return func(yield func(*Operation) bool) {
+		for op := b.first; op != nil; {
+			next := op.next
+			if !yield(op) {
+				return
+			}
+			op = next
+		}
 	}
 }
 
-// OpSlice returns the ops as a slice.
-func (b *Block) OpSlice() []*Operation {
-	var out []*Operation
-	for op := b.first; op != nil; op = op.next {
-		out = append(out, op)
+// Backward returns the block's ops from last to first. The loop body may
+// erase or move the op it is given, but not the ones before it.
+func (b *Block) Backward() iter.Seq[*Operation] {
+	return func(yield func(*Operation) bool) {
+		for op := b.last; op != nil; {
+			prev := op.prev
+			if !yield(op) {
+				return
+			}
+			op = prev
+		}
 	}
-	return out
 }
 
 // NumOps returns the number of ops.
@@ -369,13 +383,18 @@ func (r *Region) First() *Block { return r.first }
 // Last returns the last block, or nil.
 func (r *Region) Last() *Block { return r.last }
 
-// Blocks returns the blocks as a slice.
-func (r *Region) Blocks() []*Block {
-	var out []*Block
-	for b := r.first; b != nil; b = b.next {
-		out = append(out, b)
+// Blocks returns the region's blocks in order. The loop body may erase
+// or move the block it is given, but not the ones after it.
+func (r *Region) Blocks() iter.Seq[*Block] {
+	return func(yield func(*Block) bool) {
+		for b := r.first; b != nil; {
+			next := b.next
+			if !yield(b) {
+				return
+			}
+			b = next
+		}
 	}
-	return out
 }
 
 // NumBlocks counts the blocks.

@@ -1,6 +1,9 @@
 package ir
 
-import "unsafe"
+import (
+	"iter"
+	"unsafe"
+)
 
 // Value is an SSA value: the result of an operation or an argument of a
 // block. Every use of a value is an OpOperand on its use list, so replacing
@@ -80,12 +83,17 @@ func (v *Value) HasUses() bool { return v.uses != nil }
 // HasOneUse reports whether v has exactly one use.
 func (v *Value) HasOneUse() bool { return v.uses != nil && v.uses.next == nil }
 
-// Uses calls fn for every use of v; fn may remove the current use.
-func (v *Value) Uses(fn func(*OpOperand)) {
-	for u := v.uses; u != nil; {
-		next := u.next
-		fn(u)
-		u = next
+// Uses returns v's uses. The loop body may remove the use it is given
+// (set it to another value), but not the others.
+func (v *Value) Uses() iter.Seq[*OpOperand] {
+	return func(yield func(*OpOperand) bool) {
+		for u := v.uses; u != nil; {
+			next := u.next
+			if !yield(u) {
+				return
+			}
+			u = next
+		}
 	}
 }
 
@@ -98,13 +106,18 @@ func (v *Value) NumUses() int {
 	return n
 }
 
-// Users returns the operations that use v, one entry per use.
-func (v *Value) Users() []*Operation {
-	var out []*Operation
-	for u := v.uses; u != nil; u = u.next {
-		out = append(out, u.owner)
+// Users returns the operations that use v, one per use (an op using v
+// twice comes twice). The loop body may remove the use it is given.
+func (v *Value) Users() iter.Seq[*Operation] {
+	return func(yield func(*Operation) bool) {
+		for u := v.uses; u != nil; {
+			next := u.next
+			if !yield(u.owner) {
+				return
+			}
+			u = next
+		}
 	}
-	return out
 }
 
 // ReplaceAllUsesWith makes every use of v use w instead, in O(uses).

@@ -1,5 +1,7 @@
 package ir
 
+import "iter"
+
 // Walk calls fn for op and every op nested in it, in pre-order. fn may not
 // erase the op it is given (use WalkPostOrder for that).
 func (op *Operation) Walk(fn func(*Operation)) {
@@ -11,6 +13,44 @@ func (op *Operation) Walk(fn func(*Operation)) {
 			}
 		}
 	}
+}
+
+// PreOrder returns op and every op nested in it, in pre-order, each with
+// a function that skips the ops nested in it:
+//
+//	for o, skip := range op.PreOrder() {
+//		if o.Name() == "mps.subgraph" {
+//			skip() // its body is not visited
+//		}
+//	}
+//
+// The loop body may not erase or move the op it is given (use
+// WalkPostOrder for that), but may change its attributes and operands.
+func (op *Operation) PreOrder() iter.Seq2[*Operation, func()] {
+	return func(yield func(*Operation, func()) bool) {
+		op.preOrder(yield)
+	}
+}
+
+// preOrder is PreOrder's walk; it reports whether to go on.
+func (op *Operation) preOrder(yield func(*Operation, func()) bool) bool {
+	skipped := false
+	if !yield(op, func() { skipped = true }) {
+		return false
+	}
+	if skipped {
+		return true
+	}
+	for i := range op.regs() {
+		for b := op.regs()[i].first; b != nil; b = b.next {
+			for o := b.first; o != nil; o = o.next {
+				if !o.preOrder(yield) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // WalkPostOrder calls fn for every op nested in op and then op itself;

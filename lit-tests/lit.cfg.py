@@ -35,7 +35,7 @@ import tempfile
 tools_dir = lit_config.params.get("tools_dir") or os.environ.get("RLX_TOOLS_DIR")
 if not tools_dir:
     lit_config.fatal(
-        "set the rlx tools directory: go build -o DIR ./tools/... and pass "
+        "set the rlx tools directory: go build -tags rlxtest -o DIR ./tools/... and pass "
         "--param tools_dir=DIR (or set RLX_TOOLS_DIR)"
     )
 tools_dir = os.path.abspath(tools_dir)

@@ -28,15 +28,20 @@ func ModuleRoot(dir string) (string, error) {
 	}
 }
 
+// TestTag is the build tag BuildTools builds the tools with. rlx-opt
+// built with it registers the test passes (pipeline/testpass) that the
+// lit suite runs, which the installed command leaves out.
+const TestTag = "rlxtest"
+
 // BuildTools builds every main package under moduleRoot/tools into outDir
-// with one "go build -o outDir ./tools/...". If that fails it builds the
+// with one "go build -tags rlxtest -o outDir ./tools/...". If that fails it builds the
 // packages one by one, so one broken tool does not hide the others, and
 // returns an error naming the packages that did not build.
 func BuildTools(ctx context.Context, moduleRoot, outDir string) error {
 	if err := os.MkdirAll(outDir, 0o777); err != nil {
 		return err
 	}
-	out, err := goCmd(ctx, moduleRoot, "build", "-o", outDir+string(filepath.Separator), "./tools/...")
+	out, err := goCmd(ctx, moduleRoot, "build", "-tags", TestTag, "-o", outDir+string(filepath.Separator), "./tools/...")
 	if err == nil {
 		return nil
 	}
@@ -47,7 +52,7 @@ func BuildTools(ctx context.Context, moduleRoot, outDir string) error {
 	var failed []string
 	var msgs bytes.Buffer
 	for _, pkg := range strings.Fields(string(list)) {
-		if o, err := goCmd(ctx, moduleRoot, "build", "-o", outDir+string(filepath.Separator), pkg); err != nil {
+		if o, err := goCmd(ctx, moduleRoot, "build", "-tags", TestTag, "-o", outDir+string(filepath.Separator), pkg); err != nil {
 			failed = append(failed, pkg)
 			msgs.Write(o)
 		}

@@ -5,7 +5,7 @@ import (
 	"hash/fnv"
 	"sort"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -91,10 +91,10 @@ func (m *Model) Func() fn.Func {
 // (func.return included) and their total.
 func (m *Model) OpCounts() (counts map[string]int, total int) {
 	counts = map[string]int{}
-	m.Func().Body().Ops(func(op *ir.Operation) {
+	for op := range m.Func().Body().Ops() {
 		counts[op.Name()]++
 		total++
-	})
+	}
 	return counts, total
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/opcounts.txt and testdata/golden.txt")
@@ -109,11 +110,11 @@ func TestVerify(t *testing.T) {
 				}
 			}
 			var params []string
-			m.Func().Body().Ops(func(op *ir.Operation) {
+			for op := range m.Func().Body().Ops() {
 				if p, ok := graph.AsParam(op); ok {
 					params = append(params, p.Name())
 				}
-			})
+			}
 			if len(params) != len(m.Params) {
 				t.Fatalf("%d graph.param ops, %d ParamSpecs", len(params), len(m.Params))
 			}
@@ -293,10 +294,10 @@ func TestHybridShapes(t *testing.T) {
 	for _, v := range variants()[:3] {
 		m := mustBuild(t, v)
 		var got facts
-		m.Func().Body().Ops(func(op *ir.Operation) {
+		for op := range m.Func().Body().Ops() {
 			switch op.Name() {
 			case graph.AttentionName:
-				if ok, _ := graph.MPSCapable(op); ok {
+				if target.MustLookup(target.Default).MPS.IsCapable(op) {
 					got.mpsAttention = true
 				}
 				for i, x := range op.Operands() {
@@ -318,7 +319,7 @@ func TestHybridShapes(t *testing.T) {
 			case graph.GatherName:
 				got.gatherOfInput = got.gatherOfInput || op.Operand(1).IsBlockArgument()
 			}
-		})
+		}
 		if got != want[m.Name] {
 			t.Errorf("%s: %+v, want %+v", m.Name, got, want[m.Name])
 		}

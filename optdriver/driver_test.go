@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/dialect/builtin"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/pipeline/testpass"
 	"golang.org/x/tools/txtar"
@@ -49,7 +49,7 @@ func runGolden(t *testing.T, file string) {
 	dir := t.TempDir()
 	var args []string
 	var stdin []byte
-	cfg := DefaultConfig()
+	cfg := testConfig()
 	want := map[string]string{}
 	for _, f := range ar.Files {
 		switch {

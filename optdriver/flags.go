@@ -61,6 +61,11 @@ type Options struct {
 	GenReproducer   string
 	RunReproducer   bool
 
+	// rlx-translate: the translations asked for (one is allowed) and the
+	// values of their options.
+	Translations    []string
+	TranslationOpts map[string]string
+
 	// Informational.
 	Help         bool
 	HelpHidden   bool
@@ -98,6 +103,9 @@ type flagSpec struct {
 	enum    []pipeline.EnumValue
 	set     func(o *Options, v string, has bool) error
 	setBool func(o *Options, b bool)
+	// translation marks rlx-translate's flags that name a translation,
+	// which --help lists apart.
+	translation bool
 }
 
 func boolFlag(name, help string, set func(o *Options, b bool)) *flagSpec {

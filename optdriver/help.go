@@ -27,28 +27,7 @@ func (d *driver) printHelp(w io.Writer) {
 	fmt.Fprintf(w, "Available Dialects: %s\n", strings.Join(d.dialectNames(), ", "))
 	fmt.Fprintf(w, "USAGE: %s [options] <input file>\n\nOPTIONS:\n\nGeneral options:\n\n", d.name)
 	for _, f := range d.flags {
-		left := "--" + f.name
-		if len(f.name) == 1 {
-			left = "-" + f.name
-		}
-		switch f.kind {
-		case flagValue:
-			if f.name == "o" {
-				left += " " + f.value
-			} else {
-				left += "=" + f.value
-			}
-		case flagOptional:
-			left += "[=" + f.value + "]"
-		}
-		help := f.help
-		if f.alias != "" {
-			help += " (alias: -" + f.alias + ")"
-		}
-		helpLine(w, 2, left, help)
-		for _, e := range f.enum {
-			helpLine(w, 4, "="+e.Name, "  "+e.Help)
-		}
+		d.helpFlag(w, f)
 	}
 	fmt.Fprintf(w, "  Compiler passes to run\n    Passes:\n")
 	for _, pi := range d.reg.Passes() {
@@ -69,6 +48,32 @@ func (d *driver) printHelp(w io.Writer) {
 		for _, pl := range pls {
 			helpLine(w, 6, "--"+pl.Argument, "  "+pl.Summary)
 		}
+	}
+}
+
+// helpFlag prints one general flag as LLVM's --help does.
+func (d *driver) helpFlag(w io.Writer, f *flagSpec) {
+	left := "--" + f.name
+	if len(f.name) == 1 {
+		left = "-" + f.name
+	}
+	switch f.kind {
+	case flagValue:
+		if f.name == "o" {
+			left += " " + f.value
+		} else {
+			left += "=" + f.value
+		}
+	case flagOptional:
+		left += "[=" + f.value + "]"
+	}
+	help := f.help
+	if f.alias != "" {
+		help += " (alias: -" + f.alias + ")"
+	}
+	helpLine(w, 2, left, help)
+	for _, e := range f.enum {
+		helpLine(w, 4, "="+e.Name, "  "+e.Help)
 	}
 }
 

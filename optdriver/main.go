@@ -2,10 +2,8 @@ package optdriver
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"github.com/rlx-compiler/rlx/internal/srcline"
 	"io"
 	"io/fs"
 	"os"
@@ -13,11 +11,14 @@ import (
 	"strings"
 
 	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/codegen/translation"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/outfile"
+	"github.com/rlx-compiler/rlx/internal/splitinput"
+	"github.com/rlx-compiler/rlx/internal/srcline"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes"
 	"github.com/rlx-compiler/rlx/pipeline"
-	"github.com/rlx-compiler/rlx/pipeline/testpass"
 )
 
 // Config is what a tool built on the driver registers: its passes, named
@@ -33,13 +34,14 @@ type Config struct {
 	RegisterDialects func(*ir.Context)
 }
 
-// DefaultConfig is rlx-opt's configuration: rlx's passes, the test passes
-// of package testpass (as mlir-opt registers its test passes) and every
-// dialect.
+// DefaultConfig is rlx-opt's configuration: rlx's passes and every
+// dialect. The test passes of package testpass are added by the rlx-opt
+// command when it is built with the rlxtest tag, as the lit suite builds
+// it, and by this package's tests.
 func DefaultConfig() Config {
 	return Config{
 		ToolName:         "rlx-opt",
-		Passes:           append(passes.All(), testpass.All()...),
+		Passes:           passes.All(),
 		RegisterDialects: dialect.RegisterAll,
 	}
 }
@@ -62,6 +64,10 @@ type driver struct {
 	timing *pipeline.Timing
 	// release hands parsed input back to the kernel (whole-file runs only).
 	release func(upTo int)
+	// translation is the translation rlx-translate runs instead of a
+	// pipeline, and aux the files it writes beside its output.
+	translation *translation.Translation
+	aux         *auxFiles
 }
 
 // MainWith runs an mlir-opt-like tool with cfg: it parses the input (whole
@@ -138,7 +144,7 @@ func (d *driver) checkPipeline() bool {
 		return false
 	}
 	if o.PassPipelineSet {
-		if _, err := pipeline.ParsePipeline(d.reg, o.PassPipeline); err != nil {
+		if _, err := pipeline.Parse(d.reg, o.PassPipeline); err != nil {
 			d.printPipelineError(err)
 			return false
 		}
@@ -191,7 +197,10 @@ func (d *driver) run() int {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	// Files are mapped, not copied; see asm.ReadSource.
+	// Files are mapped, not copied; see asm.ReadSource. The output is
+	// written beside its target and renamed over it only on success
+	// (outfile), so -o naming the input rewrites it in place, and a
+	// failing run leaves the old file as it was.
 	source, err := asm.ReadSource(o.Input, d.stdin)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "cannot open input file '%s': %s\n", o.Input, describeIOError(err))
@@ -199,72 +208,55 @@ func (d *driver) run() int {
 	}
 	defer source.Close()
 	src := source.Data
-	var outFile *os.File
+	var w io.Writer = d.stdout
+	var outFile *outfile.File
 	if o.Output != "" && o.Output != "-" {
-		outFile, err = os.Create(o.Output)
+		outFile, err = outfile.Create(o.Output)
 		if err != nil {
 			fmt.Fprintf(d.stderr, "cannot open output file '%s': %s\n", o.Output, describeIOError(err))
 			return 1
 		}
+		defer outFile.Discard()
+		w = outFile
 	}
 	if o.Timing {
 		d.timing = pipeline.NewTiming()
 	}
-	var out bytes.Buffer
+	bw := bufio.NewWriterSize(w, 1<<16)
 	ok := true
 	if o.SplitInputFile {
-		chunks, misses := splitInput(name, src, o.SplitMarker)
+		chunks, misses := splitinput.Split(name, src, o.SplitMarker)
 		for _, m := range misses {
-			fmt.Fprintf(d.stderr, "%s:%d:%d: warning: near miss with file split marker\n%s\n%s^\n", name, m.line, m.col, m.text, strings.Repeat(" ", m.col-1))
+			fmt.Fprintf(d.stderr, "%s:%d:%d: warning: near miss with file split marker\n%s\n%s^\n", name, m.Line, m.Col, m.Text, strings.Repeat(" ", m.Col-1))
 		}
 		for i, c := range chunks {
 			if i > 0 {
-				out.WriteString(o.OutputSplitMarker + "\n")
+				bw.WriteString(o.OutputSplitMarker + "\n")
 			}
-			if !d.processChunk(c.name, c.src, &out) {
+			if !d.processChunk(c.Name, c.Src, bw) {
 				ok = false
 			}
 			if outFile == nil {
-				d.stdout.Write(out.Bytes())
-				out.Reset()
+				// Each chunk's output before the next chunk's messages.
+				bw.Flush()
 			}
 		}
 	} else {
-		// A whole file is printed straight to the output: for large
-		// inputs a copy of the output in memory would double the peak.
-		var w io.Writer = d.stdout
-		if outFile != nil {
-			w = outFile
-		}
-		bw := bufio.NewWriterSize(w, 1<<16)
 		d.release = source.Release
 		ok = d.processChunk(name, src, bw)
-		if err := bw.Flush(); err != nil && ok {
+	}
+	if err := bw.Flush(); err != nil && ok {
+		fmt.Fprintf(d.stderr, "%s: error writing '%s': %v\n", d.name, o.Output, err)
+		ok = false
+	}
+	if ok {
+		ok = d.commitAux()
+	}
+	if outFile != nil && ok {
+		if err := outFile.Commit(); err != nil {
 			fmt.Fprintf(d.stderr, "%s: error writing '%s': %v\n", d.name, o.Output, err)
 			ok = false
 		}
-	}
-	if outFile != nil {
-		if ok {
-			_, err = outFile.Write(out.Bytes())
-			if cerr := outFile.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				fmt.Fprintf(d.stderr, "%s: error writing '%s': %v\n", d.name, o.Output, err)
-				ok = false
-			}
-		} else {
-			// Like LLVM's ToolOutputFile, drop a partial output file, but
-			// only a regular one: never /dev/null or another device.
-			fi, serr := outFile.Stat()
-			outFile.Close()
-			if serr == nil && fi.Mode().IsRegular() {
-				os.Remove(o.Output)
-			}
-		}
-	} else {
-		d.stdout.Write(out.Bytes())
 	}
 	if d.timing != nil {
 		_ = d.timing.Report(d.stderr, pipeline.TimingDisplay(o.TimingDisplay), !d.threadingOff(), o.OutputFormat == "json")
@@ -408,12 +400,13 @@ func (d *driver) timed(name string, fn func()) {
 	fn()
 }
 
-func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Writer, handle func(*ir.Diagnostic)) bool {
-	o := d.o
+// parse reads and verifies one input buffer, reporting errors to
+// handle.
+func (d *driver) parse(ctx *ir.Context, name string, src []byte, handle func(*ir.Diagnostic)) (*asm.File, bool) {
 	var f *asm.File
 	var err error
 	d.timed("Parser", func() {
-		f, err = asm.Parse(ctx, name, src, asm.Options{NoImplicitModule: o.NoImplicitModule, Release: d.release})
+		f, err = asm.Parse(ctx, name, src, asm.Options{NoImplicitModule: d.o.NoImplicitModule, Release: d.release})
 		if d.release != nil {
 			// Done with the text; diagnostics read released pages back.
 			d.release(len(src))
@@ -425,18 +418,17 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 			if d.threadingOff() {
 				workers = 1
 			}
-			err = ir.VerifyParallel(f.Op, workers)
+			err = ir.Verify(f.Op, ir.VerifyOptions{Workers: workers})
 		}
 		if err == nil && len(src) > 4<<20 {
 			// The parser's and the verifier's tables are garbage now, and
 			// the IR is what stays live. Collecting here sets the
 			// collector's next goal from the IR alone, so the rest of the
-			// run adds little to the peak (about 10% less memory on 100 MB
-			// inputs); and the passes start from a collected heap, so the
-			// first one reuses the memory freed instead of faulting in
-			// fresh pages, and its time does not depend on where parsing
-			// left the collector. On 10 MB inputs the collection costs 1–2%
-			// of the run; on smaller ones it is not worth it.
+			// run adds little to the peak; and the passes start from a
+			// collected heap, so the first one reuses the memory freed
+			// instead of faulting in fresh pages, and its time does not
+			// depend on where parsing left the collector (measurements in
+			// docs/hybrid-split.md, Performance).
 			runtime.GC()
 		}
 	})
@@ -444,7 +436,19 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		for _, diag := range asm.ErrorDiagnostics(ctx, err) {
 			handle(diag)
 		}
+		return nil, false
+	}
+	return f, true
+}
+
+func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Writer, handle func(*ir.Diagnostic)) bool {
+	o := d.o
+	f, ok := d.parse(ctx, name, src, handle)
+	if !ok {
 		return false
+	}
+	if d.translation != nil {
+		return d.translate(f, out, handle)
 	}
 	if o.VerifyRoundTrip {
 		if diag := d.verifyRoundTrip(f.Op); diag != nil {
@@ -467,22 +471,18 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		disableThreading = disableThreading || r.DisableThreading
 		verifyEach = r.VerifyEach
 	}
-	pm := pipeline.New(ctx, f.Op.Name())
+	var opm *pipeline.OpPassManager
+	var perr error
 	if textSet {
-		opm, perr := pipeline.ParsePipeline(d.reg, text)
-		if perr != nil {
-			d.printPipelineError(perr)
-			return false
-		}
-		pm.OpPassManager = opm
+		opm, perr = pipeline.Parse(d.reg, text)
 	} else {
-		opm, berr := d.buildFromFlags(f.Op.Name())
-		if berr != nil {
-			d.printPipelineError(berr)
-			return false
-		}
-		pm.OpPassManager = opm
+		opm, perr = d.buildFromFlags(f.Op.Name())
 	}
+	if perr != nil {
+		d.printPipelineError(perr)
+		return false
+	}
+	pm := pipeline.NewWith(ctx, opm)
 	pm.VerifyEach = verifyEach
 	pm.DisableThreading = disableThreading
 	if o.DumpPassPipeline {
@@ -523,7 +523,7 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	runErr := pm.Run(f.Op)
 	if o.Statistics {
 		display := pipeline.StatsDisplay(o.StatsDisplay)
-		_ = pipeline.ReportStatistics(d.stderr, pm.OpPassManager, display, o.OutputFormat == "json")
+		_ = pipeline.ReportStatistics(d.stderr, pm.Pipeline(), display, o.OutputFormat == "json")
 	}
 	if runErr != nil {
 		var fail *pipeline.Failure

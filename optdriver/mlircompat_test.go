@@ -62,7 +62,7 @@ func compareWithMLIROpt(t *testing.T, mlirOpt, file, name string, args []string)
 			mcode = ee.ExitCode()
 		}
 		var rout, rerr bytes.Buffer
-		rcode := Main(append([]string{file}, args...), nil, &rout, &rerr)
+		rcode := MainWith(testConfig(), append([]string{file}, args...), nil, &rout, &rerr)
 		// rlx-opt ran from the package directory: make its paths relative.
 		fix := func(s string) string { return strings.ReplaceAll(s, dir+"/", "") }
 		if rcode != mcode || fix(rout.String()) != mout.String() || fix(rerr.String()) != merr.String() {

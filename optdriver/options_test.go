@@ -14,7 +14,7 @@ import (
 // prints the pipeline and parses it back: the text must be a fixed point
 // and every option must keep its value.
 func TestRegisteredPassOptionsRoundTrip(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := testConfig()
 	reg := pipeline.NewRegistry(cfg.Passes...)
 	r := rand.New(rand.NewSource(7))
 	words := []string{"x", "a b", "p,q", "{n}", `say "hi"`, "it's", "c=d", "f(g)", "-", "canonicalize{max-iterations=3}"}
@@ -70,7 +70,7 @@ func TestRegisteredPassOptionsRoundTrip(t *testing.T) {
 			pm := pipeline.NewOpPassManager("builtin.module")
 			pm.AddPassImplicit(p)
 			text := pm.String()
-			back, err := pipeline.ParsePipeline(reg, text)
+			back, err := pipeline.Parse(reg, text)
 			if err != nil {
 				t.Fatalf("%s: %s does not parse back: %v", pi.Argument, text, err)
 			}

@@ -25,7 +25,7 @@ func manyFuncs(n int) string {
 func runMain(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(args, strings.NewReader(""), &out, &errb)
+	code = MainWith(testConfig(), args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -138,7 +138,7 @@ func TestHelpListsEveryPass(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--help exited %d", code)
 	}
-	cfg := DefaultConfig()
+	cfg := testConfig()
 	for _, pi := range cfg.Passes {
 		if !strings.Contains(out, "--"+pi.Argument+" ") {
 			t.Errorf("--help does not list --%s", pi.Argument)

@@ -78,9 +78,9 @@ func (r *Rewriter) Clone(op *ir.Operation, m *ir.ValueMap) *ir.Operation {
 }
 
 func notifyInsertedRegion(l Listener, reg *ir.Region) {
-	for b := reg.First(); b != nil; b = b.Next() {
+	for b := range reg.Blocks() {
 		l.BlockInserted(b)
-		for o := b.First(); o != nil; o = o.Next() {
+		for o := range b.Ops() {
 			l.OpInserted(o)
 			for i := 0; i < o.NumRegions(); i++ {
 				notifyInsertedRegion(l, o.Region(i))
@@ -120,11 +120,11 @@ func (r *Rewriter) ReplaceUsesWithIf(from, to *ir.Value, pred func(*ir.OpOperand
 	if from == to {
 		return
 	}
-	from.Uses(func(u *ir.OpOperand) {
+	for u := range from.Uses() {
 		if pred == nil || pred(u) {
 			r.ModifyOpInPlace(u.Owner(), func() { u.Set(to) })
 		}
-	})
+	}
 }
 
 // ReplaceAllOpUsesWith replaces the uses of op's results with values (one
@@ -234,14 +234,12 @@ func (r *Rewriter) InlineBlockBefore(src, dest *ir.Block, before *ir.Operation, 
 	for i, a := range src.Arguments() {
 		r.ReplaceAllUsesWith(a, args[i])
 	}
-	for o := src.First(); o != nil; {
-		next := o.Next()
+	for o := range src.Ops() {
 		o.Remove()
 		dest.InsertBefore(o, before)
 		if r.listener != nil {
 			r.listener.OpInserted(o)
 		}
-		o = next
 	}
 	r.EraseBlock(src)
 }
@@ -275,14 +273,12 @@ func (r *Rewriter) SplitBlock(before *ir.Operation) *ir.Block {
 // InlineRegionBefore moves the blocks of src into dst before the block
 // before (at the end when before is nil).
 func (r *Rewriter) InlineRegionBefore(src, dst *ir.Region, before *ir.Block) {
-	for b := src.First(); b != nil; {
-		next := b.Next()
+	for b := range src.Blocks() {
 		src.RemoveBlock(b)
 		dst.InsertBlockBefore(b, before)
 		if r.listener != nil {
 			r.listener.BlockInserted(b)
 		}
-		b = next
 	}
 }
 
@@ -297,5 +293,7 @@ func (r *Rewriter) NotifyMatchFailure(op *ir.Operation, format string, args ...a
 
 // dropUses makes every use of v a nil operand; the users must be erased.
 func dropUses(v *ir.Value) {
-	v.Uses(func(u *ir.OpOperand) { u.Set(nil) })
+	for u := range v.Uses() {
+		u.Set(nil)
+	}
 }

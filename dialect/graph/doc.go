@@ -8,9 +8,9 @@
 // counts, the shape rule, a custom-form example and the folder. Dialect
 // builds the ir.OpDefs from the table, and the docs
 // (docs/dialects/graph.md) are generated from the same rows, so neither can
-// drift from the verifier. The MPS capability table (mps.go) sits beside
-// it: MPSCapable answers, with a reason, whether hybrid-split may place an
-// op in an mps.subgraph.
+// drift from the verifier. The dialect is target-neutral: which ops a
+// device runs through MPSGraph is the target layer's knowledge (package
+// target), not this package's.
 //
 // Invariants the verifier establishes, which passes and the interpreter
 // may rely on: every operand and result is a ranked tensor of f32, f16,

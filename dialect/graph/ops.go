@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -506,4 +507,26 @@ func epsilonSpec() AttrSpec {
 
 func axisSpec(doc string) AttrSpec {
 	return AttrSpec{Name: "axis", Kind: AttrI64, Required: true, Doc: doc}
+}
+
+// UnaryOpNames returns the names of the element-wise unary functions, in
+// the order the docs list them.
+func UnaryOpNames() []string {
+	ops := unaryOps()
+	names := make([]string, len(ops))
+	for i, u := range ops {
+		names[i] = u.name
+	}
+	return names
+}
+
+// Example returns the op's example as the docs show it: a function that
+// declares the values it reads as arguments and holds the op, in custom
+// form. Tests of other packages use it to get one valid op of each kind.
+func Example(name string) (string, bool) {
+	info := lookup(name)
+	if info == nil {
+		return "", false
+	}
+	return "func.func @" + strings.TrimPrefix(info.name, "graph.") + "(" + info.exampleArgs + ") {\n  " + info.example + "\n  return\n}\n", true
 }

@@ -118,16 +118,6 @@ func numElements(shape []int64) int64 {
 	return n
 }
 
-// hasDynamic reports whether a shape has an unknown dim.
-func hasDynamic(shape []int64) bool {
-	for _, d := range shape {
-		if d == dyn {
-			return true
-		}
-	}
-	return false
-}
-
 // NormalizeAxis maps a possibly negative axis into [0, rank); ok is false
 // when it is out of range.
 func NormalizeAxis(axis int64, rank int) (int, bool) {

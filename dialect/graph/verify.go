@@ -114,6 +114,18 @@ func sized(buf []*ir.RankedTensorType, n int) []*ir.RankedTensorType {
 	return make([]*ir.RankedTensorType, n)
 }
 
+// VerifyCounts checks op's operand and result counts against the op
+// table, in the verifier's words, without the rest of the verifier: the
+// passes and the target layer ask it before reading operands by index.
+// An op that is not a graph op passes.
+func VerifyCounts(op *ir.Operation) error {
+	info := lookup(op.Name())
+	if info == nil {
+		return nil
+	}
+	return checkCounts(info, op)
+}
+
 func checkCounts(info *opInfo, op *ir.Operation) error {
 	n := op.NumOperands()
 	if n < info.minIn || (info.maxIn >= 0 && n > info.maxIn) {

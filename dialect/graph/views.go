@@ -499,3 +499,10 @@ func (o TopK) Values() *ir.Value { return o.Op.Result(0) }
 
 // Indices returns their positions along the last axis `[..., k]` (i32).
 func (o TopK) Indices() *ir.Value { return o.Op.Result(1) }
+
+// IsLeaf reports whether op is graph.param or graph.constant: the ops
+// that compute nothing, which a partitioning pass clones into every
+// region that reads them instead of placing them.
+func IsLeaf(op *ir.Operation) bool {
+	return op.Name() == ParamName || op.Name() == ConstantName
+}

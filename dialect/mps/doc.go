@@ -18,9 +18,8 @@
 //
 // The generic form works as for every op:
 // `"mps.subgraph"(%x) <{sym_name = "decode_mps0"}> ({…}) : (…) -> (…)`.
-// thunk.call (package thunk) shares this form; ParseOutlined,
-// PrintOutlined, VerifyOutlined, VerifyParent and VerifyTypes implement it
-// for both.
+// thunk.call (package thunk) shares this form; package regionop
+// implements it for both.
 //
 // The verifier checks, besides the form, what MLIR's HasParent trait and
 // ODS type constraints would: the op sits directly in a func.func (region
@@ -28,14 +27,13 @@
 // operands and results are statically shaped tensors, in mlir-opt's words
 // ("'mps.subgraph' op operand #0 must be variadic of statically shaped
 // tensor of any type values, but got 'i32'"). Then every op in the body
-// must be a graph op that MPSGraph can run (graph.MPSCapable) or a leaf
-// (graph.param, graph.constant) whose type MPSGraph takes: the capability
-// table passes every leaf, as hybrid-split clones leaves rather than
-// placing them, but the rule on types that holds for every other op holds
-// for a leaf inside a region too. Capability is a property of the op in
-// the function before partitioning, so for graph.attention the verifier
-// follows q, k and v back across region boundaries (a block argument to
-// the region op's operand, a region op's result to its terminator's
-// operand) until they reach a function argument or a leaf through view
-// ops, exactly as graph.MPSCapable does inside one function.
+// must be a graph op, and the Placer the dialect was registered with must
+// accept it. What MPSGraph can run is not this package's knowledge but the
+// target layer's: dialect.RegisterAll passes target.MPSPlaceable, which
+// accepts what the capability table of some MPSGraph target passes (a
+// graph op MPSGraph runs, or a leaf whose type MPSGraph takes). For
+// graph.attention it follows q, k and v back across region boundaries (a
+// block argument to the region op's operand, a region op's result to its
+// terminator's operand), as hybrid-split does in the function before the
+// split, so the two agree.
 package mps

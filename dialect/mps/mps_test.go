@@ -6,7 +6,6 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
-	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -62,53 +61,6 @@ func TestRoundTrip(t *testing.T) {
 	for _, text := range []string{custom, generic} {
 		if again := ir.Sprint(parse(t, text), ir.PrintOptions{}); again != custom {
 			t.Errorf("round trip:\n%s\nwant\n%s", again, custom)
-		}
-	}
-}
-
-// TestSource follows values across region boundaries.
-func TestSource(t *testing.T) {
-	m := parse(t, split)
-	body := m.Region(0).First().First().Region(0).First()
-	ops := body.OpSlice()
-	mps2 := ops[2]
-	if !mps.IsOutlined(mps2) || mps.IsOutlined(ops[3]) {
-		t.Fatal("IsOutlined")
-	}
-	attn := mps2.Region(0).First().First()
-	// q: block argument → %0#0 → the reshape inside @f_mps0.
-	if d := mps.Source(attn.Operand(0)).DefiningOp(); d == nil || d.Name() != "graph.reshape" {
-		t.Errorf("source of q: %v", d)
-	}
-	// k: block argument → the function argument %k.
-	if s := mps.Source(attn.Operand(1)); !s.IsBlockArgument() || s.OwnerBlock() != body || s.Index() != 1 {
-		t.Errorf("source of k is not %%arg1")
-	}
-	if why := mps.Placeable(attn); why != "" {
-		t.Errorf("attention over a reshape of an argument is not placeable: %s", why)
-	}
-}
-
-// TestPlaceable checks the reasons the verifier gives.
-func TestPlaceable(t *testing.T) {
-	for _, tc := range []struct{ op, why string }{
-		{`%r = graph.softplus %a : (tensor<4xf32>) -> tensor<4xf32>`, "no MPSGraph lowering"},
-		{`%r = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>`, ""},
-		{`%r = graph.cast %a : (tensor<4xf32>) -> tensor<4xi64>`, "cast to i64"},
-		{`%r = graph.slice %a {axis = 0, start = 0, length = 2, step = 2} : (tensor<4xf32>) -> tensor<2xf32>`, "step 2"},
-		// Leaves meet the rule on types too.
-		{`%r = graph.param "p" : tensor<64x64xf32>`, ""},
-		{`%r = graph.param "p" : tensor<2xbf16>`, ""},
-		{`%r = graph.constant dense<1> : tensor<i32>`, ""},
-		{`%r = graph.param "p" : tensor<?x64xf32>`, "result #0 has a dynamic dim ([?, 64])"},
-		{`%r = graph.param "p" : tensor<1088xui8>`, "result #0 has element type ui8 (MPS takes f32, f16, bf16, i32)"},
-		{`%r = graph.constant dense<1> : tensor<2xi64>`, "result #0 has element type i64"},
-		{`%r = graph.constant dense<true> : tensor<2xi1>`, "result #0 has element type i1"},
-	} {
-		m := parse(t, "func.func @f(%a: tensor<4xf32>) {\n  "+tc.op+"\n  return\n}")
-		op := m.Region(0).First().First().Region(0).First().First()
-		if why := mps.Placeable(op); (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
-			t.Errorf("%s: %q, want %q", tc.op, why, tc.why)
 		}
 	}
 }

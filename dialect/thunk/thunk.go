@@ -1,7 +1,7 @@
 package thunk
 
 import (
-	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -30,15 +30,15 @@ func Dialect() *ir.Dialect {
 				Counts:        &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 1, Successors: 0},
 				Verify:        verifyCallOp,
 				VerifyRegions: verifyCall,
-				Parse:         mps.ParseOutlined,
-				Print:         mps.PrintOutlined,
+				Parse:         regionop.ParseOutlined,
+				Print:         regionop.PrintOutlined,
 			},
 			{
 				Name:    YieldName,
 				Summary: "Returns the results of a thunk.call",
 				Traits:  ir.TraitTerminator | ir.TraitPure | ir.TraitReturnLike,
 				Counts:  &ir.OpCounts{Operands: ir.Variadic, Results: 0, Regions: 0, Successors: 0},
-				Verify:  func(op *ir.Operation) error { return mps.VerifyYield(op, CallName) },
+				Verify:  func(op *ir.Operation) error { return regionop.VerifyYield(op, CallName) },
 				Parse:   ir.ParseReturnLike,
 				Print:   ir.PrintReturnLike,
 			},
@@ -80,13 +80,13 @@ func (c Call) Yield() *ir.Operation { return c.Body().Last() }
 // verifyCallOp checks, in ODS's order, the parent, the target attribute,
 // then the operand and result types.
 func verifyCallOp(op *ir.Operation) error {
-	if err := mps.VerifyParent(op); err != nil {
+	if err := regionop.VerifyParent(op); err != nil {
 		return err
 	}
 	if err := verifyTarget(op); err != nil {
 		return err
 	}
-	return mps.VerifyTypes(op, mps.AnyRankedTensor())
+	return regionop.VerifyTypes(op, regionop.AnyRankedTensor())
 }
 
 func verifyTarget(op *ir.Operation) error {
@@ -102,10 +102,10 @@ func verifyTarget(op *ir.Operation) error {
 }
 
 func verifyCall(op *ir.Operation) error {
-	if err := mps.VerifyOutlined(op, YieldName); err != nil {
+	if err := regionop.VerifyOutlined(op, YieldName); err != nil {
 		return err
 	}
-	for o := op.Region(0).First().First(); o != nil; o = o.Next() {
+	for o := range op.Region(0).First().Ops() {
 		if o.NumRegions() > 0 {
 			d := ir.OpError(o, "cannot be in a thunk.call: region ops do not nest")
 			d.AttachNote(op.Loc(), "in the thunk.call @"+ir.SymbolName(op))

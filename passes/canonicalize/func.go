@@ -1,7 +1,7 @@
 package canonicalize
 
 import (
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/rewrite"
 )

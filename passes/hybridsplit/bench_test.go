@@ -22,7 +22,7 @@ func BenchmarkSplit(b *testing.B) {
 			b.Fatal(err)
 		}
 		n := m.Func().Body().NumOps()
-		for _, mode := range []string{ModeDependency, ModeSeed} {
+		for _, mode := range []Mode{ModeDependency, ModeSeed} {
 			b.Run(fmt.Sprintf("ops=%d/mode=%s", n, mode), func(b *testing.B) {
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 // This file holds the structural checks of the property tests: they look
@@ -55,7 +57,7 @@ type snapshot struct {
 }
 
 func refOf(f *ir.Operation, v *ir.Value) source {
-	v = mps.Source(v)
+	v = regionop.Source(v)
 	def := v.DefiningOp()
 	switch {
 	case def == nil:
@@ -72,7 +74,7 @@ func refOf(f *ir.Operation, v *ir.Value) source {
 func takeSnapshot(f *ir.Operation, forced map[string]bool) *snapshot {
 	s := &snapshot{fn: f, index: map[*ir.Operation]int{}}
 	body := f.Region(0).First()
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		if op.Name() == fn.ReturnName {
 			for i := 0; i < op.NumOperands(); i++ {
 				s.rets = append(s.rets, refOf(f, op.Operand(i)))
@@ -84,7 +86,7 @@ func takeSnapshot(f *ir.Operation, forced map[string]bool) *snapshot {
 		}
 		s.index[op] = len(s.ops)
 		s.ops = append(s.ops, op)
-		ok, _ := graph.MPSCapable(op)
+		ok := defaultMPS.IsCapable(op)
 		s.native = append(s.native, !ok || forced[op.Name()])
 		var rs []source
 		for i := 0; i < op.NumOperands(); i++ {
@@ -117,13 +119,15 @@ func checkSplit(s *snapshot) ([]region, error) {
 	body := f.Region(0).First()
 	seen := make([]int, len(s.ops))
 	var regions []region
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		switch {
 		case op.Name() == fn.ReturnName:
 			continue
 		case graph.IsLeaf(op):
 			bad := false
-			op.Result(0).Uses(func(u *ir.OpOperand) { bad = bad || u.Owner().Name() != fn.ReturnName })
+			for u := range op.Result(0).Uses() {
+				bad = bad || u.Owner().Name() != fn.ReturnName
+			}
 			if bad || !op.Result(0).HasUses() {
 				return nil, fmt.Errorf("leaf %s left in the function body, used by more than func.return", op.Name())
 			}
@@ -178,7 +182,7 @@ func checkRegion(s *snapshot, r *region, seen []int) error {
 			return fmt.Errorf("operand #%d is a duplicate", i)
 		}
 		operands[v] = true
-		if d := mps.Source(v).DefiningOp(); d != nil && graph.IsLeaf(d) {
+		if d := regionop.Source(v).DefiningOp(); d != nil && graph.IsLeaf(d) {
 			return fmt.Errorf("operand #%d is a leaf, which should have been cloned in", i)
 		}
 	}
@@ -186,7 +190,7 @@ func checkRegion(s *snapshot, r *region, seen []int) error {
 	nextArg := 0
 	pos := map[*ir.Operation]int{}
 	n := 0
-	for o := block.First(); o != nil; o = o.Next() {
+	for o := range block.Ops() {
 		pos[o] = n
 		n++
 		if o.Name() == mps.YieldName || o.Name() == thunk.YieldName {
@@ -256,7 +260,9 @@ func checkRegion(s *snapshot, r *region, seen []int) error {
 	for o := block.First(); o != yield; o = o.Next() {
 		for k := 0; k < o.NumResults(); k++ {
 			used := false
-			o.Result(k).Uses(func(u *ir.OpOperand) { used = used || u.Owner() == yield })
+			for u := range o.Result(k).Uses() {
+				used = used || u.Owner() == yield
+			}
 			if used != yielded[o.Result(k)] {
 				return fmt.Errorf("inconsistent yield")
 			}
@@ -284,3 +290,7 @@ func describe(s *snapshot, regions []region) string {
 	}
 	return sb.String()
 }
+
+// defaultMPS is the capability table of the default target, which the
+// checks judge placements by.
+var defaultMPS = target.MustLookup(target.Default).MPS

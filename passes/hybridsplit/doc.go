@@ -18,15 +18,17 @@
 // definition. Ops keep their order inside a region (they are moved, not
 // copied, so they keep their identity and location). Symbols are
 // @<function>_mps<i> and @<function>_thunk<i>, i the region's position;
-// thunk.call gets target = "metal". The output is a function of the input
+// thunk.call gets the target's thunk attribute (target = "metal" on the
+// macOS targets, "host" on cpu). The output is a function of the input
 // alone: the same input gives byte-identical output.
 //
 // # Classification
 //
-// An op must stay native when graph.MPSCapable says no (the capability
-// table of the graph dialect, evaluated on the function before the split,
-// so attention's leaf-materialised rule sees the original producers) or
-// when its name is in native-ops. Dynamic shapes make an op native, never
+// An op must stay native when the target says no (Options.Target, the
+// `target` option; its capability table, package target/mpsgraph,
+// evaluated on the function before the split, so attention's
+// leaf-materialised rule sees the original producers) or when its name is
+// in native-ops. Dynamic shapes make an op native, never
 // an error. A body op that is not a registered graph op is an error, and
 // so is a partly split function (region ops beside loose compute ops); a
 // function already split is left unchanged (hybrid-split is idempotent).

@@ -161,7 +161,7 @@ func checkModel(mc modelCase) (string, error) {
 		return "", fmt.Errorf("the original does not run: %v", err)
 	}
 	row := ""
-	for _, mode := range []string{ModeSeed, ModeDependency} {
+	for _, mode := range []Mode{ModeSeed, ModeDependency} {
 		mod := m.Module.Clone(nil)
 		f := mod.Region(0).First().First()
 		s := takeSnapshot(f, nil)

@@ -48,7 +48,7 @@ type outliner struct {
 	move []bool
 
 	subgraph, call, mpsYield, thunkYield *ir.OpName
-	metal                                ir.Attribute
+	thunkAt                              ir.Attribute // the thunk.call target attribute
 
 	// Scratch slices reused by every region (the IR copies what it keeps).
 	operands, results  []*ir.Value
@@ -75,7 +75,7 @@ func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix
 		call:       ctx.OpName(thunk.CallName),
 		mpsYield:   ctx.OpName(mps.YieldName),
 		thunkYield: ctx.OpName(thunk.YieldName),
-		metal:      ctx.StringAttr(thunk.TargetMetal),
+		thunkAt:    ctx.StringAttr(d.target.Thunk),
 	}
 	o.canonLeaves()
 	return o
@@ -276,7 +276,7 @@ func (o *outliner) outline(r int32, ops []int32) {
 		sym := o.prefix + "_thunk" + strconv.Itoa(int(r))
 		yield = o.thunkYield
 		st.Name = o.call
-		o.attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.metal})
+		o.attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.thunkAt})
 		o.res.ThunkRegions++
 		o.res.ThunkOps += len(ops)
 	} else {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 // dag is the dependency graph of a function's compute ops (every op but
@@ -31,6 +32,7 @@ type dag struct {
 	native  []bool   // the op may not go in an mps.subgraph
 	reason  []string // why native (only with explain)
 	nleaves int      // leaves added so far
+	target  *target.Target
 	// spare holds the int32 arrays the steps are done with, for the
 	// next steps (the outliner's tables) to reuse.
 	spare spare
@@ -47,8 +49,9 @@ const (
 // graph. Everything the dag needs from an op is read while the walk is at
 // it: on a large body each op is far from the last one in memory, so each
 // further visit is another cache miss.
-func newDAG(n int, explain bool) *dag {
+func newDAG(n int, explain bool, t *target.Target) *dag {
 	d := &dag{
+		target: t,
 		// Compute ops fill this array from the front and leaves from the
 		// back (reversed into body order by link): one allocation sized
 		// by the body, none growing.
@@ -88,12 +91,10 @@ func (d *dag) add(op *ir.Operation, forced map[string]bool) {
 		if explain {
 			reason = op.Name() + " is listed in native-ops"
 		}
-	case explain:
-		ok, why := graph.MPSCapable(op)
-		native, reason = !ok, why
 	default:
 		// Without explain no reason is formatted.
-		native = !graph.IsMPSCapable(op)
+		ok, why := d.target.Capable(op, explain)
+		native, reason = !ok, why
 	}
 	d.native = append(d.native, native)
 	if explain {
@@ -408,7 +409,7 @@ func (d *dag) seed(why []string) *partition {
 		pending = pending[:0]
 	}
 	for i, op := range d.ops {
-		if graph.IsSplitPoint(op) {
+		if d.target.IsSplitPoint(op) {
 			flush()
 			p.region[i] = int32(len(p.native))
 			p.native = append(p.native, true)

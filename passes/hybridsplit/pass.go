@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/pipeline"
+	"github.com/rlx-compiler/rlx/target"
 )
 
 // Info describes the hybrid-split pass.
@@ -24,6 +25,7 @@ var Info = &pipeline.PassInfo{
 type pass struct {
 	opts   Options
 	native map[string]bool
+	target string // the target option, resolved into opts.Target
 
 	mpsRegions, thunkRegions pipeline.Statistic
 	mpsOps, thunkOps         pipeline.Statistic
@@ -36,10 +38,15 @@ type pass struct {
 func (p *pass) Info() *pipeline.PassInfo { return Info }
 
 func (p *pass) Declare(d *pipeline.Decl) {
-	d.Enum(&p.opts.Mode, "mode", ModeDependency, []pipeline.EnumValue{
-		{Name: ModeDependency, Help: "Follow dependencies: two-ready-set waves, fewest regions"},
-		{Name: ModeSeed, Help: "RLX's original algorithm: contiguous runs cut at split points"},
+	d.Enum((*string)(&p.opts.Mode), "mode", string(ModeDependency), []pipeline.EnumValue{
+		{Name: string(ModeDependency), Help: "Follow dependencies: two-ready-set waves, fewest regions"},
+		{Name: string(ModeSeed), Help: "RLX's original algorithm: contiguous runs cut at split points"},
 	}, "The partitioning algorithm")
+	var targets []pipeline.EnumValue
+	for _, t := range target.All() {
+		targets = append(targets, pipeline.EnumValue{Name: t.Name, Help: t.Summary})
+	}
+	d.Enum(&p.target, "target", target.Default, targets, "The device: what runs through MPSGraph, where native regions run")
 	d.StringList(&p.opts.NativeOps, "native-ops", nil, "Ops that always stay native (graph.softmax,...)")
 	d.Check("native-ops", func() error {
 		_, err := nativeSet(p.opts.NativeOps)
@@ -63,6 +70,11 @@ func (p *pass) Declare(d *pipeline.Decl) {
 }
 
 func (p *pass) Initialize(*ir.Context) error {
+	t, err := target.Lookup(p.target)
+	if err != nil {
+		return err
+	}
+	p.opts.Target = t
 	set, err := NativeSet(p.opts.NativeOps)
 	p.native = set
 	return err

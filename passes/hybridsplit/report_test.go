@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/asm"
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -159,7 +159,7 @@ func runLines(fd *finding) (run, check []string, why string) {
 func optionText(o Options) string {
 	var parts []string
 	if o.Mode != "" {
-		parts = append(parts, "mode="+o.Mode)
+		parts = append(parts, "mode="+string(o.Mode))
 	}
 	if len(o.NativeOps) > 0 {
 		parts = append(parts, "native-ops="+strings.Join(o.NativeOps, ","))
@@ -180,7 +180,7 @@ func computeOps(src string) int {
 		return -1
 	}
 	n := 0
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		if op.Name() != fn.ReturnName && !graph.IsLeaf(op) {
 			n++
 		}
@@ -255,12 +255,10 @@ func rewrite(src string, change func(*ir.Block) bool) (string, bool) {
 	if err != nil || !change(body) {
 		return "", false
 	}
-	for op := body.First(); op != nil; {
-		next := op.Next()
+	for op := range body.Ops() {
 		if op.NumResults() == 1 && !op.Result(0).HasUses() && (op.Name() == "graph.param" || op.Name() == "graph.constant") {
 			op.Erase()
 		}
-		op = next
 	}
 	for i := body.NumArguments() - 1; i >= 0; i-- {
 		if !body.Argument(i).HasUses() {
@@ -309,7 +307,7 @@ func dropOp(body *ir.Block, i int) bool {
 // panicsOnExp is Split with a bug: it panics on a function with a
 // graph.exp.
 func panicsOnExp(f *ir.Operation, o Options) (Result, error) {
-	for op := f.Region(0).First().First(); op != nil; op = op.Next() {
+	for op := range f.Region(0).First().Ops() {
 		if op.Name() == graph.ExpName {
 			panic("injected: " + op.Name())
 		}

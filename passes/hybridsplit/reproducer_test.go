@@ -236,8 +236,8 @@ type bugPass struct {
 func (p *bugPass) Info() *pipeline.PassInfo { return p.info }
 
 func (p *bugPass) Declare(d *pipeline.Decl) {
-	d.Enum(&p.opts.Mode, "mode", hybridsplit.ModeDependency,
-		[]pipeline.EnumValue{{Name: hybridsplit.ModeDependency}, {Name: hybridsplit.ModeSeed}}, "")
+	d.Enum((*string)(&p.opts.Mode), "mode", string(hybridsplit.ModeDependency),
+		[]pipeline.EnumValue{{Name: string(hybridsplit.ModeDependency)}, {Name: string(hybridsplit.ModeSeed)}}, "")
 	d.StringList(&p.opts.NativeOps, "native-ops", nil, "")
 	d.Int(&p.opts.MinSubgraphOps, "min-subgraph-ops", 1, "")
 	d.Stat(&p.mpsRegions, "mps-regions", "Number of mps.subgraph regions")

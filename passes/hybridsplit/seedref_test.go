@@ -11,7 +11,7 @@ import (
 // (../shared/seed/hybrid_split.rs) over a node list, written separately
 // from the pass, to check mode=seed against: same steps, same node sets.
 // try_lower_with_constants is modelled as "every node of the extracted
-// sub-graph is MPS-capable" (graph.MPSCapable on the op in the original
+// sub-graph is MPS-capable" (the default target's table on the op in the original
 // function); the extracted boundaries and outputs do not change the steps.
 
 type rsOp int
@@ -66,7 +66,7 @@ func rsNodes(s *snapshot) []rsNode {
 		case graph.DequantMatMulName:
 			n.op = rsDequantMatMul
 		}
-		n.capable, _ = graph.MPSCapable(op)
+		n.capable = defaultMPS.IsCapable(op)
 		nodes = append(nodes, n)
 	}
 	return nodes

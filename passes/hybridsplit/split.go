@@ -5,24 +5,36 @@ import (
 	"fmt"
 	"strings"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/target"
 )
+
+// Mode is the partitioning algorithm.
+type Mode string
 
 // Modes of the pass.
 const (
-	ModeDependency = "dependency"
-	ModeSeed       = "seed"
+	// ModeDependency follows dependencies: two-ready-set waves, the fewest
+	// regions.
+	ModeDependency Mode = "dependency"
+	// ModeSeed is RLX's original algorithm: contiguous runs cut at the
+	// target's split points.
+	ModeSeed Mode = "seed"
 )
 
-// Options configure Split. The zero value is mode=dependency with no
-// forced native ops, min-subgraph-ops=1 and no remarks.
+// Options configure Split. The zero value is mode=dependency for the
+// default target with no forced native ops, min-subgraph-ops=1 and no
+// remarks.
 type Options struct {
 	// Mode is ModeDependency (or "") or ModeSeed.
-	Mode string
+	Mode Mode
+	// Target says what the device runs through MPSGraph and where native
+	// regions run; nil is target.Default.
+	Target *target.Target
 	// NativeOps are op names ("graph.softmax", or "softmax") that always
 	// stay native.
 	NativeOps []string
@@ -120,6 +132,9 @@ func Split(f *ir.Operation, opts Options) (Result, error) {
 	if f == nil {
 		return res, errors.New("hybrid-split: no function")
 	}
+	if opts.Target == nil {
+		opts.Target = target.MustLookup(target.Default)
+	}
 	return split(f, opts, native)
 }
 
@@ -140,7 +155,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 	if ret == nil || ret.Name() != fn.ReturnName {
 		return res, ir.OpError(f, "hybrid-split needs a function body ending in func.return")
 	}
-	d := newDAG(body.NumOps(), opts.Explain)
+	d := newDAG(body.NumOps(), opts.Explain, opts.Target)
 	var regionOp, loose *ir.Operation
 	for op := body.First(); op != ret; op = op.Next() {
 		switch name := op.Name(); {

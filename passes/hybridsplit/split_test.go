@@ -62,7 +62,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 // requires byte-identical output; it also checks that a second split is a
 // no-op.
 func TestDeterministic(t *testing.T) {
-	for _, mode := range []string{ModeDependency, ModeSeed} {
+	for _, mode := range []Mode{ModeDependency, ModeSeed} {
 		var outs []string
 		for i := 0; i < 2; i++ {
 			m, err := models.Qwen35(newContext(), models.DefaultQwen35())

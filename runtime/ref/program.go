@@ -3,10 +3,12 @@ package ref
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -89,7 +91,7 @@ func EntryFunc(module *ir.Operation, entry string) (*ir.Operation, error) {
 	}
 	var all, public []string
 	var found *ir.Operation
-	for _, op := range module.Region(0).First().OpSlice() {
+	for op := range module.Region(0).First().Ops() {
 		f, ok := fn.AsFunc(op)
 		if !ok || f.IsDeclaration() {
 			continue
@@ -327,7 +329,7 @@ func (c *compiler) call(op *ir.Operation, in []int32, sc *scope) error {
 	if c.active[callee] {
 		return ir.OpError(op, "calls @%s recursively; the interpreter does not run recursive functions", ref.Root)
 	}
-	if ft := (fn.Func{Op: callee}).Type(); ft == nil || !typesEqual(ft.Results, op.ResultTypes()) {
+	if ft := (fn.Func{Op: callee}).Type(); ft == nil || !slices.Equal(ft.Results, op.ResultTypes()) {
 		return ir.OpError(op, "result types do not match the signature of @%s", ref.Root)
 	}
 	c.active[callee] = true
@@ -364,35 +366,14 @@ func (c *compiler) region(op *ir.Operation, in []int32, sc *scope) error {
 	return nil
 }
 
-// regionOp checks the region-op convention: exactly one region holding one
-// block, whose arguments match the op's operands one to one (same types)
-// and whose last op (the terminator) has no results and operands that
-// match the op's results.
+// regionOp checks the region-op convention (regionop.Check): exactly one
+// region holding one block, whose arguments match the op's operands one to
+// one and whose terminator yields values matching its results.
 func regionOp(op *ir.Operation) error {
-	if op.NumRegions() != 1 || !op.Region(0).HasOneBlock() {
-		return ir.OpError(op, "is not supported by the reference interpreter (a region op needs exactly one region with one block)")
-	}
-	body := op.Region(0).First()
-	if !typesEqual(body.ArgumentTypes(), op.OperandTypes()) {
-		return ir.OpError(op, "is not supported by the reference interpreter (the block arguments of a region op must match its operands one to one)")
-	}
-	term := body.Last()
-	if term == nil || term.NumResults() != 0 || !typesEqual(term.OperandTypes(), op.ResultTypes()) {
-		return ir.OpError(op, "is not supported by the reference interpreter (the terminator of a region op must yield values matching its results)")
+	if v := regionop.Check(op); v != regionop.Outlined {
+		return ir.OpError(op, "is not supported by the reference interpreter (%s)", v)
 	}
 	return nil
-}
-
-func typesEqual(a, b []ir.Type) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // liveness computes, in one backward pass, the slots each instruction is

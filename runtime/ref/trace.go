@@ -1,7 +1,7 @@
 package ref
 
 import (
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -20,7 +20,7 @@ func (c *compiler) forEachUse(v *ir.Value, visit func(*ir.OpOperand), seen map[*
 		return
 	}
 	seen[v] = true
-	v.Uses(func(u *ir.OpOperand) {
+	for u := range v.Uses() {
 		owner, i := u.Owner(), u.Index()
 		switch {
 		case owner.Name() == fn.CallName:
@@ -41,7 +41,7 @@ func (c *compiler) forEachUse(v *ir.Value, visit func(*ir.OpOperand), seen map[*
 		default:
 			visit(u)
 		}
-	})
+	}
 }
 
 func (c *compiler) callee(call *ir.Operation) *ir.Operation {

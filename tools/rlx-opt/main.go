@@ -9,5 +9,7 @@ import (
 )
 
 func main() {
-	os.Exit(optdriver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	cfg := optdriver.DefaultConfig()
+	cfg.Passes = append(cfg.Passes, testPasses()...)
+	os.Exit(optdriver.MainWith(cfg, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

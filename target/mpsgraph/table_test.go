@@ -1,9 +1,13 @@
-package graph
+package mpsgraph
 
 import (
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/dialect/builtin"
+	"github.com/rlx-compiler/rlx/dialect/fn"
+	"github.com/rlx-compiler/rlx/dialect/graph"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -42,7 +46,7 @@ func TestMPSCapable(t *testing.T) {
 		{"packed param", "", `%0 = graph.param "w" : tensor<1152xui8>`, true, "leaf: cloned into every region that uses them"},
 		{"constant", "", `%0 = graph.constant dense<1.0> : tensor<4xf32>`, true, "leaf: cloned into every region that uses them"},
 		{"matmul", "%a: tensor<1x64xf32>, %b: tensor<64x8xf16>", `%0 = graph.matmul %a, %b : (tensor<1x64xf32>, tensor<64x8xf16>) -> tensor<1x8xf32>`, true, ""},
-		{"softplus", "%x: tensor<4xf32>", unary(SoftplusName), false, "graph.softplus: no MPSGraph lowering"},
+		{"softplus", "%x: tensor<4xf32>", unary(graph.SoftplusName), false, "graph.softplus: no MPSGraph lowering"},
 		{"cast to f16", "%x: tensor<4xf32>", `%0 = graph.cast %x : (tensor<4xf32>) -> tensor<4xf16>`, true, ""},
 		{"cast to i32", "%x: tensor<4xbf16>", `%0 = graph.cast %x : (tensor<4xbf16>) -> tensor<4xi32>`, true, ""},
 		{"cast to i64", "%x: tensor<4xf32>", `%0 = graph.cast %x : (tensor<4xf32>) -> tensor<4xi64>`, false, "graph.cast: cast to i64 (MPS casts only to f32, f16, bf16, i32)"},
@@ -95,48 +99,48 @@ func TestMPSCapable(t *testing.T) {
 			"graph.dequant_matmul: packed GGUF weights have no MPSGraph lowering"},
 		{"dynamic operand", "%x: tensor<?x64xf32>", `%0 = graph.exp %x : (tensor<?x64xf32>) -> tensor<?x64xf32>`, false, "graph.exp: operand #0 has a dynamic dim ([?, 64])"},
 		{"dynamic result", "%x: tensor<4x64xf32>", `%0 = graph.reshape %x : (tensor<4x64xf32>) -> tensor<?xf32>`, false, "graph.reshape: result #0 has a dynamic dim ([?])"},
-		{"i64 element type", "%x: tensor<4xi64>", strings.ReplaceAll(binary(AddName), "f32", "i64"), false, "graph.add: operand #0 has element type i64 (MPS takes f32, f16, bf16, i32)"},
+		{"i64 element type", "%x: tensor<4xi64>", strings.ReplaceAll(binary(graph.AddName), "f32", "i64"), false, "graph.add: operand #0 has element type i64 (MPS takes f32, f16, bf16, i32)"},
 		{"ui8 element type", "%x: tensor<4xui8>", `%0 = graph.reshape %x : (tensor<4xui8>) -> tensor<2x2xui8>`, false, "graph.reshape: operand #0 has element type ui8 (MPS takes f32, f16, bf16, i32)"},
-		{"i32 element type", "%x: tensor<4xi32>", strings.ReplaceAll(binary(MulName), "f32", "i32"), true, ""},
+		{"i32 element type", "%x: tensor<4xi32>", strings.ReplaceAll(binary(graph.MulName), "f32", "i32"), true, ""},
 		{"bf16 element type", "%x: tensor<4xbf16>", `%0 = graph.softmax %x {axis = 0} : (tensor<4xbf16>) -> tensor<4xbf16>`, true, ""},
 	}
-	for _, n := range []string{AddName, SubName, MulName, DivName} {
+	for _, n := range []string{graph.AddName, graph.SubName, graph.MulName, graph.DivName} {
 		cases = append(cases, tc{n, "%x: tensor<4xf32>", binary(n), true, ""})
 	}
-	for _, n := range []string{MaxName, MinName, PowName} {
+	for _, n := range []string{graph.MaxName, graph.MinName, graph.PowName} {
 		cases = append(cases, tc{n, "%x: tensor<4xf32>", binary(n), false, n + ": no MPSGraph lowering"})
 	}
 	cases = append(cases,
 		tc{"cmp", "%x: tensor<4xf32>", `%0 = graph.cmp %x, %x {predicate = "eq"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>`, false, "graph.cmp: no MPSGraph lowering"},
 		tc{"select", "%c: tensor<4xi1>, %x: tensor<4xf32>", `%0 = graph.select %c, %x, %x : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>`, false, "graph.select: no MPSGraph lowering"},
 	)
-	for _, u := range unaryOps() {
-		if u.name != SoftplusName {
-			cases = append(cases, tc{u.name, "%x: tensor<4xf32>", unary(u.name), true, ""})
+	for _, n := range graph.UnaryOpNames() {
+		if n != graph.SoftplusName {
+			cases = append(cases, tc{n, "%x: tensor<4xf32>", unary(n), true, ""})
 		}
 	}
-	for _, info := range opTable() {
-		switch info.name {
-		case ReshapeName, BroadcastName, TransposeName, ConcatName, SoftmaxName, RMSNormName, LayerNormName:
-			cases = append(cases, tc{info.name, info.exampleArgs, info.example, true, ""})
-		}
+	for _, n := range []string{graph.ReshapeName, graph.BroadcastName, graph.TransposeName, graph.ConcatName, graph.SoftmaxName, graph.RMSNormName, graph.LayerNormName} {
+		ex, _ := graph.Example(n)
+		args, rest, _ := strings.Cut(strings.SplitN(ex, "(", 2)[1], ") {\n  ")
+		body, _, _ := strings.Cut(rest, "\n  return")
+		cases = append(cases, tc{n, args, body, true, ""})
 	}
+	tbl := New(Config{BF16: true})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ctx := newContext()
-			m := parseVerify(t, ctx, "func.func @f("+c.args+") {\n  "+c.body+"\n  return\n}\n")
+			m := parseVerify(t, newContext(), "func.func @f("+c.args+") {\n  "+c.body+"\n  return\n}\n")
 			op := lastGraphOp(m)
-			ok, reason := MPSCapable(op)
+			ok, reason := tbl.Capable(op)
 			if ok != c.ok || reason != c.reason {
-				t.Errorf("MPSCapable(%s) = %v, %q; want %v, %q", op.Name(), ok, reason, c.ok, c.reason)
+				t.Errorf("Capable(%s) = %v, %q; want %v, %q", op.Name(), ok, reason, c.ok, c.reason)
 			}
-			if got := IsMPSCapable(op); got != c.ok {
-				t.Errorf("IsMPSCapable(%s) = %v, want %v", op.Name(), got, c.ok)
+			if got := tbl.IsCapable(op); got != c.ok {
+				t.Errorf("IsCapable(%s) = %v, want %v", op.Name(), got, c.ok)
 			}
 			// The verdict alone formats nothing: the pass asks it of
 			// every op of million-op functions.
-			if n := testing.AllocsPerRun(10, func() { IsMPSCapable(op) }); n != 0 {
-				t.Errorf("IsMPSCapable(%s) allocates %v times", op.Name(), n)
+			if n := testing.AllocsPerRun(10, func() { tbl.IsCapable(op) }); n != 0 {
+				t.Errorf("IsCapable(%s) allocates %v times", op.Name(), n)
 			}
 		})
 	}
@@ -151,9 +155,10 @@ func TestMPSCapableOutsideFunctions(t *testing.T) {
   "test.yield"() : () -> ()
 }) : () -> ()
 `)
-	ok, reason := MPSCapable(lastGraphOp(m))
+	tbl := New(Config{BF16: true})
+	ok, reason := tbl.Capable(lastGraphOp(m))
 	if ok || !strings.Contains(reason, "operand #0 (q) is a block argument of a region other than a function body") {
-		t.Errorf("MPSCapable = %v, %q", ok, reason)
+		t.Errorf("Capable = %v, %q", ok, reason)
 	}
 	var ret *ir.Operation
 	m.Walk(func(op *ir.Operation) {
@@ -161,8 +166,8 @@ func TestMPSCapableOutsideFunctions(t *testing.T) {
 			ret = op
 		}
 	})
-	if ok, reason := MPSCapable(ret); ok || reason != "test.yield is not a graph op" {
-		t.Errorf("MPSCapable(test.yield) = %v, %q", ok, reason)
+	if ok, reason := tbl.Capable(ret); ok || reason != "test.yield is not a graph op" {
+		t.Errorf("Capable(test.yield) = %v, %q", ok, reason)
 	}
 }
 
@@ -170,21 +175,21 @@ func TestMPSCapableOutsideFunctions(t *testing.T) {
 // row, every row names only graph ops, and the kinds match the checks.
 func TestMPSTableCoversEveryOp(t *testing.T) {
 	seen := map[string]int{}
-	for _, row := range MPSTable() {
+	for _, row := range New(Config{BF16: true}).Rows() {
 		if len(row.Ops) == 0 {
 			t.Errorf("row %+v has no ops", row)
 		}
-		if (row.Kind == MPSConditional) != (row.check != nil) {
-			t.Errorf("row %v: kind %s with check %v", row.Ops, row.Kind, row.check != nil)
+		if (row.Kind == Conditional) != (row.Check != nil) {
+			t.Errorf("row %v: kind %s with check %v", row.Ops, row.Kind, row.Check != nil)
 		}
-		if row.Kind != MPSYes && row.Condition == "" {
+		if row.Kind != Yes && row.Condition == "" {
 			t.Errorf("row %v (%s) has no condition or reason", row.Ops, row.Kind)
 		}
 		for _, n := range row.Ops {
 			seen[n]++
 		}
 	}
-	for _, n := range OpNames() {
+	for _, n := range graph.OpNames() {
 		if seen[n] != 1 {
 			t.Errorf("%s is in %d rows of the MPS table, want 1", n, seen[n])
 		}
@@ -192,33 +197,6 @@ func TestMPSTableCoversEveryOp(t *testing.T) {
 	}
 	for n := range seen {
 		t.Errorf("MPS table names %s, which is not a graph op", n)
-	}
-}
-
-func TestLeavesAndSplitPoints(t *testing.T) {
-	ctx := newContext()
-	m := parseVerify(t, ctx, exampleModule())
-	var leaves, splits []string
-	m.Walk(func(op *ir.Operation) {
-		if IsLeaf(op) {
-			leaves = append(leaves, op.Name())
-		}
-		if IsSplitPoint(op) {
-			splits = append(splits, op.Name())
-		}
-	})
-	sort.Strings(leaves)
-	sort.Strings(splits)
-	want := SplitPointOps()
-	sort.Strings(want)
-	if strings.Join(leaves, ",") != "graph.constant,graph.param" {
-		t.Errorf("leaves = %v", leaves)
-	}
-	if strings.Join(splits, ",") != strings.Join(want, ",") {
-		t.Errorf("split points = %v, want %v", splits, want)
-	}
-	if strings.Join(SplitPointOps(), ",") != "graph.gated_delta_net,graph.lstm,graph.attention,graph.dequant_matmul" {
-		t.Errorf("SplitPointOps = %v", SplitPointOps())
 	}
 }
 
@@ -236,8 +214,37 @@ func TestMPSTypeOK(t *testing.T) {
 		{ctx.TensorType([]int64{1}, ctx.IntegerType(64, ir.Signless)), "result #0 has element type i64 (MPS takes f32, f16, bf16, i32)"},
 		{ctx.F32(), "result #0 is not a ranked tensor"},
 	} {
-		if got := MPSTypeOK(tc.t, "result #0"); got != tc.want {
+		if got := New(Config{BF16: true}).TypeOK(tc.t, "result #0"); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.t, got, tc.want)
 		}
 	}
+}
+
+// newContext returns a context with builtin, func and graph registered.
+func newContext() *ir.Context {
+	ctx := ir.NewContext()
+	builtin.Register(ctx)
+	fn.Register(ctx)
+	graph.Register(ctx)
+	return ctx
+}
+
+// parseVerify parses src and verifies it.
+func parseVerify(t testing.TB, ctx *ir.Context, src string) *ir.Operation {
+	t.Helper()
+	m, err := asm.ParseString(ctx, "in.mlir", src)
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, src)
+	}
+	if err := ir.Verify(m); err != nil {
+		t.Fatalf("verify: %v\n%s", err, src)
+	}
+	return m
+}
+
+const lstmArgs = "%x: tensor<1x5x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x16xf32>, %b: tensor<64xf32>"
+
+// gdnArgs declares q and v [1, 1, 4, 16], k, g and β as given.
+func gdnArgs(k, g, b string) string {
+	return "%q: tensor<1x1x4x16xf32>, %k: tensor<" + k + "xf32>, %v: tensor<1x1x4x16xf32>, %g: tensor<" + g + "xf32>, %b: tensor<" + b + "xf32>"
 }

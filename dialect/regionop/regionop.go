@@ -1,7 +1,7 @@
-package mps
+package regionop
 
 import (
-	fn "github.com/rlx-compiler/rlx/dialect/func"
+	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -148,18 +148,68 @@ func VerifyYield(op *ir.Operation, parentName string) error {
 	return nil
 }
 
-// IsOutlined reports whether op has the outlined-region form: one region
-// of one block whose arguments correspond to the op's operands and whose
-// terminator's operands correspond to its results. mps.subgraph and
-// thunk.call have it; values flow through such an op unchanged.
-func IsOutlined(op *ir.Operation) bool {
+// A Violation says which part of the outlined-region rule an op breaks.
+type Violation uint8
+
+// The parts of the rule, in the order Check tests them.
+const (
+	// Outlined: the op has the outlined-region form.
+	Outlined Violation = iota
+	// NotOneBlock: the op has other than one region, or its region other
+	// than one block.
+	NotOneBlock
+	// ArgumentsDiffer: the block's arguments do not match the op's
+	// operands one to one (count and types).
+	ArgumentsDiffer
+	// YieldDiffers: the block has no terminator, or the terminator has
+	// results, or its operands do not match the op's results one to one.
+	YieldDiffers
+)
+
+// String describes the violation as the reference interpreter reports it.
+func (v Violation) String() string {
+	switch v {
+	case NotOneBlock:
+		return "a region op needs exactly one region with one block"
+	case ArgumentsDiffer:
+		return "the block arguments of a region op must match its operands one to one"
+	case YieldDiffers:
+		return "the terminator of a region op must yield values matching its results"
+	}
+	return "outlined"
+}
+
+// Check tests op against the outlined-region rule (see the package doc)
+// and returns the first part it breaks, or Outlined. It reads only
+// counts and uniqued types, so it is cheap enough to ask of every op.
+func Check(op *ir.Operation) Violation {
 	if op.NumRegions() != 1 || !op.Region(0).HasOneBlock() {
-		return false
+		return NotOneBlock
 	}
 	b := op.Region(0).First()
+	if b.NumArguments() != op.NumOperands() {
+		return ArgumentsDiffer
+	}
+	for i := 0; i < b.NumArguments(); i++ {
+		if b.Argument(i).Type() != op.Operand(i).Type() {
+			return ArgumentsDiffer
+		}
+	}
 	t := b.Last()
-	return b.NumArguments() == op.NumOperands() && t != nil && t.NumOperands() == op.NumResults()
+	if t == nil || t.NumResults() != 0 || t.NumOperands() != op.NumResults() {
+		return YieldDiffers
+	}
+	for i := 0; i < t.NumOperands(); i++ {
+		if t.Operand(i).Type() != op.Result(i).Type() {
+			return YieldDiffers
+		}
+	}
+	return Outlined
 }
+
+// IsOutlined reports whether op has the outlined-region form (Check finds
+// nothing broken). mps.subgraph and thunk.call have it once verified.
+func IsOutlined(op *ir.Operation) bool { return Check(op) == Outlined }
 
 // Source follows v back across outlined-region boundaries: a region
 // argument becomes the region op's operand, and a region op's result

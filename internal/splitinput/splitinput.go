@@ -1,40 +1,40 @@
-package optdriver
+package splitinput
 
 import (
 	"bytes"
 	"strconv"
 )
 
-// chunk is one piece of a split input file.
-type chunk struct {
-	// name is the buffer name used in locations and diagnostics, as
+// Chunk is one piece of a split input file.
+type Chunk struct {
+	// Name is the buffer name used in locations and diagnostics, as
 	// mlir-opt 19 names it: "within split at FILE:LINE offset ".
-	name string
-	src  []byte
+	Name string
+	Src  []byte
 }
 
-// nearMiss is a split marker that was not followed by the rest of the
+// NearMiss is a split marker that was not followed by the rest of the
 // marker; mlir-opt warns about it and does not split there.
-type nearMiss struct {
-	line, col int
-	text      string
+type NearMiss struct {
+	Line, Col int
+	Text      string
 }
 
-// splitInput splits src at marker the way mlir-opt 19 does: src is cut at
+// Split splits src at marker the way mlir-opt 19 does: src is cut at
 // every occurrence of the marker without its last two characters, and a
 // cut counts only when those two characters follow; other cuts are
 // reported as near misses and undone. Each chunk starts right after its
 // marker, so its first line is the rest of the marker's line, and it is
 // named after the file line where it starts.
-func splitInput(file string, src []byte, marker string) ([]chunk, []nearMiss) {
+func Split(file string, src []byte, marker string) ([]Chunk, []NearMiss) {
 	const checkLen = 2
 	if len(marker) <= checkLen {
-		return []chunk{{name: file, src: src}}, nil
+		return []Chunk{{Name: file, Src: src}}, nil
 	}
 	prefix := []byte(marker[:len(marker)-checkLen])
 	suffix := []byte(marker[len(marker)-checkLen:])
 	raw := bytes.Split(src, prefix)
-	var misses []nearMiss
+	var misses []NearMiss
 	type piece struct{ start, end int }
 	var pieces []piece
 	prev := piece{0, len(raw[0])}
@@ -48,14 +48,14 @@ func splitInput(file string, src []byte, marker string) ([]chunk, []nearMiss) {
 			continue
 		}
 		line, col := lineCol(src, bufStart)
-		misses = append(misses, nearMiss{line: line, col: col, text: lineText(src, bufStart)})
+		misses = append(misses, NearMiss{Line: line, Col: col, Text: lineText(src, bufStart)})
 		prev.end = off
 	}
 	pieces = append(pieces, prev)
-	out := make([]chunk, len(pieces))
+	out := make([]Chunk, len(pieces))
 	for i, p := range pieces {
 		line, _ := lineCol(src, p.start)
-		out[i] = chunk{name: "within split at " + file + ":" + strconv.Itoa(line) + " offset ", src: src[p.start:p.end]}
+		out[i] = Chunk{Name: "within split at " + file + ":" + strconv.Itoa(line) + " offset ", Src: src[p.start:p.end]}
 	}
 	return out, misses
 }

@@ -1,0 +1,7 @@
+// Package codegen lists the translations rlx-translate offers (All), in
+// the explicit way passes.All lists the passes. Each code generator lives
+// in a package of its own under codegen/ and exports its translation
+// (package translation defines what one is):
+//
+//   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing.
+package codegen
