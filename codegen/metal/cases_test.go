@@ -122,7 +122,12 @@ func elementwiseCases() []opCase {
 			limit:   0,
 		},
 		one("ew_broadcast", limitExact, []string{"tensor<3x1xf32>"}, "tensor<2x3x9xf32>", "broadcast", ""),
-		one("ew_max_min", limitExact, []string{"tensor<4x33xf32>", "tensor<33xf32>"}, "tensor<4x33xf32>", "max", ""),
+		{
+			name: "ew_max_min", args: []string{"tensor<4x33xf32>", "tensor<33xf32>"},
+			body: `%0 = graph.max %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>
+%1 = graph.min %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>`,
+			yield: []string{"%0", "%1"}, results: []string{"tensor<4x33xf32>", "tensor<4x33xf32>"}, limit: limitExact,
+		},
 	}
 	for _, u := range []string{"neg", "abs", "exp", "sigmoid", "tanh", "sin", "cos", "relu", "softplus", "silu", "gelu", "gelu_tanh", "reciprocal"} {
 		cs = append(cs, one("ew_"+u, limitExact, []string{t}, t, u, ""))

@@ -1,7 +1,11 @@
 package metal_test
 
 import (
+	"flag"
+	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
@@ -24,6 +28,34 @@ func TestOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRuns(t, runs)
+	if *nmseTable != "" {
+		if err := os.WriteFile(*nmseTable, []byte(nmseMarkdown(runs)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var nmseTable = flag.String("nmse-table", "", "write the op suite's measured NMSE as a markdown table to this file")
+
+// nmseMarkdown tabulates a run of the op suite: per case its operand and
+// result types, its kernels, the NMSE of each result against the
+// reference, and the limit.
+func nmseMarkdown(runs []*caseRun) string {
+	var b strings.Builder
+	b.WriteString("| case | operands → results | kernels | NMSE | limit |\n|---|---|---|---|---|\n")
+	for _, cr := range runs {
+		var es []string
+		for _, e := range cr.nmse {
+			es = append(es, fmt.Sprintf("%.2g", e))
+		}
+		limit := fmt.Sprintf("%.0e", cr.c.limit)
+		if cr.c.limit == 0 {
+			limit = "exact"
+		}
+		fmt.Fprintf(&b, "| %s | %s → %s | %s | %s | %s |\n", cr.c.name, strings.Join(cr.c.args, ", "), strings.Join(cr.c.results, ", "),
+			strings.Join(slices.Compact(slices.Clone(cr.dispatch)), " "), strings.Join(es, ", "), limit)
+	}
+	return b.String()
 }
 
 func checkRuns(t *testing.T, runs []*caseRun) {
