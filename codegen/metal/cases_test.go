@@ -12,6 +12,7 @@ func opCases() []opCase {
 	cs = append(cs, elementwiseCases()...)
 	cs = append(cs, normCases()...)
 	cs = append(cs, reduceCases()...)
+	cs = append(cs, ropeCases()...)
 	cs = append(cs, movementCases()...)
 	cs = append(cs, matmulCases()...)
 	cs = append(cs, dequantCases()...)
@@ -323,5 +324,19 @@ func recurrentCases() []opCase {
 		gdn("gdn_decode_128", 1, 1, 2, 128, false, true, 1e-6),
 		lstm("lstm_seq", 2, 4, 12, 20, true),
 		lstm("lstm_decode_noinit", 1, 1, 40, 37, false),
+	}
+}
+
+// ropeCases: both styles, partial and full rotary dims, rank 4 and packed
+// rank 3, the decode case and a sequence, f16.
+func ropeCases() []opCase {
+	rope := func(name, x, cs string, head, rot int, style string, limit float64) opCase {
+		return one(name, limit, []string{x, cs, cs}, x, "rope", fmt.Sprintf("head_dim = %d : i64, rotary_dim = %d : i64, style = %q", head, rot, style))
+	}
+	return []opCase{
+		rope("rope_neox_partial_decode", "tensor<1x1x4x16xf32>", "tensor<1x2xf32>", 16, 4, "neox", limitExact),
+		rope("rope_neox_seq_odd", "tensor<2x5x3x24xf32>", "tensor<5x10xf32>", 24, 20, "neox", limitExact),
+		rope("rope_gptj_packed", "tensor<2x3x40xf32>", "tensor<3x4xf32>", 8, 8, "gptj", limitExact),
+		rope("rope_gptj_f16_partial", "tensor<1x4x2x12xf16>", "tensor<4x3xf32>", 12, 6, "gptj", limitF16),
 	}
 }
