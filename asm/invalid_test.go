@@ -24,8 +24,8 @@ func parseAndVerify(src string) error {
 	}
 	err = ir.Verify(f.Op)
 	// The parallel verifier must find the same first failure.
-	if perr := ir.VerifyParallel(f.Op, 4); fmt.Sprint(perr) != fmt.Sprint(err) {
-		return fmt.Errorf("Verify and VerifyParallel disagree:\n%v\n%v", err, perr)
+	if perr := ir.Verify(f.Op, ir.VerifyOptions{Workers: 4}); fmt.Sprint(perr) != fmt.Sprint(err) {
+		return fmt.Errorf("Verify sequential and with Workers disagree:\n%v\n%v", err, perr)
 	}
 	return err
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// TestVerifyShallow checks that VerifyShallow sees the top op's own
+// TestVerifyShallow checks that Verify with Shallow sees the top op's own
 // invariants and symbol uses but not errors inside nested ops, which is
 // what makes it cheap after a nested pipeline.
 func TestVerifyShallow(t *testing.T) {
@@ -48,7 +48,7 @@ func TestVerifyShallow(t *testing.T) {
 			for _, c := range []struct {
 				what, want string
 				err        error
-			}{{"Verify", tc.full, ir.Verify(f.Op)}, {"VerifyShallow", tc.shallow, ir.VerifyShallow(f.Op)}} {
+			}{{"Verify", tc.full, ir.Verify(f.Op)}, {"VerifyShallow", tc.shallow, ir.Verify(f.Op, ir.VerifyOptions{Shallow: true})}} {
 				switch {
 				case c.want == "" && c.err != nil:
 					t.Errorf("%s: unexpected error %v", c.what, c.err)
@@ -61,7 +61,7 @@ func TestVerifyShallow(t *testing.T) {
 }
 
 // TestVerifyParallel plants one error of each kind in a module of many
-// functions and checks that VerifyParallel reports what Verify reports.
+// functions and checks that Verify with Workers reports what a sequential Verify reports.
 func TestVerifyParallel(t *testing.T) {
 	good := func(i int) string {
 		return fmt.Sprintf("func.func @f%d(%%a: i32) -> i32 {\n  %%b = \"test.op\"(%%a) : (i32) -> i32\n  return %%b : i32\n}\n", i)
@@ -94,7 +94,7 @@ func TestVerifyParallel(t *testing.T) {
 				t.Fatalf("%s at %d: Verify found nothing", name, at)
 			}
 			for _, workers := range []int{1, 2, 8} {
-				if got := ir.VerifyParallel(f.Op, workers); fmt.Sprint(got) != fmt.Sprint(want) {
+				if got := ir.Verify(f.Op, ir.VerifyOptions{Workers: workers}); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%s at %d, %d workers:\n got %v\nwant %v", name, at, workers, got, want)
 				}
 			}

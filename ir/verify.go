@@ -6,6 +6,29 @@ import (
 	"sync/atomic"
 )
 
+// VerifyOptions select what Verify checks and how. The zero value checks
+// everything, on one goroutine.
+type VerifyOptions struct {
+	// Shallow checks op's own invariants (its counts, traits, verifiers
+	// and region verifiers, symbol table and isolation) and its symbol
+	// uses, without descending into the nested ops or checking dominance.
+	// It is what a pass manager runs after a nested pipeline, whose own
+	// verification already covered the nested ops (MLIR's non-recursive
+	// verify).
+	Shallow bool
+	// SkipSymbolUses leaves out the symbol-use checks, for passes that
+	// verify one function of a module while others change concurrently.
+	SkipSymbolUses bool
+	// Workers spreads the work over up to this many goroutines, as MLIR's
+	// verifier does: the isolated-from-above ops directly in op's regions
+	// (the functions of a module) are verified concurrently, each with its
+	// dominance, and so are the symbol uses of op's children. 0 or 1 is
+	// one goroutine. The first failure returned is the one a sequential
+	// run returns when only one op is invalid; with several, the failure
+	// of the first invalid isolated op in op order comes first.
+	Workers int
+}
+
 // Verify checks every structural invariant of op and everything nested in
 // it: operands are set, blocks end in terminators where required,
 // successors stay in their region, values dominate their uses in SSACFG
@@ -13,8 +36,31 @@ import (
 // names are unique in symbol tables, each registered op's own verifier
 // passes, and symbol references resolve. Unregistered ops are accepted
 // only when the context allows them. It returns the first failure as a
-// *Diagnostic.
-func Verify(op *Operation) error {
+// *Diagnostic. An options argument selects less (VerifyOptions.Shallow,
+// SkipSymbolUses) or more goroutines (Workers); at most one may be given.
+func Verify(op *Operation, opts ...VerifyOptions) error {
+	var o VerifyOptions
+	switch len(opts) {
+	case 0:
+	case 1:
+		o = opts[0]
+	default:
+		panic("ir.Verify: more than one VerifyOptions")
+	}
+	workers := max(o.Workers, 1)
+	switch {
+	case o.Shallow:
+		v := &verifier{ctx: op.name.ctx, shallow: true}
+		if err := v.verifyOp(op); err != nil {
+			return err
+		}
+		if o.SkipSymbolUses {
+			return nil
+		}
+		return verifySymbolUsesParallel(op, workers)
+	case workers > 1:
+		return verifyParallel(op, workers, !o.SkipSymbolUses)
+	}
 	v := &verifier{ctx: op.name.ctx}
 	if err := v.verifyOp(op); err != nil {
 		return err
@@ -22,56 +68,26 @@ func Verify(op *Operation) error {
 	if err := v.verifyDominance(op); err != nil {
 		return err
 	}
+	if o.SkipSymbolUses {
+		return nil
+	}
 	return v.verifySymbolUses(op)
 }
 
-// VerifyLocal is Verify without the symbol-use checks, for passes that
-// verify one function of a module while others change concurrently.
-func VerifyLocal(op *Operation) error {
-	v := &verifier{ctx: op.name.ctx}
-	if err := v.verifyOp(op); err != nil {
-		return err
-	}
-	return v.verifyDominance(op)
-}
-
-// VerifyShallow checks op's own invariants (its counts, traits, verifiers
-// and region verifiers, symbol table and isolation) and its symbol uses,
-// without descending into the nested ops or checking dominance. It is what
-// a pass manager runs after a nested pipeline, whose own verification
-// already covered the nested ops (MLIR's non-recursive verify).
-func VerifyShallow(op *Operation) error { return VerifyShallowParallel(op, 1) }
-
-// VerifyShallowParallel is VerifyShallow with the symbol-use checks of
-// op's children spread over up to workers goroutines.
-func VerifyShallowParallel(op *Operation, workers int) error {
-	v := &verifier{ctx: op.name.ctx, shallow: true}
-	if err := v.verifyOp(op); err != nil {
-		return err
-	}
-	return verifySymbolUsesParallel(op, workers)
-}
-
-// VerifyParallel is Verify with the work spread over up to workers
-// goroutines, as MLIR's verifier does: the isolated-from-above ops
-// directly in op's regions (the functions of a module) are verified
-// concurrently, each with its dominance, and so are the symbol uses of
-// op's children. It returns the same first failure Verify would when only
-// one op is invalid; with several, the failure of the first invalid
-// isolated op in op order comes first.
-func VerifyParallel(op *Operation, workers int) error {
+// verifyParallel is Verify on up to workers goroutines (VerifyOptions).
+func verifyParallel(op *Operation, workers int, symbolUses bool) error {
 	var isolated []*Operation
 	forEachChild(op, func(o *Operation) {
 		if o.HasTrait(TraitIsolatedFromAbove) {
 			isolated = append(isolated, o)
 		}
 	})
-	if workers <= 1 || len(isolated) < 2 {
-		return Verify(op)
+	if len(isolated) < 2 {
+		return Verify(op, VerifyOptions{SkipSymbolUses: !symbolUses})
 	}
 	errs := make([]error, len(isolated))
 	parallelFor(len(isolated), workers, func() func(int) {
-		return func(i int) { errs[i] = VerifyLocal(isolated[i]) }
+		return func(i int) { errs[i] = Verify(isolated[i], VerifyOptions{SkipSymbolUses: true}) }
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -84,6 +100,9 @@ func VerifyParallel(op *Operation, workers int) error {
 	}
 	if err := v.verifyDominance(op); err != nil {
 		return err
+	}
+	if !symbolUses {
+		return nil
 	}
 	return verifySymbolUsesParallel(op, workers)
 }
@@ -154,7 +173,7 @@ type verifier struct {
 	dom     map[*Region]*domTree
 	shallow bool // verify only the top op, not the ops nested in it
 	// skipIsolatedIn, when set, is an op whose isolated-from-above
-	// children were verified separately (VerifyParallel).
+	// children were verified separately (Verify with Workers).
 	skipIsolatedIn *Operation
 	symbols        *SymbolTableCollection
 }

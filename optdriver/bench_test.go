@@ -58,12 +58,11 @@ func BenchmarkCSECanonicalize(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
 					op := f.Op.Clone(ir.NewValueMap())
-					opm, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(cse,canonicalize))")
+					opm, err := pipeline.Parse(reg, "builtin.module(func.func(cse,canonicalize))")
 					if err != nil {
 						b.Fatal(err)
 					}
-					pm := pipeline.New(ctx, "builtin.module")
-					pm.OpPassManager = opm
+					pm := pipeline.NewWith(ctx, opm)
 					pm.DisableThreading = !mode.threads
 					pm.VerifyEach = verify
 					// Collect the previous run's garbage and the clone's

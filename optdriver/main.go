@@ -144,7 +144,7 @@ func (d *driver) checkPipeline() bool {
 		return false
 	}
 	if o.PassPipelineSet {
-		if _, err := pipeline.ParsePipeline(d.reg, o.PassPipeline); err != nil {
+		if _, err := pipeline.Parse(d.reg, o.PassPipeline); err != nil {
 			d.printPipelineError(err)
 			return false
 		}
@@ -418,7 +418,7 @@ func (d *driver) parse(ctx *ir.Context, name string, src []byte, handle func(*ir
 			if d.threadingOff() {
 				workers = 1
 			}
-			err = ir.VerifyParallel(f.Op, workers)
+			err = ir.Verify(f.Op, ir.VerifyOptions{Workers: workers})
 		}
 		if err == nil && len(src) > 4<<20 {
 			// The parser's and the verifier's tables are garbage now, and
@@ -427,8 +427,9 @@ func (d *driver) parse(ctx *ir.Context, name string, src []byte, handle func(*ir
 			// run adds little to the peak; and the passes start from a
 			// collected heap, so the first one reuses the memory freed
 			// instead of faulting in fresh pages, and its time does not
-			// depend on where parsing left the collector (measurements in
-			// docs/hybrid-split.md, Performance).
+			// depend on where parsing left the collector (measured in
+			// docs/hybrid-split.md, Performance: "A collected heap before
+			// the passes").
 			runtime.GC()
 		}
 	})
@@ -471,22 +472,18 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		disableThreading = disableThreading || r.DisableThreading
 		verifyEach = r.VerifyEach
 	}
-	pm := pipeline.New(ctx, f.Op.Name())
+	var opm *pipeline.OpPassManager
+	var perr error
 	if textSet {
-		opm, perr := pipeline.ParsePipeline(d.reg, text)
-		if perr != nil {
-			d.printPipelineError(perr)
-			return false
-		}
-		pm.OpPassManager = opm
+		opm, perr = pipeline.Parse(d.reg, text)
 	} else {
-		opm, berr := d.buildFromFlags(f.Op.Name())
-		if berr != nil {
-			d.printPipelineError(berr)
-			return false
-		}
-		pm.OpPassManager = opm
+		opm, perr = d.buildFromFlags(f.Op.Name())
 	}
+	if perr != nil {
+		d.printPipelineError(perr)
+		return false
+	}
+	pm := pipeline.NewWith(ctx, opm)
 	pm.VerifyEach = verifyEach
 	pm.DisableThreading = disableThreading
 	if o.DumpPassPipeline {
@@ -527,7 +524,7 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	runErr := pm.Run(f.Op)
 	if o.Statistics {
 		display := pipeline.StatsDisplay(o.StatsDisplay)
-		_ = pipeline.ReportStatistics(d.stderr, pm.OpPassManager, display, o.OutputFormat == "json")
+		_ = pipeline.ReportStatistics(d.stderr, pm.Pipeline(), display, o.OutputFormat == "json")
 	}
 	if runErr != nil {
 		var fail *pipeline.Failure

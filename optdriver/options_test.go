@@ -70,7 +70,7 @@ func TestRegisteredPassOptionsRoundTrip(t *testing.T) {
 			pm := pipeline.NewOpPassManager("builtin.module")
 			pm.AddPassImplicit(p)
 			text := pm.String()
-			back, err := pipeline.ParsePipeline(reg, text)
+			back, err := pipeline.Parse(reg, text)
 			if err != nil {
 				t.Fatalf("%s: %s does not parse back: %v", pi.Argument, text, err)
 			}

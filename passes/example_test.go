@@ -29,13 +29,12 @@ func Example() {
 		return
 	}
 	reg := pipeline.NewRegistry(passes.All()...)
-	opm, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(hybrid-split))")
+	opm, err := pipeline.Parse(reg, "builtin.module(func.func(hybrid-split))")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	pm := pipeline.New(ctx, "builtin.module")
-	pm.OpPassManager = opm
+	pm := pipeline.NewWith(ctx, opm)
 	if err := pm.Run(f.Op); err != nil {
 		fmt.Println(err)
 		return

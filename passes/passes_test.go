@@ -28,7 +28,7 @@ func TestAll(t *testing.T) {
 		if anchor == pipeline.AnyOp {
 			anchor = "builtin.module"
 		}
-		pm, err := pipeline.ParsePipeline(reg, anchor+"("+text+")")
+		pm, err := pipeline.Parse(reg, anchor+"("+text+")")
 		if err != nil {
 			t.Errorf("%s: %v", pi.Argument, err)
 			continue

@@ -99,7 +99,7 @@ func eval(fn *ir.Operation, a, b int32) []int32 {
 	var trace []int32
 	var run func(blk *ir.Block) []int32
 	run = func(blk *ir.Block) []int32 {
-		for op := blk.First(); op != nil; op = op.Next() {
+		for op := range blk.Ops() {
 			arg := func(i int) int32 { return env[op.Operand(i)] }
 			var r int32
 			switch op.Name() {
@@ -156,12 +156,11 @@ func checkRandom(t *testing.T, src []byte) {
 			want = append(want, eval(fn, args[0], args[1]))
 		}
 		run := func() string {
-			opm, err := pipeline.ParsePipeline(passtest.Registry(nil), p)
+			opm, err := pipeline.Parse(passtest.Registry(nil), p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pm := pipeline.New(ctx, "builtin.module")
-			pm.OpPassManager = opm
+			pm := pipeline.NewWith(ctx, opm)
 			pm.DisableThreading = true
 			if err := pm.Run(m); err != nil {
 				t.Fatalf("%s: %v\ninput:\n%s", p, err, text)

@@ -34,12 +34,11 @@ func BenchmarkFuncPipeline(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			ctx := newContext()
 			op := parse(b, ctx, src)
-			opm, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(test-func-work{iterations=200},test-analysis))")
+			opm, err := pipeline.Parse(reg, "builtin.module(func.func(test-func-work{iterations=200},test-analysis))")
 			if err != nil {
 				b.Fatal(err)
 			}
-			pm := pipeline.New(ctx, "builtin.module")
-			pm.OpPassManager = opm
+			pm := pipeline.NewWith(ctx, opm)
 			pm.DisableThreading = !mode.threads
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -83,12 +83,15 @@ func.func @id(%a: i32) -> i32 {
 	fmt.Println(pm.String())
 
 	// ...and the same from text, with an option.
-	opm, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(count-ops{attr=num_ops}))")
+	opm, err := pipeline.Parse(reg, "builtin.module(func.func(count-ops{attr=num_ops}))")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	pm.OpPassManager = opm
+	if err := pm.SetPipeline(opm); err != nil {
+		fmt.Println(err)
+		return
+	}
 	pm.AddInstrumentation(logPasses{})
 
 	// Diagnostics go to the context's handlers; Run also returns them.
@@ -102,7 +105,7 @@ func.func @id(%a: i32) -> i32 {
 		return
 	}
 	fmt.Print(sb.String())
-	_ = pipeline.ReportStatistics(os.Stdout, pm.OpPassManager, pipeline.StatsPipeline, false)
+	_ = pipeline.ReportStatistics(os.Stdout, pm.Pipeline(), pipeline.StatsPipeline, false)
 	// Output:
 	// builtin.module(func.func(count-ops{attr=ops}))
 	// ran count-ops on @add
@@ -124,17 +127,17 @@ func.func @id(%a: i32) -> i32 {
 	//     (S) 4 num-ops - Number of ops counted
 }
 
-// ExampleParsePipeline parses a textual pipeline and prints it back with
+// ExampleParse parses a textual pipeline and prints it back with
 // every option spelled out.
-func ExampleParsePipeline() {
+func ExampleParse() {
 	reg := pipeline.NewRegistry(countOpsInfo)
-	pm, err := pipeline.ParsePipeline(reg, "builtin.module( func.func( count-ops ) )")
+	pm, err := pipeline.Parse(reg, "builtin.module( func.func( count-ops ) )")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(pm)
-	_, err = pipeline.ParsePipeline(reg, "builtin.module(func.func(count-op))")
+	_, err = pipeline.Parse(reg, "builtin.module(func.func(count-op))")
 	fmt.Print(err.(*pipeline.SyntaxError).Render())
 	// Output:
 	// builtin.module(func.func(count-ops{attr=ops}))

@@ -152,7 +152,7 @@ func (pr *irPrinter) dump(ev *PassEvent, when, failed string) {
 		_ = ir.Print(&buf, op, opts)
 		buf.WriteString("\n")
 	} else {
-		if ir.VerifyLocal(op) != nil {
+		if ir.Verify(op, ir.VerifyOptions{SkipSymbolUses: true}) != nil {
 			opts.Generic = true
 		}
 		_ = ir.PrintOp(&buf, op, opts)

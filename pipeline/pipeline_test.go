@@ -90,12 +90,11 @@ func.func @f2() { return }
 
 func runText(t *testing.T, reg *pipeline.Registry, ctx *ir.Context, op *ir.Operation, text string, threads bool) error {
 	t.Helper()
-	opm, err := pipeline.ParsePipeline(reg, text)
+	opm, err := pipeline.Parse(reg, text)
 	if err != nil {
-		t.Fatalf("ParsePipeline(%q): %v", text, err)
+		t.Fatalf("Parse(%q): %v", text, err)
 	}
-	pm := pipeline.New(ctx, opm.Anchor())
-	pm.OpPassManager = opm
+	pm := pipeline.NewWith(ctx, opm)
 	pm.DisableThreading = !threads
 	return pm.Run(op)
 }
@@ -185,8 +184,7 @@ func TestFailureStopsPipeline(t *testing.T) {
 		fpm.AddPass(&record{info: reg.Lookup("a"), mu: &sync.Mutex{}, log: log, fail: "f2"})
 		fpm.AddPass(pipeline.NewPass(reg.Lookup("b")))
 		opm.AddPass(pipeline.NewPass(reg.Lookup("m")))
-		pm := pipeline.New(ctx, "builtin.module")
-		pm.OpPassManager = opm
+		pm := pipeline.NewWith(ctx, opm)
 		pm.DisableThreading = !threads
 		err := pm.Run(op)
 		pop()
@@ -240,9 +238,8 @@ func TestVerifyEach(t *testing.T) {
 		op := parse(t, ctx, "func.func @f() { return }\n")
 		var diags []string
 		pop := ctx.Diags().PushHandler(func(d *ir.Diagnostic) { diags = append(diags, d.Error()) })
-		opm, _ := pipeline.ParsePipeline(reg, "builtin.module(func.func(test-pass-create-invalid-ir))")
-		pm := pipeline.New(ctx, "builtin.module")
-		pm.OpPassManager = opm
+		opm, _ := pipeline.Parse(reg, "builtin.module(func.func(test-pass-create-invalid-ir))")
+		pm := pipeline.NewWith(ctx, opm)
 		pm.VerifyEach = verify
 		err := pm.Run(op)
 		pop()
@@ -273,12 +270,11 @@ func TestAnalysesCachedUntilInvalidated(t *testing.T) {
 	} {
 		ctx := newContext()
 		op := parse(t, ctx, "func.func @f() { return }\n")
-		opm, err := pipeline.ParsePipeline(reg, tc.pipeline)
+		opm, err := pipeline.Parse(reg, tc.pipeline)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pm := pipeline.New(ctx, "builtin.module")
-		pm.OpPassManager = opm
+		pm := pipeline.NewWith(ctx, opm)
 		if err := pm.Run(op); err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +329,7 @@ func TestDynamicPipeline(t *testing.T) {
 	reg, log := recorder()
 	ctx := newContext()
 	op := parse(t, ctx, nestedModule)
-	inner, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(a))")
+	inner, err := pipeline.Parse(reg, "builtin.module(func.func(a))")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +355,7 @@ func (p dynPass) Info() *pipeline.PassInfo { return p.info }
 
 func (p dynPass) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {
 	var inner *ir.Operation
-	for o := op.Region(0).First().First(); o != nil; o = o.Next() {
+	for o := range op.Region(0).First().Ops() {
 		if ir.SymbolName(o) == "inner" {
 			inner = o
 		}

@@ -15,8 +15,8 @@ import (
 // PassManager is the top-level manager: an OpPassManager plus the settings
 // of a run (verification, threading, instrumentation, crash reproducer).
 type PassManager struct {
-	*OpPassManager
-	ctx *ir.Context
+	root *OpPassManager
+	ctx  *ir.Context
 
 	// VerifyEach verifies the op after every pass (on by default), except
 	// after passes that preserved all analyses.
@@ -42,8 +42,55 @@ type reproConfig struct {
 // New returns an empty pass manager anchored on anchor (usually
 // "builtin.module").
 func New(ctx *ir.Context, anchor string) *PassManager {
-	return &PassManager{OpPassManager: NewOpPassManager(anchor), ctx: ctx, VerifyEach: true}
+	return &PassManager{root: NewOpPassManager(anchor), ctx: ctx, VerifyEach: true}
 }
+
+// NewWith returns a pass manager that runs opm (from Parse, or built by
+// hand), anchored where opm is.
+func NewWith(ctx *ir.Context, opm *OpPassManager) *PassManager {
+	return &PassManager{root: opm, ctx: ctx, VerifyEach: true}
+}
+
+// SetPipeline makes opm (from Parse, or built by hand) the passes the
+// manager runs, in place of those it had. opm must be anchored where the
+// manager is.
+func (pm *PassManager) SetPipeline(opm *OpPassManager) error {
+	if opm.Anchor() != pm.root.Anchor() {
+		return fmt.Errorf("pipeline anchored on '%s' cannot run on '%s'", opm.Anchor(), pm.root.Anchor())
+	}
+	pm.root = opm
+	return nil
+}
+
+// Pipeline returns the passes the manager runs: its top-level op pass
+// manager, which ReportStatistics reads.
+func (pm *PassManager) Pipeline() *OpPassManager { return pm.root }
+
+// Anchor returns the name of the op the manager runs on.
+func (pm *PassManager) Anchor() string { return pm.root.Anchor() }
+
+// AddPass adds p at the top level (see OpPassManager.AddPass).
+func (pm *PassManager) AddPass(p Pass) { pm.root.AddPass(p) }
+
+// AddPassImplicit adds p, nesting it under its anchor if needed (see
+// OpPassManager.AddPassImplicit).
+func (pm *PassManager) AddPassImplicit(p Pass) { pm.root.AddPassImplicit(p) }
+
+// Nest returns the nested pass manager for ops named anchor (see
+// OpPassManager.Nest).
+func (pm *PassManager) Nest(anchor string) *OpPassManager { return pm.root.Nest(anchor) }
+
+// NestAny returns the nested pass manager for any op.
+func (pm *PassManager) NestAny() *OpPassManager { return pm.root.NestAny() }
+
+// Len returns the number of passes at the top level.
+func (pm *PassManager) Len() int { return pm.root.Len() }
+
+// Err returns the first error of building the pipeline.
+func (pm *PassManager) Err() error { return pm.root.Err() }
+
+// String returns the pipeline as text, which Parse reads back.
+func (pm *PassManager) String() string { return pm.root.String() }
 
 // Context returns the context the manager was made for.
 func (pm *PassManager) Context() *ir.Context { return pm.ctx }
@@ -98,7 +145,7 @@ func (f *Failure) Error() string {
 // context's handlers; the returned *Failure also carries the errors.
 func (pm *PassManager) Run(op *ir.Operation) error {
 	text := pm.String()
-	if err := pm.finalize(pm.ctx, false); err != nil {
+	if err := pm.root.finalize(pm.ctx, false); err != nil {
 		return err
 	}
 	ex := &executor{ctx: pm.ctx, instr: pm.instr, verifyEach: pm.VerifyEach, workers: 1}
@@ -108,12 +155,12 @@ func (pm *PassManager) Run(op *ir.Operation) error {
 			ex.workers = runtime.GOMAXPROCS(0)
 		}
 	}
-	if pm.anchor != AnyOp && op.Name() != pm.anchor {
-		d := ir.NewError(op.Loc(), "can't run '%s' pass manager on '%s' op", pm.anchor, op.Name())
+	if pm.root.anchor != AnyOp && op.Name() != pm.root.anchor {
+		d := ir.NewError(op.Loc(), "can't run '%s' pass manager on '%s' op", pm.root.anchor, op.Name())
 		ex.emit(nil, d)
 		return &Failure{Op: op, Diags: ex.reported}
 	}
-	if err := pm.initialize(pm.ctx); err != nil {
+	if err := pm.root.initialize(pm.ctx); err != nil {
 		ex.emit(nil, ir.NewError(op.Loc(), "%v", err))
 		return &Failure{Op: op, Diags: ex.reported}
 	}
@@ -126,7 +173,7 @@ func (pm *PassManager) Run(op *ir.Operation) error {
 		}
 	}
 	am := newAnalysisManager(op, nil, ex)
-	err := ex.runPipeline(pm.OpPassManager, op, am, nil, nil)
+	err := ex.runPipeline(pm.root, op, am, nil, nil)
 	if err == nil {
 		return nil
 	}
@@ -325,11 +372,11 @@ func (ex *executor) runPass(p Pass, index int, pm *OpPassManager, nested bool, o
 		var verr error
 		switch {
 		case op.ParentOp() != nil:
-			verr = ir.VerifyLocal(op)
+			verr = ir.Verify(op, ir.VerifyOptions{SkipSymbolUses: true})
 		case isAdaptor:
 			// The nested pipelines verified the ops they ran on; like
 			// MLIR, check only the op itself and its symbol uses.
-			verr = ir.VerifyShallowParallel(op, ex.workers)
+			verr = ir.Verify(op, ir.VerifyOptions{Shallow: true, Workers: ex.workers})
 		default:
 			verr = ir.Verify(op)
 		}
@@ -431,8 +478,8 @@ type work struct {
 func (ex *executor) runAdaptor(a *adaptor, op *ir.Operation, am *AnalysisManager, item *runItem) error {
 	var ws []work
 	for i := 0; i < op.NumRegions(); i++ {
-		for b := op.Region(i).First(); b != nil; b = b.Next() {
-			for o := b.First(); o != nil; o = o.Next() {
+		for b := range op.Region(i).Blocks() {
+			for o := range b.Ops() {
 				if m := a.managerFor(o); m != nil {
 					ws = append(ws, work{o, m})
 				}

@@ -48,10 +48,11 @@ func (e *SyntaxError) Render() string {
 	return fmt.Sprintf("%s:1:%d: error: %s\n%s\n%s", e.source(), pos+1, e.Msg, src, caret)
 }
 
-// ParsePipeline parses a textual pipeline with an anchor, such as
+// Parse parses a textual pipeline with an anchor, such as
 // `builtin.module(func.func(cse,canonicalize{max-iterations=3}))`.
-// Passes and named pipelines are looked up in reg.
-func ParsePipeline(reg *Registry, text string) (*OpPassManager, error) {
+// Passes and named pipelines are looked up in reg. Errors are
+// *SyntaxError values that point into text.
+func Parse(reg *Registry, text string) (*OpPassManager, error) {
 	start := skipSpace(text, 0)
 	open := strings.IndexByte(text, '(')
 	end := len(text)

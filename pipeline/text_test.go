@@ -31,17 +31,17 @@ func TestParsePrint(t *testing.T) {
 		{`builtin.module(test-options{label={a "b" c}})`,
 			`builtin.module(test-options{big=-1 count=3 flag=false label='a "b" c' limit=4294967295 mode=normal names=a,b pair=1:2 ratio=0.5 })`},
 	} {
-		pm, err := pipeline.ParsePipeline(reg, tc.in)
+		pm, err := pipeline.Parse(reg, tc.in)
 		if err != nil {
-			t.Errorf("ParsePipeline(%q): %v", tc.in, err)
+			t.Errorf("Parse(%q): %v", tc.in, err)
 			continue
 		}
 		got := pm.String()
 		if got != tc.want {
-			t.Errorf("ParsePipeline(%q).String() =\n  %s\nwant\n  %s", tc.in, got, tc.want)
+			t.Errorf("Parse(%q).String() =\n  %s\nwant\n  %s", tc.in, got, tc.want)
 			continue
 		}
-		again, err := pipeline.ParsePipeline(reg, got)
+		again, err := pipeline.Parse(reg, got)
 		if err != nil {
 			t.Errorf("reparse of %q: %v", got, err)
 		} else if again.String() != got {
@@ -77,21 +77,21 @@ func TestParseErrors(t *testing.T) {
 		{"builtin.module(a b)", 17, "unexpected character ' ' in pass or op name"},
 		{"builtin.module(test-options{pair=1})", 34, "invalid value for option 'pair' of pass 'test-options': '1' is not of the form A:B"},
 	} {
-		_, err := pipeline.ParsePipeline(reg, tc.in)
+		_, err := pipeline.Parse(reg, tc.in)
 		var se *pipeline.SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("ParsePipeline(%q) = %v, want a SyntaxError", tc.in, err)
+			t.Errorf("Parse(%q) = %v, want a SyntaxError", tc.in, err)
 			continue
 		}
 		if se.Pos+1 != tc.col || se.Msg != tc.msg {
-			t.Errorf("ParsePipeline(%q):\n got col %d: %s\nwant col %d: %s", tc.in, se.Pos+1, se.Msg, tc.col, tc.msg)
+			t.Errorf("Parse(%q):\n got col %d: %s\nwant col %d: %s", tc.in, se.Pos+1, se.Msg, tc.col, tc.msg)
 		}
 	}
 }
 
 func TestRenderedError(t *testing.T) {
 	reg, _ := recorder()
-	_, err := pipeline.ParsePipeline(reg, "builtin.module(func.func(a,tst-options))")
+	_, err := pipeline.Parse(reg, "builtin.module(func.func(a,tst-options))")
 	want := "<pass-pipeline>:1:28: error: 'tst-options' does not refer to a registered pass or pass pipeline; did you mean 'test-options'?\n" +
 		"builtin.module(func.func(a,tst-options))\n" +
 		"                           ^\n"
@@ -164,7 +164,7 @@ func TestOptionsRoundTrip(t *testing.T) {
 			pm := pipeline.NewOpPassManager("builtin.module")
 			pm.AddPassImplicit(p)
 			text := pm.String()
-			back, err := pipeline.ParsePipeline(reg, text)
+			back, err := pipeline.Parse(reg, text)
 			if err != nil {
 				t.Fatalf("%s: reparse of %s: %v", pi.Argument, text, err)
 			}
@@ -217,7 +217,7 @@ func FuzzPipeline(f *testing.F) {
 	}
 	reg, _ := recorder()
 	f.Fuzz(func(t *testing.T, text string) {
-		pm, err := pipeline.ParsePipeline(reg, text)
+		pm, err := pipeline.Parse(reg, text)
 		if err != nil {
 			var se *pipeline.SyntaxError
 			if !errors.As(err, &se) {
@@ -227,7 +227,7 @@ func FuzzPipeline(f *testing.F) {
 			return
 		}
 		printed := pm.String()
-		back, err := pipeline.ParsePipeline(reg, printed)
+		back, err := pipeline.Parse(reg, printed)
 		if err != nil {
 			t.Fatalf("printed pipeline does not parse:\n in: %q\nout: %q\nerr: %v", text, printed, err)
 		}

@@ -48,12 +48,11 @@ func TestSymbolUsesVerifiedAfterNestedPipeline(t *testing.T) {
 			op := parse(t, ctx, src.String())
 			pi := &pipeline.PassInfo{Argument: "test-break-call", Anchor: "func.func"}
 			pi.New = func() pipeline.Pass { return &breakCall{info: pi, funcs: map[string]bool{"f40": true, "f17": true}} }
-			opm, err := pipeline.ParsePipeline(pipeline.NewRegistry(pi), "builtin.module(func.func(test-break-call))")
+			opm, err := pipeline.Parse(pipeline.NewRegistry(pi), "builtin.module(func.func(test-break-call))")
 			if err != nil {
 				t.Fatal(err)
 			}
-			pm := pipeline.New(ctx, "builtin.module")
-			pm.OpPassManager = opm
+			pm := pipeline.NewWith(ctx, opm)
 			pm.DisableThreading = !threads
 			var diags []string
 			pop := ctx.Diags().PushHandler(func(d *ir.Diagnostic) { diags = append(diags, d.Message) })

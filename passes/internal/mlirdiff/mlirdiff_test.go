@@ -199,12 +199,11 @@ func (c *diffCase) rlx(chunk string, m mode) (out string, inScope bool, err erro
 	if c.stderr {
 		reg = pipeline.NewRegistry(opstats.NewInfo(&stderr), viewopgraph.NewInfo(&stderr))
 	}
-	opm, err := pipeline.ParsePipeline(reg, c.pipeline)
+	opm, err := pipeline.Parse(reg, c.pipeline)
 	if err != nil {
 		return "", true, err
 	}
-	pm := pipeline.New(ctx, "builtin.module")
-	pm.OpPassManager = opm
+	pm := pipeline.NewWith(ctx, opm)
 	if err := pm.Run(f.Op); err != nil {
 		return "", true, err
 	}

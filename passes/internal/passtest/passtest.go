@@ -105,7 +105,7 @@ func Run(name, src string) (string, error) {
 func runChunk(name, chunk, text string, opts ir.PrintOptions) string {
 	ctx := NewContext()
 	var stderr strings.Builder
-	opm, err := pipeline.ParsePipeline(Registry(&stderr), text)
+	opm, err := pipeline.Parse(Registry(&stderr), text)
 	if err != nil {
 		return "// pipeline error: " + err.Error() + "\n"
 	}
@@ -116,8 +116,7 @@ func runChunk(name, chunk, text string, opts ir.PrintOptions) string {
 	if err := ir.Verify(f.Op); err != nil {
 		return "// verify error: " + err.Error() + "\n"
 	}
-	pm := pipeline.New(ctx, "builtin.module")
-	pm.OpPassManager = opm
+	pm := pipeline.NewWith(ctx, opm)
 	pm.DisableThreading = true
 	var sb strings.Builder
 	if err := pm.Run(f.Op); err != nil {
