@@ -9,6 +9,8 @@ recorded and the next one runs):
   fill       the device's random fill against Go's cuda.Fill bytes
   correct    every job of a suite through the runner (guard bytes,
              poisoned outputs), compared with the reference's outputs
+  probe      the probe suite rebuilt with variants of the shim and of
+             nvcc's flags (which variant changes a wrong result)
   sanitize   every job under compute-sanitizer memcheck, racecheck,
              synccheck (and initcheck), buffers at their exact sizes
   planted    the missing barrier (racecheck) and the one-short buffer
