@@ -4,6 +4,8 @@
 // (package translation defines what one is):
 //
 //   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing;
+//   - codegen/metal: mlir-to-msl, the MSL kernels of the Metal thunk
+//     regions and their manifest;
 //   - codegen/mps: mlir-to-mpsgraph, Objective-C MPSGraph builders for the
 //     mps.subgraph regions after lower-to-mps, and their header.
 package codegen
