@@ -40,6 +40,7 @@ const (
 	LimitExact  = 1e-7 // f32 element-wise, norms, data movement
 	LimitMatmul = 5e-4 // matmul and attention (another summation order)
 	LimitF16    = 1e-5 // f16 results: one rounding of 2^-11 differs at most
+	LimitBF16   = 1e-4 // bf16 results: one rounding of 2^-8
 )
 
 // one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
