@@ -4,4 +4,6 @@
 // (package translation defines what one is):
 //
 //   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing.
+//   - codegen/metal: mlir-to-msl, the MSL kernels of the Metal thunk
+//     regions and their manifest.
 package codegen
