@@ -3,6 +3,7 @@ package codegen
 import (
 	"github.com/rlx-compiler/rlx/codegen/dot"
 	"github.com/rlx-compiler/rlx/codegen/metal"
+	"github.com/rlx-compiler/rlx/codegen/mps"
 	"github.com/rlx-compiler/rlx/codegen/translation"
 )
 
@@ -12,5 +13,6 @@ func All() []*translation.Translation {
 	return []*translation.Translation{
 		dot.Translation(),
 		metal.Translation(),
+		mps.Translation(),
 	}
 }

@@ -6,6 +6,7 @@
 //	cse               common sub-expression elimination
 //	hybrid-inline     put mps.subgraph and thunk.call regions back in line
 //	hybrid-split      partition a function into mps.subgraph and thunk.call regions
+//	lower-to-mps      graph ops in mps.subgraph regions to MPSGraph primitives
 //	print-op-stats    the "Operations encountered:" table (or JSON)
 //	strip-debuginfo   every location becomes loc(unknown)
 //	symbol-dce        erase unreferenced invisible symbols

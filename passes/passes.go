@@ -5,6 +5,7 @@ import (
 	"github.com/rlx-compiler/rlx/passes/cse"
 	"github.com/rlx-compiler/rlx/passes/hybridinline"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/passes/opstats"
 	"github.com/rlx-compiler/rlx/passes/stripdebuginfo"
 	"github.com/rlx-compiler/rlx/passes/symboldce"
@@ -20,6 +21,7 @@ func All() []*pipeline.PassInfo {
 		cse.Info,
 		hybridinline.Info,
 		hybridsplit.Info,
+		lowertomps.Info,
 		opstats.Info,
 		stripdebuginfo.Info,
 		symboldce.Info,

@@ -138,6 +138,8 @@ func runLines(fd *finding) (run, check []string, why string) {
 		return []string{opt + " -o %t", compare}, nil, ""
 	case stageInlineSemantics:
 		return []string{opt + " --hybrid-inline -o %t", compare}, nil, ""
+	case stageLower:
+		return []string{opt + " --lower-to-mps -o /dev/null"}, nil, ""
 	}
 	if fl.panicked {
 		return nil, nil, "the property test's own check panicked"
@@ -152,6 +154,8 @@ func runLines(fd *finding) (run, check []string, why string) {
 		return nil, nil, "a rule of the output form that only checkSplit (check_test.go) checks"
 	case stageSeedRef:
 		return nil, nil, "the reference is the transcription of the original algorithm in seedref_test.go"
+	case stageLowerSemantics:
+		return nil, nil, "regions are compared one by one, with a relative tolerance that rlx-run's absolute --tolerance does not express"
 	}
 	return nil, nil, "the property test could not set up its check"
 }
