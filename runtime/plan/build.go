@@ -355,7 +355,6 @@ func (b *builder) metalStep(op *ir.Operation, st *Step, fname string) error {
 	return nil
 }
 
-
 // leaf adds a graph.param or graph.constant left in the function's body
 // (hybrid-split leaves one there when the function returns it): its
 // weight, and an arena value the host fills from it before step 0.

@@ -79,9 +79,9 @@ func TestCheckCatches(t *testing.T) {
 		return nil, 0
 	}
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(p *plan.Plan)
-		want  string
+		want   string
 	}{
 		{"two results of one region in one slot", func(p *plan.Plan) {
 			st := p.Steps[multi.Index]
