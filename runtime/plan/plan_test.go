@@ -9,6 +9,7 @@ import (
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/runtimetest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -17,7 +18,7 @@ import (
 // qwenPlan plans the toy Qwen3.5-like model.
 func qwenPlan(t *testing.T, opts plan.Options) *plan.Plan {
 	t.Helper()
-	mod, f, err := splitModel(modelCases()[0])
+	mod, f, err := splitModel(runtimetest.Models()[0])
 	if err != nil {
 		t.Fatal(err)
 	}
