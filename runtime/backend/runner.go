@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/runtime/plan"
@@ -38,6 +40,9 @@ type Runner struct {
 	Arena   []byte
 	Weights []byte
 	M       Machine
+	// Profile, when set, receives one line per step run: its time and
+	// what it ran.
+	Profile io.Writer
 	stats   Stats
 }
 
@@ -142,6 +147,7 @@ func (r *Runner) command(c plan.Command) error {
 		return nil // the Machine ran the whole step at its first dispatch
 	}
 	r.fillGuards(st)
+	start := time.Now()
 	var err error
 	switch c.Kind {
 	case plan.CmdDispatch:
@@ -156,6 +162,13 @@ func (r *Runner) command(c plan.Command) error {
 	r.stats.Steps++
 	if err != nil {
 		return fmt.Errorf("step %d (%s @%s): %w", st.Index, st.Kind, st.Symbol, err)
+	}
+	if r.Profile != nil {
+		fmt.Fprintf(r.Profile, "  step %3d %-5s @%-24s %12v", st.Index, st.Kind, st.Symbol, time.Since(start).Round(time.Microsecond))
+		for _, d := range st.Dispatches {
+			fmt.Fprintf(r.Profile, " %s", d.Kernel)
+		}
+		fmt.Fprintln(r.Profile)
 	}
 	return r.checkGuards(st)
 }
