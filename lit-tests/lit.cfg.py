@@ -59,3 +59,11 @@ for name in ("filecheck", "FileCheck"):
 config.environment["PATH"] = os.pathsep.join(
     [llvm_bin, tools_dir, config.environment["PATH"]]
 )
+
+# "clang": clang++-19 is installed, so the tests of the sim backend (which
+# compiles the emitted MSL as C++) run; rlx's lit gets the same feature
+# from lit_test.go.
+import shutil
+
+if shutil.which("clang++-19"):
+    config.available_features.add("clang")

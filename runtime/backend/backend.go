@@ -62,6 +62,15 @@ func Compile(module *ir.Operation, entry string, opts Options) (*Compiled, error
 	if err != nil {
 		return nil, err
 	}
+	return CompileFunc(f, opts)
+}
+
+// CompileFunc is Compile of the func.func f, in its module.
+func CompileFunc(f *ir.Operation, opts Options) (*Compiled, error) {
+	module := f.ParentOp()
+	if module == nil {
+		return nil, ir.OpError(f, "is not in a module")
+	}
 	prog, err := ref.CompileFunc(f)
 	if err != nil {
 		return nil, err
