@@ -416,4 +416,3 @@ func nmse(a, b *tensor.Tensor) float64 {
 	}
 	return num / den
 }
-
