@@ -106,6 +106,7 @@ func TestModels(t *testing.T) {
 			continue
 		}
 		t.Run(strings.ReplaceAll(c.Name, "/", "-"), func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			mod := loweredModel(t, c, lowertomps.Options{})
 			dir := t.TempDir()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/dialect/mps"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -41,13 +42,13 @@ func TestPrimitivesRoundTrip(t *testing.T) {
     %13 = mps.broadcast %12 : (tensor<3x4xf32>) -> tensor<2x3x4xf32>
     %14 = mps.cast %13 : (tensor<2x3x4xf32>) -> tensor<2x3x4xf16>
     mps.yield %14 : tensor<2x3x4xf16>`, "tensor<2x3x4xf16>")
-	m := parse(t, src)
+	m := irtest.Parse(t, nil, src)
 	if err := ir.Verify(m); err != nil {
 		t.Fatal(err)
 	}
 	for _, generic := range []bool{false, true} {
 		text := ir.Sprint(m, ir.PrintOptions{Generic: generic})
-		back := parse(t, text)
+		back := irtest.Parse(t, nil, text)
 		if err := ir.Verify(back); err != nil {
 			t.Fatalf("generic %v: %v\n%s", generic, err, text)
 		}
@@ -96,7 +97,7 @@ func TestPrimitivesVerify(t *testing.T) {
 			"'mps.broadcast' op operand shape [2, 8] does not broadcast to [4, 8]"},
 	}
 	for _, c := range cases {
-		err := ir.Verify(parse(t, region("    "+c.body, c.ty)))
+		err := ir.Verify(irtest.Parse(t, nil, region("    "+c.body, c.ty)))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want %q, got %v", c.want, err)
 		}

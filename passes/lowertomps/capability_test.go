@@ -124,6 +124,9 @@ func instances() map[string]struct{ good, bad []instance } {
 	bad(graph.LSTMName, instance{[]string{"tensor<1x5x8xf32>", "tensor<64x8xf32>", "tensor<64x16xf32>", "tensor<64xf32>"},
 		"%r:3 = graph.lstm %x0, %x1, %x2, %x3 : (tensor<1x5x8xf32>, tensor<64x8xf32>, tensor<64x16xf32>, tensor<64xf32>) -> (tensor<1x5x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>)",
 		[]string{"tensor<1x5x16xf32>", "tensor<1x16xf32>", "tensor<1x16xf32>"}, false})
+	bad(graph.TopKName, instance{[]string{"tensor<1x8xf32>"},
+		"%r:2 = graph.topk %x0 {k = 2} : (tensor<1x8xf32>) -> (tensor<1x2xf32>, tensor<1x2xi32>)",
+		[]string{"tensor<1x2xf32>", "tensor<1x2xi32>"}, false})
 	bad(graph.DequantMatMulName, instance{[]string{"tensor<1x64xf32>", "tensor<1152xui8>"},
 		`%r = graph.dequant_matmul %x0, %x1 {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`,
 		[]string{"tensor<1x32xf32>"}, false})
