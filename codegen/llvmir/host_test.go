@@ -267,10 +267,11 @@ func lineDiff(want, got string) string {
 // run of the original function.
 func TestThunkOnlyRuns(t *testing.T) {
 	cc := tool(t, "clang-19")
-	cxx, err := mslcpu.Clang()
+	comp, err := mslcpu.NewCompiler()
 	if err != nil {
 		t.Skip(err)
 	}
+	cxx := comp.Path()
 	s, err := runtimetest.SplitModel(runtimetest.Qwen(0, "", 0), hybridsplit.Options{MinSubgraphOps: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +377,12 @@ int main(void) {
 	run(t, dir, cc, "-c", "-std=c11", "-Wall", "-Werror", "-I", dir, "driver.c", "-o", "driver.o")
 	args := append(append([]string{}, src.Flags...), "-I", src.Include, "-I", dir, "host.o", "driver.o", cpu[0])
 	run(t, dir, cxx, append(append(args, src.Files...), "-o", "prog")...)
-	run(t, dir, filepath.Join(dir, "prog"))
+	prog := exec.Command(filepath.Join(dir, "prog"))
+	prog.Dir = dir
+	prog.Env = append(os.Environ(), "RLX_MSL_EXECUTOR=fibers")
+	if o, err := prog.CombinedOutput(); err != nil {
+		t.Fatalf("the linked host module: %v\n%s", err, o)
+	}
 	res, err := os.ReadFile(filepath.Join(dir, "outputs.bin"))
 	if err != nil {
 		t.Fatal(err)

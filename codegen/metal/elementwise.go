@@ -204,7 +204,11 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 			if err != nil {
 				return err
 			}
-			b.l("%s v%d = %s;", st.out.compute(), k, roundTo(expr, st.out))
+			if st.out == elemI1 && (st.op.Name() == graph.CmpName || st.op.Name() == graph.CastName) {
+				b.l("%s v%d = %s;", st.out.compute(), k, expr) // already 0 or 1
+			} else {
+				b.l("%s v%d = %s;", st.out.compute(), k, roundTo(expr, st.out))
+			}
 		}
 		for _, k := range outs {
 			if vec {
@@ -487,6 +491,8 @@ func castExpr(b *kb, x string, from, to elem) string {
 		return x
 	case from.isInt() && to.isFloat():
 		return "(float)" + x
+	case from.isInt() && to == elemI1:
+		return "(" + x + " != 0 ? (long)1 : (long)0)"
 	case from.isInt() && to.isInt():
 		return x
 	}
@@ -495,16 +501,21 @@ func castExpr(b *kb, x string, from, to elem) string {
 		return "(" + x + " != 0.0f ? (long)1 : (long)0)"
 	}
 	b.e.helpers.use(hCast)
-	r := intRanges[to]
-	return fmt.Sprintf("rlx_f2i(%s, %s, %s, %s, %s)", x, r.lo, r.hi, r.ilo, r.ihi)
+	lo, hi, ilo, ihi := intRange(to)
+	return fmt.Sprintf("rlx_f2i(%s, %s, %s, %s, %s)", x, lo, hi, ilo, ihi)
 }
 
-// intRanges are the saturation bounds of float-to-integer casts: values at
-// or below lo give ilo, at or above hi give ihi (hi is the first float past
-// the type's maximum where that maximum is not a float).
-var intRanges = map[elem]struct{ lo, hi, ilo, ihi string }{
-	elemI32: {"-2147483648.0f", "2147483648.0f", "(long)(-2147483647 - 1)", "(long)2147483647"},
-	elemI64: {"-9223372036854775808.0f", "9223372036854775808.0f", "(long)(-9223372036854775807L - 1)", "(long)9223372036854775807L"},
-	elemI8:  {"-128.0f", "127.0f", "(long)(-128)", "(long)127"},
-	elemUI8: {"0.0f", "255.0f", "(long)0", "(long)255"},
+// intRange returns the saturation bounds of float-to-integer casts:
+// values at or below lo give ilo, at or above hi give ihi (hi is the first
+// float past the type's maximum where that maximum is not a float).
+func intRange(e elem) (lo, hi, ilo, ihi string) {
+	switch e {
+	case elemI32:
+		return "-2147483648.0f", "2147483648.0f", "(long)(-2147483647 - 1)", "(long)2147483647"
+	case elemI64:
+		return "-9223372036854775808.0f", "9223372036854775808.0f", "(long)(-9223372036854775807L - 1)", "(long)9223372036854775807L"
+	case elemI8:
+		return "-128.0f", "127.0f", "(long)(-128)", "(long)127"
+	}
+	return "0.0f", "255.0f", "(long)0", "(long)255" // ui8
 }

@@ -367,7 +367,6 @@ func (r *regionState) write(v *ir.Value) int {
 	id, ok := r.claim[v]
 	if !ok {
 		id = r.newBuffer(RoleTemp, 0, r.e.typeString(v.Type()), v)
-		r.m.Buffers[id].Index = id
 	}
 	r.buf[v] = id
 	return id

@@ -67,19 +67,39 @@ func (c opCase) mlir() string {
 
 // suite is a set of cases emitted as one module, compiled once.
 type suite struct {
+	cc     *mslcpu.Compiler
 	cases  []opCase
 	module *ir.Operation
 	out    *metal.Output
 	bins   map[mslcpu.Mode]*mslcpu.Binary
-	dir    string
 }
 
 var (
 	suiteOnce sync.Once
 	theSuite  *suite
 	suiteErr  error
-	tempDirs  []string
+
+	ccOnce sync.Once
+	cc     *mslcpu.Compiler
+	ccErr  error
+
+	tempMu   sync.Mutex
+	tempDirs []string
 )
+
+// compiler returns the tests' harness compiler, or skips the test when
+// clang++-19 is missing.
+func compiler(t *testing.T) *mslcpu.Compiler {
+	t.Helper()
+	ccOnce.Do(func() { cc, ccErr = mslcpu.NewCompiler() })
+	if errors.Is(ccErr, mslcpu.ErrNoClang) {
+		t.Skip("skipping: ", ccErr)
+	}
+	if ccErr != nil {
+		t.Fatal(ccErr)
+	}
+	return cc
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -92,7 +112,9 @@ func TestMain(m *testing.M) {
 func newTempDir() (string, error) {
 	d, err := os.MkdirTemp("", "rlx-metal-test")
 	if err == nil {
+		tempMu.Lock()
 		tempDirs = append(tempDirs, d)
+		tempMu.Unlock()
 	}
 	return d, err
 }
@@ -112,20 +134,15 @@ func parseCases(cases []opCase) (*ir.Operation, error) {
 // skips the test when clang++-19 is missing.
 func opSuite(t *testing.T) *suite {
 	t.Helper()
-	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(opCases(), mslcpu.Plain) })
-	if errors.Is(suiteErr, mslcpu.ErrNoClang) {
-		t.Skip("skipping: ", suiteErr)
-	}
+	c := compiler(t)
+	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(c, opCases(), mslcpu.Plain) })
 	if suiteErr != nil {
 		t.Fatal(suiteErr)
 	}
 	return theSuite
 }
 
-func buildSuite(cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
-	if _, err := mslcpu.Clang(); err != nil {
-		return nil, err
-	}
+func buildSuite(c *mslcpu.Compiler, cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	m, err := parseCases(cases)
 	if err != nil {
 		return nil, err
@@ -134,7 +151,7 @@ func buildSuite(cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &suite{cases: cases, module: m, out: out, bins: map[mslcpu.Mode]*mslcpu.Binary{}}
+	s := &suite{cc: c, cases: cases, module: m, out: out, bins: map[mslcpu.Mode]*mslcpu.Binary{}}
 	for _, mode := range modes {
 		if err := s.build(mode); err != nil {
 			return nil, err
@@ -148,7 +165,7 @@ func (s *suite) build(mode mslcpu.Mode) error {
 	if err != nil {
 		return err
 	}
-	b, err := mslcpu.Build(dir, s.out.Source, s.out.Kernels, mode)
+	b, err := s.cc.Build(dir, s.out.Source, s.out.Kernels, mode)
 	if err != nil {
 		return err
 	}
@@ -225,14 +242,25 @@ func (s *suite) prepare(c opCase, seed uint64, opt mslcpu.RegionOptions) (*caseR
 // runCases runs cases through the harness binary of mode in one process
 // and compares each with the reference.
 func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
+	res, err := s.bins[mode].Run(jobsOf(runs))
+	if err != nil {
+		return err
+	}
+	collect(runs, res)
+	return nil
+}
+
+func jobsOf(runs []*caseRun) []*mslcpu.Job {
 	jobs := make([]*mslcpu.Job, len(runs))
 	for i, cr := range runs {
 		jobs[i] = cr.job
 	}
-	res, err := s.bins[mode].Run(jobs)
-	if err != nil {
-		return err
-	}
+	return jobs
+}
+
+// collect decodes the harness results and compares them with the
+// reference.
+func collect(runs []*caseRun, res []*mslcpu.Result) {
 	for i, cr := range runs {
 		cr.got, cr.err = mslcpu.RegionOutputs(cr.region, res[i])
 		if cr.err != nil {
@@ -246,7 +274,6 @@ func (s *suite) runCases(mode mslcpu.Mode, runs []*caseRun) error {
 			cr.nmse = append(cr.nmse, e)
 		}
 	}
-	return nil
 }
 
 // nmse is Σ(a−b)²/Σa² over the elements, as ggml's test-backend-ops

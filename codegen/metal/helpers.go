@@ -22,8 +22,10 @@ const (
 	numHelpers
 )
 
-var helperText = [numHelpers]string{
-	hErf: `
+// helperSource returns a helper's text.
+func helperSource(h helper) string {
+	return [numHelpers]string{
+		hErf: `
 // rlx_erf and rlx_erfc for float (MSL has neither). |x| < 0.5: the Taylor
 // series of erf about 0; otherwise erfc from Abramowitz and Stegun's
 // formula 7.1.26, erfc(a) = t*(a1 + t*(a2 + ...))*exp(-a*a) with
@@ -56,7 +58,7 @@ static inline float rlx_erfc(float x) {
   return 1.0f - rlx_erf(x);
 }
 `,
-	hLog1p: `
+		hLog1p: `
 // rlx_log1p: log(1+y) accurate for small y (Goldberg's trick; needs IEEE
 // arithmetic, which the safe math mode gives). MSL has no log1p.
 static inline float rlx_log1p(float y) {
@@ -67,7 +69,7 @@ static inline float rlx_log1p(float y) {
   return log(u) * (y / (u - 1.0f));
 }
 `,
-	hUnary: `
+		hUnary: `
 static inline float rlx_sigmoid(float x) { return 1.0f / (1.0f + exp(-x)); }
 static inline float rlx_silu(float x) { return x / (1.0f + exp(-x)); }
 static inline float rlx_softplus(float x) { return max(x, 0.0f) + rlx_log1p(exp(-fabs(x))); }
@@ -78,7 +80,7 @@ static inline float rlx_gelu_tanh(float x) {
 }
 static inline float rlx_relu(float x) { return (x > 0.0f || isnan(x)) ? x : 0.0f; }
 `,
-	hFMinMax: `
+		hFMinMax: `
 // The graph dialect's max and min: NaN if either side is NaN, -0 < +0.
 static inline float rlx_fmax(float a, float b) {
   if (isnan(a) || isnan(b)) {
@@ -99,7 +101,7 @@ static inline float rlx_fmin(float a, float b) {
   return a < b ? a : b;
 }
 `,
-	hPow: `
+		hPow: `
 // rlx_pow: C's pow for float, with the sign for a negative base and an
 // odd integer exponent (MSL's pow is undefined for x < 0).
 static inline float rlx_pow(float x, float y) {
@@ -120,7 +122,7 @@ static inline float rlx_pow(float x, float y) {
   return pow(x, y);
 }
 `,
-	hIntOps: `
+		hIntOps: `
 // Integer division truncating toward zero; a zero divisor gives 0 and sets
 // the status bit, instead of trapping.
 static inline long rlx_idiv(long a, long b, device atomic_uint *status) {
@@ -146,7 +148,7 @@ static inline long rlx_ipow(long a, long b) {
   return (long)r;
 }
 `,
-	hCast: `
+		hCast: `
 // float to integer: truncate toward zero, saturate, NaN to 0.
 static inline long rlx_f2i(float x, float lo, float hi, long ilo, long ihi) {
   if (isnan(x)) {
@@ -161,7 +163,7 @@ static inline long rlx_f2i(float x, float lo, float hi, long ilo, long ihi) {
   return (long)trunc(x);
 }
 `,
-	hTGSum: `
+		hTGSum: `
 // Sum and max of one value per thread over a threadgroup: simd_sum inside
 // each simdgroup, the partials through threadgroup memory, every thread
 // folding them in simdgroup order. scratch holds one float per simdgroup;
@@ -195,16 +197,22 @@ static inline float rlx_tg_max(float v, threadgroup float *scratch, uint lane, u
   return t;
 }
 `,
-	hHalf: `
+		hHalf: `
 static inline float rlx_half_bits(ushort h) { return (float)as_type<half>(h); }
 `,
-	hDequant: "", // filled in by dequant.go's helperDequant
+		hDequant: dequantHelpers,
+	}[h]
 }
 
-// helperDeps lists what each helper calls.
-var helperDeps = [numHelpers][]helper{
-	hUnary:   {hErf, hLog1p},
-	hDequant: {hHalf},
+// helperDeps lists what a helper calls.
+func helperDeps(h helper) []helper {
+	switch h {
+	case hUnary:
+		return []helper{hErf, hLog1p}
+	case hDequant:
+		return []helper{hHalf}
+	}
+	return nil
 }
 
 // helperSet is the set of helpers the emitted kernels use.
@@ -215,7 +223,7 @@ func (s *helperSet) use(h helper) {
 		return
 	}
 	s[h] = true
-	for _, d := range helperDeps[h] {
+	for _, d := range helperDeps(h) {
 		s.use(d)
 	}
 }
@@ -225,10 +233,6 @@ func (s *helperSet) write(w *strings.Builder) {
 		if !s[h] {
 			continue
 		}
-		if h == hDequant {
-			w.WriteString(dequantHelpers)
-			continue
-		}
-		w.WriteString(helperText[h])
+		w.WriteString(helperSource(h))
 	}
 }

@@ -83,12 +83,14 @@ const (
 
 // The position parameters every kernel declares, in this order. Kernels
 // name them tgpos, tpos, lane, sg and tptg.
-var positionParams = [...]Param{
-	{Kind: PositionParam, Name: "tgpos", Type: "uint3", Attr: "threadgroup_position_in_grid"},
-	{Kind: PositionParam, Name: "tpos", Type: "uint3", Attr: "thread_position_in_threadgroup"},
-	{Kind: PositionParam, Name: "lane", Type: "uint", Attr: "thread_index_in_simdgroup"},
-	{Kind: PositionParam, Name: "sg", Type: "uint", Attr: "simdgroup_index_in_threadgroup"},
-	{Kind: PositionParam, Name: "tptg", Type: "uint3", Attr: "threads_per_threadgroup"},
+func positionParams() []Param {
+	return []Param{
+		{Kind: PositionParam, Name: "tgpos", Type: "uint3", Attr: "threadgroup_position_in_grid"},
+		{Kind: PositionParam, Name: "tpos", Type: "uint3", Attr: "thread_position_in_threadgroup"},
+		{Kind: PositionParam, Name: "lane", Type: "uint", Attr: "thread_index_in_simdgroup"},
+		{Kind: PositionParam, Name: "sg", Type: "uint", Attr: "simdgroup_index_in_threadgroup"},
+		{Kind: PositionParam, Name: "tptg", Type: "uint3", Attr: "threads_per_threadgroup"},
+	}
 }
 
 // Text returns the kernel's MSL source, a comment line and the function.
@@ -190,7 +192,7 @@ func (b *kb) finish() {
 	if k.ThreadgroupMemory > 0 {
 		params = append(params, Param{Kind: ThreadgroupParam, Name: "tg", Type: "threadgroup " + b.tgT + " *"})
 	}
-	params = append(params, positionParams[:]...)
+	params = append(params, positionParams()...)
 	k.Params = params
 	for i, p := range params {
 		w.WriteString("    ")

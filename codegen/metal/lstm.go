@@ -47,15 +47,18 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 		return nil
 	}
 	// lstm_input
+	// Each simdgroup computes lstmRows gate rows of one step.
 	nsg := min(4, maxSG)
+	rowsPerTG := int64(nsg * lstmRows)
 	k1, err := r.e.kernel(op, "lstm_input", keyOf(x.elem, wih.elem, x.shape, wih.shape), func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("lstm input projections x%v · w_ih%vᵀ", x.shape, wih.shape)
 		b.buffer("x", x, accRead)
 		b.buffer("w", wih, accRead)
 		b.buffer("xw", xw, accWrite)
-		b.launch([3]int{int((4*hid + int64(nsg) - 1) / int64(nsg)), int(bn * s), 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeFixed)
-		b.l("const uint row = tgpos.x * %du + sg;", nsg)
+		b.launch([3]int{int((4*hid + rowsPerTG - 1) / rowsPerTG), int(bn * s), 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeFixed)
 		b.l("const uint bt = tgpos.y;")
+		b.l("for (uint rr = 0; rr < %du; rr++) {", lstmRows)
+		b.l("const uint row = (tgpos.x * %du + sg) * %du + rr;", nsg, lstmRows)
 		b.l("if (row < %du) {", 4*hid)
 		b.l("float acc = 0.0f;")
 		b.l("for (uint kk = lane; kk < %du; kk += 32u) {", in)
@@ -66,6 +69,7 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 		b.l("xw[bt * %du + row] = acc;", 4*hid)
 		b.l("}")
 		b.l("}")
+		b.l("}")
 		return nil
 	})
 	if err != nil {
@@ -73,7 +77,6 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	}
 	scratch := r.newBuffer(RoleTemp, 0, fmt.Sprintf("tensor<%dx%dx%dxf32>", bn, s, 4*hid), nil)
 	r.m.Buffers[scratch].Bytes = xw.bytes()
-	r.m.Buffers[scratch].Index = scratch
 	in1, err := r.bind([]*ir.Value{l.Input(), l.WIH()}, nil)
 	if err != nil {
 		return err
@@ -88,7 +91,8 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	if l.C0() != nil {
 		reads = append(reads, l.C0())
 	}
-	nsg2 := min(32, maxSG)
+	// Four hidden units per simdgroup, at most 32 simdgroups.
+	nsg2 := int(max(1, min(int64(min(32, maxSG)), (hid+3)/4)))
 	key := keyOf(whh.elem, bias.elem, h0.elem, c0.elem, y.elem, x.shape, whh.shape, len(reads))
 	k2, err := r.e.kernel(op, "lstm_steps", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("lstm recurrence over %d steps, hidden %d, batch %d", s, hid, bn)
@@ -169,6 +173,8 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	r.dispatch(k2, []*ir.Operation{op}, append([]int{scratch}, in2...))
 	return nil
 }
+
+const lstmRows = 4
 
 func b2sg(maxThreads int) int { return maxThreads / SimdWidth }
 

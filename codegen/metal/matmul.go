@@ -30,9 +30,8 @@ const (
 // batchInfo describes a broadcast batch: the result's batch count and,
 // for each operand, the expression of its batch offset given z.
 type batchInfo struct {
-	count        int64
-	aOff, bOff   string
-	aMats, bMats int64
+	count      int64
+	aOff, bOff string
 }
 
 func matmulBatch(a, b, y tensorInfo) batchInfo {

@@ -89,7 +89,11 @@ func emitTranspose(r *regionState, op *ir.Operation) error {
 				if y.shape[i] == 1 {
 					continue
 				}
-				terms = append(terms, fmt.Sprintf("%s * %du", coord(y.shape, i), xs[p]))
+				if xs[p] == 1 {
+					terms = append(terms, coord(y.shape, i))
+				} else {
+					terms = append(terms, fmt.Sprintf("%s * %du", coord(y.shape, i), xs[p]))
+				}
 			}
 			b.l("y[t] = x0[%s];", sumTerms(terms))
 		})

@@ -14,10 +14,12 @@ import (
 // 32 while it is shorter than the row, up to the maximum; the kernel reads
 // its size, so a runtime may run it with fewer threads (ResizeRows).
 
-// rowThreads picks the threadgroup of a row kernel for rows of n units.
+// rowThreads picks the threadgroup of a row kernel for rows of n units
+// (float4 loads, or groups of four elements): it doubles from 32 while
+// every thread still gets a unit, as ggml's norms choose.
 func rowThreads(n int64, maxT int) int {
 	t := SimdWidth
-	for int64(t) < n && t*2 <= maxT {
+	for int64(t*2) <= n && t*2 <= maxT {
 		t *= 2
 	}
 	return t
@@ -71,7 +73,7 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 		if vec {
 			units = d / 4
 		}
-		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads(units, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
+		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads((d+3)/4, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
 		b.l("const uint row = tgpos.x;")
 		b.l("device const %s *xr = x + row * %du;", x.elem.msl(), d)
 		b.l("device %s *yr = y + row * %du;", y.elem.msl(), d)
@@ -152,7 +154,7 @@ func emitSoftmax(r *regionState, op *ir.Operation) error {
 		b.buffer("x", x, accRead)
 		b.buffer("y", y, accWrite)
 		rowScratch(b)
-		b.launch([3]int{int(outer * inner), 1, 1}, [3]int{rowThreads(l, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
+		b.launch([3]int{int(outer * inner), 1, 1}, [3]int{rowThreads((l+3)/4, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
 		// Row r = (o, i) starts at o*l*inner + i and steps by inner.
 		if inner == 1 {
 			b.l("const uint base = tgpos.x * %du;", l)

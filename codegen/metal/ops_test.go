@@ -1,7 +1,11 @@
 package metal_test
 
 import (
+	"flag"
+	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
@@ -10,6 +14,7 @@ import (
 // TestOps runs every case of the op suite through the harness and compares
 // it with the reference interpreter.
 func TestOps(t *testing.T) {
+	t.Parallel()
 	s := opSuite(t)
 	var runs []*caseRun
 	for _, c := range s.cases {
@@ -23,6 +28,34 @@ func TestOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRuns(t, runs)
+	if *nmseTable != "" {
+		if err := os.WriteFile(*nmseTable, []byte(nmseMarkdown(runs)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var nmseTable = flag.String("nmse-table", "", "write the op suite's measured NMSE as a markdown table to this file")
+
+// nmseMarkdown tabulates a run of the op suite: per case its operand and
+// result types, its kernels, the NMSE of each result against the
+// reference, and the limit.
+func nmseMarkdown(runs []*caseRun) string {
+	var b strings.Builder
+	b.WriteString("| case | operands → results | kernels | NMSE | limit |\n|---|---|---|---|---|\n")
+	for _, cr := range runs {
+		var es []string
+		for _, e := range cr.nmse {
+			es = append(es, fmt.Sprintf("%.2g", e))
+		}
+		limit := fmt.Sprintf("%.0e", cr.c.limit)
+		if cr.c.limit == 0 {
+			limit = "exact"
+		}
+		fmt.Fprintf(&b, "| %s | %s → %s | %s | %s | %s |\n", cr.c.name, strings.Join(cr.c.args, ", "), strings.Join(cr.c.results, ", "),
+			strings.Join(slices.Compact(slices.Clone(cr.dispatch)), " "), strings.Join(es, ", "), limit)
+	}
+	return b.String()
 }
 
 func checkRuns(t *testing.T, runs []*caseRun) {
@@ -55,6 +88,7 @@ var sanitizerCases = []string{
 // TestSanitizers runs the subset under AddressSanitizer and
 // ThreadSanitizer; a report fails the test.
 func TestSanitizers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipping in -short mode")
 	}
@@ -66,13 +100,12 @@ func TestSanitizers(t *testing.T) {
 	}
 	for _, mode := range []mslcpu.Mode{mslcpu.ASan, mslcpu.TSan} {
 		t.Run(mode.String(), func(t *testing.T) {
-			if _, err := mslcpu.Clang(); err != nil {
+			t.Parallel()
+			cc := compiler(t)
+			if err := cc.SanitizerAvailable(mode); err != nil {
 				t.Skip("skipping: ", err)
 			}
-			if err := mslcpu.SanitizerAvailable(mode); err != nil {
-				t.Skip("skipping: ", err)
-			}
-			s, err := buildSuite(cases, mode)
+			s, err := buildSuite(cc, cases, mode)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,6 +130,7 @@ func TestSanitizers(t *testing.T) {
 // kernel that may shrink (resize "rows" or "threads") runs with 96 threads,
 // a size that is not a power of two.
 func TestOpsSmallThreadgroups(t *testing.T) {
+	t.Parallel()
 	s := opSuite(t)
 	var runs []*caseRun
 	for _, c := range s.cases {
@@ -110,4 +144,28 @@ func TestOpsSmallThreadgroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRuns(t, runs)
+}
+
+// TestOpsFibers runs the suite with the fiber executor, which the model
+// test uses: it must agree with the reference as the threads do.
+func TestOpsFibers(t *testing.T) {
+	t.Parallel()
+	s := opSuite(t)
+	var runs []*caseRun
+	for _, c := range s.cases {
+		cr, err := s.prepare(c, 4, mslcpu.RegionOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		runs = append(runs, cr)
+	}
+	fb := *s.bins[mslcpu.Plain]
+	fb.Fibers = true
+	res, err := fb.Run(jobsOf(runs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(runs, res)
+	checkRuns(t, runs)
+	t.Logf("fiber executor: %v CPU", fb.LastCPU)
 }

@@ -28,9 +28,9 @@ const (
 	SimdWidth            = 32    // threads per simdgroup on Apple GPUs
 )
 
-// MSL versions the emitter accepts, oldest first; simd_sum and friends
-// need 2.4 or later as used here.
-var mslVersions = []string{"2.4", "3.0", "3.1", "3.2"}
+// MSLVersions returns the MSL versions the emitter targets, oldest first
+// (the simdgroup functions as used here need 2.4).
+func MSLVersions() []string { return []string{"2.4", "3.0", "3.1", "3.2"} }
 
 // resolved returns the options with defaults filled in, or an error that
 // names the bad option.
@@ -52,12 +52,12 @@ func (o Options) resolved() (Options, error) {
 
 // CheckMSLVersion reports whether v is an MSL version the emitter targets.
 func CheckMSLVersion(v string) error {
-	for _, ok := range mslVersions {
+	for _, ok := range MSLVersions() {
 		if v == ok {
 			return nil
 		}
 	}
-	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(mslVersions, ", "))
+	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(MSLVersions(), ", "))
 }
 
 // CheckMaxThreads reports whether n can bound a threadgroup: a multiple of

@@ -84,7 +84,7 @@ func emitReduce(r *regionState, op *ir.Operation) error {
 			return nil
 		}
 		maxT := b.e.opts.MaxThreadsPerThreadgroup
-		b.launch([3]int{int(y.n), 1, 1}, [3]int{rowThreads(count, maxT), 1, 1}, ResizeRows)
+		b.launch([3]int{int(y.n), 1, 1}, [3]int{rowThreads((count+3)/4, maxT), 1, 1}, ResizeRows)
 		b.l("const uint o = tgpos.x;")
 		b.l("const uint base = %s;", base)
 		b.l("%s acc = %s;", ct, init)

@@ -1,7 +1,6 @@
 package metal_test
 
 import (
-	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -121,6 +120,7 @@ func TestSubsetRejects(t *testing.T) {
 // suite's source, and checks that it rejects a device pointer handed to a
 // helper taking a thread pointer, which the erasing run shim accepts.
 func TestStrictAddressSpaces(t *testing.T) {
+	t.Parallel()
 	m, err := parseCases(opCases())
 	if err != nil {
 		t.Fatal(err)
@@ -129,13 +129,13 @@ func TestStrictAddressSpaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cc := compiler(t)
 	dir := t.TempDir()
-	if err := mslcpu.SyntaxCheck(dir, out.Source); errors.Is(err, mslcpu.ErrNoClang) {
-		t.Skip("skipping: ", err)
-	} else if err != nil {
+	if err := cc.SyntaxCheck(dir, out.Source); err != nil {
 		t.Fatal(err)
 	}
-	bad := out.Source + `
+	bad := `#include <metal_stdlib>
+using namespace metal;
 static inline float rlx_first(thread const float *p) { return p[0]; }
 kernel void mixes_spaces(
     device float *x [[buffer(0)]],
@@ -144,11 +144,11 @@ kernel void mixes_spaces(
   x[1] = rlx_first(x);
 }
 `
-	err = mslcpu.SyntaxCheck(dir, bad)
+	err = cc.SyntaxCheck(dir, bad)
 	if err == nil || !strings.Contains(err.Error(), "address space") {
 		t.Fatalf("want an address-space error, got %v", err)
 	}
-	if _, err := mslcpu.Build(t.TempDir(), bad, nil, mslcpu.Plain); err != nil {
+	if _, err := cc.Build(t.TempDir(), bad, nil, mslcpu.Plain); err != nil {
 		t.Fatalf("the run shim should accept what only the strict pass rejects: %v", err)
 	}
 }

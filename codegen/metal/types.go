@@ -21,26 +21,34 @@ const (
 	elemUI8
 )
 
-var elemInfo = [...]struct {
-	name string // the graph dialect's spelling, also the manifest's
-	msl  string // storage type in MSL
-	size int    // bytes
-}{
-	elemInvalid: {"?", "?", 0},
-	elemF32:     {"f32", "float", 4},
-	elemF16:     {"f16", "half", 2},
-	elemBF16:    {"bf16", "bfloat", 2},
-	elemI32:     {"i32", "int", 4},
-	elemI64:     {"i64", "long", 8},
-	// i1 is one byte holding 0 or 1, as the runtime's tensors store it.
-	elemI1:  {"i1", "uchar", 1},
-	elemI8:  {"i8", "char", 1},
-	elemUI8: {"ui8", "uchar", 1},
+// info returns the graph dialect's spelling (also the manifest's), the
+// MSL storage type and the size in bytes. i1 is one byte holding 0 or 1,
+// as the runtime's tensors store it.
+func (e elem) info() (name, msl string, size int) {
+	switch e {
+	case elemF32:
+		return "f32", "float", 4
+	case elemF16:
+		return "f16", "half", 2
+	case elemBF16:
+		return "bf16", "bfloat", 2
+	case elemI32:
+		return "i32", "int", 4
+	case elemI64:
+		return "i64", "long", 8
+	case elemI1:
+		return "i1", "uchar", 1
+	case elemI8:
+		return "i8", "char", 1
+	case elemUI8:
+		return "ui8", "uchar", 1
+	}
+	return "?", "?", 0
 }
 
-func (e elem) String() string { return elemInfo[e].name }
-func (e elem) msl() string    { return elemInfo[e].msl }
-func (e elem) size() int      { return elemInfo[e].size }
+func (e elem) String() string { n, _, _ := e.info(); return n }
+func (e elem) msl() string    { _, m, _ := e.info(); return m }
+func (e elem) size() int      { _, _, s := e.info(); return s }
 func (e elem) isFloat() bool  { return e == elemF32 || e == elemF16 || e == elemBF16 }
 func (e elem) isInt() bool    { return e >= elemI32 }
 

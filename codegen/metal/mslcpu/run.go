@@ -94,11 +94,22 @@ func (b *Binary) Run(jobs []*Job) ([]*Result, error) {
 	cmd.Env = append(os.Environ(),
 		"ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0",
 		"TSAN_OPTIONS=halt_on_error=1:exitcode=66:report_signal_unsafe=0")
+	if b.Fibers {
+		cmd.Env = append(cmd.Env, "RLX_MSL_EXECUTOR=fibers")
+	}
+	if b.Deadline > 0 {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("RLX_MSL_DEADLINE=%d", int(b.Deadline.Seconds()+0.5)))
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if cmd.ProcessState != nil {
+		b.LastCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	if err != nil {
 		return nil, &RunError{Mode: b.Mode, Output: stderr.String(), Err: err}
 	}
+	b.LastStderr = stderr.String()
 	return readResults(resFile, jobs)
 }
 

@@ -73,3 +73,6 @@ func WriteSources(dir, src string, kernels []*metal.Kernel, mode Mode) (*Sources
 		Flags:   flags,
 	}, nil
 }
+
+// Path returns the compiler's path, for programs built from WriteSources.
+func (c *Compiler) Path() string { return c.cxx }

@@ -22,10 +22,11 @@ import (
 // and dispatches it with its buffers at offsets into one allocation, as a
 // runtime binding an arena does.
 func TestWriteSources(t *testing.T) {
-	cxx, err := mslcpu.Clang()
+	comp, err := mslcpu.NewCompiler()
 	if errors.Is(err, mslcpu.ErrNoClang) {
 		t.Skip(err)
 	}
+	cxx := comp.Path()
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
 	f, err := asm.Parse(ctx, "add.mlir", []byte(`func.func @f(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
@@ -74,7 +75,9 @@ int main() {
 	if o, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, o)
 	}
-	res, err := exec.Command(bin).Output()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "RLX_MSL_EXECUTOR=fibers")
+	res, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}

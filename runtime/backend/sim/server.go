@@ -52,10 +52,11 @@ func (ps *Programs) Dir() string { return ps.dir }
 
 // program returns the server built from the emitted MSL out.
 func (ps *Programs) program(out *metal.Output, mode mslcpu.Mode) (string, error) {
-	cxx, err := mslcpu.Clang()
+	comp, err := mslcpu.NewCompiler()
 	if err != nil {
 		return "", fmt.Errorf("the sim backend compiles the kernels with clang++-19: %w", err)
 	}
+	cxx := comp.Path()
 	sum := sha256.Sum256([]byte(out.Source))
 	key := hex.EncodeToString(sum[:8]) + "-" + mode.String()
 	ps.mu.Lock()
@@ -102,10 +103,15 @@ type server struct {
 	kernel map[string]uint32
 }
 
-func startServer(bin, arena string, arenaBytes int64, weights string, weightBytes int64) (*server, error) {
+func startServer(bin string, mode mslcpu.Mode, arena string, arenaBytes int64, weights string, weightBytes int64) (*server, error) {
 	s := &server{kernel: map[string]uint32{}}
 	s.cmd = exec.Command(bin, arena, strconv.FormatInt(arenaBytes, 10), weights, strconv.FormatInt(weightBytes, 10))
 	s.cmd.Stderr = &s.stderr
+	if mode == mslcpu.Plain {
+		// The dispatcher's fiber executor: the threads' semantics at a
+		// fraction of OS threads' cost (sanitizer builds need threads).
+		s.cmd.Env = append(os.Environ(), "RLX_MSL_EXECUTOR=fibers")
+	}
 	in, err := s.cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ func New(c *backend.Compiled, w ref.Weights, opts Options) (b *Backend, err erro
 	}
 	copy(b.Weights, buf)
 	b.w = backend.NewBufferWeights(p, b.Weights)
-	if b.server, err = startServer(bin, arenaPath, p.ArenaBytes, weightPath, p.WeightBytes); err != nil {
+	if b.server, err = startServer(bin, opts.Mode, arenaPath, p.ArenaBytes, weightPath, p.WeightBytes); err != nil {
 		return nil, err
 	}
 	if err := b.server.register(c.MSL.Manifest); err != nil {

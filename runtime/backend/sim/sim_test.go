@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 
 func needClang(t *testing.T) {
 	t.Helper()
-	if _, err := mslcpu.Clang(); errors.Is(err, mslcpu.ErrNoClang) {
+	if _, err := mslcpu.NewCompiler(); errors.Is(err, mslcpu.ErrNoClang) {
 		t.Skip(err)
 	}
 }

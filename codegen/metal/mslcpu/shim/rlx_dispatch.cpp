@@ -10,7 +10,19 @@ namespace rlx {
 
 void dispatch(const KernelEntry &k, void *const *ptrs, unsigned n, const unsigned grid[3], const unsigned tg[3],
               std::size_t tgmem) {
-  if (const char *s = std::getenv("RLX_MSL_DEADLINE")) deadline_seconds = std::atoi(s);
+  // The environment the harness reads, read once: RLX_MSL_DEADLINE, and
+  // RLX_MSL_EXECUTOR=fibers for the fiber executor (plain builds only).
+  static const bool configured = [] {
+    if (const char *s = std::getenv("RLX_MSL_DEADLINE")) deadline_seconds = std::atoi(s);
+    if (const char *e = std::getenv("RLX_MSL_EXECUTOR")) {
+      fibers = std::string(e) == "fibers";
+#if defined(RLX_ASAN) || defined(RLX_TSAN)
+      if (fibers) fatal("the fiber executor is not available in sanitizer builds");
+#endif
+    }
+    return true;
+  }();
+  (void)configured;
   std::vector<Buf> bufs(n);
   std::vector<unsigned> bind(n);
   for (unsigned i = 0; i < n; i++) {

@@ -12,10 +12,17 @@
 // thread returned is reported, because Metal requires every thread of the
 // threadgroup to reach it. A barrier that waits longer than the deadline is
 // reported as a deadlock instead of hanging.
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <setjmp.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +36,9 @@
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define RLX_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define RLX_TSAN 1
 #endif
 #endif
 
@@ -51,6 +61,19 @@ std::mutex fatal_mu;
 }
 
 // Barrier with a participant count that threads can leave, and a deadline.
+// Arrivals count under a mutex; waiters then sleep on the generation word
+// with a futex, outside the mutex, so that a release wakes every waiter at
+// once instead of handing the mutex from one to the next (a condition
+// variable's herd, which dominated runs of 1024-thread threadgroups). The
+// generation is stored with release and loaded with acquire, which orders
+// every arrival's writes before every waiter's later reads, for the CPU
+// and for ThreadSanitizer alike.
+// In the fiber executor every participant is a fiber of one OS thread: a
+// wait that does not complete the round yields to the scheduler, which
+// resumes the fiber once the generation has moved.
+void fiber_block(const void *barrier, const uint32_t *gen, uint32_t seen, const char *what);
+bool fibers = false;
+
 class Barrier {
  public:
   void reset(int n) {
@@ -58,24 +81,57 @@ class Barrier {
     count_ = n;
     waiting_ = 0;
   }
-  void wait(const char *what) {
-    std::unique_lock<std::mutex> g(mu_);
-    unsigned long gen = gen_;
-    if (++waiting_ >= count_) {
-      release();
+  // wait returns when every participant has arrived; the last to arrive
+  // runs done (if any) first, while the others still wait.
+  template <class F>
+  void wait(const char *what, F done) {
+    uint32_t gen;
+    if (fibers) {
+      gen = fgen_;
+      if (++waiting_ >= count_) {
+        done();
+        waiting_ = 0;
+        fgen_++;
+        return;
+      }
+      fiber_block(this, &fgen_, gen, what);
       return;
     }
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      gen = gen_.load(std::memory_order_relaxed);
+      if (++waiting_ >= count_) {
+        done();
+        release();
+        return;
+      }
+    }
     auto until = std::chrono::steady_clock::now() + std::chrono::seconds(deadline_seconds);
-    while (gen == gen_) {
-      if (cv_.wait_until(g, until) == std::cv_status::timeout && gen == gen_) {
+    while (gen_.load(std::memory_order_acquire) == gen) {
+      struct timespec ts = {0, 200 * 1000 * 1000};
+      syscall(SYS_futex, reinterpret_cast<uint32_t *>(&gen_), FUTEX_WAIT_PRIVATE, gen, &ts, nullptr, 0);
+      if (gen_.load(std::memory_order_acquire) == gen && std::chrono::steady_clock::now() > until) {
+        std::lock_guard<std::mutex> g(mu_);
         fatal(std::string("deadlock: ") + what + " waited " + std::to_string(deadline_seconds) + " s with " +
               std::to_string(waiting_) + " of " + std::to_string(count_) + " threads arrived");
       }
     }
   }
+  void wait(const char *what) {
+    wait(what, [] {});
+  }
   // leave removes the caller from later rounds (arrive_and_drop) and
   // returns how many threads were waiting in the current round.
   int leave() {
+    if (fibers) {
+      int w = waiting_;
+      count_--;
+      if (waiting_ > 0 && waiting_ >= count_) {
+        waiting_ = 0;
+        fgen_++;
+      }
+      return w;
+    }
     std::lock_guard<std::mutex> g(mu_);
     int w = waiting_;
     count_--;
@@ -84,15 +140,16 @@ class Barrier {
   }
 
  private:
+  // release ends the round; mu_ is held.
   void release() {
     waiting_ = 0;
-    gen_++;
-    cv_.notify_all();
+    gen_.fetch_add(1, std::memory_order_release);
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&gen_), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
   }
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::atomic<uint32_t> gen_{0};
+  uint32_t fgen_ = 0;
   int count_ = 0, waiting_ = 0;
-  unsigned long gen_ = 0;
 };
 
 struct Simdgroup {
@@ -120,7 +177,7 @@ struct Dispatch {
   std::vector<unsigned char> tgmem_store;
   unsigned char *tgmem = nullptr;
   size_t tgmem_len = 0;
-  Barrier start, end, tgbar;
+  Barrier end, tgbar;
   std::vector<Simdgroup> sgs;
   std::mutex mu;
   unsigned returned = 0;  // threads of the current threadgroup that returned
@@ -138,43 +195,151 @@ void setup_threadgroup(Dispatch *d) {
   if (d->tgmem_len) std::memset(d->tgmem, kPoisonByte, d->tgmem_len);
 }
 
+void set_positions(Dispatch *d, ThreadCtx *c, unsigned g) {
+  unsigned t = c->tid;
+  unsigned tx = t % d->tg[0], ty = (t / d->tg[0]) % d->tg[1], tz = t / (d->tg[0] * d->tg[1]);
+  unsigned gx = g % d->grid[0], gy = (g / d->grid[0]) % d->grid[1], gz = g / (d->grid[0] * d->grid[1]);
+  unsigned *p = c->pos;
+  p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
+  p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
+  p[kPosLane] = c->lane, p[kPosSG] = c->sg;
+  p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
+  p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
+  p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
+}
+
+// thread_returned takes a thread that returned from the kernel out of its
+// simdgroup and out of the threadgroup barrier.
+void thread_returned(Dispatch *d, ThreadCtx *c) {
+  Simdgroup &s = d->sgs[c->sg];
+  {
+    std::lock_guard<std::mutex> lk(s.mu);
+    s.active &= ~(1u << c->lane);
+  }
+  s.bar.leave();
+  {
+    std::lock_guard<std::mutex> lk(d->mu);
+    d->returned++;
+  }
+  if (d->tgbar.leave() > 0) {
+    fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
+          " (every thread must reach it on Metal)");
+  }
+}
+
 void *worker(void *arg) {
   ThreadCtx *c = (ThreadCtx *)arg;
   Dispatch *d = c->d;
   tls = c;
-  unsigned t = c->tid;
-  unsigned tx = t % d->tg[0], ty = (t / d->tg[0]) % d->tg[1], tz = t / (d->tg[0] * d->tg[1]);
-  for (unsigned gz = 0; gz < d->grid[2]; gz++)
-    for (unsigned gy = 0; gy < d->grid[1]; gy++)
-      for (unsigned gx = 0; gx < d->grid[0]; gx++) {
-        if (t == 0) setup_threadgroup(d);
-        d->start.wait("threadgroup start");
-        unsigned *p = c->pos;
-        p[kPosTG] = gx, p[kPosTG + 1] = gy, p[kPosTG + 2] = gz;
-        p[kPosT] = tx, p[kPosT + 1] = ty, p[kPosT + 2] = tz;
-        p[kPosLane] = c->lane, p[kPosSG] = c->sg;
-        p[kPosTPTG] = d->tg[0], p[kPosTPTG + 1] = d->tg[1], p[kPosTPTG + 2] = d->tg[2];
-        p[kPosTGPG] = d->grid[0], p[kPosTGPG + 1] = d->grid[1], p[kPosTGPG + 2] = d->grid[2];
-        p[kPosGrid] = gx * d->tg[0] + tx, p[kPosGrid + 1] = gy * d->tg[1] + ty, p[kPosGrid + 2] = gz * d->tg[2] + tz;
-        d->fn(d->bufs.data(), d->tgmem, p);
-        // The thread returned: it leaves its simdgroup and the barrier.
-        Simdgroup &s = d->sgs[c->sg];
-        {
-          std::lock_guard<std::mutex> g(s.mu);
-          s.active &= ~(1u << c->lane);
-        }
-        s.bar.leave();
-        {
-          std::lock_guard<std::mutex> g(d->mu);
-          d->returned++;
-        }
-        if (d->tgbar.leave() > 0) {
-          fatal("a thread returned while " + std::string("others wait in threadgroup_barrier") +
-                " (every thread must reach it on Metal)");
-        }
-        d->end.wait("threadgroup end");
-      }
+  unsigned groups = d->grid[0] * d->grid[1] * d->grid[2];
+  // One rendezvous per threadgroup: the last thread to finish threadgroup
+  // g sets up g+1 before any thread starts it.
+  for (unsigned g = 0; g < groups; g++) {
+    set_positions(d, c, g);
+    d->fn(d->bufs.data(), d->tgmem, c->pos);
+    thread_returned(d, c);
+    d->end.wait("threadgroup end", [d] { setup_threadgroup(d); });
+  }
   return nullptr;
+}
+
+// The fiber executor: a threadgroup's threads are ucontext fibers run
+// round-robin by the dispatching thread, switching at every barrier and
+// simdgroup function. It keeps the threads' semantics (barriers, simdgroup
+// exchanges, returns) at a fraction of the cost of OS threads, for large
+// runs such as the model test; sanitizer builds use threads.
+struct Fiber {
+  ucontext_t ctx;  // the fiber's start
+  jmp_buf jb;      // where it yielded
+  bool started = false;
+  char *stack = nullptr;  // kFiberStack bytes, not zeroed
+  ThreadCtx tc;
+  bool done = false;
+  const void *barrier = nullptr;  // what it waits on, or null
+  const uint32_t *gen = nullptr;
+  uint32_t seen = 0;
+  const char *what = "";
+};
+
+// Switches after the start use _setjmp/_longjmp, which keep the signal
+// mask (swapcontext saves and restores it with a system call each time).
+struct FiberSched {
+  jmp_buf main;
+  std::vector<Fiber> fibers;
+  Fiber *cur = nullptr;
+};
+
+FiberSched *sched = nullptr;
+const size_t kFiberStack = 256 * 1024;
+
+void fiber_block(const void *barrier, const uint32_t *gen, uint32_t seen, const char *what) {
+  Fiber *f = sched->cur;
+  f->barrier = barrier, f->gen = gen, f->seen = seen, f->what = what;
+  if (_setjmp(f->jb) == 0) _longjmp(sched->main, 1);
+}
+
+void fiber_entry(unsigned hi, unsigned lo) {
+  Fiber *f = (Fiber *)(((uintptr_t)hi << 32) | lo);
+  Dispatch *d = f->tc.d;
+  d->fn(d->bufs.data(), d->tgmem, f->tc.pos);
+  thread_returned(d, &f->tc);
+  f->done = true;
+  _longjmp(sched->main, 1);
+}
+
+void run_fibers(Dispatch *d) {
+  FiberSched fs;
+  sched = &fs;
+  fs.fibers = std::vector<Fiber>(d->nthreads);
+  for (unsigned t = 0; t < d->nthreads; t++) {
+    fs.fibers[t].stack = (char *)std::malloc(kFiberStack);
+    ThreadCtx &c = fs.fibers[t].tc;
+    c.d = d, c.tid = t, c.lane = t % 32, c.sg = t / 32;
+  }
+  unsigned groups = d->grid[0] * d->grid[1] * d->grid[2];
+  for (unsigned g = 0; g < groups; g++) {
+    setup_threadgroup(d);
+    for (Fiber &f : fs.fibers) {
+      set_positions(d, &f.tc, g);
+      f.done = false, f.started = false, f.barrier = nullptr;
+      getcontext(&f.ctx);
+      f.ctx.uc_stack.ss_sp = f.stack;
+      f.ctx.uc_stack.ss_size = kFiberStack;
+      f.ctx.uc_link = nullptr;
+      uintptr_t p = (uintptr_t)&f;
+      makecontext(&f.ctx, (void (*)())fiber_entry, 2, (unsigned)(p >> 32), (unsigned)p);
+    }
+    for (;;) {
+      bool progress = false, live = false;
+      for (Fiber &f : fs.fibers) {
+        if (f.done) continue;
+        live = true;
+        if (f.barrier && *f.gen == f.seen) continue;
+        f.barrier = nullptr;
+        fs.cur = &f;
+        tls = &f.tc;
+        if (_setjmp(fs.main) == 0) {
+          if (!f.started) {
+            f.started = true;
+            setcontext(&f.ctx);
+          }
+          _longjmp(f.jb, 1);
+        }
+        progress = true;
+      }
+      if (!live) break;
+      if (!progress) {
+        unsigned n = 0;
+        const char *what = "";
+        for (Fiber &f : fs.fibers)
+          if (!f.done) n++, what = f.what;
+        fatal(std::string("deadlock: ") + std::to_string(n) + " threads wait in " + what +
+              " and no thread of the threadgroup can reach it");
+      }
+    }
+  }
+  for (Fiber &f : fs.fibers) std::free(f.stack);
+  sched = nullptr;
 }
 
 }  // namespace
@@ -260,6 +425,8 @@ unsigned guard_changes(const unsigned char *p) {
   return n;
 }
 
+void run_threads(Dispatch *d);
+
 void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsigned grid[3], const unsigned tg[3],
                   size_t tgmem, const std::vector<unsigned> &bind) {
   Dispatch d;
@@ -279,8 +446,24 @@ void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsi
     d.tgmem = d.tgmem_store.data() + kGuard;
 #endif
   }
-  d.start.reset((int)d.nthreads);
+  if (fibers) {
+    run_fibers(&d);
+  } else {
+    run_threads(&d);
+  }
+#ifdef RLX_ASAN
+  std::free(d.tgmem);
+#else
+  if (tgmem && (guard_changes(d.tgmem_store.data()) || guard_changes(d.tgmem + tgmem))) {
+    fatal(std::string(k.name) + ": threadgroup memory written outside its " + std::to_string(tgmem) + " bytes");
+  }
+#endif
+}
+
+void run_threads(Dispatch *dp) {
+  Dispatch &d = *dp;
   d.end.reset((int)d.nthreads);
+  setup_threadgroup(&d);
   std::vector<ThreadCtx> ctx(d.nthreads);
   std::vector<pthread_t> th(d.nthreads);
   pthread_attr_t attr;
@@ -295,13 +478,6 @@ void run_dispatch(const KernelEntry &k, const std::vector<Buf> &bufs, const unsi
   }
   for (unsigned t = 0; t < d.nthreads; t++) pthread_join(th[t], nullptr);
   pthread_attr_destroy(&attr);
-#ifdef RLX_ASAN
-  std::free(d.tgmem);
-#else
-  if (tgmem && (guard_changes(d.tgmem_store.data()) || guard_changes(d.tgmem + tgmem))) {
-    fatal(std::string(k.name) + ": threadgroup memory written outside its " + std::to_string(tgmem) + " bytes");
-  }
-#endif
 }
 
 }  // namespace
@@ -312,6 +488,16 @@ int harness_main(int argc, char **argv, const KernelEntry *kernels, int nkernels
     return 2;
   }
   if (const char *s = std::getenv("RLX_MSL_DEADLINE")) deadline_seconds = std::atoi(s);
+  // RLX_MSL_EXECUTOR=fibers runs threadgroups as fibers (not in
+  // sanitizer builds, whose reports need the OS threads).
+  if (const char *e = std::getenv("RLX_MSL_EXECUTOR")) {
+    fibers = std::string(e) == "fibers";
+#if defined(RLX_ASAN) || defined(RLX_TSAN)
+    if (fibers) fatal("the fiber executor is not available in sanitizer builds");
+#endif
+  }
+  // RLX_MSL_PROFILE=1 prints each dispatch's wall time on stderr.
+  const bool profile = std::getenv("RLX_MSL_PROFILE") != nullptr;
   Reader r{std::fopen(argv[1], "rb")};
   if (!r.f) fatal(std::string("cannot open ") + argv[1]);
   char magic[8];
@@ -349,7 +535,13 @@ int harness_main(int argc, char **argv, const KernelEntry *kernels, int nkernels
         bind.push_back(id);
       }
       if ((int)kid >= nkernels) fatal("job names a missing kernel");
+      auto t0 = std::chrono::steady_clock::now();
       run_dispatch(kernels[kid], bufs, grid, tg, tgmem, bind);
+      if (profile) {
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "rlx-msl-cpu: %s grid %u,%u,%u threadgroup %u: %.1f ms\n", kernels[kid].name, grid[0],
+                     grid[1], grid[2], tg[0] * tg[1] * tg[2], ms);
+      }
     }
     for (Buf &b : bufs) {
       uint64_t size = b.size;
