@@ -75,14 +75,7 @@ const stepNMSE = 1e-6
 // original function.
 func TestDecodeStep(t *testing.T) {
 	needClang(t)
-	// Three layers (two GDN, one attention) with an FFN of 1024, to keep
-	// the CPU's share of the kernels' threads to about a minute.
-	build := func(ctx *ir.Context) (*models.Model, error) {
-		c := models.DefaultQwen35()
-		c.Hidden, c.Quant, c.Layers, c.FFN = 1024, "q4_k", 3, 1024
-		return models.Qwen35(ctx, c)
-	}
-	s, err := runtimetest.SplitModel(build, hybridsplit.Options{})
+	s, err := runtimetest.SplitModel(runtimetest.Qwen(1024, "q4_k", 0), hybridsplit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +126,7 @@ func TestDecodeSteps(t *testing.T) {
 	needClang(t)
 	build := func(ctx *ir.Context) (*models.Model, error) {
 		c := models.DefaultQwen35()
-		c.Hidden, c.Quant, c.Layers, c.FFN, c.FullAttentionEvery = 1024, "q4_k", 1, 1024, 100
+		c.Hidden, c.Quant, c.Layers, c.FullAttentionEvery = 1024, "q4_k", 2, 100
 		return models.Qwen35(ctx, c)
 	}
 	s, err := runtimetest.SplitModel(build, hybridsplit.Options{})
@@ -157,7 +150,7 @@ func TestDecodeSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	tokens := []int64{3, 17, 101}
+	tokens := []int64{3, 17, 101, 42}
 	args := append([]*tensor.Tensor{}, in...)
 	for step, tok := range tokens {
 		token, err := tensor.FromInt64(tensor.I32, []int{1, 1}, []int64{tok})
