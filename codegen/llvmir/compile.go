@@ -4,9 +4,7 @@ import (
 	llir "github.com/llir/llvm/ir"
 
 	"github.com/rlx-compiler/rlx/codegen/mps"
-	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/ir"
-	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/target"
 )
@@ -51,22 +49,10 @@ func Compile(module *ir.Operation, opts Options) (*Output, error) {
 	for _, k := range c.MSL.Manifest.Kernels {
 		in.Kernels = append(in.Kernels, k.Name)
 	}
-	if c.Plan.Stats().MPSSteps > 0 {
-		lowered := module.Clone(nil)
-		if _, err := lowertomps.Lower(lowered, lowertomps.Options{Target: opts.Target}); err != nil {
-			return nil, err
-		}
-		// Only the planned function's regions: the builders of the
-		// others are not the app's business here.
-		var f *ir.Operation
-		for op := range builtin.Body(lowered).Ops() {
-			if ir.SymbolName(op) == c.Plan.Function {
-				f = op
-			}
-		}
-		if out.MPS, err = mps.Emit(f, opts.MPS); err != nil {
-			return nil, err
-		}
+	if out.MPS, err = c.Builders(opts.Target, opts.MPS); err != nil {
+		return nil, err
+	}
+	if out.MPS != nil {
 		for _, b := range out.MPS.Builders {
 			hb := Builder{Function: b.Function}
 			for _, w := range b.Weights {

@@ -94,13 +94,13 @@ rlx_context *rlx_create(uint64_t arena_bytes, uint64_t weight_bytes, const char 
 void rlx_destroy(rlx_context *ctx);
 const char *rlx_error(rlx_context *ctx);
 
-/* rlx_kernel makes pipeline id from the library's kernel function name. */
-int rlx_kernel(rlx_context *ctx, uint32_t id, const char *name);
+/* rlx_kernel makes pipeline from the library's kernel function name. */
+int rlx_kernel(rlx_context *ctx, uint32_t pipeline, const char *name);
 
-/* rlx_mps_region builds MPS region id with its builder and compiles its
+/* rlx_mps_region builds MPS region region with its builder and compiles its
  * executable once; every run then feeds inputs and weights from, and
  * writes results to, the given slots. */
-int rlx_mps_region(rlx_context *ctx, uint32_t id, const char *symbol, rlx_mps_builder build, uint32_t n_inputs,
+int rlx_mps_region(rlx_context *ctx, uint32_t region, const char *symbol, rlx_mps_builder build, uint32_t n_inputs,
                    const rlx_tensor *inputs, uint32_t n_results, const rlx_tensor *results, uint32_t n_weights,
                    const rlx_tensor *weights, uint32_t n_constants, const rlx_constant *constants);
 

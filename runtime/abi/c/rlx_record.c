@@ -71,16 +71,16 @@ const char *rlx_error(rlx_context *ctx) {
   return NULL;
 }
 
-int rlx_kernel(rlx_context *ctx, uint32_t id, const char *name) {
-  fprintf(ctx->out, "kernel %u %s\n", id, name);
+int rlx_kernel(rlx_context *ctx, uint32_t pipeline, const char *name) {
+  fprintf(ctx->out, "kernel %u %s\n", pipeline, name);
   return 0;
 }
 
-int rlx_mps_region(rlx_context *ctx, uint32_t id, const char *symbol, rlx_mps_builder build, uint32_t n_inputs,
+int rlx_mps_region(rlx_context *ctx, uint32_t region, const char *symbol, rlx_mps_builder build, uint32_t n_inputs,
                    const rlx_tensor *inputs, uint32_t n_results, const rlx_tensor *results, uint32_t n_weights,
                    const rlx_tensor *weights, uint32_t n_constants, const rlx_constant *constants) {
   const char *who = build ? (const char *)build(NULL, NULL, NULL, NULL) : "null";
-  fprintf(ctx->out, "mps_region %u %s builder %s\n", id, symbol, who ? who : "null");
+  fprintf(ctx->out, "mps_region %u %s builder %s\n", region, symbol, who ? who : "null");
   for (uint32_t i = 0; i < n_inputs; i++) tensor(ctx->out, "input", &inputs[i]);
   for (uint32_t i = 0; i < n_results; i++) tensor(ctx->out, "result", &results[i]);
   for (uint32_t i = 0; i < n_weights; i++) tensor(ctx->out, "weight", &weights[i]);

@@ -84,11 +84,11 @@ const char *rlx_error(rlx_context *ctx) {
   return ctx->err.empty() ? nullptr : ctx->err.c_str();
 }
 
-int rlx_kernel(rlx_context *ctx, uint32_t id, const char *name) {
+int rlx_kernel(rlx_context *ctx, uint32_t pipeline, const char *name) {
   for (int i = 0; i < rlx::kernel_count; i++) {
     if (std::strcmp(rlx::kernel_table[i].name, name) == 0) {
-      if (ctx->kernels.size() <= id) ctx->kernels.resize(id + 1, -1);
-      ctx->kernels[id] = i;
+      if (ctx->kernels.size() <= pipeline) ctx->kernels.resize(pipeline + 1, -1);
+      ctx->kernels[pipeline] = i;
       return 0;
     }
   }

@@ -7,10 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
-	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
-	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -105,7 +103,11 @@ func (b *Backend) compileRegions(c *backend.Compiled, t *target.Target) error {
 	for i, st := range c.Plan.Steps {
 		if st.Kind == plan.StepMPS {
 			if lowered == nil {
-				if lowered, err = lowerCopy(c, t); err != nil {
+				f, err := c.Lowered(t)
+				if err != nil {
+					return err
+				}
+				if lowered, err = backend.Regions(f, c.Plan); err != nil {
 					return err
 				}
 			}
@@ -174,23 +176,4 @@ func (b *Backend) Close() error {
 		b.programs = nil
 	}
 	return errors.Join(errs...)
-}
-
-// lowerCopy lowers the MPS regions of a copy of c's module and returns,
-// for each step, its region in the copy.
-func lowerCopy(c *backend.Compiled, t *target.Target) ([]*ir.Operation, error) {
-	mod := c.Module.Clone(nil)
-	if _, err := lowertomps.Lower(mod, lowertomps.Options{Target: t}); err != nil {
-		return nil, err
-	}
-	var f *ir.Operation
-	for op := range builtin.Body(mod).Ops() {
-		if ir.SymbolName(op) == ir.SymbolName(c.Func) {
-			f = op
-		}
-	}
-	if f == nil {
-		return nil, fmt.Errorf("@%s is missing from the lowered copy", c.Plan.Function)
-	}
-	return backend.Regions(f, c.Plan)
 }
