@@ -98,14 +98,13 @@ func (p *Plan) slot(id int, live bool) string {
 
 func triple(v [3]int) string { return fmt.Sprintf("[%d, %d, %d]", v[0], v[1], v[2]) }
 
-// WriteJSON writes the plan as indented JSON (docs/runtime.md#json).
+// WriteJSON writes the plan as indented JSON (docs/runtime.md#json),
+// types as they are spelled ("tensor<1x64xf32>", not escaped for HTML).
 func (p *Plan) WriteJSON(w io.Writer) error {
-	data, err := json.MarshalIndent(p, "", " ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	return enc.Encode(p)
 }
 
 // ReadJSON reads a plan written by WriteJSON: the version must be
