@@ -11,6 +11,8 @@ import (
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
+	"github.com/rlx-compiler/rlx/runtime/abi"
+	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 )
 
@@ -194,17 +196,18 @@ func (h *host) array(kind string, elem types.Type, elems []constant.Constant) co
 func ci32(v int64) constant.Constant { return constant.NewInt(types.I32, v) }
 func ci64(v int64) constant.Constant { return constant.NewInt(types.I64, v) }
 
-// DType returns rlx_runtime.h's element type code (MPSDataType's value)
-// of a tensor type string's element type.
+// DType returns rlx_runtime.h's element type code of a tensor type string
+// (abi.DType).
 func DType(typ string) (int64, error) {
-	elem := typ[strings.LastIndexByte(typ, 'x')+1 : len(typ)-1]
-	codes := map[string]int64{"f32": 0x10000020, "f16": 0x10000010, "bf16": 0x90000010, "i64": 0x20000040,
-		"i32": 0x20000020, "i8": 0x20000008, "ui8": 0x00000008, "i1": 0x80000008}
-	c, ok := codes[elem]
-	if !ok {
-		return 0, fmt.Errorf("%s: element type %q has no rlx_runtime.h code", typ, elem)
+	dt, _, err := backend.ParseType(typ)
+	if err != nil {
+		return 0, err
 	}
-	return c, nil
+	c, ok := abi.DType(dt)
+	if !ok {
+		return 0, fmt.Errorf("%s: element type %v has no rlx_runtime.h code", typ, dt)
+	}
+	return int64(c), nil
 }
 
 // shape returns the dims of a tensor type string ("tensor<2x3xf32>").

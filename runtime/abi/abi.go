@@ -4,6 +4,8 @@ import (
 	"embed"
 	"os"
 	"path/filepath"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 //go:embed rlx_runtime.h c/rlx_runtime_cpu.cpp c/rlx_record.c
@@ -47,4 +49,28 @@ func Write(dir string, names ...string) ([]string, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// DType returns rlx_runtime.h's code of an element type (RLX_F32, …:
+// MPSDataType's values), and false for a type it has no code for.
+func DType(dt tensor.DType) (uint32, bool) {
+	switch dt {
+	case tensor.F32:
+		return 0x10000020, true
+	case tensor.F16:
+		return 0x10000010, true
+	case tensor.BF16:
+		return 0x90000010, true
+	case tensor.I64:
+		return 0x20000040, true
+	case tensor.I32:
+		return 0x20000020, true
+	case tensor.I8:
+		return 0x20000008, true
+	case tensor.UI8:
+		return 0x00000008, true
+	case tensor.I1:
+		return 0x80000008, true
+	}
+	return 0, false
 }

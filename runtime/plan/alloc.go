@@ -33,7 +33,7 @@ func (b *builder) extendToEnd() {
 
 // carry pairs decode states (an argument and a result with the same name
 // and type) so that the result ends the run in the argument's slot.
-func (b *builder) carry(view interface{ Name() string }) {
+func (b *builder) carry() {
 	isOutput := map[int]bool{}
 	for _, o := range b.p.Outputs {
 		isOutput[o.Value] = true

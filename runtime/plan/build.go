@@ -85,7 +85,7 @@ func Build(f *ir.Operation, man *metal.Manifest, opts Options) (*Plan, error) {
 	}
 	body := view.Body()
 	for i, a := range body.Arguments() {
-		id, err := b.newValue(f, fmt.Sprintf("%%arg%d", i), KindInput, a.Type(), -1)
+		id, err := b.newValue(fmt.Sprintf("%%arg%d", i), KindInput, a.Type(), -1)
 		if err != nil {
 			return nil, ir.OpError(f, "argument #%d: %v", i, err)
 		}
@@ -114,13 +114,13 @@ func Build(f *ir.Operation, man *metal.Manifest, opts Options) (*Plan, error) {
 			}
 			continue
 		}
-		if err := b.step(f, op, view.Name(), name); err != nil {
+		if err := b.step(op, view.Name(), name); err != nil {
 			return nil, err
 		}
 	}
 	b.liveness()
 	if opts.Carry {
-		b.carry(view)
+		b.carry()
 	}
 	if err := b.allocate(); err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func typeBytes(t ir.Type) (int64, error) {
 	return n * int64(dt.ByteSize()), nil
 }
 
-func (b *builder) newValue(at *ir.Operation, name, kind string, t ir.Type, def int) (int, error) {
+func (b *builder) newValue(name, kind string, t ir.Type, def int) (int, error) {
 	n, err := typeBytes(t)
 	if err != nil {
 		return 0, err
@@ -203,7 +203,7 @@ func (b *builder) weight(at *ir.Operation, name string, t string, bytes int64) (
 
 // step adds the step of one region op of f's body; name is the printer's
 // name of its results.
-func (b *builder) step(f, op *ir.Operation, fname, name string) error {
+func (b *builder) step(op *ir.Operation, fname, name string) error {
 	kind := ""
 	switch op.Name() {
 	case mps.SubgraphName:
@@ -234,7 +234,7 @@ func (b *builder) step(f, op *ir.Operation, fname, name string) error {
 		if op.NumResults() > 1 {
 			rn += "#" + strconv.Itoa(i)
 		}
-		id, err := b.newValue(op, rn, KindResult, r.Type(), idx)
+		id, err := b.newValue(rn, KindResult, r.Type(), idx)
 		if err != nil {
 			return ir.OpError(op, "result #%d: %v", i, err)
 		}

@@ -28,6 +28,7 @@ import (
 	"unsafe"
 
 	"github.com/rlx-compiler/rlx/codegen/mps"
+	"github.com/rlx-compiler/rlx/runtime/abi"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -194,7 +195,7 @@ func (b *Backend) tensors(ts []tensorDesc) (*C.rlx_tensor, error) {
 		if err != nil {
 			return nil, err
 		}
-		code, ok := dtypeCodes[dt]
+		code, ok := abi.DType(dt)
 		if !ok {
 			return nil, fmt.Errorf("%s has no MPSGraph data type", t.typ)
 		}
@@ -219,12 +220,6 @@ type tensorDesc struct {
 	buffer        int
 	typ           string
 	offset, bytes int64
-}
-
-// dtypeCodes are MPSDataType's values (rlx_runtime.h's RLX_F32, …).
-var dtypeCodes = map[tensor.DType]uint32{
-	tensor.F32: 0x10000020, tensor.F16: 0x10000010, tensor.BF16: 0x90000010, tensor.I64: 0x20000040,
-	tensor.I32: 0x20000020, tensor.I8: 0x20000008, tensor.UI8: 0x00000008, tensor.I1: 0x80000008,
 }
 
 // regions builds and compiles every MPS step's executable.
