@@ -72,7 +72,9 @@ const stepNMSE = 1e-6
 // with q4_k projections (GDN and attention layers, conv and recurrent
 // states, KV caches) through the sim backend, with guards after every
 // value, and compares every result with the interpreter's run of the
-// original function.
+// original function (whose bits the ref backend gives). Its GDN layers
+// hold the multi-output handoff of the original: one MPS region's q, k, v,
+// gate and β read by one Metal step.
 func TestDecodeStep(t *testing.T) {
 	needClang(t)
 	s, err := runtimetest.SplitModel(runtimetest.Qwen(1024, "q4_k", 0), hybridsplit.Options{})
@@ -87,6 +89,20 @@ func TestDecodeStep(t *testing.T) {
 	c, err := backend.Compile(s.Module, "", backend.Options{Plan: plan.Options{Guard: 64}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The multi-output handoff that broke the original: an MPS step whose
+	// results (three or more) one Metal step reads.
+	handoffs := 0
+	for _, a := range c.Plan.Steps {
+		for _, m := range c.Plan.Steps {
+			if a.Kind == plan.StepMPS && m.Kind == plan.StepMetal && len(shared(a, m)) >= 3 {
+				handoffs++
+				t.Logf("handoff: @%s hands %d results to @%s (%s)", a.Symbol, len(shared(a, m)), m.Symbol, m.Dispatches[0].Kernel)
+			}
+		}
+	}
+	if handoffs == 0 {
+		t.Fatal("the decode step has no multi-output handoff")
 	}
 	start := time.Now()
 	b, err := sim.New(c, w, sim.Options{Programs: programs})
@@ -200,4 +216,18 @@ func modelData(t *testing.T, m *models.Model) (ref.Weights, []*tensor.Tensor) {
 		t.Fatal(err)
 	}
 	return &ref.TensorWeights{Tensors: st.Tensors}, in
+}
+
+// shared returns the results of step a that step b reads.
+func shared(a, b *plan.Step) []int {
+	var out []int
+	for _, o := range a.Outputs {
+		for _, i := range b.Inputs {
+			if o == i {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
 }
