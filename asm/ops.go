@@ -78,9 +78,12 @@ func (p *parser) pushScope(isolated bool) {
 	if isolated || len(p.scopes) == 0 {
 		s := &valueScope{}
 		// Generated code defines a value every ~100 bytes; a function that
-		// is most of the file gets its table sized up front. Small regions
-		// are left to grow.
-		if rest := len(p.src) - p.tok.end; rest > 1<<20 {
+		// is most of the file gets its table sized up front. Only the
+		// module's and its functions' scopes do: the isolated regions
+		// inside a function (the mps.subgraph and thunk.call regions of a
+		// split function, thousands of them) are left to grow, or each
+		// would allocate a table for the rest of the file.
+		if rest := len(p.src) - p.tok.end; rest > 1<<20 && len(p.scopes) <= 1 {
 			s.defs.sizeHint = rest / 96
 		}
 		p.scopes = append(p.scopes, s)

@@ -26,6 +26,7 @@ const (
 	limitExact  = 1e-7 // f32 element-wise, norms, data movement
 	limitMatmul = 5e-4 // matmul and attention (another summation order)
 	limitF16    = 1e-5 // f16 results: one rounding of 2^-11 differs at most
+	limitBF16   = 1e-4 // bf16 results: one rounding of 2^-8
 )
 
 // one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
@@ -151,12 +152,14 @@ func normCases() []opCase {
 		rms("rms_norm_decode_1x64", "tensor<1x64xf32>", "tensor<64xf32>", "tensor<1x64xf32>", limitExact),
 		rms("rms_norm_odd_2x3x37", "tensor<2x3x37xf32>", "tensor<37xf32>", "tensor<2x3x37xf32>", limitExact),
 		rms("rms_norm_f16", "tensor<2x96xf16>", "tensor<96xf32>", "tensor<2x96xf16>", limitF16),
+		rms("rms_norm_bf16", "tensor<3x80xbf16>", "tensor<80xbf16>", "tensor<3x80xbf16>", limitBF16),
 		ln("layer_norm_4x77", "tensor<4x77xf32>", "tensor<77xf32>", "tensor<4x77xf32>", limitExact),
 		ln("layer_norm_decode_1x1024", "tensor<1x1024xf32>", "tensor<1024xf32>", "tensor<1x1024xf32>", limitExact),
 		sm("softmax_last_4x100", "tensor<4x100xf32>", -1, limitExact),
 		sm("softmax_axis0_5x3x7", "tensor<5x3x7xf32>", 0, limitExact),
 		sm("softmax_decode_1x1025", "tensor<1x1025xf32>", 1, limitExact),
 		sm("softmax_f16", "tensor<2x33xf16>", 1, limitF16),
+		sm("softmax_bf16", "tensor<3x50xbf16>", 1, limitBF16),
 	}
 }
 
@@ -209,6 +212,8 @@ func matmulCases() []opCase {
 		mm("gemm_odd_67x45x131", "tensor<67x45xf32>", "tensor<45x131xf32>", "tensor<67x131xf32>"),
 		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
 		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
+		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
+		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
 			name: "gemv_param_weight", args: []string{"tensor<1x128xf32>"},
 			body: `%w = graph.param "w" : tensor<128x256xf32>
@@ -269,6 +274,7 @@ func attentionCases() []opCase {
 		att("attn_decode_custom_i1", 1, 1, 2, 16, 12, 2, 16, "f32", `mask = "custom"`, "tensor<1x12xi1>"),
 		att("attn_general_causal", 1, 13, 2, 32, 13, 1, 32, "f32", `mask = "causal"`, ""),
 		att("attn_general_none_f16", 1, 9, 4, 16, 14, 2, 24, "f16", `mask = "none"`, ""),
+		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
 		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
 		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
 	}

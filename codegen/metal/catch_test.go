@@ -26,7 +26,7 @@ func brokenSuite(t *testing.T, c opCase, edit func(string) string, mode mslcpu.M
 	t.Helper()
 	cc := compiler(t)
 	if err := cc.SanitizerAvailable(mode); err != nil {
-		t.Skip("skipping: ", err)
+		t.Skipf("skipping: %v", err)
 	}
 	s, err := buildSuite(cc, []opCase{c})
 	if err != nil {

@@ -46,9 +46,11 @@ func emitGatedDeltaNet(r *regionState, op *ir.Operation) error {
 	}
 	key := keyOf(q.elem, kk.elem, v.elem, gt.elem, beta.elem, s0.elem, out.elem, q.shape, perChannel, len(reads))
 	k, err := r.e.kernel(op, "gated_delta_net", key, func(b *kb) error {
-		// Four rows per thread where the state allows (32 simdgroups for
-		// N = 128, 8 for N = 32), at most 32 simdgroups.
-		nsg := int64(min(32, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth))
+		// At least four rows per thread, at most 8 simdgroups: 256 threads
+		// fit any Apple pipeline's maximum, so the runtime never has to
+		// shrink this fixed-shape kernel (N = 256 keeps 32 state values
+		// per thread in registers).
+		nsg := int64(min(8, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth))
 		nsg = max(1, min(nsg, (n+3)/4))
 		ri := (n + nsg - 1) / nsg
 		gate := "scalar gate"

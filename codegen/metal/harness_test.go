@@ -93,7 +93,7 @@ func compiler(t *testing.T) *mslcpu.Compiler {
 	t.Helper()
 	ccOnce.Do(func() { cc, ccErr = mslcpu.NewCompiler() })
 	if errors.Is(ccErr, mslcpu.ErrNoClang) {
-		t.Skip("skipping: ", ccErr)
+		t.Skipf("skipping: %v", ccErr)
 	}
 	if ccErr != nil {
 		t.Fatal(ccErr)

@@ -89,11 +89,22 @@ func TestLimits(t *testing.T) {
 }
 
 // TestMaxThreads emits the op suite for a device whose pipelines take at
-// most 64 threads: no kernel asks for more.
+// most 64 threads: no kernel asks for more. With the default maximum, no
+// kernel that a runtime cannot shrink (resize "fixed") asks for more than
+// 256 threads, which every Apple pipeline allows.
 func TestMaxThreads(t *testing.T) {
 	m, err := parseCases(opCases())
 	if err != nil {
 		t.Fatal(err)
+	}
+	def, err := metal.Emit(m, suiteOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range def.Kernels {
+		if n := k.Threadgroup[0] * k.Threadgroup[1] * k.Threadgroup[2]; k.Resize == metal.ResizeFixed && n > 256 {
+			t.Errorf("%s: a fixed threadgroup of %d threads", k.Name, n)
+		}
 	}
 	opts := suiteOptions
 	opts.MaxThreadsPerThreadgroup = 64

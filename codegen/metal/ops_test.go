@@ -103,7 +103,7 @@ func TestSanitizers(t *testing.T) {
 			t.Parallel()
 			cc := compiler(t)
 			if err := cc.SanitizerAvailable(mode); err != nil {
-				t.Skip("skipping: ", err)
+				t.Skipf("skipping: %v", err)
 			}
 			s, err := buildSuite(cc, cases, mode)
 			if err != nil {
