@@ -16,6 +16,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/kernels"
+	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/weights"
@@ -64,6 +65,9 @@ type options struct {
 	tolerance                                          float64
 	numValues, maxTokens                               int
 	allowUnregistered, profile                         bool
+	backend, compareBackend, planJSON                  string
+	plan, carry                                        bool
+	align, guard                                       int64
 }
 
 // Main runs rlx-run with args (without the program name) and returns the
@@ -102,6 +106,13 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.saveWeights, "save-weights", "", "")
 	fs.BoolVar(&o.allowUnregistered, "allow-unregistered-dialect", false, "")
 	fs.BoolVar(&o.profile, "profile", false, "")
+	fs.StringVar(&o.backend, "backend", "", "")
+	fs.StringVar(&o.compareBackend, "compare-backend", "", "")
+	fs.BoolVar(&o.plan, "plan", false, "")
+	fs.StringVar(&o.planJSON, "plan-json", "", "")
+	fs.Int64Var(&o.align, "align", plan.DefaultAlign, "")
+	fs.Int64Var(&o.guard, "guard", 0, "")
+	fs.BoolVar(&o.carry, "carry", false, "")
 	fs.StringVar(&o.tokens, "tokens", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
@@ -134,6 +145,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--logits and --max-tokens need --tokens")
 	case o.tokens != "" && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens decodes from zero states: it takes no --inputs, --out-dir, --save-inputs or --profile")
+	}
+	if err := checkBackend(o.backend, "backend"); err != nil {
+		return nil, err
+	}
+	if err := checkBackend(o.compareBackend, "compare-backend"); err != nil {
+		return nil, err
 	}
 	o.input = pos[0]
 	return o, nil
@@ -171,6 +188,9 @@ func (r *runner) main() int {
 	if err != nil {
 		return r.fail(err)
 	}
+	if o.plan || o.planJSON != "" {
+		return r.printPlan(p)
+	}
 	progs := []*ref.Program{p}
 	var q *ref.Program
 	if o.compareWith != "" {
@@ -190,7 +210,7 @@ func (r *runner) main() int {
 	if err != nil {
 		return r.fail(err)
 	}
-	res, err := r.run(p, inputs, w)
+	res, err := r.run(o.backend, p, inputs, w)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -205,15 +225,19 @@ func (r *runner) main() int {
 		}
 		return 0
 	}
-	other, err := r.run(q, inputs, w)
+	other, err := r.run(o.compareBackend, q, inputs, w)
 	if err != nil {
 		return r.fail(err)
 	}
 	return r.compare(res, other)
 }
 
-// run runs p, with a profile on stderr when asked.
-func (r *runner) run(p *ref.Program, inputs []*tensor.Tensor, w ref.Weights) ([]*tensor.Tensor, error) {
+// run runs p, through the interpreter or a backend, with a profile on
+// stderr when asked.
+func (r *runner) run(backend string, p *ref.Program, inputs []*tensor.Tensor, w ref.Weights) ([]*tensor.Tensor, error) {
+	if backend != "" {
+		return r.runBackend(backend, p, inputs, w)
+	}
 	if !r.o.profile {
 		return p.Run(inputs, w)
 	}
