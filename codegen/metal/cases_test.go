@@ -277,6 +277,13 @@ func attentionCases() []opCase {
 		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
 		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
 		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+		// Split key ranges (flash-decoding) with their merge: a decoder's
+		// head size with four query heads per KV head in f16; two queries
+		// whose window leaves the first range empty; head sizes that are
+		// not multiples of 4 (no vector loads) and three heads per KV head.
+		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
+		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
+		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
 	}
 }
 

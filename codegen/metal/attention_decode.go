@@ -1,0 +1,430 @@
+package metal
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Attention decode (Sq ≤ attnDecodeMax): flash-decoding.
+//
+// A decode step reads the whole KV cache once and does little arithmetic
+// per byte, so the kernel is bound by the bytes in flight. One
+// threadgroup per query and head walking every key (the first design)
+// left an H200 at 1% of its bandwidth: 32 threadgroups, and each key's
+// loads waited for the previous key's online-softmax update. So:
+//
+//   - the keys are split into ranges across threadgroups (splits chosen so
+//     that the grid reaches about decodeThreadgroups, each range at least
+//     attnMinKeys keys); each range's (max, sum, weighted values) go to a
+//     region temporary, and attention_merge combines the ranges, as
+//     ggml's vector kernel and MLX's 2-pass kernel do for long caches;
+//   - a threadgroup serves hb query heads that share one KV head (GQA), so
+//     their keys and values are read once for all of them;
+//   - KL lanes share a key, each holding a slice of D (and of Dv), so a
+//     simdgroup scores 32/KL keys a step and each lane group loads
+//     attnUnroll keys (their K and V rows) before using them; a score
+//     needs log2(KL) shuffles, and the running max is shared by the whole
+//     simdgroup, so the lane groups' sums add up at the end;
+//   - the simdgroups take steps in turn and merge through threadgroup
+//     memory.
+//
+// Masked keys are never read. A range with no key kept contributes
+// nothing (max −∞); a row that keeps no key is zeros, as the reference.
+
+const (
+	attnMinKeys = 64 // fewest keys per split
+	attnUnroll  = 2  // keys a lane group loads before using them
+	attnSimds   = 4  // simdgroups per threadgroup
+	attnRegs    = 64 // floats of q and o a lane may hold for its heads
+)
+
+// attnDecodePlan is the launch plan of one decode attention.
+type attnDecodePlan struct {
+	kl, kpw        int64 // lanes per key, keys per simdgroup step
+	vecQ, vecV     bool  // four-wide loads of q and k, of v
+	nq, nv         int64 // elements of D and Dv a lane holds
+	hb             int64 // query heads per threadgroup
+	splits, ks     int64 // key ranges, keys per range
+	nsg            int
+	tgStride       int64 // floats per (simdgroup, head) in threadgroup memory
+	headBlocks     int64 // H / hb
+	partN, partRow int64
+}
+
+func planAttnDecode(s *attnShape, maxThreads int) attnDecodePlan {
+	var p attnDecodePlan
+	// KL: the power of two (at most 32) that leaves about eight elements
+	// of the larger head dim to each lane.
+	p.kl = 1
+	for p.kl < 32 && p.kl*8 < max(s.d, s.dv) {
+		p.kl *= 2
+	}
+	p.kpw = SimdWidth / p.kl
+	// Four-wide loads when the dim allows and the type has vectors in the
+	// harness's shims (f32 and f16; bf16 is read element by element).
+	vec := func(e elem) bool { return e == elemF32 || e == elemF16 }
+	p.vecQ = s.d%4 == 0 && vec(s.q.elem) && vec(s.k.elem)
+	p.vecV = s.dv%4 == 0 && vec(s.v.elem)
+	per := func(dim int64, vec bool) int64 {
+		if vec {
+			return 4 * ceilDiv(dim, 4*p.kl)
+		}
+		return ceilDiv(dim, p.kl)
+	}
+	p.nq, p.nv = per(s.d, p.vecQ), per(s.dv, p.vecV)
+	g := s.h / s.hkv
+	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
+	p.tgStride = 2 + s.dv
+	p.hb = 1
+	for c := g; c >= 1; c-- {
+		if g%c == 0 && c*(p.nq+p.nv) <= attnRegs && int64(p.nsg)*c*p.tgStride*4 <= MaxThreadgroupMemory {
+			p.hb = c
+			break
+		}
+	}
+	for p.nsg > 1 && int64(p.nsg)*p.hb*p.tgStride*4 > MaxThreadgroupMemory {
+		p.nsg /= 2
+	}
+	p.headBlocks = s.h / p.hb
+	base := s.sq * p.headBlocks * s.b
+	p.splits = 1
+	if base < decodeThreadgroups {
+		p.splits = max(1, min(ceilDiv(decodeThreadgroups, base), ceilDiv(s.sk, attnMinKeys)))
+	}
+	p.ks = ceilDiv(s.sk, p.splits)
+	p.splits = ceilDiv(s.sk, p.ks)
+	p.partRow = 2 + s.dv
+	p.partN = p.splits * s.b * s.sq * s.h * p.partRow
+	return p
+}
+
+func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup)
+	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
+	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s, keys in %d splits of %d",
+			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap), p.splits, p.ks)
+		b.buffer("q", s.q, accRead)
+		b.buffer("k", s.k, accRead)
+		b.buffer("v", s.v, accRead)
+		if len(reads) == 4 {
+			b.buffer("mask", s.mask, accRead)
+		}
+		if p.splits > 1 {
+			b.buffer("part", part, accWrite)
+		} else {
+			b.buffer("y", s.y, accWrite)
+		}
+		attnDecodeBody(b, s, &p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if p.splits == 1 {
+		ids, err := r.bind(reads, []*ir.Value{op.Result(0)})
+		if err != nil {
+			return err
+		}
+		r.dispatch(k, []*ir.Operation{op}, ids)
+		return nil
+	}
+	merge, err := r.e.kernel(op, "attention_merge", keyOf(s.y.elem, s.y.shape, p.splits), func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("attention_merge: %d key ranges into y%v", p.splits, s.y.shape)
+		b.buffer("part", part, accRead)
+		b.buffer("y", s.y, accWrite)
+		attnMergeBody(b, s, &p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	tmp := r.temp(part)
+	ids, err := r.bind(reads, nil)
+	if err != nil {
+		return err
+	}
+	r.dispatch(k, []*ir.Operation{op}, append(ids, tmp))
+	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(merge, []*ir.Operation{op}, append([]int{tmp}, out...))
+	return nil
+}
+
+// attnSlice describes the elements of a head dim that lane kl holds:
+// with vectors, element e of the lane is 4·kl + 4·KL·(e/4) + e%4; without,
+// kl + KL·e.
+type attnSlice struct {
+	dim, kl int64
+	vec     bool
+	n       int64 // elements per lane
+}
+
+// vecStart is the first dim index of the lane's vector v.
+func (a attnSlice) vecStart(v int64) string {
+	return fmt.Sprintf("kl * 4u + %du", 4*a.kl*v)
+}
+
+// full reports whether every lane's vector v is inside the dim.
+func (a attnSlice) full(v int64) bool { return 4*a.kl*(v+1) <= a.dim }
+
+// load writes the loads of a lane's slice of row (an element offset
+// expression) of buf into floats name0…; out-of-range elements are 0.
+// cond, when not empty, guards every load.
+func (a attnSlice) load(b *kb, buf string, et elem, row, name, cond string) {
+	comps := []string{"x", "y", "z", "w"}
+	for e := range a.n {
+		b.l("float %s%d = 0.0f;", name, e)
+	}
+	if a.vec {
+		vt := et.msl() + "4"
+		for v := range a.n / 4 {
+			c := cond
+			if !a.full(v) {
+				c = joinCond(c, fmt.Sprintf("%s < %du", a.vecStart(v), a.dim))
+			}
+			if c != "" {
+				b.l("if (%s) {", c)
+			} else {
+				b.l("{")
+			}
+			b.l("const %s t = *((device const %s *)(%s + %s + %s));", vt, vt, buf, row, a.vecStart(v))
+			for i, comp := range comps {
+				b.l("%s%d = (float)t.%s;", name, 4*v+int64(i), comp)
+			}
+			b.l("}")
+		}
+		return
+	}
+	for e := range a.n {
+		c := cond
+		if a.kl*(e+1) > a.dim {
+			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+		}
+		if c != "" {
+			b.l("if (%s) {", c)
+			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+			b.l("}")
+		} else {
+			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+		}
+	}
+}
+
+// index is the dim index of the lane's element e.
+func (a attnSlice) index(e int64) string {
+	if a.vec {
+		return fmt.Sprintf("kl * 4u + %du", 4*a.kl*(e/4)+e%4)
+	}
+	return fmt.Sprintf("kl + %du", a.kl*e)
+}
+
+func joinCond(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " && " + b
+}
+
+func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
+	qs := attnSlice{dim: s.d, kl: p.kl, vec: p.vecQ, n: p.nq}
+	vs := attnSlice{dim: s.dv, kl: p.kl, vec: p.vecV, n: p.nv}
+	g := s.h / s.hkv
+	step := p.kpw * attnUnroll
+	b.tgmem("float", int(int64(p.nsg)*p.hb*p.tgStride*4))
+	b.launch([3]int{int(p.splits), int(s.sq * p.headBlocks), int(s.b)}, [3]int{p.nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint split = tgpos.x;")
+	b.l("const uint i = tgpos.y / %du;", p.headBlocks)
+	b.l("const uint h0 = (tgpos.y %% %du) * %du;", p.headBlocks, p.hb)
+	b.l("const uint bb = tgpos.z;")
+	b.l("const uint hk = h0 / %du;", g)
+	b.l("const uint nsg = tptg.x / 32u;")
+	b.l("const uint grp = lane / %du;", p.kl)
+	b.l("const uint kl = lane %% %du;", p.kl)
+	b.l("const long absq = %d + (long)i;", s.sk-s.sq)
+	b.l("const uint jlo = split * %du;", p.ks)
+	b.l("const uint jhi = min(jlo + %du, %du);", p.ks, s.sk)
+	for hh := range p.hb {
+		qs.load(b, "q", s.q.elem, fmt.Sprintf("((bb * %du + i) * %du + h0 + %du) * %du", s.sq, s.h, hh, s.d), fmt.Sprintf("q%d_", hh), "")
+		b.l("float m%d = -INFINITY;", hh)
+		b.l("float l%d = 0.0f;", hh)
+		for e := range p.nv {
+			b.l("float o%d_%d = 0.0f;", hh, e)
+		}
+	}
+	b.l("for (uint jb = jlo + sg * %du; jb < jhi; jb += nsg * %du) {", step, step)
+	for u := range int64(attnUnroll) {
+		b.l("const uint j%d = jb + grp + %du;", u, u*p.kpw)
+		keep := attnKeepAt(s, fmt.Sprintf("j%d", u))
+		b.l("const bool keep%d = j%d < jhi && %s;", u, u, keep)
+		b.l("const uint kr%d = (bb * %du + j%d) * %du + hk;", u, s.sk, u, s.hkv)
+	}
+	for u := range int64(attnUnroll) {
+		qs.load(b, "k", s.k.elem, fmt.Sprintf("kr%d * %du", u, s.d), fmt.Sprintf("k%d_", u), fmt.Sprintf("keep%d", u))
+		vs.load(b, "v", s.v.elem, fmt.Sprintf("kr%d * %du", u, s.dv), fmt.Sprintf("v%d_", u), fmt.Sprintf("keep%d", u))
+	}
+	for hh := range p.hb {
+		b.l("{")
+		for u := range int64(attnUnroll) {
+			terms := ""
+			for e := range p.nq {
+				if e > 0 {
+					terms += " + "
+				}
+				terms += fmt.Sprintf("q%d_%d * k%d_%d", hh, e, u, e)
+			}
+			b.l("float s%d = %s;", u, terms)
+			for off := p.kl / 2; off >= 1; off /= 2 {
+				b.l("s%d += simd_shuffle_xor(s%d, %du);", u, u, off)
+			}
+			b.l("s%d *= %s;", u, floatLit(s.scale))
+			if s.softcap != 0 {
+				b.l("s%d = %s * tanh(s%d / %s);", u, floatLit(s.softcap), u, floatLit(s.softcap))
+			}
+			if s.kind == graph.MaskBias {
+				b.l("if (keep%d) {", u)
+				b.l("s%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + j%d];", u, s.h, hh, s.sq, s.sk, u)
+				b.l("}")
+			}
+			b.l("s%d = keep%d ? s%d : -INFINITY;", u, u, u)
+		}
+		mx := "s0"
+		for u := 1; u < attnUnroll; u++ {
+			mx = fmt.Sprintf("fmax(%s, s%d)", mx, u)
+		}
+		b.l("float mx = %s;", mx)
+		for off := p.kl; off < SimdWidth; off *= 2 {
+			b.l("mx = fmax(mx, simd_shuffle_xor(mx, %du));", off)
+		}
+		b.l("const float mn = fmax(m%d, mx);", hh)
+		b.l("const float corr = m%d == mn ? 1.0f : exp(m%d - mn);", hh, hh)
+		for u := range int64(attnUnroll) {
+			b.l("const float p%d = s%d == -INFINITY ? 0.0f : exp(s%d - mn);", u, u, u)
+		}
+		psum := "p0"
+		for u := 1; u < attnUnroll; u++ {
+			psum += fmt.Sprintf(" + p%d", u)
+		}
+		b.l("l%d = l%d * corr + (%s);", hh, hh, psum)
+		for e := range p.nv {
+			t := fmt.Sprintf("o%d_%d * corr", hh, e)
+			for u := range int64(attnUnroll) {
+				t += fmt.Sprintf(" + p%d * v%d_%d", u, u, e)
+			}
+			b.l("o%d_%d = %s;", hh, e, t)
+		}
+		b.l("m%d = mn;", hh)
+		b.l("}")
+	}
+	b.l("}")
+	// The lane groups of a simdgroup share the running max, so their sums
+	// add; then the simdgroups meet in threadgroup memory:
+	// tg[(sg * hb + hh) * stride] = m, +1 = l, +2.. = o.
+	for hh := range p.hb {
+		for off := p.kl; off < SimdWidth; off *= 2 {
+			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
+			for e := range p.nv {
+				b.l("o%d_%d += simd_shuffle_xor(o%d_%d, %du);", hh, e, hh, e, off)
+			}
+		}
+	}
+	for hh := range p.hb {
+		b.l("{")
+		b.l("threadgroup float *mine = tg + (sg * %du + %du) * %du;", p.hb, hh, p.tgStride)
+		b.l("if (lane == 0) {")
+		b.l("mine[0] = m%d;", hh)
+		b.l("mine[1] = l%d;", hh)
+		b.l("}")
+		b.l("if (grp == 0) {")
+		for e := range p.nv {
+			idx := vs.index(e)
+			if (vs.vec && !vs.full(e/4)) || (!vs.vec && p.kl*(e+1) > s.dv) {
+				b.l("if (%s < %du) {", idx, s.dv)
+				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
+				b.l("}")
+			} else {
+				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
+			}
+		}
+		b.l("}")
+		b.l("}")
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv)
+	b.l("const uint hh = e / %du;", s.dv)
+	b.l("const uint d = e %% %du;", s.dv)
+	b.l("float gm = -INFINITY;")
+	b.l("for (uint g = 0; g < nsg; g++) {")
+	b.l("gm = fmax(gm, tg[(g * %du + hh) * %du]);", p.hb, p.tgStride)
+	b.l("}")
+	b.l("float gl = 0.0f;")
+	b.l("float o = 0.0f;")
+	b.l("for (uint g = 0; g < nsg; g++) {")
+	b.l("threadgroup float *t = tg + (g * %du + hh) * %du;", p.hb, p.tgStride)
+	b.l("if (t[0] != -INFINITY) {")
+	b.l("const float c = exp(t[0] - gm);")
+	b.l("gl += t[1] * c;")
+	b.l("o += t[2u + d] * c;")
+	b.l("}")
+	b.l("}")
+	b.l("const uint h = h0 + hh;")
+	if p.splits > 1 {
+		b.l("device float *pr = part + (((split * %du + bb) * %du + i) * %du + h) * %du;", s.b, s.sq, s.h, p.partRow)
+		b.l("if (d == 0) {")
+		b.l("pr[0] = gm;")
+		b.l("pr[1] = gl;")
+		b.l("}")
+		b.l("pr[2u + d] = o;")
+	} else {
+		b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.sq, s.h, s.dv, s.y.elem.msl())
+	}
+	b.l("}")
+}
+
+// attnMergeBody combines the key ranges: one thread per result element,
+// the ranges in order.
+func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
+	total := s.b * s.sq * s.h * s.dv
+	rows := s.b * s.sq * s.h
+	b.launchThreads(total, min(256, b.e.opts.MaxThreadsPerThreadgroup))
+	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
+	b.l("if (t < %du) {", total)
+	b.l("const uint row = t / %du;", s.dv)
+	b.l("const uint d = t %% %du;", s.dv)
+	b.l("float gm = -INFINITY;")
+	b.l("for (uint sp = 0; sp < %du; sp++) {", p.splits)
+	b.l("gm = fmax(gm, part[(sp * %du + row) * %du]);", rows, p.partRow)
+	b.l("}")
+	b.l("float gl = 0.0f;")
+	b.l("float o = 0.0f;")
+	b.l("for (uint sp = 0; sp < %du; sp++) {", p.splits)
+	b.l("device const float *pr = part + (sp * %du + row) * %du;", rows, p.partRow)
+	b.l("if (pr[0] != -INFINITY) {")
+	b.l("const float c = exp(pr[0] - gm);")
+	b.l("gl += pr[1] * c;")
+	b.l("o += pr[2u + d] * c;")
+	b.l("}")
+	b.l("}")
+	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
+	b.l("}")
+}
+
+// attnKeepAt is attnKeep for the key index expression j.
+func attnKeepAt(s *attnShape, j string) string {
+	switch s.kind {
+	case graph.MaskCausal:
+		return fmt.Sprintf("(long)%s <= absq", j)
+	case graph.MaskSlidingWindow:
+		return fmt.Sprintf("(long)%s <= absq && (long)%s >= absq - %d", j, j, s.window)
+	case graph.MaskCustom:
+		if s.mask.elem.isFloat() {
+			return fmt.Sprintf("(float)mask[bb * %du + %s] >= 0.5f", s.sk, j)
+		}
+		return fmt.Sprintf("mask[bb * %du + %s] != 0", s.sk, j)
+	}
+	return "true"
+}
