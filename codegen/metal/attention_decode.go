@@ -16,7 +16,7 @@ import (
 // loads waited for the previous key's online-softmax update. So:
 //
 //   - the keys are split into ranges across threadgroups (splits chosen so
-//     that the grid reaches about decodeThreadgroups, each range at least
+//     that the grid reaches about Options.DecodeThreadgroups, each range at least
 //     attnMinKeys keys); each range's (max, sum, weighted values) go to a
 //     region temporary, and attention_merge combines the ranges, as
 //     ggml's vector kernel and MLX's 2-pass kernel do for long caches;
@@ -53,7 +53,7 @@ type attnDecodePlan struct {
 	partN, partRow int64
 }
 
-func planAttnDecode(s *attnShape, maxThreads int) attnDecodePlan {
+func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	var p attnDecodePlan
 	// KL: the power of two (at most 32) that leaves about eight elements
 	// of the larger head dim to each lane.
@@ -90,8 +90,8 @@ func planAttnDecode(s *attnShape, maxThreads int) attnDecodePlan {
 	p.headBlocks = s.h / p.hb
 	base := s.sq * p.headBlocks * s.b
 	p.splits = 1
-	if base < decodeThreadgroups {
-		p.splits = max(1, min(ceilDiv(decodeThreadgroups, base), ceilDiv(s.sk, attnMinKeys)))
+	if base < target {
+		p.splits = max(1, min(ceilDiv(target, base), ceilDiv(s.sk, attnMinKeys)))
 	}
 	p.ks = ceilDiv(s.sk, p.splits)
 	p.splits = ceilDiv(s.sk, p.ks)
@@ -101,7 +101,7 @@ func planAttnDecode(s *attnShape, maxThreads int) attnDecodePlan {
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup)
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, int64(r.e.opts.DecodeThreadgroups))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s, keys in %d splits of %d",

@@ -21,7 +21,7 @@ import (
 //   - the simdgroups of a threadgroup take rows of K in groups of
 //     gemvUnroll, loading a group's rows before using them;
 //   - K is split across threadgroups until the grid has about
-//     decodeThreadgroups threadgroups (each split at least gemvMinRows
+//     Options.DecodeThreadgroups threadgroups (each split at least gemvMinRows
 //     rows): each split writes its partial sums (f32) to a region
 //     temporary, and gemv_merge adds the splits in order and rounds to y's
 //     type. Without a split the first kernel writes y itself.
@@ -34,11 +34,11 @@ const (
 	gemvSimds   = 4  // simdgroups per threadgroup
 	gemvUnroll  = 4  // rows of b a simdgroup loads before using them
 	gemvMinRows = 32 // fewest rows of K per split
-	// decodeThreadgroups is the grid a decode kernel (GEMV, dequantising
-	// GEMV, attention decode) aims for when it splits its work: enough
-	// threadgroups of 128 threads to keep every core of a large GPU
-	// loading (an H200 has 132 multiprocessors, an M2 Ultra 76 cores).
-	decodeThreadgroups = 512
+	// defaultDecodeThreadgroups is Options.DecodeThreadgroups' default,
+	// the grid a split decode kernel aims for: enough threadgroups of 128
+	// threads to keep every core of a large GPU loading (an H200 has 132
+	// multiprocessors, an M2 Ultra 76 cores).
+	defaultDecodeThreadgroups = 512
 )
 
 // gemvShape is the launch plan of one GEMV.
@@ -49,7 +49,7 @@ type gemvShape struct {
 	splits, kc     int64 // splits of K, rows per split
 }
 
-func planGEMV(m, k, n, batch int64, be elem) gemvShape {
+func planGEMV(m, k, n, batch int64, be elem, target int64) gemvShape {
 	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1}
 	if n%4 == 0 && (be == elemF32 || be == elemF16) {
 		s.w = 4
@@ -58,8 +58,8 @@ func planGEMV(m, k, n, batch int64, be elem) gemvShape {
 	s.cols = SimdWidth * s.w * s.v
 	s.tiles = ceilDiv(n, s.cols)
 	s.splits = 1
-	if base := s.tiles * batch; base < decodeThreadgroups {
-		s.splits = max(1, min(ceilDiv(decodeThreadgroups, base), k/gemvMinRows))
+	if base := s.tiles * batch; base < target {
+		s.splits = max(1, min(ceilDiv(target, base), k/gemvMinRows))
 	}
 	s.kc = ceilDiv(ceilDiv(k, s.splits), gemvUnroll) * gemvUnroll
 	s.splits = ceilDiv(k, s.kc)
@@ -69,7 +69,7 @@ func planGEMV(m, k, n, batch int64, be elem) gemvShape {
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInfo) error {
-	s := planGEMV(a.dim(-2), a.dim(-1), bt.dim(-1), bi.count, bt.elem)
+	s := planGEMV(a.dim(-2), a.dim(-1), bt.dim(-1), bi.count, bt.elem, int64(r.e.opts.DecodeThreadgroups))
 	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
 	part := tensorInfo{elem: elemF32, shape: []int64{s.splits, s.batch, s.m, s.n}, n: s.splits * s.batch * s.m * s.n}
 	kern, err := r.e.kernel(op, "gemv", key, func(b *kb) error {
