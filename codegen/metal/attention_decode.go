@@ -395,20 +395,37 @@ func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("if (t < %du) {", total)
 	b.l("const uint row = t / %du;", s.dv)
 	b.l("const uint d = t %% %du;", s.dv)
+	// One pass over the ranges, mergeChunk at a time (their loads before
+	// their use), with a running max as in the kernel itself.
 	b.l("float gm = -INFINITY;")
-	b.l("for (uint sp = 0; sp < %du; sp++) {", p.splits)
-	b.l("gm = fmax(gm, part[(sp * %du + row) * %du]);", rows, p.partRow)
-	b.l("}")
 	b.l("float gl = 0.0f;")
 	b.l("float o = 0.0f;")
-	b.l("for (uint sp = 0; sp < %du; sp++) {", p.splits)
-	b.l("device const float *pr = part + (sp * %du + row) * %du;", rows, p.partRow)
-	b.l("if (pr[0] != -INFINITY) {")
-	b.l("const float c = exp(pr[0] - gm);")
-	b.l("gl += pr[1] * c;")
-	b.l("o += pr[2u + d] * c;")
-	b.l("}")
-	b.l("}")
+	chunks(b, p.splits, func(first string, k int64) {
+		for i := range k {
+			b.l("device const float *pr%d = part + ((%s + %du) * %du + row) * %du;", i, first, i, rows, p.partRow)
+			b.l("const float m%d = pr%d[0];", i, i)
+			b.l("const float l%d = pr%d[1];", i, i)
+			b.l("const float o%d = pr%d[2u + d];", i, i)
+		}
+		mx := "gm"
+		for i := range k {
+			mx = fmt.Sprintf("fmax(%s, m%d)", mx, i)
+		}
+		b.l("const float nm = %s;", mx)
+		b.l("if (nm != -INFINITY) {")
+		b.l("const float sc = gm == nm ? 1.0f : exp(gm - nm);")
+		b.l("gl *= sc;")
+		b.l("o *= sc;")
+		for i := range k {
+			b.l("if (m%d != -INFINITY) {", i)
+			b.l("const float c = exp(m%d - nm);", i)
+			b.l("gl += l%d * c;", i)
+			b.l("o += o%d * c;", i)
+			b.l("}")
+		}
+		b.l("gm = nm;")
+		b.l("}")
+	})
 	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
 	b.l("}")
 }

@@ -225,7 +225,8 @@ func matmulCases() []opCase {
 
 // dequantCases: every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
-// multiples of a threadgroup's rows.
+// multiples of a threadgroup's rows; K = 1280 (40 or 5 blocks) gives the
+// GEMV's pipelined loop several steps, the last one partial.
 func dequantCases() []opCase {
 	var cs []opCase
 	for _, f := range []struct {
@@ -233,7 +234,7 @@ func dequantCases() []opCase {
 		block int
 		bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}} {
-		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1024}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1280}} {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
 			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)

@@ -214,7 +214,7 @@ func dequantCases() []Case {
 		block int
 		bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}} {
-		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1024}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1280}} {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
 			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)
@@ -257,6 +257,9 @@ func attentionCases() []Case {
 		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
 		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
 		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
+		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
+		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
 	}
 }
 
