@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -15,18 +16,22 @@ import (
 // left an H200 at 1% of its bandwidth: 32 threadgroups, and each key's
 // loads waited for the previous key's online-softmax update. So:
 //
-//   - the keys are split into ranges across threadgroups (splits chosen so
-//     that the grid reaches about Options.DecodeThreadgroups, each range at least
-//     attnMinKeys keys); each range's (max, sum, weighted values) go to a
-//     region temporary, and attention_merge combines the ranges, as
-//     ggml's vector kernel and MLX's 2-pass kernel do for long caches;
+//   - the keys are split into ranges across threadgroups (splits chosen
+//     so that the grid reaches about half Options.DecodeThreadgroups,
+//     each range at least attnMinKeys keys); each range's (max, sum,
+//     weighted values) go to a region temporary, and attention_merge
+//     combines the ranges, as ggml's vector kernel and MLX's 2-pass
+//     kernel do for long caches;
 //   - a threadgroup serves hb query heads that share one KV head (GQA), so
 //     their keys and values are read once for all of them;
 //   - KL lanes share a key, each holding a slice of D (and of Dv), so a
-//     simdgroup scores 32/KL keys a step and each lane group loads
-//     attnUnroll keys (their K and V rows) before using them; a score
-//     needs log2(KL) shuffles, and the running max is shared by the whole
-//     simdgroup, so the lane groups' sums add up at the end;
+//     simdgroup scores 32/KL keys a step and each lane group takes
+//     attnUnroll keys; a score needs log2(KL) shuffles, and the running
+//     max is shared by the whole simdgroup, so the lane groups' sums add
+//     up at the end;
+//   - the loop is software-pipelined (the next step's K and V rows load
+//     while this step's keys are scored), scores are in log2 units for
+//     exp2, and the running sums are rescaled only when the max grows;
 //   - the simdgroups take steps in turn and merge through threadgroup
 //     memory.
 //
@@ -101,7 +106,10 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, int64(r.e.opts.DecodeThreadgroups))
+	// Attention's threadgroups hold four heads' state (about four times a
+	// GEMV thread's registers, so fewer fit on a core): they aim for half
+	// the grid.
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/2))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s, keys in %d splits of %d",
@@ -215,6 +223,71 @@ func (a attnSlice) load(b *kb, buf string, et elem, row, name, cond string) {
 	}
 }
 
+// declRaw declares the registers of a lane's slice in the storage type:
+// vectors name0… of four, or scalars name0….
+func (a attnSlice) declRaw(b *kb, et elem, name string) {
+	if a.vec {
+		for v := range a.n / 4 {
+			b.l("%s4 %s%d;", et.msl(), name, v)
+		}
+		return
+	}
+	for e := range a.n {
+		b.l("%s %s%d;", et.msl(), name, e)
+	}
+}
+
+// loadRaw loads a lane's slice of row (an element offset expression) of
+// buf into the registers declRaw declared, when cond holds and the
+// elements exist; the others are set to 0, never left undefined (a masked
+// key's row is not read, and its zeros meet a weight of 0).
+func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, cond string) {
+	zero := "(" + et.msl() + ")0.0f"
+	if a.vec {
+		vt := et.msl() + "4"
+		for v := range a.n / 4 {
+			c := cond
+			if !a.full(v) {
+				c = joinCond(c, fmt.Sprintf("%s < %du", a.vecStart(v), a.dim))
+			}
+			b.l("if (%s) {", c)
+			b.l("%s%d = *((device const %s *)(%s + %s + %s));", name, v, vt, buf, row, a.vecStart(v))
+			b.l("} else {")
+			for i := range 4 {
+				b.l("%s%d[%d] = %s;", name, v, i, zero)
+			}
+			b.l("}")
+		}
+		return
+	}
+	for e := range a.n {
+		c := cond
+		if a.kl*(e+1) > a.dim {
+			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+		}
+		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, c, buf, row, a.kl*e, zero)
+	}
+}
+
+// copyRaw copies the registers of slice src to dst.
+func (a attnSlice) copyRaw(b *kb, dst, src string) {
+	n := a.n
+	if a.vec {
+		n = a.n / 4
+	}
+	for i := range n {
+		b.l("%s%d = %s%d;", dst, i, src, i)
+	}
+}
+
+// elem is element e of the raw slice name, as a float.
+func (a attnSlice) elem(name string, e int64) string {
+	if a.vec {
+		return fmt.Sprintf("(float)%s%d.%s", name, e/4, []string{"x", "y", "z", "w"}[e%4])
+	}
+	return fmt.Sprintf("(float)%s%d", name, e)
+}
+
 // index is the dim index of the lane's element e.
 func (a attnSlice) index(e int64) string {
 	if a.vec {
@@ -256,28 +329,50 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("float o%d_%d = 0.0f;", hh, e)
 		}
 	}
-	b.l("for (uint jb = jlo + sg * %du; jb < jhi; jb += nsg * %du) {", step, step)
-	for u := range int64(attnUnroll) {
-		b.l("const uint j%d = jb + grp + %du;", u, u*p.kpw)
-		keep := attnKeepAt(s, fmt.Sprintf("j%d", u))
-		b.l("const bool keep%d = j%d < jhi && %s;", u, u, keep)
-		b.l("const uint kr%d = (bb * %du + j%d) * %du + hk;", u, s.sk, u, s.hkv)
+	// The loop is software-pipelined: the K and V rows of the next step
+	// are loaded (raw, converted at use) before this step's keys are
+	// scored, so their loads are in flight during the arithmetic.
+	key := func(j, keep, first string) {
+		for u := range int64(attnUnroll) {
+			b.l("%s%d = %s + grp + %du;", j, u, first, u*p.kpw)
+			b.l("%s%d = %s%d < jhi && %s;", keep, u, j, u, attnKeepAt(s, fmt.Sprintf("%s%d", j, u)))
+		}
 	}
-	for u := range int64(attnUnroll) {
-		qs.load(b, "k", s.k.elem, fmt.Sprintf("kr%d * %du", u, s.d), fmt.Sprintf("k%d_", u), fmt.Sprintf("keep%d", u))
-		vs.load(b, "v", s.v.elem, fmt.Sprintf("kr%d * %du", u, s.dv), fmt.Sprintf("v%d_", u), fmt.Sprintf("keep%d", u))
+	rows := func(stage, j, keep string) {
+		for u := range int64(attnUnroll) {
+			kr := fmt.Sprintf("((bb * %du + %s%d) * %du + hk)", s.sk, j, u, s.hkv)
+			qs.loadRaw(b, "k", s.k.elem, kr+fmt.Sprintf(" * %du", s.d), fmt.Sprintf("%sk%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
+			vs.loadRaw(b, "v", s.v.elem, kr+fmt.Sprintf(" * %du", s.dv), fmt.Sprintf("%sv%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
+		}
 	}
+	decl := func(stage, j, keep string) {
+		for u := range int64(attnUnroll) {
+			b.l("uint %s%d;", j, u)
+			b.l("bool %s%d;", keep, u)
+			qs.declRaw(b, s.k.elem, fmt.Sprintf("%sk%d_", stage, u))
+			vs.declRaw(b, s.v.elem, fmt.Sprintf("%sv%d_", stage, u))
+		}
+	}
+	b.l("uint jb = jlo + sg * %du;", step)
+	decl("c", "j", "keep")
+	key("j", "keep", "jb")
+	rows("c", "j", "keep")
+	b.l("for (; jb < jhi; jb += nsg * %du) {", step)
+	b.l("const uint jn = jb + nsg * %du;", step)
+	decl("n", "jn", "keepn")
+	key("jn", "keepn", "jn")
+	rows("n", "jn", "keepn")
+	// Scores are kept in log2 units (exp2 is cheaper than exp): the
+	// running max m, the scores s and the partial maxima are all scaled by
+	// log2(e).
 	for hh := range p.hb {
 		b.l("{")
 		for u := range int64(attnUnroll) {
-			terms := ""
+			terms := make([]string, p.nq)
 			for e := range p.nq {
-				if e > 0 {
-					terms += " + "
-				}
-				terms += fmt.Sprintf("q%d_%d * k%d_%d", hh, e, u, e)
+				terms[e] = fmt.Sprintf("q%d_%d * %s", hh, e, qs.elem(fmt.Sprintf("ck%d_", u), e))
 			}
-			b.l("float s%d = %s;", u, terms)
+			b.l("float s%d = %s;", u, strings.Join(terms, " + "))
 			for off := p.kl / 2; off >= 1; off /= 2 {
 				b.l("s%d += simd_shuffle_xor(s%d, %du);", u, u, off)
 			}
@@ -290,7 +385,7 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 				b.l("s%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + j%d];", u, s.h, hh, s.sq, s.sk, u)
 				b.l("}")
 			}
-			b.l("s%d = keep%d ? s%d : -INFINITY;", u, u, u)
+			b.l("s%d = keep%d ? s%d * 1.44269504f : -INFINITY;", u, u, u)
 		}
 		mx := "s0"
 		for u := 1; u < attnUnroll; u++ {
@@ -300,25 +395,36 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		for off := p.kl; off < SimdWidth; off *= 2 {
 			b.l("mx = fmax(mx, simd_shuffle_xor(mx, %du));", off)
 		}
-		b.l("const float mn = fmax(m%d, mx);", hh)
-		b.l("const float corr = m%d == mn ? 1.0f : exp(m%d - mn);", hh, hh)
-		for u := range int64(attnUnroll) {
-			b.l("const float p%d = s%d == -INFINITY ? 0.0f : exp(s%d - mn);", u, u, u)
-		}
-		psum := "p0"
-		for u := 1; u < attnUnroll; u++ {
-			psum += fmt.Sprintf(" + p%d", u)
-		}
-		b.l("l%d = l%d * corr + (%s);", hh, hh, psum)
+		// The max is the simdgroup's, so this branch is uniform; it is
+		// rarely taken once the first keys are in.
+		b.l("if (mx > m%d) {", hh)
+		b.l("const float corr = exp2(m%d - mx);", hh)
+		b.l("l%d *= corr;", hh)
 		for e := range p.nv {
-			t := fmt.Sprintf("o%d_%d * corr", hh, e)
+			b.l("o%d_%d *= corr;", hh, e)
+		}
+		b.l("m%d = mx;", hh)
+		b.l("}")
+		var psum []string
+		for u := range int64(attnUnroll) {
+			b.l("const float p%d = s%d == -INFINITY ? 0.0f : exp2(s%d - m%d);", u, u, u, hh)
+			psum = append(psum, fmt.Sprintf("p%d", u))
+		}
+		b.l("l%d += %s;", hh, strings.Join(psum, " + "))
+		for e := range p.nv {
+			t := fmt.Sprintf("o%d_%d", hh, e)
 			for u := range int64(attnUnroll) {
-				t += fmt.Sprintf(" + p%d * v%d_%d", u, u, e)
+				t += fmt.Sprintf(" + p%d * %s", u, vs.elem(fmt.Sprintf("cv%d_", u), e))
 			}
 			b.l("o%d_%d = %s;", hh, e, t)
 		}
-		b.l("m%d = mn;", hh)
 		b.l("}")
+	}
+	for u := range int64(attnUnroll) {
+		b.l("j%d = jn%d;", u, u)
+		b.l("keep%d = keepn%d;", u, u)
+		qs.copyRaw(b, fmt.Sprintf("ck%d_", u), fmt.Sprintf("nk%d_", u))
+		vs.copyRaw(b, fmt.Sprintf("cv%d_", u), fmt.Sprintf("nv%d_", u))
 	}
 	b.l("}")
 	// The lane groups of a simdgroup share the running max, so their sums
@@ -366,7 +472,7 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("for (uint g = 0; g < nsg; g++) {")
 	b.l("threadgroup float *t = tg + (g * %du + hh) * %du;", p.hb, p.tgStride)
 	b.l("if (t[0] != -INFINITY) {")
-	b.l("const float c = exp(t[0] - gm);")
+	b.l("const float c = exp2(t[0] - gm);")
 	b.l("gl += t[1] * c;")
 	b.l("o += t[2u + d] * c;")
 	b.l("}")
@@ -413,12 +519,12 @@ func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		}
 		b.l("const float nm = %s;", mx)
 		b.l("if (nm != -INFINITY) {")
-		b.l("const float sc = gm == nm ? 1.0f : exp(gm - nm);")
+		b.l("const float sc = gm == nm ? 1.0f : exp2(gm - nm);")
 		b.l("gl *= sc;")
 		b.l("o *= sc;")
 		for i := range k {
 			b.l("if (m%d != -INFINITY) {", i)
-			b.l("const float c = exp(m%d - nm);", i)
+			b.l("const float c = exp2(m%d - nm);", i)
 			b.l("gl += l%d * c;", i)
 			b.l("o += o%d * c;", i)
 			b.l("}")

@@ -18,10 +18,11 @@ type Options struct {
 	// threads_per_threadgroup, and the manifest says which may shrink.
 	MaxThreadsPerThreadgroup int
 	// DecodeThreadgroups is the grid that the decode kernels which split
-	// their work across threadgroups aim for (512 when zero): the GEMV
-	// splits K and attention decode splits the keys until about this many
-	// threadgroups run, each of about 128 threads. A GPU with more cores
-	// wants more; every split adds partial results to write and merge.
+	// their work across threadgroups aim for (1024 when zero): the GEMV
+	// splits K until about this many threadgroups of 128 threads run, and
+	// attention decode splits the keys until about half as many run (each
+	// holds the state of several heads). A GPU with more cores wants more;
+	// every split adds partial results to write and merge.
 	DecodeThreadgroups int
 }
 

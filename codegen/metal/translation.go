@@ -32,7 +32,7 @@ func Translation() *translation.Translation {
 				},
 			},
 			{
-				Name: "decode-threadgroups", Value: "<n>", Default: "512",
+				Name: "decode-threadgroups", Value: "<n>", Default: "1024",
 				Help: "Threadgroups the split decode kernels (GEMV, attention decode) aim for",
 				Check: func(v string) error {
 					n, err := strconv.Atoi(v)
