@@ -112,8 +112,11 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/2))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
-		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s, keys in %d splits of %d",
-			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap), p.splits, p.ks)
+		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
+			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
+		if p.splits > 1 {
+			b.k.Summary += fmt.Sprintf(", keys in %d ranges of %d", p.splits, p.ks)
+		}
 		b.buffer("q", s.q, accRead)
 		b.buffer("k", s.k, accRead)
 		b.buffer("v", s.v, accRead)
@@ -149,11 +152,11 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	if err != nil {
 		return err
 	}
-	tmp := r.temp(part)
 	ids, err := r.bind(reads, nil)
 	if err != nil {
 		return err
 	}
+	tmp := r.temp(part)
 	r.dispatch(k, []*ir.Operation{op}, append(ids, tmp))
 	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
 	if err != nil {

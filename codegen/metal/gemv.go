@@ -74,7 +74,10 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
 	part := tensorInfo{elem: elemF32, shape: []int64{s.splits, s.batch, s.m, s.n}, n: s.splits * s.batch * s.m * s.n}
 	kern, err := r.e.kernel(op, "gemv", key, func(b *kb) error {
-		b.k.Summary = fmt.Sprintf("gemv %v·%v, %s·%s, K in %d splits of %d", a.shape, bt.shape, a.elem, bt.elem, s.splits, s.kc)
+		b.k.Summary = fmt.Sprintf("gemv %v·%v, %s·%s", a.shape, bt.shape, a.elem, bt.elem)
+		if s.splits > 1 {
+			b.k.Summary += fmt.Sprintf(", K in %d splits of %d", s.splits, s.kc)
+		}
 		b.buffer("a", a, accRead)
 		b.buffer("b", bt, accRead)
 		if s.splits > 1 {
@@ -106,11 +109,11 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 	if err != nil {
 		return err
 	}
-	tmp := r.temp(part)
 	ids, err := r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, nil)
 	if err != nil {
 		return err
 	}
+	tmp := r.temp(part)
 	r.dispatch(kern, []*ir.Operation{op}, append(ids, tmp))
 	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
 	if err != nil {
