@@ -233,9 +233,11 @@ def run(R, out, suite="real", anchors=True):
 def tune(R, out):
     """The tuning variants: every tune<N> suite prepare wrote, timed like
     the real suite's cases, without anchors."""
+    import re
+
     res = {}
-    for f in sorted(os.listdir(HERE)):
-        if f.startswith("tune") and f.endswith(".json"):
+    for f in sorted(os.listdir(HERE), key=lambda f: (len(f), f)):
+        if re.fullmatch(r"tune\d+\.json", f):
             name = f[:-5]
             res[name] = run(R, out, name, anchors=False)["rows"]
     return res

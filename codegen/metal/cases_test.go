@@ -213,6 +213,8 @@ func matmulCases() []opCase {
 		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
 		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
 		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
+		// 40 splits of K: the merge's loop over whole chunks and its rest.
+		mm("gemv_many_splits_1x1280x64", "tensor<1x1280xf32>", "tensor<1280x64xf32>", "tensor<1x64xf32>"),
 		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
 			name: "gemv_param_weight", args: []string{"tensor<1x128xf32>"},
@@ -285,6 +287,8 @@ func attentionCases() []opCase {
 		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
 		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
 		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
+		// 33 key ranges: the merge's loop over whole chunks and its rest.
+		att("attn_decode_many_ranges", 1, 1, 2, 16, 2100, 1, 16, "f32", `mask = "causal"`, ""),
 	}
 }
 

@@ -146,7 +146,7 @@ func emitSplitSum(b *kb, n, splits int64, ye elem) {
 }
 
 // mergeChunk is how many splits a merge thread loads at once.
-const mergeChunk = 16
+const mergeChunk = 32
 
 // chunks emits body for the splits 0..splits-1 in chunks of mergeChunk:
 // a loop over the whole chunks (first is the chunk's first split), then

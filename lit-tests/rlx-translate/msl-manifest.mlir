@@ -45,7 +45,6 @@
 // With a lower maximum, every kernel fits it.
 // SMALL:      "msl_version": "3.1",
 // SMALL:      {"name": "dequant_gemv_q8_0_0", "family": "dequant_gemv_q8_0", "grid": [32, 1, 1], "threadgroup": [32, 1, 1],
-// SMALL:      {"name": "rms_norm_0", "family": "rms_norm", "grid": [1, 1, 1], "threadgroup": [32, 1, 1],
 
 // Without -o there is no file beside the output: only the source is written.
 // STDOUT:     kernel void dequant_gemv_q8_0_0(
