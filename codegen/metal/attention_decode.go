@@ -17,11 +17,11 @@ import (
 // loads waited for the previous key's online-softmax update. So:
 //
 //   - the keys are split into ranges across threadgroups (splits chosen
-//     so that the grid reaches about half Options.DecodeThreadgroups,
-//     each range at least attnMinKeys keys); each range's (max, sum,
-//     weighted values) go to a region temporary, and attention_merge
-//     combines the ranges, as ggml's vector kernel and MLX's 2-pass
-//     kernel do for long caches;
+//     so that the grid reaches about a quarter of
+//     Options.DecodeThreadgroups, each range at least attnMinKeys keys);
+//     each range's (max, sum, weighted values) go to a region temporary,
+//     and attention_merge combines the ranges, mergeChunk at a time, as
+//     ggml's vector kernel and MLX's 2-pass kernel do for long caches;
 //   - a threadgroup serves hb query heads that share one KV head (GQA), so
 //     their keys and values are read once for all of them;
 //   - KL lanes share a key, each holding a slice of D (and of Dv), so a
@@ -106,10 +106,12 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
-	// Attention's threadgroups hold four heads' state (about four times a
-	// GEMV thread's registers, so fewer fit on a core): they aim for half
-	// the grid.
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/2))
+	// Attention's threadgroups hold the state of several heads and the
+	// next step's rows (163 registers a thread on an H200, five times a
+	// GEMV thread's, so three threadgroups fit on a multiprocessor): they
+	// aim for a quarter of the grid, which measured best of a quarter, a
+	// half and all of it (docs/gpu-check.md, run 3).
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/4))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
@@ -537,6 +539,25 @@ func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	})
 	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
 	b.l("}")
+}
+
+// mergeChunk is how many ranges an attention_merge thread loads at once.
+const mergeChunk = 32
+
+// chunks emits body for the ranges 0..splits-1 in chunks of mergeChunk:
+// a loop over the whole chunks (first is the chunk's first range), then
+// the rest; body gets the first range's expression and the chunk's size.
+func chunks(b *kb, splits int64, body func(first string, k int64)) {
+	if full := splits / mergeChunk; full > 0 {
+		b.l("for (uint c = 0; c < %du; c++) {", full)
+		body(fmt.Sprintf("c * %du", mergeChunk), mergeChunk)
+		b.l("}")
+	}
+	if rest := splits % mergeChunk; rest > 0 {
+		b.l("{")
+		body(fmt.Sprintf("%du", splits-rest), rest)
+		b.l("}")
+	}
 }
 
 // attnKeepAt is attnKeep for the key index expression j.

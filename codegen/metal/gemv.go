@@ -32,13 +32,13 @@ import (
 
 const (
 	gemvSimds   = 4  // simdgroups per threadgroup
-	gemvUnroll  = 8  // rows of b a simdgroup loads before using them
+	gemvUnroll  = 4  // rows of b a simdgroup loads before using them
 	gemvMinRows = 32 // fewest rows of K per split
 	// defaultDecodeThreadgroups is Options.DecodeThreadgroups' default,
 	// the grid the split GEMV aims for: enough threadgroups of 128 threads
 	// to keep every core of a large GPU loading (an H200 has 132
-	// multiprocessors, an M2 Ultra 76 cores). On the H200 (run 3 of
-	// docs/gpu-check.md) 1024 beat 512 by 1.3 to 1.5 times at every shape.
+	// multiprocessors, an M2 Ultra 76 cores). On the H200 (docs/gpu-check.md,
+	// run 3) 1024 beat 512 by 1.3 to 1.5 times at every decode shape.
 	defaultDecodeThreadgroups = 1024
 )
 
@@ -125,43 +125,16 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 
 // emitSplitSum writes the merge of a split-K kernel: one thread per
 // result element adds the splits' partials (part[s*n + i]) in split order.
-// A merge has few threads (one per result), so each loads mergeChunk
-// partials before adding them: one memory round trip per chunk instead of
-// one per split.
 func emitSplitSum(b *kb, n, splits int64, ye elem) {
 	b.launchThreads(n, min(256, b.e.opts.MaxThreadsPerThreadgroup))
 	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
 	b.l("if (t < %du) {", n)
 	b.l("float s = 0.0f;")
-	chunks(b, splits, func(first string, k int64) {
-		for i := range k {
-			b.l("const float p%d = part[(%s + %du) * %du + t];", i, first, i, n)
-		}
-		for i := range k {
-			b.l("s += p%d;", i)
-		}
-	})
+	b.l("for (uint sp = 0; sp < %du; sp++) {", splits)
+	b.l("s += part[sp * %du + t];", n)
+	b.l("}")
 	b.l("y[t] = (%s)s;", ye.msl())
 	b.l("}")
-}
-
-// mergeChunk is how many splits a merge thread loads at once.
-const mergeChunk = 32
-
-// chunks emits body for the splits 0..splits-1 in chunks of mergeChunk:
-// a loop over the whole chunks (first is the chunk's first split), then
-// the rest; body gets the first split's expression and the chunk's size.
-func chunks(b *kb, splits int64, body func(first string, k int64)) {
-	if full := splits / mergeChunk; full > 0 {
-		b.l("for (uint c = 0; c < %du; c++) {", full)
-		body(fmt.Sprintf("c * %du", mergeChunk), mergeChunk)
-		b.l("}")
-	}
-	if rest := splits % mergeChunk; rest > 0 {
-		b.l("{")
-		body(fmt.Sprintf("%du", splits-rest), rest)
-		b.l("}")
-	}
 }
 
 func gemvBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {

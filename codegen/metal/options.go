@@ -20,9 +20,9 @@ type Options struct {
 	// DecodeThreadgroups is the grid that the decode kernels which split
 	// their work across threadgroups aim for (1024 when zero): the GEMV
 	// splits K until about this many threadgroups of 128 threads run, and
-	// attention decode splits the keys until about half as many run (each
-	// holds the state of several heads). A GPU with more cores wants more;
-	// every split adds partial results to write and merge.
+	// attention decode splits the keys until about a quarter as many run
+	// (each holds the state of several heads). A GPU with more cores wants
+	// more; every split adds partial results to write and merge.
 	DecodeThreadgroups int
 }
 
