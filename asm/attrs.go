@@ -191,14 +191,15 @@ func (p *parser) parseSymbolRef() ir.Attribute {
 		save := p.lex.pos
 		saveTok := p.tok
 		p.advance()
-		if !p.is(tokColon) || p.tok.start != saveTok.end {
+		// As in MLIR, `: :` with a space counts as `::` too.
+		if !p.is(tokColon) {
 			p.lex.pos = save
 			p.tok = saveTok
 			break
 		}
 		p.advance()
 		if !p.is(tokAtIdent) {
-			p.failExpected("expected nested symbol reference identifier")
+			p.failTok("expected nested symbol reference identifier")
 		}
 		nested = append(nested, p.symbolName())
 	}
@@ -249,7 +250,6 @@ func (p *parser) parseExtendedAttr(t ir.Type) ir.Attribute {
 }
 
 func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
-	pos := p.tok.start
 	// Out-of-range literals become infinities, as with strtod in MLIR.
 	v, err := strconv.ParseFloat(p.spelling(), 64)
 	if err != nil && !math.IsInf(v, 0) {
@@ -262,12 +262,12 @@ func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
 		} else {
 			t = p.ctx.F64()
 		}
-		// MLIR reports a wrong type after the type it parsed.
-		pos = p.tok.start
 	}
 	ft, ok := t.(*ir.FloatType)
 	if !ok {
-		p.fail(pos, "floating point value not valid for specified type")
+		// MLIR reports a wrong type at the token after the literal (or
+		// after its type).
+		p.failTok("floating point value not valid for specified type")
 	}
 	if neg {
 		v = -v
@@ -399,10 +399,13 @@ func (p *parser) floatBitsFromInt(tok token, spelling string, neg bool, ft *ir.F
 }
 
 func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
-	kw := p.spelling()
+	what := "integer set"
+	if isMap {
+		what = "affine map"
+	}
 	p.advance()
 	if !p.is(tokLess) {
-		p.failExpected("expected '<' in %s", kw)
+		p.failExpected("expected '<' in %s", what)
 	}
 	// The affine parser reads from just after '<' and reports how far it
 	// got; the closing '>' must follow.
@@ -425,7 +428,7 @@ func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
 	}
 	p.lex.pos = base + n
 	p.advance()
-	p.expect(tokGreater, " to close "+kw)
+	p.expect(tokGreater, " in "+what)
 	return a
 }
 
@@ -440,7 +443,7 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 	start := p.tok.start
 	p.advance()
 	p.expect(tokLess, " after 'strided'")
-	p.expect(tokLSquare, " in strided layout")
+	p.expect(tokLSquare, "")
 	var strides []int64
 	if !p.consumeIf(tokRSquare) {
 		for {
@@ -449,17 +452,18 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 				break
 			}
 		}
-		p.expect(tokRSquare, " in strided layout")
+		p.expect(tokRSquare, "")
 	}
 	offset := int64(0)
-	if p.consumeIf(tokComma) {
+	if !p.consumeIf(tokGreater) {
+		p.expect(tokComma, "")
 		if !p.consumeKeyword("offset") {
 			p.failExpected("expected 'offset' after comma")
 		}
 		p.expect(tokColon, " after 'offset'")
 		offset = p.parseOptionalIntOrQuestion("expected a 64-bit signed integer or '?'")
+		p.expect(tokGreater, "")
 	}
-	p.expect(tokGreater, " in strided layout")
 	for _, s := range strides {
 		if s == 0 {
 			p.fail(start, "strides must not be zero")
@@ -472,15 +476,18 @@ func (p *parser) parseOptionalIntOrQuestion(msg string) int64 {
 	if p.consumeIf(tokQuestion) {
 		return ir.Dynamic
 	}
+	// Errors point at the value, before any minus sign.
+	pos := p.tok.start
 	neg := p.consumeIf(tokMinus)
 	if !p.is(tokInteger) {
-		p.failTok("%s", msg)
+		p.fail(pos, "%s", msg)
 	}
-	v, err := strconv.ParseInt(p.spelling(), 0, 64)
-	if err != nil {
-		p.failTok("%s", msg)
+	u, ok := intValue(p.text(p.tok), 63)
+	if !ok {
+		p.fail(pos, "%s", msg)
 	}
 	p.advance()
+	v := int64(u)
 	if neg {
 		v = -v
 	}
@@ -494,8 +501,8 @@ func (p *parser) parseDistinctAttr() ir.Attribute {
 	if !p.is(tokInteger) {
 		p.failExpected("expected distinct ID")
 	}
-	id, err := strconv.ParseUint(p.spelling(), 10, 64)
-	if err != nil {
+	id, ok := intValue(p.text(p.tok), 64)
+	if !ok {
 		p.failExpected("expected an unsigned 64-bit integer")
 	}
 	p.advance()
@@ -615,8 +622,8 @@ func (p *parser) parseLocNumber(msg string) int {
 	if !p.is(tokInteger) {
 		p.failTok("%s", msg)
 	}
-	v, err := strconv.ParseUint(p.spelling(), 0, 32)
-	if err != nil {
+	v, ok := intValue(p.text(p.tok), 32)
+	if !ok {
 		p.failTok("%s", msg)
 	}
 	p.advance()

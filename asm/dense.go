@@ -89,14 +89,14 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.advance()
 	case tokBareIdent:
 		if !p.isKeyword("true") && !p.isKeyword("false") {
-			p.failExpected("expected element literal of primitive type")
+			p.failTok("expected element literal of primitive type")
 		}
 		lit.elems = append(lit.elems, literalElem{tok: p.tok})
 		p.advance()
 	case tokMinus:
 		p.advance()
 		if !p.is(tokInteger) && !p.is(tokFloat) {
-			p.failExpected("expected integer or floating point literal")
+			p.failTok("expected integer or floating point literal")
 		}
 		lit.elems = append(lit.elems, literalElem{neg: true, tok: p.tok})
 		p.advance()
@@ -107,7 +107,7 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.parseLiteralElement(lit)
 		p.expect(tokRParen, " after complex elements")
 	default:
-		p.failExpected("expected element literal of primitive type")
+		p.failTok("expected element literal of primitive type")
 	}
 }
 
@@ -308,14 +308,10 @@ func (p *parser) parseDenseResourceAttr(t ir.Type) ir.Attribute {
 	p.advance()
 	p.expect(tokLess, " after 'dense_resource'")
 	var handle string
-	switch p.tok.kind {
-	case tokBareIdent:
-		handle = p.spelling()
-	case tokString:
-		handle = p.stringValue()
-	default:
-		p.failExpected("expected identifier key for 'resource' entry")
+	if !p.is(tokBareIdent) {
+		p.failTok("expected identifier key for 'resource' entry")
 	}
+	handle = p.spelling()
 	p.advance()
 	p.expect(tokGreater, "")
 	typePos := pos
@@ -412,29 +408,29 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 			case tokInteger:
 				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, p.spelling(), neg, t)))
 			default:
-				p.failExpected("expected integer or float literal")
+				p.failTok("expected integer or floating point literal")
 			}
 		case *ir.IntegerType:
 			switch {
 			case tok.kind == tokInteger:
 				v, ok := buildInt(t, neg, p.spelling())
 				if !ok {
+					// MLIR reports this after the literal.
+					p.advance()
 					p.failTok("integer constant out of range")
 				}
 				ints = append(ints, p.ctx.BigIntegerAttr(t, v).Value)
 			case p.isKeyword("true") || p.isKeyword("false"):
 				if t.Width != 1 {
-					p.failExpected("expected i1 type for 'true' or 'false' values")
+					p.failTok("expected i1 type for 'true' or 'false' values")
 				}
 				if p.isKeyword("true") {
 					ints = append(ints, 1)
 				} else {
 					ints = append(ints, 0)
 				}
-			case tok.kind == tokFloat:
-				p.failTok("expected integer literal")
 			default:
-				p.failExpected("expected integer or float literal")
+				p.failTok("expected integer literal")
 			}
 		}
 		p.advance()

@@ -308,10 +308,13 @@ func (p *parser) parseVectorBody() ir.Type {
 		if p.consumeIf(tokLSquare) {
 			sc, anyScalable = true, true
 			if !p.is(tokInteger) {
-				p.failExpected("expected integer value")
+				p.failTok("invalid dimension")
 			}
 			dims = append(dims, p.parseDimInList())
-			p.expect(tokRSquare, " in vector dimension")
+			if !p.is(tokRSquare) {
+				p.failExpected("missing ']' closing scalable dimension")
+			}
+			p.advance()
 		} else {
 			dims = append(dims, p.parseDimInList())
 		}
@@ -366,6 +369,9 @@ func (p *parser) parseMemRefBody() ir.Type {
 		p.fail(pos, "invalid memref element type")
 	}
 	var layout, space ir.Attribute
+	if !p.is(tokComma) && !p.is(tokGreater) {
+		p.failExpected("expected ',' or '>' in memref type")
+	}
 	for p.consumeIf(tokComma) {
 		a := p.parseAttribute(nil)
 		// MLIR reports these at the token after the attribute.
@@ -386,15 +392,27 @@ func (p *parser) parseMemRefBody() ir.Type {
 			space = a
 		}
 	}
-	p.expect(tokGreater, " in memref type")
+	if !p.is(tokGreater) {
+		p.failExpected("expected ',' or '>'")
+	}
+	p.advance()
+	// The layout is checked before the memory space, as in MLIR's
+	// MemRefType::verify.
+	switch l := layout.(type) {
+	case *ir.AffineMapAttr:
+		if l.Map.NumDims != len(dims) {
+			p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), l.Map.NumDims)
+		}
+	case *ir.StridedLayoutAttr:
+		if len(l.Strides) != len(dims) {
+			p.fail(start, "expected the number of strides to match the rank")
+		}
+	}
 	if !supportedMemorySpace(space) {
 		p.fail(start, "unsupported memory space Attribute")
 	}
 	if unranked {
 		return p.ctx.UnrankedMemRefType(e, space)
-	}
-	if m, ok := layout.(*ir.AffineMapAttr); ok && m.Map.NumDims != len(dims) {
-		p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), m.Map.NumDims)
 	}
 	return p.ctx.MemRefType(dims, e, layout, space)
 }
@@ -473,20 +491,20 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 // token and returns its end offset.
 func (p *parser) parseDialectSymbolBody() int {
 	i := p.tok.start
-	bodyStart := i
+	// Errors are reported at MLIR's current token: the '<', or the last
+	// string in the body, which MLIR lexes as a token.
+	errPos := i
 	var stack []byte
 	for {
-		if i >= len(p.src) {
+		if i >= len(p.src) || p.src[i] == 0 {
 			if len(stack) > 0 {
-				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(errPos, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
-			p.fail(bodyStart, "unexpected nul or EOF in pretty dialect name")
+			p.fail(errPos, "unexpected nul or EOF in pretty dialect name")
 		}
 		c := p.src[i]
 		i++
 		switch c {
-		case 0:
-			p.fail(i-1, "unexpected nul or EOF in pretty dialect name")
 		case '<', '[', '(', '{':
 			stack = append(stack, c)
 			if len(stack) > p.opts.MaxNesting {
@@ -501,10 +519,11 @@ func (p *parser) parseDialectSymbolBody() int {
 		case '>', ']', ')', '}':
 			open := map[byte]byte{'>': '<', ']': '[', ')': '(', '}': '{'}[c]
 			if stack[len(stack)-1] != open {
-				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(errPos, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
 			stack = stack[:len(stack)-1]
 		case '"':
+			errPos = i - 1
 			l := lexer{src: p.src, pos: i}
 			t := l.stringLit(i - 1)
 			if t.kind == tokError {

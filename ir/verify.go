@@ -185,14 +185,7 @@ func (v *verifier) verifyOp(op *Operation) error {
 		}
 	}
 	def := op.name.def
-	if def == nil {
-		if d := op.name.dialect; d != "" && v.ctx.IsDialectRegistered(d) && !v.ctx.AllowUnregistered {
-			return OpErrorPlain(op, "unregistered operation '%s' found in dialect ('%s') that does not allow unknown operations", op.name.name, d)
-		}
-		if !v.ctx.AllowUnregistered && !v.ctx.IsDialectRegistered(op.name.dialect) {
-			return OpError(op, "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used")
-		}
-	} else {
+	if def != nil {
 		if def.Traits&TraitTerminator != 0 && op.block != nil && op.block.last != op {
 			return OpError(op, "must be the last operation in the parent block")
 		}
@@ -204,7 +197,13 @@ func (v *verifier) verifyOp(op *Operation) error {
 			}
 		}
 		if def.Traits&TraitSymbol != 0 {
-			s, ok := op.Attr("sym_name").(*StringAttr)
+			a := op.Attr("sym_name")
+			if a == nil {
+				// The op's declared attribute is checked first, as ODS's
+				// invariants come before the symbol interface's.
+				return OpError(op, "requires attribute 'sym_name'")
+			}
+			s, ok := a.(*StringAttr)
 			if !ok {
 				return OpError(op, "requires string attribute 'sym_name'")
 			}
@@ -259,6 +258,17 @@ func (v *verifier) verifyOp(op *Operation) error {
 				return err
 			}
 		}
+		return nil
+	}
+	// An unregistered op is judged after the ops nested in it, as MLIR
+	// does on leaving it. No registered dialect allows unknown ops, even
+	// when unregistered dialects are allowed: MLIR's
+	// allowsUnknownOperations is a property of the dialect.
+	if d := op.name.dialect; d != "" && v.ctx.IsDialectRegistered(d) {
+		return OpErrorPlain(op, "unregistered operation '%s' found in dialect ('%s') that does not allow unknown operations", op.name.name, d)
+	}
+	if !v.ctx.AllowUnregistered && !v.ctx.IsDialectRegistered(op.name.dialect) {
+		return OpError(op, "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used")
 	}
 	return nil
 }

@@ -226,11 +226,14 @@ func printFunc(p *ir.OpPrinter, op *ir.Operation) {
 
 // parseCall parses `call @f(%a, %b) {attrs} : (T, U) -> R`.
 func parseCall(p ir.OpAsmParser, st *ir.OperationState) error {
-	name, err := ir.ParseCallLike(p, st)
+	callee, err := p.ParseFlatSymbolRef()
 	if err != nil {
 		return err
 	}
-	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "callee", Value: p.Context().SymbolRef(name)})
+	if err := ir.ParseCallOperands(p, st); err != nil {
+		return err
+	}
+	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "callee", Value: callee})
 	return nil
 }
 
@@ -296,13 +299,14 @@ func printCallIndirect(p *ir.OpPrinter, op *ir.Operation) {
 	p.PrintType(op.Operand(0).Type())
 }
 
-// parseConstant parses `constant @f : (T) -> R`.
+// parseConstant parses `constant {attrs} @f : (T) -> R` (MLIR's format:
+// the attribute dictionary comes first).
 func parseConstant(p ir.OpAsmParser, st *ir.OperationState) error {
-	name, err := p.ParseSymbolName()
+	attrs, err := p.ParseOptionalAttrDict()
 	if err != nil {
 		return err
 	}
-	attrs, err := p.ParseOptionalAttrDict()
+	value, err := p.ParseFlatSymbolRef()
 	if err != nil {
 		return err
 	}
@@ -310,15 +314,15 @@ func parseConstant(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	st.Attrs = append(attrs, ir.NamedAttr{Name: "value", Value: p.Context().SymbolRef(name)})
+	st.Attrs = append(attrs, ir.NamedAttr{Name: "value", Value: value})
 	st.ResultTypes = []ir.Type{t}
 	return nil
 }
 
 func printConstant(p *ir.OpPrinter, op *ir.Operation) {
+	p.PrintOptionalAttrDict(op.Attrs())
 	p.WriteString(" ")
 	p.PrintAttr(op.Attr("value"))
-	p.PrintOptionalAttrDict(op.Attrs())
 	p.WriteString(" : ")
 	p.PrintType(op.Result(0).Type())
 }
