@@ -109,6 +109,26 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 	return nil
 }
 
+// parseOptionalAttribute parses an attribute if the current token starts
+// one, as MLIR's parseOptionalAttribute decides: the tokens of the
+// attribute forms below, or a type. Other keywords (`array`, `strided`,
+// `distinct`) do not count. It returns nil when no attribute is there.
+func (p *parser) parseOptionalAttribute() ir.Attribute {
+	switch p.tok.kind {
+	case tokAtIdent, tokFloat, tokInteger, tokHashIdent, tokLBrace, tokLSquare, tokMinus, tokString:
+		return p.parseAttribute(nil)
+	case tokBareIdent:
+		switch string(p.text(p.tok)) {
+		case "affine_map", "affine_set", "dense", "dense_resource", "false", "loc", "sparse", "true", "unit":
+			return p.parseAttribute(nil)
+		}
+	}
+	if p.atTypeKeyword() || p.is(tokLParen) || p.is(tokBangIdent) {
+		return p.ctx.TypeAttr(p.parseType())
+	}
+	return nil
+}
+
 // stringValue returns the decoded value of the current string token.
 func (p *parser) stringValue() string {
 	return unescape(p.src[p.tok.start+1 : p.tok.end-1])

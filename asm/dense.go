@@ -118,33 +118,16 @@ func (p *parser) parseElementsType(t ir.Type) ir.ShapedType {
 		p.expect(tokColon, "")
 		t = p.parseType()
 	}
+	// Any shaped type of static shape, memrefs included, as in MLIR; its
+	// element count may not fit in an int64 (a splat of any size is fine).
 	st, ok := t.(ir.ShapedType)
-	switch t.(type) {
-	case *ir.RankedTensorType, *ir.VectorType:
-	default:
-		ok = false
-	}
 	if !ok {
 		p.failTok("elements literal must be a shaped type")
 	}
 	if !ir.HasStaticShape(st) {
 		p.failTok("elements literal type must have static shape")
 	}
-	if numElementsOverflows(st.Dims()) {
-		p.failTok("elements literal type has too many elements")
-	}
 	return st
-}
-
-func numElementsOverflows(dims []int64) bool {
-	n := uint64(1)
-	for _, d := range dims {
-		if d != 0 && n > math.MaxInt64/uint64(d) {
-			return true
-		}
-		n *= uint64(d)
-	}
-	return false
 }
 
 func (p *parser) parseDenseAttr(t ir.Type) ir.Attribute {
@@ -176,7 +159,7 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 		p.fail(pos, "inferred shape of elements literal ([%s]) does not match type ([%s])", joinDims(lit.shape), joinDims(st.Dims()))
 	}
 	if lit.hex == nil && len(lit.elems) == 0 && n != 0 {
-		p.fail(pos, "parsed zero elements, but type (%s) expected at least 1", st)
+		p.fail(pos, "parsed zero elements, but type ('%s') expected at least 1", st)
 	}
 	if !numeric {
 		var vals []string
@@ -184,10 +167,13 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 			vals = []string{unescape(p.src[lit.hex.start+1 : lit.hex.end-1])}
 		} else {
 			for _, e := range lit.elems {
-				if e.tok.kind != tokString {
-					p.fail(pos, "expected string token, got %s", p.text(e.tok))
+				// MLIR takes the string value of every token, which is
+				// empty for anything but a string.
+				v := ""
+				if e.tok.kind == tokString {
+					v = unescape(p.src[e.tok.start+1 : e.tok.end-1])
 				}
-				vals = append(vals, unescape(p.src[e.tok.start+1:e.tok.end-1]))
+				vals = append(vals, v)
 			}
 		}
 		return p.ctx.DenseStrings(st, vals)
@@ -196,10 +182,10 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 	if ct, ok := et.(*ir.ComplexType); ok {
 		scalar = ct.Elem
 		if lit.shape == nil && n != 0 && len(lit.elems) != 2 {
-			p.fail(pos, "parsed %d elements, but type (%s) expected 2 elements", len(lit.elems), ct)
+			p.fail(pos, "parsed %d elements, but type ('%s') expected 2 elements", len(lit.elems), ct)
 		}
 		if lit.shape != nil && int64(len(lit.elems)) != n*2 {
-			p.fail(pos, "parsed %d elements, but type (%s) expected %d elements", len(lit.elems), st, n*2)
+			p.fail(pos, "parsed %d elements, but type ('%s') expected %d elements", len(lit.elems), st, n*2)
 		}
 	}
 	b := ir.NewDenseBuilder(st)
@@ -226,8 +212,8 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 	spelling := string(p.text(e.tok))
 	switch t := et.(type) {
 	case *ir.FloatType:
-		switch e.tok.kind {
-		case tokFloat:
+		switch {
+		case e.tok.kind == tokFloat:
 			v, err := strconv.ParseFloat(spelling, 64)
 			if err != nil && !math.IsInf(v, 0) {
 				p.fail(e.tok.start, "invalid floating point literal")
@@ -236,10 +222,12 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 				v = -v
 			}
 			b.AppendFloat(v)
-		case tokInteger:
+		case e.tok.kind == tokInteger && strings.HasPrefix(spelling, "0x"):
 			b.AppendFloatBits(p.floatBitsFromInt(e.tok, spelling, e.neg, t))
 		default:
-			p.fail(e.tok.start, "expected floating point literal")
+			// MLIR words every other literal so, and reports it at the
+			// token after the literal's type.
+			p.failTok("expected floating-point elements, but parsed integer")
 		}
 	default: // integer or index
 		it, isInt := et.(*ir.IntegerType)
@@ -256,7 +244,8 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 			b.AppendBool(spelling == "true")
 			return
 		case tokString:
-			p.fail(e.tok.start, "expected integer elements, but parsed string")
+			// MLIR reads the string's spelling as a number.
+			p.fail(e.tok.start, "integer constant out of range for type")
 		}
 		v, ok := buildInt(et, e.neg, spelling)
 		if !ok {
@@ -285,7 +274,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 			b.AppendBool(data[0] != 0)
 			return b.Build(p.ctx)
 		}
-		if int64(len(data)) != (n+7)/8 {
+		if n < 0 || int64(len(data)) != (n+7)/8 {
 			p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 		}
 		for i := int64(0); i < n; i++ {
@@ -297,7 +286,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 	if _, ok := et.(*ir.ComplexType); ok {
 		per *= 2
 	}
-	if int64(len(data)) != per && int64(len(data)) != per*n {
+	if size, fits := ir.MulSize(per, n); int64(len(data)) != per && (!fits || int64(len(data)) != size) {
 		p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 	}
 	return p.ctx.DenseFromRaw(st, data)

@@ -291,9 +291,10 @@ func (p *parser) parseTensorBody() ir.Type {
 	if !validTensorElem(e) {
 		p.fail(pos, "invalid tensor element type")
 	}
+	// The encoding is optional after the comma, as in MLIR.
 	var enc ir.Attribute
 	if p.consumeIf(tokComma) {
-		enc = p.parseAttribute(nil)
+		enc = p.parseOptionalAttribute()
 	}
 	p.expect(tokGreater, " in tensor type")
 	return p.ctx.RankedTensorType(dims, e, enc)
@@ -373,6 +374,9 @@ func (p *parser) parseMemRefBody() ir.Type {
 		p.failExpected("expected ',' or '>' in memref type")
 	}
 	for p.consumeIf(tokComma) {
+		if p.is(tokGreater) {
+			p.failExpected("expected list element")
+		}
 		a := p.parseAttribute(nil)
 		// MLIR reports these at the token after the attribute.
 		apos := p.tok.start
