@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"strings"
 
@@ -506,13 +505,6 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		cfg.Out = d.stderr
 		pm.AddInstrumentation(pipeline.NewIRPrinter(cfg))
 	}
-	if o.GenReproducer != "" {
-		r := &pipeline.Reproducer{Pipeline: pm.String(), DisableThreading: disableThreading, VerifyEach: verifyEach}
-		if werr := writeReproducer(o.GenReproducer, r, f.Op, outOpts); werr != nil {
-			fmt.Fprintf(d.stderr, "%s: error: failed to write reproducer '%s': %v\n", d.name, o.GenReproducer, werr)
-			return false
-		}
-	}
 	if o.CrashReproducer != "" {
 		if o.LocalReproducer {
 			pm.EnableLocalCrashReproducer(o.CrashReproducer, outOpts)
@@ -532,6 +524,16 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		}
 		return false
 	}
+	if o.GenReproducer != "" {
+		// As mlir-opt 19: after a successful run, the IR the passes left
+		// and the pipeline's passes under an `any` anchor, with threading
+		// and verification at their defaults.
+		r := &pipeline.Reproducer{Pipeline: f.Op.Name() + "(any(" + opm.PassesString() + "))"}
+		if werr := writeReproducer(o.GenReproducer, r, f.Op, outOpts); werr != nil {
+			fmt.Fprintf(d.stderr, "%s: error: failed to write reproducer '%s': %v\n", d.name, o.GenReproducer, werr)
+			return false
+		}
+	}
 	d.timed("Output", func() {
 		po := outOpts
 		// Like MLIR's printer, fall back to the generic form for IR that
@@ -544,14 +546,16 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	return true
 }
 
+// writeReproducer writes a reproducer file through outfile, so a failed
+// write leaves no half file and the file may be the input itself.
 func writeReproducer(path string, r *pipeline.Reproducer, op *ir.Operation, po ir.PrintOptions) error {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Discard()
 	if err := r.Write(f, op, po); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }

@@ -65,7 +65,11 @@ func Dialect() *ir.Dialect {
 				Traits:           ir.TraitPure | ir.TraitConstantLike,
 				InherentAttrs:    []string{"value"},
 				Counts:           &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
-				VerifySymbolUses: verifyConstantSymbol,
+				// MLIR 19 checks the reference in the op's own verifier, so
+				// its error comes in op order, before those of later ops.
+				Verify: func(op *ir.Operation) error {
+					return verifyConstantSymbol(op, ir.NewSymbolTableCollection())
+				},
 				Fold: func(op *ir.Operation, _ []ir.Attribute) []ir.FoldResult {
 					return []ir.FoldResult{{Attr: op.Attr("value")}}
 				},

@@ -251,3 +251,9 @@ func.func @f(%a: i32) {
 // -----
 "t.x"() {a = 1.5 : i32, b = #loc} : () -> ()
 #loc = loc("a":1: :2)
+
+// -----
+// Legacy func syntax, which mlir-opt 19 no longer accepts.
+func @f() {
+  return
+}

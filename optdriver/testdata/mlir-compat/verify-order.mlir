@@ -1,0 +1,42 @@
+// ARGS: --split-input-file --allow-unregistered-dialect
+// Which error comes first when several ops are invalid: func.constant
+// checks its symbol in op order, func.call after the other verifiers.
+func.func @f() -> i322{
+  %f = constant @f : () -> i32
+  %0 = call_indirect %f() : () -> i32
+  return %0 : i32
+}
+
+// -----
+func.func @f() -> i32 {
+  "t.x"() ({
+    "func.return"() : () -> ()
+  }) : () -> ()
+  %f = constant @f : () -> i64
+  %0 = "t.x"() : () -> i32
+  return %0 : i32
+}
+
+// -----
+func.func @f() -> i32 {
+  %f = call @f() : () -> i64
+  %0 = "t.x"() : () -> i64
+  return %0 : i64
+}
+
+// -----
+func.func @f() -> i32 {
+  %0 = "t.x"() : () -> i64
+  return %0 : i64
+}
+func.func @g() {
+  %f = constant @f : () -> i64
+  return
+}
+
+// -----
+// An op of a registered dialect that it does not define is reported after
+// the ops nested in it.
+"func.funS"() <{function_type = () -> (), sym_name = "f"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
