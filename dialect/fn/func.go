@@ -60,11 +60,11 @@ func Dialect() *ir.Dialect {
 				Print:   printCallIndirect,
 			},
 			{
-				Name:             ConstantName,
-				Summary:          "Constant",
-				Traits:           ir.TraitPure | ir.TraitConstantLike,
-				InherentAttrs:    []string{"value"},
-				Counts:           &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
+				Name:          ConstantName,
+				Summary:       "Constant",
+				Traits:        ir.TraitPure | ir.TraitConstantLike,
+				InherentAttrs: []string{"value"},
+				Counts:        &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
 				// MLIR 19 checks the reference in the op's own verifier, so
 				// its error comes in op order, before those of later ops.
 				Verify: func(op *ir.Operation) error {
