@@ -13,6 +13,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -234,18 +235,8 @@ func printStats(w io.Writer, m *models.Model) {
 	}
 }
 
+// writeFile writes path through outfile: beside it, renamed over it when
+// complete, so a failed run never leaves a truncated file.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return outfile.WriteWith(path, write)
 }

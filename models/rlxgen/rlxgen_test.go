@@ -10,6 +10,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/outfile/outfiletest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -137,5 +138,31 @@ func TestFiles(t *testing.T) {
 	}
 	if bytes.Equal(read("a.safetensors"), read("c.safetensors")) || bytes.Equal(read("a/in3.npy"), read("c/in3.npy")) {
 		t.Error("different seeds gave the same files")
+	}
+}
+
+// TestFilesReplacedWhole checks that -o, --weights and --inputs files
+// replace old ones whole (written beside them and renamed), never
+// truncated and rewritten in place.
+func TestFilesReplacedWhole(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ flag, path string }{
+		{"-o", "m.mlir"},
+		{"--weights", "w.safetensors"},
+		{"--inputs", "in/in0.npy"},
+	} {
+		path := filepath.Join(dir, c.path)
+		arg := path
+		if c.flag == "--inputs" {
+			arg = filepath.Dir(path)
+		}
+		outfiletest.Replaced(t, path, func() {
+			if code, _, stderr := runGen("qwen35", "--layers", "1", c.flag, arg); code != 0 {
+				t.Fatalf("%s: exit %d: %s", c.flag, code, stderr)
+			}
+		})
 	}
 }

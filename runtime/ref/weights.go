@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -86,17 +88,13 @@ func ReadWeights(path string) (*TensorWeights, error) {
 	return &TensorWeights{Tensors: st.Tensors, Source: path}, nil
 }
 
-// WriteWeights writes w as a safetensors file.
+// WriteWeights writes w as a safetensors file. The file is written beside
+// path and renamed over it when complete, so a failed write leaves path as
+// it was.
 func WriteWeights(path string, w *TensorWeights) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := tensor.WriteSafetensors(f, &tensor.Safetensors{Tensors: w.Tensors}); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.WriteWith(path, func(f io.Writer) error {
+		return tensor.WriteSafetensors(f, &tensor.Safetensors{Tensors: w.Tensors})
+	})
 }
 
 // Seeded returns weights generated from seed (see SeededTensor). Each

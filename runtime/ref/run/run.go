@@ -14,6 +14,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/kernels"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -402,17 +403,12 @@ func writeAll(dir, prefix string, ts []*tensor.Tensor) error {
 				return err
 			}
 		}
+		// Each file is written beside its name and renamed into place, so
+		// a failed run leaves no truncated file, and an input named like
+		// an output is read whole before it is replaced.
 		name := filepath.Join(dir, fmt.Sprintf("%s%d.npy", prefix, i))
-		f, err := os.Create(name)
-		if err != nil {
+		if err := outfile.WriteWith(name, func(w io.Writer) error { return tensor.WriteNPY(w, t) }); err != nil {
 			return fmt.Errorf("cannot write %s: %v", name, unwrapPath(err))
-		}
-		err = tensor.WriteNPY(f, t)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %v", name, err)
 		}
 	}
 	return nil

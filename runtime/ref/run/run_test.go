@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/outfile/outfiletest"
 )
 
 const model = `func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
@@ -66,4 +68,24 @@ func TestCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "profile of @main (2 ops,") || !strings.Contains(stderr, "graph.matmul") {
 		t.Errorf("--profile: %q", stderr)
 	}
+}
+
+// TestOutDirReplacesWhole checks that --out-dir files replace old ones
+// whole (written beside them and renamed), so a failed run leaves no
+// truncated file and a reader of the old file is not disturbed.
+func TestOutDirReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.mlir")
+	if err := os.WriteFile(file, []byte(model), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	outfiletest.Replaced(t, filepath.Join(out, "out0.npy"), func() {
+		if code, _, stderr := main1(t, file, "--out-dir", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	})
 }
