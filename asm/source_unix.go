@@ -34,7 +34,7 @@ func mapFile(path string) (*Source, bool) {
 		if upTo <= released {
 			return
 		}
-		_ = syscall.Madvise(data[released:upTo], syscall.MADV_DONTNEED)
+		dontNeed(data[released:upTo])
 		released = upTo
 	}
 	s.close = func() error { return syscall.Munmap(data) }

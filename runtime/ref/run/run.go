@@ -31,7 +31,9 @@ flags:
   --entry NAME            function to run (default: the only public one)
   --weights FILE          bind graph.param ops from a safetensors file
                           (default: weights generated from --seed)
-  --inputs A.npy,B.npy    one .npy file per function argument, in order
+  --inputs A.npy,B.npy    one .npy file per function argument, in order,
+                          or a directory holding in0.npy, in1.npy, ... (as
+                          --save-inputs and rlx-gen --inputs write them)
                           (default: inputs generated from --seed)
   --seed N                seed of generated weights and inputs (default 0)
   --out-dir DIR           also write the results to DIR/out0.npy, out1.npy, ...
@@ -42,6 +44,10 @@ flags:
   --num-values N          values printed per result (default 8)
   --save-inputs DIR       write the inputs used to DIR/in0.npy, in1.npy, ...
   --save-weights FILE     write the weights used to a safetensors file
+  --max-memory SIZE       refuse, before allocating, a run that would hold
+                          more than SIZE bytes at once (suffixes K, M, G, T:
+                          powers of 1024; 0: no limit; default: half of the
+                          physical memory)
   --profile               print the time spent per op kind to stderr
   --allow-unregistered-dialect
                           accept ops of unregistered dialects
@@ -54,6 +60,8 @@ type options struct {
 	tolerance                                          float64
 	numValues                                          int
 	allowUnregistered, profile                         bool
+	// maxMemory is the --max-memory budget in bytes (0: none).
+	maxMemory int64
 }
 
 // Main runs rlx-run with args (without the program name) and returns the
@@ -92,6 +100,11 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.saveWeights, "save-weights", "", "")
 	fs.BoolVar(&o.allowUnregistered, "allow-unregistered-dialect", false, "")
 	fs.BoolVar(&o.profile, "profile", false, "")
+	o.maxMemory = physicalMemory() / 2
+	fs.Func("max-memory", "", func(v string) (err error) {
+		o.maxMemory, err = parseSize(v)
+		return err
+	})
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -115,6 +128,14 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--tolerance must be a non-negative number, got %v", o.tolerance)
 	case o.numValues < 0:
 		return nil, fmt.Errorf("--num-values must not be negative, got %d", o.numValues)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["tolerance"] && o.compareWith == "":
+		return nil, errors.New("--tolerance applies to --compare-with, which is not given")
+	case set["inputs"] && o.inputs == "":
+		return nil, errors.New("--inputs names no files (leave it out to generate inputs from --seed)")
 	}
 	o.input = pos[0]
 	return o, nil
@@ -159,6 +180,9 @@ func (r *runner) main() int {
 			return r.fail(err)
 		}
 		progs = append(progs, q)
+	}
+	if err := r.checkMemory(progs); err != nil {
+		return r.fail(err)
 	}
 	inputs, err := r.inputs(progs)
 	if err != nil {
@@ -239,6 +263,45 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// checkMemory refuses, before anything is allocated, a program whose run
+// would hold more than --max-memory bytes at once. Weights read from a file
+// or materialised for several programs stay in memory for the whole run.
+func (r *runner) checkMemory(progs []*ref.Program) error {
+	// Without a limit, a run whose size does not even fit in 64 bits is
+	// still refused.
+	budget := r.o.maxMemory
+	if budget <= 0 {
+		budget = math.MaxInt64 - 1
+	}
+	resident := r.o.weights != "" || len(progs) > 1 || r.o.saveWeights != ""
+	for _, p := range progs {
+		if err := p.CheckMemory(budget, resident); err != nil {
+			if d, ok := err.(*ir.Diagnostic); ok && r.o.maxMemory > 0 {
+				d.AttachNote(p.Func().Loc(), "the budget is --max-memory (default: half of the physical memory)")
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// parseSize reads a --max-memory value: bytes, or a number with one of the
+// suffixes K, M, G, T (powers of 1024, optionally followed by "iB" or "B").
+func parseSize(v string) (int64, error) {
+	s := strings.TrimSuffix(strings.TrimSuffix(v, "B"), "i")
+	shift := 0
+	if n := len(s); n > 0 {
+		if i := strings.IndexByte("KMGT", s[n-1]); i >= 0 {
+			shift, s = 10*(i+1), s[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("want a size in bytes, with an optional suffix K, M, G or T (16G), got %q", v)
+	}
+	return n << shift, nil
+}
+
 // inputs reads --inputs or generates seeded inputs that suit every program.
 func (r *runner) inputs(progs []*ref.Program) ([]*tensor.Tensor, error) {
 	p := progs[0]
@@ -250,6 +313,13 @@ func (r *runner) inputs(progs []*ref.Program) ([]*tensor.Tensor, error) {
 		}
 	} else {
 		files := strings.Split(r.o.inputs, ",")
+		if st, err := os.Stat(r.o.inputs); err == nil && st.IsDir() {
+			// A directory of in0.npy, in1.npy, …, one per argument.
+			files = files[:0]
+			for i := range p.Args() {
+				files = append(files, filepath.Join(r.o.inputs, fmt.Sprintf("in%d.npy", i)))
+			}
+		}
 		if len(files) != len(p.Args()) {
 			return nil, ir.OpErrorPlain(p.Func(), "@%s takes %d arguments, but --inputs names %d files", p.Name(), len(p.Args()), len(files))
 		}
@@ -297,6 +367,9 @@ func readNPY(name string) (*tensor.Tensor, error) {
 func (r *runner) weights(progs []*ref.Program) (ref.Weights, error) {
 	var w ref.Weights
 	if r.o.weights != "" {
+		if isGGUF(r.o.weights) {
+			return nil, fmt.Errorf("cannot read weights: %s is a GGUF file; --weights reads a safetensors file holding a tensor for each graph.param name (rlx-gen --weights and rlx-run --save-weights write one)", r.o.weights)
+		}
 		tw, err := ref.ReadWeights(r.o.weights)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read weights: %v", unwrapPath(err))
@@ -322,6 +395,18 @@ func (r *runner) weights(progs []*ref.Program) (ref.Weights, error) {
 		}
 	}
 	return w, nil
+}
+
+// isGGUF reports whether the file starts with GGUF's magic.
+func isGGUF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var magic [4]byte
+	_, err = io.ReadFull(f, magic[:])
+	return err == nil && string(magic[:]) == "GGUF"
 }
 
 // compare prints one line per result and the verdict; the exit code is 1
