@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"github.com/rlx-compiler/rlx/codegen/dot"
+	"github.com/rlx-compiler/rlx/codegen/mps"
 	"github.com/rlx-compiler/rlx/codegen/translation"
 )
 
@@ -10,5 +11,6 @@ import (
 func All() []*translation.Translation {
 	return []*translation.Translation{
 		dot.Translation(),
+		mps.Translation(),
 	}
 }

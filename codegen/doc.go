@@ -3,5 +3,7 @@
 // in a package of its own under codegen/ and exports its translation
 // (package translation defines what one is):
 //
-//   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing.
+//   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing;
+//   - codegen/mps: mlir-to-mpsgraph, Objective-C MPSGraph builders for the
+//     mps.subgraph regions after lower-to-mps, and their header.
 package codegen

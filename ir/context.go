@@ -86,10 +86,15 @@ const (
 	TraitSingleBlock
 	// TraitGraphRegion: the op's regions are graph regions (no dominance).
 	TraitGraphRegion
-	// TraitAffineScope, TraitReturnLike and TraitConstantLike are markers
-	// used by passes.
+	// TraitReturnLike: the op returns control and values to its parent
+	// (func.return, mps.yield), MLIR's ReturnLike.
 	TraitReturnLike
+	// TraitConstantLike: the op has no operands and one result whose value
+	// is known (MLIR's ConstantLike); the folder and CSE materialise and
+	// merge such ops.
 	TraitConstantLike
+	// TraitCommutative: the op's operands may be reordered (MLIR's
+	// Commutative); operation equivalence compares them as a multiset.
 	TraitCommutative
 )
 

@@ -30,4 +30,11 @@
 // otherwise be padding), so numbering a large function needs no map; do
 // not print the same IR, or IR another goroutine is modifying, from two
 // goroutines at once.
+//
+// The core knows no dialect, with one exception: print_alias_upstream.go
+// lists, as data, the alias names that MLIR's test and sparse_tensor
+// dialects give their attributes and types. Those dialects are
+// unregistered in rlx, so nothing can ask them for their aliases, and
+// without the list the conformance corpus (MLIR's own tests) would print
+// differently from mlir-opt. No rlx dialect relies on it.
 package ir

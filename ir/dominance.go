@@ -6,12 +6,13 @@ package ir
 // and dominate only themselves... except that MLIR treats them as
 // dominated by every block, so uses in dead blocks are accepted.
 type domTree struct {
-	idom  map[*Block]*Block
-	order map[*Block]int // reverse post-order number
+	idom     map[*Block]*Block
+	order    map[*Block]int // reverse post-order number
+	children map[*Block][]*Block
 }
 
 func newDomTree(r *Region) *domTree {
-	t := &domTree{idom: map[*Block]*Block{}, order: map[*Block]int{}}
+	t := &domTree{idom: map[*Block]*Block{}, order: map[*Block]int{}, children: map[*Block][]*Block{}}
 	entry := r.first
 	if entry == nil {
 		return t
@@ -47,6 +48,11 @@ func newDomTree(r *Region) *domTree {
 				t.idom[b] = nd
 				changed = true
 			}
+		}
+	}
+	for _, b := range rpo[1:] {
+		if p := t.idom[b]; p != nil {
+			t.children[p] = append(t.children[p], b)
 		}
 	}
 	return t
@@ -92,15 +98,28 @@ type Dominance struct {
 // NewDominance returns an empty dominance cache.
 func NewDominance() *Dominance { return &Dominance{trees: map[*Region]*domTree{}} }
 
+func (d *Dominance) tree(r *Region) *domTree {
+	t := d.trees[r]
+	if t == nil {
+		t = newDomTree(r)
+		d.trees[r] = t
+	}
+	return t
+}
+
 // BlockDominates reports whether block a dominates block b; both must be
 // in the same region.
 func (d *Dominance) BlockDominates(a, b *Block) bool {
-	t := d.trees[a.parent]
-	if t == nil {
-		t = newDomTree(a.parent)
-		d.trees[a.parent] = t
-	}
-	return t.dominates(a, b)
+	return d.tree(a.parent).dominates(a, b)
+}
+
+// Children returns the blocks b immediately dominates in its region's
+// dominator tree, in reverse post-order of the control flow. Walking the
+// tree from a region's entry block visits every block reachable from it,
+// each after its dominators (the order CSE needs); unreachable blocks are
+// in no one's children. The slice belongs to the cache.
+func (d *Dominance) Children(b *Block) []*Block {
+	return d.tree(b.parent).children[b]
 }
 
 // ValueDominates reports whether v is available at op: defined before it

@@ -25,7 +25,7 @@ type Operation struct {
 	extra *opExtra
 	nOpnd uint32
 	nRes  uint32
-	order uint32 // position in the block, valid while the block's order is
+	order uint32 // position in the block, valid while the block's orderValid is set
 	// printID is the printer's number for the op's results, valid during
 	// one printing session (see numberValues); it fills what would be
 	// padding, so numbering a million ops needs no map.

@@ -3,7 +3,8 @@ package ir
 import "strings"
 
 // Aliases that mlir-opt 19 gives to attributes and types of dialects it
-// registers but rlx keeps opaque. MLIR asks each dialect for an alias name;
+// registers but rlx keeps opaque: the one place the core names dialects
+// (see the package doc). MLIR asks each dialect for an alias name;
 // with the dialect unregistered rlx cannot ask, so the names those
 // dialects choose are listed here as data, to print what mlir-opt prints.
 // A dialect's name wins over the builtin dialect's (MLIR's "final" versus

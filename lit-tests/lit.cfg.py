@@ -20,7 +20,7 @@ config.excludes = ["Inputs"]
 # its absolute path in the tools directory. "FileCheck" is an alias of
 # "filecheck". not, count and split-file are built into our lit; under LLVM's
 # lit they are LLVM's tools.
-config.rlx_tools = ["rlx-opt", "rlx-run", "rlx-gen", "rlx-translate", "filecheck"]
+config.rlx_tools = ["rlx-opt", "rlx-run", "rlx-gen", "rlx-import", "rlx-translate", "filecheck"]
 
 config.available_features.add("rlx")
 

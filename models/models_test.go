@@ -266,8 +266,10 @@ func TestOpCoverage(t *testing.T) {
 			t.Errorf("%s uses %v, want %v", m.Name, got, w)
 		}
 	}
+	// No recipe has an LSTM; graph.topk routes the imported Qwen3-Next
+	// (models/importer), not these builders.
 	for _, op := range graph.OpNames() {
-		if !used[op] && op != graph.LSTMName {
+		if !used[op] && op != graph.LSTMName && op != graph.TopKName {
 			t.Errorf("no model uses %s", op)
 		}
 	}

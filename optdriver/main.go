@@ -426,8 +426,9 @@ func (d *driver) parse(ctx *ir.Context, name string, src []byte, handle func(*ir
 			// run adds little to the peak; and the passes start from a
 			// collected heap, so the first one reuses the memory freed
 			// instead of faulting in fresh pages, and its time does not
-			// depend on where parsing left the collector (measurements in
-			// docs/hybrid-split.md, Performance).
+			// depend on where parsing left the collector (measured in
+			// docs/hybrid-split.md, Performance: "A collected heap before
+			// the passes").
 			runtime.GC()
 		}
 	})

@@ -4,6 +4,9 @@
 //
 //	canonicalize      folders and canonicalization patterns to a fixed point
 //	cse               common sub-expression elimination
+//	hybrid-inline     put mps.subgraph and thunk.call regions back in line
+//	hybrid-split      partition a function into mps.subgraph and thunk.call regions
+//	lower-to-mps      graph ops in mps.subgraph regions to MPSGraph primitives
 //	print-op-stats    the "Operations encountered:" table (or JSON)
 //	strip-debuginfo   every location becomes loc(unknown)
 //	symbol-dce        erase unreferenced invisible symbols
@@ -11,6 +14,6 @@
 //	view-op-graph     Graphviz DOT of an op
 //
 // Tools register them with pipeline.NewRegistry(passes.All()...). The
-// options, defaults and output formats are MLIR's; docs/passes/ describes
-// each pass.
+// options, defaults and output formats of the passes MLIR also has are
+// MLIR's; docs/passes/ and docs/hybrid-split.md describe each pass.
 package passes

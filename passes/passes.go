@@ -5,6 +5,7 @@ import (
 	"github.com/rlx-compiler/rlx/passes/cse"
 	"github.com/rlx-compiler/rlx/passes/hybridinline"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/passes/opstats"
 	"github.com/rlx-compiler/rlx/passes/stripdebuginfo"
 	"github.com/rlx-compiler/rlx/passes/symboldce"
@@ -16,10 +17,11 @@ import (
 // All returns every pass rlx has, in the order --help lists them.
 func All() []*pipeline.PassInfo {
 	return []*pipeline.PassInfo{
-		canonicalize.NewInfo(canonicalize.Sources...),
+		canonicalize.NewInfo(canonicalize.Sources()...),
 		cse.Info,
 		hybridinline.Info,
 		hybridsplit.Info,
+		lowertomps.Info,
 		opstats.Info,
 		stripdebuginfo.Info,
 		symboldce.Info,

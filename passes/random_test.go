@@ -99,7 +99,7 @@ func eval(fn *ir.Operation, a, b int32) []int32 {
 	var trace []int32
 	var run func(blk *ir.Block) []int32
 	run = func(blk *ir.Block) []int32 {
-		for op := blk.First(); op != nil; op = op.Next() {
+		for op := range blk.Ops() {
 			arg := func(i int) int32 { return env[op.Operand(i)] }
 			var r int32
 			switch op.Name() {

@@ -355,7 +355,7 @@ func (p dynPass) Info() *pipeline.PassInfo { return p.info }
 
 func (p dynPass) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {
 	var inner *ir.Operation
-	for o := op.Region(0).First().First(); o != nil; o = o.Next() {
+	for o := range op.Region(0).First().Ops() {
 		if ir.SymbolName(o) == "inner" {
 			inner = o
 		}

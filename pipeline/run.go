@@ -478,8 +478,8 @@ type work struct {
 func (ex *executor) runAdaptor(a *adaptor, op *ir.Operation, am *AnalysisManager, item *runItem) error {
 	var ws []work
 	for i := 0; i < op.NumRegions(); i++ {
-		for b := op.Region(i).First(); b != nil; b = b.Next() {
-			for o := b.First(); o != nil; o = o.Next() {
+		for b := range op.Region(i).Blocks() {
+			for o := range b.Ops() {
 				if m := a.managerFor(o); m != nil {
 					ws = append(ws, work{o, m})
 				}

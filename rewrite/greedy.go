@@ -219,15 +219,13 @@ func (d *driver) seed(reg *ir.Region) {
 		d.wl.reverse()
 		return
 	}
-	for b := reg.First(); b != nil; b = b.Next() {
-		for o := b.First(); o != nil; {
-			next := o.Next()
+	for b := range reg.Blocks() {
+		for o := range b.Ops() {
 			o.WalkPostOrder(func(op *ir.Operation) {
 				if !d.knownConstantErased(op) {
 					d.addToWorklist(op)
 				}
 			})
-			o = next
 		}
 	}
 }
@@ -245,15 +243,13 @@ func (d *driver) knownConstantErased(op *ir.Operation) bool {
 // walkPreOrder visits the ops nested in reg in pre-order; fn may erase or
 // move the op it is given, and returns false to skip its regions.
 func walkPreOrder(reg *ir.Region, fn func(*ir.Operation) bool) {
-	for b := reg.First(); b != nil; b = b.Next() {
-		for o := b.First(); o != nil; {
-			next := o.Next()
+	for b := range reg.Blocks() {
+		for o := range b.Ops() {
 			if fn(o) {
 				for i := 0; i < o.NumRegions(); i++ {
 					walkPreOrder(o.Region(i), fn)
 				}
 			}
-			o = next
 		}
 	}
 }

@@ -30,8 +30,8 @@ func MergeIdenticalBlocks(r *Rewriter, regions []*ir.Region) bool {
 			push(reg)
 			changed = true
 		}
-		for b := reg.First(); b != nil; b = b.Next() {
-			for o := b.First(); o != nil; o = o.Next() {
+		for b := range reg.Blocks() {
+			for o := range b.Ops() {
 				for i := 0; i < o.NumRegions(); i++ {
 					push(o.Region(i))
 				}
@@ -52,7 +52,7 @@ func newBlockData(h Hasher, b *ir.Block) *blockData {
 	d := &blockData{block: b, order: map[*ir.Operation]int{}}
 	n := b.NumArguments()
 	ignore := func(*ir.Value) uint64 { return 0 }
-	for o := b.First(); o != nil; o = o.Next() {
+	for o := range b.Ops() {
 		if o.NumResults() > 0 {
 			d.order[o] = n
 			n += o.NumResults()
@@ -154,7 +154,7 @@ func usedOutside(op *ir.Operation, b *ir.Block) bool {
 // to b (one entry per edge).
 func predecessors(b *ir.Block) []*ir.Block {
 	var out []*ir.Block
-	for p := b.Parent().First(); p != nil; p = p.Next() {
+	for p := range b.Parent().Blocks() {
 		for _, s := range p.Successors() {
 			if s == b {
 				out = append(out, p)
@@ -250,7 +250,7 @@ func mergeIdenticalBlocks(r *Rewriter, h Hasher, reg *ir.Region) bool {
 }
 
 func hasNonEmptyRegion(b *ir.Block) bool {
-	for o := b.First(); o != nil; o = o.Next() {
+	for o := range b.Ops() {
 		for i := 0; i < o.NumRegions(); i++ {
 			if !o.Region(i).Empty() {
 				return true
@@ -273,7 +273,7 @@ func argUsedOutside(b *ir.Block) bool {
 
 // replaceBlockUses redirects every successor edge to from in reg to to.
 func replaceBlockUses(reg *ir.Region, from, to *ir.Block) {
-	for b := reg.First(); b != nil; b = b.Next() {
+	for b := range reg.Blocks() {
 		t := b.Last()
 		if t == nil {
 			continue

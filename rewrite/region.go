@@ -23,7 +23,7 @@ func EraseUnreachableBlocks(r *Rewriter, regions []*ir.Region) bool {
 	erased := false
 	work := append([]*ir.Region(nil), regions...)
 	pushNested := func(b *ir.Block) {
-		for o := b.First(); o != nil; o = o.Next() {
+		for o := range b.Ops() {
 			for i := 0; i < o.NumRegions(); i++ {
 				work = append(work, o.Region(i))
 			}
@@ -43,8 +43,7 @@ func EraseUnreachableBlocks(r *Rewriter, regions []*ir.Region) bool {
 		for _, b := range ir.PostOrder(reg.First()) {
 			reachable[b] = true
 		}
-		for b := reg.First(); b != nil; {
-			next := b.Next()
+		for b := range reg.Blocks() {
 			if !reachable[b] {
 				dropDefinedValueUses(b)
 				r.EraseBlock(b)
@@ -52,7 +51,6 @@ func EraseUnreachableBlocks(r *Rewriter, regions []*ir.Region) bool {
 			} else {
 				pushNested(b)
 			}
-			b = next
 		}
 	}
 	return erased
@@ -64,10 +62,10 @@ func dropDefinedValueUses(b *ir.Block) {
 	for _, a := range b.Arguments() {
 		dropUses(a)
 	}
-	for o := b.First(); o != nil; o = o.Next() {
+	for o := range b.Ops() {
 		o.DropAllUses()
 		for i := 0; i < o.NumRegions(); i++ {
-			for nb := o.Region(i).First(); nb != nil; nb = nb.Next() {
+			for nb := range o.Region(i).Blocks() {
 				dropDefinedValueUses(nb)
 			}
 		}

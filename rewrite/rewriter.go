@@ -78,9 +78,9 @@ func (r *Rewriter) Clone(op *ir.Operation, m *ir.ValueMap) *ir.Operation {
 }
 
 func notifyInsertedRegion(l Listener, reg *ir.Region) {
-	for b := reg.First(); b != nil; b = b.Next() {
+	for b := range reg.Blocks() {
 		l.BlockInserted(b)
-		for o := b.First(); o != nil; o = o.Next() {
+		for o := range b.Ops() {
 			l.OpInserted(o)
 			for i := 0; i < o.NumRegions(); i++ {
 				notifyInsertedRegion(l, o.Region(i))
@@ -234,14 +234,12 @@ func (r *Rewriter) InlineBlockBefore(src, dest *ir.Block, before *ir.Operation, 
 	for i, a := range src.Arguments() {
 		r.ReplaceAllUsesWith(a, args[i])
 	}
-	for o := src.First(); o != nil; {
-		next := o.Next()
+	for o := range src.Ops() {
 		o.Remove()
 		dest.InsertBefore(o, before)
 		if r.listener != nil {
 			r.listener.OpInserted(o)
 		}
-		o = next
 	}
 	r.EraseBlock(src)
 }
@@ -275,14 +273,12 @@ func (r *Rewriter) SplitBlock(before *ir.Operation) *ir.Block {
 // InlineRegionBefore moves the blocks of src into dst before the block
 // before (at the end when before is nil).
 func (r *Rewriter) InlineRegionBefore(src, dst *ir.Region, before *ir.Block) {
-	for b := src.First(); b != nil; {
-		next := b.Next()
+	for b := range src.Blocks() {
 		src.RemoveBlock(b)
 		dst.InsertBlockBefore(b, before)
 		if r.listener != nil {
 			r.listener.BlockInserted(b)
 		}
-		b = next
 	}
 }
 

@@ -4,49 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/asm"
-	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/target"
 )
-
-const split = `func.func @f(%x: tensor<1x4x64xf32>, %k: tensor<1x4x4x16xf32>, %m1: tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  %0:2 = mps.subgraph @f_mps0(%x) : (tensor<1x4x64xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4xf32>) {
-  ^bb0(%a: tensor<1x4x64xf32>):
-    %q = graph.reshape %a : (tensor<1x4x64xf32>) -> tensor<1x4x4x16xf32>
-    %r = graph.reduce %q {axes = array<i64: 2, 3>, kind = "max"} : (tensor<1x4x4x16xf32>) -> tensor<1x4xf32>
-    mps.yield %q, %r : tensor<1x4x4x16xf32>, tensor<1x4xf32>
-  }
-  %1 = thunk.call @f_thunk1(%0#1, %m1) {target = "metal"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32> {
-  ^bb0(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>):
-    %m = graph.max %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
-    thunk.yield %m : tensor<1x4xf32>
-  }
-  %2 = mps.subgraph @f_mps2(%0#0, %k, %1) : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  ^bb0(%q: tensor<1x4x4x16xf32>, %kk: tensor<1x4x4x16xf32>, %m: tensor<1x4xf32>):
-    %o = graph.attention %q, %kk, %kk, %m {mask = "custom"} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32>
-    mps.yield %o : tensor<1x4x4x16xf32>
-  }
-  return %2 : tensor<1x4x4x16xf32>
-}
-`
-
-func parse(t *testing.T, src string) *ir.Operation {
-	t.Helper()
-	ctx := ir.NewContext()
-	dialect.RegisterAll(ctx)
-	m, err := asm.ParseString(ctx, "in.mlir", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // TestPlaceableAcrossRegions follows attention's q, k and v back across
 // region boundaries: q is a reshape in an earlier region of an argument,
 // k an argument.
 func TestPlaceableAcrossRegions(t *testing.T) {
-	m := parse(t, split)
+	m := irtest.Parse(t, nil, irtest.Split)
 	var attn *ir.Operation
 	m.Walk(func(op *ir.Operation) {
 		if op.Name() == "graph.attention" {
@@ -75,7 +42,7 @@ func TestPlaceable(t *testing.T) {
 		{`%r = graph.constant dense<1> : tensor<2xi64>`, "result #0 has element type i64"},
 		{`%r = graph.constant dense<true> : tensor<2xi1>`, "result #0 has element type i1"},
 	} {
-		m := parse(t, "func.func @f(%a: tensor<4xf32>) {\n  "+tc.op+"\n  return\n}")
+		m := irtest.Parse(t, nil, "func.func @f(%a: tensor<4xf32>) {\n  "+tc.op+"\n  return\n}")
 		op := m.Region(0).First().First().Region(0).First().First()
 		if why := place(op); (tc.why == "") != (why == "") || !strings.Contains(why, tc.why) {
 			t.Errorf("%s: %q, want %q", tc.op, why, tc.why)
@@ -115,18 +82,13 @@ func TestTargets(t *testing.T) {
 // they differ: bf16 (macOS 14's MPSGraph and later) and a target without
 // MPSGraph.
 func TestTargetDifferences(t *testing.T) {
-	m := parse(t, `func.func @f(%x: tensor<4xbf16>, %y: tensor<4xf32>) {
+	m := irtest.Parse(t, nil, `func.func @f(%x: tensor<4xbf16>, %y: tensor<4xf32>) {
   %0 = graph.exp %x : (tensor<4xbf16>) -> tensor<4xbf16>
   %1 = graph.exp %y : (tensor<4xf32>) -> tensor<4xf32>
   %p = graph.param "w" : tensor<4xf32>
   return
 }`)
-	var ops []*ir.Operation
-	m.Walk(func(op *ir.Operation) {
-		if strings.HasPrefix(op.Name(), "graph.") {
-			ops = append(ops, op)
-		}
-	})
+	ops := irtest.OpsNamed(m, "graph.")
 	bf16, f32, leaf := ops[0], ops[1], ops[2]
 	for _, tc := range []struct {
 		target          string
@@ -166,7 +128,7 @@ func TestSplitPoints(t *testing.T) {
 			t.Errorf("%s: split points %s", tg.Name, got)
 		}
 	}
-	m := parse(t, split)
+	m := irtest.Parse(t, nil, irtest.Split)
 	n := 0
 	tg := target.MustLookup(target.Default)
 	m.Walk(func(op *ir.Operation) {

@@ -53,6 +53,7 @@ const (
 	GatedDeltaNetName = "graph.gated_delta_net"
 	LSTMName          = "graph.lstm"
 	DequantMatMulName = "graph.dequant_matmul"
+	TopKName          = "graph.topk"
 )
 
 // Groups of ops, in the order the docs list them.
@@ -483,6 +484,18 @@ func opTable() []opInfo {
 			infer:       inferDequantMatMul,
 			example:     `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`,
 			exampleArgs: "%x: tensor<1x64xf32>, %w: tensor<1152xui8>",
+		},
+		opInfo{
+			name: TopKName, group: groupBlocks,
+			summary: "The k largest values along the last axis, in descending order, and their indices: the routing step of a mixture of experts. " +
+				"Equal values keep their order (the lower index first); NaN counts as larger than every number.",
+			operands: "x `[..., N]` (float)",
+			result:   "values `[..., k]` (element type of x), indices `[..., k]` (`i32`)",
+			minIn:    1, maxIn: 1, numOut: 2,
+			attrs:       []AttrSpec{{Name: "k", Kind: AttrI64, Required: true, Doc: "how many values, 1 ≤ k ≤ N"}},
+			infer:       inferTopK,
+			example:     `%r:2 = graph.topk %p {k = 2} : (tensor<1x8xf32>) -> (tensor<1x2xf32>, tensor<1x2xi32>)`,
+			exampleArgs: "%p: tensor<1x8xf32>",
 		},
 	)
 	return t

@@ -482,6 +482,24 @@ func (o DequantMatMul) N() int64 { return attrInt(o.Op, "n", 0) }
 // K returns the columns of W (input features).
 func (o DequantMatMul) K() int64 { return attrInt(o.Op, "k", 0) }
 
+// TopK is a view of graph.topk.
+type TopK struct{ Op *ir.Operation }
+
+// AsTopK returns a view of op when it is a graph.topk.
+func AsTopK(op *ir.Operation) (TopK, bool) { return view[TopK](op, TopKName) }
+
+// Input returns x `[..., N]`.
+func (o TopK) Input() *ir.Value { return o.Op.Operand(0) }
+
+// K returns how many values are kept.
+func (o TopK) K() int64 { return attrInt(o.Op, "k", 0) }
+
+// Values returns the k largest values `[..., k]`, in descending order.
+func (o TopK) Values() *ir.Value { return o.Op.Result(0) }
+
+// Indices returns their positions along the last axis `[..., k]` (i32).
+func (o TopK) Indices() *ir.Value { return o.Op.Result(1) }
+
 // IsLeaf reports whether op is graph.param or graph.constant: the ops
 // that compute nothing, which a partitioning pass clones into every
 // region that reads them instead of placing them.

@@ -1,7 +1,11 @@
 // Package mps defines the mps dialect's region op: mps.subgraph, an
 // isolated-from-above region whose body runs as one MPSGraph dispatch, and
-// its terminator mps.yield. The hybrid-split pass produces it; the
-// primitive mps ops of lower-to-mps will join it here.
+// its terminator mps.yield. The hybrid-split pass produces it. Beside them
+// are the primitives (prims.go): one op per MPSGraph method (mps.add,
+// mps.matmul, mps.reduce_sum, …), with MPSGraph's semantics, described by
+// one table (Primitives) that the verifier, the docs and the Objective-C
+// emitter (codegen/mps) read; lower-to-mps rewrites a region's graph ops
+// into them, and an mps.subgraph may hold them.
 //
 // The op is an outlined region: it has a symbol (`@<function>_mps<i>`),
 // operands, one single-block region whose entry block takes one argument

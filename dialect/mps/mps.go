@@ -23,7 +23,7 @@ type Placer func(op *ir.Operation) string
 func Dialect(place Placer) *ir.Dialect {
 	return &ir.Dialect{
 		Name: "mps",
-		Ops: []*ir.OpDef{
+		Ops: append([]*ir.OpDef{
 			{
 				Name:          SubgraphName,
 				Summary:       "A region of graph ops run as one MPSGraph dispatch",
@@ -44,7 +44,7 @@ func Dialect(place Placer) *ir.Dialect {
 				Parse:   ir.ParseReturnLike,
 				Print:   ir.PrintReturnLike,
 			},
-		},
+		}, primitiveDefs()...),
 	}
 }
 
@@ -86,7 +86,7 @@ func verifySubgraph(op *ir.Operation, place Placer) error {
 		return err
 	}
 	for o := range op.Region(0).First().Ops() {
-		if o.Name() == YieldName {
+		if o.Name() == YieldName || IsPrimitive(o) {
 			continue
 		}
 		if o.Def() == nil || o.OpName().Dialect() != "graph" {

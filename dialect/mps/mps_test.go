@@ -4,47 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/asm"
-	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 	"github.com/rlx-compiler/rlx/ir"
 )
-
-const split = `func.func @f(%x: tensor<1x4x64xf32>, %k: tensor<1x4x4x16xf32>, %m1: tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  %0:2 = mps.subgraph @f_mps0(%x) : (tensor<1x4x64xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4xf32>) {
-  ^bb0(%a: tensor<1x4x64xf32>):
-    %q = graph.reshape %a : (tensor<1x4x64xf32>) -> tensor<1x4x4x16xf32>
-    %r = graph.reduce %q {axes = array<i64: 2, 3>, kind = "max"} : (tensor<1x4x4x16xf32>) -> tensor<1x4xf32>
-    mps.yield %q, %r : tensor<1x4x4x16xf32>, tensor<1x4xf32>
-  }
-  %1 = thunk.call @f_thunk1(%0#1, %m1) {target = "metal"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32> {
-  ^bb0(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>):
-    %m = graph.max %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
-    thunk.yield %m : tensor<1x4xf32>
-  }
-  %2 = mps.subgraph @f_mps2(%0#0, %k, %1) : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  ^bb0(%q: tensor<1x4x4x16xf32>, %kk: tensor<1x4x4x16xf32>, %m: tensor<1x4xf32>):
-    %o = graph.attention %q, %kk, %kk, %m {mask = "custom"} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32>
-    mps.yield %o : tensor<1x4x4x16xf32>
-  }
-  return %2 : tensor<1x4x4x16xf32>
-}
-`
-
-func parse(t *testing.T, src string) *ir.Operation {
-	t.Helper()
-	ctx := ir.NewContext()
-	dialect.RegisterAll(ctx)
-	m, err := asm.ParseString(ctx, "in.mlir", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // TestRoundTrip prints the custom form, the generic form, and reads each
 // back to the same text.
 func TestRoundTrip(t *testing.T) {
-	m := parse(t, split)
+	m := irtest.Parse(t, nil, irtest.Split)
 	if err := ir.Verify(m); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +26,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("generic form:\n%s", generic)
 	}
 	for _, text := range []string{custom, generic} {
-		if again := ir.Sprint(parse(t, text), ir.PrintOptions{}); again != custom {
+		if again := ir.Sprint(irtest.Parse(t, nil, text), ir.PrintOptions{}); again != custom {
 			t.Errorf("round trip:\n%s\nwant\n%s", again, custom)
 		}
 	}
@@ -165,7 +132,7 @@ func TestVerifier(t *testing.T) {
   return
 }`, "'mps.subgraph' op expects parent op 'func.func'"},
 	} {
-		err := ir.Verify(parse(t, tc.src))
+		err := ir.Verify(irtest.Parse(t, nil, tc.src))
 		if (tc.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("error %v, want %q", err, tc.err)
 		}

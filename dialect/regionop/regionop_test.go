@@ -7,44 +7,13 @@ import (
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/regionop"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-const split = `func.func @f(%x: tensor<1x4x64xf32>, %k: tensor<1x4x4x16xf32>, %m1: tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  %0:2 = mps.subgraph @f_mps0(%x) : (tensor<1x4x64xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x4xf32>) {
-  ^bb0(%a: tensor<1x4x64xf32>):
-    %q = graph.reshape %a : (tensor<1x4x64xf32>) -> tensor<1x4x4x16xf32>
-    %r = graph.reduce %q {axes = array<i64: 2, 3>, kind = "max"} : (tensor<1x4x4x16xf32>) -> tensor<1x4xf32>
-    mps.yield %q, %r : tensor<1x4x4x16xf32>, tensor<1x4xf32>
-  }
-  %1 = thunk.call @f_thunk1(%0#1, %m1) {target = "metal"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32> {
-  ^bb0(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>):
-    %m = graph.max %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
-    thunk.yield %m : tensor<1x4xf32>
-  }
-  %2 = mps.subgraph @f_mps2(%0#0, %k, %1) : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32> {
-  ^bb0(%q: tensor<1x4x4x16xf32>, %kk: tensor<1x4x4x16xf32>, %m: tensor<1x4xf32>):
-    %o = graph.attention %q, %kk, %kk, %m {mask = "custom"} : (tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4x4x16xf32>, tensor<1x4xf32>) -> tensor<1x4x4x16xf32>
-    mps.yield %o : tensor<1x4x4x16xf32>
-  }
-  return %2 : tensor<1x4x4x16xf32>
-}
-`
-
-func parse(t *testing.T, src string) *ir.Operation {
-	t.Helper()
-	ctx := ir.NewContext()
-	dialect.RegisterAll(ctx)
-	m, err := asm.ParseString(ctx, "in.mlir", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestSource follows values across region boundaries.
 func TestSource(t *testing.T) {
-	m := parse(t, split)
+	m := irtest.Parse(t, nil, irtest.Split)
 	body := m.Region(0).First().First().Region(0).First()
 	ops := slices.Collect(body.Ops())
 	mps2 := ops[2]

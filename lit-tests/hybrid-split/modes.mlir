@@ -144,7 +144,7 @@ func.func @refused(%x: tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32> {
   %wq = graph.param "wq" : tensor<16x16xf32>
   %wk = graph.param "wk" : tensor<16x16xf32>
   %wv = graph.param "wv" : tensor<16x16xf32>
-  // expected-remark@+1 {{kept native: seed mode: the function holds graph.attention, for which the original makes no hybrid plan}}
+  // expected-remark@+1 {{kept native: seed mode: the function holds graph.attention, so every compute op goes to one thunk region (seed mode splits no function with attention, gated_delta_net or lstm, as RLX's hybrid plan did not)}}
   %q = graph.matmul %x, %wq : (tensor<1x4x4x16xf32>, tensor<16x16xf32>) -> tensor<1x4x4x16xf32>
   // expected-remark@+1 {{kept native: seed mode: the function holds graph.attention}}
   %k = graph.matmul %x, %wk : (tensor<1x4x4x16xf32>, tensor<16x16xf32>) -> tensor<1x4x4x16xf32>

@@ -97,8 +97,8 @@
 // CHECK:         thunk.call @gdn_thunk1(
 // CHECK:         mps.subgraph @gdn_mps2(
 
-// WHY: {{.*}}placement.mlir:[[# @LINE + 26]]:8: remark: kept native: seed mode: the function holds graph.lstm, for which the original makes no hybrid plan
-// WHY: {{.*}}placement.mlir:[[# @LINE + 34]]:8: remark: kept native: seed mode: the function holds graph.gated_delta_net, for which the original makes no hybrid plan
+// WHY: {{.*}}placement.mlir:[[# @LINE + 26]]:8: remark: kept native: seed mode: the function holds graph.lstm, so every compute op goes to one thunk region (seed mode splits no function with attention, gated_delta_net or lstm, as RLX's hybrid plan did not)
+// WHY: {{.*}}placement.mlir:[[# @LINE + 34]]:8: remark: kept native: seed mode: the function holds graph.gated_delta_net, so every compute op goes to one thunk region (seed mode splits no function with attention, gated_delta_net or lstm, as RLX's hybrid plan did not)
 func.func @sink(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
   %w = graph.param "w" : tensor<8x8xf32>
   %wt = graph.transpose %w {permutation = array<i64: 1, 0>} : (tensor<8x8xf32>) -> tensor<8x8xf32>

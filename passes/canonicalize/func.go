@@ -6,10 +6,11 @@ import (
 	"github.com/rlx-compiler/rlx/rewrite"
 )
 
-// Sources are the canonicalization pattern sources of rlx's dialects. The
-// dialect packages depend only on ir, so their patterns live here; the
-// folders come with the op definitions and need no entry.
-var Sources = []Source{FuncPatterns}
+// Sources returns the canonicalization pattern sources of rlx's dialects
+// (a new slice on each call). The patterns live here rather than in the
+// dialect packages, which know no rewriting; the folders come with the op
+// definitions and need no entry.
+func Sources() []Source { return []Source{FuncPatterns} }
 
 // FuncPatterns is the func dialect's canonicalization, as in MLIR: an
 // indirect call of a func.constant callee becomes a direct call.

@@ -17,9 +17,9 @@ type Stats struct {
 
 // Run eliminates common sub-expressions in the regions of op (op itself
 // is kept) and erases the ops found trivially dead on the way.
-func Run(op *ir.Operation) Stats { return run(op, &DomInfo{}) }
+func Run(op *ir.Operation) Stats { return run(op, ir.NewDominance()) }
 
-func run(op *ir.Operation, dom *DomInfo) Stats {
+func run(op *ir.Operation, dom *ir.Dominance) Stats {
 	c := &cse{hasher: rewrite.NewHasher(), dom: dom}
 	known := c.newTable()
 	for i := 0; i < op.NumRegions(); i++ {
@@ -37,7 +37,7 @@ func run(op *ir.Operation, dom *DomInfo) Stats {
 
 type cse struct {
 	hasher  rewrite.Hasher
-	dom     *DomInfo
+	dom     *ir.Dominance
 	toErase []*ir.Operation
 	stats   Stats
 	tables  []*table // released when Run ends
@@ -58,20 +58,20 @@ func (c *cse) region(known *table, r *ir.Region) {
 	if !ssa {
 		return
 	}
-	var visit func(n *domNode)
-	visit = func(n *domNode) {
+	var visit func(b *ir.Block)
+	visit = func(b *ir.Block) {
 		known.push()
-		c.block(known, n.block, ssa)
-		for _, ch := range n.children {
+		c.block(known, b, ssa)
+		for _, ch := range c.dom.Children(b) {
 			visit(ch)
 		}
 		known.pop()
 	}
-	visit(c.dom.tree(r))
+	visit(r.First())
 }
 
 func (c *cse) block(known *table, b *ir.Block, ssa bool) {
-	for op := b.First(); op != nil; op = op.Next() {
+	for op := range b.Ops() {
 		if op.NumRegions() > 0 {
 			// Values of the enclosing regions cannot be captured by an
 			// op that is isolated from above.

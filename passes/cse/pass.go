@@ -31,8 +31,8 @@ func (p *pass) Declare(d *pipeline.Decl) {
 // regions, built as CSE needs them. Like MLIR's CSE, the pass asks for it
 // up front (so --mlir-timing shows it) and keeps it, since removing ops
 // leaves the blocks as they were.
-var Dominance = pipeline.NewAnalysis("DominanceInfo", func(*ir.Operation, *pipeline.AnalysisManager) *DomInfo {
-	return &DomInfo{}
+var Dominance = pipeline.NewAnalysis("DominanceInfo", func(*ir.Operation, *pipeline.AnalysisManager) *ir.Dominance {
+	return ir.NewDominance()
 })
 
 func (p *pass) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {

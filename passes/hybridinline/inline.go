@@ -48,14 +48,12 @@ func Inline(f *ir.Operation) (regions, leaves int) {
 	if f.NumRegions() == 0 {
 		return 0, 0
 	}
-	for b := f.Region(0).First(); b != nil; b = b.Next() {
-		for op := b.First(); op != nil; {
-			next := op.Next()
+	for b := range f.Region(0).Blocks() {
+		for op := range b.Ops() {
 			if (op.Name() == mps.SubgraphName || op.Name() == thunk.CallName) && regionop.IsOutlined(op) {
 				inlineOne(op)
 				regions++
 			}
-			op = next
 		}
 	}
 	if regions == 0 {
@@ -95,9 +93,8 @@ type leafKey struct {
 func mergeLeaves(f *ir.Operation) int {
 	n := 0
 	seen := map[leafKey]*ir.Operation{}
-	for b := f.Region(0).First(); b != nil; b = b.Next() {
-		for op := b.First(); op != nil; {
-			next := op.Next()
+	for b := range f.Region(0).Blocks() {
+		for op := range b.Ops() {
 			if graph.IsLeaf(op) && op.NumResults() == 1 {
 				k := leafKey{op.OpName(), op.Props(), op.Attrs(), op.Result(0).Type()}
 				if first, ok := seen[k]; ok {
@@ -108,7 +105,6 @@ func mergeLeaves(f *ir.Operation) int {
 					seen[k] = op
 				}
 			}
-			op = next
 		}
 	}
 	return n

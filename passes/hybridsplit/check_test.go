@@ -74,7 +74,7 @@ func refOf(f *ir.Operation, v *ir.Value) source {
 func takeSnapshot(f *ir.Operation, forced map[string]bool) *snapshot {
 	s := &snapshot{fn: f, index: map[*ir.Operation]int{}}
 	body := f.Region(0).First()
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		if op.Name() == fn.ReturnName {
 			for i := 0; i < op.NumOperands(); i++ {
 				s.rets = append(s.rets, refOf(f, op.Operand(i)))
@@ -119,7 +119,7 @@ func checkSplit(s *snapshot) ([]region, error) {
 	body := f.Region(0).First()
 	seen := make([]int, len(s.ops))
 	var regions []region
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		switch {
 		case op.Name() == fn.ReturnName:
 			continue
@@ -190,7 +190,7 @@ func checkRegion(s *snapshot, r *region, seen []int) error {
 	nextArg := 0
 	pos := map[*ir.Operation]int{}
 	n := 0
-	for o := block.First(); o != nil; o = o.Next() {
+	for o := range block.Ops() {
 		pos[o] = n
 		n++
 		if o.Name() == mps.YieldName || o.Name() == thunk.YieldName {

@@ -47,7 +47,7 @@ func ExampleSplit() {
 	fmt.Printf("regions: %d mps, %d thunk\n", res.MPSRegions, res.ThunkRegions)
 	fmt.Printf("ops: %d mps, %d thunk (coverage %.0f%%)\n", res.MPSOps, res.ThunkOps, 100*res.Coverage())
 	fmt.Printf("boundary: %d values, %d bytes\n", res.BoundaryValues, res.BoundaryBytes)
-	for op := f.Region(0).First().First(); op != nil; op = op.Next() {
+	for op := range f.Region(0).First().Ops() {
 		fmt.Println(op.Name())
 	}
 	// Output:

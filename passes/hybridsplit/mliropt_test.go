@@ -34,7 +34,7 @@ func TestPrintsAsMLIR(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for f := m.Op.Region(0).First().First(); f != nil; f = f.Next() {
+		for f := range m.Op.Region(0).First().Ops() {
 			if _, err := Split(f, Options{}); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}

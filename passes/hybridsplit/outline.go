@@ -222,9 +222,22 @@ func (o *outliner) run() {
 // the region op before the terminator, clones the leaves in and moves the
 // ops, pointing their operands at block arguments and clones.
 func (o *outliner) outline(r int32, ops []int32) {
+	base := o.base
+	operands, leaves := o.regionInputs(r, ops)
+	results, escaping := o.regionOutputs(ops)
+	block := o.newRegionOp(r, ops, operands, results, escaping)
+	o.fillBody(r, ops, base, block, leaves, results)
+	o.operands, o.leaves = operands[:0], leaves[:0]
+	o.results, o.escaping = results[:0], escaping[:0]
+}
+
+// regionInputs returns the operands of region r's op (the values computed
+// outside r, or function arguments, that its ops read; each once, in the
+// order of first use) and the canonical leaves its ops read. It numbers
+// each operand's block argument in resArg and argArg, past o.base.
+func (o *outliner) regionInputs(r int32, ops []int32) (operands []*ir.Value, leaves []int32) {
 	d, p, base := o.d, o.p, o.base
-	operands, leaves := o.operands[:0], o.leaves[:0]
-	defer func() { o.operands, o.leaves = operands[:0], leaves[:0] }()
+	operands, leaves = o.operands[:0], o.leaves[:0]
 	for _, i := range ops {
 		op := d.ops[i]
 		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
@@ -253,8 +266,14 @@ func (o *outliner) outline(r int32, ops []int32) {
 			}
 		}
 	}
-	results, escaping := o.results[:0], o.escaping[:0]
-	defer func() { o.results, o.escaping = results[:0], escaping[:0] }()
+	return operands, leaves
+}
+
+// regionOutputs returns the results of r's ops that are read outside r,
+// in order of definition, and their escape numbers.
+func (o *outliner) regionOutputs(ops []int32) (results []*ir.Value, escaping []int32) {
+	d := o.d
+	results, escaping = o.results[:0], o.escaping[:0]
 	for _, i := range ops {
 		base := d.resOff[i]
 		for k := int32(0); k < d.resOff[i+1]-base; k++ {
@@ -264,8 +283,15 @@ func (o *outliner) outline(r int32, ops []int32) {
 			}
 		}
 	}
+	return results, escaping
+}
 
-	st := ir.OperationState{Loc: d.ops[ops[0]].Loc(), Operands: operands, NumRegions: 1}
+// newRegionOp inserts region r's op (an mps.subgraph, or a thunk.call
+// with the target's thunk attribute) before the function's terminator,
+// with an empty entry block taking the operands, makes its results stand
+// for the escaping values outside, and returns the block.
+func (o *outliner) newRegionOp(r int32, ops []int32, operands, results []*ir.Value, escaping []int32) *ir.Block {
+	st := ir.OperationState{Loc: o.d.ops[ops[0]].Loc(), Operands: operands, NumRegions: 1}
 	st.ResultTypes = o.resultTypes[:0]
 	for _, v := range results {
 		st.ResultTypes = append(st.ResultTypes, v.Type())
@@ -273,10 +299,8 @@ func (o *outliner) outline(r int32, ops []int32) {
 		o.res.BoundaryBytes = pipeline.SaturatingAdd(o.res.BoundaryBytes, sizeOf(v.Type()))
 	}
 	o.resultTypes = st.ResultTypes[:0]
-	yield := o.mpsYield
-	if p.native[r] {
+	if o.p.native[r] {
 		sym := o.prefix + "_thunk" + strconv.Itoa(int(r))
-		yield = o.thunkYield
 		st.Name = o.call
 		o.attrs = append(o.attrs[:0], ir.NamedAttr{Name: "sym_name", Value: o.ctx.StringAttr(sym)}, ir.NamedAttr{Name: "target", Value: o.thunkAt})
 		o.res.ThunkRegions++
@@ -305,7 +329,15 @@ func (o *outliner) outline(r int32, ops []int32) {
 	for k, e := range escaping {
 		o.outer[e] = region.Result(k)
 	}
+	return block
+}
 
+// fillBody fills region r's block: its leaves (moved when only r reads
+// them, else cloned), then its ops in order with their operands remapped
+// to the leaves and the block arguments (numbered past base), then the
+// terminator yielding results.
+func (o *outliner) fillBody(r int32, ops []int32, base int32, block *ir.Block, leaves []int32, results []*ir.Value) {
+	d, p := o.d, o.p
 	for _, l := range leaves {
 		src := d.leaves[l]
 		if o.move[l] {
@@ -338,7 +370,11 @@ func (o *outliner) outline(r int32, ops []int32) {
 			}
 		}
 	}
-	block.Append(ir.NewOperation(o.ctx, &ir.OperationState{Name: yield, Loc: st.Loc, Operands: results}))
+	yield := o.mpsYield
+	if p.native[r] {
+		yield = o.thunkYield
+	}
+	block.Append(ir.NewOperation(o.ctx, &ir.OperationState{Name: yield, Loc: d.ops[ops[0]].Loc(), Operands: results}))
 }
 
 // sizeOf returns the size in bytes of a tensor value of type t, 0 when its

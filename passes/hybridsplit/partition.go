@@ -451,9 +451,9 @@ func (d *dag) seedFinish(p *partition, why []string) *partition {
 			continue
 		}
 		if refusal != "" {
-			why[i] = "seed mode: the function holds " + refusal + ", for which the original makes no hybrid plan"
+			why[i] = "seed mode: the function holds " + refusal + ", so every compute op goes to one thunk region (seed mode splits no function with attention, gated_delta_net or lstm, as RLX's hybrid plan did not)"
 		} else if why[i] == "" {
-			why[i] = "seed mode: no MPS region would be formed, so the original makes no hybrid plan"
+			why[i] = "seed mode: no MPS region would form, so every compute op goes to one thunk region"
 		}
 	}
 	return one

@@ -13,9 +13,11 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridinline"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit/internal/randgraph"
+	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
 
@@ -59,6 +61,7 @@ var variants = []variant{
 type tally struct {
 	graphs, ops                      atomic.Int64
 	runs, interpreted, inlined       atomic.Int64
+	lowered, loweredOpByOp           atomic.Int64 // MPS regions lowered and compared; of those, compared op by op
 	optimumChecked, atBound, seedCmp atomic.Int64
 	regions, bound                   atomic.Int64
 	// seedSteps counts the seed comparisons by the original's plan: none
@@ -144,6 +147,8 @@ func TestRandomGraphs(t *testing.T) {
 	}
 	t.Logf("%d random graphs (%d compute ops), %d splits in %d variants, %d failures", tl.graphs.Load(), tl.ops.Load(), tl.runs.Load(), len(variants), len(fails))
 	t.Logf("interpreted bit for bit: %d splits, %d split+inline round trips", tl.interpreted.Load(), tl.inlined.Load())
+	t.Logf("lower-to-mps: %d MPS regions lowered and compared with their graph form (%d op by op, where later ops amplified a decomposition beyond %g)",
+		tl.lowered.Load(), tl.loweredOpByOp.Load(), lowerTolerance)
 	t.Logf("dependency mode: %d region counts equal to the exact optimum; path bound reached in %d of %d splits (regions %d, bound %d in total)",
 		tl.optimumChecked.Load(), tl.atBound.Load(), tl.graphs.Load(), tl.regions.Load(), tl.bound.Load())
 	several := tl.seedSeveral.Load()
@@ -209,6 +214,8 @@ const (
 	stageInline          stage = "inline"           // hybridinline.Inline
 	stageInlineVerify    stage = "inline-verify"    // split then inline does not verify
 	stageInlineSemantics stage = "inline-semantics" // split then inline computes other bits
+	stageLower           stage = "lower"            // lower-to-mps failed, or its output does not verify
+	stageLowerSemantics  stage = "lower-semantics"  // a lowered MPS region computes other values than its graph form
 )
 
 // failure is a violation property found.
@@ -333,6 +340,18 @@ func property(ctx *ir.Context, src string, v variant, seed uint64, tl *tally) (f
 	if tl != nil {
 		tl.interpreted.Add(1)
 	}
+	if defaults {
+		st = stageLower
+		n, opByOp, fl := lowerRegions(part, seed)
+		if fl != nil {
+			return fl
+		}
+		if tl != nil {
+			tl.lowered.Add(int64(n))
+			tl.loweredOpByOp.Add(int64(opByOp))
+		}
+		st = stageSemantics
+	}
 	if seed%3 == 0 {
 		st = stageInline
 		hybridinline.Inline(f)
@@ -384,6 +403,43 @@ func panicStack() string {
 
 // sameResults interprets both modules on the same seeded inputs and
 // weights and reports any result whose bits differ.
+// lowerTolerance bounds the error of a lowered region whose graph form
+// has an op that lower-to-mps decomposes, relative to the largest
+// magnitude of the result.
+const lowerTolerance = 1e-6
+
+// lowerRegions lowers a copy of the split module mod (lower-to-mps) and
+// checks every MPS region, graph form against lowered form, on inputs and
+// weights seeded by seed (mpsregions.Check): bit-identical where no op of
+// the region is decomposed, within lowerTolerance elsewhere, or, where a
+// later op amplified a decomposition's few ulps beyond it, every op
+// within bounds on its own. It returns the regions compared and, of
+// those, the ones Check had to look at op by op.
+func lowerRegions(mod *ir.Operation, seed uint64) (n, opByOp int, fl *failure) {
+	low := mod.Clone(nil)
+	lower := func(m *ir.Operation) error {
+		_, err := lowertomps.Lower(m, lowertomps.Options{})
+		return err
+	}
+	if err := lower(low); err != nil {
+		return 0, 0, fail(stageLower, "lower-to-mps: %v", err)
+	}
+	if err := ir.Verify(low); err != nil {
+		return 0, 0, fail(stageLower, "the lowered function does not verify: %v", err)
+	}
+	graphs, lowered := mpsregions.Outlined(mod), mpsregions.Outlined(low)
+	for i, g := range graphs {
+		v, err := mpsregions.Check(g, lowered[i], nil, nil, seed, lower, lowertomps.Decomposes, lowerTolerance)
+		if err != nil {
+			return 0, 0, fail(stageLowerSemantics, "region %d: %v", i, err)
+		}
+		if v.OpByOp {
+			opByOp++
+		}
+	}
+	return len(graphs), opByOp, nil
+}
+
 func sameResults(a, b *ir.Operation, seed uint64) error {
 	diffs, err := ref.Differential(a, b, "g", seed)
 	if err != nil {

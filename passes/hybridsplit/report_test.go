@@ -138,6 +138,8 @@ func runLines(fd *finding) (run, check []string, why string) {
 		return []string{opt + " -o %t", compare}, nil, ""
 	case stageInlineSemantics:
 		return []string{opt + " --hybrid-inline -o %t", compare}, nil, ""
+	case stageLower:
+		return []string{opt + " --lower-to-mps -o /dev/null"}, nil, ""
 	}
 	if fl.panicked {
 		return nil, nil, "the property test's own check panicked"
@@ -152,6 +154,8 @@ func runLines(fd *finding) (run, check []string, why string) {
 		return nil, nil, "a rule of the output form that only checkSplit (check_test.go) checks"
 	case stageSeedRef:
 		return nil, nil, "the reference is the transcription of the original algorithm in seedref_test.go"
+	case stageLowerSemantics:
+		return nil, nil, "regions are compared one by one, with a relative tolerance that rlx-run's absolute --tolerance does not express"
 	}
 	return nil, nil, "the property test could not set up its check"
 }
@@ -180,7 +184,7 @@ func computeOps(src string) int {
 		return -1
 	}
 	n := 0
-	for op := body.First(); op != nil; op = op.Next() {
+	for op := range body.Ops() {
 		if op.Name() != fn.ReturnName && !graph.IsLeaf(op) {
 			n++
 		}
@@ -255,12 +259,10 @@ func rewrite(src string, change func(*ir.Block) bool) (string, bool) {
 	if err != nil || !change(body) {
 		return "", false
 	}
-	for op := body.First(); op != nil; {
-		next := op.Next()
+	for op := range body.Ops() {
 		if op.NumResults() == 1 && !op.Result(0).HasUses() && (op.Name() == "graph.param" || op.Name() == "graph.constant") {
 			op.Erase()
 		}
-		op = next
 	}
 	for i := body.NumArguments() - 1; i >= 0; i-- {
 		if !body.Argument(i).HasUses() {
@@ -309,7 +311,7 @@ func dropOp(body *ir.Block, i int) bool {
 // panicsOnExp is Split with a bug: it panics on a function with a
 // graph.exp.
 func panicsOnExp(f *ir.Operation, o Options) (Result, error) {
-	for op := f.Region(0).First().First(); op != nil; op = op.Next() {
+	for op := range f.Region(0).First().Ops() {
 		if op.Name() == graph.ExpName {
 			panic("injected: " + op.Name())
 		}

@@ -2,8 +2,8 @@ package hybridsplit
 
 // spare keeps the int32 arrays a step of the pass is done with, so that
 // later steps reuse them instead of allocating. On a large function new
-// memory is what costs: the first touch of each page faults (about 15 µs
-// on a virtual machine), and the more the pass allocates, the likelier a
+// memory is what costs: the first touch of each page faults (what a fault
+// costs is measured in docs/hybrid-split.md, Performance), and the more the pass allocates, the likelier a
 // collection of the whole heap falls inside it. The steps run one after
 // another, so the edge lists and the ready sets of the partitioning are
 // free by the time the outliner needs its tables. An array given to put

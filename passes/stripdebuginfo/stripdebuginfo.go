@@ -8,7 +8,7 @@ func Run(op *ir.Operation) {
 	op.Walk(func(o *ir.Operation) {
 		o.SetLoc(unknown)
 		for i := 0; i < o.NumRegions(); i++ {
-			for b := o.Region(i).First(); b != nil; b = b.Next() {
+			for b := range o.Region(i).Blocks() {
 				for j := 0; j < b.NumArguments(); j++ {
 					b.SetArgumentLoc(j, unknown)
 				}

@@ -23,15 +23,13 @@ func Run(op *ir.Operation) (int, error) {
 		if !table.HasTrait(ir.TraitSymbolTable) || table.NumRegions() == 0 {
 			return
 		}
-		for b := table.Region(0).First(); b != nil; b = b.Next() {
-			for o := b.First(); o != nil; {
-				next := o.Next()
+		for b := range table.Region(0).Blocks() {
+			for o := range b.Ops() {
 				if isSymbol(o) && !d.live[o] && !isTerminator(o) {
 					o.DropAllUses()
 					o.Erase()
 					n++
 				}
-				o = next
 			}
 		}
 	})
@@ -65,8 +63,8 @@ func isTerminator(op *ir.Operation) bool {
 
 func (d *dce) liveness(table *ir.Operation, hidden bool) error {
 	var work []*ir.Operation
-	for b := table.Region(0).First(); b != nil; b = b.Next() {
-		for o := b.First(); o != nil; o = o.Next() {
+	for b := range table.Region(0).Blocks() {
+		for o := range b.Ops() {
 			if isTerminator(o) {
 				continue
 			}
@@ -151,8 +149,8 @@ func symbolUses(op *ir.Operation) ([]*ir.SymbolRefAttr, error) {
 			return nil
 		}
 		for i := 0; i < o.NumRegions(); i++ {
-			for b := o.Region(i).First(); b != nil; b = b.Next() {
-				for n := b.First(); n != nil; n = n.Next() {
+			for b := range o.Region(i).Blocks() {
+				for n := range b.Ops() {
 					if err := visit(n); err != nil {
 						return err
 					}

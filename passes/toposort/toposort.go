@@ -17,7 +17,7 @@ func Run(op *ir.Operation) {
 			if rewrite.HasSSADominance(r) {
 				continue
 			}
-			for b := r.First(); b != nil; b = b.Next() {
+			for b := range r.Blocks() {
 				SortBlock(b, nil)
 			}
 		}

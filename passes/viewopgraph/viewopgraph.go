@@ -180,7 +180,7 @@ func (g *graph) operation(op *ir.Operation) node {
 	if op.NumRegions() > 0 {
 		n = g.cluster(g.label(op), func() {
 			for i := 0; i < op.NumRegions(); i++ {
-				for b := op.Region(i).First(); b != nil; b = b.Next() {
+				for b := range op.Region(i).Blocks() {
 					g.block(b)
 				}
 			}
@@ -208,7 +208,7 @@ func (g *graph) block(b *ir.Block) {
 		}
 		var prev node
 		first := true
-		for op := b.First(); op != nil; op = op.Next() {
+		for op := range b.Ops() {
 			n := g.operation(op)
 			if g.opts.PrintControlFlowEdges && !first {
 				g.edge(prev, n, "", "dashed")

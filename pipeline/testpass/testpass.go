@@ -215,7 +215,7 @@ func (p *module) Declare(d *pipeline.Decl) {
 }
 
 func (p *module) Run(op *ir.Operation, am *pipeline.AnalysisManager) error {
-	for b := op.Region(0).First(); b != nil; b = b.Next() {
+	for b := range op.Region(0).Blocks() {
 		p.numOps.Add(int64(b.NumOps()))
 	}
 	am.PreserveAll()

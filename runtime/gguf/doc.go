@@ -1,5 +1,17 @@
-// Package gguf decodes and encodes the GGUF block-quantised weight formats
-// that graph.dequant_matmul consumes: q4_0, q8_0, q4_k and q6_k.
+// Package gguf reads and writes GGUF files and decodes and encodes the
+// block-quantised weight formats that graph.dequant_matmul consumes: q4_0,
+// q8_0, q4_k and q6_k.
+//
+// The container (file.go, write.go): Read and Open parse a GGUF header
+// (versions 2 and 3, little-endian) into its metadata and tensor infos,
+// checking every count and length against the bytes left, so a truncated
+// or hostile file is an error naming the file and the field or tensor,
+// never a huge allocation; TensorData reads one tensor's bytes. Writer
+// writes version-3 files (tests and converters use it). Tensor infos keep
+// ggml's dim order (innermost first); TensorInfo.Shape gives the
+// row-major shape the graph dialect uses. rlx reads the container itself
+// rather than through github.com/gpustack/gguf-parser-go: docs/import.md
+// says why.
 //
 // A quantised weight W of logical shape [n, k] is stored row-major as blocks:
 // each row is k/BlockSize consecutive blocks of BlockBytes bytes, so the whole

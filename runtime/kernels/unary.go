@@ -29,6 +29,12 @@ const (
 	Silu       UnaryOp = "silu"
 	Gelu       UnaryOp = "gelu"
 	GeluTanh   UnaryOp = "gelu_tanh"
+
+	// Erf and Square are not graph ops: they are MPSGraph's erf and square,
+	// which lower-to-mps decomposes gelu and the norms into, run by the
+	// interpreter for the mps dialect's primitives.
+	Erf    UnaryOp = "erf"
+	Square UnaryOp = "square"
 )
 
 // UnaryFunc returns the float32 function that op applies to each element, or
@@ -42,7 +48,9 @@ const (
 //	gelu       0.5·x·erfc(−x/√2)                    (= 0.5·x·(1+erf(x/√2)))
 //	gelu_tanh  x/(1+exp(−2u)), u = √(2/π)·(x+0.044715·x³)  (= 0.5·x·(1+tanh u))
 //	rsqrt      1/sqrt(x)
+//	erf        erf(x)
 //
+// square is the exact float32 product x·x.
 // The rewritten forms are algebraically identical to the spec's and avoid
 // cancellation for negative x. relu maps x ≤ 0 (including −0) to +0 and
 // passes NaN through.
@@ -83,6 +91,10 @@ func UnaryFunc(op UnaryOp) func(float32) float32 {
 		return wide(func(x float64) float64 { return x / (1 + fmath.Exp(-x)) })
 	case Gelu:
 		return wide(func(x float64) float64 { return float64(0.5*x) * fmath.Erfc(-x/math.Sqrt2) })
+	case Erf:
+		return wide(fmath.Erf)
+	case Square:
+		return func(x float32) float32 { return x * x }
 	case GeluTanh:
 		return wide(func(x float64) float64 {
 			const c = 0.7978845608028654 // √(2/π)
@@ -111,7 +123,7 @@ func exp32(x float32) float32 { return float32(fmath.Exp(float64(x))) }
 
 // Unary applies op to every element of x and returns a tensor of element
 // type out. Floating-point operands need a floating-point result type (the
-// value is rounded to it). Integer operands support only neg, abs and relu,
+// value is rounded to it). Integer operands support only neg, abs, relu and square,
 // computed exactly in int64 and wrapped to the integer result type.
 func Unary(op UnaryOp, x *tensor.Tensor, out tensor.DType) (*tensor.Tensor, error) {
 	name := "graph." + string(op)
@@ -154,6 +166,8 @@ func unaryInt(name string, op UnaryOp, x *tensor.Tensor, out tensor.DType) (*ten
 		}
 	case Relu:
 		f = func(v int64) int64 { return max(v, 0) }
+	case Square:
+		f = func(v int64) int64 { return v * v }
 	default:
 		return nil, errorf(name, "operand has type %s; want a floating-point element type", x.Type())
 	}

@@ -21,6 +21,11 @@
 //     dense_resource) attribute once, at compile time. graph.param asks a
 //     Weights source for the named tensor each time it runs and checks it
 //     against the param's type;
+//   - the mps dialect's primitives (mps.add, mps.reduce_sum, mps.placeholder,
+//     …, what lower-to-mps makes of an mps.subgraph), each with MPSGraph's
+//     semantics as docs/dialects/mps.md states them: reductions keep their
+//     axes, a slice start may count from the end, mps.placeholder binds a
+//     weight by name as graph.param does;
 //   - func.call to a function of the same module, inlined at compile time
 //     (recursion is reported as an error);
 //   - region ops, recognised by their structure and not by name, so that

@@ -137,6 +137,14 @@ func build(op *ir.Operation, inT, outT []TensorType) (execFn, error) {
 			out[0], out[1], out[2], err = kernels.LSTM(in[0], in[1], in[2], in[3], opt(in, 4), opt(in, 5), dt)
 			return err
 		}), nil
+	case graph.TopKName:
+		v, _ := graph.AsTopK(op)
+		a := kernels.TopKAttrs{K: int(v.K())}
+		// The indices are always i32; only the values take the result's type.
+		return func(_ *env, in, out []*tensor.Tensor) (err error) {
+			out[0], out[1], err = kernels.TopK(in[0], a, dt)
+			return err
+		}, nil
 	case graph.DequantMatMulName:
 		v, _ := graph.AsDequantMatMul(op)
 		f, err := gguf.ParseFormat(string(v.Format()))

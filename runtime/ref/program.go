@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/regionop"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -302,9 +303,12 @@ func (c *compiler) op(op *ir.Operation, sc *scope) error {
 		}
 		inT[i] = t
 	}
-	if op.Name() == graph.ParamName {
+	switch {
+	case op.Name() == graph.ParamName || op.Name() == mps.PlaceholderName:
 		inst.exec, err = c.param(op, inst.outT[0])
-	} else {
+	case strings.HasPrefix(op.Name(), "mps."):
+		inst.exec, err = buildMPS(op, inT, inst.outT)
+	default:
 		inst.exec, err = build(op, inT, inst.outT)
 	}
 	if err != nil {

@@ -19,8 +19,8 @@ type env struct {
 // param compiles a graph.param: it records the weight's spec (merging the
 // uses of one name) and returns the op that fetches it at run time.
 func (c *compiler) param(op *ir.Operation, t TensorType) (execFn, error) {
-	v, _ := graph.AsParam(op)
-	name := v.Name()
+	// graph.param and mps.placeholder both name their weight in "name".
+	name := graph.Param{Op: op}.Name()
 	idx, ok := c.paramIdx[name]
 	if !ok {
 		idx = len(c.p.params)

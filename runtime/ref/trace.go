@@ -3,6 +3,7 @@ package ref
 import (
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
@@ -77,15 +78,20 @@ func (c *compiler) quantUse(v *ir.Value) *QuantUse {
 func (c *compiler) indexBound(v *ir.Value) int {
 	bound := 0
 	c.forEachUse(v, func(u *ir.OpOperand) {
-		g, ok := graph.AsGather(u.Owner())
-		if !ok || u.Index() != 1 {
+		owner := u.Owner()
+		if u.Index() != 1 || (owner.Name() != graph.GatherName && owner.Name() != mps.GatherName) {
 			return
 		}
-		t, ok := g.Table().Type().(*ir.RankedTensorType)
+		t, ok := owner.Operand(0).Type().(*ir.RankedTensorType)
 		if !ok {
 			return
 		}
-		ax := g.Axis()
+		var ax int
+		if g, ok := graph.AsGather(owner); ok {
+			ax = g.Axis()
+		} else {
+			ax = attrI64(owner, "axis")
+		}
 		if ax < len(t.Shape) && t.Shape[ax] != ir.Dynamic && (bound == 0 || int(t.Shape[ax]) < bound) {
 			bound = int(t.Shape[ax])
 		}

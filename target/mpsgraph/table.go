@@ -132,6 +132,8 @@ func (t *Table) defaultRows() []Row {
 			Check: checkAttention},
 		{Ops: []string{graph.GatedDeltaNetName, graph.LSTMName}, Kind: No, Condition: "recurrent scans have no MPSGraph lowering"},
 		{Ops: []string{graph.DequantMatMulName}, Kind: No, Condition: "packed GGUF weights have no MPSGraph lowering"},
+		{Ops: []string{graph.TopKName}, Kind: No,
+			Condition: "MPSGraph's topK leaves the order of equal values unspecified, and a routed model must pick the reference's experts exactly"},
 	}
 }
 

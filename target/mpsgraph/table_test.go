@@ -1,13 +1,15 @@
-package mpsgraph
+package mpsgraph_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/target/mpsgraph"
+
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -125,10 +127,10 @@ func TestMPSCapable(t *testing.T) {
 		body, _, _ := strings.Cut(rest, "\n  return")
 		cases = append(cases, tc{n, args, body, true, ""})
 	}
-	tbl := New(Config{BF16: true})
+	tbl := mpsgraph.New(mpsgraph.Config{BF16: true})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := parseVerify(t, newContext(), "func.func @f("+c.args+") {\n  "+c.body+"\n  return\n}\n")
+			m := irtest.ParseVerify(t, newContext(), "func.func @f("+c.args+") {\n  "+c.body+"\n  return\n}\n")
 			op := lastGraphOp(m)
 			ok, reason := tbl.Capable(op)
 			if ok != c.ok || reason != c.reason {
@@ -149,13 +151,13 @@ func TestMPSCapable(t *testing.T) {
 func TestMPSCapableOutsideFunctions(t *testing.T) {
 	ctx := newContext()
 	ctx.AllowUnregistered = true
-	m := parseVerify(t, ctx, `"test.region"() ({
+	m := irtest.ParseVerify(t, ctx, `"test.region"() ({
 ^bb0(%q: tensor<1x8x4x16xf32>, %k: tensor<1x8x2x16xf32>):
   %0 = graph.attention %q, %k, %k : (tensor<1x8x4x16xf32>, tensor<1x8x2x16xf32>, tensor<1x8x2x16xf32>) -> tensor<1x8x4x16xf32>
   "test.yield"() : () -> ()
 }) : () -> ()
 `)
-	tbl := New(Config{BF16: true})
+	tbl := mpsgraph.New(mpsgraph.Config{BF16: true})
 	ok, reason := tbl.Capable(lastGraphOp(m))
 	if ok || !strings.Contains(reason, "operand #0 (q) is a block argument of a region other than a function body") {
 		t.Errorf("Capable = %v, %q", ok, reason)
@@ -175,14 +177,14 @@ func TestMPSCapableOutsideFunctions(t *testing.T) {
 // row, every row names only graph ops, and the kinds match the checks.
 func TestMPSTableCoversEveryOp(t *testing.T) {
 	seen := map[string]int{}
-	for _, row := range New(Config{BF16: true}).Rows() {
+	for _, row := range mpsgraph.New(mpsgraph.Config{BF16: true}).Rows() {
 		if len(row.Ops) == 0 {
 			t.Errorf("row %+v has no ops", row)
 		}
-		if (row.Kind == Conditional) != (row.Check != nil) {
+		if (row.Kind == mpsgraph.Conditional) != (row.Check != nil) {
 			t.Errorf("row %v: kind %s with check %v", row.Ops, row.Kind, row.Check != nil)
 		}
-		if row.Kind != Yes && row.Condition == "" {
+		if row.Kind != mpsgraph.Yes && row.Condition == "" {
 			t.Errorf("row %v (%s) has no condition or reason", row.Ops, row.Kind)
 		}
 		for _, n := range row.Ops {
@@ -214,7 +216,7 @@ func TestMPSTypeOK(t *testing.T) {
 		{ctx.TensorType([]int64{1}, ctx.IntegerType(64, ir.Signless)), "result #0 has element type i64 (MPS takes f32, f16, bf16, i32)"},
 		{ctx.F32(), "result #0 is not a ranked tensor"},
 	} {
-		if got := New(Config{BF16: true}).TypeOK(tc.t, "result #0"); got != tc.want {
+		if got := mpsgraph.New(mpsgraph.Config{BF16: true}).TypeOK(tc.t, "result #0"); got != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.t, got, tc.want)
 		}
 	}
@@ -227,19 +229,6 @@ func newContext() *ir.Context {
 	fn.Register(ctx)
 	graph.Register(ctx)
 	return ctx
-}
-
-// parseVerify parses src and verifies it.
-func parseVerify(t testing.TB, ctx *ir.Context, src string) *ir.Operation {
-	t.Helper()
-	m, err := asm.ParseString(ctx, "in.mlir", src)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, src)
-	}
-	if err := ir.Verify(m); err != nil {
-		t.Fatalf("verify: %v\n%s", err, src)
-	}
-	return m
 }
 
 const lstmArgs = "%x: tensor<1x5x8xf32>, %wih: tensor<64x8xf32>, %whh: tensor<64x16xf32>, %b: tensor<64xf32>"

@@ -19,6 +19,7 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/kernels"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
 )
 
 const usage = `usage: rlx-run [flags] file.mlir
@@ -29,7 +30,9 @@ and first values.
 
 flags:
   --entry NAME            function to run (default: the only public one)
-  --weights FILE          bind graph.param ops from a safetensors file
+  --weights FILE          bind graph.param ops from a safetensors file, a
+                          checkpoint directory (model.safetensors or shards
+                          with model.safetensors.index.json) or a GGUF file
                           (default: weights generated from --seed)
   --inputs A.npy,B.npy    one .npy file per function argument, in order,
                           or a directory holding in0.npy, in1.npy, ... (as
@@ -51,14 +54,22 @@ flags:
   --profile               print the time spent per op kind to stderr
   --allow-unregistered-dialect
                           accept ops of unregistered dialects
+
+decoding (a decode-step function, as rlx-import writes them):
+  --tokens 1,17,42        run the tokens one step at a time, carrying caches
+                          and states, and print each step's arg-max
+  --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
+  --max-tokens N          refuse more than N tokens (the model's cache
+                          capacity, rlx.max_tokens, bounds them too)
 `
 
 type options struct {
 	input, entry, weights, inputs, outDir, compareWith string
 	saveInputs, saveWeights                            string
+	tokens, logits                                     string
 	seed                                               uint64
 	tolerance                                          float64
-	numValues                                          int
+	numValues, maxTokens                               int
 	allowUnregistered, profile                         bool
 	// maxMemory is the --max-memory budget in bytes (0: none).
 	maxMemory int64
@@ -100,6 +111,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.saveWeights, "save-weights", "", "")
 	fs.BoolVar(&o.allowUnregistered, "allow-unregistered-dialect", false, "")
 	fs.BoolVar(&o.profile, "profile", false, "")
+	fs.StringVar(&o.tokens, "tokens", "", "")
+	fs.StringVar(&o.logits, "logits", "", "")
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -128,6 +142,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--tolerance must be a non-negative number, got %v", o.tolerance)
 	case o.numValues < 0:
 		return nil, fmt.Errorf("--num-values must not be negative, got %d", o.numValues)
+	case o.maxTokens < 0:
+		return nil, fmt.Errorf("--max-tokens must not be negative, got %d", o.maxTokens)
+	case o.tokens == "" && (o.logits != "" || o.maxTokens != 0):
+		return nil, errors.New("--logits and --max-tokens need --tokens")
+	case o.tokens != "" && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
+		return nil, errors.New("--tokens decodes from zero states: it takes no --inputs, --out-dir, --save-inputs or --profile")
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -183,6 +203,9 @@ func (r *runner) main() int {
 	}
 	if err := r.checkMemory(progs); err != nil {
 		return r.fail(err)
+	}
+	if o.tokens != "" {
+		return r.decode(progs)
 	}
 	inputs, err := r.inputs(progs)
 	if err != nil {
@@ -367,14 +390,11 @@ func readNPY(name string) (*tensor.Tensor, error) {
 func (r *runner) weights(progs []*ref.Program) (ref.Weights, error) {
 	var w ref.Weights
 	if r.o.weights != "" {
-		if isGGUF(r.o.weights) {
-			return nil, fmt.Errorf("cannot read weights: %s is a GGUF file; --weights reads a safetensors file holding a tensor for each graph.param name (rlx-gen --weights and rlx-run --save-weights write one)", r.o.weights)
-		}
-		tw, err := ref.ReadWeights(r.o.weights)
+		src, err := weights.Open(r.o.weights)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read weights: %v", unwrapPath(err))
 		}
-		w = tw
+		w = src
 	} else {
 		w = ref.Seeded(r.o.seed)
 		if len(progs) > 1 || r.o.saveWeights != "" {
@@ -395,18 +415,6 @@ func (r *runner) weights(progs []*ref.Program) (ref.Weights, error) {
 		}
 	}
 	return w, nil
-}
-
-// isGGUF reports whether the file starts with GGUF's magic.
-func isGGUF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var magic [4]byte
-	_, err = io.ReadFull(f, magic[:])
-	return err == nil && string(magic[:]) == "GGUF"
 }
 
 // compare prints one line per result and the verdict; the exit code is 1

@@ -32,7 +32,6 @@ func TestCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other.mlir")
-	gguf := filepath.Join(dir, "w.gguf")
 	trailing := filepath.Join(dir, "trailing.npy")
 	var npy bytes.Buffer
 	if err := tensor.WriteNPY(&npy, tensor.Zeros(tensor.F32, 2, 4)); err != nil {
@@ -40,7 +39,6 @@ func TestCLI(t *testing.T) {
 	}
 	for name, data := range map[string]string{
 		other:    "func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {\n  %0 = graph.exp %x : (tensor<2x5xf32>) -> tensor<2x5xf32>\n  return %0 : tensor<2x5xf32>\n}\n",
-		gguf:     "GGUF\x03\x00\x00\x00",
 		trailing: npy.String() + "x",
 	} {
 		if err := os.WriteFile(name, []byte(data), 0o666); err != nil {
@@ -77,7 +75,6 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
 		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},
 		{[]string{file, "--inputs", ""}, "rlx-run: error: --inputs names no files (leave it out to generate inputs from --seed)"},
-		{[]string{file, "--weights", gguf}, "rlx-run: error: cannot read weights: " + gguf + " is a GGUF file; --weights reads a safetensors file"},
 		{[]string{file, "--inputs", trailing}, trailing + ": npy: data continues after the array (which ends 32 bytes after the header)"},
 		{[]string{file, "--compare-with", other}, "m.mlir:1:1: error: argument #0 is tensor<2x4xf32> in @main (" + file + ") but tensor<2x5xf32> in @main (" + other + "); pass --inputs"},
 		{[]string{file, "--max-memory", "16x"}, `rlx-run: error: invalid value "16x" for flag -max-memory: want a size in bytes, with an optional suffix K, M, G or T (16G), got "16x"`},

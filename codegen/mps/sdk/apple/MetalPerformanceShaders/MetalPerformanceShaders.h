@@ -1,0 +1,51 @@
+// rlx's stand-in for the part of Apple's MetalPerformanceShaders that
+// MPSGraph builds on (codegen/mps/sdk): the element types (MPSDataType)
+// and shapes (MPSShape) of tensors, and the command buffer MPSGraph
+// encodes into. Written from Apple's documentation of MPSDataType (the
+// bits that compose each value: float, signed, alternate encoding, and the
+// bit width); not Apple's header.
+#ifndef RLX_STUB_METALPERFORMANCESHADERS_H
+#define RLX_STUB_METALPERFORMANCESHADERS_H
+
+#import <Foundation/Foundation.h>
+#import <Metal/Metal.h>
+#import "../rlx_availability.h"
+
+NS_ASSUME_NONNULL_BEGIN
+
+// A tensor's element type: a bit width in the low bits, plus what kind of
+// number it is.
+typedef NS_ENUM(uint32_t, MPSDataType) {
+	MPSDataTypeInvalid = 0,
+
+	MPSDataTypeFloatBit = 0x10000000,
+	MPSDataTypeFloat32 = MPSDataTypeFloatBit | 32,
+	MPSDataTypeFloat16 = MPSDataTypeFloatBit | 16,
+
+	MPSDataTypeSignedBit = 0x20000000,
+	MPSDataTypeInt8 = MPSDataTypeSignedBit | 8,
+	MPSDataTypeInt16 = MPSDataTypeSignedBit | 16,
+	MPSDataTypeInt32 = MPSDataTypeSignedBit | 32,
+	MPSDataTypeInt64 RLX_MACOS(12.0) = MPSDataTypeSignedBit | 64,
+
+	MPSDataTypeUInt8 = 8,
+	MPSDataTypeUInt16 = 16,
+	MPSDataTypeUInt32 = 32,
+	MPSDataTypeUInt64 RLX_MACOS(12.0) = 64,
+
+	MPSDataTypeAlternateEncodingBit = 0x80000000,
+	MPSDataTypeBool RLX_MACOS(12.0) = MPSDataTypeAlternateEncodingBit | 8,
+	MPSDataTypeBFloat16 RLX_MACOS(14.0) = MPSDataTypeAlternateEncodingBit | MPSDataTypeFloat16,
+};
+
+// A tensor's shape: one NSNumber per dimension.
+typedef NSArray<NSNumber *> MPSShape;
+
+RLX_MACOS(10.15)
+@interface MPSCommandBuffer : NSObject <MTLCommandBuffer>
++ (instancetype)commandBufferFromCommandQueue:(id<MTLCommandQueue>)commandQueue;
+@end
+
+NS_ASSUME_NONNULL_END
+
+#endif

@@ -1,0 +1,424 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+)
+
+// Architectures lists the Hugging Face architectures the importer reads.
+func Architectures() []string {
+	return []string{"LlamaForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+}
+
+// config is a parsed config.json whose fields are read through typed
+// getters that remember what was read, so that every field left over can
+// be refused.
+type config struct {
+	path string
+	raw  map[string]json.RawMessage
+	used map[string]bool
+	err  error // the first error of a getter
+}
+
+// ignoredFields are config.json fields that do not change one decode step
+// of a causal LM: generation and training settings, bookkeeping.
+var ignoredFields = []string{
+	"_name_or_path", "architectures", "model_type", "transformers_version", "torch_dtype", "dtype",
+	"use_cache", "bos_token_id", "eos_token_id", "pad_token_id", "initializer_range",
+	"attention_dropout", "max_position_embeddings", "output_router_logits", "router_aux_loss_coef",
+	"return_dict", "output_attentions", "output_hidden_states", "torchscript", "use_bfloat16",
+	"tokenizer_class", "id2label", "label2id", "problem_type", "is_encoder_decoder",
+	"tie_encoder_decoder", "chunk_size_feed_forward", "task_specific_params", "prefix",
+	"finetuning_task", "decoder_start_token_id", "sep_token_id", "tf_legacy_loss",
+	"max_length", "min_length", "do_sample", "early_stopping", "num_beams", "temperature",
+	"top_k", "top_p", "repetition_penalty", "length_penalty", "no_repeat_ngram_size",
+	"num_return_sequences", "bad_words_ids", "forced_bos_token_id", "forced_eos_token_id",
+	"remove_invalid_values", "pruned_heads", "cross_attention_hidden_size", "add_cross_attention",
+	"is_decoder", "output_scores", "return_dict_in_generate", "typical_p", "diversity_penalty",
+	"num_beam_groups", "encoder_no_repeat_ngram_size", "exponential_decay_length_penalty",
+	"suppress_tokens", "begin_suppress_tokens", "_attn_implementation_autoset",
+	// Multi-token-prediction heads: extra tensors (mtp.*) that the causal
+	// LM does not run (transformers ignores them on load).
+	"mtp_num_hidden_layers", "mtp_use_dedicated_embeddings",
+}
+
+func readConfig(dir string) (*config, error) {
+	path := filepath.Join(dir, "config.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &config{path: path, used: map[string]bool{}}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&c.raw); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	for _, f := range ignoredFields {
+		c.used[f] = true
+	}
+	return c, nil
+}
+
+// fail records the first error.
+func (c *config) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: "+format, append([]any{c.path}, args...)...)
+	}
+}
+
+// get returns the raw value of key, absent when missing or null.
+func (c *config) get(key string) (json.RawMessage, bool) {
+	c.used[key] = true
+	v, ok := c.raw[key]
+	if !ok || string(v) == "null" {
+		return nil, false
+	}
+	return v, true
+}
+
+func (c *config) int(key string, def int, required bool) int {
+	v, ok := c.get(key)
+	if !ok {
+		if required {
+			c.fail("missing field %q", key)
+		}
+		return def
+	}
+	var n json.Number
+	if err := json.Unmarshal(v, &n); err != nil {
+		c.fail("field %q = %s is not a number", key, v)
+		return def
+	}
+	i, err := n.Int64()
+	if err != nil || i < 0 || i > math.MaxInt32 {
+		c.fail("field %q = %s is not a non-negative integer", key, v)
+		return def
+	}
+	return int(i)
+}
+
+func (c *config) float(key string, def float64) float64 {
+	v, ok := c.get(key)
+	if !ok {
+		return def
+	}
+	var n json.Number
+	if err := json.Unmarshal(v, &n); err != nil {
+		c.fail("field %q = %s is not a number", key, v)
+		return def
+	}
+	f, err := n.Float64()
+	if err != nil {
+		c.fail("field %q = %s is not a number", key, v)
+	}
+	return f
+}
+
+func (c *config) bool(key string, def bool) bool {
+	v, ok := c.get(key)
+	if !ok {
+		return def
+	}
+	var b bool
+	if err := json.Unmarshal(v, &b); err != nil {
+		c.fail("field %q = %s is not true or false", key, v)
+	}
+	return b
+}
+
+func (c *config) str(key, def string) string {
+	v, ok := c.get(key)
+	if !ok {
+		return def
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		c.fail("field %q = %s is not a string", key, v)
+	}
+	return s
+}
+
+// object returns a JSON object field, nil when absent or null.
+func (c *config) object(key string) map[string]json.RawMessage {
+	v, ok := c.get(key)
+	if !ok {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil {
+		c.fail("field %q = %s is not an object", key, v)
+	}
+	return m
+}
+
+// reject fails when key is present with a value other than the neutral
+// ones, naming the field: it would change the model in a way rlx does not
+// implement.
+func (c *config) reject(key string, neutral ...string) {
+	v, ok := c.get(key)
+	if !ok {
+		return
+	}
+	for _, n := range neutral {
+		if string(v) == n {
+			return
+		}
+	}
+	c.fail("field %q = %s is not supported (rlx implements %s only)", key, v, strings.Join(neutral, " or "))
+}
+
+// leftovers fails on the first field nothing read: rlx does not know what
+// it changes.
+func (c *config) leftovers(arch string) {
+	var extra []string
+	for k := range c.raw {
+		if !c.used[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		c.fail("field %q is not supported for %s (rlx does not know what it changes)", extra[0], arch)
+	}
+}
+
+// specFromConfig resolves config.json into a spec.
+func specFromConfig(dir string, maxTokens int) (*spec, error) {
+	c, err := readConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	var archs []string
+	if v, ok := c.get("architectures"); ok {
+		if err := json.Unmarshal(v, &archs); err != nil {
+			return nil, fmt.Errorf("%s: field \"architectures\" = %s is not a list of strings", c.path, v)
+		}
+	}
+	if len(archs) != 1 {
+		return nil, fmt.Errorf("%s: field \"architectures\" = %v names %d architectures, want one of %s", c.path, archs, len(archs), strings.Join(Architectures(), ", "))
+	}
+	s := &spec{arch: archs[0], maxTokens: maxTokens, ropeStyle: graph.RopeNeoX}
+	switch s.arch {
+	case "LlamaForCausalLM":
+		s.readCommon(c, 1.0)
+		c.reject("mlp_bias", "false")
+		c.reject("pretraining_tp", "1")
+		s.allFull()
+	case "Qwen3ForCausalLM":
+		s.readCommon(c, 1.0)
+		s.qkNorm = true
+		s.readLayerTypes(c, fullAttention)
+	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
+		s.readCommon(c, 0.25)
+		s.qkNorm, s.gatedAttention, s.zeroCentred = true, true, true
+		s.readLayerTypes(c, fullAttention, linearAttention)
+		s.readGDN(c)
+		if s.arch == "Qwen3NextForCausalLM" {
+			s.readMoE(c)
+		}
+	default:
+		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
+	}
+	c.leftovers(s.arch)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return s, nil
+}
+
+// readCommon reads the decoder's sizes, norms, embeddings and rope.
+func (s *spec) readCommon(c *config, defaultRotary float64) {
+	s.hidden = c.int("hidden_size", 0, true)
+	s.layers = c.int("num_hidden_layers", 0, true)
+	s.vocab = c.int("vocab_size", 0, true)
+	s.heads = c.int("num_attention_heads", 0, true)
+	s.kvHeads = c.int("num_key_value_heads", s.heads, false)
+	s.ffn = c.int("intermediate_size", 0, true)
+	s.eps = c.float("rms_norm_eps", 1e-6)
+	s.tied = c.bool("tie_word_embeddings", false)
+	if act := c.str("hidden_act", "silu"); act != "silu" {
+		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"silu\" only)", act)
+	}
+	c.reject("attention_bias", "false")
+	c.reject("quantization_config")
+	// Sliding-window attention, which older configs of these families
+	// mention even when off.
+	c.reject("use_sliding_window", "false")
+	c.used["sliding_window"] = true    // read only with use_sliding_window
+	c.used["max_window_layers"] = true // likewise
+	if c.err != nil {
+		return
+	}
+	switch {
+	case s.hidden == 0 || s.layers == 0 || s.vocab == 0 || s.heads == 0 || s.kvHeads == 0 || s.ffn == 0:
+		c.fail("hidden_size, num_hidden_layers, vocab_size, num_attention_heads, num_key_value_heads and intermediate_size must be positive")
+		return
+	case s.heads%s.kvHeads != 0:
+		c.fail("num_key_value_heads = %d does not divide num_attention_heads = %d", s.kvHeads, s.heads)
+		return
+	}
+	s.headDim = c.int("head_dim", s.hidden/s.heads, false)
+	s.readRope(c, defaultRotary)
+}
+
+// readRope reads rope_parameters (transformers 5) or the older top-level
+// rope_theta, rope_scaling and partial_rotary_factor.
+func (s *spec) readRope(c *config, defaultRotary float64) {
+	params := c.object("rope_parameters")
+	legacy := params == nil
+	if legacy {
+		params = c.object("rope_scaling")
+		if params == nil {
+			params = map[string]json.RawMessage{}
+		}
+	}
+	topTheta := c.float("rope_theta", 10000)
+	topFactor := c.float("partial_rotary_factor", defaultRotary)
+	sub := &config{path: c.path + " (rope_parameters)", raw: params, used: map[string]bool{}}
+	theta := sub.float("rope_theta", topTheta)
+	rotary := sub.float("partial_rotary_factor", topFactor)
+	kind := sub.str("rope_type", sub.str("type", "default"))
+	// Text positions are equal in Qwen3.5's three M-RoPE sections, so its
+	// sections and interleaving leave text rope unchanged.
+	sub.used["mrope_section"], sub.used["mrope_interleaved"] = true, true
+	s.theta = theta
+	s.rotaryDim = int(float64(s.headDim) * rotary)
+	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
+		c.fail("partial_rotary_factor %g gives a rotary dim of %d for head_dim %d; rlx needs an even dim in [2, head_dim]", rotary, s.rotaryDim, s.headDim)
+		return
+	}
+	half := s.rotaryDim / 2
+	s.invFreq = make([]float64, half)
+	for i := range s.invFreq {
+		s.invFreq[i] = 1 / math.Pow(theta, float64(2*i)/float64(s.rotaryDim))
+	}
+	switch kind {
+	case "default":
+	case "llama3":
+		factor := sub.float("factor", 0)
+		low := sub.float("low_freq_factor", 0)
+		high := sub.float("high_freq_factor", 0)
+		orig := sub.float("original_max_position_embeddings", 0)
+		if factor <= 0 || low <= 0 || high <= low || orig <= 0 {
+			c.fail("rope_type \"llama3\" needs positive factor, low_freq_factor < high_freq_factor and original_max_position_embeddings")
+			return
+		}
+		// transformers' _compute_llama3_parameters: long wavelengths are
+		// divided by factor, short ones kept, the band between blended.
+		lowWave, highWave := orig/low, orig/high
+		for i, f := range s.invFreq {
+			wave := 2 * math.Pi / f
+			switch {
+			case wave < highWave:
+			case wave > lowWave:
+				s.invFreq[i] = f / factor
+			default:
+				smooth := (orig/wave - low) / (high - low)
+				s.invFreq[i] = (1-smooth)*f/factor + smooth*f
+			}
+		}
+	default:
+		name := "rope_parameters"
+		if legacy {
+			name = "rope_scaling"
+		}
+		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\" and \"llama3\")", name, kind)
+		return
+	}
+	sub.leftovers("rope_type " + kind)
+	if sub.err != nil && c.err == nil {
+		c.err = sub.err
+	}
+}
+
+func (s *spec) allFull() {
+	s.layerTypes = make([]string, s.layers)
+	for i := range s.layerTypes {
+		s.layerTypes[i] = fullAttention
+	}
+}
+
+// readLayerTypes reads layer_types, or derives them from
+// full_attention_interval (transformers' default: every fourth layer full
+// attention) when allowed includes linear attention.
+func (s *spec) readLayerTypes(c *config, allowed ...string) {
+	interval := c.int("full_attention_interval", 4, false)
+	v, ok := c.get("layer_types")
+	if !ok {
+		s.layerTypes = make([]string, s.layers)
+		for i := range s.layerTypes {
+			s.layerTypes[i] = fullAttention
+			if slices.Contains(allowed, linearAttention) && interval > 0 && (i+1)%interval != 0 {
+				s.layerTypes[i] = linearAttention
+			}
+		}
+		return
+	}
+	if err := json.Unmarshal(v, &s.layerTypes); err != nil {
+		c.fail("field \"layer_types\" = %s is not a list of strings", v)
+		return
+	}
+	if len(s.layerTypes) != s.layers {
+		c.fail("field \"layer_types\" lists %d layers, but num_hidden_layers = %d", len(s.layerTypes), s.layers)
+		return
+	}
+	for i, t := range s.layerTypes {
+		if !slices.Contains(allowed, t) {
+			c.fail("field \"layer_types\" gives layer %d type %q, which is not supported for %s (rlx implements %s)", i, t, s.arch, strings.Join(allowed, ", "))
+			return
+		}
+	}
+}
+
+// readGDN reads the gated DeltaNet's sizes.
+func (s *spec) readGDN(c *config) {
+	s.convKernel = c.int("linear_conv_kernel_dim", 4, false)
+	s.keyHeads = c.int("linear_num_key_heads", 16, false)
+	s.valueHeads = c.int("linear_num_value_heads", 32, false)
+	kd := c.int("linear_key_head_dim", 128, false)
+	vd := c.int("linear_value_head_dim", 128, false)
+	switch {
+	case c.err != nil:
+	case kd != vd:
+		c.fail("linear_key_head_dim = %d differs from linear_value_head_dim = %d; graph.gated_delta_net needs equal key and value heads", kd, vd)
+	case s.keyHeads == 0 || s.valueHeads%s.keyHeads != 0:
+		c.fail("linear_num_key_heads = %d does not divide linear_num_value_heads = %d", s.keyHeads, s.valueHeads)
+	case s.convKernel < 1 || kd == 0:
+		c.fail("linear_conv_kernel_dim and linear_key_head_dim must be positive")
+	}
+	s.gdn = kd
+}
+
+// readMoE reads Qwen3-Next's mixture of experts.
+func (s *spec) readMoE(c *config) {
+	s.experts = c.int("num_experts", 0, false)
+	s.topK = c.int("num_experts_per_tok", 0, false)
+	s.moeFFN = c.int("moe_intermediate_size", 0, false)
+	s.sharedFFN = c.int("shared_expert_intermediate_size", 0, false)
+	s.normTopK = c.bool("norm_topk_prob", true)
+	step := c.int("decoder_sparse_step", 1, false)
+	var dense []int
+	if v, ok := c.get("mlp_only_layers"); ok {
+		if err := json.Unmarshal(v, &dense); err != nil {
+			c.fail("field \"mlp_only_layers\" = %s is not a list of layer indexes", v)
+			return
+		}
+	}
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = s.experts > 0 && step > 0 && (i+1)%step == 0 && !slices.Contains(dense, i)
+	}
+	if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0) {
+		c.fail("num_experts_per_tok = %d must be in [1, num_experts = %d], and moe_intermediate_size and shared_expert_intermediate_size positive", s.topK, s.experts)
+	}
+}

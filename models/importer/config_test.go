@@ -1,0 +1,108 @@
+package importer
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func specOf(t *testing.T, config string) (*spec, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return specFromConfig(dir, 8)
+}
+
+const baseQwen35 = `{"architectures": ["Qwen3_5ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 8, "vocab_size": 256,
+  "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 96,
+  "linear_num_key_heads": 2, "linear_num_value_heads": 4, "linear_key_head_dim": 16, "linear_value_head_dim": 16`
+
+// TestConfigFields checks how config.json fields resolve: the older
+// top-level rope fields, rope_parameters winning over the top-level
+// partial_rotary_factor (transformers 5 writes both), layer types from
+// full_attention_interval, and the MoE layer choice.
+func TestConfigFields(t *testing.T) {
+	s, err := specOf(t, baseQwen35+`, "rope_theta": 10000, "partial_rotary_factor": 0.5}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.rotaryDim != 8 || s.theta != 10000 || math.Abs(s.invFreq[1]-math.Pow(10000, -0.25)) > 1e-15 {
+		t.Errorf("legacy rope: rotary %d theta %g inv %v", s.rotaryDim, s.theta, s.invFreq)
+	}
+	want := []string{linearAttention, linearAttention, linearAttention, fullAttention, linearAttention, linearAttention, linearAttention, fullAttention}
+	if !slices.Equal(s.layerTypes, want) {
+		t.Errorf("layer types from the default interval: %v", s.layerTypes)
+	}
+	s, err = specOf(t, baseQwen35+`, "partial_rotary_factor": 0.25, "full_attention_interval": 2, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "partial_rotary_factor": 0.5}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.rotaryDim != 8 || s.layerTypes[1] != fullAttention || s.layerTypes[2] != linearAttention {
+		t.Errorf("rope_parameters: rotary %d, layer types %v", s.rotaryDim, s.layerTypes)
+	}
+	s, err = specOf(t, strings.Replace(baseQwen35, "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM", 1)+
+		`, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "shared_expert_intermediate_size": 32, "decoder_sparse_step": 2, "mlp_only_layers": [5]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{false, true, false, true, false, false, false, true}; !slices.Equal(s.moeLayer, want) {
+		t.Errorf("MoE layers %v, want %v", s.moeLayer, want)
+	}
+}
+
+// TestLlama3Rope checks the llama3 frequency bands against values worked
+// out by hand: with original_max_position_embeddings 8192, low 1, high 4,
+// wavelengths over 8192 are divided by the factor, under 2048 kept, and
+// those between blended.
+func TestLlama3Rope(t *testing.T) {
+	s, err := specOf(t, `{"architectures": ["LlamaForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8,
+	  "num_attention_heads": 4, "intermediate_size": 8, "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0,
+	  "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range s.invFreq {
+		base := math.Pow(500000, -float64(2*i)/16)
+		wave := 2 * math.Pi / base
+		want := base
+		switch {
+		case wave > 8192:
+			want = base / 8
+		case wave >= 2048:
+			smooth := (8192/wave - 1) / 3
+			want = (1-smooth)*base/8 + smooth*base
+		}
+		if math.Abs(f-want) > 1e-15*want {
+			t.Errorf("inv_freq[%d] = %g, want %g", i, f, want)
+		}
+	}
+	if !(s.invFreq[4] < math.Pow(500000, -0.5) && s.invFreq[4] > math.Pow(500000, -0.5)/8) {
+		t.Errorf("inv_freq[4] (wavelength between the bands) = %g is not blended", s.invFreq[4])
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ config, want string }{
+		{baseQwen35 + `, "linear_value_head_dim": 32}`, `linear_key_head_dim = 16 differs from linear_value_head_dim = 32`},
+		{baseQwen35 + `, "layer_types": ["linear_attention"]}`, `field "layer_types" lists 1 layers, but num_hidden_layers = 8`},
+		{baseQwen35 + `, "hidden_act": "gelu"}`, `field "hidden_act" = "gelu" is not supported (rlx implements "silu" only)`},
+		{baseQwen35 + `, "quantization_config": {"quant_method": "fp8"}}`, `field "quantization_config" = {"quant_method": "fp8"} is not supported`},
+		{baseQwen35 + `, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "attention_factor": 2}}`, `field "attention_factor" is not supported for rope_type default`},
+		{baseQwen35 + `, "partial_rotary_factor": 0.1}`, `partial_rotary_factor 0.1 gives a rotary dim of 1 for head_dim 16`},
+		{`{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "use_sliding_window": true}`,
+			`field "use_sliding_window" = true is not supported (rlx implements false only)`},
+		{`{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "layer_types": ["sliding_attention"]}`,
+			`gives layer 0 type "sliding_attention", which is not supported for Qwen3ForCausalLM`},
+		{`{"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 1}`, `missing field "hidden_size"`},
+		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s:\n  error %v\n  want %q", tc.config, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,366 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// This file converts a Hugging Face checkpoint to GGUF the way llama.cpp's
+// convert_hf_to_gguf.py does (conversion/llama.py, conversion/qwen.py;
+// names from gguf-py's TENSOR_NAMES), for the GGUF tests: Llama's q/k row
+// permutation and rope_freqs, Qwen3-Next's split of in_proj_qkvz and its
+// stacked experts, the `1 + w` norms folded, ssm_a = −exp(A_log), the
+// conv taps squeezed, Qwen3.5's value heads reordered to tiled order. With
+// a format, matrices whose rows are whole blocks are quantised (as
+// llama.cpp keeps the router, the β/α projections, the conv taps and 1-D
+// tensors in F32).
+
+var ggufArch = map[string]string{
+	"LlamaForCausalLM": "llama", "Qwen3ForCausalLM": "qwen3",
+	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
+}
+
+// converted is one tensor of the GGUF being written.
+type converted struct {
+	name  string
+	shape []int
+	data  []float32
+	quant bool // may be quantised
+}
+
+// convertToGGUF writes the checkpoint in dir as GGUF; format 0 writes F32.
+// With dequantised, the tensors format would quantise are written as F32
+// holding their dequantised values: the same numbers, without the
+// quantised path.
+func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised bool) []byte {
+	t.Helper()
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := weights.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	arch := ggufArch[s.arch]
+	var w gguf.Writer
+	key := func(k string) string { return arch + "." + k }
+	w.Add("general.architecture", arch)
+	w.Add(key("context_length"), uint32(512))
+	w.Add(key("embedding_length"), uint32(s.hidden))
+	w.Add(key("block_count"), uint32(s.layers))
+	w.Add(key("feed_forward_length"), uint32(s.ffn))
+	w.Add(key("vocab_size"), uint32(s.vocab))
+	w.Add(key("attention.head_count"), uint32(s.heads))
+	w.Add(key("attention.head_count_kv"), uint32(s.kvHeads))
+	w.Add(key("attention.key_length"), uint32(s.headDim))
+	w.Add(key("attention.value_length"), uint32(s.headDim))
+	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
+	w.Add(key("rope.freq_base"), float32(s.theta))
+	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
+	if s.keyHeads > 0 {
+		interval := 0
+		for i, lt := range s.layerTypes {
+			if lt == fullAttention {
+				interval = i + 1
+				break
+			}
+		}
+		for i, lt := range s.layerTypes {
+			if (lt == fullAttention) != ((i+1)%interval == 0) {
+				t.Fatalf("%s: layer_types %v have no full_attention_interval", dir, s.layerTypes)
+			}
+		}
+		w.Add(key("full_attention_interval"), uint32(interval))
+		w.Add(key("ssm.conv_kernel"), uint32(s.convKernel))
+		w.Add(key("ssm.state_size"), uint32(s.gdn))
+		w.Add(key("ssm.group_count"), uint32(s.keyHeads))
+		w.Add(key("ssm.time_step_rank"), uint32(s.valueHeads))
+		w.Add(key("ssm.inner_size"), uint32(s.valueHeads*s.gdn))
+	}
+	if s.experts > 0 {
+		w.Add(key("expert_count"), uint32(s.experts))
+		w.Add(key("expert_used_count"), uint32(s.topK))
+		w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
+		w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
+	}
+	var out []converted
+	if s.arch == "LlamaForCausalLM" {
+		// rope_freqs: the divisor of each frequency (llama3 scaling).
+		factors := make([]float32, len(s.invFreq))
+		scaled := false
+		for i, f := range s.invFreq {
+			base := 1 / math.Pow(s.theta, float64(2*i)/float64(s.rotaryDim))
+			factors[i] = float32(base / f)
+			scaled = scaled || factors[i] != 1
+		}
+		if scaled {
+			out = append(out, converted{name: "rope_freqs.weight", shape: []int{len(factors)}, data: factors})
+		}
+	}
+	experts := map[string][][]float32{}
+	for _, name := range src.Names() {
+		info, _ := src.Info(name)
+		tt, err := src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, convertTensor(t, s, name, info.Shape, tt.Floats(), experts)...)
+	}
+	for _, name := range sortedKeys(experts) {
+		parts := experts[name]
+		var data []float32
+		for _, p := range parts {
+			data = append(data, p...)
+		}
+		m := regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.experts\.(\w+)_proj\.weight$`).FindStringSubmatch(name)
+		n, k := s.moeFFN, s.hidden
+		if m[2] == "down" {
+			n, k = k, n
+		}
+		out = append(out, converted{name: "blk." + m[1] + ".ffn_" + m[2] + "_exps.weight", shape: []int{len(parts), n, k}, data: data, quant: true})
+	}
+	for _, c := range out {
+		typ, raw := gguf.TypeF32, f32bytes(c.data)
+		if format.Valid() && c.quant && c.shape[len(c.shape)-1]%format.BlockSize() == 0 {
+			k := c.shape[len(c.shape)-1]
+			q, err := gguf.Quantize(format, c.data, len(c.data)/k, k)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			typ, raw = gguf.TypeOf(format), q
+			if dequantised {
+				d, _ := gguf.Dequantize(format, q, len(c.data)/k, k)
+				typ, raw = gguf.TypeF32, f32bytes(d)
+			}
+		}
+		if err := w.AddTensor(c.name, typ, c.shape, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+var layerName = regexp.MustCompile(`^model\.layers\.(\d+)\.(.+)$`)
+
+// hfToGGUF names per-layer tensors; "" drops one (handled elsewhere).
+var hfToGGUF = map[string]string{
+	"input_layernorm.weight":  "attn_norm.weight",
+	"self_attn.q_proj.weight": "attn_q.weight", "self_attn.k_proj.weight": "attn_k.weight",
+	"self_attn.v_proj.weight": "attn_v.weight", "self_attn.o_proj.weight": "attn_output.weight",
+	"self_attn.q_norm.weight": "attn_q_norm.weight", "self_attn.k_norm.weight": "attn_k_norm.weight",
+	"mlp.gate_proj.weight": "ffn_gate.weight", "mlp.up_proj.weight": "ffn_up.weight", "mlp.down_proj.weight": "ffn_down.weight",
+	"linear_attn.in_proj_qkv.weight": "attn_qkv.weight", "linear_attn.in_proj_z.weight": "attn_gate.weight",
+	"linear_attn.in_proj_b.weight": "ssm_beta.weight", "linear_attn.in_proj_a.weight": "ssm_alpha.weight",
+	"linear_attn.in_proj_ba.weight": "ssm_ba.weight",
+	"linear_attn.A_log":             "ssm_a", "linear_attn.dt_bias": "ssm_dt.bias", "linear_attn.conv1d.weight": "ssm_conv1d.weight",
+	"linear_attn.norm.weight": "ssm_norm.weight", "linear_attn.out_proj.weight": "ssm_out.weight",
+	"mlp.gate.weight": "ffn_gate_inp.weight", "mlp.shared_expert_gate.weight": "ffn_gate_inp_shexp.weight",
+	"mlp.shared_expert.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_expert.up_proj.weight": "ffn_up_shexp.weight",
+	"mlp.shared_expert.down_proj.weight": "ffn_down_shexp.weight",
+}
+
+// keptF32 are the GGUF tensors llama.cpp does not quantise.
+var keptF32 = map[string]bool{
+	"ssm_beta.weight": true, "ssm_alpha.weight": true, "ssm_ba.weight": true, "ffn_gate_inp.weight": true,
+	"ffn_gate_inp_shexp.weight": true, "ssm_conv1d.weight": true,
+}
+
+func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32, experts map[string][][]float32) []converted {
+	switch name {
+	case "model.embed_tokens.weight":
+		return []converted{{"token_embd.weight", shape, v, true}}
+	case "lm_head.weight":
+		return []converted{{"output.weight", shape, v, true}}
+	case "model.norm.weight":
+		return []converted{{"output_norm.weight", shape, plusOne(s, v), false}}
+	}
+	m := layerName.FindStringSubmatch(name)
+	if m == nil {
+		t.Fatalf("no GGUF name for %s", name)
+	}
+	layer, rest := m[1], m[2]
+	if regexp.MustCompile(`^mlp\.experts\.\d+\.`).MatchString(rest) {
+		e, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(rest[len("mlp.experts."):]))
+		stack := "model.layers." + layer + ".mlp.experts." + regexp.MustCompile(`^mlp\.experts\.\d+\.`).ReplaceAllString(rest, "")
+		for len(experts[stack]) <= e {
+			experts[stack] = append(experts[stack], nil)
+		}
+		experts[stack][e] = v
+		return nil
+	}
+	blk := "blk." + layer + "."
+	hk, hv, n := s.keyHeads, s.valueHeads, s.gdn
+	r, kd := 0, hk*n
+	if hk > 0 {
+		r = hv / hk
+	}
+	tiled := s.arch == "Qwen3_5ForCausalLM" && r > 1
+	switch rest {
+	case "linear_attn.in_proj_qkvz.weight":
+		// [q, k, v, z] per key head → attn_qkv (q of all heads, k, v) and
+		// attn_gate (z).
+		in := shape[1]
+		group := 2*n + 2*r*n
+		var q, k, vv, z []float32
+		for g := range hk {
+			row := func(off, cnt int) []float32 { return v[(g*group+off)*in : (g*group+off+cnt)*in] }
+			q = append(q, row(0, n)...)
+			k = append(k, row(n, n)...)
+			vv = append(vv, row(2*n, r*n)...)
+			z = append(z, row(2*n+r*n, r*n)...)
+		}
+		qkv := append(append(q, k...), vv...)
+		return []converted{
+			{blk + "attn_qkv.weight", []int{2*kd + hv*n, in}, qkv, true},
+			{blk + "attn_gate.weight", []int{hv * n, in}, z, true},
+		}
+	case "self_attn.q_proj.weight", "self_attn.k_proj.weight":
+		if s.arch == "LlamaForCausalLM" {
+			heads := s.heads
+			if rest == "self_attn.k_proj.weight" {
+				heads = s.kvHeads
+			}
+			v = permuteRope(v, heads, shape[1])
+		}
+	case "linear_attn.A_log":
+		a := make([]float32, len(v))
+		for i, x := range v {
+			a[i] = float32(-math.Exp(float64(x)))
+		}
+		v = a
+	}
+	if tiled {
+		switch rest {
+		case "linear_attn.in_proj_qkv.weight":
+			in := shape[1]
+			v = append(v[:2*kd*in:2*kd*in], tileRows(v[2*kd*in:], hk, r, n*in)...)
+		case "linear_attn.in_proj_z.weight":
+			v = tileRows(v, hk, r, n*shape[1])
+		case "linear_attn.in_proj_a.weight", "linear_attn.in_proj_b.weight":
+			v = tileRows(v, hk, r, shape[1])
+		case "linear_attn.A_log", "linear_attn.dt_bias":
+			v = tileRows(v, hk, r, 1)
+		case "linear_attn.conv1d.weight":
+			k := shape[2]
+			v = append(v[:2*kd*k:2*kd*k], tileRows(v[2*kd*k:], hk, r, n*k)...)
+		case "linear_attn.out_proj.weight":
+			out := make([]float32, 0, len(v))
+			for row := range shape[0] {
+				out = append(out, tileRows(v[row*shape[1]:(row+1)*shape[1]], hk, r, n)...)
+			}
+			v = out
+		}
+	}
+	gname, ok := hfToGGUF[rest]
+	if rest == "post_attention_layernorm.weight" {
+		gname, ok = "ffn_norm.weight", true
+		if s.keyHeads > 0 {
+			gname = "post_attention_norm.weight"
+		}
+	}
+	if !ok {
+		t.Fatalf("no GGUF name for %s", name)
+	}
+	if s.zeroCentred && rest != "linear_attn.norm.weight" && (regexp.MustCompile(`norm\.weight$`).MatchString(rest)) {
+		v = plusOne(s, v)
+	}
+	if rest == "linear_attn.conv1d.weight" {
+		shape = []int{shape[0], shape[2]}
+	}
+	return []converted{{blk + gname, shape, v, len(shape) >= 2 && !keptF32[gname]}}
+}
+
+// plusOne folds the zero-centred norms' 1 into the weight.
+func plusOne(s *spec, v []float32) []float32 {
+	if !s.zeroCentred {
+		return v
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = 1 + x
+	}
+	return out
+}
+
+// permuteRope is LlamaModel.permute: in each head's rows [0, D/2) and
+// [D/2, D), row j of the first half and row j of the second become rows
+// 2j and 2j+1.
+func permuteRope(v []float32, heads, in int) []float32 {
+	rows := len(v) / in
+	d := rows / heads
+	out := make([]float32, len(v))
+	for h := range heads {
+		for half := range 2 {
+			for j := range d / 2 {
+				src := h*d + half*(d/2) + j
+				dst := h*d + 2*j + half
+				copy(out[dst*in:(dst+1)*in], v[src*in:(src+1)*in])
+			}
+		}
+	}
+	return out
+}
+
+// tileRows reorders value heads from grouped (key head k's r heads
+// together) to tiled order: block (k, j) of size unit moves to (j, k).
+func tileRows(v []float32, hk, r, unit int) []float32 {
+	out := make([]float32, len(v))
+	for k := range hk {
+		for j := range r {
+			copy(out[(j*hk+k)*unit:(j*hk+k+1)*unit], v[(k*r+j)*unit:(k*r+j+1)*unit])
+		}
+	}
+	return out
+}
+
+func f32bytes(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// writeGGUF converts the fixture to a GGUF file under t.TempDir().
+func writeGGUF(t testing.TB, f *fixture, format gguf.Format, dequantised bool) string {
+	t.Helper()
+	label := "f32"
+	if format.Valid() {
+		label = format.String()
+	}
+	if dequantised {
+		label += "-dequantised"
+	}
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("%s-%s.gguf", f.name, label))
+	if err := os.WriteFile(path, convertToGGUF(t, f.dir, format, dequantised), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

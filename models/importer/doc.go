@@ -1,0 +1,36 @@
+// Package importer turns real checkpoints into graph-dialect modules: a
+// Hugging Face checkpoint directory (config.json and safetensors files) or
+// a llama.cpp GGUF file, for the architectures LlamaForCausalLM,
+// Qwen3ForCausalLM, Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF:
+// llama, qwen3, qwen35, qwen3next). docs/import.md is the user's guide.
+//
+// The module holds one function, @decode: one token through the whole
+// model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),
+// "pos" (its position, tensor<1xi32>), then each layer's state: the KV
+// cache of an attention layer ([1, capacity, kv heads, head dim] f32, row
+// pos written by select, rows > pos masked out of the attention), the conv
+// window and the recurrent state of a gated-DeltaNet layer. Results are
+// "logits" ([1, vocab] f32) and every state's next value, named as its
+// argument (rlx.name attributes), which is the convention package
+// runtime/decode runs. The function attribute rlx.max_tokens is the cache
+// capacity.
+//
+// Weights are graph.param ops named as the checkpoint names its tensors,
+// of the element type the file stores: nothing is copied or converted at
+// import, and rlx-run --weights binds the checkpoint itself (package
+// runtime/weights). What transformers computes from the stored tensors
+// is computed in the graph: `1 + w` norms, −exp(A_log), the conv taps'
+// layout, the split of fused projections, casts of bf16 weights. A
+// mixture-of-experts layer names its expert stacks with a `*`
+// (`model.layers.0.mlp.experts.*.gate_proj.weight`), which the weight
+// source stacks from the per-expert tensors, and routes with graph.topk:
+// only the chosen experts' weights are gathered and multiplied.
+//
+// Every config field and GGUF key the importer reads is checked; a field
+// that would change the model in a way rlx does not implement (an unknown
+// architecture, a rope scaling type, biases, sliding windows, quantisation
+// configs, unknown config fields) is an error naming it. Every tensor the
+// module binds is checked against the checkpoint (present, of the
+// expected shape and a supported type) before the module is returned, so
+// errors name the file and the tensor.
+package importer

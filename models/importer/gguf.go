@@ -1,0 +1,282 @@
+package importer
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// GGUFArchitectures lists the general.architecture values the importer
+// reads, llama.cpp's names for the four architectures.
+func GGUFArchitectures() []string { return []string{"llama", "qwen3", "qwen35", "qwen3next"} }
+
+// ggufKeys are the {arch}.* metadata keys the importer reads or knows to
+// leave the decode step unchanged; any other {arch}.* key is refused.
+var ggufKeys = []string{
+	"context_length", "embedding_length", "block_count", "feed_forward_length", "vocab_size",
+	"attention.head_count", "attention.head_count_kv", "attention.key_length", "attention.value_length",
+	"attention.layer_norm_rms_epsilon", "rope.freq_base", "rope.dimension_count", "rope.dimension_sections",
+	"expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_feed_forward_length",
+	"expert_weights_norm", "expert_gating_func",
+	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
+	"full_attention_interval", "rope.scaling.type",
+}
+
+// ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
+// llama.cpp's converter wrote them: Llama's q and k rows permuted for
+// adjacent-pair rope, norms of the Qwen3.5/Qwen3-Next families with 1
+// already added, ssm_a = −exp(A_log), Qwen3.5's value heads in tiled
+// order; quantised weights (q4_0, q8_0, q4_k, q6_k) stay quantised and run
+// through graph.dequant_matmul.
+func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
+	mt, err := opts.maxTokens()
+	if err != nil {
+		return nil, err
+	}
+	if !isGGUF(path) {
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file", path)
+	}
+	src, err := weights.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s, n, err := specFromGGUF(src, mt)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	return finish(ctx, s, n, src)
+}
+
+// ggufMeta reads metadata with the file's name in every error.
+type ggufMeta struct {
+	f    *gguf.File
+	arch string
+	err  error
+}
+
+func (m *ggufMeta) fail(format string, args ...any) {
+	if m.err == nil {
+		m.err = fmt.Errorf("%s: "+format, append([]any{m.f.Name}, args...)...)
+	}
+}
+
+func (m *ggufMeta) key(k string) string { return m.arch + "." + k }
+
+func (m *ggufMeta) has(k string) bool {
+	_, ok := m.f.Get(m.key(k))
+	return ok
+}
+
+func (m *ggufMeta) uint(k string, def int, required bool) int {
+	if !m.has(k) {
+		if required {
+			m.fail("missing metadata key %s", m.key(k))
+		}
+		return def
+	}
+	v, err := m.f.Uint(m.key(k))
+	if err != nil {
+		if m.err == nil {
+			m.err = err
+		}
+		return def
+	}
+	if v > math.MaxInt32 {
+		m.fail("metadata key %s = %d is too large", m.key(k), v)
+		return def
+	}
+	return int(v)
+}
+
+// uintOrMax reads a per-layer key that may be a scalar or an array (one
+// value per layer, 0 for recurrent layers): the largest value.
+func (m *ggufMeta) uintOrMax(k string, def int) int {
+	v, ok := m.f.Get(m.key(k))
+	if !ok {
+		return def
+	}
+	arr, isArr := v.([]any)
+	if !isArr {
+		return m.uint(k, def, false)
+	}
+	best := 0
+	for _, x := range arr {
+		var n float64
+		switch y := x.(type) {
+		case uint32:
+			n = float64(y)
+		case int32:
+			n = float64(y)
+		case uint64:
+			n = float64(y)
+		default:
+			m.fail("metadata key %s holds %T values, want integers", m.key(k), x)
+			return def
+		}
+		best = max(best, int(n))
+	}
+	return best
+}
+
+func (m *ggufMeta) float(k string, def float64) float64 {
+	if !m.has(k) {
+		return def
+	}
+	v, err := m.f.Float(m.key(k))
+	if err != nil && m.err == nil {
+		m.err = err
+	}
+	return v
+}
+
+func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
+	f := src.GGUF
+	arch, err := f.String("general.architecture")
+	if err != nil {
+		return nil, naming{}, err
+	}
+	if !slices.Contains(GGUFArchitectures(), arch) {
+		return nil, naming{}, fmt.Errorf("%s: general.architecture %q is not supported (rlx imports %s)", f.Name, arch, strings.Join(GGUFArchitectures(), ", "))
+	}
+	if n, err := f.Uint("split.count"); err == nil && n > 1 {
+		return nil, naming{}, fmt.Errorf("%s: split.count = %d: split GGUF files are not supported (merge them with llama-gguf-split --merge)", f.Name, n)
+	}
+	m := &ggufMeta{f: f, arch: arch}
+	var unknown []string
+	for _, kv := range f.KV {
+		if k, ok := strings.CutPrefix(kv.Key, arch+"."); ok && !slices.Contains(ggufKeys, k) {
+			unknown = append(unknown, kv.Key)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, naming{}, fmt.Errorf("%s: metadata key %s is not supported (rlx does not know what it changes)", f.Name, unknown[0])
+	}
+	s := &spec{arch: arch, maxTokens: maxTokens, ropeStyle: graph.RopeNeoX}
+	s.hidden = m.uint("embedding_length", 0, true)
+	s.layers = m.uint("block_count", 0, true)
+	s.heads = m.uint("attention.head_count", 0, true)
+	s.kvHeads = m.uintOrMax("attention.head_count_kv", s.heads)
+	s.ffn = m.uintOrMax("feed_forward_length", 0)
+	s.eps = m.float("attention.layer_norm_rms_epsilon", 1e-6)
+	if m.err != nil {
+		return nil, naming{}, m.err
+	}
+	if s.hidden == 0 || s.layers == 0 || s.heads == 0 || s.kvHeads == 0 || s.heads%s.kvHeads != 0 {
+		return nil, naming{}, fmt.Errorf("%s: embedding_length, block_count and head counts must be positive, head_count a multiple of head_count_kv (got %d, %d, %d, %d)", f.Name, s.hidden, s.layers, s.heads, s.kvHeads)
+	}
+	s.headDim = m.uint("attention.key_length", s.hidden/s.heads, false)
+	if vl := m.uint("attention.value_length", s.headDim, false); vl != s.headDim {
+		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
+	}
+	if t, err := f.String(m.key("rope.scaling.type")); err == nil && t != "none" {
+		m.fail("%s = %q is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), t)
+	}
+	embed, ok := src.Info("token_embd.weight")
+	if !ok || len(embed.Shape) != 2 {
+		return nil, naming{}, fmt.Errorf("%s: missing tensor \"token_embd.weight\" (or it is not a matrix)", f.Name)
+	}
+	s.vocab = embed.Shape[0]
+	_, hasHead := src.Info("output.weight")
+	s.tied = !hasHead
+
+	theta := m.float("rope.freq_base", 10000)
+	s.theta = theta
+	s.rotaryDim = m.uint("rope.dimension_count", s.headDim, false)
+	if m.err != nil {
+		return nil, naming{}, m.err
+	}
+	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
+		return nil, naming{}, fmt.Errorf("%s: %s = %d; rlx needs an even rotary dim in [2, %d]", f.Name, m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
+	}
+	s.invFreq = make([]float64, s.rotaryDim/2)
+	for i := range s.invFreq {
+		s.invFreq[i] = 1 / math.Pow(theta, float64(2*i)/float64(s.rotaryDim))
+	}
+	// Llama 3's rope scaling, as llama.cpp stores it: one divisor per
+	// frequency (rope_freqs.weight).
+	if _, ok := src.Info("rope_freqs.weight"); ok {
+		t, err := src.Weight(ref.Spec{Name: "rope_freqs.weight", Type: ref.TensorType{DType: tensor.F32, Shape: []int{len(s.invFreq)}}})
+		if err != nil {
+			return nil, naming{}, fmt.Errorf("%s: tensor \"rope_freqs.weight\": %v", f.Name, err)
+		}
+		for i, d := range t.Floats() {
+			s.invFreq[i] /= float64(d)
+		}
+	}
+
+	n := ggufNames("ffn_norm")
+	switch arch {
+	case "llama":
+		// convert_hf_to_gguf permutes q and k so that rotated pairs are
+		// adjacent: llama.cpp's "normal" rope, graph.rope's gptj style.
+		s.ropeStyle = graph.RopeGPTJ
+		s.allFull()
+	case "qwen3":
+		s.qkNorm = true
+		s.allFull()
+	case "qwen35", "qwen3next":
+		n = ggufNames("post_attention_norm")
+		s.qkNorm, s.gatedAttention = true, true
+		s.convKernel = m.uint("ssm.conv_kernel", 0, true)
+		s.gdn = m.uint("ssm.state_size", 0, true)
+		s.keyHeads = m.uint("ssm.group_count", 0, true)
+		s.valueHeads = m.uint("ssm.time_step_rank", 0, true)
+		inner := m.uint("ssm.inner_size", 0, true)
+		interval := m.uint("full_attention_interval", 4, false)
+		if m.err != nil {
+			return nil, naming{}, m.err
+		}
+		if s.convKernel < 2 || s.gdn == 0 || s.keyHeads == 0 || s.valueHeads%s.keyHeads != 0 || inner != s.valueHeads*s.gdn || interval == 0 {
+			return nil, naming{}, fmt.Errorf("%s: ssm sizes conv_kernel %d, state_size %d, group_count %d, time_step_rank %d, inner_size %d, full_attention_interval %d do not describe a gated DeltaNet rlx can build",
+				f.Name, s.convKernel, s.gdn, s.keyHeads, s.valueHeads, inner, interval)
+		}
+		s.layerTypes = make([]string, s.layers)
+		for i := range s.layerTypes {
+			s.layerTypes[i] = linearAttention
+			if (i+1)%interval == 0 {
+				s.layerTypes[i] = fullAttention
+			}
+		}
+		s.vTiled = arch == "qwen35" && s.valueHeads != s.keyHeads
+		if arch == "qwen3next" {
+			s.fusedBA = true
+			s.experts = m.uint("expert_count", 0, false)
+			s.topK = m.uint("expert_used_count", 0, false)
+			s.moeFFN = m.uint("expert_feed_forward_length", 0, false)
+			s.sharedFFN = m.uint("expert_shared_feed_forward_length", 0, false)
+			s.normTopK = true
+			if v, ok := f.Get(m.key("expert_weights_norm")); ok {
+				s.normTopK = v == true
+			}
+			if g := m.uint("expert_gating_func", 1, false); g != 1 {
+				m.fail("%s = %d is not supported (rlx implements 1, softmax)", m.key("expert_gating_func"), g)
+			}
+			s.moeLayer = make([]bool, s.layers)
+			for i := range s.moeLayer {
+				s.moeLayer[i] = s.experts > 0
+			}
+			if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0) {
+				m.fail("expert_used_count %d must be in [1, expert_count %d], with positive expert feed-forward lengths", s.topK, s.experts)
+			}
+		}
+	}
+	if m.err != nil {
+		return nil, naming{}, m.err
+	}
+	return s, n, nil
+}

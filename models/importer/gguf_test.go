@@ -1,0 +1,65 @@
+package importer
+
+import (
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// q8Bound is the largest max |Δ| / max |logit| accepted between a fixture
+// decoded from its Q8_0 GGUF and from its safetensors. The error is the
+// quantisation's own (TestGGUFAgreement checks that the Q8_0 file computes
+// what an F32 file of the dequantised weights computes); these tiny random
+// models amplify it: measured 0.018 (Llama), 0.017 (Qwen3), 0.104
+// (Qwen3.5, growing over the steps through the delta-net state) and 0.116
+// (Qwen3-Next, where it also flips expert choices).
+var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, "qwen3_next": 0.15}
+
+// TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter
+// does, imports the file and decodes the same tokens:
+//   - an F32 file gives the safetensors import's logits up to the float32
+//     rounding of converted tensors (llama.cpp's ssm_a = −exp(A_log) and
+//     folded `1 + w`): ≤ 1e-5 of max |logit|, the same arg-max everywhere;
+//   - a Q8_0 file, whose matrices run through graph.dequant_matmul, gives
+//     what an F32 file of the same dequantised weights gives, ≤ 1e-5, and
+//     stays within q8Bound of the safetensors import.
+func TestGGUFAgreement(t *testing.T) {
+	for _, name := range fixtureNames {
+		t.Run(name, func(t *testing.T) {
+			f := loadFixture(t, name)
+			hf, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hf.Source.Close()
+			want := decodeModule(t, hf.Module, hf.Source, f.Tokens)
+			run := func(format gguf.Format, dequantised bool) (string, *tensor.Tensor) {
+				m, err := ImportGGUF(newContext(), writeGGUF(t, f, format, dequantised), Options{MaxTokens: 16})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer m.Source.Close()
+				return m.Arch, decodeModule(t, m.Module, m.Source, f.Tokens)
+			}
+			arch, f32 := run(0, false)
+			_, q8 := run(gguf.Q8_0, false)
+			_, dq := run(gguf.Q8_0, true)
+			rel, bad := agreement(f32, want)
+			t.Logf("%s F32 GGUF against safetensors: %.3g", arch, rel)
+			if rel > 1e-5 || len(bad) > 0 {
+				t.Errorf("%s F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", arch, rel, bad)
+			}
+			rel, _ = agreement(q8, dq)
+			t.Logf("%s Q8_0 GGUF against F32 of its dequantised weights: %.3g", arch, rel)
+			if rel > 1e-5 {
+				t.Errorf("%s Q8_0 GGUF: max |Δ| / max |logit| against the dequantised F32 file = %.3g (tolerance 1e-5)", arch, rel)
+			}
+			rel, bad = agreement(q8, want)
+			t.Logf("%s Q8_0 GGUF against safetensors: %.3g (arg-max differs at %v)", arch, rel, bad)
+			if rel > q8Bound[name] {
+				t.Errorf("%s Q8_0 GGUF: max |Δ| / max |logit| against safetensors = %.3g, bound %g", arch, rel, q8Bound[name])
+			}
+		})
+	}
+}

@@ -1,0 +1,133 @@
+package importer
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// fixture is one checkpoint made by tools/hf-fixtures/make_fixtures.py.
+type fixture struct {
+	name, dir string
+	Arch      string  `json:"arch"`
+	Tokens    []int   `json:"tokens"`
+	RefDType  string  `json:"reference_dtype"`
+	MinGap    float64 `json:"min_top2_gap"`
+	ref       *tensor.Tensor
+}
+
+var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next"}
+
+func loadFixture(t testing.TB, name string) *fixture {
+	t.Helper()
+	f := &fixture{name: name, dir: filepath.Join("testdata", "hf", name)}
+	data, err := os.ReadFile(filepath.Join(f.dir, "fixture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, f); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.Open(filepath.Join(f.dir, "reference.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if f.ref, err = tensor.ReadNPY(r); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func newContext() *ir.Context {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	return ctx
+}
+
+// decodeModule decodes tokens with the module's @decode and weights w.
+func decodeModule(t testing.TB, m *ir.Operation, w ref.Weights, tokens []int) *tensor.Tensor {
+	t.Helper()
+	p, err := ref.Compile(m, "decode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := decode.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logits, err := d.Run(tokens, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logits
+}
+
+// agreement returns max |Δ| / max |ref| and the steps whose arg-max
+// differs.
+func agreement(got, want *tensor.Tensor) (rel float64, argmaxDiff []int) {
+	g, w := got.Floats(), want.Floats()
+	var maxDiff, maxRef float64
+	for i := range w {
+		maxDiff = math.Max(maxDiff, math.Abs(float64(g[i])-float64(w[i])))
+		maxRef = math.Max(maxRef, math.Abs(float64(w[i])))
+	}
+	steps, vocab := want.Shape()[0], want.Shape()[1]
+	for s := range steps {
+		if argmax(g[s*vocab:(s+1)*vocab]) != argmax(w[s*vocab:(s+1)*vocab]) {
+			argmaxDiff = append(argmaxDiff, s)
+		}
+	}
+	return maxDiff / maxRef, argmaxDiff
+}
+
+func argmax(v []float32) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// TestTransformersAgreement imports each fixture, decodes its tokens one
+// step at a time through the interpreter, and compares every step's
+// logits with transformers' (float64 references: max |Δ| / max |logit| ≤
+// 1e-4; float32: 1e-3) and the arg-max token of every step.
+func TestTransformersAgreement(t *testing.T) {
+	for _, name := range fixtureNames {
+		t.Run(name, func(t *testing.T) {
+			f := loadFixture(t, name)
+			m, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Source.Close()
+			if m.Arch != f.Arch {
+				t.Errorf("arch %q, fixture says %q", m.Arch, f.Arch)
+			}
+			if len(m.Unused) > 0 {
+				t.Errorf("the module does not read %v", m.Unused)
+			}
+			got := decodeModule(t, m.Module, m.Source, f.Tokens)
+			rel, bad := agreement(got, f.ref)
+			tol := 1e-4
+			if f.RefDType != "torch.float64" {
+				tol = 1e-3
+			}
+			t.Logf("%s: max |Δ| / max |logit| = %.3g over %d steps (tolerance %g)", f.Arch, rel, len(f.Tokens), tol)
+			if rel > tol || len(bad) > 0 {
+				t.Errorf("%s: max |Δ| / max |logit| = %.3g (tolerance %g), arg-max differs at steps %v", f.Arch, rel, tol, bad)
+			}
+		})
+	}
+}

@@ -1,0 +1,117 @@
+package importer
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// DefaultMaxTokens is the cache capacity when Options.MaxTokens is 0.
+const DefaultMaxTokens = 256
+
+// Options tune an import.
+type Options struct {
+	// MaxTokens is the capacity of the KV caches: the most tokens one
+	// sequence can hold. 0 means DefaultMaxTokens.
+	MaxTokens int
+}
+
+// Model is an imported checkpoint.
+type Model struct {
+	// Module is the builtin.module holding @decode, verified.
+	Module *ir.Operation
+	// Arch is the architecture as the checkpoint names it
+	// ("Qwen3ForCausalLM", or the GGUF's general.architecture).
+	Arch string
+	// Weights are the tensor names the module binds, in order of first
+	// use: tensor names of the checkpoint, or `*` stacks of them.
+	Weights []string
+	// Unused are the checkpoint's tensors the module does not read
+	// (multi-token-prediction heads, say), which transformers ignores too.
+	Unused []string
+	// Source is the open checkpoint: what rlx-run --weights would bind.
+	Source *weights.Source
+	// MaxTokens is the cache capacity.
+	MaxTokens int
+}
+
+// Import imports a Hugging Face checkpoint directory or a GGUF file
+// (recognised by its magic).
+func Import(ctx *ir.Context, path string, opts Options) (*Model, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return ImportHF(ctx, path, opts)
+	}
+	return ImportGGUF(ctx, path, opts)
+}
+
+// isGGUF reports whether the file at path starts with GGUF's magic.
+func isGGUF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var m [4]byte
+	_, err = io.ReadFull(f, m[:])
+	return err == nil && string(m[:]) == "GGUF"
+}
+
+func (o Options) maxTokens() (int, error) {
+	switch {
+	case o.MaxTokens == 0:
+		return DefaultMaxTokens, nil
+	case o.MaxTokens < 0:
+		return 0, fmt.Errorf("the cache capacity must be positive, got %d", o.MaxTokens)
+	}
+	return o.MaxTokens, nil
+}
+
+// ImportHF imports the Hugging Face checkpoint in dir: config.json and its
+// safetensors files.
+func ImportHF(ctx *ir.Context, dir string, opts Options) (*Model, error) {
+	mt, err := opts.maxTokens()
+	if err != nil {
+		return nil, err
+	}
+	s, err := specFromConfig(dir, mt)
+	if err != nil {
+		return nil, err
+	}
+	src, err := weights.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	// transformers' layouts: the fused Qwen3-Next projections, A_log.
+	s.aIsLog = true
+	s.fusedQKVZ = s.arch == "Qwen3NextForCausalLM"
+	s.fusedBA = s.fusedQKVZ
+	return finish(ctx, s, hfNames(), src)
+}
+
+func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, error) {
+	m, bound, err := build(ctx, s, n, src)
+	if err != nil {
+		src.Close()
+		return nil, err
+	}
+	used := map[string]bool{"rope_freqs.weight": true} // read at import, a constant of the module
+	for _, b := range bound {
+		for _, name := range src.Expand(b) {
+			used[name] = true
+		}
+	}
+	var unused []string
+	for _, name := range src.Names() {
+		if !used[name] {
+			unused = append(unused, name)
+		}
+	}
+	return &Model{Module: m, Arch: s.arch, Weights: bound, Unused: unused, Source: src, MaxTokens: s.maxTokens}, nil
+}

@@ -1,0 +1,149 @@
+package importer
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// model builds the decode step: embedding, the layers (each a token mixer
+// and an MLP with their pre-norms and residuals), the final norm and the
+// LM head. Outputs are the logits, then every state in layer order.
+func (g *builder) model() {
+	s := g.s
+	token := g.input("token", []int64{1, 1}, g.i32)
+	pos := g.input("pos", []int64{1}, g.i32)
+
+	// Rotary tables for this position, as transformers computes them in
+	// float32: angle = pos·inv_freq, then cos and sin.
+	g.at("rope")
+	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
+	freqs := g.mul(posf, g.constF32([]int{1, len(s.invFreq)}, s.invFreq...))
+	cos, sin := g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+
+	// The caches hold maxTokens rows; this step writes row pos and attends
+	// to rows 0…pos.
+	g.at("cache")
+	iota := make([]int64, s.maxTokens)
+	for i := range iota {
+		iota[i] = int64(i)
+	}
+	rows := g.constI32([]int{1, s.maxTokens}, iota...)
+	p11 := g.reshape(pos, 1, 1)
+	keep := g.cmp(graph.CmpLE, rows, p11)
+	write := g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
+
+	g.at("embed")
+	table := g.embedTable()
+	x := g.reshape(g.gather(table, token, 0), 1, s.hidden)
+	if elemOf(x) != g.f32 {
+		x = g.cast(x, g.f32)
+	}
+	for i := range s.layers {
+		p := fmt.Sprintf("l%d.", i)
+		if s.attention(i) {
+			g.at(p + "attn")
+			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+			x = g.add(x, g.attention(i, h, cos, sin, keep, write))
+		} else {
+			g.at(p + "gdn")
+			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+			x = g.add(x, g.deltaNet(i, h))
+		}
+		h := g.rmsNorm(x, g.norm(g.n.of(i, roleFFNNorm), s.hidden))
+		if s.experts > 0 && s.moeLayer[i] {
+			g.at(p + "moe")
+			x = g.add(x, g.moe(i, h))
+		} else {
+			g.at(p + "mlp")
+			x = g.add(x, g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn))
+		}
+	}
+	g.at("head")
+	h := g.rmsNorm(x, g.norm(g.n.finalNorm, s.hidden))
+	var logits *ir.Value
+	switch {
+	case !s.tied:
+		logits = g.linear(h, g.n.head, s.vocab, s.hidden)
+	case g.info(g.n.embed).Quant.Valid():
+		// The table was bound dequantised for the lookup; the head reads
+		// the same f32 values.
+		logits = g.reshape(g.matmul(table, g.reshape(h, s.hidden, 1)), 1, s.vocab)
+	default:
+		logits = g.linear(h, g.n.embed, s.vocab, s.hidden)
+	}
+	g.outs = append([]output{{"logits", logits}}, g.outs...)
+}
+
+// embedTable is the token embedding [vocab, hidden]: as stored, or f32
+// (dequantised by the weight source) when the file quantises it, since a
+// row lookup has no quantised form.
+func (g *builder) embedTable() *ir.Value {
+	name := g.n.embed
+	i := g.info(name)
+	want := []int{g.s.vocab, g.s.hidden}
+	if i.Quant.Valid() {
+		if !sameSqueezed(i.Shape, want) {
+			g.fail("%s: tensor %q is %s, expected shape %v", i.File, name, i, want)
+		}
+		return g.paramOf(name, want, g.f32)
+	}
+	t, _ := g.param(name, want...)
+	return t
+}
+
+// norm is an RMSNorm weight as the scale γ: w, or 1 + w for the
+// zero-centred norms of transformers' Qwen3.5 and Qwen3-Next (llama.cpp
+// stores those with the 1 already added).
+func (g *builder) norm(name string, d int) *ir.Value {
+	w := g.weight(name, d)
+	if g.s.zeroCentred {
+		w = g.add(g.scalar(1), w)
+	}
+	return w
+}
+
+// mlp is the SwiGLU feed-forward block down(silu(gate(h))·up(h)).
+func (g *builder) mlp(h *ir.Value, gate, up, down string, ffn int) *ir.Value {
+	e := g.s.hidden
+	a := g.mul(g.silu(g.linear(h, gate, ffn, e)), g.linear(h, up, ffn, e))
+	return g.linear(a, down, e, ffn)
+}
+
+// attention is full attention over the fixed cache: projections, per-head
+// q/k norms, partial rope, the cache write, GQA attention over rows 0…pos,
+// the output gate of the Qwen3.5/Qwen3-Next form, and the output
+// projection.
+func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value {
+	s := g.s
+	e, heads, kvh, d := s.hidden, s.heads, s.kvHeads, s.headDim
+	var q, gate *ir.Value
+	if s.gatedAttention {
+		// q_proj holds [q ‖ gate] per head (torch.chunk of a [H, 2D] view).
+		qg := g.reshape(g.linear(h, g.n.of(i, roleQ), heads*2*d, e), 1, 1, heads, 2*d)
+		q = g.slice(qg, 3, 0, d)
+		gate = g.reshape(g.slice(qg, 3, d, d), 1, heads*d)
+	} else {
+		q = g.reshape(g.linear(h, g.n.of(i, roleQ), heads*d, e), 1, 1, heads, d)
+	}
+	k := g.reshape(g.linear(h, g.n.of(i, roleK), kvh*d, e), 1, 1, kvh, d)
+	v := g.reshape(g.linear(h, g.n.of(i, roleV), kvh*d, e), 1, 1, kvh, d)
+	if s.qkNorm {
+		q = g.rmsNorm(q, g.norm(g.n.of(i, roleQNorm), d))
+		k = g.rmsNorm(k, g.norm(g.n.of(i, roleKNorm), d))
+	}
+	q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
+	p := fmt.Sprintf("l%d.", i)
+	cache := []int64{1, int64(s.maxTokens), int64(kvh), int64(d)}
+	kc := g.sel(write, k, g.input(p+"k_cache", cache, g.f32))
+	vc := g.sel(write, v, g.input(p+"v_cache", cache, g.f32))
+	g.output(p+"k_cache", kc)
+	g.output(p+"v_cache", vc)
+	a := g.op(graph.AttentionName, []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}, q, kc, vc, keep)
+	a = g.reshape(a, 1, heads*d)
+	if gate != nil {
+		a = g.mul(a, g.sigmoid(gate))
+	}
+	return g.linear(a, g.n.of(i, roleO), e, heads*d)
+}

@@ -1,0 +1,66 @@
+package importer
+
+import (
+	"slices"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// moe is Qwen3-Next's sparse MoE block for one token: the router's
+// softmax over experts (float32 in transformers), graph.topk, the chosen
+// weights renormalised to sum to 1 (norm_topk_prob), the chosen experts'
+// SwiGLU MLPs on gathered weights, their weighted sum, and the shared
+// expert scaled by sigmoid(shared_expert_gate(h)).
+func (g *builder) moe(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	e, ne, k := s.hidden, s.experts, s.topK
+	probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
+	top := g.create(graph.TopKName, []*ir.Value{probs}, nil, g.intAttr("k", int64(k)))
+	vals, idx := top.Result(0), g.reshape(top.Result(1), k)
+	if s.normTopK {
+		vals = g.div(vals, g.sum(vals, true, -1))
+	}
+	gate := g.experts(i, roleExpertGate, h, idx, s.moeFFN, e)
+	up := g.experts(i, roleExpertUp, h, idx, s.moeFFN, e)
+	y := g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
+	routed := g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
+	shared := g.mlp(h, g.n.of(i, roleSharedGate), g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
+	sg := g.sigmoid(g.linear(h, g.n.of(i, roleSharedRouter), 1, e))
+	return g.add(routed, g.mul(shared, sg))
+}
+
+// experts applies the chosen experts' projection role ([experts, out, in])
+// to x: x [1, in] for every expert, or [K, in] one row per chosen expert.
+// Only the K chosen experts' weights are read (graph.gather on the stack);
+// a quantised stack runs one graph.dequant_matmul per chosen expert. The
+// result is [K, out].
+func (g *builder) experts(i int, role string, x, idx *ir.Value, out, in int) *ir.Value {
+	s := g.s
+	name := g.n.of(i, role)
+	info := g.info(name)
+	want := []int{s.experts, out, in}
+	if !sameSqueezed(info.Shape, want) {
+		g.fail("%s: tensor %q is %s, expected shape %v", info.File, name, info, want)
+	}
+	rows := shapeInts(x)[0]
+	if info.Quant.Valid() {
+		per := out * (in / info.Quant.BlockSize()) * info.Quant.BlockBytes()
+		chosen := g.gather(g.reshape(g.quantParam(name, info), s.experts, per), idx, 0)
+		parts := make([]*ir.Value, s.topK)
+		for j := range parts {
+			xj := x
+			if rows > 1 {
+				xj = g.slice(x, 0, j, 1)
+			}
+			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), info, out, in)
+		}
+		return g.concat(0, parts...)
+	}
+	w, _ := g.param(name, want...)
+	if !slices.Equal(shapeInts(w), want) {
+		w = g.reshape(w, want...)
+	}
+	chosen := g.gather(w, idx, 0) // [K, out, in]
+	return g.reshape(g.matmul(chosen, g.reshape(x, rows, in, 1)), s.topK, out)
+}

@@ -1,0 +1,105 @@
+package importer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Tensor roles: what a weight is for, independent of how a checkpoint
+// names it.
+const (
+	roleAttnNorm = "attn_norm"
+	roleFFNNorm  = "ffn_norm"
+	roleQ        = "q"
+	roleK        = "k"
+	roleV        = "v"
+	roleO        = "o"
+	roleQNorm    = "q_norm"
+	roleKNorm    = "k_norm"
+	roleGate     = "gate"
+	roleUp       = "up"
+	roleDown     = "down"
+	// Gated DeltaNet.
+	roleQKV     = "qkv"  // q, k and v of all heads, concatenated
+	roleZ       = "z"    // the output gate
+	roleBeta    = "beta" // β's projection
+	roleAlpha   = "alpha"
+	roleQKVZ    = "qkvz" // Qwen3-Next's fused [q, k, v, z] per key head
+	roleBA      = "ba"   // Qwen3-Next's fused [β, α] per key head
+	roleA       = "A"    // A_log, or llama.cpp's ssm_a = −exp(A_log)
+	roleDT      = "dt_bias"
+	roleConv    = "conv"
+	roleSSMNorm = "ssm_norm"
+	roleOut     = "out"
+	// Mixture of experts.
+	roleRouter       = "router"
+	roleExpertGate   = "exp_gate"
+	roleExpertUp     = "exp_up"
+	roleExpertDown   = "exp_down"
+	roleSharedGate   = "sh_gate"
+	roleSharedUp     = "sh_up"
+	roleSharedDown   = "sh_down"
+	roleSharedRouter = "sh_router"
+)
+
+// naming maps roles to a checkpoint's tensor names.
+type naming struct {
+	embed, finalNorm, head string
+	layer                  map[string]string // role → format with one %d, the layer
+}
+
+func (n naming) of(layer int, role string) string {
+	f, ok := n.layer[role]
+	if !ok {
+		panic(fmt.Sprintf("importer: no tensor name for role %q", role))
+	}
+	return strings.Replace(f, "%d", fmt.Sprint(layer), 1)
+}
+
+// hfNames are transformers' names.
+func hfNames() naming {
+	p := "model.layers.%d."
+	return naming{
+		embed: "model.embed_tokens.weight", finalNorm: "model.norm.weight", head: "lm_head.weight",
+		layer: map[string]string{
+			roleAttnNorm: p + "input_layernorm.weight", roleFFNNorm: p + "post_attention_layernorm.weight",
+			roleQ: p + "self_attn.q_proj.weight", roleK: p + "self_attn.k_proj.weight",
+			roleV: p + "self_attn.v_proj.weight", roleO: p + "self_attn.o_proj.weight",
+			roleQNorm: p + "self_attn.q_norm.weight", roleKNorm: p + "self_attn.k_norm.weight",
+			roleGate: p + "mlp.gate_proj.weight", roleUp: p + "mlp.up_proj.weight", roleDown: p + "mlp.down_proj.weight",
+			roleQKV: p + "linear_attn.in_proj_qkv.weight", roleZ: p + "linear_attn.in_proj_z.weight",
+			roleBeta: p + "linear_attn.in_proj_b.weight", roleAlpha: p + "linear_attn.in_proj_a.weight",
+			roleQKVZ: p + "linear_attn.in_proj_qkvz.weight", roleBA: p + "linear_attn.in_proj_ba.weight",
+			roleA: p + "linear_attn.A_log", roleDT: p + "linear_attn.dt_bias", roleConv: p + "linear_attn.conv1d.weight",
+			roleSSMNorm: p + "linear_attn.norm.weight", roleOut: p + "linear_attn.out_proj.weight",
+			roleRouter:     p + "mlp.gate.weight",
+			roleExpertGate: p + "mlp.experts.*.gate_proj.weight", roleExpertUp: p + "mlp.experts.*.up_proj.weight",
+			roleExpertDown: p + "mlp.experts.*.down_proj.weight",
+			roleSharedGate: p + "mlp.shared_expert.gate_proj.weight", roleSharedUp: p + "mlp.shared_expert.up_proj.weight",
+			roleSharedDown: p + "mlp.shared_expert.down_proj.weight", roleSharedRouter: p + "mlp.shared_expert_gate.weight",
+		},
+	}
+}
+
+// ggufNames are llama.cpp's names (gguf-py's TENSOR_NAMES). ffnNorm is
+// "ffn_norm" for llama and qwen3, "post_attention_norm" for the hybrids.
+func ggufNames(ffnNorm string) naming {
+	p := "blk.%d."
+	return naming{
+		embed: "token_embd.weight", finalNorm: "output_norm.weight", head: "output.weight",
+		layer: map[string]string{
+			roleAttnNorm: p + "attn_norm.weight", roleFFNNorm: p + ffnNorm + ".weight",
+			roleQ: p + "attn_q.weight", roleK: p + "attn_k.weight", roleV: p + "attn_v.weight", roleO: p + "attn_output.weight",
+			roleQNorm: p + "attn_q_norm.weight", roleKNorm: p + "attn_k_norm.weight",
+			roleGate: p + "ffn_gate.weight", roleUp: p + "ffn_up.weight", roleDown: p + "ffn_down.weight",
+			roleQKV: p + "attn_qkv.weight", roleZ: p + "attn_gate.weight",
+			roleBeta: p + "ssm_beta.weight", roleAlpha: p + "ssm_alpha.weight", roleBA: p + "ssm_ba.weight",
+			roleA: p + "ssm_a", roleDT: p + "ssm_dt.bias", roleConv: p + "ssm_conv1d.weight",
+			roleSSMNorm: p + "ssm_norm.weight", roleOut: p + "ssm_out.weight",
+			roleRouter:     p + "ffn_gate_inp.weight",
+			roleExpertGate: p + "ffn_gate_exps.weight", roleExpertUp: p + "ffn_up_exps.weight", roleExpertDown: p + "ffn_down_exps.weight",
+			roleSharedGate: p + "ffn_gate_shexp.weight", roleSharedUp: p + "ffn_up_shexp.weight",
+			roleSharedDown: p + "ffn_down_shexp.weight", roleSharedRouter: p + "ffn_gate_inp_shexp.weight",
+		},
+	}
+}

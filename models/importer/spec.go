@@ -1,0 +1,48 @@
+package importer
+
+import (
+	"github.com/rlx-compiler/rlx/dialect/graph"
+)
+
+// Layer kinds, as Hugging Face's layer_types names them.
+const (
+	fullAttention   = "full_attention"
+	linearAttention = "linear_attention"
+)
+
+// spec is a model resolved from a config.json or GGUF metadata: every size
+// and every choice the graph depends on, independent of where the tensors
+// come from (names says that).
+type spec struct {
+	arch string // the checkpoint's architecture name, for messages
+
+	hidden, layers, vocab     int
+	heads, kvHeads, headDim   int
+	ffn                       int
+	eps                       float64
+	tied                      bool
+	layerTypes                []string // per layer: fullAttention or linearAttention
+	qkNorm                    bool     // per-head RMSNorm of q and k (Qwen3 and later)
+	gatedAttention            bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
+	zeroCentred               bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
+	rotaryDim                 int
+	theta                     float64   // rope base
+	invFreq                   []float64 // rotaryDim/2 inverse frequencies
+	ropeStyle                 graph.RopeStyle
+	convKernel                int  // gated DeltaNet
+	keyHeads, valueHeads, gdn int  // H_k, H_v, head size N (key = value size)
+	vTiled                    bool // value heads in llama.cpp's tiled order
+	aIsLog                    bool // the decay parameter is A_log (HF), not −exp(A_log) (GGUF)
+	fusedQKVZ                 bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z
+	fusedBA                   bool // Qwen3-Next's fused β/α projection; else separate
+	experts, topK             int  // mixture of experts (0: none)
+	moeFFN, sharedFFN         int
+	normTopK                  bool
+	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
+	maxTokens                 int
+}
+
+func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }
+
+// convDim is the channel count of the DeltaNet's causal conv: q, k and v.
+func (s *spec) convDim() int { return 2*s.keyHeads*s.gdn + s.valueHeads*s.gdn }

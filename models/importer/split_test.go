@@ -1,0 +1,102 @@
+package importer
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+var updateSplit = flag.Bool("update-split", false, "rewrite testdata/split.md from TestHybridSplit's results")
+
+// splitReport is the committed table of TestHybridSplit, quoted in
+// docs/import.md.
+const splitReport = "testdata/split.md"
+
+// TestHybridSplit runs hybrid-split (dependency mode, the default) on
+// every imported model, from safetensors and from a Q8_0 GGUF file,
+// decodes the fixture's tokens with the split module and requires logits
+// bit-identical to the unsplit module's at every step. Its table of
+// regions, MPS coverage and boundary traffic must equal testdata/split.md
+// (rewritten with -update-split), which docs/import.md quotes.
+func TestHybridSplit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| model | compute ops | regions (mps + thunk) | MPS coverage | boundary values | boundary bytes |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|\n")
+	for _, name := range fixtureNames {
+		f := loadFixture(t, name)
+		for _, q8 := range []bool{false, true} {
+			label := name + "/safetensors"
+			var m *Model
+			var err error
+			if q8 {
+				label = name + "/gguf-q8_0"
+				m, err = ImportGGUF(newContext(), writeGGUF(t, f, gguf.Q8_0, false), Options{MaxTokens: 16})
+			} else {
+				m, err = ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			row, err := checkSplit(t, m, f.Tokens)
+			m.Source.Close()
+			if err != nil {
+				t.Errorf("%s: %v", label, err)
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %s\n", label, row)
+		}
+	}
+	table := b.String()
+	t.Log("hybrid-split on the imported models, every split decoding bit-identically:\n" + table)
+	if t.Failed() {
+		return
+	}
+	if *updateSplit {
+		if err := os.WriteFile(splitReport, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(splitReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != table {
+		t.Errorf("the split report changed; if intended, run go test ./models/importer -run TestHybridSplit -update-split and update docs/import.md\n--- %s\n%s--- now\n%s", splitReport, want, table)
+	}
+	doc, err := os.ReadFile("../../docs/import.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), table) {
+		t.Errorf("docs/import.md does not quote %s", splitReport)
+	}
+}
+
+// checkSplit splits a copy of m's @decode, decodes tokens with both and
+// compares the logits bit for bit; it returns the report row's cells.
+func checkSplit(t testing.TB, m *Model, tokens []int) (string, error) {
+	want := decodeModule(t, m.Module, m.Source, tokens)
+	mod := m.Module.Clone(nil)
+	res, err := hybridsplit.Split(mod.Region(0).First().First(), hybridsplit.Options{})
+	if err != nil {
+		return "", err
+	}
+	if err := ir.Verify(mod); err != nil {
+		return "", fmt.Errorf("the split module does not verify: %v", err)
+	}
+	got := decodeModule(t, mod, m.Source, tokens)
+	if !tensor.BitsEqual(got, want) {
+		d := ref.Compare(got, want)
+		return "", fmt.Errorf("split logits differ from the unsplit ones: %d elements, max |Δ| %g", d.Count, d.MaxAbs)
+	}
+	return fmt.Sprintf("%d | %d (%d + %d) | %.1f%% | %d | %d |", res.MPSOps+res.ThunkOps, res.MPSRegions+res.ThunkRegions,
+		res.MPSRegions, res.ThunkRegions, 100*res.Coverage(), res.BoundaryValues, res.BoundaryBytes), nil
+}

@@ -1,0 +1,155 @@
+package rlximport
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+const qwen3 = "../importer/testdata/hf/qwen3"
+
+// checkpoint copies the Qwen3 fixture to a temporary directory, with its
+// config.json edited by config and its tensors by tensors (either may be
+// nil), and returns the directory.
+func checkpoint(t *testing.T, config func(string) string, tensors func(map[string]*tensor.Tensor)) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := os.ReadFile(filepath.Join(qwen3, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if config != nil {
+		cfg = []byte(config(string(cfg)))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(qwen3, "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := tensor.ReadSafetensors(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tensors != nil {
+		tensors(st.Tensors)
+	}
+	var buf bytes.Buffer
+	if err := tensor.WriteSafetensors(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func rlxImport(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = Main(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestImports(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.mlir")
+	code, _, stderr := rlxImport(qwen3, "-o", out, "--max-tokens", "8", "--weights-list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mlir, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`func.func @decode(`, `{rlx.name = "token"}`, `rlx.max_tokens = 8 : i64`, `graph.param "model.layers.3.mlp.down_proj.weight" : tensor<64x96xf32>`} {
+		if !strings.Contains(string(mlir), want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !strings.Contains(stderr, "model.embed_tokens.weight\n") {
+		t.Errorf("--weights-list printed %q", stderr)
+	}
+	if code, stdout, _ := rlxImport("--help"); code != 0 || !strings.Contains(stdout, "Qwen3NextForCausalLM") {
+		t.Errorf("--help: exit %d, %q", code, stdout)
+	}
+	// A tensor the model does not read is a warning, as transformers
+	// ignores it.
+	extra := checkpoint(t, nil, func(m map[string]*tensor.Tensor) { m["mtp.fc.weight"] = tensor.Zeros(tensor.F32, 2, 2) })
+	code, _, stderr = rlxImport(extra, "-o", out)
+	if want := "rlx-import: warning: the model does not read 1 tensors of the checkpoint (as transformers would not), the first \"mtp.fc.weight\"\n"; code != 0 || stderr != want {
+		t.Errorf("extra tensor: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestErrors checks that each unsupported or broken input is one clear
+// error naming the file and the field or tensor, with exit status 1.
+func TestErrors(t *testing.T) {
+	drop := func(name string) func(map[string]*tensor.Tensor) {
+		return func(m map[string]*tensor.Tensor) { delete(m, name) }
+	}
+	reshape := func(name string, shape ...int) func(map[string]*tensor.Tensor) {
+		return func(m map[string]*tensor.Tensor) { m[name] = tensor.Zeros(tensor.F32, shape...) }
+	}
+	replace := func(old, new string) func(string) string {
+		return func(s string) string { return strings.Replace(s, old, new, 1) }
+	}
+	truncated := checkpoint(t, nil, nil)
+	st := filepath.Join(truncated, "model.safetensors")
+	data, _ := os.ReadFile(st)
+	os.WriteFile(st, data[:len(data)-1000], 0o644)
+
+	var w gguf.Writer
+	w.Add("general.architecture", "qwen3")
+	var buf bytes.Buffer
+	w.WriteTo(&buf)
+	v4 := buf.Bytes()
+	binary.LittleEndian.PutUint32(v4[4:], 4)
+	v4path := filepath.Join(t.TempDir(), "v4.gguf")
+	os.WriteFile(v4path, v4, 0o644)
+	var wg gguf.Writer
+	wg.Add("general.architecture", "gemma3")
+	buf.Reset()
+	wg.WriteTo(&buf)
+	gemma := filepath.Join(t.TempDir(), "gemma.gguf")
+	os.WriteFile(gemma, buf.Bytes(), 0o644)
+
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"MistralForCausalLM"`), nil),
+			`config.json: architecture "MistralForCausalLM" is not supported (rlx imports LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM)`},
+		{"unsupported field value", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
+			`config.json: field "attention_bias" = true is not supported (rlx implements false only)`},
+		{"unknown field", checkpoint(t, replace(`"vocab_size": 256`, `"vocab_size": 256, "logit_softcap": 30`), nil),
+			`config.json: field "logit_softcap" is not supported for Qwen3ForCausalLM (rlx does not know what it changes)`},
+		{"rope scaling", checkpoint(t, replace(`"rope_type": "default"`, `"rope_type": "yarn"`), nil),
+			`config.json: field "rope_parameters" has rope_type "yarn", which is not supported (rlx implements "default" and "llama3")`},
+		{"missing tensor", checkpoint(t, nil, drop("model.layers.2.mlp.down_proj.weight")),
+			`: missing tensor "model.layers.2.mlp.down_proj.weight" (Qwen3ForCausalLM needs it)`},
+		{"wrong shape", checkpoint(t, nil, reshape("model.layers.1.self_attn.k_proj.weight", 64, 64)),
+			`model.safetensors: tensor "model.layers.1.self_attn.k_proj.weight" is F32 [64, 64], expected shape [32, 64]`},
+		{"truncated safetensors", truncated,
+			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
+		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
+		{"GGUF architecture", gemma, `gemma.gguf: general.architecture "gemma3" is not supported (rlx imports llama, qwen3, qwen35, qwen3next)`},
+		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
+		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := rlxImport(tc.path)
+			if code != 1 || stdout != "" {
+				t.Errorf("exit %d, stdout %q", code, stdout)
+			}
+			if !strings.HasPrefix(stderr, "rlx-import: error: ") || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr\n  %q\nwant one line containing\n  %q", stderr, tc.want)
+			}
+		})
+	}
+}

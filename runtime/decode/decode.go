@@ -1,0 +1,175 @@
+package decode
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/rlx-compiler/rlx/dialect/fn"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// NameAttr is the argument and result attribute that names inputs, states
+// and outputs (the same as models.NameAttr).
+const NameAttr = "rlx.name"
+
+// MaxTokensAttr is the function attribute that bounds a sequence's length.
+const MaxTokensAttr = "rlx.max_tokens"
+
+// Decoder runs one decode-step program token by token.
+type Decoder struct {
+	p *ref.Program
+	// token and pos are argument indexes; state[i] pairs argument
+	// state[i].arg with result state[i].res.
+	token, pos, logits int
+	states             []pair
+	// MaxTokens bounds a sequence (0: no bound): the function's
+	// rlx.max_tokens attribute, which a caller may lower.
+	MaxTokens int
+	// Vocab is the logits' size.
+	Vocab int
+}
+
+type pair struct {
+	name     string
+	arg, res int
+}
+
+// New checks that p follows the convention (see the package doc) and
+// returns its decoder. Errors are located at the function.
+func New(p *ref.Program) (*Decoder, error) {
+	f, _ := fn.AsFunc(p.Func())
+	d := &Decoder{p: p, token: -1, pos: -1, logits: -1}
+	ft := f.Type()
+	resIdx := map[string]int{}
+	for i := range ft.Results {
+		name := attrName(f.ResultAttrs(i))
+		if name == "" {
+			return nil, ir.OpError(f.Op, "result #%d has no %s attribute; a decode step names its logits and states", i, NameAttr)
+		}
+		if _, dup := resIdx[name]; dup {
+			return nil, ir.OpError(f.Op, "two results are named %q", name)
+		}
+		resIdx[name] = i
+	}
+	li, ok := resIdx["logits"]
+	if !ok {
+		return nil, ir.OpError(f.Op, "no result is named \"logits\"")
+	}
+	lt := p.Results()[li]
+	if lt.DType != tensor.F32 || len(lt.Shape) != 2 || lt.Shape[0] != 1 || lt.Shape[1] < 1 {
+		return nil, ir.OpError(f.Op, "result \"logits\" is %v, want tensor<1xVxf32>", lt)
+	}
+	d.logits, d.Vocab = li, lt.Shape[1]
+	seen := map[string]bool{}
+	for i, a := range p.Args() {
+		name := attrName(f.ArgAttrs(i))
+		if name == "" {
+			return nil, ir.OpError(f.Op, "argument #%d has no %s attribute; a decode step names its token, position and states", i, NameAttr)
+		}
+		if seen[name] {
+			return nil, ir.OpError(f.Op, "two arguments are named %q", name)
+		}
+		seen[name] = true
+		switch name {
+		case "token":
+			if a.Type.String() != "tensor<1x1xi32>" {
+				return nil, ir.OpError(f.Op, "argument \"token\" is %v, want tensor<1x1xi32>", a.Type)
+			}
+			d.token = i
+		case "pos":
+			if a.Type.String() != "tensor<1xi32>" {
+				return nil, ir.OpError(f.Op, "argument \"pos\" is %v, want tensor<1xi32>", a.Type)
+			}
+			d.pos = i
+		default:
+			r, ok := resIdx[name]
+			if !ok {
+				return nil, ir.OpError(f.Op, "argument %q is a state, but no result carries its next value (no result is named %q)", name, name)
+			}
+			if rt := p.Results()[r]; rt.String() != a.Type.String() || !a.Type.Static() {
+				return nil, ir.OpError(f.Op, "state %q is %v as an argument but %v as a result; a state keeps one static type", name, a.Type, rt)
+			}
+			d.states = append(d.states, pair{name, i, r})
+		}
+	}
+	if d.token < 0 {
+		return nil, ir.OpError(f.Op, "no argument is named \"token\"")
+	}
+	if a, ok := f.Op.Attr(MaxTokensAttr).(*ir.IntegerAttr); ok && a.Value > 0 {
+		d.MaxTokens = int(a.Value)
+	}
+	return d, nil
+}
+
+func attrName(d *ir.DictAttr) string {
+	if d == nil {
+		return ""
+	}
+	if s, ok := d.Get(NameAttr).(*ir.StringAttr); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// States returns the names of the states carried from step to step.
+func (d *Decoder) States() []string {
+	out := make([]string, len(d.states))
+	for i, s := range d.states {
+		out[i] = s.name
+	}
+	return out
+}
+
+// Run decodes tokens one step at a time from zero states and returns the
+// logits of every step as one [len(tokens), Vocab] f32 tensor.
+func (d *Decoder) Run(tokens []int, w ref.Weights) (*tensor.Tensor, error) {
+	return d.RunSteps(tokens, w, nil)
+}
+
+// RunSteps is Run, calling step (when not nil) after each step with the
+// step's index and all its results.
+func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results []*tensor.Tensor)) (*tensor.Tensor, error) {
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("no tokens to decode")
+	}
+	if d.MaxTokens > 0 && len(tokens) > d.MaxTokens {
+		return nil, fmt.Errorf("%d tokens exceed the model's capacity of %d (rlx.max_tokens; import with a larger --max-tokens)", len(tokens), d.MaxTokens)
+	}
+	if d.pos < 0 && len(tokens) > 1 {
+		return nil, fmt.Errorf("the step function has no \"pos\" argument, so it cannot decode more than one token")
+	}
+	args := make([]*tensor.Tensor, len(d.p.Args()))
+	for _, s := range d.states {
+		t := d.p.Args()[s.arg].Type
+		args[s.arg] = tensor.Zeros(t.DType, t.Shape...)
+	}
+	out := make([]float32, 0, len(tokens)*d.Vocab)
+	for t, tok := range tokens {
+		if tok < 0 || tok >= 1<<31 {
+			return nil, fmt.Errorf("token %d (step %d) is not an i32 token id", tok, t)
+		}
+		var err error
+		if args[d.token], err = tensor.FromInt64(tensor.I32, []int{1, 1}, []int64{int64(tok)}); err != nil {
+			return nil, err
+		}
+		if d.pos >= 0 {
+			if args[d.pos], err = tensor.FromInt64(tensor.I32, []int{1}, []int64{int64(t)}); err != nil {
+				return nil, err
+			}
+		}
+		res, err := d.p.Run(args, w)
+		if err != nil {
+			return nil, fmt.Errorf("step %d (token %d): %w", t, tok, err)
+		}
+		out = append(out, res[d.logits].Floats()...)
+		for _, s := range d.states {
+			args[s.arg] = res[s.res]
+		}
+		if step != nil {
+			step(t, slices.Clone(res))
+		}
+	}
+	return tensor.FromFloat32(tensor.F32, []int{len(tokens), d.Vocab}, out)
+}

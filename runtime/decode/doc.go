@@ -1,0 +1,20 @@
+// Package decode runs a decode-step function token by token: it feeds each
+// token and its position, carries every state (KV caches, conv states,
+// recurrent states) from one step's results to the next step's arguments,
+// and collects the logits of every step.
+//
+// The function follows the convention of rlx's model builders and
+// importer (docs/import.md): arguments and results carry their names in the
+// `rlx.name` attribute. The argument named "token" is the token id,
+// tensor<1x1xi32>; the one named "pos" its position, tensor<1xi32> (0 for
+// the first token). Every other argument is a state, and the result with
+// the same name is its next value; states start as zeros. The result named
+// "logits" is tensor<1xVxf32>. A function attribute `rlx.max_tokens`, when
+// present, bounds how many tokens one sequence may hold (the capacity of
+// fixed-size caches).
+//
+// A Decoder compiles nothing itself: it drives a ref.Program, so anything
+// the interpreter runs (the graph as imported, or after hybrid-split) can
+// be decoded, and two decodings of the same tokens can be compared bit for
+// bit.
+package decode

@@ -1,0 +1,115 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// decode runs --tokens: each program decodes the tokens from zero states
+// (runtime/decode); the first prints each step's arg-max, --logits saves
+// its logits, and --compare-with compares the two programs' logits of all
+// steps as one result.
+func (r *runner) decode(progs []*ref.Program) int {
+	tokens, err := parseTokens(r.o.tokens)
+	if err != nil {
+		return r.fail(err)
+	}
+	if m := r.o.maxTokens; m > 0 && len(tokens) > m {
+		return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
+	}
+	w, err := r.weights(progs)
+	if err != nil {
+		return r.fail(err)
+	}
+	var logits []*tensor.Tensor
+	for _, p := range progs {
+		d, err := decode.New(p)
+		if err != nil {
+			return r.fail(err)
+		}
+		l, err := d.Run(tokens, w)
+		if err != nil {
+			return r.fail(located(p, err))
+		}
+		logits = append(logits, l)
+	}
+	if r.o.logits != "" {
+		if err := writeNPY(r.o.logits, logits[0]); err != nil {
+			return r.fail(err)
+		}
+	}
+	if len(logits) == 2 {
+		return r.compare(logits[:1], logits[1:])
+	}
+	vocab := logits[0].Shape()[1]
+	v := logits[0].Floats()
+	for t, tok := range tokens {
+		row := v[t*vocab : (t+1)*vocab]
+		best := 0
+		for i, x := range row {
+			if x > row[best] {
+				best = i
+			}
+		}
+		fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
+	}
+	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
+	return 0
+}
+
+// located keeps a step's diagnostic located at its op, with the step in
+// the message.
+func located(p *ref.Program, err error) error {
+	if d, ok := unwrapDiagnostic(err); ok {
+		return d
+	}
+	return ir.OpErrorPlain(p.Func(), "%v", err)
+}
+
+func unwrapDiagnostic(err error) (*ir.Diagnostic, bool) {
+	for e := err; e != nil; {
+		if d, ok := e.(*ir.Diagnostic); ok {
+			return d, true
+		}
+		u, ok := e.(interface{ Unwrap() error })
+		if !ok {
+			return nil, false
+		}
+		e = u.Unwrap()
+	}
+	return nil, false
+}
+
+func parseTokens(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("--tokens: %q is not a token id (want non-negative integers separated by commas)", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func writeNPY(name string, t *tensor.Tensor) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", name, unwrapPath(err))
+	}
+	err = tensor.WriteNPY(f, t)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,423 @@
+package weights
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// Info describes one tensor of a checkpoint, without its data.
+type Info struct {
+	Name string
+	// File is the file that holds it.
+	File string
+	// Shape is row-major (a GGUF matrix with ne = [k, n] is [n, k]).
+	Shape []int
+	// DType is the element type, or 0 for a quantised GGUF tensor.
+	DType tensor.DType
+	// Quant is a quantised tensor's block format.
+	Quant gguf.Format
+	// Type is the stored type as the file names it ("BF16", "Q8_0").
+	Type string
+}
+
+// String describes the tensor as messages show it: "BF16 [256, 64]".
+func (i Info) String() string { return fmt.Sprintf("%s %v", i.Type, shapeString(i.Shape)) }
+
+// typeString is the stored type as the IR spells types
+// ("tensor<256x64xbf16>"), or the GGUF type and shape ("Q8_0 [64, 64]").
+func (i Info) typeString() string {
+	if i.DType.Valid() {
+		return tensor.TypeString(i.DType, i.Shape)
+	}
+	return i.String()
+}
+
+func shapeString(s []int) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Source is the tensors of a checkpoint, by name. It is safe for
+// concurrent use.
+type Source struct {
+	// Path is the file or directory the source was opened from.
+	Path string
+	// GGUF is the header of a GGUF source (nil otherwise).
+	GGUF *gguf.File
+
+	entries map[string]*entry
+	names   []string
+	closers []io.Closer
+
+	mu    sync.Mutex
+	cache map[string]*tensor.Tensor
+}
+
+type entry struct {
+	Info
+	read func() ([]byte, error)
+}
+
+// Open opens a checkpoint: a GGUF file (recognised by its magic), a
+// safetensors file, or a directory holding model.safetensors.index.json
+// and its shards, or a single model.safetensors.
+func Open(path string) (*Source, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{Path: path, entries: map[string]*entry{}, cache: map[string]*tensor.Tensor{}}
+	switch {
+	case st.IsDir():
+		err = s.openDir(path)
+	case isGGUF(path):
+		err = s.openGGUF(path)
+	default:
+		err = s.openSafetensors(path, nil)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	sort.Strings(s.names)
+	return s, nil
+}
+
+// Close closes the source's files.
+func (s *Source) Close() error {
+	var first error
+	for _, c := range s.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	s.closers = nil
+	return first
+}
+
+// Names returns the tensor names, sorted.
+func (s *Source) Names() []string { return s.names }
+
+// Info describes the tensor named name. A name with one `*` describes the
+// stack of the tensors it matches (see the package doc).
+func (s *Source) Info(name string) (Info, bool) {
+	if strings.Contains(name, "*") {
+		members, err := s.stackMembers(name)
+		if err != nil {
+			return Info{}, false
+		}
+		first := s.entries[members[0]].Info
+		first.Name = name
+		first.Shape = append([]int{len(members)}, first.Shape...)
+		return first, true
+	}
+	e, ok := s.entries[name]
+	if !ok {
+		return Info{}, false
+	}
+	return e.Info, true
+}
+
+// Expand returns the checkpoint tensors a weight name binds: the members
+// of a `*` stack, or the name itself when the checkpoint holds it.
+func (s *Source) Expand(name string) []string {
+	if strings.Contains(name, "*") {
+		members, _ := s.stackMembers(name)
+		return members
+	}
+	if _, ok := s.entries[name]; ok {
+		return []string{name}
+	}
+	return nil
+}
+
+func isGGUF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var m [4]byte
+	_, err = io.ReadFull(f, m[:])
+	return err == nil && string(m[:]) == "GGUF"
+}
+
+func (s *Source) add(e *entry) error {
+	if old, dup := s.entries[e.Name]; dup {
+		return fmt.Errorf("%s: tensor %q is also in %s", e.File, e.Name, old.File)
+	}
+	s.entries[e.Name] = e
+	s.names = append(s.names, e.Name)
+	return nil
+}
+
+// openDir opens a Hugging Face checkpoint directory.
+func (s *Source) openDir(dir string) error {
+	index := filepath.Join(dir, "model.safetensors.index.json")
+	if data, err := os.ReadFile(index); err == nil {
+		var idx struct {
+			WeightMap map[string]string `json:"weight_map"`
+		}
+		if err := json.Unmarshal(data, &idx); err != nil {
+			return fmt.Errorf("%s: %v", index, err)
+		}
+		if len(idx.WeightMap) == 0 {
+			return fmt.Errorf("%s: no weight_map", index)
+		}
+		byFile := map[string][]string{}
+		for name, file := range idx.WeightMap {
+			if file != filepath.Base(file) {
+				return fmt.Errorf("%s: tensor %q names shard %q outside the directory", index, name, file)
+			}
+			byFile[file] = append(byFile[file], name)
+		}
+		files := make([]string, 0, len(byFile))
+		for f := range byFile {
+			files = append(files, f)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			want := byFile[f]
+			sort.Strings(want)
+			if err := s.openSafetensors(filepath.Join(dir, f), want); err != nil {
+				return err
+			}
+		}
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	single := filepath.Join(dir, "model.safetensors")
+	if _, err := os.Stat(single); err != nil {
+		return fmt.Errorf("%s: no model.safetensors or model.safetensors.index.json in the directory", dir)
+	}
+	return s.openSafetensors(single, nil)
+}
+
+// openSafetensors adds the tensors of one safetensors file; with want (a
+// shard of an index), exactly those tensors must be in it.
+func (s *Source) openSafetensors(path string, want []string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	s.closers = append(s.closers, f)
+	h, err := tensor.ReadSafetensorsHeader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "safetensors: "))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := uint64(st.Size())
+	var names []string
+	for _, e := range h.Entries {
+		if end := h.DataStart + e.End; end > size {
+			return fmt.Errorf("%s: truncated: tensor %q needs bytes [%d, %d) of the file, which has %d",
+				path, e.Name, h.DataStart+e.Begin, end, size)
+		}
+		begin, n := int64(h.DataStart+e.Begin), int(e.End-e.Begin)
+		info := Info{Name: e.Name, File: path, Shape: e.Shape, DType: e.DType, Type: safetensorsName(e.DType)}
+		if err := s.add(&entry{Info: info, read: func() ([]byte, error) {
+			buf := make([]byte, n)
+			_, err := f.ReadAt(buf, begin)
+			return buf, err
+		}}); err != nil {
+			return err
+		}
+		names = append(names, e.Name)
+	}
+	if size > h.DataStart+h.DataSize {
+		return fmt.Errorf("%s: %d bytes after the last tensor", path, size-h.DataStart-h.DataSize)
+	}
+	if want != nil {
+		sort.Strings(names)
+		for _, n := range want {
+			if _, ok := slices.BinarySearch(names, n); !ok {
+				return fmt.Errorf("%s: tensor %q, which model.safetensors.index.json places in this shard, is missing", path, n)
+			}
+		}
+	}
+	return nil
+}
+
+func safetensorsName(dt tensor.DType) string {
+	switch dt {
+	case tensor.F32:
+		return "F32"
+	case tensor.F16:
+		return "F16"
+	case tensor.BF16:
+		return "BF16"
+	case tensor.UI8:
+		return "U8"
+	case tensor.I8:
+		return "I8"
+	case tensor.I32:
+		return "I32"
+	case tensor.I64:
+		return "I64"
+	case tensor.I1:
+		return "BOOL"
+	}
+	return dt.String()
+}
+
+// openGGUF adds the tensors of a GGUF file.
+func (s *Source) openGGUF(path string) error {
+	g, err := gguf.Open(path)
+	if err != nil {
+		return err
+	}
+	s.GGUF = g
+	s.closers = append(s.closers, g)
+	for i := range g.Tensors {
+		t := &g.Tensors[i]
+		info := Info{Name: t.Name, File: path, Shape: t.Shape(), Type: t.Type.String()}
+		switch t.Type {
+		case gguf.TypeF32:
+			info.DType = tensor.F32
+		case gguf.TypeF16:
+			info.DType = tensor.F16
+		case gguf.TypeBF16:
+			info.DType = tensor.BF16
+		default:
+			if f, ok := t.Type.Format(); ok {
+				info.Quant = f
+			}
+		}
+		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return g.TensorData(t) }}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Weight returns the tensor a graph.param of spec binds (ref.Weights).
+func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := spec.Name + " " + spec.Type.String()
+	if t, ok := s.cache[key]; ok {
+		return t, nil
+	}
+	var t *tensor.Tensor
+	var err error
+	if strings.Contains(spec.Name, "*") {
+		t, err = s.stack(spec)
+	} else {
+		t, err = s.load(spec.Name, spec.Type)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.cache[key] = t
+	return t, nil
+}
+
+// load reads the tensor name as type want.
+func (s *Source) load(name string, want ref.TensorType) (*tensor.Tensor, error) {
+	e, ok := s.entries[name]
+	if !ok {
+		return nil, fmt.Errorf("no weight named %q in %s", name, s.Path)
+	}
+	mismatch := func() error {
+		return fmt.Errorf("weight %q is %s in %s, expected %v", name, e.Info.typeString(), e.File, want)
+	}
+	raw, err := e.read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: tensor %q: %v", e.File, name, err)
+	}
+	switch {
+	case e.Quant.Valid() && want.DType == tensor.UI8:
+		if tensor.NumElements(want.Shape) != len(raw) {
+			return nil, mismatch()
+		}
+		return tensor.FromBytes(want.Shape, raw)
+	case e.Quant.Valid() && want.DType == tensor.F32:
+		if !slices.Equal(want.Shape, e.Shape) || len(e.Shape) < 2 {
+			return nil, mismatch()
+		}
+		k := e.Shape[len(e.Shape)-1]
+		v, err := gguf.Dequantize(e.Quant, raw, len(raw)/(k/e.Quant.BlockSize()*e.Quant.BlockBytes()), k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: tensor %q: %v", e.File, name, err)
+		}
+		return tensor.FromFloat32(tensor.F32, want.Shape, v)
+	case e.DType == 0 || e.DType != want.DType || !slices.Equal(want.Shape, e.Shape):
+		return nil, mismatch()
+	}
+	return tensor.DecodeRaw(e.DType, e.Shape, raw)
+}
+
+// stackMembers returns the names a stacked name matches: `*` replaced by
+// 0, 1, 2, … for as long as such a tensor exists.
+func (s *Source) stackMembers(name string) ([]string, error) {
+	if strings.Count(name, "*") != 1 {
+		return nil, fmt.Errorf("weight name %q has more than one `*`", name)
+	}
+	var members []string
+	for i := 0; ; i++ {
+		m := strings.Replace(name, "*", strconv.Itoa(i), 1)
+		if _, ok := s.entries[m]; !ok {
+			break
+		}
+		members = append(members, m)
+	}
+	if len(members) == 0 {
+		return nil, fmt.Errorf("no weight named %q in %s (for the stacked weight %q)", strings.Replace(name, "*", "0", 1), s.Path, name)
+	}
+	return members, nil
+}
+
+// stack binds a `*` param: the members as type want minus its leading
+// dim, stacked.
+func (s *Source) stack(spec ref.Spec) (*tensor.Tensor, error) {
+	members, err := s.stackMembers(spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	want := spec.Type
+	if len(want.Shape) == 0 || want.Shape[0] != len(members) {
+		return nil, fmt.Errorf("weight %q stacks %d tensors in %s, expected %v", spec.Name, len(members), s.Path, want)
+	}
+	one := ref.TensorType{DType: want.DType, Shape: want.Shape[1:]}
+	var buf bytes.Buffer
+	var floats []float32
+	for _, m := range members {
+		t, err := s.load(m, one)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case t.DType().IsFloat():
+			floats = append(floats, t.Floats()...)
+		case t.DType() == tensor.UI8:
+			buf.Write(t.Bytes())
+		default:
+			return nil, fmt.Errorf("weight %q: stacking %v tensors is not supported", spec.Name, t.DType())
+		}
+	}
+	if want.DType == tensor.UI8 {
+		return tensor.FromBytes(want.Shape, buf.Bytes())
+	}
+	return tensor.FromFloat32(want.DType, want.Shape, floats)
+}

@@ -1,0 +1,153 @@
+package weights
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+func write(t *testing.T, path string, ts map[string]*tensor.Tensor) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func f32(t *testing.T, dt tensor.DType, shape []int, v ...float32) *tensor.Tensor {
+	t.Helper()
+	x, err := tensor.FromFloat32(dt, shape, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func spec(name string, dt tensor.DType, shape ...int) ref.Spec {
+	return ref.Spec{Name: name, Type: ref.TensorType{DType: dt, Shape: shape}}
+}
+
+// TestShardedDirectory reads a checkpoint directory whose index spreads
+// the tensors over two shards, stacks experts by `*`, and reports the
+// errors by name.
+func TestShardedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.safetensors"), map[string]*tensor.Tensor{
+		"e.0.w": f32(t, tensor.BF16, []int{2}, 1, 2),
+		"e.1.w": f32(t, tensor.BF16, []int{2}, 3, 4),
+	})
+	write(t, filepath.Join(dir, "b.safetensors"), map[string]*tensor.Tensor{
+		"e.2.w": f32(t, tensor.BF16, []int{2}, 5, 6),
+		"norm":  f32(t, tensor.F32, []int{3}, 7, 8, 9),
+	})
+	index := `{"metadata": {}, "weight_map": {"e.0.w": "a.safetensors", "e.1.w": "a.safetensors", "e.2.w": "b.safetensors", "norm": "b.safetensors"}}`
+	os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), []byte(index), 0o644)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.Names(); !slices.Equal(got, []string{"e.0.w", "e.1.w", "e.2.w", "norm"}) {
+		t.Errorf("names %v", got)
+	}
+	n, err := s.Weight(spec("norm", tensor.F32, 3))
+	if err != nil || !slices.Equal(n.Floats(), []float32{7, 8, 9}) {
+		t.Errorf("norm = %v, %v", n, err)
+	}
+	st, err := s.Weight(spec("e.*.w", tensor.BF16, 3, 2))
+	if err != nil || !slices.Equal(st.Floats(), []float32{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("stack = %v, %v", st, err)
+	}
+	if i, ok := s.Info("e.*.w"); !ok || !slices.Equal(i.Shape, []int{3, 2}) || i.Type != "BF16" {
+		t.Errorf("stack info %+v", i)
+	}
+	for _, tc := range []struct {
+		spec ref.Spec
+		want string
+	}{
+		{spec("absent", tensor.F32, 3), `no weight named "absent" in ` + dir},
+		{spec("norm", tensor.BF16, 3), `weight "norm" is tensor<3xf32> in ` + filepath.Join(dir, "b.safetensors") + `, expected tensor<3xbf16>`},
+		{spec("norm", tensor.F32, 4), `expected tensor<4xf32>`},
+		{spec("e.*.w", tensor.BF16, 2, 2), `weight "e.*.w" stacks 3 tensors in ` + dir + `, expected tensor<2x2xbf16>`},
+		{spec("x.*.w", tensor.BF16, 2, 2), `no weight named "x.0.w" in ` + dir + ` (for the stacked weight "x.*.w")`},
+	} {
+		if _, err := s.Weight(tc.spec); err == nil || err.Error() != tc.want && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Weight(%s %v) error = %v, want %q", tc.spec.Name, tc.spec.Type, err, tc.want)
+		}
+	}
+}
+
+func TestDirectoryErrors(t *testing.T) {
+	empty := t.TempDir()
+	if _, err := Open(empty); err == nil || !strings.Contains(err.Error(), "no model.safetensors or model.safetensors.index.json") {
+		t.Errorf("empty directory: %v", err)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.safetensors"), map[string]*tensor.Tensor{"x": f32(t, tensor.F32, []int{1}, 1)})
+	os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), []byte(`{"weight_map": {"x": "a.safetensors", "y": "a.safetensors"}}`), 0o644)
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), `a.safetensors: tensor "y", which model.safetensors.index.json places in this shard, is missing`) {
+		t.Errorf("incomplete shard: %v", err)
+	}
+}
+
+// TestGGUF binds a GGUF file's tensors: F32 as stored, a quantised matrix
+// as its raw blocks (ui8) or dequantised (f32), a quantised expert stack
+// as [experts, bytes].
+func TestGGUF(t *testing.T) {
+	vals := make([]float32, 4*32)
+	for i := range vals {
+		vals[i] = float32(i%7) / 8
+	}
+	q, err := gguf.Quantize(gguf.Q8_0, vals, 4, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.AddTensor("m", gguf.TypeQ8_0, []int{4, 32}, q)
+	w.AddTensor("exps", gguf.TypeQ8_0, []int{2, 2, 32}, q)
+	w.AddTensor("n", gguf.TypeF32, []int{2}, []byte{0, 0, 128, 63, 0, 0, 0, 64})
+	var buf bytes.Buffer
+	w.WriteTo(&buf)
+	path := filepath.Join(t.TempDir(), "m.gguf")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.GGUF == nil {
+		t.Fatal("not opened as GGUF")
+	}
+	if i, _ := s.Info("m"); i.Quant != gguf.Q8_0 || !slices.Equal(i.Shape, []int{4, 32}) || i.String() != "Q8_0 [4, 32]" {
+		t.Errorf("info %+v", i)
+	}
+	raw, err := s.Weight(spec("m", tensor.UI8, len(q)))
+	if err != nil || !bytes.Equal(raw.Bytes(), q) {
+		t.Errorf("raw blocks: %v", err)
+	}
+	deq, err := s.Weight(spec("m", tensor.F32, 4, 32))
+	want, _ := gguf.Dequantize(gguf.Q8_0, q, 4, 32)
+	if err != nil || !slices.Equal(deq.Floats(), want) {
+		t.Errorf("dequantised: %v", err)
+	}
+	if st, err := s.Weight(spec("exps", tensor.UI8, 2, len(q)/2)); err != nil || !bytes.Equal(st.Bytes(), q) {
+		t.Errorf("expert stack: %v", err)
+	}
+	if n, err := s.Weight(spec("n", tensor.F32, 2)); err != nil || !slices.Equal(n.Floats(), []float32{1, 2}) {
+		t.Errorf("n = %v, %v", n, err)
+	}
+	if _, err := s.Weight(spec("m", tensor.F16, 4, 32)); err == nil || !strings.Contains(err.Error(), `weight "m" is Q8_0 [4, 32] in `+path+`, expected tensor<4x32xf16>`) {
+		t.Errorf("f16 of a quantised tensor: %v", err)
+	}
+}

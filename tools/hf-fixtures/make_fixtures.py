@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Makes the Hugging Face fixtures that rlx's importer is tested against.
+
+For each architecture (LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM,
+Qwen3NextForCausalLM) this script builds a tiny model from a config with
+transformers itself (hidden 64, 4 layers, vocab 256; two linear-attention
+layers where the architecture has them), draws its weights with a fixed
+seed, saves it with save_pretrained, reloads it in float64 and computes the
+logits of a fixed token sequence with one full forward pass. It also decodes
+the same tokens one at a time with transformers' cache and records how far
+that is from the full pass, and runs the full pass on the CPU as well and
+records that difference.
+
+Each architecture goes into OUT/<name>/: the checkpoint (config.json,
+*.safetensors), reference.npy ([T, vocab] float32: the full pass's
+logits), hidden.npy ([layers+1, T, hidden] float32: every layer's output,
+for locating a disagreement) and fixture.json (tokens, dtype, device,
+versions, the differences, the tensor names). A failure in one architecture
+is written to OUT/<name>/error.txt and does not stop the others.
+
+Usage: python3 make_fixtures.py --out DIR [--only NAME ...]
+It needs torch and transformers (5.x); nothing else, no network.
+"""
+
+import argparse
+import json
+import os
+import platform
+import sys
+import traceback
+
+import numpy as np
+import torch
+import transformers
+
+TOKENS = [1, 17, 42, 200, 5, 99, 255, 128]
+SEED = 20
+STD = 0.08
+
+COMMON = dict(
+    vocab_size=256,
+    hidden_size=64,
+    num_hidden_layers=4,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=16,
+    intermediate_size=96,
+    hidden_act="silu",
+    max_position_embeddings=512,
+    rms_norm_eps=1e-6,
+    attention_bias=False,
+)
+
+# The hybrid models alternate linear (gated DeltaNet) and full attention,
+# as full_attention_interval = 2 would: a GGUF file can only say "every
+# n-th layer is full attention".
+HYBRID_LAYERS = ["linear_attention", "full_attention", "linear_attention", "full_attention"]
+
+GDN = dict(
+    linear_conv_kernel_dim=4,
+    linear_key_head_dim=16,
+    linear_value_head_dim=16,
+    linear_num_key_heads=2,
+    linear_num_value_heads=4,
+)
+
+
+def specs():
+    """Returns (name, model class name, config kwargs, storage dtype, zero-centred norms)."""
+    return [
+        ("llama", "LlamaForCausalLM", "LlamaConfig", dict(
+            COMMON,
+            tie_word_embeddings=False,
+            mlp_bias=False,
+            rope_parameters=dict(rope_type="llama3", rope_theta=500000.0, factor=8.0,
+                                 low_freq_factor=1.0, high_freq_factor=4.0,
+                                 original_max_position_embeddings=8192),
+        ), torch.float32, False),
+        ("qwen3", "Qwen3ForCausalLM", "Qwen3Config", dict(
+            COMMON,
+            tie_word_embeddings=True,
+            use_sliding_window=False,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ), torch.float32, False),
+        ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
+            COMMON, **GDN,
+            tie_word_embeddings=True,
+            layer_types=HYBRID_LAYERS,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000.0, partial_rotary_factor=0.25,
+                                 mrope_section=[11, 11, 10], mrope_interleaved=True),
+        ), torch.bfloat16, True),
+        ("qwen3_next", "Qwen3NextForCausalLM", "Qwen3NextConfig", dict(
+            COMMON, **GDN,
+            tie_word_embeddings=False,
+            layer_types=HYBRID_LAYERS,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000.0, partial_rotary_factor=0.5),
+            num_experts=8,
+            num_experts_per_tok=2,
+            moe_intermediate_size=32,
+            shared_expert_intermediate_size=48,
+            norm_topk_prob=True,
+            decoder_sparse_step=1,
+            mlp_only_layers=[],
+        ), torch.bfloat16, True),
+    ]
+
+
+def make_config(cls, kw):
+    """Builds the config; older 5.x releases spelled the rope fields rope_theta/rope_scaling."""
+    try:
+        return cls(**kw)
+    except Exception as first:  # retried with the older spelling below
+        kw = dict(kw)
+        rp = dict(kw.pop("rope_parameters"))
+        kw["rope_theta"] = rp.pop("rope_theta")
+        if "partial_rotary_factor" in rp:
+            kw["partial_rotary_factor"] = rp.pop("partial_rotary_factor")
+        if rp.get("rope_type", "default") != "default":
+            kw["rope_scaling"] = rp
+        try:
+            return cls(**kw)
+        except Exception:
+            raise first
+
+
+def init_weights(model, zero_centred):
+    """Draws every weight with the fixed seed: linear, embedding, router and
+    expert weights N(0, STD); norm weights around their neutral value (1, or
+    0 for the zero-centred `1 + w` norms); the delta net's decay parameters
+    so that exp(g) stays in (0.3, 1) and the state carries across tokens; the
+    conv1d taps N(0, 0.3), so the short convolution is not negligible."""
+    torch.manual_seed(SEED)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("A_log"):
+                p.copy_(torch.log(torch.empty_like(p).uniform_(0.05, 1.0)))
+            elif name.endswith("dt_bias"):
+                p.copy_(1.0 + STD * torch.randn_like(p))
+            elif name.endswith("conv1d.weight"):
+                p.copy_(0.3 * torch.randn_like(p))
+            elif name.endswith("norm.weight") or name.endswith("layernorm.weight"):
+                centred = zero_centred and not name.endswith("linear_attn.norm.weight")
+                base = 0.0 if centred else 1.0
+                p.copy_(base + STD * torch.randn_like(p))
+            else:
+                p.copy_(STD * torch.randn_like(p))
+
+
+def load(cls, path, dtype, device, moe):
+    kw = dict(attn_implementation="sdpa")
+    if moe:
+        # The eager experts loop runs in any dtype; grouped matmuls do not
+        # take float64.
+        kw["experts_implementation"] = "eager"
+    m = None
+    for attempt in (dict(kw, dtype=dtype), dict(kw, torch_dtype=dtype),
+                    dict(attn_implementation="sdpa", dtype=dtype)):
+        try:
+            m = cls.from_pretrained(path, **attempt)
+            break
+        except (TypeError, ValueError, KeyError) as e:
+            err = e
+    if m is None:
+        raise err
+    if moe and getattr(m.config, "_experts_implementation", None) not in (None, "eager"):
+        m.config._experts_implementation = "eager"
+    return m.to(device).eval()
+
+
+def forward_full(model, tokens, device, routes=None):
+    """Runs the full pass; with routes (a dict), records each MoE router's
+    chosen experts per token, by layer, for locating a routing disagreement."""
+    ids = torch.tensor([tokens], device=device)
+    hooks = []
+    if routes is not None:
+        for name, mod in model.named_modules():
+            if name.endswith("mlp.gate") and hasattr(mod, "top_k"):
+                def hook(_m, _inp, out, name=name):
+                    try:
+                        routes[name] = [[int(i) for i in row] for row in out[2].cpu()]
+                    except Exception as e:  # only a debugging aid: never fail the pass
+                        routes[name] = repr(e)
+                hooks.append(mod.register_forward_hook(hook))
+    try:
+        with torch.no_grad():
+            out = model(ids, use_cache=False, output_hidden_states=True)
+    finally:
+        for h in hooks:
+            h.remove()
+    hidden = None
+    try:
+        hidden = torch.stack([h[0] for h in out.hidden_states])  # [L+1, T, H]
+    except Exception:  # only a debugging aid
+        pass
+    return out.logits[0], hidden
+
+
+def forward_incremental(model, tokens, device):
+    ids = torch.tensor([tokens], device=device)
+    steps = []
+    past = None
+    with torch.no_grad():
+        for t in range(len(tokens)):
+            out = model(ids[:, t:t + 1], past_key_values=past, use_cache=True)
+            past = out.past_key_values
+            steps.append(out.logits[0, -1])
+    return torch.stack(steps)
+
+
+def rel(a, b):
+    a, b = a.double().cpu(), b.double().cpu()
+    return float((a - b).abs().max() / b.abs().max())
+
+
+def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, device):
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    cls = getattr(transformers, cls_name)
+    cfg_cls = getattr(transformers, cfg_name)
+    moe = "num_experts" in kw
+    config = make_config(cfg_cls, kw)
+    model = cls(config)
+    init_weights(model, zero_centred)
+    model = model.to(store_dtype)
+    # Llama is saved in shards, so the importer's index.json path is
+    # exercised with files transformers wrote.
+    shard = "100KB" if name == "llama" else "50GB"
+    model.save_pretrained(d, max_shard_size=shard)
+    del model
+
+    report = dict(arch=cls_name, tokens=TOKENS, seed=SEED, std=STD, storage_dtype=str(store_dtype),
+                  torch=torch.__version__, transformers=transformers.__version__,
+                  python=platform.python_version(), device=device)
+    if device.startswith("cuda"):
+        report["device_name"] = torch.cuda.get_device_name(0)
+
+    ref_dtype = torch.float64
+    routes = {} if moe else None
+    try:
+        m = load(cls, d, torch.float64, device, moe)
+        full, hidden = forward_full(m, TOKENS, device, routes)
+    except Exception as e:  # grouped experts without float64: fall back as the issue expects
+        if not moe:
+            raise
+        report["float64_error"] = repr(e)
+        ref_dtype = torch.float32
+        m = load(cls, d, torch.float32, device, moe)
+        full, hidden = forward_full(m, TOKENS, device, routes)
+    report["reference_dtype"] = str(ref_dtype)
+    # The reference is written first: every later step only adds to the
+    # report, and its failure is recorded there instead of losing the rest.
+    np.save(os.path.join(d, "reference.npy"), full.detach().cpu().numpy().astype(np.float32))
+    if hidden is not None:
+        np.save(os.path.join(d, "hidden.npy"), hidden.detach().cpu().numpy().astype(np.float32))
+    top2 = torch.topk(full.double(), 2, dim=-1).values
+    report["argmax"] = [int(x) for x in full.argmax(-1).cpu()]
+    report["min_top2_gap"] = float((top2[:, 0] - top2[:, 1]).min().cpu())
+    report["max_abs_logit"] = float(full.abs().max().cpu())
+    if routes:
+        report["router_indices"] = routes
+
+    def step(label, fn):
+        try:
+            fn()
+        except Exception:
+            report[label + "_error"] = traceback.format_exc()
+
+    def implementations():
+        report["attn_implementation"] = m.config._attn_implementation
+        if moe:
+            report["experts_implementation"] = getattr(m.config, "_experts_implementation", None)
+
+    def incremental():
+        inc = forward_incremental(m, TOKENS, device)
+        report["incremental_vs_full_max_abs"] = float((inc.double() - full.double()).abs().max().cpu())
+        report["incremental_vs_full_rel"] = rel(inc, full)
+        report["incremental_argmax_equal"] = bool((inc.argmax(-1) == full.argmax(-1)).all())
+
+    def cpu():
+        mc = load(cls, d, ref_dtype, "cpu", moe)
+        full_cpu, _ = forward_full(mc, TOKENS, "cpu")
+        report["cpu_vs_device_rel"] = rel(full_cpu, full)
+
+    step("implementations", implementations)
+    step("incremental", incremental)
+    if device != "cpu":
+        step("cpu", cpu)
+
+    def tensors():
+        from safetensors import safe_open
+        names = {}
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".safetensors"):
+                with safe_open(os.path.join(d, f), framework="pt") as st:
+                    for k in st.keys():
+                        sl = st.get_slice(k)
+                        names[k] = [f, sl.get_dtype(), list(sl.get_shape())]
+        report["tensors"] = names
+
+    step("tensors", tensors)
+    with open(os.path.join(d, "fixture.json"), "w") as fh:
+        json.dump(report, fh, indent=1, sort_keys=True)
+    print(f"{name}: ok: ref {report['reference_dtype']}, incremental vs full rel {report.get('incremental_vs_full_rel')}, "
+          f"cpu vs device rel {report.get('cpu_vs_device_rel')}, argmax {report['argmax']}, "
+          f"errors {[k for k in report if k.endswith('_error')]}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    args = ap.parse_args()
+    # Full float32 matmuls and convolutions on the GPU: no TF32.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    print(f"torch {torch.__version__}, transformers {transformers.__version__}, device {args.device}", flush=True)
+    failed = 0
+    for name, cls_name, cfg_name, kw, dt, zc in specs():
+        if args.only and name not in args.only:
+            continue
+        try:
+            make_one(name, cls_name, cfg_name, kw, dt, zc, args.out, args.device)
+        except Exception:
+            failed += 1
+            os.makedirs(os.path.join(args.out, name), exist_ok=True)
+            with open(os.path.join(args.out, name, "error.txt"), "w") as fh:
+                fh.write(traceback.format_exc())
+            print(f"{name}: FAILED\n{traceback.format_exc()}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
