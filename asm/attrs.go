@@ -624,6 +624,14 @@ func (p *parser) parseLocationInstance() ir.Location {
 			}
 			p.expect(tokLSquare, " in fused location")
 			var locs []ir.Location
+			if p.consumeIf(tokRSquare) {
+				// As MLIR's FusedLoc::get: no locations is the unknown
+				// location, or with metadata, fused over it.
+				if meta == nil {
+					return p.ctx.UnknownLoc()
+				}
+				return p.ctx.FusedLoc([]ir.Location{p.ctx.UnknownLoc()}, meta)
+			}
 			for {
 				locs = append(locs, p.parseLocationInstance())
 				if !p.consumeIf(tokComma) {
@@ -640,11 +648,11 @@ func (p *parser) parseLocationInstance() ir.Location {
 
 func (p *parser) parseLocNumber(msg string) int {
 	if !p.is(tokInteger) {
-		p.failTok("%s", msg)
+		p.failExpected("%s", msg)
 	}
 	v, ok := intValue(p.text(p.tok), 32)
 	if !ok {
-		p.failTok("%s", msg)
+		p.failExpected("%s", msg)
 	}
 	p.advance()
 	return int(v)

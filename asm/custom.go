@@ -332,6 +332,9 @@ func (o *opParser) ParseOptionalArgument(withType, withAttrs bool) (ir.Argument,
 	a.Name.Pos = o.p.tok.start
 	a.Name.Name = string(o.p.text(o.p.tok)[1:])
 	o.p.advance()
+	if o.p.is(tokHashIdent) {
+		return a, true, o.p.errorAt(o.p.tok.start, "result number not allowed in argument list")
+	}
 	if withType {
 		o.p.expect(tokColon, "")
 		a.Type = o.p.parseType()

@@ -318,7 +318,11 @@ func (p *parser) parseDenseResourceAttr(t ir.Type) ir.Attribute {
 
 func (p *parser) parseSparseAttr(t ir.Type) ir.Attribute {
 	p.advance()
-	p.expect(tokLess, " after 'sparse'")
+	if !p.is(tokLess) {
+		// MLIR's message is capitalised here.
+		p.failExpected("Expected '<' after 'sparse'")
+	}
+	p.advance()
 	i64 := p.ctx.I64()
 	if p.consumeIf(tokGreater) {
 		st := p.parseElementsType(t)

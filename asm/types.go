@@ -322,9 +322,6 @@ func (p *parser) parseVectorBody() ir.Type {
 		scalable = append(scalable, sc)
 		p.parseXInDimensionList()
 	}
-	if p.is(tokQuestion) {
-		p.failExpected("expected static shape")
-	}
 	for _, d := range dims {
 		if d == 0 {
 			p.failTok("vector types must have positive constant sizes")
@@ -373,8 +370,8 @@ func (p *parser) parseMemRefBody() ir.Type {
 	if !p.is(tokComma) && !p.is(tokGreater) {
 		p.failExpected("expected ',' or '>' in memref type")
 	}
-	for p.consumeIf(tokComma) {
-		if p.is(tokGreater) {
+	for first := true; p.consumeIf(tokComma); first = false {
+		if first && p.is(tokGreater) {
 			p.failExpected("expected list element")
 		}
 		a := p.parseAttribute(nil)

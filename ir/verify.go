@@ -23,9 +23,9 @@ type VerifyOptions struct {
 	// verifier does: the isolated-from-above ops directly in op's regions
 	// (the functions of a module) are verified concurrently, each with its
 	// dominance, and so are the symbol uses of op's children. 0 or 1 is
-	// one goroutine. The first failure returned is the one a sequential
-	// run returns when only one op is invalid; with several, the failure
-	// of the first invalid isolated op in op order comes first.
+	// one goroutine. The failure returned is the one a sequential run
+	// returns: as in MLIR, the ops of non-isolated regions are judged
+	// before the isolated ops beside them, which come in op order.
 	Workers int
 }
 
@@ -89,12 +89,12 @@ func verifyParallel(op *Operation, workers int, symbolUses bool) error {
 	parallelFor(len(isolated), workers, func() func(int) {
 		return func(i int) { errs[i] = Verify(isolated[i], VerifyOptions{SkipSymbolUses: true}) }
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	// The sequential pass takes the isolated children's results from here,
+	// in the order a sequential run reaches them.
+	v := &verifier{ctx: op.name.ctx, isolatedErrs: make(map[*Operation]error, len(isolated))}
+	for i, o := range isolated {
+		v.isolatedErrs[o] = errs[i]
 	}
-	v := &verifier{ctx: op.name.ctx, skipIsolatedIn: op}
 	if err := v.verifyOp(op); err != nil {
 		return err
 	}
@@ -172,10 +172,17 @@ type verifier struct {
 	ctx     *Context
 	dom     map[*Region]*domTree
 	shallow bool // verify only the top op, not the ops nested in it
-	// skipIsolatedIn, when set, is an op whose isolated-from-above
-	// children were verified separately (Verify with Workers).
-	skipIsolatedIn *Operation
-	symbols        *SymbolTableCollection
+	// isolatedErrs, when set, holds the results of isolated ops verified
+	// separately (Verify with Workers), whole with their dominance.
+	isolatedErrs map[*Operation]error
+	symbols      *SymbolTableCollection
+}
+
+// isolatedWithRegions reports whether o is verified after its siblings, as
+// MLIR's verifier does with the isolated-from-above ops it verifies in
+// parallel on leaving their parent.
+func isolatedWithRegions(o *Operation) bool {
+	return len(o.regs()) > 0 && o.HasTrait(TraitIsolatedFromAbove)
 }
 
 func (v *verifier) verifyOp(op *Operation) error {
@@ -223,6 +230,10 @@ func (v *verifier) verifyOp(op *Operation) error {
 			}
 		}
 	}
+	// As in MLIR, the nested ops are verified on the way down, except the
+	// isolated-from-above ones, which come after all the others, each
+	// with its dominance (MLIR verifies them in parallel on leaving op).
+	var isolated []*Operation
 	for i := range op.regs() {
 		if v.shallow {
 			break
@@ -233,13 +244,28 @@ func (v *verifier) verifyOp(op *Operation) error {
 				return err
 			}
 			for o := b.first; o != nil; o = o.next {
-				if op == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
+				if isolatedWithRegions(o) {
+					isolated = append(isolated, o)
 					continue
 				}
 				if err := v.verifyOp(o); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	for _, o := range isolated {
+		if err, done := v.isolatedErrs[o]; done {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := v.verifyOp(o); err != nil {
+			return err
+		}
+		if err := v.verifyDominance(o); err != nil {
+			return err
 		}
 	}
 	if def != nil {
@@ -402,17 +428,23 @@ func regionWithin(op *Operation, r *Region) bool {
 	return false
 }
 
+// verifyDominance checks the uses in top's regions. The regions of the
+// isolated-from-above ops nested in them are left out: verifyOp checked
+// them when it verified those ops.
 func (v *verifier) verifyDominance(top *Operation) error {
 	var err error
 	top.WalkInterruptible(func(o *Operation) WalkResult {
-		if v.skipIsolatedIn != nil && o.ParentOp() == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
-			return WalkSkip
+		if o == top {
+			return WalkAdvance
 		}
 		for i := range o.opnds() {
 			if e := v.checkUse(o, i); e != nil {
 				err = e
 				return WalkInterrupt
 			}
+		}
+		if isolatedWithRegions(o) {
+			return WalkSkip
 		}
 		return WalkAdvance
 	})

@@ -57,27 +57,35 @@ func NewModule(ctx *ir.Context, loc ir.Location) *ir.Operation {
 // Body returns the module's block.
 func Body(module *ir.Operation) *ir.Block { return module.Region(0).First() }
 
+// verifyModule checks a module in the order of MLIR's verifier: the
+// declared attributes (ODS), the region, the NoRegionArguments trait, the
+// symbol interface, then ModuleOp::verify's own rule.
 func verifyModule(op *ir.Operation) error {
+	for _, name := range []string{"sym_name", "sym_visibility"} {
+		if a := op.Attr(name); a != nil {
+			if _, ok := a.(*ir.StringAttr); !ok {
+				return ir.OpError(op, "attribute '%s' failed to satisfy constraint: string attribute", name)
+			}
+		}
+	}
 	if op.Region(0).NumBlocks() != 1 {
 		return ir.OpError(op, "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
 	}
 	if b := op.Region(0).First(); b.NumArguments() != 0 {
 		return ir.OpError(op, "expects region to have no arguments")
 	}
+	if s, ok := op.Attr("sym_name").(*ir.StringAttr); ok && s.Value == "" {
+		// MLIR accepts an empty name but cannot print it back.
+		return ir.OpError(op, "requires a non-empty symbol name")
+	}
+	if v, ok := op.Attr("sym_visibility").(*ir.StringAttr); ok && v.Value != "public" && v.Value != "private" && v.Value != "nested" {
+		return ir.OpError(op, "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got %s", v)
+	}
 	if d := op.Attrs(); d != nil {
 		for _, e := range d.Entries {
 			if !strings.Contains(e.Name, ".") {
 				return ir.OpError(op, "can only contain attributes with dialect-prefixed names, found: '%s'", e.Name)
 			}
-		}
-	}
-	if a := op.Attr("sym_name"); a != nil {
-		s, ok := a.(*ir.StringAttr)
-		if !ok {
-			return ir.OpError(op, "attribute 'sym_name' failed to satisfy constraint: string attribute")
-		}
-		if s.Value == "" {
-			return ir.OpError(op, "requires a non-empty symbol name")
 		}
 	}
 	return nil

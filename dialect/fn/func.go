@@ -2,6 +2,7 @@ package fn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -222,8 +223,14 @@ func checkAttrArray(op *ir.Operation, name string, n int, what, whats string) er
 		return ir.OpError(op, "expects %s attribute array to have the same number of elements as the number of function %s, got %d, but expected %d", what, whats, len(arr.Elems), n)
 	}
 	for _, e := range arr.Elems {
-		if _, ok := e.(*ir.DictAttr); !ok {
+		d, ok := e.(*ir.DictAttr)
+		if !ok {
 			return ir.OpError(op, "expects %s attribute dictionary to be a DictionaryAttr, but got `%s`", what, e)
+		}
+		for _, a := range d.Entries {
+			if !strings.Contains(a.Name, ".") {
+				return ir.OpError(op, "%s may only have dialect attributes", whats)
+			}
 		}
 	}
 	return nil

@@ -257,3 +257,31 @@ func.func @f(%a: i32) {
 func @f() {
   return
 }
+
+// -----
+"t.x"() : () -> vector<2x?xf32>
+
+// -----
+"t.x"() : () -> memref<2xf32, strided<[1]>, >
+
+// -----
+"t.x"() {a = sparse sparse<0, 5> : tensor<4xi32>} : () -> ()
+
+// -----
+"t.x"() : () -> () loc(fused<"m">[])
+
+// -----
+func.func @f(%a#rg0: index) {
+  return
+}
+
+// -----
+#loc = loc("x":  :10:8)
+
+// -----
+func.func private @d(i32 {x}) -> (i32 {y})
+
+// -----
+"builtin.module"() <{sym_name = "a", sym_visibility = "pri"}> ({
+  "t.y"() : () -> ()
+}) : () -> ()

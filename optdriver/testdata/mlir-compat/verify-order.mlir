@@ -40,3 +40,26 @@ func.func @g() {
 "func.funS"() <{function_type = () -> (), sym_name = "f"}> ({
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+// The ops of non-isolated regions are verified before the isolated ops
+// beside them, whatever their order: here the second op's child first.
+func.func @a() {
+  %f = func.constant @nope : () -> ()
+  return
+}
+"t.x"() ({
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+// A function's dominance comes with the function, before a later one.
+func.func @a() -> i32 {
+  %0 = "t.x"(%1) : (i32) -> i32
+  %1 = "t.y"() : () -> i32
+  return %0 : i32
+}
+func.func @b() {
+  %f = func.constant @nope : () -> ()
+  return
+}
