@@ -107,8 +107,8 @@ func (p *parser) parseResourceGroups(dialect bool) {
 }
 
 // parseResourceEntries parses the entries of one group after its '{'.
-// Dialect groups key their entries by identifiers, external groups by
-// identifiers or strings. With blobs every value must be a blob.
+// Keys are identifiers (mlir-opt 19 takes no strings there). With blobs
+// every value must be a blob.
 func (p *parser) parseResourceEntries(dialect, blobs bool) []resourceEntry {
 	var out []resourceEntry
 	if p.consumeIf(tokRBrace) {
@@ -120,8 +120,6 @@ func (p *parser) parseResourceEntries(dialect, blobs bool) []resourceEntry {
 		switch {
 		case p.is(tokBareIdent):
 			e.Key = p.spelling()
-		case p.is(tokString) && !dialect:
-			e.Key = p.stringValue()
 		case dialect:
 			p.failTok("expected identifier key for 'resource' entry")
 		default:

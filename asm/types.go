@@ -471,7 +471,12 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 		ns = ident[:dot]
 	}
 	if !validNamespace(ns) {
-		p.fail(pos, "invalid dialect namespace '%s'", ns)
+		// mlir-opt quotes the name, and reports `#a-b.c` at its last character.
+		at := pos
+		if pretty {
+			at = identEnd - 1
+		}
+		p.fail(at, "invalid dialect namespace '\"%s\"'", ns)
 	}
 	if !pretty {
 		bodyStart := p.tok.start

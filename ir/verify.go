@@ -107,25 +107,19 @@ func verifyParallel(op *Operation, workers int, symbolUses bool) error {
 	return verifySymbolUsesParallel(op, workers)
 }
 
-// verifySymbolUsesParallel checks the symbol uses of op and, on up to
-// workers goroutines, of its children; the first failure in op order is
-// returned.
+// verifySymbolUsesParallel checks the symbol uses under op, those of
+// different ops on up to workers goroutines; the failure returned is the
+// one a sequential check returns.
 func verifySymbolUsesParallel(op *Operation, workers int) error {
-	var children []*Operation
-	forEachChild(op, func(o *Operation) { children = append(children, o) })
-	if workers <= 1 || len(children) < 2 {
+	users := symbolUsers(op)
+	if workers <= 1 || len(users) < 2 {
 		return (&verifier{ctx: op.name.ctx}).verifySymbolUses(op)
 	}
-	if def := op.name.def; def != nil && def.VerifySymbolUses != nil {
-		if err := def.VerifySymbolUses(op, NewSymbolTableCollection()); err != nil {
-			return err
-		}
-	}
-	errs := make([]error, len(children))
-	parallelFor(len(children), workers, func() func(int) {
+	errs := make([]error, len(users))
+	parallelFor(len(users), workers, func() func(int) {
 		// A SymbolTableCollection is not safe for concurrent use.
-		v := &verifier{ctx: op.name.ctx, symbols: NewSymbolTableCollection()}
-		return func(i int) { errs[i] = v.verifySymbolUses(children[i]) }
+		st := NewSymbolTableCollection()
+		return func(i int) { errs[i] = users[i].name.def.VerifySymbolUses(users[i], st) }
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -133,6 +127,51 @@ func verifySymbolUsesParallel(op *Operation, workers int) error {
 		}
 	}
 	return nil
+}
+
+// symbolUsers lists the ops under top that check symbol uses
+// (OpDef.VerifySymbolUses), in the order MLIR's verifier reaches them:
+// top itself, then, for each symbol table, the ops of its regions taken
+// region by region from a worklist (the last region found first, as MLIR's
+// walkSymbolTable does), without entering nested symbol tables, whose
+// users come first since MLIR checks them on leaving them.
+func symbolUsers(top *Operation) []*Operation {
+	var out []*Operation
+	if def := top.name.def; def != nil && def.VerifySymbolUses != nil {
+		out = append(out, top)
+	}
+	var walk func(root *Operation)
+	walk = func(root *Operation) {
+		var users, nested []*Operation
+		var work []*Region
+		for i := range root.regs() {
+			work = append(work, &root.regs()[i])
+		}
+		for len(work) > 0 {
+			r := work[len(work)-1]
+			work = work[:len(work)-1]
+			for b := r.first; b != nil; b = b.next {
+				for o := b.first; o != nil; o = o.next {
+					if def := o.name.def; def != nil && def.VerifySymbolUses != nil {
+						users = append(users, o)
+					}
+					if o.HasTrait(TraitSymbolTable) {
+						nested = append(nested, o)
+						continue
+					}
+					for i := range o.regs() {
+						work = append(work, &o.regs()[i])
+					}
+				}
+			}
+		}
+		for _, n := range nested {
+			walk(n)
+		}
+		out = append(out, users...)
+	}
+	walk(top)
+	return out
 }
 
 // forEachChild calls fn for each op directly in op's regions.
@@ -563,22 +602,15 @@ func (v *verifier) domTreeOf(r *Region) *domTree {
 
 func (v *verifier) verifySymbolUses(top *Operation) error {
 	st := v.symbols
-	var err error
-	top.WalkInterruptible(func(o *Operation) WalkResult {
-		def := o.name.def
-		if def == nil || def.VerifySymbolUses == nil {
-			return WalkAdvance
+	if st == nil {
+		st = NewSymbolTableCollection()
+	}
+	for _, o := range symbolUsers(top) {
+		if err := o.name.def.VerifySymbolUses(o, st); err != nil {
+			return err
 		}
-		if st == nil {
-			st = NewSymbolTableCollection()
-		}
-		if e := def.VerifySymbolUses(o, st); e != nil {
-			err = e
-			return WalkInterrupt
-		}
-		return WalkAdvance
-	})
-	return err
+	}
+	return nil
 }
 
 // checkCounts verifies an op's fixed operand, result, region and successor

@@ -78,7 +78,8 @@ func verifyModule(op *ir.Operation) error {
 		// MLIR accepts an empty name but cannot print it back.
 		return ir.OpError(op, "requires a non-empty symbol name")
 	}
-	if v, ok := op.Attr("sym_visibility").(*ir.StringAttr); ok && v.Value != "public" && v.Value != "private" && v.Value != "nested" {
+	// The symbol interface checks the visibility of a named module only.
+	if v, ok := op.Attr("sym_visibility").(*ir.StringAttr); ok && op.Attr("sym_name") != nil && v.Value != "public" && v.Value != "private" && v.Value != "nested" {
 		return ir.OpError(op, "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got %s", v)
 	}
 	if d := op.Attrs(); d != nil {

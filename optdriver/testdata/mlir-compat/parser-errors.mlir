@@ -285,3 +285,12 @@ func.func private @d(i32 {x}) -> (i32 {y})
 "builtin.module"() <{sym_name = "a", sym_visibility = "pri"}> ({
   "t.y"() : () -> ()
 }) : () -> ()
+
+// -----
+"t.x"() {a = #a-b.c} : () -> ()
+
+// -----
+"t.x"() {a = #a-b<1>} : () -> ()
+
+// -----
+{-# external_resources: {foo: {"x": true}} #-}

@@ -63,3 +63,26 @@ func.func @b() {
   %f = func.constant @nope : () -> ()
   return
 }
+
+// -----
+// Symbol uses are checked region by region from a worklist, the last
+// region first, as MLIR's walkSymbolTable does: the second call first.
+func.func @f(%c: i1) {
+  "t.if"(%c) ({
+    func.call @nope() : () -> ()
+    "t.yield"() : () -> ()
+  }, {
+    func.call @nope() : () -> ()
+    "t.yield"() : () -> ()
+  }) : (i1) -> ()
+  return
+}
+
+// -----
+// An unnamed module's visibility is not checked; a named one's is.
+module attributes {sym_visibility = "pri"} {
+}
+
+// -----
+module @m attributes {sym_visibility = "pri"} {
+}
