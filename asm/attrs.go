@@ -165,7 +165,8 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 			default:
 				p.failExpected("expected attribute name")
 			}
-			p.advance()
+			// As in MLIR, a duplicate is reported before the name is
+			// consumed (and the next token lexed).
 			dup := false
 			if seen != nil {
 				dup = seen[name]
@@ -184,6 +185,7 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 			if dup {
 				p.fail(pos, "duplicate key '%s' in dictionary attribute", name)
 			}
+			p.advance()
 			var v ir.Attribute
 			if p.consumeIf(tokEqual) {
 				v = p.parseAttribute(nil)

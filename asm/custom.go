@@ -64,6 +64,9 @@ func (p *parser) parseCustomOp() *ir.Operation {
 type opParser struct {
 	p   *parser
 	def *ir.OpDef
+	// listPos is where the last operand list started: MLIR reports a
+	// wrong operand count there, even for an empty list.
+	listPos int
 }
 
 var _ ir.OpAsmParser = (*opParser)(nil)
@@ -103,6 +106,7 @@ func (o *opParser) ParseOptionalOperand() (ir.UnresolvedOperand, bool, error) {
 }
 
 func (o *opParser) ParseOperandList() ([]ir.UnresolvedOperand, error) {
+	o.listPos = o.p.tok.start
 	var out []ir.UnresolvedOperand
 	if !o.p.is(tokPercentIdent) {
 		return out, nil
@@ -123,8 +127,11 @@ func (o *opParser) ResolveOperand(u ir.UnresolvedOperand, t ir.Type) (*ir.Value,
 func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*ir.Value, error) {
 	if len(us) != len(ts) {
 		pos := o.p.tok.start
-		if len(us) > 0 {
+		switch {
+		case len(us) > 0:
 			pos = us[0].Pos
+		case o.listPos > 0:
+			pos = o.listPos
 		}
 		return nil, o.p.errorAt(pos, "custom op '%s' %d operands present, but expected %d", o.def.Name, len(us), len(ts))
 	}

@@ -388,28 +388,32 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 		tok := p.tok
 		switch t := et.(type) {
 		case *ir.FloatType:
-			switch tok.kind {
-			case tokFloat:
-				v, err := strconv.ParseFloat(p.spelling(), 64)
-				if err != nil && !math.IsInf(v, 0) {
-					p.failTok("invalid floating point literal")
-				}
-				if neg {
-					v = -v
-				}
-				floats = append(floats, p.ctx.FloatAttr(t, v))
-			case tokInteger:
-				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, p.spelling(), neg, t)))
-			default:
+			if tok.kind != tokFloat && tok.kind != tokInteger {
 				p.failTok("expected integer or floating point literal")
 			}
+			// MLIR consumes the literal before judging it, so an error in
+			// the next token comes first.
+			spelling := string(p.text(tok))
+			p.advance()
+			if tok.kind == tokInteger {
+				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, spelling, neg, t)))
+				break
+			}
+			v, err := strconv.ParseFloat(spelling, 64)
+			if err != nil && !math.IsInf(v, 0) {
+				p.fail(tok.start, "invalid floating point literal")
+			}
+			if neg {
+				v = -v
+			}
+			floats = append(floats, p.ctx.FloatAttr(t, v))
 		case *ir.IntegerType:
 			switch {
 			case tok.kind == tokInteger:
 				v, ok := buildInt(t, neg, p.spelling())
+				// MLIR reports a literal out of range after it.
+				p.advance()
 				if !ok {
-					// MLIR reports this after the literal.
-					p.advance()
 					p.failTok("integer constant out of range")
 				}
 				ints = append(ints, p.ctx.BigIntegerAttr(t, v).Value)
@@ -422,11 +426,11 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 				} else {
 					ints = append(ints, 0)
 				}
+				p.advance()
 			default:
 				p.failTok("expected integer literal")
 			}
 		}
-		p.advance()
 		if !p.consumeIf(tokComma) {
 			break
 		}

@@ -3,6 +3,7 @@ package asm
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -513,6 +514,14 @@ func (p *parser) registeredProps(opName *ir.OpName, props ir.Attribute, pos int)
 		return fail("expected DictionaryAttr to set properties")
 	case len(def.InherentAttrs) == 0:
 		return fail("this operation does not support properties")
+	}
+	// Properties are converted in the order the op declares them.
+	for _, name := range def.InherentAttrs {
+		if ok := def.PropClasses[name]; ok != nil {
+			if a := d.Get(name); a != nil && !ok(a) {
+				return fail(fmt.Sprintf("Invalid attribute `%s` in property conversion: %s", name, a))
+			}
+		}
 	}
 	var keep []ir.NamedAttr
 	for _, e := range d.Entries {

@@ -471,10 +471,11 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 		ns = ident[:dot]
 	}
 	if !validNamespace(ns) {
-		// mlir-opt quotes the name, and reports `#a-b.c` at its last character.
+		// mlir-opt quotes the name, and reports `#a-b.c` at the name after
+		// the dot.
 		at := pos
 		if pretty {
-			at = identEnd - 1
+			at = pos + 1 + dot + 1
 		}
 		p.fail(at, "invalid dialect namespace '\"%s\"'", ns)
 	}

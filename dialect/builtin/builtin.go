@@ -25,6 +25,7 @@ func Dialect() *ir.Dialect {
 				Traits: ir.TraitIsolatedFromAbove | ir.TraitSymbolTable | ir.TraitNoTerminator |
 					ir.TraitSingleBlock | ir.TraitGraphRegion,
 				InherentAttrs:  []string{"sym_name", "sym_visibility"},
+				PropClasses:    map[string]func(ir.Attribute) bool{"sym_name": ir.IsStringAttr, "sym_visibility": ir.IsStringAttr},
 				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
 				Verify:         verifyModule,
 				Parse:          parseModule,

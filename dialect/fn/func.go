@@ -23,11 +23,15 @@ func Dialect() *ir.Dialect {
 		Materialize: materialize,
 		Ops: []*ir.OpDef{
 			{
-				Name:           FuncName,
-				Summary:        "An operation with a name containing a single SSACFG region",
-				Traits:         ir.TraitIsolatedFromAbove | ir.TraitSymbol,
-				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
-				InherentAttrs:  []string{"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
+				Name:          FuncName,
+				Summary:       "An operation with a name containing a single SSACFG region",
+				Traits:        ir.TraitIsolatedFromAbove | ir.TraitSymbol,
+				Counts:        &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
+				InherentAttrs: []string{"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
+				PropClasses: map[string]func(ir.Attribute) bool{
+					"sym_name": ir.IsStringAttr, "function_type": ir.IsTypeAttr, "sym_visibility": ir.IsStringAttr,
+					"arg_attrs": ir.IsArrayAttr, "res_attrs": ir.IsArrayAttr,
+				},
 				Verify:         verifyFunc,
 				Parse:          parseFunc,
 				Print:          printFunc,
@@ -46,6 +50,7 @@ func Dialect() *ir.Dialect {
 				Name:             CallName,
 				Summary:          "Call operation",
 				InherentAttrs:    []string{"callee"},
+				PropClasses:      map[string]func(ir.Attribute) bool{"callee": ir.IsFlatSymbolRef},
 				Counts:           &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
 				Verify:           verifyCallAttrs,
 				VerifySymbolUses: verifyCallSymbol,
@@ -65,6 +70,7 @@ func Dialect() *ir.Dialect {
 				Summary:       "Constant",
 				Traits:        ir.TraitPure | ir.TraitConstantLike,
 				InherentAttrs: []string{"value"},
+				PropClasses:   map[string]func(ir.Attribute) bool{"value": ir.IsFlatSymbolRef},
 				Counts:        &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
 				// MLIR 19 checks the reference in the op's own verifier, so
 				// its error comes in op order, before those of later ops.

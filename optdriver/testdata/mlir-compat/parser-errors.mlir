@@ -294,3 +294,33 @@ func.func private @d(i32 {x}) -> (i32 {y})
 
 // -----
 {-# external_resources: {foo: {"x": true}} #-}
+
+// -----
+func.func @f() {
+  "func.call"() <{callee = "g"}> : () -> ()
+  return
+}
+
+// -----
+"func.func"() <{function_type = () -> (), private, sym_name = "b", sym_visibility}> ({
+  "func.return"() : () -> ()
+}) : () -> ()
+
+// -----
+func.func @callee(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+func.func @f() -> tensor<4xf32> {
+  %1 = call @callee() : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+"t.x"() {bytecode.test = bf16, bytecode.test# = f32} : () -> ()
+
+// -----
+"t.x"() {a = array<f64: 2
+.1>} : () -> ()
+
+// -----
+"t.x"() {a = #$_foo.bar} : () -> ()
