@@ -99,9 +99,17 @@ func parseModule(p ir.OpAsmParser, st *ir.OperationState) error {
 	} else if ok {
 		st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "sym_name", Value: p.Context().StringAttr(name)})
 	}
+	dictLoc := p.CurrentLoc()
 	attrs, err := p.ParseOptionalAttrDictWithKeyword()
 	if err != nil {
 		return err
+	}
+	// As MLIR's generated parser, the inherent attributes given in the
+	// dictionary are checked before the region is read.
+	for _, a := range attrs {
+		if (a.Name == "sym_name" || a.Name == "sym_visibility") && !ir.IsStringAttr(a.Value) {
+			return p.ErrorAt(dictLoc, "'%s' op attribute '%s' failed to satisfy constraint: string attribute", ModuleName, a.Name)
+		}
 	}
 	st.Attrs = append(st.Attrs, attrs...)
 	r := &ir.Region{}
