@@ -21,10 +21,17 @@ type valueScope struct {
 	// fwd holds forward references: placeholders created by uses that
 	// precede the definition, keyed by name.
 	fwd map[string]*fwdRefs
-	// regionNames records, per nested non-isolated region, the names it
-	// defined so they can be dropped when the region ends.
-	regionNames [][]string
+	// regions marks, per open region (innermost last), where its names
+	// start in the logs of names defined (dense for those in the numbered
+	// tables, keys for those in the map): at a region's end, the names
+	// logged since are dropped. The logs are stacks shared by all regions,
+	// so a name costs a word and no allocation of its own.
+	regions []regionMark
+	dense   []uint64
+	keys    []string
 }
+
+type regionMark struct{ dense, keys int }
 
 type valueDef struct {
 	first *ir.Value
@@ -86,24 +93,30 @@ func (p *parser) pushScope() {
 		// gets its table sized up front.
 		if rest := len(p.src) - p.tok.end; rest > 1<<20 {
 			s.defs.sizeHint = rest / 96
+			s.dense = make([]uint64, 0, s.defs.sizeHint)
 		}
 		p.scopes = append(p.scopes, s)
 		return
 	}
 	s := p.scopes[len(p.scopes)-1]
-	s.regionNames = append(s.regionNames, nil)
+	s.regions = append(s.regions, regionMark{len(s.dense), len(s.keys)})
 }
 
 func (p *parser) popScope() {
 	s := p.scopes[len(p.scopes)-1]
-	if len(s.regionNames) > 0 {
-		// End of a region: forget its names. Its forward references
-		// stay pending.
-		names := s.regionNames[len(s.regionNames)-1]
-		s.regionNames = s.regionNames[:len(s.regionNames)-1]
-		for _, n := range names {
-			s.defs.del(bytesOf(n))
+	// At the end of a region its names are forgotten; its forward
+	// references stay pending.
+	if n := len(s.regions); n > 0 {
+		m := s.regions[n-1]
+		s.regions = s.regions[:n-1]
+		for _, d := range s.dense[m.dense:] {
+			s.defs.delDense(d)
 		}
+		for i, k := range s.keys[m.keys:] {
+			s.defs.delKey(k)
+			s.keys[m.keys+i] = ""
+		}
+		s.dense, s.keys = s.dense[:m.dense], s.keys[:m.keys]
 		return
 	}
 	// Every unresolved forward reference is an error; they are reported
@@ -148,9 +161,13 @@ func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 		err.Notes = append(err.Notes, p.noteAt(int(d.pos), "previously defined here"))
 		panic(parseError{err})
 	}
-	s.defs.set(name, valueDef{first: first, count: int32(count), pos: int32(pos)})
-	if n := len(s.regionNames); n > 0 {
-		s.regionNames[n-1] = append(s.regionNames[n-1], string(name))
+	dense, key, ok := s.defs.set(name, valueDef{first: first, count: int32(count), pos: int32(pos)})
+	if len(s.regions) > 0 {
+		if ok {
+			s.dense = append(s.dense, dense)
+		} else {
+			s.keys = append(s.keys, key)
+		}
 	}
 	if f, ok := s.fwd[string(name)]; ok {
 		// Result by result, as MLIR binds them. References beyond the
