@@ -3,6 +3,7 @@ package optdriver
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -77,7 +78,7 @@ func TestMutantsAgainstMLIROpt(t *testing.T) {
 		}
 	}
 	bases := mutationBases(t, mlirOpt)
-	names := slices.Sorted(mapsKeys(bases))
+	names := slices.Sorted(maps.Keys(bases))
 	t.Logf("%d bases", len(names))
 
 	flagSets := [][]string{
@@ -155,16 +156,6 @@ func TestMutantsAgainstMLIROpt(t *testing.T) {
 	}
 }
 
-func mapsKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // runMutants runs both tools on a batch of mutants with flags and records
 // their results. A batch in which mlir-opt crashes is run again one mutant
 // at a time, to tell the mutant that crashes it.
@@ -178,6 +169,7 @@ func runMutants(t *testing.T, mlirOpt string, flags []string, ms []*mutant) {
 	if !ok {
 		if len(ms) == 1 {
 			ms[0].mlirCrash = true
+			ms[0].rlx = runRLXBatch(t, flags, texts)[0]
 			return
 		}
 		for _, m := range ms {
@@ -447,12 +439,17 @@ func classifyDifference(m *mutant) string {
 	return ""
 }
 
-// writeMutantReport writes every mutant on which the tools differ to path,
+// writeMutantReport writes every mutant on which the tools differ, and
+// every one that crashed mlir-opt-19, to path,
 // for reading differences in bulk (RLX_MUTANT_REPORT=FILE).
 func writeMutantReport(t *testing.T, path string, ms []*mutant) {
 	var b strings.Builder
 	for _, m := range ms {
-		if m.mlirCrash || m.rlx == m.mlir {
+		if m.mlirCrash {
+			fmt.Fprintf(&b, "=== mutant %d [mlir-opt-19 crashed] of %s (%v; flags %v)\n%s\n--- rlx-opt: failed=%v %s\n", m.index, m.base, m.mutation, m.flags, m.text, m.rlx.failed, m.rlx.firstError)
+			continue
+		}
+		if m.rlx == m.mlir {
 			continue
 		}
 		fmt.Fprintf(&b, "=== mutant %d [%s] of %s (%v; flags %v)\n%s\n--- rlx-opt: failed=%v %s\n--- mlir-opt: failed=%v %s\n", m.index, m.difference, m.base, m.mutation, m.flags, m.text, m.rlx.failed, m.rlx.firstError, m.mlir.failed, m.mlir.firstError)
