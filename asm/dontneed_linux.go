@@ -2,6 +2,6 @@ package asm
 
 import "syscall"
 
-// dontNeed tells the kernel that the mapped pages b will not be read soon,
-// so it can drop them (MADV_DONTNEED).
+// dontNeed tells the kernel that pages of a mapped source will not be
+// read again, so they leave memory first.
 func dontNeed(b []byte) { _ = syscall.Madvise(b, syscall.MADV_DONTNEED) }

@@ -2,6 +2,7 @@
 
 package asm
 
-// dontNeed does nothing: Go's syscall package has madvise only on Linux,
-// so elsewhere the mapped pages stay until the file is unmapped.
+// dontNeed does nothing: Go's syscall package has Madvise on Linux only
+// (darwin and the BSDs build without it), and the pages are released
+// when the source is unmapped anyway.
 func dontNeed([]byte) {}

@@ -2,6 +2,8 @@ package codegen
 
 import (
 	"github.com/rlx-compiler/rlx/codegen/dot"
+	"github.com/rlx-compiler/rlx/codegen/llvmir"
+	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/mps"
 	"github.com/rlx-compiler/rlx/codegen/translation"
 )
@@ -11,6 +13,8 @@ import (
 func All() []*translation.Translation {
 	return []*translation.Translation{
 		dot.Translation(),
+		llvmir.Translation(),
+		metal.Translation(),
 		mps.Translation(),
 	}
 }

@@ -4,6 +4,10 @@
 // (package translation defines what one is):
 //
 //   - codegen/dot: mlir-to-dot, a function as a Graphviz drawing;
+//   - codegen/llvmir: mlir-to-llvmir, the LLVM IR host module that runs a
+//     split function's plan through rlx_runtime.h, and its C header;
+//   - codegen/metal: mlir-to-msl, the MSL kernels of the Metal thunk
+//     regions and their manifest;
 //   - codegen/mps: mlir-to-mpsgraph, Objective-C MPSGraph builders for the
 //     mps.subgraph regions after lower-to-mps, and their header.
 package codegen

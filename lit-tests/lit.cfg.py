@@ -20,7 +20,7 @@ config.excludes = ["Inputs"]
 # its absolute path in the tools directory. "FileCheck" is an alias of
 # "filecheck". not, count and split-file are built into our lit; under LLVM's
 # lit they are LLVM's tools.
-config.rlx_tools = ["rlx-opt", "rlx-run", "rlx-gen", "rlx-import", "rlx-translate", "filecheck"]
+config.rlx_tools = ["rlx-opt", "rlx-run", "rlx-gen", "rlx-import", "rlx-translate", "rlx-compile", "filecheck"]
 
 config.available_features.add("rlx")
 
@@ -59,3 +59,11 @@ for name in ("filecheck", "FileCheck"):
 config.environment["PATH"] = os.pathsep.join(
     [llvm_bin, tools_dir, config.environment["PATH"]]
 )
+
+# "clang": clang++-19 is installed, so the tests of the sim backend (which
+# compiles the emitted MSL as C++) run; rlx's lit gets the same feature
+# from lit_test.go.
+import shutil
+
+if shutil.which("clang++-19"):
+    config.available_features.add("clang")

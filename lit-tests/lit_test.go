@@ -84,7 +84,7 @@ func TestMain(m *testing.M) {
 
 func openSuite(t *testing.T, execRoot string) (*lit.Suite, []*lit.Test) {
 	t.Helper()
-	s, err := lit.OpenSuite(".", lit.Options{ToolsDir: tools(t), ExecRoot: execRoot})
+	s, err := lit.OpenSuite(".", lit.Options{ToolsDir: tools(t), ExecRoot: execRoot, Features: features()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +93,16 @@ func openSuite(t *testing.T, execRoot string) (*lit.Suite, []*lit.Test) {
 		t.Fatal(err)
 	}
 	return s, tests
+}
+
+// features are the features the machine adds to lit.cfg.py's, as the
+// part of lit.cfg.py that only LLVM's lit reads adds them there: "clang"
+// when clang++-19 is installed (the sim backend compiles with it).
+func features() []string {
+	if _, err := exec.LookPath("clang++-19"); err == nil {
+		return []string{"clang"}
+	}
+	return nil
 }
 
 // TestLit runs every lit test of the suite as a subtest named by its path.

@@ -1,7 +1,9 @@
 // Package mpsregions holds what the tests of lower-to-mps, of hybrid-split
 // and of the MPSGraph emitter share to compare mps.subgraph regions: each
 // region outlined as a function of its own, and the runs and the relative
-// error that compare a region's lowered form with its graph form.
+// error that compare a region's lowered form with its graph form. The
+// runtime's ref and sim backends use Outline too, to run one region of a
+// plan through the interpreter.
 package mpsregions
 
 import (

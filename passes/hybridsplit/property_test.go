@@ -14,9 +14,9 @@ import (
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
+	"github.com/rlx-compiler/rlx/internal/randgraph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridinline"
-	"github.com/rlx-compiler/rlx/passes/hybridsplit/internal/randgraph"
 	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
@@ -186,11 +186,7 @@ func newContext() *ir.Context {
 // ops, frequent dequant_matmul, few ops without an MPS lowering), so that
 // seed mode is compared on real plans.
 func randomSource(ctx *ir.Context, seed int64) (string, error) {
-	ops := 1 + int(seed*7919%12)
-	if seed%5 == 0 {
-		ops = 12 + int(seed*104729%28)
-	}
-	m, err := randgraph.Build(ctx, seed, randgraph.Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0})
+	m, err := randgraph.Seeded(ctx, seed)
 	if err != nil {
 		return "", err
 	}

@@ -29,6 +29,10 @@ type Decoder struct {
 	MaxTokens int
 	// Vocab is the logits' size.
 	Vocab int
+	// Step, when set, runs one step in place of the program (a runtime
+	// backend running its plan); it gets the step's arguments and returns
+	// its results, as the program's Run does.
+	Step func(args []*tensor.Tensor) ([]*tensor.Tensor, error)
 }
 
 type pair struct {
@@ -159,7 +163,12 @@ func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results
 				return nil, err
 			}
 		}
-		res, err := d.p.Run(args, w)
+		var res []*tensor.Tensor
+		if d.Step != nil {
+			res, err = d.Step(args)
+		} else {
+			res, err = d.p.Run(args, w)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("step %d (token %d): %w", t, tok, err)
 		}

@@ -65,7 +65,11 @@ type Config struct {
 // Tables are immutable once made and safe for concurrent use.
 type Table struct {
 	rows  []Row
-	elems []string
+	elems []string // the element types it takes, as the docs name them
+	// bf16 says whether bf16 is among them (f32, f16 and i32 always are);
+	// elemOK reads it rather than comparing names, as it runs for every
+	// operand and result of every op hybrid-split asks about.
+	bf16  bool
 	index map[string]int
 }
 
@@ -75,7 +79,7 @@ func New(cfg Config) *Table {
 	if cfg.BF16 {
 		elems = []string{"f32", "f16", "bf16", "i32"}
 	}
-	t := &Table{elems: elems, index: map[string]int{}}
+	t := &Table{elems: elems, bf16: cfg.BF16, index: map[string]int{}}
 	t.rows = t.defaultRows()
 	for i, r := range t.rows {
 		for _, n := range r.Ops {
@@ -218,22 +222,16 @@ func (t *Table) TypeOK(ty ir.Type, what string) string {
 
 // elemOK reports whether MPSGraph takes the element type.
 func (t *Table) elemOK(e ir.Type) bool {
-	name := ""
 	switch e := e.(type) {
 	case *ir.FloatType:
-		name = e.Name()
-	case *ir.IntegerType:
-		if e.Width != 32 || !e.IsSignless() {
-			return false
-		}
-		name = "i32"
-	default:
-		return false
-	}
-	for _, n := range t.elems {
-		if n == name {
+		switch e.Name() {
+		case "f32", "f16":
 			return true
+		case "bf16":
+			return t.bf16
 		}
+	case *ir.IntegerType:
+		return e.Width == 32 && e.IsSignless()
 	}
 	return false
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/kernels"
+	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/weights"
@@ -71,6 +72,9 @@ type options struct {
 	tolerance                                          float64
 	numValues, maxTokens                               int
 	allowUnregistered, profile                         bool
+	backend, compareBackend, planJSON                  string
+	plan, carry                                        bool
+	align, guard                                       int64
 	// maxMemory is the --max-memory budget in bytes (0: none).
 	maxMemory int64
 }
@@ -111,6 +115,13 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.saveWeights, "save-weights", "", "")
 	fs.BoolVar(&o.allowUnregistered, "allow-unregistered-dialect", false, "")
 	fs.BoolVar(&o.profile, "profile", false, "")
+	fs.StringVar(&o.backend, "backend", "", "")
+	fs.StringVar(&o.compareBackend, "compare-backend", "", "")
+	fs.BoolVar(&o.plan, "plan", false, "")
+	fs.StringVar(&o.planJSON, "plan-json", "", "")
+	fs.Int64Var(&o.align, "align", plan.DefaultAlign, "")
+	fs.Int64Var(&o.guard, "guard", 0, "")
+	fs.BoolVar(&o.carry, "carry", false, "")
 	fs.StringVar(&o.tokens, "tokens", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
@@ -154,8 +165,16 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	switch {
 	case set["tolerance"] && o.compareWith == "":
 		return nil, errors.New("--tolerance applies to --compare-with, which is not given")
+	case o.compareBackend != "" && o.compareWith == "":
+		return nil, errors.New("--compare-backend applies to --compare-with, which is not given")
 	case set["inputs"] && o.inputs == "":
 		return nil, errors.New("--inputs names no files (leave it out to generate inputs from --seed)")
+	}
+	if err := checkBackend(o.backend, "backend"); err != nil {
+		return nil, err
+	}
+	if err := checkBackend(o.compareBackend, "compare-backend"); err != nil {
+		return nil, err
 	}
 	o.input = pos[0]
 	return o, nil
@@ -193,6 +212,9 @@ func (r *runner) main() int {
 	if err != nil {
 		return r.fail(err)
 	}
+	if o.plan || o.planJSON != "" {
+		return r.printPlan(p)
+	}
 	progs := []*ref.Program{p}
 	var q *ref.Program
 	if o.compareWith != "" {
@@ -215,7 +237,7 @@ func (r *runner) main() int {
 	if err != nil {
 		return r.fail(err)
 	}
-	res, err := r.run(p, inputs, w)
+	res, err := r.run(o.backend, p, inputs, w)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -230,15 +252,19 @@ func (r *runner) main() int {
 		}
 		return 0
 	}
-	other, err := r.run(q, inputs, w)
+	other, err := r.run(o.compareBackend, q, inputs, w)
 	if err != nil {
 		return r.fail(err)
 	}
 	return r.compare(res, other)
 }
 
-// run runs p, with a profile on stderr when asked.
-func (r *runner) run(p *ref.Program, inputs []*tensor.Tensor, w ref.Weights) ([]*tensor.Tensor, error) {
+// run runs p, through the interpreter or a backend, with a profile on
+// stderr when asked.
+func (r *runner) run(backend string, p *ref.Program, inputs []*tensor.Tensor, w ref.Weights) ([]*tensor.Tensor, error) {
+	if backend != "" {
+		return r.runBackend(backend, p, inputs, w)
+	}
 	if !r.o.profile {
 		return p.Run(inputs, w)
 	}

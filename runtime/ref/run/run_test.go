@@ -74,6 +74,7 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
 		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},
+		{[]string{file, "--compare-backend", "ref"}, "rlx-run: error: --compare-backend applies to --compare-with, which is not given"},
 		{[]string{file, "--inputs", ""}, "rlx-run: error: --inputs names no files (leave it out to generate inputs from --seed)"},
 		{[]string{file, "--inputs", trailing}, trailing + ": npy: data continues after the array (which ends 32 bytes after the header)"},
 		{[]string{file, "--compare-with", other}, "m.mlir:1:1: error: argument #0 is tensor<2x4xf32> in @main (" + file + ") but tensor<2x5xf32> in @main (" + other + "); pass --inputs"},

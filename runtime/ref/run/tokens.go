@@ -29,10 +29,18 @@ func (r *runner) decode(progs []*ref.Program) int {
 		return r.fail(err)
 	}
 	var logits []*tensor.Tensor
-	for _, p := range progs {
+	for i, p := range progs {
 		d, err := decode.New(p)
 		if err != nil {
 			return r.fail(err)
+		}
+		if name := []string{r.o.backend, r.o.compareBackend}[i]; name != "" {
+			b, err := r.open(name, p, w)
+			if err != nil {
+				return r.fail(err)
+			}
+			defer b.Close()
+			d.Step = b.Run
 		}
 		l, err := d.Run(tokens, w)
 		if err != nil {

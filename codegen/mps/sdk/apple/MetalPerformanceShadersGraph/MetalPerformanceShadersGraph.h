@@ -64,6 +64,7 @@ RLX_MACOS(11.0)
                             shape:(MPSShape *)shape
                          dataType:(MPSDataType)dataType
                          rowBytes:(NSUInteger)rowBytes RLX_MACOS(12.3);
+- (instancetype)initWithMPSNDArray:(MPSNDArray *)ndarray;
 @end
 
 RLX_MACOS(12.0)
@@ -104,6 +105,10 @@ RLX_MACOS(12.0)
                                               inputsArray:(NSArray<MPSGraphTensorData *> *)inputsArray
                                              resultsArray:(nullable NSArray<MPSGraphTensorData *> *)resultsArray
                                       executionDescriptor:(nullable MPSGraphExecutableExecutionDescriptor *)executionDescriptor;
+- (NSArray<MPSGraphTensorData *> *)encodeToCommandBuffer:(MPSCommandBuffer *)commandBuffer
+                                             inputsArray:(NSArray<MPSGraphTensorData *> *)inputsArray
+                                            resultsArray:(nullable NSArray<MPSGraphTensorData *> *)resultsArray
+                                     executionDescriptor:(nullable MPSGraphExecutableExecutionDescriptor *)executionDescriptor;
 @end
 
 // A graph of tensor operations.

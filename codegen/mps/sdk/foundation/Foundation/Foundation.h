@@ -3,7 +3,9 @@
 // checking the generated Objective-C on Linux with
 // `clang -fsyntax-only -target arm64-apple-macosx… -nostdinc`. It declares
 // only: the root class and the collections the builders touch (with the
-// methods clang's literals @[…], @{…} and @4 call), strings and data.
+// methods clang's literals @[…], @{…} and @4 call), strings and data, and
+// what the Metal backend's runtime (runtime/backend/metal) adds: formatted
+// strings, ranges, fast enumeration, file URLs.
 // It is not Apple's header; types and selectors follow the documentation,
 // nothing else is claimed. On Linux the builders run against GNUstep's
 // Foundation instead (see codegen/mps/doc.go).
@@ -63,7 +65,34 @@ __attribute__((objc_root_class))
 @interface NSString : NSObject <NSCopying>
 @property (readonly) NSUInteger length;
 + (instancetype)stringWithUTF8String:(const char *)nullTerminatedCString;
++ (instancetype)stringWithFormat:(NSString *)format, ... __attribute__((format(__NSString__, 1, 2)));
 @property (nullable, readonly) const char *UTF8String NS_RETURNS_INNER_POINTER;
+- (BOOL)hasSuffix:(NSString *)str;
+@end
+
+// A range of indexes (used by the runtime's blit fills).
+typedef struct _NSRange {
+	NSUInteger location;
+	NSUInteger length;
+} NSRange;
+
+static inline NSRange NSMakeRange(NSUInteger loc, NSUInteger len) {
+	NSRange r = {loc, len};
+	return r;
+}
+
+// What for-in over a collection calls.
+typedef struct {
+	unsigned long state;
+	id __unsafe_unretained _Nullable *_Nullable itemsPtr;
+	unsigned long *_Nullable mutationsPtr;
+	unsigned long extra[5];
+} NSFastEnumerationState;
+
+@protocol NSFastEnumeration
+- (NSUInteger)countByEnumeratingWithState:(NSFastEnumerationState *)state
+                                  objects:(id __unsafe_unretained _Nullable[_Nonnull])buffer
+                                    count:(NSUInteger)len;
 @end
 
 @interface NSNumber : NSObject <NSCopying>
@@ -84,8 +113,9 @@ __attribute__((objc_root_class))
 @property (readonly) double doubleValue;
 @end
 
-@interface NSArray<__covariant ObjectType> : NSObject <NSCopying>
+@interface NSArray<__covariant ObjectType> : NSObject <NSCopying, NSFastEnumeration>
 @property (readonly) NSUInteger count;
+- (NSString *)componentsJoinedByString:(NSString *)separator;
 - (ObjectType)objectAtIndex:(NSUInteger)index;
 - (ObjectType)objectAtIndexedSubscript:(NSUInteger)idx;
 + (instancetype)array;
@@ -108,6 +138,7 @@ __attribute__((objc_root_class))
 
 @interface NSMutableDictionary<KeyType, ObjectType> : NSDictionary<KeyType, ObjectType>
 - (void)setObject:(ObjectType)anObject forKey:(KeyType<NSCopying>)aKey;
+- (void)setObject:(nullable ObjectType)obj forKeyedSubscript:(KeyType<NSCopying>)key;
 - (void)removeObjectForKey:(KeyType)aKey;
 @end
 
@@ -120,6 +151,10 @@ __attribute__((objc_root_class))
 
 @interface NSError : NSObject <NSCopying>
 @property (readonly, copy) NSString *localizedDescription;
+@end
+
+@interface NSURL : NSObject <NSCopying>
++ (NSURL *)fileURLWithPath:(NSString *)path;
 @end
 
 NS_ASSUME_NONNULL_END

@@ -588,3 +588,17 @@ func (g *gen) lstm() {
 	}
 	g.create(graph.LSTMName, ops, nil)
 }
+
+// Seeded returns the random function of hybrid-split's property test for
+// seed: most are small enough for the exact optimum (1 to 12 compute
+// ops), every fifth has 12 to 39. Odd seeds may use attention,
+// gated_delta_net and lstm; even seeds are made for the original
+// algorithm's plans (Config.Plans). Other property tests (the runtime's
+// plans) walk the same functions by seed.
+func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
+	ops := 1 + int(seed*7919%12)
+	if seed%5 == 0 {
+		ops = 12 + int(seed*104729%28)
+	}
+	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0})
+}

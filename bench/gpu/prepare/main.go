@@ -1,0 +1,177 @@
+// Command prepare writes what bench/gpu/run.sh needs on the GPU machine,
+// which has no Go: the emitted MSL, manifests and CUDA sources of three
+// suites (small, real, planted), their job files and reference outputs,
+// the CUDA shim, the fill check, and the device scripts.
+//
+//	go run ./bench/gpu/prepare -o /work/main/.devcarry/gpu
+//
+// docs/gpu-check.md says how the pieces fit.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rlx-compiler/rlx/bench/gpu/suite"
+	"github.com/rlx-compiler/rlx/codegen/metal/cuda"
+)
+
+func main() {
+	out := flag.String("o", "", "directory to write (emptied first)")
+	parts := flag.Int("parts", 16, "translation units per suite, for parallel nvcc")
+	skipReal := flag.Bool("skip-real", false, "leave out the real-size suite (its reference takes minutes)")
+	flag.Parse()
+	if *out == "" {
+		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")
+		os.Exit(2)
+	}
+	if err := run(*out, *parts, *skipReal); err != nil {
+		fmt.Fprintln(os.Stderr, "prepare:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir string, parts int, skipReal bool) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := cuda.WriteShim(dir); err != nil {
+		return err
+	}
+	for _, f := range []string{"run.sh", "check.py", "bench.py", "report.py"} {
+		data, err := os.ReadFile(filepath.Join("bench", "gpu", f))
+		if err != nil {
+			return fmt.Errorf("%v (run prepare from the repository root)", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o755); err != nil {
+			return err
+		}
+	}
+
+	t0 := time.Now()
+	small, err := suite.Build("small", suite.SmallCases(), suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: parts})
+	if err != nil {
+		return err
+	}
+	if err := small.Write(dir); err != nil {
+		return err
+	}
+	fmt.Printf("small: %d cases, %d kernels (%v)\n", len(small.Cases), len(small.Sources.Kernels), time.Since(t0).Round(time.Millisecond))
+
+	// The planted bugs. A threadgroup_barrier deleted from the threadgroup
+	// reduction of rms_norm (the CPU harness's TestCatchDeletedBarrier),
+	// for racecheck; and rms_norm's output allocated one element short,
+	// for memcheck and the guard bytes.
+	var rms suite.Case
+	for _, c := range suite.SmallCases() {
+		if c.Name == "rms_norm_3x1000" {
+			rms = c
+		}
+	}
+	barrier := "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
+	planted, err := suite.Build("planted", []suite.Case{rms}, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1,
+		Edit: func(src string) string { return strings.Replace(src, barrier, "", 1) }})
+	if err != nil {
+		return err
+	}
+	if err := planted.Write(dir); err != nil {
+		return err
+	}
+	if err := writeShortJob(dir, small, rms.Name); err != nil {
+		return err
+	}
+	if err := writeFillCheck(dir); err != nil {
+		return err
+	}
+
+	// The probe: cases that the GPU got wrong, rebuilt with variants of the
+	// shim and of nvcc's flags by check.py's probe stage.
+	var probe []suite.Case
+	for _, c := range suite.SmallCases() {
+		if c.Name == "ew_f16_chain" {
+			probe = append(probe, c)
+		}
+	}
+	ps, err := suite.Build("probe", probe, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1})
+	if err != nil {
+		return err
+	}
+	if err := ps.Write(dir); err != nil {
+		return err
+	}
+
+	if !skipReal {
+		t0 = time.Now()
+		real, err := suite.Build("real", suite.RealCases(), suite.Options{Inputs: suite.Filled, Parts: parts})
+		if err != nil {
+			return err
+		}
+		if err := real.Write(dir); err != nil {
+			return err
+		}
+		fmt.Printf("real: %d cases, %d kernels (%v)\n", len(real.Cases), len(real.Sources.Kernels), time.Since(t0).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// writeShortJob writes short.jobs: the small suite's job for the named
+// case with its output buffer one element short.
+func writeShortJob(dir string, s *suite.Suite, name string) error {
+	for i, c := range s.Index.Cases {
+		if c.Name != name {
+			continue
+		}
+		job := *s.Jobs[i]
+		job.Name = name + "_short_output"
+		job.Buffers = append([]cuda.Buffer(nil), job.Buffers...)
+		out := c.Outputs[0].Buffer
+		b := &job.Buffers[out]
+		b.Size -= 4
+		f, err := os.Create(filepath.Join(dir, "short.jobs"))
+		if err != nil {
+			return err
+		}
+		if err := cuda.WriteJobs(f, []*cuda.Job{&job}, s.Sources.Kernels); err != nil {
+			f.Close()
+			return err
+		}
+		meta, _ := json.Marshal(map[string]any{"case": name, "buffer": out, "bytes": b.Size})
+		if err := os.WriteFile(filepath.Join(dir, "short.json"), meta, 0o644); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	return fmt.Errorf("no case %s in the small suite", name)
+}
+
+// writeFillCheck writes fillcheck.bin and fillcheck.json: cuda.Fill's
+// bytes for every element code, which the device's fill must reproduce.
+func writeFillCheck(dir string) error {
+	type entry struct {
+		Elem   int    `json:"elem"`
+		Size   int64  `json:"size"`
+		Seed   uint32 `json:"seed"`
+		Offset int    `json:"offset"`
+	}
+	var blob []byte
+	var entries []entry
+	for e := cuda.F32; e <= cuda.Q6_K; e++ {
+		size := int64(210 * 144 * 2) // whole blocks of every format
+		seed := 1000 + uint32(e)
+		entries = append(entries, entry{Elem: int(e), Size: size, Seed: seed, Offset: len(blob)})
+		blob = append(blob, cuda.Fill(e, size, seed)...)
+	}
+	meta, err := json.Marshal(entries)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fillcheck.json"), meta, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "fillcheck.bin"), blob, 0o644)
+}

@@ -1,0 +1,102 @@
+package suite
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Case is one region of a suite: a function whose body is one thunk.call
+// with target "metal" holding Body, whose operands %a<i> have the types
+// Args. Its results are compared with the reference interpreter's by
+// NMSE, each within Limit.
+type Case struct {
+	Name    string
+	Args    []string // operand types
+	Body    string
+	Yield   []string // yielded values
+	Results []string // their types
+	Limit   float64
+	// Bench, when set, times the case's kernel against the memory roofline
+	// (and against torch, where Bench names an anchor).
+	Bench *Bench
+}
+
+// Bench describes how the device driver times a case.
+type Bench struct {
+	Group string `json:"group"` // the table row group: "gemv", "attention", "norm", "recurrent"
+	// Anchor is torch's kernel for the same shape: "linear" (F.linear in
+	// f16, weight [N, K]), "sdpa" (scaled_dot_product_attention with GQA),
+	// "rms_norm" (F.rms_norm), or "" for none.
+	Anchor string         `json:"anchor"`
+	Dims   map[string]int `json:"dims"` // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim
+}
+
+// NMSE limits of the codegen (docs/codegen-metal.md states them).
+const (
+	LimitExact  = 1e-7 // f32 element-wise, norms, data movement
+	LimitMatmul = 5e-4 // matmul and attention (another summation order)
+	LimitF16    = 1e-5 // f16 results: one rounding of 2^-11 differs at most
+	LimitBF16   = 1e-4 // bf16 results: one rounding of 2^-8
+)
+
+// one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
+func one(name string, limit float64, args []string, result, op, attrs string) Case {
+	uses := make([]string, len(args))
+	for i := range args {
+		uses[i] = fmt.Sprintf("%%a%d", i)
+	}
+	if attrs != "" {
+		attrs = " {" + attrs + "}"
+	}
+	body := fmt.Sprintf("%%0 = graph.%s %s%s : (%s) -> %s", op, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), result)
+	return Case{Name: name, Args: args, Body: body, Yield: []string{"%0"}, Results: []string{result}, Limit: limit}
+}
+
+// MLIR returns the case as a function, @Name.
+func (c Case) MLIR() string {
+	var b strings.Builder
+	outer := make([]string, len(c.Args))
+	inner := make([]string, len(c.Args))
+	uses := make([]string, len(c.Args))
+	for i, t := range c.Args {
+		outer[i] = fmt.Sprintf("%%o%d: %s", i, t)
+		inner[i] = fmt.Sprintf("%%a%d: %s", i, t)
+		uses[i] = fmt.Sprintf("%%o%d", i)
+	}
+	res := strings.Join(c.Results, ", ")
+	fmt.Fprintf(&b, "func.func @%s(%s) -> (%s) {\n", c.Name, strings.Join(outer, ", "), res)
+	lhs := "%r"
+	if len(c.Results) > 1 {
+		lhs = fmt.Sprintf("%%r:%d", len(c.Results))
+	}
+	fmt.Fprintf(&b, "  %s = thunk.call @%s_thunk(%s) {target = \"metal\"} : (%s) -> (%s) {\n", lhs, c.Name, strings.Join(uses, ", "), strings.Join(c.Args, ", "), res)
+	fmt.Fprintf(&b, "  ^bb0(%s):\n", strings.Join(inner, ", "))
+	for _, line := range strings.Split(strings.TrimSpace(c.Body), "\n") {
+		fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(line))
+	}
+	fmt.Fprintf(&b, "    thunk.yield %s : %s\n  }\n", strings.Join(c.Yield, ", "), res)
+	rets := make([]string, len(c.Results))
+	for i := range c.Results {
+		rets[i] = "%r"
+		if len(c.Results) > 1 {
+			rets[i] = fmt.Sprintf("%%r#%d", i)
+		}
+	}
+	fmt.Fprintf(&b, "  return %s : %s\n}\n", strings.Join(rets, ", "), res)
+	return b.String()
+}
+
+// Parse parses cases as one module.
+func Parse(name string, cases []Case) (*ir.Operation, error) {
+	var src strings.Builder
+	for _, c := range cases {
+		src.WriteString(c.MLIR())
+	}
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	return asm.ParseString(ctx, name+".mlir", src.String())
+}

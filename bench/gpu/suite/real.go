@@ -1,0 +1,146 @@
+package suite
+
+import "fmt"
+
+// Real sizes: a Qwen-like decoder (hidden 4096, intermediate 14336 and
+// 11008, vocabulary 151936, 32 query heads and 8 KV heads of 128, KV
+// caches of 1k to 32k) and Qwen3.5's gated delta net (32 heads of 128).
+const (
+	hidden = 4096
+	inter  = 14336
+	inter2 = 11008
+	vocab  = 151936
+	heads  = 32
+	kvH    = 8
+	headD  = 128
+)
+
+// RealCases are the real-size cases: every op family once at a size a
+// decode step (or a short prefill) of such a model has, and the decode
+// kernels that the benchmark times against the memory roofline.
+func RealCases() []Case {
+	var cs []Case
+	t := func(shape string, elem string) string { return "tensor<" + shape + "x" + elem + ">" }
+	bench := func(c Case, group, anchor string, dims map[string]int) Case {
+		c.Bench = &Bench{Group: group, Anchor: anchor, Dims: dims}
+		return c
+	}
+
+	// Element-wise: the SwiGLU product and the residual add of a decode
+	// step, and a prefill-sized SwiGLU for bandwidth.
+	swiglu := func(name string, rows, n int) Case {
+		x := t(fmt.Sprintf("%dx%d", rows, n), "f32")
+		return Case{Name: name, Args: []string{x, x},
+			Body:  fmt.Sprintf("%%0 = graph.silu %%a0 : (%s) -> %s\n%%1 = graph.mul %%0, %%a1 : (%s, %s) -> %s", x, x, x, x, x),
+			Yield: []string{"%1"}, Results: []string{x}, Limit: LimitExact}
+	}
+	cs = append(cs, swiglu("swiglu_decode_14336", 1, inter))
+	cs = append(cs, bench(swiglu("swiglu_rows_512x14336", 512, inter), "elementwise", "", map[string]int{"rows": 512, "dim": inter}))
+	x1 := t(fmt.Sprintf("1x%d", hidden), "f32")
+	cs = append(cs, one("residual_add_4096", LimitExact, []string{x1, x1}, x1, "add", ""))
+
+	// Norms and the vocabulary-wide softmax and reduction.
+	g := t(fmt.Sprint(hidden), "f32")
+	cs = append(cs, bench(one("rms_norm_decode_4096", LimitExact, []string{x1, g}, x1, "rms_norm", "epsilon = 1.0e-06 : f32"),
+		"norm", "rms_norm", map[string]int{"rows": 1, "dim": hidden}))
+	xr := t(fmt.Sprintf("4096x%d", hidden), "f32")
+	cs = append(cs, bench(one("rms_norm_rows_4096x4096", LimitExact, []string{xr, g}, xr, "rms_norm", "epsilon = 1.0e-06 : f32"),
+		"norm", "rms_norm", map[string]int{"rows": 4096, "dim": hidden}))
+	cs = append(cs, one("layer_norm_decode_4096", LimitExact, []string{x1, g, g}, x1, "layer_norm", "epsilon = 1.0e-05 : f32"))
+	xv := t(fmt.Sprintf("1x%d", vocab), "f32")
+	cs = append(cs, one("softmax_vocab", LimitExact, []string{xv}, xv, "softmax", "axis = 1 : i64"))
+	cs = append(cs, one("reduce_max_vocab", 0, []string{xv}, t("1", "f32"), "reduce", `axes = array<i64: 1>, keep_dims = false, kind = "max"`))
+
+	// Data movement around the KV cache and the embedding.
+	q := t(fmt.Sprintf("1x1x%dx%d", heads, headD), "f32")
+	cossin := t(fmt.Sprintf("1x%d", headD/2), "f32")
+	cs = append(cs, one("rope_q_decode", LimitExact, []string{q, cossin, cossin}, q, "rope",
+		fmt.Sprintf(`head_dim = %d : i64, rotary_dim = %d : i64, style = "neox"`, headD, headD)))
+	cache := func(l int) string { return t(fmt.Sprintf("1x%dx%dx%d", l, kvH, headD), "f16") }
+	cs = append(cs, one("concat_kv_append_4096", LimitExact, []string{cache(4095), cache(1)}, cache(4096), "concat", "axis = 1 : i64"))
+	cs = append(cs, one("transpose_kv_4096", LimitExact, []string{cache(4096)}, t(fmt.Sprintf("1x%dx4096x%d", kvH, headD), "f16"),
+		"transpose", "permutation = array<i64: 0, 2, 1, 3>"))
+	cs = append(cs, one("slice_kv_window", LimitExact, []string{cache(8192)}, cache(4096), "slice", "axis = 1 : i64, start = 4096 : i64, length = 4096 : i64"))
+	cs = append(cs, Case{Name: "gather_embedding", Args: []string{t("1x4", "i32")},
+		Body: fmt.Sprintf("%%w = graph.param \"embed\" : %s\n%%0 = graph.gather %%w, %%a0 {axis = 0 : i64} : (%s, %s) -> %s",
+			t(fmt.Sprintf("%dx1024", vocab), "f16"), t(fmt.Sprintf("%dx1024", vocab), "f16"), t("1x4", "i32"), t("1x4x1024", "f16")),
+		Yield: []string{"%0"}, Results: []string{t("1x4x1024", "f16")}, Limit: LimitExact})
+
+	// GEMV in f16 at the decoder's three shapes and the lm head, and a
+	// short-prefill GEMM.
+	gemv := func(name string, k, n int, group string) Case {
+		c := Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f16")},
+			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
+				t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", k), "f16"), t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", n), "f16")),
+			Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("1x%d", n), "f16")}, Limit: LimitMatmul}
+		return bench(c, group, "linear", map[string]int{"K": k, "N": n})
+	}
+	cs = append(cs, gemv("gemv_f16_4096x4096", hidden, hidden, "gemv"))
+	cs = append(cs, gemv("gemv_f16_4096x14336", hidden, inter, "gemv"))
+	cs = append(cs, gemv("gemv_f16_14336x4096", inter, hidden, "gemv"))
+	cs = append(cs, gemv("gemv_f16_lm_head_4096x151936", hidden, vocab, "gemv"))
+	cs = append(cs, Case{Name: "gemm_prefill_64x4096x11008", Args: []string{t("64x4096", "f32")},
+		Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
+			t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t("64x4096", "f32"), t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t(fmt.Sprintf("64x%d", inter2), "f32")),
+		Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("64x%d", inter2), "f32")}, Limit: LimitMatmul})
+
+	// Dequantising GEMV for every format at the three shapes (K×N), and
+	// one dequantising GEMM.
+	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q6_k": {256, 210}}
+	dq := func(name, f string, m, k, n int) Case {
+		blk := quant[f]
+		w := t(fmt.Sprint(n*k/blk[0]*blk[1]), "ui8")
+		x := t(fmt.Sprintf("%dx%d", m, k), "f32")
+		y := t(fmt.Sprintf("%dx%d", m, n), "f32")
+		return Case{Name: name, Args: []string{x},
+			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s",
+				w, f, k, n, x, w, y),
+			Yield: []string{"%0"}, Results: []string{y}, Limit: LimitMatmul}
+	}
+	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q6_k"} {
+		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
+			c := dq(fmt.Sprintf("dequant_gemv_%s_%dx%d", f, s[0], s[1]), f, 1, s[0], s[1])
+			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))
+		}
+	}
+	cs = append(cs, dq("dequant_gemm_q4_k_32x4096x4096", "q4_k", 32, hidden, hidden))
+
+	// Attention: decode with GQA at three cache lengths, and a prefill.
+	att := func(name string, sq, sk int, mask string) Case {
+		return one(name, LimitMatmul, []string{
+			t(fmt.Sprintf("1x%dx%dx%d", sq, heads, headD), "f16"),
+			t(fmt.Sprintf("1x%dx%dx%d", sk, kvH, headD), "f16"),
+			t(fmt.Sprintf("1x%dx%dx%d", sk, kvH, headD), "f16"),
+		}, t(fmt.Sprintf("1x%dx%dx%d", sq, heads, headD), "f16"), "attention", fmt.Sprintf("mask = %q", mask))
+	}
+	for _, l := range []int{1024, 8192, 32768} {
+		c := att(fmt.Sprintf("attention_decode_gqa_%dk", l/1024), 1, l, "causal")
+		cs = append(cs, bench(c, "attention", "sdpa", map[string]int{"B": 1, "H": heads, "Hkv": kvH, "L": l, "D": headD}))
+	}
+	cs = append(cs, att("attention_prefill_256", 256, 256, "causal"))
+
+	// Qwen3.5's gated delta net, one decode step (both gate kinds), and
+	// an LSTM of a speech model's size.
+	gdn := func(name string, perChannel bool) Case {
+		v := t(fmt.Sprintf("1x1x%dx%d", heads, headD), "f32")
+		s := t(fmt.Sprintf("1x1x%d", heads), "f32")
+		gt := s
+		attrs := ""
+		if perChannel {
+			gt, attrs = v, " {gate_per_channel = true}"
+		}
+		st := t(fmt.Sprintf("1x%dx%dx%d", heads, headD, headD), "f32")
+		args := []string{v, v, v, gt, s, st}
+		return Case{Name: name, Args: args,
+			Body: fmt.Sprintf("%%0:2 = graph.gated_delta_net %%a0, %%a1, %%a2, %%a3, %%a4, %%a5%s : (%s, %s, %s, %s, %s, %s) -> (%s, %s)",
+				attrs, v, v, v, gt, s, st, v, st),
+			Yield: []string{"%0#0", "%0#1"}, Results: []string{v, st}, Limit: 1e-6}
+	}
+	cs = append(cs, bench(gdn("gdn_decode_qwen35", false), "recurrent", "", map[string]int{"H": heads, "N": headD}))
+	cs = append(cs, gdn("gdn_decode_qwen35_kda", true))
+	cs = append(cs, Case{Name: "lstm_1024_seq8",
+		Args:  []string{t("1x8x1024", "f32"), t("4096x1024", "f32"), t("4096x1024", "f32"), t("4096", "f32")},
+		Body:  "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
+		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6})
+	return cs
+}

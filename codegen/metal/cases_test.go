@@ -1,0 +1,348 @@
+package metal_test
+
+import (
+	"fmt"
+	"strings"
+)
+
+// opCases is the op suite: every op family at several shapes, odd sizes
+// (not multiples of 32 or of a block), the decode case and a batch case.
+func opCases() []opCase {
+	var cs []opCase
+	cs = append(cs, elementwiseCases()...)
+	cs = append(cs, normCases()...)
+	cs = append(cs, reduceCases()...)
+	cs = append(cs, ropeCases()...)
+	cs = append(cs, movementCases()...)
+	cs = append(cs, matmulCases()...)
+	cs = append(cs, dequantCases()...)
+	cs = append(cs, attentionCases()...)
+	cs = append(cs, recurrentCases()...)
+	return cs
+}
+
+// NMSE limits (docs/codegen-metal.md states them).
+const (
+	limitExact  = 1e-7 // f32 element-wise, norms, data movement
+	limitMatmul = 5e-4 // matmul and attention (another summation order)
+	limitF16    = 1e-5 // f16 results: one rounding of 2^-11 differs at most
+	limitBF16   = 1e-4 // bf16 results: one rounding of 2^-8
+)
+
+// one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
+func one(name string, limit float64, args []string, result, op, attrs string) opCase {
+	uses := make([]string, len(args))
+	for i := range args {
+		uses[i] = fmt.Sprintf("%%a%d", i)
+	}
+	if attrs != "" {
+		attrs = " {" + attrs + "}"
+	}
+	body := fmt.Sprintf("%%0 = graph.%s %s%s : (%s) -> %s", op, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), result)
+	return opCase{name: name, args: args, body: body, yield: []string{"%0"}, results: []string{result}, limit: limit}
+}
+
+func elementwiseCases() []opCase {
+	const t = "tensor<3x37xf32>"
+	cs := []opCase{
+		{
+			name: "ew_add_silu", args: []string{"tensor<4x1000xf32>", "tensor<1000xf32>"},
+			body: `%0 = graph.add %a0, %a1 : (tensor<4x1000xf32>, tensor<1000xf32>) -> tensor<4x1000xf32>
+%1 = graph.silu %0 : (tensor<4x1000xf32>) -> tensor<4x1000xf32>`,
+			yield: []string{"%1"}, results: []string{"tensor<4x1000xf32>"}, limit: limitExact,
+		},
+		{
+			// Positive operands for the functions defined on them; the
+			// intermediate %1 is also a result, so the fused kernel writes it.
+			name: "ew_positive_chain", args: []string{t},
+			body: `%0 = graph.abs %a0 : (` + t + `) -> ` + t + `
+%c = graph.constant dense<0.25> : tensor<f32>
+%1 = graph.add %0, %c : (` + t + `, tensor<f32>) -> ` + t + `
+%2 = graph.log %1 : (` + t + `) -> ` + t + `
+%3 = graph.sqrt %1 : (` + t + `) -> ` + t + `
+%4 = graph.rsqrt %1 : (` + t + `) -> ` + t + `
+%5 = graph.pow %1, %a0 : (` + t + `, ` + t + `) -> ` + t + `
+%6 = graph.add %2, %3 : (` + t + `, ` + t + `) -> ` + t + `
+%7 = graph.add %6, %4 : (` + t + `, ` + t + `) -> ` + t + `
+%8 = graph.add %7, %5 : (` + t + `, ` + t + `) -> ` + t,
+			yield: []string{"%8", "%1"}, results: []string{t, t}, limit: limitExact,
+		},
+		{
+			name: "ew_pow_negative_base", args: []string{t},
+			body: `%c = graph.constant dense<3.0> : tensor<1xf32>
+%0 = graph.pow %a0, %c : (` + t + `, tensor<1xf32>) -> ` + t,
+			yield: []string{"%0"}, results: []string{t}, limit: limitExact,
+		},
+		{
+			name: "ew_general_broadcast", args: []string{"tensor<3x1x5xf32>", "tensor<1x4x5xf32>", "tensor<4x1xf32>"},
+			body: `%0 = graph.mul %a0, %a1 : (tensor<3x1x5xf32>, tensor<1x4x5xf32>) -> tensor<3x4x5xf32>
+%1 = graph.sub %0, %a2 : (tensor<3x4x5xf32>, tensor<4x1xf32>) -> tensor<3x4x5xf32>
+%2 = graph.div %1, %a1 : (tensor<3x4x5xf32>, tensor<1x4x5xf32>) -> tensor<3x4x5xf32>`,
+			yield: []string{"%2"}, results: []string{"tensor<3x4x5xf32>"}, limit: limitExact,
+		},
+		{
+			name: "ew_f16_chain", args: []string{"tensor<2x40xf16>", "tensor<2x40xf16>"},
+			body: `%0 = graph.mul %a0, %a1 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
+%1 = graph.add %0, %a0 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
+%2 = graph.gelu %1 : (tensor<2x40xf16>) -> tensor<2x40xf16>`,
+			yield: []string{"%2"}, results: []string{"tensor<2x40xf16>"}, limit: limitF16,
+		},
+		{
+			name: "ew_cmp_select", args: []string{"tensor<5x7xf32>", "tensor<7xf32>"},
+			body: `%0 = graph.cmp %a0, %a1 {predicate = "lt"} : (tensor<5x7xf32>, tensor<7xf32>) -> tensor<5x7xi1>
+%c = graph.constant dense<-2.5> : tensor<f32>
+%1 = graph.select %0, %a0, %c : (tensor<5x7xi1>, tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>`,
+			yield: []string{"%1", "%0"}, results: []string{"tensor<5x7xf32>", "tensor<5x7xi1>"}, limit: limitExact,
+		},
+		{
+			name: "ew_int", args: []string{"tensor<7x5xi32>", "tensor<5xi32>"},
+			body: `%0 = graph.add %a0, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%1 = graph.mul %0, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%2 = graph.div %1, %a0 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>
+%3 = graph.sub %2, %a0 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>
+%4 = graph.neg %3 : (tensor<7x5xi32>) -> tensor<7x5xi32>
+%5 = graph.max %4, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%6 = graph.pow %5, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%7 = graph.abs %4 : (tensor<7x5xi32>) -> tensor<7x5xi32>
+%8 = graph.min %7, %6 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>`,
+			yield: []string{"%8"}, results: []string{"tensor<7x5xi32>"}, limit: 0,
+		},
+		{
+			name: "ew_casts", args: []string{"tensor<6x11xf32>"},
+			body: `%k = graph.constant dense<300.0> : tensor<f32>
+%s = graph.mul %a0, %k : (tensor<6x11xf32>, tensor<f32>) -> tensor<6x11xf32>
+%0 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xi32>
+%1 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xi8>
+%2 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xui8>
+%3 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xf16>
+%4 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xbf16>
+%5 = graph.cast %0 : (tensor<6x11xi32>) -> tensor<6x11xf32>
+%6 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xi1>
+%7 = graph.cast %0 : (tensor<6x11xi32>) -> tensor<6x11xi64>`,
+			yield:   []string{"%0", "%1", "%2", "%3", "%4", "%5", "%6", "%7"},
+			results: []string{"tensor<6x11xi32>", "tensor<6x11xi8>", "tensor<6x11xui8>", "tensor<6x11xf16>", "tensor<6x11xbf16>", "tensor<6x11xf32>", "tensor<6x11xi1>", "tensor<6x11xi64>"},
+			limit:   0,
+		},
+		one("ew_broadcast", limitExact, []string{"tensor<3x1xf32>"}, "tensor<2x3x9xf32>", "broadcast", ""),
+		{
+			name: "ew_max_min", args: []string{"tensor<4x33xf32>", "tensor<33xf32>"},
+			body: `%0 = graph.max %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>
+%1 = graph.min %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>`,
+			yield: []string{"%0", "%1"}, results: []string{"tensor<4x33xf32>", "tensor<4x33xf32>"}, limit: limitExact,
+		},
+	}
+	for _, u := range []string{"neg", "abs", "exp", "sigmoid", "tanh", "sin", "cos", "relu", "softplus", "silu", "gelu", "gelu_tanh", "reciprocal"} {
+		cs = append(cs, one("ew_"+u, limitExact, []string{t}, t, u, ""))
+	}
+	return cs
+}
+
+func normCases() []opCase {
+	rms := func(name, x, g, y string, limit float64) opCase {
+		return one(name, limit, []string{x, g}, y, "rms_norm", "epsilon = 1.0e-06 : f32")
+	}
+	ln := func(name, x, g, y string, limit float64) opCase {
+		return one(name, limit, []string{x, g, g}, y, "layer_norm", "epsilon = 1.0e-05 : f32")
+	}
+	sm := func(name, x string, axis int, limit float64) opCase {
+		return one(name, limit, []string{x}, x, "softmax", fmt.Sprintf("axis = %d : i64", axis))
+	}
+	return []opCase{
+		rms("rms_norm_3x1000", "tensor<3x1000xf32>", "tensor<1000xf32>", "tensor<3x1000xf32>", limitExact),
+		rms("rms_norm_decode_1x64", "tensor<1x64xf32>", "tensor<64xf32>", "tensor<1x64xf32>", limitExact),
+		rms("rms_norm_odd_2x3x37", "tensor<2x3x37xf32>", "tensor<37xf32>", "tensor<2x3x37xf32>", limitExact),
+		rms("rms_norm_f16", "tensor<2x96xf16>", "tensor<96xf32>", "tensor<2x96xf16>", limitF16),
+		rms("rms_norm_bf16", "tensor<3x80xbf16>", "tensor<80xbf16>", "tensor<3x80xbf16>", limitBF16),
+		ln("layer_norm_4x77", "tensor<4x77xf32>", "tensor<77xf32>", "tensor<4x77xf32>", limitExact),
+		ln("layer_norm_decode_1x1024", "tensor<1x1024xf32>", "tensor<1024xf32>", "tensor<1x1024xf32>", limitExact),
+		sm("softmax_last_4x100", "tensor<4x100xf32>", -1, limitExact),
+		sm("softmax_axis0_5x3x7", "tensor<5x3x7xf32>", 0, limitExact),
+		sm("softmax_decode_1x1025", "tensor<1x1025xf32>", 1, limitExact),
+		sm("softmax_f16", "tensor<2x33xf16>", 1, limitF16),
+		sm("softmax_bf16", "tensor<3x50xbf16>", 1, limitBF16),
+	}
+}
+
+func reduceCases() []opCase {
+	red := func(name, x, y, kind, axes string, keep bool, limit float64) opCase {
+		return one(name, limit, []string{x}, y, "reduce", fmt.Sprintf("axes = array<i64: %s>, keep_dims = %v, kind = %q", axes, keep, kind))
+	}
+	return []opCase{
+		red("reduce_sum_rows_4x1000", "tensor<4x1000xf32>", "tensor<4xf32>", "sum", "-1", false, limitExact),
+		red("reduce_mean_axes_0_2", "tensor<3x5x7xf32>", "tensor<5xf32>", "mean", "0, 2", false, limitExact),
+		red("reduce_max_rows_6x200", "tensor<6x200xf32>", "tensor<6x1xf32>", "max", "1", true, 0),
+		red("reduce_min_axis0_keep", "tensor<9x4xf32>", "tensor<1x4xf32>", "min", "0", true, 0),
+		red("reduce_prod_4x6", "tensor<4x6xf32>", "tensor<4xf32>", "prod", "1", false, limitExact),
+		red("reduce_sum_i32_rows", "tensor<5x100xi32>", "tensor<5xi32>", "sum", "1", false, 0),
+		red("reduce_sum_strided_128x3", "tensor<128x3xf32>", "tensor<3xf32>", "sum", "0", false, limitExact),
+		red("reduce_max_rank4_mid", "tensor<2x70x3x2xf32>", "tensor<2x3x2xf32>", "max", "1", false, 0),
+	}
+}
+
+func movementCases() []opCase {
+	return []opCase{
+		one("transpose_2x3x5_201", limitExact, []string{"tensor<2x3x5xf32>"}, "tensor<5x2x3xf32>", "transpose", "permutation = array<i64: 2, 0, 1>"),
+		one("transpose_heads_f16", limitExact, []string{"tensor<1x9x2x16xf16>"}, "tensor<1x2x9x16xf16>", "transpose", "permutation = array<i64: 0, 2, 1, 3>"),
+		one("slice_step2", limitExact, []string{"tensor<3x20x5xf32>"}, "tensor<3x7x5xf32>", "slice", "axis = 1 : i64, length = 7 : i64, start = 3 : i64, step = 2 : i64"),
+		one("slice_last_i32", limitExact, []string{"tensor<4x9xi32>"}, "tensor<4x4xi32>", "slice", "axis = -1 : i64, length = 4 : i64, start = 5 : i64"),
+		one("concat_axis1_3", limitExact, []string{"tensor<2x3x4xf32>", "tensor<2x1x4xf32>", "tensor<2x5x4xf32>"}, "tensor<2x9x4xf32>", "concat", "axis = 1 : i64"),
+		one("concat_cache_rows", limitExact, []string{"tensor<1x7x2x16xf32>", "tensor<1x1x2x16xf32>"}, "tensor<1x8x2x16xf32>", "concat", "axis = 1 : i64"),
+		one("gather_rows", limitExact, []string{"tensor<50x16xf32>", "tensor<1x3xi32>"}, "tensor<1x3x16xf32>", "gather", "axis = 0 : i64"),
+		one("gather_axis1_i64", limitExact, []string{"tensor<3x10x4xf16>", "tensor<5xi64>"}, "tensor<3x5x4xf16>", "gather", "axis = 1 : i64"),
+		{
+			// A reshape is a view: the element-wise kernel writes the
+			// region's result directly; returning an operand copies it.
+			name: "reshape_views", args: []string{"tensor<2x6xf32>"},
+			body: `%0 = graph.neg %a0 : (tensor<2x6xf32>) -> tensor<2x6xf32>
+%1 = graph.reshape %0 : (tensor<2x6xf32>) -> tensor<3x4xf32>
+%2 = graph.reshape %a0 : (tensor<2x6xf32>) -> tensor<12xf32>`,
+			yield: []string{"%1", "%2", "%1"}, results: []string{"tensor<3x4xf32>", "tensor<12xf32>", "tensor<3x4xf32>"}, limit: 0,
+		},
+	}
+}
+
+func matmulCases() []opCase {
+	mm := func(name, a, b, y string) opCase { return one(name, limitMatmul, []string{a, b}, y, "matmul", "") }
+	return []opCase{
+		mm("gemv_decode_1x64x96", "tensor<1x64xf32>", "tensor<64x96xf32>", "tensor<1x96xf32>"),
+		mm("gemv_odd_3x37x45", "tensor<3x37xf32>", "tensor<37x45xf32>", "tensor<3x45xf32>"),
+		mm("gemv_f16_weight_8x130x260", "tensor<8x130xf32>", "tensor<130x260xf16>", "tensor<8x260xf32>"),
+		mm("gemv_batched_2x1x40x33", "tensor<2x1x40xf32>", "tensor<40x33xf32>", "tensor<2x1x33xf32>"),
+		mm("gemm_batch_9x100x70", "tensor<9x100xf32>", "tensor<100x70xf32>", "tensor<9x70xf32>"),
+		mm("gemm_odd_67x45x131", "tensor<67x45xf32>", "tensor<45x131xf32>", "tensor<67x131xf32>"),
+		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
+		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
+		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
+		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
+		{
+			name: "gemv_param_weight", args: []string{"tensor<1x128xf32>"},
+			body: `%w = graph.param "w" : tensor<128x256xf32>
+%0 = graph.matmul %a0, %w : (tensor<1x128xf32>, tensor<128x256xf32>) -> tensor<1x256xf32>`,
+			yield: []string{"%0"}, results: []string{"tensor<1x256xf32>"}, limit: limitMatmul,
+		},
+	}
+}
+
+// dequantCases: every format in the decode case (M = 1), a small batch
+// (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
+// multiples of a threadgroup's rows.
+func dequantCases() []opCase {
+	var cs []opCase
+	for _, f := range []struct {
+		name  string
+		block int
+		bytes int
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1024}} {
+			nbytes := s.n * s.k / f.block * f.bytes
+			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
+			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)
+			w := fmt.Sprintf("tensor<%dxui8>", nbytes)
+			cs = append(cs, opCase{
+				name: fmt.Sprintf("dequant_%s_%dx%dx%d", f.name, s.m, s.n, s.k), args: []string{x},
+				body: fmt.Sprintf(`%%w = graph.param "w" : %s
+%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s`, w, f.name, s.k, s.n, x, w, y),
+				yield: []string{"%0"}, results: []string{y}, limit: limitMatmul,
+			})
+		}
+	}
+	return cs
+}
+
+// attentionCases: the decode kernel (Sq ≤ 8) and the general one, every
+// mask kind, GQA, softcap, Dv ≠ D, head sizes that are not multiples of
+// 32, and queries that keep no key.
+func attentionCases() []opCase {
+	att := func(name string, b, sq, h, d, sk, hkv, dv int, elem, attrs, mask string) opCase {
+		q := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, d, elem)
+		k := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, d, elem)
+		v := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, dv, elem)
+		y := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, dv, elem)
+		args := []string{q, k, v}
+		if mask != "" {
+			args = append(args, mask)
+		}
+		limit := limitMatmul
+		return one(name, limit, args, y, "attention", attrs)
+	}
+	return []opCase{
+		att("attn_decode_gqa_custom", 1, 1, 4, 16, 8, 2, 16, "f32", `mask = "custom"`, "tensor<1x8xf32>"),
+		att("attn_decode_causal_long", 1, 1, 2, 64, 100, 1, 64, "f32", `mask = "causal"`, ""),
+		att("attn_decode_batch_window", 2, 3, 4, 40, 37, 4, 40, "f32", `mask = "sliding_window", window = 5 : i64`, ""),
+		att("attn_decode_bias_softcap", 1, 2, 2, 32, 20, 2, 32, "f32", `mask = "bias", softcap = 5.0 : f32`, "tensor<1x2x2x20xf32>"),
+		att("attn_decode_mla_dv", 1, 1, 4, 24, 9, 1, 16, "f32", `mask = "causal", scale = 0.3 : f32`, ""),
+		att("attn_decode_custom_i1", 1, 1, 2, 16, 12, 2, 16, "f32", `mask = "custom"`, "tensor<1x12xi1>"),
+		att("attn_general_causal", 1, 13, 2, 32, 13, 1, 32, "f32", `mask = "causal"`, ""),
+		att("attn_general_none_f16", 1, 9, 4, 16, 14, 2, 24, "f16", `mask = "none"`, ""),
+		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
+		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
+		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+	}
+}
+
+// recurrentCases: the gated delta net (scalar and per-channel gates, with
+// and without a state, decode and a sequence, N below, at and above 32)
+// and the LSTM.
+func recurrentCases() []opCase {
+	gdn := func(name string, b, s, h, n int, perChannel, state bool, limit float64) opCase {
+		t := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, s, h, n)
+		gt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		if perChannel {
+			gt = t
+		}
+		bt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		st := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, h, n, n)
+		args := []string{t, t, t, gt, bt}
+		if state {
+			args = append(args, st)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		attrs := ""
+		if perChannel {
+			attrs = " {gate_per_channel = true}"
+		}
+		// The gate is log-decay: keep it negative, as the models do.
+		body := fmt.Sprintf(`%%0:2 = graph.gated_delta_net %s%s : (%s) -> (%s, %s)`, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), t, st)
+		return opCase{name: name, args: args, body: body, yield: []string{"%0#0", "%0#1"}, results: []string{t, st}, limit: limit}
+	}
+	lstm := func(name string, b, s, in, h int, init bool) opCase {
+		args := []string{fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, in), fmt.Sprintf("tensor<%dx%dxf32>", 4*h, in),
+			fmt.Sprintf("tensor<%dx%dxf32>", 4*h, h), fmt.Sprintf("tensor<%dxf32>", 4*h)}
+		hc := fmt.Sprintf("tensor<%dx%dxf32>", b, h)
+		if init {
+			args = append(args, hc, hc)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		y := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		body := fmt.Sprintf(`%%0:3 = graph.lstm %s : (%s) -> (%s, %s, %s)`, strings.Join(uses, ", "), strings.Join(args, ", "), y, hc, hc)
+		return opCase{name: name, args: args, body: body, yield: []string{"%0#0", "%0#1", "%0#2"}, results: []string{y, hc, hc}, limit: 1e-6}
+	}
+	return []opCase{
+		gdn("gdn_decode_16", 1, 1, 4, 16, false, true, 1e-6),
+		gdn("gdn_seq_kda_48", 1, 3, 2, 48, true, true, 1e-6),
+		gdn("gdn_batch_nostate_32", 2, 2, 2, 32, false, false, 1e-6),
+		gdn("gdn_decode_128", 1, 1, 2, 128, false, true, 1e-6),
+		lstm("lstm_seq", 2, 4, 12, 20, true),
+		lstm("lstm_decode_noinit", 1, 1, 40, 37, false),
+	}
+}
+
+// ropeCases: both styles, partial and full rotary dims, rank 4 and packed
+// rank 3, the decode case and a sequence, f16.
+func ropeCases() []opCase {
+	rope := func(name, x, cs string, head, rot int, style string, limit float64) opCase {
+		return one(name, limit, []string{x, cs, cs}, x, "rope", fmt.Sprintf("head_dim = %d : i64, rotary_dim = %d : i64, style = %q", head, rot, style))
+	}
+	return []opCase{
+		rope("rope_neox_partial_decode", "tensor<1x1x4x16xf32>", "tensor<1x2xf32>", 16, 4, "neox", limitExact),
+		rope("rope_neox_seq_odd", "tensor<2x5x3x24xf32>", "tensor<5x10xf32>", 24, 20, "neox", limitExact),
+		rope("rope_gptj_packed", "tensor<2x3x40xf32>", "tensor<3x4xf32>", 8, 8, "gptj", limitExact),
+		rope("rope_gptj_f16_partial", "tensor<1x4x2x12xf16>", "tensor<4x3xf32>", 12, 6, "gptj", limitF16),
+	}
+}

@@ -1,0 +1,241 @@
+package cuda
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// Init says how a job buffer starts.
+type Init uint8
+
+const (
+	Poison Init = iota // 0xff bytes (left uninitialised in the runner's exact mode)
+	Data               // the buffer's Data
+	Zero               // zeros (the status word)
+	Random             // Fill(Elem, Size, Seed), made on the device
+)
+
+// Elem is the element code of a job buffer: what Random fills it with.
+type Elem uint8
+
+const (
+	F32 Elem = iota
+	F16
+	BF16
+	I32
+	I64
+	I8
+	I1
+	UI8
+	U32
+	Q4_0 // GGUF blocks, with finite scales
+	Q8_0
+	Q4_K
+	Q6_K
+)
+
+// ElemOf returns the element code of a manifest tensor type
+// ("tensor<4x8xf16>"); quant names the GGUF format of a packed ui8 weight
+// ("" for none).
+func ElemOf(typ, quant string) (Elem, error) {
+	switch quant {
+	case "q4_0":
+		return Q4_0, nil
+	case "q8_0":
+		return Q8_0, nil
+	case "q4_k":
+		return Q4_K, nil
+	case "q6_k":
+		return Q6_K, nil
+	case "":
+	default:
+		return 0, fmt.Errorf("no element code for format %q", quant)
+	}
+	i := strings.LastIndexAny(typ, "x<")
+	e := strings.TrimSuffix(typ[i+1:], ">")
+	switch e {
+	case "f32":
+		return F32, nil
+	case "f16":
+		return F16, nil
+	case "bf16":
+		return BF16, nil
+	case "i32":
+		return I32, nil
+	case "i64":
+		return I64, nil
+	case "i8":
+		return I8, nil
+	case "i1":
+		return I1, nil
+	case "ui8":
+		return UI8, nil
+	case "ui32", "u32":
+		return U32, nil
+	}
+	return 0, fmt.Errorf("no element code for %q", typ)
+}
+
+// Buffer is one buffer of a job.
+type Buffer struct {
+	Size int64
+	Init Init
+	Elem Elem
+	Seed uint32 // Random
+	Data []byte // Data: Size bytes
+}
+
+// Dispatch is one kernel launch; Buffers[i] is the job buffer bound at
+// index i.
+type Dispatch struct {
+	Kernel            string
+	Grid, Threadgroup [3]int
+	ThreadgroupMemory int
+	Buffers           []int
+}
+
+// Job is a named set of buffers and the dispatches that run over them.
+type Job struct {
+	Name       string
+	Buffers    []Buffer
+	Dispatches []Dispatch
+}
+
+// WriteJobs writes jobs in the job-file format of shim/rlx_cuda_runtime.cu;
+// kernels is the launch table's order (Sources.Kernels).
+func WriteJobs(w io.Writer, jobs []*Job, kernels []string) error {
+	index := map[string]int{}
+	for i, k := range kernels {
+		index[k] = i
+	}
+	bw := bufio.NewWriter(w)
+	le := binary.LittleEndian
+	u32 := func(v int) { bw.Write(le.AppendUint32(nil, uint32(v))) }
+	u64 := func(v int64) { bw.Write(le.AppendUint64(nil, uint64(v))) }
+	bw.WriteString("RLXCUJ1\n")
+	u32(len(jobs))
+	for _, j := range jobs {
+		u32(len(j.Name))
+		bw.WriteString(j.Name)
+		u32(len(j.Buffers))
+		for _, b := range j.Buffers {
+			u64(b.Size)
+			bw.WriteByte(byte(b.Init))
+			bw.WriteByte(byte(b.Elem))
+			if b.Init == Random {
+				u32(int(b.Seed))
+			}
+			if b.Init == Data {
+				if int64(len(b.Data)) != b.Size {
+					return fmt.Errorf("job %s: buffer of %d bytes holds %d", j.Name, b.Size, len(b.Data))
+				}
+				bw.Write(b.Data)
+			}
+		}
+		u32(len(j.Dispatches))
+		for _, d := range j.Dispatches {
+			k, ok := index[d.Kernel]
+			if !ok {
+				return fmt.Errorf("job %s: kernel %s is not in the table", j.Name, d.Kernel)
+			}
+			u32(k)
+			for _, v := range d.Grid {
+				u32(v)
+			}
+			for _, v := range d.Threadgroup {
+				u32(v)
+			}
+			u64(int64(d.ThreadgroupMemory))
+			u32(len(d.Buffers))
+			for _, id := range d.Buffers {
+				u32(id)
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// hash is the counter-based generator of Fill (rlx_hash in
+// shim/rlx_cuda_runtime.cu computes the same): SplitMix64's finaliser of
+// i·φ + seed, bits 16 to 47.
+func hash(i uint64, seed uint32) uint32 {
+	z := i*0x9e3779b97f4a7c15 + uint64(seed)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return uint32((z ^ (z >> 31)) >> 16)
+}
+
+// uniform is hash's value as a float in [-1, 1).
+func uniform(h uint32) float32 { return float32(h>>8)*(2.0/16777216.0) - 1 }
+
+// quantBlocks gives a GGUF format's block size and the offsets of its f16
+// scales (d, and dmin for q4_k) in a block.
+func quantBlocks(e Elem) (bytes int, scales []int) {
+	switch e {
+	case Q4_0:
+		return 18, []int{0}
+	case Q8_0:
+		return 34, []int{0}
+	case Q4_K:
+		return 144, []int{0, 2}
+	case Q6_K:
+		return 210, []int{208}
+	}
+	return 0, nil
+}
+
+// Fill returns the bytes a Random buffer starts with; the runtime's
+// rlx_fill_random makes the same on the device, so that a reference
+// computed here from Fill's bytes checks a run there. Floats are uniform
+// in [-1, 1) (rounded to nearest even for f16 and bf16), integers in
+// [0, 1024) (valid gather indices for the tables the suites use), booleans
+// 0 or 1, bytes anything; GGUF blocks are random bytes with every f16
+// scale set to uniform/64, finite.
+func Fill(e Elem, size int64, seed uint32) []byte {
+	out := make([]byte, size)
+	le := binary.LittleEndian
+	switch e {
+	case F32:
+		for i := int64(0); i+4 <= size; i += 4 {
+			le.PutUint32(out[i:], math.Float32bits(uniform(hash(uint64(i/4), seed))))
+		}
+	case F16:
+		for i := int64(0); i+2 <= size; i += 2 {
+			le.PutUint16(out[i:], tensor.F32ToF16Bits(uniform(hash(uint64(i/2), seed))))
+		}
+	case BF16:
+		for i := int64(0); i+2 <= size; i += 2 {
+			le.PutUint16(out[i:], tensor.F32ToBF16Bits(uniform(hash(uint64(i/2), seed))))
+		}
+	case I32, U32:
+		for i := int64(0); i+4 <= size; i += 4 {
+			le.PutUint32(out[i:], hash(uint64(i/4), seed)%1024)
+		}
+	case I64:
+		for i := int64(0); i+8 <= size; i += 8 {
+			le.PutUint64(out[i:], uint64(hash(uint64(i/8), seed)%1024))
+		}
+	case I1:
+		for i := range out {
+			out[i] = byte(hash(uint64(i), seed) & 1)
+		}
+	default:
+		for i := range out {
+			out[i] = byte(hash(uint64(i), seed))
+		}
+		bs, scales := quantBlocks(e)
+		for b := int64(0); bs > 0 && (b+1)*int64(bs) <= size; b++ {
+			for k, off := range scales {
+				h := hash(uint64(b)*2+uint64(k), seed^0x51ca1e)
+				le.PutUint16(out[b*int64(bs)+int64(off):], tensor.F32ToF16Bits(uniform(h)/64))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,236 @@
+package metal
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// graph.dequant_matmul: x [M, K] f32 times Wᵀ, W [N, K] stored row-major
+// as GGUF blocks, decoded inside the kernel (never to a full matrix).
+//
+// Both paths decode weights 32 at a time (a "unit": one q4_0 or q8_0
+// block, one 32-weight sub-block of a q4_k or q6_k block) with one helper
+// per format, reading blocks with the widest loads their alignment allows:
+// 2-byte loads on the 18- and 34-byte legacy blocks and on q6_k's 210-byte
+// blocks, 4-byte loads on q4_k's 144-byte blocks.
+//
+// GEMV (M ≤ gemvMaxRows, the decode case), as ggml's mul_mv: each
+// simdgroup owns a few weight rows (rowsPerSimd), its lanes take the row's
+// units in turn and simd_sum reduces over K; a threadgroup has a few
+// simdgroups. Every weight byte is read once.
+//
+// GEMM: the tiled loop of matmul.go with K steps of 32: each step decodes
+// one unit per weight row of the tile into threadgroup memory, beside the
+// x tile.
+
+type quantInfo struct {
+	name        string
+	block       int64 // weights per block
+	bytes       int64 // bytes per block
+	rowsPerSimd int   // GEMV rows per simdgroup
+	simds       int   // GEMV simdgroups per threadgroup
+}
+
+// quantFormats are the GGUF formats with kernels (layouts in
+// docs/runtime-kernels.md); the GEMV split follows ggml-metal's.
+func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
+	switch f {
+	case "q4_0":
+		return quantInfo{"q4_0", 32, 18, 4, 2}, true
+	case "q8_0":
+		return quantInfo{"q8_0", 32, 34, 2, 4}, true
+	case "q4_k":
+		return quantInfo{"q4_k", 256, 144, 2, 2}, true
+	case "q6_k":
+		return quantInfo{"q6_k", 256, 210, 2, 2}, true
+	}
+	return quantInfo{}, false
+}
+
+// dequantHelpers decode unit u (32 weights) of a weight row into w, in the
+// reference's arithmetic: q4_0 (q−8)·d, q8_0 q·d, q4_k d1·q − m1 with
+// d1 = d·sc and m1 = dmin·m, q6_k (d·sc)·(q−32).
+const dequantHelpers = `
+static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
+  device const ushort *p = (device const ushort *)(row + u * 18u);
+  const float d = rlx_half_bits(p[0]);
+  for (uint j = 0; j < 8u; j++) {
+    const uint q = p[1u + j];
+    w[2u * j] = (float)((int)(q & 15u) - 8) * d;
+    w[2u * j + 1u] = (float)((int)((q >> 8) & 15u) - 8) * d;
+    w[2u * j + 16u] = (float)((int)((q >> 4) & 15u) - 8) * d;
+    w[2u * j + 17u] = (float)((int)((q >> 12) & 15u) - 8) * d;
+  }
+}
+static inline void rlx_dq32_q8_0(device const uchar *row, uint u, thread float *w) {
+  device const ushort *p = (device const ushort *)(row + u * 34u);
+  const float d = rlx_half_bits(p[0]);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = p[1u + j];
+    w[2u * j] = (float)(int)(char)(uchar)(q & 255u) * d;
+    w[2u * j + 1u] = (float)(int)(char)(uchar)(q >> 8) * d;
+  }
+}
+static inline void rlx_dq32_q4_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 144u;
+  const uint j = u % 8u;
+  device const ushort *h = (device const ushort *)blk;
+  const float d = rlx_half_bits(h[0]);
+  const float dmin = rlx_half_bits(h[1]);
+  device const uchar *s = blk + 4;
+  uint sc;
+  uint mn;
+  if (j < 4u) {
+    sc = s[j] & 63u;
+    mn = s[j + 4u] & 63u;
+  } else {
+    sc = (s[j + 4u] & 15u) | ((s[j - 4u] >> 6) << 4);
+    mn = (s[j + 4u] >> 4) | ((s[j] >> 6) << 4);
+  }
+  const float d1 = d * (float)sc;
+  const float m1 = dmin * (float)mn;
+  device const uint *qs = (device const uint *)(blk + 16u + (j / 2u) * 32u);
+  const uint shift = (j & 1u) * 4u;
+  for (uint i = 0; i < 8u; i++) {
+    const uint q = qs[i] >> shift;
+    w[4u * i] = d1 * (float)(q & 15u) - m1;
+    w[4u * i + 1u] = d1 * (float)((q >> 8) & 15u) - m1;
+    w[4u * i + 2u] = d1 * (float)((q >> 16) & 15u) - m1;
+    w[4u * i + 3u] = d1 * (float)((q >> 24) & 15u) - m1;
+  }
+}
+static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 210u;
+  const uint e = (u % 8u) * 32u;
+  const uint hf = e / 128u;
+  const uint g = (e % 128u) / 32u;
+  device const ushort *ql = (device const ushort *)(blk + 64u * hf + (g & 1u) * 32u);
+  device const ushort *qh = (device const ushort *)(blk + 128u + 32u * hf);
+  device const char *sc = (device const char *)(blk + 192u + 8u * hf + 2u * g);
+  const float d = rlx_half_bits(*((device const ushort *)(blk + 208u)));
+  const uint nib = (g >> 1) * 4u;
+  const uint hsh = 2u * g;
+  for (uint i = 0; i < 16u; i++) {
+    const uint l = ql[i];
+    const uint hb = qh[i];
+    const float dsc = d * (float)sc[(2u * i) / 16u];
+    const int q0 = (int)(((l >> nib) & 15u) | (((hb >> hsh) & 3u) << 4)) - 32;
+    const int q1 = (int)(((l >> (8u + nib)) & 15u) | (((hb >> (8u + hsh)) & 3u) << 4)) - 32;
+    w[2u * i] = dsc * (float)q0;
+    w[2u * i + 1u] = dsc * (float)q1;
+  }
+}
+`
+
+func emitDequantMatMul(r *regionState, op *ir.Operation) error {
+	dq, _ := graph.AsDequantMatMul(op)
+	x, _ := infoOf(op.Operand(0))
+	wt, _ := infoOf(op.Operand(1))
+	y, _ := infoOf(op.Result(0))
+	f, ok := quantFormat(dq.Format())
+	if !ok || x.rank() != 2 || x.elem != elemF32 {
+		return ir.OpError(op, "has no Metal kernel for format %q and operand %v", dq.Format(), op.Operand(0).Type())
+	}
+	n, k := dq.N(), dq.K()
+	m := x.dim(0)
+	if k%f.block != 0 || wt.n != n*(k/f.block)*f.bytes {
+		return ir.OpError(op, "packed weight of %d bytes does not hold [%d, %d] in %s", wt.n, n, k, f.name)
+	}
+	if y.n == 0 {
+		return nil
+	}
+	rowBytes := (k / f.block) * f.bytes
+	units := k / 32
+	gemv := m <= gemvMaxRows
+	family := "dequant_gemm_" + f.name
+	if gemv {
+		family = "dequant_gemv_" + f.name
+	}
+	key := keyOf(m, n, k)
+	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
+		b.e.helpers.use(hDequant)
+		b.k.Summary = fmt.Sprintf("x[%d, %d] · W[%d, %d]ᵀ, W in %s", m, k, n, k, f.name)
+		b.buffer("x", x, accRead)
+		b.buffer("w", wt, accRead)
+		b.buffer("y", y, accWrite)
+		if gemv {
+			nsg := min(f.simds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+			nr := f.rowsPerSimd
+			rowsPerTG := int64(nsg * nr)
+			b.launch([3]int{int((n + rowsPerTG - 1) / rowsPerTG), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeFixed)
+			b.l("const uint r0 = (tgpos.x * %du + sg) * %du;", nsg, nr)
+			b.l("float acc[%d];", int64(nr)*m)
+			b.l("for (uint i = 0; i < %du; i++) {", int64(nr)*m)
+			b.l("acc[i] = 0.0f;")
+			b.l("}")
+			b.l("float wv[32];")
+			b.l("for (uint u = lane; u < %du; u += 32u) {", units)
+			b.l("for (uint r = 0; r < %du; r++) {", nr)
+			b.l("if (r0 + r < %du) {", n)
+			b.l("rlx_dq32_%s(w + (r0 + r) * %du, u, wv);", f.name, rowBytes)
+			b.l("for (uint mi = 0; mi < %du; mi++) {", m)
+			b.l("device const float4 *xv = (device const float4 *)(x + mi * %du + u * 32u);", k)
+			b.l("float s = 0.0f;")
+			b.l("for (uint i = 0; i < 8u; i++) {")
+			b.l("const float4 v = xv[i];")
+			b.l("s += v.x * wv[4u * i] + v.y * wv[4u * i + 1u] + v.z * wv[4u * i + 2u] + v.w * wv[4u * i + 3u];")
+			b.l("}")
+			b.l("acc[r * %du + mi] += s;", m)
+			b.l("}")
+			b.l("}")
+			b.l("}")
+			b.l("}")
+			// Every lane of the simdgroup reaches the sums: the row bound is
+			// the same for all of them.
+			b.l("for (uint r = 0; r < %du; r++) {", nr)
+			b.l("for (uint mi = 0; mi < %du; mi++) {", m)
+			b.l("const float s = simd_sum(acc[r * %du + mi]);", m)
+			b.l("if (lane == 0 && r0 + r < %du) {", n)
+			b.l("y[mi * %du + r0 + r] = s;", n)
+			b.l("}")
+			b.l("}")
+			b.l("}")
+			return nil
+		}
+		b.l("device const float *ap = x;")
+		b.l("device float *yp = y;")
+		bm := gemmRows(b)
+		emitGEMM(b, m, k, n, 1, elemF32,
+			func(b *kb) { // As[kk][i] = x[m0+i, k0+kk]
+				b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", 32*bm)
+				b.l("const uint i = e / 32u;")
+				b.l("const uint kk = e %% 32u;")
+				b.l("const uint gm = m0 + i;")
+				b.l("As[kk * %du + i] = gm < %du ? ap[gm * %du + k0 + kk] : 0.0f;", bm, m, k)
+				b.l("}")
+			},
+			func(b *kb) { // Bs[kk][j] = W[n0+j, k0+kk], one unit per row
+				b.l("if (tpos.x < %du) {", gemmBN)
+				b.l("const uint gn = n0 + tpos.x;")
+				b.l("float wv[32];")
+				b.l("if (gn < %du) {", n)
+				b.l("rlx_dq32_%s(w + gn * %du, k0 / 32u, wv);", f.name, rowBytes)
+				b.l("} else {")
+				b.l("for (uint kk = 0; kk < 32u; kk++) {")
+				b.l("wv[kk] = 0.0f;")
+				b.l("}")
+				b.l("}")
+				b.l("for (uint kk = 0; kk < 32u; kk++) {")
+				b.l("Bs[kk * %du + tpos.x] = wv[kk];", gemmBN)
+				b.l("}")
+				b.l("}")
+			}, 32, k)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ids, err := r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(kern, []*ir.Operation{op}, ids)
+	return nil
+}

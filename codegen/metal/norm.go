@@ -1,0 +1,194 @@
+package metal
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Row kernels (rms_norm, layer_norm, softmax), as ggml's: one threadgroup
+// per row; threads stride over the row (four elements at a time when the
+// row allows), reduce with simd_sum or simd_max and then through
+// threadgroup memory (rlx_tg_sum, rlx_tg_max). The threadgroup doubles from
+// 32 while it is shorter than the row, up to the maximum; the kernel reads
+// its size, so a runtime may run it with fewer threads (ResizeRows).
+
+// rowThreads picks the threadgroup of a row kernel for rows of n units
+// (float4 loads, or groups of four elements): it doubles from 32 while
+// every thread still gets a unit, as ggml's norms choose.
+func rowThreads(n int64, maxT int) int {
+	t := SimdWidth
+	for int64(t*2) <= n && t*2 <= maxT {
+		t *= 2
+	}
+	return t
+}
+
+// rowScratch reserves one float per possible simdgroup.
+func rowScratch(b *kb) {
+	b.e.helpers.use(hTGSum)
+	b.tgmem("float", 4*(b.e.opts.MaxThreadsPerThreadgroup/SimdWidth))
+}
+
+func emitNorm(r *regionState, op *ir.Operation) error {
+	x, _ := infoOf(op.Operand(0))
+	y, _ := infoOf(op.Result(0))
+	g, _ := infoOf(op.Operand(1))
+	layer := op.Name() == graph.LayerNormName
+	var eps float64
+	var beta tensorInfo
+	if layer {
+		ln, _ := graph.AsLayerNorm(op)
+		eps = ln.Epsilon()
+		beta, _ = infoOf(op.Operand(2))
+	} else {
+		rn, _ := graph.AsRMSNorm(op)
+		eps = rn.Epsilon()
+	}
+	if x.rank() == 0 {
+		return ir.OpError(op, "needs an operand of rank ≥ 1")
+	}
+	d := x.dim(-1)
+	rows := x.n / max(d, 1)
+	if x.n == 0 {
+		return nil
+	}
+	vec := d%4 == 0 && x.elem == elemF32
+	key := keyOf(layer, x.elem, y.elem, g.elem, beta.elem, rows, d, float32(eps))
+	family := "rms_norm"
+	if layer {
+		family = "layer_norm"
+	}
+	k, err := r.e.kernel(op, family, key, func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("%s over rows of %d, %d rows, %s, epsilon %s", family, d, rows, x.elem, floatLit(float32(eps)))
+		b.buffer("x", x, accRead)
+		b.buffer("gamma", g, accRead)
+		if layer {
+			b.buffer("beta", beta, accRead)
+		}
+		b.buffer("y", y, accWrite)
+		rowScratch(b)
+		units := d
+		if vec {
+			units = d / 4
+		}
+		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads((d+3)/4, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
+		b.l("const uint row = tgpos.x;")
+		b.l("device const %s *xr = x + row * %du;", x.elem.msl(), d)
+		b.l("device %s *yr = y + row * %du;", y.elem.msl(), d)
+		if vec {
+			b.l("device const float4 *x4 = (device const float4 *)xr;")
+		}
+		if layer {
+			b.l("float s = 0.0f;")
+			loopUnits(b, vec, units, func(v string) { b.l("s += %s;", v) }, x.elem)
+			b.l("const float mean = rlx_tg_sum(s, tg, lane, sg, tptg.x) / %s;", floatLit(float32(d)))
+			b.l("float ss = 0.0f;")
+			loopUnits(b, vec, units, func(v string) { b.l("const float dv = %s - mean;", v); b.l("ss += dv * dv;") }, x.elem)
+			b.l("const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / %s + %s);", floatLit(float32(d)), floatLit(float32(eps)))
+		} else {
+			b.l("float ss = 0.0f;")
+			loopUnits(b, vec, units, func(v string) { b.l("const float xv = %s;", v); b.l("ss += xv * xv;") }, x.elem)
+			b.l("const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / %s + %s);", floatLit(float32(d)), floatLit(float32(eps)))
+		}
+		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", d)
+		b.l("const float xv = (float)xr[i];")
+		if layer {
+			b.l("yr[i] = (%s)((xv - mean) * r * (float)gamma[i] + (float)beta[i]);", y.elem.msl())
+		} else {
+			b.l("yr[i] = (%s)(xv * r * (float)gamma[i]);", y.elem.msl())
+		}
+		b.l("}")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	reads := []*ir.Value{op.Operand(0), op.Operand(1)}
+	if layer {
+		reads = append(reads, op.Operand(2))
+	}
+	ids, err := r.bind(reads, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(k, []*ir.Operation{op}, ids)
+	return nil
+}
+
+// loopUnits writes a loop over a row held in xr (x4 when vec), calling body
+// with the float expression of each element.
+func loopUnits(b *kb, vec bool, units int64, body func(v string), e elem) {
+	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", units)
+	if vec {
+		b.l("const float4 v4 = x4[i];")
+		for _, c := range []string{"x", "y", "z", "w"} {
+			b.l("{")
+			body("v4." + c)
+			b.l("}")
+		}
+	} else {
+		body("(float)xr[i]")
+	}
+	b.l("}")
+}
+
+func emitSoftmax(r *regionState, op *ir.Operation) error {
+	sm, _ := graph.AsSoftmax(op)
+	x, _ := infoOf(op.Operand(0))
+	y, _ := infoOf(op.Result(0))
+	if x.n == 0 {
+		return nil
+	}
+	if x.rank() == 0 {
+		return ir.OpError(op, "needs an operand of rank ≥ 1")
+	}
+	axis := sm.Axis()
+	l := x.shape[axis]
+	inner := product(x.shape[axis+1:])
+	outer := product(x.shape[:axis])
+	key := keyOf(x.elem, y.elem, outer, l, inner)
+	k, err := r.e.kernel(op, "softmax", key, func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("softmax over axis %d of %v, %s", axis, x.shape, x.elem)
+		b.buffer("x", x, accRead)
+		b.buffer("y", y, accWrite)
+		rowScratch(b)
+		b.launch([3]int{int(outer * inner), 1, 1}, [3]int{rowThreads((l+3)/4, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
+		// Row r = (o, i) starts at o*l*inner + i and steps by inner.
+		if inner == 1 {
+			b.l("const uint base = tgpos.x * %du;", l)
+		} else {
+			b.l("const uint base = (tgpos.x / %du) * %du + tgpos.x %% %du;", inner, l*inner, inner)
+		}
+		idx := "base + j"
+		if inner != 1 {
+			idx = fmt.Sprintf("base + j * %du", inner)
+		}
+		// The maximum skips NaNs (fmax); a NaN then reaches every output
+		// through the sum, and an all -inf row gives NaN, as the reference.
+		b.l("float m = -INFINITY;")
+		b.l("for (uint j = tpos.x; j < %du; j += tptg.x) {", l)
+		b.l("m = fmax(m, (float)x[%s]);", idx)
+		b.l("}")
+		b.l("m = rlx_tg_max(m, tg, lane, sg, tptg.x);")
+		b.l("float s = 0.0f;")
+		b.l("for (uint j = tpos.x; j < %du; j += tptg.x) {", l)
+		b.l("s += exp((float)x[%s] - m);", idx)
+		b.l("}")
+		b.l("s = rlx_tg_sum(s, tg, lane, sg, tptg.x);")
+		b.l("for (uint j = tpos.x; j < %du; j += tptg.x) {", l)
+		b.l("y[%s] = (%s)(exp((float)x[%s] - m) / s);", idx, y.elem.msl(), idx)
+		b.l("}")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ids, err := r.bind([]*ir.Value{op.Operand(0)}, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(k, []*ir.Operation{op}, ids)
+	return nil
+}

@@ -1,0 +1,84 @@
+package metal
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Options control emission. The zero value means the defaults.
+type Options struct {
+	// MSLVersion is the Metal Shading Language version the source targets,
+	// "major.minor" ("3.0" when empty). bf16 tensors need 3.1 or later
+	// (MSL's bfloat type).
+	MSLVersion string
+	// MaxThreadsPerThreadgroup bounds every kernel's threadgroup (1024 when
+	// zero). A pipeline's real maximum can be lower than 1024 (896 on some
+	// chips), so kernels never assume a size: they read
+	// threads_per_threadgroup, and the manifest says which may shrink.
+	MaxThreadsPerThreadgroup int
+}
+
+// Limits of a Metal threadgroup that every emitted kernel is checked
+// against (Apple's Metal feature set tables).
+const (
+	MaxBuffers           = 31    // argument-table entries for buffers
+	MaxThreadgroupMemory = 32768 // bytes
+	ThreadgroupMemAlign  = 16    // the length must be a multiple of this
+	SimdWidth            = 32    // threads per simdgroup on Apple GPUs
+)
+
+// MSLVersions returns the MSL versions the emitter targets, oldest first
+// (the simdgroup functions as used here need 2.4).
+func MSLVersions() []string { return []string{"2.4", "3.0", "3.1", "3.2"} }
+
+// resolved returns the options with defaults filled in, or an error that
+// names the bad option.
+func (o Options) resolved() (Options, error) {
+	if o.MSLVersion == "" {
+		o.MSLVersion = "3.0"
+	}
+	if err := CheckMSLVersion(o.MSLVersion); err != nil {
+		return o, fmt.Errorf("msl-version: %v", err)
+	}
+	if o.MaxThreadsPerThreadgroup == 0 {
+		o.MaxThreadsPerThreadgroup = 1024
+	}
+	if err := CheckMaxThreads(o.MaxThreadsPerThreadgroup); err != nil {
+		return o, fmt.Errorf("max-threads-per-threadgroup: %v", err)
+	}
+	return o, nil
+}
+
+// CheckMSLVersion reports whether v is an MSL version the emitter targets.
+func CheckMSLVersion(v string) error {
+	for _, ok := range MSLVersions() {
+		if v == ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(MSLVersions(), ", "))
+}
+
+// CheckMaxThreads reports whether n can bound a threadgroup: a multiple of
+// the simdgroup width between 32 and 1024.
+func CheckMaxThreads(n int) error {
+	if n < SimdWidth || n > 1024 || n%SimdWidth != 0 {
+		return fmt.Errorf("'%d' is not a multiple of 32 from 32 to 1024", n)
+	}
+	return nil
+}
+
+// versionAtLeast reports whether MSL version v is at least want.
+func versionAtLeast(v, want string) bool {
+	maj, min := splitVersion(v)
+	wmaj, wmin := splitVersion(want)
+	return maj > wmaj || (maj == wmaj && min >= wmin)
+}
+
+func splitVersion(v string) (int, int) {
+	a, b, _ := strings.Cut(v, ".")
+	x, _ := strconv.Atoi(a)
+	y, _ := strconv.Atoi(b)
+	return x, y
+}

@@ -1,0 +1,11 @@
+// Package randgraph builds random, valid graph-dialect functions for the
+// property tests of hybrid-split and of the runtime's plans: DAGs over
+// every graph op, with NumPy broadcasting, multi-result ops
+// (gated_delta_net, lstm), leaves shared by several ops, attention that is
+// and is not leaf-materialised, and enough ops without an MPS lowering
+// that regions alternate. Config.Plans makes functions on which the
+// original algorithm (mode=seed) makes hybrid plans of several steps.
+// Shapes are tiny so the interpreter runs the functions fast. The same
+// seed and Config give the same function; Seeded is the property tests'
+// choice of Config per seed.
+package randgraph

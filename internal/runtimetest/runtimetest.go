@@ -1,0 +1,91 @@
+package runtimetest
+
+import (
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/dialect/builtin"
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/models"
+	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+)
+
+// Model is a model graph the runtime's tests use.
+type Model struct {
+	Name  string
+	Build func(ctx *ir.Context) (*models.Model, error)
+}
+
+// Qwen returns the Qwen3.5-like model at hidden (0: toy size), quantised
+// to quant ("" for dense), with the default layers when layers is 0.
+func Qwen(hidden int, quant string, layers int) func(*ir.Context) (*models.Model, error) {
+	return func(ctx *ir.Context) (*models.Model, error) {
+		c := models.DefaultQwen35()
+		if hidden > 0 {
+			c.Hidden = hidden
+		}
+		if quant != "" {
+			c.Quant = graph.QuantFormat(quant)
+		}
+		if layers > 0 {
+			c.Layers = layers
+		}
+		return models.Qwen35(ctx, c)
+	}
+}
+
+// Models returns the three models at toy size and at hidden 1024 with
+// their default layer counts, and the Qwen3.5-like model quantised to
+// q4_k at hidden 1024.
+func Models() []Model {
+	zonos := func(hidden int) func(*ir.Context) (*models.Model, error) {
+		return func(ctx *ir.Context) (*models.Model, error) {
+			c := models.DefaultZonos()
+			if hidden > 0 {
+				c.Hidden = hidden
+			}
+			return models.Zonos(ctx, c)
+		}
+	}
+	kimi := func(hidden int) func(*ir.Context) (*models.Model, error) {
+		return func(ctx *ir.Context) (*models.Model, error) {
+			c := models.DefaultKimi()
+			if hidden > 0 {
+				c.Hidden = hidden
+			}
+			return models.Kimi(ctx, c)
+		}
+	}
+	return []Model{
+		{"qwen35 toy", Qwen(0, "", 0)},
+		{"zonos toy", zonos(0)},
+		{"kimi toy", kimi(0)},
+		{"qwen35 h1024", Qwen(1024, "", 0)},
+		{"qwen35 h1024 q4_k", Qwen(1024, "q4_k", 0)},
+		{"zonos h1024", zonos(1024)},
+		{"kimi h1024", kimi(1024)},
+	}
+}
+
+// Split is a model split by hybrid-split.
+type Split struct {
+	Model *models.Model
+	// Original is a copy of the model's module before the split; Module
+	// the split one, and Func its function.
+	Original, Module, Func *ir.Operation
+}
+
+// SplitModel builds a model in a fresh context and splits it with opts.
+func SplitModel(build func(*ir.Context) (*models.Model, error), opts hybridsplit.Options) (*Split, error) {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Split{Model: m, Original: m.Module.Clone(nil), Module: m.Module}
+	s.Func = builtin.Body(m.Module).First()
+	if _, err := hybridsplit.Split(s.Func, opts); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

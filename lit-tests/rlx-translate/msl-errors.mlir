@@ -1,0 +1,64 @@
+// RUN: rlx-translate --mlir-to-msl --split-input-file --verify-diagnostics %s -o /dev/null
+// RUN: not rlx-translate --mlir-to-msl --msl-version=4.0 %s 2>&1 | FileCheck %s --check-prefix=VERSION
+// RUN: not rlx-translate --mlir-to-msl --max-threads-per-threadgroup=48 %s 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not rlx-translate --mlir-to-msl --split-input-file --msl-version=3.1 %s 2>/dev/null | FileCheck %s --check-prefix=BF16
+
+// Metal's limits are checked when the kernels are emitted, with an error
+// located at the op that needs the kernel.
+
+// VERSION: rlx-translate: for the --msl-version option: '4.0' is not one of 2.4, 3.0, 3.1, 3.2
+// THREADS: rlx-translate: for the --max-threads-per-threadgroup option: '48' is not a multiple of 32 from 32 to 1024
+
+// bf16 needs MSL 3.1 (bfloat); with it, the kernel stores bfloat (and the
+// other chunks still fail).
+// BF16: out0[t] = (bfloat)v0;
+
+func.func @bf(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+  %r = thunk.call @bf_thunk(%x) {target = "metal"} : (tensor<4xbf16>) -> tensor<4xbf16> {
+  ^bb0(%a: tensor<4xbf16>):
+    // expected-error@+1 {{'graph.neg' op operand #0 has type tensor<4xbf16>: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is 3.0}}
+    %0 = graph.neg %a : (tensor<4xbf16>) -> tensor<4xbf16>
+    thunk.yield %0 : tensor<4xbf16>
+  }
+  return %r : tensor<4xbf16>
+}
+
+// -----
+
+// An LSTM keeps h twice and c in threadgroup memory: 3·4096 floats are
+// 48 KB, more than a threadgroup has.
+func.func @lstm(%x: tensor<1x1x8xf32>, %wi: tensor<16384x8xf32>, %wh: tensor<16384x4096xf32>, %b: tensor<16384xf32>) -> tensor<1x1x4096xf32> {
+  %r = thunk.call @lstm_thunk(%x, %wi, %wh, %b) {target = "metal"} : (tensor<1x1x8xf32>, tensor<16384x8xf32>, tensor<16384x4096xf32>, tensor<16384xf32>) -> tensor<1x1x4096xf32> {
+  ^bb0(%a: tensor<1x1x8xf32>, %c: tensor<16384x8xf32>, %d: tensor<16384x4096xf32>, %e: tensor<16384xf32>):
+    // expected-error@+1 {{'graph.lstm' op needs 49152 bytes of threadgroup memory in kernel lstm_steps_0; a Metal threadgroup has at most 32768}}
+    %0:3 = graph.lstm %a, %c, %d, %e : (tensor<1x1x8xf32>, tensor<16384x8xf32>, tensor<16384x4096xf32>, tensor<16384xf32>) -> (tensor<1x1x4096xf32>, tensor<1x4096xf32>, tensor<1x4096xf32>)
+    thunk.yield %0#0 : tensor<1x1x4096xf32>
+  }
+  return %r : tensor<1x1x4096xf32>
+}
+
+// -----
+
+// A concat of 40 operands needs 41 buffers; a kernel binds at most 31.
+func.func @wide(%x: tensor<1x4xf32>) -> tensor<40x4xf32> {
+  %r = thunk.call @wide_thunk(%x) {target = "metal"} : (tensor<1x4xf32>) -> tensor<40x4xf32> {
+  ^bb0(%a: tensor<1x4xf32>):
+    // expected-error@+1 {{'graph.concat' op needs 41 buffers in kernel concat_0; a Metal kernel can bind at most 31}}
+    %0 = graph.concat %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {axis = 0 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<40x4xf32>
+    thunk.yield %0 : tensor<40x4xf32>
+  }
+  return %r : tensor<40x4xf32>
+}
+
+// -----
+
+// Kernels are specialised to static shapes.
+func.func @dyn(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error@+1 {{'thunk.call' op operand #0: type tensor<?x4xf32> has a dynamic dim (Metal kernels are specialised to static shapes)}}
+  %r = thunk.call @dyn_thunk(%x) {target = "metal"} : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%a: tensor<?x4xf32>):
+    %0 = graph.neg %a : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    thunk.yield %0 : tensor<?x4xf32>
+  }
+  return %r : tensor<?x4xf32>
+}

@@ -1,0 +1,10 @@
+// rlx's compile-only stand-in for Darwin's <errno.h>
+// (runtime/backend/metal/sdk/libc): the declarations that Go's runtime/cgo
+// and the Metal backend's cgo code use, with Darwin's values, written from
+// the POSIX and Apple manual pages. Nothing is linked against it: it lets
+// clang compile the darwin/arm64 cgo build on Linux (TestDarwinBuild).
+#pragma once
+extern int *__error(void);
+#define errno (*__error())
+#define EINVAL 22
+#define EAGAIN 35

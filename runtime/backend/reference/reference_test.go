@@ -1,0 +1,207 @@
+package reference_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/runtimetest"
+	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/runtime/backend"
+	"github.com/rlx-compiler/rlx/runtime/backend/reference"
+	"github.com/rlx-compiler/rlx/runtime/plan"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+var _ backend.Backend = (*reference.Backend)(nil)
+
+// bitIdentical fails unless got and want have the same bits.
+func bitIdentical(t *testing.T, what string, got, want []*tensor.Tensor) {
+	t.Helper()
+	diffs, err := ref.CompareResults(got, want)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	for i, d := range diffs {
+		if !d.BitIdentical {
+			t.Errorf("%s: result %d differs: %d elements, max |Δ| %g", what, i, d.Count, d.MaxAbs)
+		}
+	}
+}
+
+// TestModels runs every model graph through the reference backend (every
+// value through its arena slot) and compares the results bit for bit with
+// the interpreter's run of the original function, with and without guards
+// between the slots. The multi-output handoff that broke the original's
+// runtime (one MPS region's several results read by one native step) is
+// in every model; TestHandoff looks at it alone.
+func TestModels(t *testing.T) {
+	for _, c := range runtimetest.Models() {
+		t.Run(c.Name, func(t *testing.T) {
+			if testing.Short() && c.Name != "qwen35 toy" {
+				t.Skip("-short runs the toy Qwen3.5 only")
+			}
+			s, err := runtimetest.SplitModel(c.Build, hybridsplit.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := s.Model.RandomWeights(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &ref.TensorWeights{Tensors: st.Tensors}
+			in, err := s.Model.RandomInputs(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.RunModule(s.Original, "", in, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, guard := range []int64{0, 64} {
+				comp, err := backend.Compile(s.Module, "", backend.Options{Plan: plan.Options{Guard: guard}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := reference.New(comp, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := b.Run(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bitIdentical(t, fmt.Sprintf("guard %d", guard), got, want)
+				if st := b.Stats(); st.Waits != 1 || st.Steps != len(comp.Plan.Steps) {
+					t.Errorf("stats %+v: want 1 wait and %d steps", st, len(comp.Plan.Steps))
+				}
+			}
+		})
+	}
+}
+
+// TestHandoff runs the multi-output handoff of the original at hidden
+// 1024: in a Qwen3.5-like GDN layer, one MPS region computes q, k, v, the
+// gate and β, and one Metal step (the gated delta net's kernels) reads
+// them all. Through the arena it must give the interpreter's bits, run
+// after run; and when the plan hands two of those results over through one
+// slot (the bug), the results must change.
+func TestHandoff(t *testing.T) {
+	s, err := runtimetest.SplitModel(runtimetest.Qwen(1024, "q4_k", 2), hybridsplit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, err := backend.Compile(s.Module, "", backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mps, metal := handoff(comp.Plan)
+	if mps == nil {
+		t.Fatal("no MPS step hands three or more results to one Metal step")
+	}
+	t.Logf("handoff: step %d (@%s) hands %d results to step %d (@%s, kernel %s)", mps.Index, mps.Symbol, len(shared(mps, metal)), metal.Index, metal.Symbol, metal.Dispatches[0].Kernel)
+	st, err := s.Model.RandomWeights(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &ref.TensorWeights{Tensors: st.Tensors}
+	in, err := s.Model.RandomInputs(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.RunModule(s.Original, "", in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := reference.New(comp, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := range 2 {
+		got, err := b.Run(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bitIdentical(t, fmt.Sprintf("run %d", run), got, want)
+	}
+	// The bug: two handed-over results share a slot.
+	ids := shared(mps, metal)
+	bad := *comp
+	bad.Plan = clonePlan(t, comp.Plan)
+	bad.Plan.Values[ids[1]].Offset = bad.Plan.Values[ids[0]].Offset
+	for _, st := range bad.Plan.Steps {
+		for _, d := range st.Dispatches {
+			for j := range d.Bindings {
+				if bd := &d.Bindings[j]; bd.Buffer == plan.BufArena && bd.Value == ids[1] {
+					bd.Offset = bad.Plan.Values[ids[0]].Offset
+				}
+			}
+		}
+	}
+	if err := plan.Check(bad.Plan); err == nil {
+		t.Error("plan.Check passes the aliased handoff")
+	}
+	bb, err := reference.New(&bad, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := bb.Run(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffs, err := ref.CompareResults(got, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := false
+	for _, d := range diffs {
+		changed = changed || !d.BitIdentical
+	}
+	if !changed {
+		t.Error("aliasing two handed-over results changed nothing: the reference backend does not read through the arena")
+	}
+}
+
+// handoff finds an MPS step whose results (three or more) one Metal step
+// reads.
+func handoff(p *plan.Plan) (*plan.Step, *plan.Step) {
+	for _, a := range p.Steps {
+		if a.Kind != plan.StepMPS {
+			continue
+		}
+		for _, b := range p.Steps[a.Index+1:] {
+			if b.Kind == plan.StepMetal && len(shared(a, b)) >= 3 {
+				return a, b
+			}
+		}
+	}
+	return nil, nil
+}
+
+// shared returns the results of a that b reads.
+func shared(a, b *plan.Step) []int {
+	var out []int
+	for _, o := range a.Outputs {
+		for _, i := range b.Inputs {
+			if o == i {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func clonePlan(t *testing.T, p *plan.Plan) *plan.Plan {
+	t.Helper()
+	var b bytes.Buffer
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	q, err := plan.ReadJSON(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
