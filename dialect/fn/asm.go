@@ -310,12 +310,15 @@ func parseConstant(p ir.OpAsmParser, st *ir.OperationState) error {
 	if err != nil {
 		return err
 	}
-	t, err := p.ParseColonType()
+	// `type(results)`, as MLIR's format has it: a list, so `: T, U` makes
+	// two results (which the count bound by `%f =` or the verifier
+	// rejects).
+	ts, err := p.ParseColonTypeList()
 	if err != nil {
 		return err
 	}
 	st.Attrs = append(attrs, ir.NamedAttr{Name: "value", Value: value})
-	st.ResultTypes = []ir.Type{t}
+	st.ResultTypes = ts
 	return nil
 }
 

@@ -324,3 +324,22 @@ func.func @f() -> tensor<4xf32> {
 
 // -----
 "t.x"() {a = #$_foo.bar} : () -> ()
+
+// -----
+// func.constant's type is `type(results)`, a list: two types make two results.
+func.func @callee(%arg0: i32, %arg1: f32) -> (i32, f32) {
+  return %arg0, %arg1 : i32, f32
+}
+func.func @caller() {
+  %f = constant @callee : (i32, f32) -> i32, f32)
+  return
+}
+
+// -----
+func.func @callee(%arg0: i32, %arg1: f32) -> (i32, f32) {
+  return %arg0, %arg1 : i32, f32
+}
+func.func @caller() {
+  %f:2 = constant @callee : (i32, f32) -> i32, f32
+  return
+}
