@@ -109,6 +109,26 @@ func (p *parser) parseAttribute(t ir.Type) ir.Attribute {
 	return nil
 }
 
+// parseOptionalAttribute parses an attribute if the current token starts
+// one, as MLIR's parseOptionalAttribute decides: the tokens of the
+// attribute forms below, or a type. Other keywords (`array`, `strided`,
+// `distinct`) do not count. It returns nil when no attribute is there.
+func (p *parser) parseOptionalAttribute() ir.Attribute {
+	switch p.tok.kind {
+	case tokAtIdent, tokFloat, tokInteger, tokHashIdent, tokLBrace, tokLSquare, tokMinus, tokString:
+		return p.parseAttribute(nil)
+	case tokBareIdent:
+		switch string(p.text(p.tok)) {
+		case "affine_map", "affine_set", "dense", "dense_resource", "false", "loc", "sparse", "true", "unit":
+			return p.parseAttribute(nil)
+		}
+	}
+	if p.atTypeKeyword() || p.is(tokLParen) || p.is(tokBangIdent) {
+		return p.ctx.TypeAttr(p.parseType())
+	}
+	return nil
+}
+
 // stringValue returns the decoded value of the current string token.
 func (p *parser) stringValue() string {
 	return unescape(p.src[p.tok.start+1 : p.tok.end-1])
@@ -145,7 +165,8 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 			default:
 				p.failExpected("expected attribute name")
 			}
-			p.advance()
+			// As in MLIR, a duplicate is reported before the name is
+			// consumed (and the next token lexed).
 			dup := false
 			if seen != nil {
 				dup = seen[name]
@@ -164,6 +185,7 @@ func (p *parser) parseAttrDict() *ir.DictAttr {
 			if dup {
 				p.fail(pos, "duplicate key '%s' in dictionary attribute", name)
 			}
+			p.advance()
 			var v ir.Attribute
 			if p.consumeIf(tokEqual) {
 				v = p.parseAttribute(nil)
@@ -191,14 +213,15 @@ func (p *parser) parseSymbolRef() ir.Attribute {
 		save := p.lex.pos
 		saveTok := p.tok
 		p.advance()
-		if !p.is(tokColon) || p.tok.start != saveTok.end {
+		// As in MLIR, `: :` with a space counts as `::` too.
+		if !p.is(tokColon) {
 			p.lex.pos = save
 			p.tok = saveTok
 			break
 		}
 		p.advance()
 		if !p.is(tokAtIdent) {
-			p.failExpected("expected nested symbol reference identifier")
+			p.failTok("expected nested symbol reference identifier")
 		}
 		nested = append(nested, p.symbolName())
 	}
@@ -249,7 +272,6 @@ func (p *parser) parseExtendedAttr(t ir.Type) ir.Attribute {
 }
 
 func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
-	pos := p.tok.start
 	// Out-of-range literals become infinities, as with strtod in MLIR.
 	v, err := strconv.ParseFloat(p.spelling(), 64)
 	if err != nil && !math.IsInf(v, 0) {
@@ -262,12 +284,12 @@ func (p *parser) parseFloatAttr(t ir.Type, neg bool) ir.Attribute {
 		} else {
 			t = p.ctx.F64()
 		}
-		// MLIR reports a wrong type after the type it parsed.
-		pos = p.tok.start
 	}
 	ft, ok := t.(*ir.FloatType)
 	if !ok {
-		p.fail(pos, "floating point value not valid for specified type")
+		// MLIR reports a wrong type at the token after the literal (or
+		// after its type).
+		p.failTok("floating point value not valid for specified type")
 	}
 	if neg {
 		v = -v
@@ -399,10 +421,13 @@ func (p *parser) floatBitsFromInt(tok token, spelling string, neg bool, ft *ir.F
 }
 
 func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
-	kw := p.spelling()
+	what := "integer set"
+	if isMap {
+		what = "affine map"
+	}
 	p.advance()
 	if !p.is(tokLess) {
-		p.failExpected("expected '<' in %s", kw)
+		p.failExpected("expected '<' in %s", what)
 	}
 	// The affine parser reads from just after '<' and reports how far it
 	// got; the closing '>' must follow.
@@ -425,7 +450,7 @@ func (p *parser) parseAffineAttr(isMap bool) ir.Attribute {
 	}
 	p.lex.pos = base + n
 	p.advance()
-	p.expect(tokGreater, " to close "+kw)
+	p.expect(tokGreater, " in "+what)
 	return a
 }
 
@@ -440,7 +465,7 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 	start := p.tok.start
 	p.advance()
 	p.expect(tokLess, " after 'strided'")
-	p.expect(tokLSquare, " in strided layout")
+	p.expect(tokLSquare, "")
 	var strides []int64
 	if !p.consumeIf(tokRSquare) {
 		for {
@@ -449,17 +474,18 @@ func (p *parser) parseStridedAttr() ir.Attribute {
 				break
 			}
 		}
-		p.expect(tokRSquare, " in strided layout")
+		p.expect(tokRSquare, "")
 	}
 	offset := int64(0)
-	if p.consumeIf(tokComma) {
+	if !p.consumeIf(tokGreater) {
+		p.expect(tokComma, "")
 		if !p.consumeKeyword("offset") {
 			p.failExpected("expected 'offset' after comma")
 		}
 		p.expect(tokColon, " after 'offset'")
 		offset = p.parseOptionalIntOrQuestion("expected a 64-bit signed integer or '?'")
+		p.expect(tokGreater, "")
 	}
-	p.expect(tokGreater, " in strided layout")
 	for _, s := range strides {
 		if s == 0 {
 			p.fail(start, "strides must not be zero")
@@ -472,15 +498,18 @@ func (p *parser) parseOptionalIntOrQuestion(msg string) int64 {
 	if p.consumeIf(tokQuestion) {
 		return ir.Dynamic
 	}
+	// Errors point at the value, before any minus sign.
+	pos := p.tok.start
 	neg := p.consumeIf(tokMinus)
 	if !p.is(tokInteger) {
-		p.failTok("%s", msg)
+		p.fail(pos, "%s", msg)
 	}
-	v, err := strconv.ParseInt(p.spelling(), 0, 64)
-	if err != nil {
-		p.failTok("%s", msg)
+	u, ok := intValue(p.text(p.tok), 63)
+	if !ok {
+		p.fail(pos, "%s", msg)
 	}
 	p.advance()
+	v := int64(u)
 	if neg {
 		v = -v
 	}
@@ -494,8 +523,8 @@ func (p *parser) parseDistinctAttr() ir.Attribute {
 	if !p.is(tokInteger) {
 		p.failExpected("expected distinct ID")
 	}
-	id, err := strconv.ParseUint(p.spelling(), 10, 64)
-	if err != nil {
+	id, ok := intValue(p.text(p.tok), 64)
+	if !ok {
 		p.failExpected("expected an unsigned 64-bit integer")
 	}
 	p.advance()
@@ -597,6 +626,14 @@ func (p *parser) parseLocationInstance() ir.Location {
 			}
 			p.expect(tokLSquare, " in fused location")
 			var locs []ir.Location
+			if p.consumeIf(tokRSquare) {
+				// As MLIR's FusedLoc::get: no locations is the unknown
+				// location, or with metadata, fused over it.
+				if meta == nil {
+					return p.ctx.UnknownLoc()
+				}
+				return p.ctx.FusedLoc([]ir.Location{p.ctx.UnknownLoc()}, meta)
+			}
 			for {
 				locs = append(locs, p.parseLocationInstance())
 				if !p.consumeIf(tokComma) {
@@ -613,11 +650,11 @@ func (p *parser) parseLocationInstance() ir.Location {
 
 func (p *parser) parseLocNumber(msg string) int {
 	if !p.is(tokInteger) {
-		p.failTok("%s", msg)
+		p.failExpected("%s", msg)
 	}
-	v, err := strconv.ParseUint(p.spelling(), 0, 32)
-	if err != nil {
-		p.failTok("%s", msg)
+	v, ok := intValue(p.text(p.tok), 32)
+	if !ok {
+		p.failExpected("%s", msg)
 	}
 	p.advance()
 	return int(v)

@@ -3,6 +3,7 @@ package asm
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -14,38 +15,40 @@ func (p *parser) parseCustomOp() *ir.Operation {
 	defer p.leave()
 	nameTok := p.tok
 	name := p.spelling()
+	// As in MLIR, the name is consumed before it is looked up, so an error
+	// in the next token is reported first.
+	p.advance()
 	opName := p.ctx.OpName(name)
+	tried := name
 	if opName.Def() == nil {
-		if d := opName.Dialect(); d != "" {
-			if !p.ctx.IsDialectRegistered(d) {
-				p.fail(nameTok.start, "Dialect `%s' not found for custom op '%s' ", d, name)
-			}
-			p.fail(nameTok.start, "custom op '%s' is unknown", name)
+		// A name without a dialect prefix (or with an empty op part, as
+		// in `func.`) is looked up in the enclosing op's default dialect.
+		if dot := strings.IndexByte(name, '.'); dot < 0 || dot == len(name)-1 {
+			dd := p.defaultDialect[len(p.defaultDialect)-1]
+			tried = dd + "." + name
+			opName = p.ctx.OpName(tried)
 		}
-		// A name without a dialect prefix is looked up in the default
-		// dialect of the enclosing op, then (as MLIR still does) in func.
-		dd := p.defaultDialect[len(p.defaultDialect)-1]
-		for _, prefix := range []string{dd, "func"} {
-			if prefix == "" {
-				continue
-			}
-			if alt := p.ctx.OpName(prefix + "." + name); alt.Def() != nil {
-				opName = alt
-				break
-			}
+	}
+	if opName.Def() == nil {
+		suffix := ""
+		if tried != name {
+			suffix = fmt.Sprintf(" (tried '%s' as well)", tried)
 		}
-		if opName.Def() == nil {
-			if dd == "" {
-				p.fail(nameTok.start, "custom op '%s' is unknown", name)
+		if d, _, _ := strings.Cut(tried, "."); !p.ctx.IsDialectRegistered(d) {
+			err := p.errorAt(nameTok.start, "Dialect `%s' not found for custom op '%s' %s", d, name, suffix)
+			var names []string
+			for _, d := range p.ctx.Dialects() {
+				names = append(names, d.Name)
 			}
-			p.fail(nameTok.start, "custom op '%s' is unknown (tried '%s.%s' as well)", name, dd, name)
+			err.Notes = append(err.Notes, p.noteAt(nameTok.start, "Registered dialects: %s ; for more info on dialect registration see https://mlir.llvm.org/getting_started/Faq/#registered-loaded-dependent-whats-up-with-dialects-management", strings.Join(names, ", ")))
+			panic(parseError{err})
 		}
+		p.fail(nameTok.start, "custom op '%s' is unknown%s", name, suffix)
 	}
 	def := opName.Def()
 	if def.Parse == nil {
 		p.fail(nameTok.start, "custom op '%s' has no custom assembly form", name)
 	}
-	p.advance()
 	st := &ir.OperationState{Name: opName, Loc: p.ctx.UnknownLoc()}
 	op := &opParser{p: p, def: def}
 	if err := def.Parse(op, st); err != nil {
@@ -61,6 +64,9 @@ func (p *parser) parseCustomOp() *ir.Operation {
 type opParser struct {
 	p   *parser
 	def *ir.OpDef
+	// listPos is where the last operand list started: MLIR reports a
+	// wrong operand count there, even for an empty list.
+	listPos int
 }
 
 var _ ir.OpAsmParser = (*opParser)(nil)
@@ -100,6 +106,7 @@ func (o *opParser) ParseOptionalOperand() (ir.UnresolvedOperand, bool, error) {
 }
 
 func (o *opParser) ParseOperandList() ([]ir.UnresolvedOperand, error) {
+	o.listPos = o.p.tok.start
 	var out []ir.UnresolvedOperand
 	if !o.p.is(tokPercentIdent) {
 		return out, nil
@@ -120,8 +127,11 @@ func (o *opParser) ResolveOperand(u ir.UnresolvedOperand, t ir.Type) (*ir.Value,
 func (o *opParser) ResolveOperands(us []ir.UnresolvedOperand, ts []ir.Type) ([]*ir.Value, error) {
 	if len(us) != len(ts) {
 		pos := o.p.tok.start
-		if len(us) > 0 {
+		switch {
+		case len(us) > 0:
 			pos = us[0].Pos
+		case o.listPos > 0:
+			pos = o.listPos
 		}
 		return nil, o.p.errorAt(pos, "custom op '%s' %d operands present, but expected %d", o.def.Name, len(us), len(ts))
 	}
@@ -180,7 +190,7 @@ func (o *opParser) ParseOptionalAttrDictWithKeyword() ([]ir.NamedAttr, error) {
 		return nil, nil
 	}
 	if !o.p.is(tokLBrace) {
-		return nil, o.Errorf("expected '{' in attribute dictionary")
+		return nil, o.p.errorAt(o.p.wrongTokenPos(), "expected '{' in attribute dictionary")
 	}
 	return o.p.parseAttrDict().Entries, nil
 }
@@ -190,6 +200,15 @@ func (o *opParser) ParseSymbolName() (string, error) {
 		return "", o.Errorf("expected valid '@'-identifier for symbol name")
 	}
 	return o.p.symbolName(), nil
+}
+
+func (o *opParser) ParseFlatSymbolRef() (*ir.SymbolRefAttr, error) {
+	pos := o.p.tok.start
+	a := o.p.parseAttribute(o.p.ctx.None())
+	if r, ok := a.(*ir.SymbolRefAttr); ok && len(r.Nested) == 0 {
+		return r, nil
+	}
+	return nil, o.p.errorAt(pos, "custom op '%s' invalid kind of attribute specified", o.def.Name)
 }
 
 func (o *opParser) ParseOptionalSymbolName() (string, bool, error) {
@@ -268,10 +287,13 @@ var punctKinds = map[string]tokKind{
 	"...": tokEllipsis, "|": tokVerticalBar,
 }
 
+// ParsePunct consumes the punctuation s. As MLIR's parseLParen and the
+// like, a missing one is reported without the op's name, just after the
+// previous token.
 func (o *opParser) ParsePunct(s string) error {
 	k, ok := punctKinds[s]
 	if !ok || !o.p.consumeIf(k) {
-		return o.Errorf("expected '%s'", s)
+		return o.p.errorAt(o.p.wrongTokenPos(), "expected '%s'", s)
 	}
 	return nil
 }
@@ -281,8 +303,6 @@ func (o *opParser) ParseOptionalPunct(s string) bool {
 	return ok && o.p.consumeIf(k)
 }
 
-func (o *opParser) isolated() bool { return o.def.Traits&ir.TraitIsolatedFromAbove != 0 }
-
 func (o *opParser) ParseRegion(r *ir.Region, args []ir.Argument) error {
 	// An op without a default dialect keeps the enclosing one, as in MLIR
 	// where only ops that declare one push it.
@@ -291,7 +311,7 @@ func (o *opParser) ParseRegion(r *ir.Region, args []ir.Argument) error {
 		dd = o.p.defaultDialect[len(o.p.defaultDialect)-1]
 	}
 	o.p.defaultDialect = append(o.p.defaultDialect, dd)
-	o.p.parseRegion(r, args, o.isolated())
+	o.p.parseRegion(r, args)
 	o.p.defaultDialect = o.p.defaultDialect[:len(o.p.defaultDialect)-1]
 	return nil
 }
@@ -319,6 +339,9 @@ func (o *opParser) ParseOptionalArgument(withType, withAttrs bool) (ir.Argument,
 	a.Name.Pos = o.p.tok.start
 	a.Name.Name = string(o.p.text(o.p.tok)[1:])
 	o.p.advance()
+	if o.p.is(tokHashIdent) {
+		return a, true, o.p.errorAt(o.p.tok.start, "result number not allowed in argument list")
+	}
 	if withType {
 		o.p.expect(tokColon, "")
 		a.Type = o.p.parseType()

@@ -89,14 +89,14 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.advance()
 	case tokBareIdent:
 		if !p.isKeyword("true") && !p.isKeyword("false") {
-			p.failExpected("expected element literal of primitive type")
+			p.failTok("expected element literal of primitive type")
 		}
 		lit.elems = append(lit.elems, literalElem{tok: p.tok})
 		p.advance()
 	case tokMinus:
 		p.advance()
 		if !p.is(tokInteger) && !p.is(tokFloat) {
-			p.failExpected("expected integer or floating point literal")
+			p.failTok("expected integer or floating point literal")
 		}
 		lit.elems = append(lit.elems, literalElem{neg: true, tok: p.tok})
 		p.advance()
@@ -107,7 +107,7 @@ func (p *parser) parseLiteralElement(lit *tensorLiteral) {
 		p.parseLiteralElement(lit)
 		p.expect(tokRParen, " after complex elements")
 	default:
-		p.failExpected("expected element literal of primitive type")
+		p.failTok("expected element literal of primitive type")
 	}
 }
 
@@ -118,33 +118,16 @@ func (p *parser) parseElementsType(t ir.Type) ir.ShapedType {
 		p.expect(tokColon, "")
 		t = p.parseType()
 	}
+	// Any shaped type of static shape, memrefs included, as in MLIR; its
+	// element count may not fit in an int64 (a splat of any size is fine).
 	st, ok := t.(ir.ShapedType)
-	switch t.(type) {
-	case *ir.RankedTensorType, *ir.VectorType:
-	default:
-		ok = false
-	}
 	if !ok {
 		p.failTok("elements literal must be a shaped type")
 	}
 	if !ir.HasStaticShape(st) {
 		p.failTok("elements literal type must have static shape")
 	}
-	if numElementsOverflows(st.Dims()) {
-		p.failTok("elements literal type has too many elements")
-	}
 	return st
-}
-
-func numElementsOverflows(dims []int64) bool {
-	n := uint64(1)
-	for _, d := range dims {
-		if d != 0 && n > math.MaxInt64/uint64(d) {
-			return true
-		}
-		n *= uint64(d)
-	}
-	return false
 }
 
 func (p *parser) parseDenseAttr(t ir.Type) ir.Attribute {
@@ -176,7 +159,7 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 		p.fail(pos, "inferred shape of elements literal ([%s]) does not match type ([%s])", joinDims(lit.shape), joinDims(st.Dims()))
 	}
 	if lit.hex == nil && len(lit.elems) == 0 && n != 0 {
-		p.fail(pos, "parsed zero elements, but type (%s) expected at least 1", st)
+		p.fail(pos, "parsed zero elements, but type ('%s') expected at least 1", st)
 	}
 	if !numeric {
 		var vals []string
@@ -184,10 +167,13 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 			vals = []string{unescape(p.src[lit.hex.start+1 : lit.hex.end-1])}
 		} else {
 			for _, e := range lit.elems {
-				if e.tok.kind != tokString {
-					p.fail(pos, "expected string token, got %s", p.text(e.tok))
+				// MLIR takes the string value of every token, which is
+				// empty for anything but a string.
+				v := ""
+				if e.tok.kind == tokString {
+					v = unescape(p.src[e.tok.start+1 : e.tok.end-1])
 				}
-				vals = append(vals, unescape(p.src[e.tok.start+1:e.tok.end-1]))
+				vals = append(vals, v)
 			}
 		}
 		return p.ctx.DenseStrings(st, vals)
@@ -196,10 +182,10 @@ func (p *parser) literalAttr(lit *tensorLiteral, st ir.ShapedType, pos int) ir.A
 	if ct, ok := et.(*ir.ComplexType); ok {
 		scalar = ct.Elem
 		if lit.shape == nil && n != 0 && len(lit.elems) != 2 {
-			p.fail(pos, "parsed %d elements, but type (%s) expected 2 elements", len(lit.elems), ct)
+			p.fail(pos, "parsed %d elements, but type ('%s') expected 2 elements", len(lit.elems), ct)
 		}
 		if lit.shape != nil && int64(len(lit.elems)) != n*2 {
-			p.fail(pos, "parsed %d elements, but type (%s) expected %d elements", len(lit.elems), st, n*2)
+			p.fail(pos, "parsed %d elements, but type ('%s') expected %d elements", len(lit.elems), st, n*2)
 		}
 	}
 	b := ir.NewDenseBuilder(st)
@@ -226,8 +212,8 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 	spelling := string(p.text(e.tok))
 	switch t := et.(type) {
 	case *ir.FloatType:
-		switch e.tok.kind {
-		case tokFloat:
+		switch {
+		case e.tok.kind == tokFloat:
 			v, err := strconv.ParseFloat(spelling, 64)
 			if err != nil && !math.IsInf(v, 0) {
 				p.fail(e.tok.start, "invalid floating point literal")
@@ -236,10 +222,12 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 				v = -v
 			}
 			b.AppendFloat(v)
-		case tokInteger:
+		case e.tok.kind == tokInteger && strings.HasPrefix(spelling, "0x"):
 			b.AppendFloatBits(p.floatBitsFromInt(e.tok, spelling, e.neg, t))
 		default:
-			p.fail(e.tok.start, "expected floating point literal")
+			// MLIR words every other literal so, and reports it at the
+			// token after the literal's type.
+			p.failTok("expected floating-point elements, but parsed integer")
 		}
 	default: // integer or index
 		it, isInt := et.(*ir.IntegerType)
@@ -256,7 +244,8 @@ func (p *parser) appendLiteral(b *ir.DenseBuilder, e literalElem, et ir.Type) {
 			b.AppendBool(spelling == "true")
 			return
 		case tokString:
-			p.fail(e.tok.start, "expected integer elements, but parsed string")
+			// MLIR reads the string's spelling as a number.
+			p.fail(e.tok.start, "integer constant out of range for type")
 		}
 		v, ok := buildInt(et, e.neg, spelling)
 		if !ok {
@@ -285,7 +274,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 			b.AppendBool(data[0] != 0)
 			return b.Build(p.ctx)
 		}
-		if int64(len(data)) != (n+7)/8 {
+		if n < 0 || int64(len(data)) != (n+7)/8 {
 			p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 		}
 		for i := int64(0); i < n; i++ {
@@ -297,7 +286,7 @@ func (p *parser) hexDense(t *token, st ir.ShapedType, pos int) ir.Attribute {
 	if _, ok := et.(*ir.ComplexType); ok {
 		per *= 2
 	}
-	if int64(len(data)) != per && int64(len(data)) != per*n {
+	if size, fits := ir.MulSize(per, n); int64(len(data)) != per && (!fits || int64(len(data)) != size) {
 		p.fail(pos, "elements hex data size is invalid for provided type: '%s'", st)
 	}
 	return p.ctx.DenseFromRaw(st, data)
@@ -308,14 +297,10 @@ func (p *parser) parseDenseResourceAttr(t ir.Type) ir.Attribute {
 	p.advance()
 	p.expect(tokLess, " after 'dense_resource'")
 	var handle string
-	switch p.tok.kind {
-	case tokBareIdent:
-		handle = p.spelling()
-	case tokString:
-		handle = p.stringValue()
-	default:
-		p.failExpected("expected identifier key for 'resource' entry")
+	if !p.is(tokBareIdent) {
+		p.failTok("expected identifier key for 'resource' entry")
 	}
+	handle = p.spelling()
 	p.advance()
 	p.expect(tokGreater, "")
 	typePos := pos
@@ -333,7 +318,11 @@ func (p *parser) parseDenseResourceAttr(t ir.Type) ir.Attribute {
 
 func (p *parser) parseSparseAttr(t ir.Type) ir.Attribute {
 	p.advance()
-	p.expect(tokLess, " after 'sparse'")
+	if !p.is(tokLess) {
+		// MLIR's message is capitalised here.
+		p.failExpected("Expected '<' after 'sparse'")
+	}
+	p.advance()
 	i64 := p.ctx.I64()
 	if p.consumeIf(tokGreater) {
 		st := p.parseElementsType(t)
@@ -399,45 +388,49 @@ func (p *parser) parseDenseArrayAttr() ir.Attribute {
 		tok := p.tok
 		switch t := et.(type) {
 		case *ir.FloatType:
-			switch tok.kind {
-			case tokFloat:
-				v, err := strconv.ParseFloat(p.spelling(), 64)
-				if err != nil && !math.IsInf(v, 0) {
-					p.failTok("invalid floating point literal")
-				}
-				if neg {
-					v = -v
-				}
-				floats = append(floats, p.ctx.FloatAttr(t, v))
-			case tokInteger:
-				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, p.spelling(), neg, t)))
-			default:
-				p.failExpected("expected integer or float literal")
+			if tok.kind != tokFloat && tok.kind != tokInteger {
+				p.failTok("expected integer or floating point literal")
 			}
+			// MLIR consumes the literal before judging it, so an error in
+			// the next token comes first.
+			spelling := string(p.text(tok))
+			p.advance()
+			if tok.kind == tokInteger {
+				floats = append(floats, p.ctx.FloatAttrFromBits(t, p.floatBitsFromInt(tok, spelling, neg, t)))
+				break
+			}
+			v, err := strconv.ParseFloat(spelling, 64)
+			if err != nil && !math.IsInf(v, 0) {
+				p.fail(tok.start, "invalid floating point literal")
+			}
+			if neg {
+				v = -v
+			}
+			floats = append(floats, p.ctx.FloatAttr(t, v))
 		case *ir.IntegerType:
 			switch {
 			case tok.kind == tokInteger:
 				v, ok := buildInt(t, neg, p.spelling())
+				// MLIR reports a literal out of range after it.
+				p.advance()
 				if !ok {
 					p.failTok("integer constant out of range")
 				}
 				ints = append(ints, p.ctx.BigIntegerAttr(t, v).Value)
 			case p.isKeyword("true") || p.isKeyword("false"):
 				if t.Width != 1 {
-					p.failExpected("expected i1 type for 'true' or 'false' values")
+					p.failTok("expected i1 type for 'true' or 'false' values")
 				}
 				if p.isKeyword("true") {
 					ints = append(ints, 1)
 				} else {
 					ints = append(ints, 0)
 				}
-			case tok.kind == tokFloat:
-				p.failTok("expected integer literal")
+				p.advance()
 			default:
-				p.failExpected("expected integer or float literal")
+				p.failTok("expected integer literal")
 			}
 		}
-		p.advance()
 		if !p.consumeIf(tokComma) {
 			break
 		}

@@ -50,3 +50,36 @@ func Example_error() {
 	//   return %nope : i32
 	//          ^
 }
+
+// ExampleSourceMgr renders diagnostics as rlx-opt does, with the source
+// line and a caret: a verifier error here (an *ir.Diagnostic knows only its
+// location, so the SourceMgr supplies the line), and, the same way, the
+// diagnostics of a parse error (asm.ErrorDiagnostics). Rendered text ends
+// in a newline; an *asm.Error's Error() does not, as Go errors do not.
+func ExampleSourceMgr() {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	src := []byte(`func.func @f(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}`)
+	sm := asm.NewSourceMgr()
+	sm.PrintOpOnDiagnostic = false // no "see current operation" note
+	sm.AddFile("mm.mlir", src)
+	f, err := asm.Parse(ctx, "mm.mlir", src, asm.Options{})
+	if err != nil {
+		for _, d := range asm.ErrorDiagnostics(ctx, err) {
+			sm.Print(os.Stdout, d)
+		}
+		return
+	}
+	if err := ir.Verify(f.Op); err != nil {
+		if d, ok := err.(*ir.Diagnostic); ok {
+			sm.Print(os.Stdout, d)
+		}
+	}
+	// Output:
+	// mm.mlir:2:8: error: 'graph.matmul' op operand #1 has shape [4, 5], expected [3, 5] (its rows must equal the columns of operand #0)
+	//   %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+	//        ^
+}

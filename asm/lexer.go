@@ -1,5 +1,7 @@
 package asm
 
+import "strconv"
+
 // tokKind classifies a token.
 type tokKind uint8
 
@@ -102,7 +104,8 @@ func (l *lexer) next() token {
 				l.pos += 2
 				return token{kind: tokEllipsis, start: start, end: l.pos}
 			}
-			return l.errorTok(start, "unexpected character")
+			// MLIR reports this after the first dot.
+			return l.errorTok(l.pos, "expected three consecutive dots for an ellipsis")
 		case '(':
 			return token{kind: tokLParen, start: start, end: l.pos}
 		case ')':
@@ -141,7 +144,8 @@ func (l *lexer) next() token {
 			return token{kind: tokMinus, start: start, end: l.pos}
 		case '/':
 			if l.peekByte(l.pos) == '/' {
-				for l.pos < len(l.src) && l.src[l.pos] != '\n' {
+				// A comment ends at a line feed or a carriage return.
+				for l.pos < len(l.src) && l.src[l.pos] != '\n' && l.src[l.pos] != '\r' {
 					l.pos++
 				}
 				continue
@@ -164,7 +168,9 @@ func (l *lexer) next() token {
 		case '"':
 			return l.stringLit(start)
 		case 0:
-			return l.errorTok(start, "unexpected NUL character")
+			// MLIR's lexer takes a NUL inside the buffer for whitespace: only
+			// the one LLVM puts after the buffer ends the input.
+			continue
 		default:
 			if isAlpha(c) {
 				return l.bareIdent(start)
@@ -172,17 +178,9 @@ func (l *lexer) next() token {
 			if isDigit(c) {
 				return l.number(start)
 			}
-			if c >= 0x80 {
-				return l.errorTok(start, "unexpected non-ASCII byte (0x"+hexByte(c)+") outside a string")
-			}
 			return l.errorTok(start, "unexpected character")
 		}
 	}
-}
-
-func hexByte(c byte) string {
-	const h = "0123456789ABCDEF"
-	return string([]byte{h[c>>4], h[c&15]})
 }
 
 func (l *lexer) bareIdent(start int) token {
@@ -351,4 +349,19 @@ func hexVal(c byte) byte {
 		return c - 'A' + 10
 	}
 	return 0
+}
+
+// intValue is the value of an integer token as MLIR's
+// Token::getUInt64IntegerValue reads it: hexadecimal after "0x", decimal
+// otherwise (leading zeros are not octal). ok is false when it does not
+// fit in bits bits.
+func intValue(spelling []byte, bits int) (v uint64, ok bool) {
+	s := string(spelling)
+	var err error
+	if len(s) > 1 && s[1] == 'x' {
+		v, err = strconv.ParseUint(s[2:], 16, bits)
+	} else {
+		v, err = strconv.ParseUint(s, 10, bits)
+	}
+	return v, err == nil
 }

@@ -25,6 +25,11 @@ type numbered struct {
 	spilt  bool // some numbers of this prefix went to the map
 }
 
+// maxPrefixes bounds the prefixes with a dense table: names of further
+// prefixes go to the map, so a file of many prefixes (`%a1`, `%b1`, …)
+// neither makes each lookup scan them all nor allocates a table apiece.
+const maxPrefixes = 16
+
 // denseSlack is how far beyond four times its names a dense slice may grow.
 const denseSlack = 1024
 
@@ -45,26 +50,34 @@ func splitNumbered(name []byte) (prefix []byte, n int, ok bool) {
 	return name[:i], n, true
 }
 
-func (t *nameTable) slot(prefix []byte, create bool) *numbered {
+func (t *nameTable) slot(prefix []byte) *numbered {
+	if i := t.slotIndex(prefix, false); i >= 0 {
+		return &t.prefixes[i]
+	}
+	return nil
+}
+
+// slotIndex returns the index of prefix's dense table, creating it if
+// create is set, or -1.
+func (t *nameTable) slotIndex(prefix []byte, create bool) int {
 	for i := range t.prefixes {
 		if t.prefixes[i].prefix == string(prefix) {
-			return &t.prefixes[i]
+			return i
 		}
 	}
-	if !create {
-		return nil
+	if !create || len(t.prefixes) == maxPrefixes {
+		return -1
 	}
 	t.prefixes = append(t.prefixes, numbered{prefix: string(prefix)})
-	s := &t.prefixes[len(t.prefixes)-1]
 	if len(t.prefixes) == 1 && t.sizeHint > 0 {
-		s.defs = make([]valueDef, 0, t.sizeHint)
+		t.prefixes[0].defs = make([]valueDef, 0, t.sizeHint)
 	}
-	return s
+	return len(t.prefixes) - 1
 }
 
 func (t *nameTable) get(name []byte) (valueDef, bool) {
 	if pre, n, ok := splitNumbered(name); ok {
-		if s := t.slot(pre, false); s != nil && n < len(s.defs) && s.defs[n].first != nil {
+		if s := t.slot(pre); s != nil && n < len(s.defs) && s.defs[n].first != nil {
 			return s.defs[n], true
 		}
 	}
@@ -72,45 +85,53 @@ func (t *nameTable) get(name []byte) (valueDef, bool) {
 	return d, ok
 }
 
-func (t *nameTable) set(name []byte, d valueDef) {
-	if pre, n, ok := splitNumbered(name); ok {
-		s := t.slot(pre, true)
-		if n < max(cap(s.defs), 4*s.n+denseSlack) {
-			if n >= len(s.defs) {
-				if n >= cap(s.defs) {
-					grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))
-					copy(grown, s.defs)
-					s.defs = grown
+// set binds name to d. It returns where the name went, for del: a dense
+// slot (slot index and number packed in dense, ok true) or the map (key,
+// the map's own copy of the name).
+func (t *nameTable) set(name []byte, d valueDef) (dense uint64, key string, ok bool) {
+	if pre, n, isNum := splitNumbered(name); isNum {
+		if i := t.slotIndex(pre, true); i >= 0 {
+			s := &t.prefixes[i]
+			if n < max(cap(s.defs), 4*s.n+denseSlack) {
+				if n >= len(s.defs) {
+					if n >= cap(s.defs) {
+						grown := make([]valueDef, n+1, max(2*cap(s.defs), n+1, 64))
+						copy(grown, s.defs)
+						s.defs = grown
+					}
+					s.defs = s.defs[:n+1]
 				}
-				s.defs = s.defs[:n+1]
+				if s.defs[n].first == nil {
+					s.n++
+				}
+				s.defs[n] = d
+				if s.spilt {
+					delete(t.byName, string(name)) // an older definition, now shadowed
+				}
+				return uint64(i)<<32 | uint64(n), "", true
 			}
-			if s.defs[n].first == nil {
-				s.n++
-			}
-			s.defs[n] = d
-			if s.spilt {
-				delete(t.byName, string(name)) // an older definition, now shadowed
-			}
-			return
+			s.spilt = true
 		}
-		s.spilt = true
 	}
 	if t.byName == nil {
 		t.byName = make(map[string]valueDef)
 	}
-	t.byName[string(name)] = d
+	key = string(name)
+	t.byName[key] = d
+	return 0, key, false
 }
 
-func (t *nameTable) del(name []byte) {
-	if pre, n, ok := splitNumbered(name); ok {
-		if s := t.slot(pre, false); s != nil && n < len(s.defs) && s.defs[n].first != nil {
-			s.defs[n] = valueDef{}
-			s.n--
-			return
-		}
+// delDense forgets the name set returned dense for.
+func (t *nameTable) delDense(dense uint64) {
+	s := &t.prefixes[dense>>32]
+	if n := int(uint32(dense)); n < len(s.defs) && s.defs[n].first != nil {
+		s.defs[n] = valueDef{}
+		s.n--
 	}
-	delete(t.byName, string(name))
 }
+
+// delKey forgets the name set returned key for.
+func (t *nameTable) delKey(key string) { delete(t.byName, key) }
 
 // bytesOf views a string as bytes without copying; the result must not be
 // modified.

@@ -16,10 +16,25 @@ func TestNameTableLargeNumbers(t *testing.T) {
 	}
 	var tab nameTable
 	defs := map[string]valueDef{}
+	type where struct {
+		dense uint64
+		key   string
+		ok    bool
+	}
+	at := map[string]where{}
 	set := func(name string) {
 		d := valueDef{first: v(), count: 1}
-		tab.set([]byte(name), d)
+		dense, key, ok := tab.set([]byte(name), d)
 		defs[name] = d
+		at[name] = where{dense, key, ok}
+	}
+	del := func(name string) {
+		if w := at[name]; w.ok {
+			tab.delDense(w.dense)
+		} else {
+			tab.delKey(w.key)
+		}
+		delete(defs, name)
 	}
 	check := func() {
 		t.Helper()
@@ -48,15 +63,39 @@ func TestNameTableLargeNumbers(t *testing.T) {
 	check()
 	set("5000")
 	check()
-	tab.del([]byte("5000"))
-	delete(defs, "5000")
+	if !at["5000"].ok {
+		t.Fatalf("%%5000 redefined went to the map, not the dense table")
+	}
+	del("5000")
 	if _, ok := tab.get([]byte("5000")); ok {
 		t.Fatalf("%%5000 still found after its deletion")
 	}
-	tab.del([]byte("999999999"))
-	delete(defs, "999999999")
+	del("999999999")
 	if _, ok := tab.get([]byte("999999999")); ok {
 		t.Fatalf("%%999999999 still found after its deletion")
 	}
 	check()
+}
+
+// Names of many prefixes (`%a1`, `%b1`, …) must not each get a dense
+// table: lookups scanned the prefixes one by one, so parsing a function of
+// 20,000 such names took 9 s, and each table took a kilobyte or more.
+func TestNameTableManyPrefixes(t *testing.T) {
+	ctx := ir.NewContext()
+	var tab nameTable
+	defs := map[string]valueDef{}
+	for i := range 1000 {
+		name := fmt.Sprintf("p%d_%d", i, i%7)
+		d := valueDef{first: ir.NewBlock([]ir.Type{ctx.F32()}, nil).Argument(0), count: 1}
+		tab.set([]byte(name), d)
+		defs[name] = d
+	}
+	if len(tab.prefixes) > 100 {
+		t.Fatalf("%d prefixes with a dense table for 1000 names", len(tab.prefixes))
+	}
+	for name, want := range defs {
+		if got, ok := tab.get([]byte(name)); !ok || got != want {
+			t.Fatalf("get(%s) = %v, %v", name, got, ok)
+		}
+	}
 }

@@ -3,23 +3,35 @@ package asm
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// valueScope holds the SSA names visible in one isolated region and the
-// non-isolated regions nested in it.
+// valueScope holds the SSA names of a file. As in MLIR, a region is a
+// nested scope whatever its op: names defined in it are forgotten at its
+// end, names of the enclosing regions stay visible (the verifier rejects
+// a use across an isolated-from-above op), and a forward reference stays
+// pending until the end of the file.
 type valueScope struct {
 	defs nameTable
 	// fwd holds forward references: placeholders created by uses that
 	// precede the definition, keyed by name.
 	fwd map[string]*fwdRefs
-	// regionNames records, per nested non-isolated region, the names it
-	// defined so they can be dropped when the region ends.
-	regionNames [][]string
+	// regions marks, per open region (innermost last), where its names
+	// start in the logs of names defined (dense for those in the numbered
+	// tables, keys for those in the map): at a region's end, the names
+	// logged since are dropped. The logs are stacks shared by all regions,
+	// so a name costs a word and no allocation of its own.
+	regions []regionMark
+	dense   []uint64
+	keys    []string
 }
+
+type regionMark struct{ dense, keys int }
 
 type valueDef struct {
 	first *ir.Value
@@ -74,35 +86,37 @@ func (f *fwdRefs) add(r fwdRef) {
 // until its definition is parsed.
 const placeholderName = "builtin.unrealized_conversion_cast"
 
-func (p *parser) pushScope(isolated bool) {
-	if isolated || len(p.scopes) == 0 {
+func (p *parser) pushScope() {
+	if len(p.scopes) == 0 {
 		s := &valueScope{}
-		// Generated code defines a value every ~100 bytes; a function that
-		// is most of the file gets its table sized up front. Only the
-		// module's and its functions' scopes do: the isolated regions
-		// inside a function (the mps.subgraph and thunk.call regions of a
-		// split function, thousands of them) are left to grow, or each
-		// would allocate a table for the rest of the file.
-		if rest := len(p.src) - p.tok.end; rest > 1<<20 && len(p.scopes) <= 1 {
+		// Generated code defines a value every ~100 bytes; a large file
+		// gets its table sized up front.
+		if rest := len(p.src) - p.tok.end; rest > 1<<20 {
 			s.defs.sizeHint = rest / 96
+			s.dense = make([]uint64, 0, s.defs.sizeHint)
 		}
 		p.scopes = append(p.scopes, s)
 		return
 	}
 	s := p.scopes[len(p.scopes)-1]
-	s.regionNames = append(s.regionNames, nil)
+	s.regions = append(s.regions, regionMark{len(s.dense), len(s.keys)})
 }
 
 func (p *parser) popScope() {
 	s := p.scopes[len(p.scopes)-1]
-	if len(s.regionNames) > 0 {
-		// End of a nested non-isolated region: check its forward
-		// references and forget its names.
-		names := s.regionNames[len(s.regionNames)-1]
-		s.regionNames = s.regionNames[:len(s.regionNames)-1]
-		for _, n := range names {
-			s.defs.del(bytesOf(n))
+	// At the end of a region its names are forgotten; its forward
+	// references stay pending.
+	if n := len(s.regions); n > 0 {
+		m := s.regions[n-1]
+		s.regions = s.regions[:n-1]
+		for _, d := range s.dense[m.dense:] {
+			s.defs.delDense(d)
 		}
+		for i, k := range s.keys[m.keys:] {
+			s.defs.delKey(k)
+			s.keys[m.keys+i] = ""
+		}
+		s.dense, s.keys = s.dense[:m.dense], s.keys[:m.keys]
 		return
 	}
 	// Every unresolved forward reference is an error; they are reported
@@ -147,9 +161,13 @@ func (p *parser) defineValue(name []byte, first *ir.Value, count int, pos int) {
 		err.Notes = append(err.Notes, p.noteAt(int(d.pos), "previously defined here"))
 		panic(parseError{err})
 	}
-	s.defs.set(name, valueDef{first: first, count: int32(count), pos: int32(pos)})
-	if n := len(s.regionNames); n > 0 {
-		s.regionNames[n-1] = append(s.regionNames[n-1], string(name))
+	dense, key, ok := s.defs.set(name, valueDef{first: first, count: int32(count), pos: int32(pos)})
+	if len(s.regions) > 0 {
+		if ok {
+			s.dense = append(s.dense, dense)
+		} else {
+			s.keys = append(s.keys, key)
+		}
 	}
 	if f, ok := s.fwd[string(name)]; ok {
 		// Result by result, as MLIR binds them. References beyond the
@@ -197,10 +215,15 @@ func nthValue(first *ir.Value, i int) *ir.Value {
 // resolveValue returns the value named by a use, creating a typed
 // placeholder for forward references.
 func (p *parser) resolveValue(name []byte, num int, t ir.Type, pos int) *ir.Value {
-	// Only the innermost isolated scope is searched: values of enclosing
-	// isolated regions are not visible.
 	s := p.scopes[len(p.scopes)-1]
-	if d, ok := s.defs.get(name); ok && d.first != nil {
+	d, ok := s.defs.get(name)
+	if !ok && num > 0 {
+		// A block argument written `%x#N` (see parseBlock).
+		if d, ok = s.defs.get([]byte(string(name) + "#" + strconv.Itoa(num))); ok {
+			num = 0
+		}
+	}
+	if ok && d.first != nil {
 		if num >= int(d.count) {
 			p.fail(pos, "reference to invalid result number")
 		}
@@ -255,10 +278,10 @@ func (p *parser) parseOperandRef() operandRef {
 	t := p.text(p.tok)
 	name := t[1:]
 	num := 0
-	// `%x#3` lexes as one identifier only when '#' is not an id char, so the
-	// result number follows as a hash identifier.
+	// The result number follows as a hash identifier (`%x#3`; MLIR also
+	// takes `%x #3`).
 	p.advance()
-	if p.is(tokHashIdent) && p.tok.start == ref.pos+len(t) {
+	if p.is(tokHashIdent) {
 		numText := p.text(p.tok)[1:]
 		n, err := strconv.Atoi(string(numText))
 		if err != nil || len(numText) == 0 || !isDigit(numText[0]) {
@@ -300,9 +323,10 @@ func (p *parser) parseOperation() *ir.Operation {
 				if !p.is(tokInteger) {
 					p.failExpected("expected integer number of results")
 				}
-				n, err := strconv.Atoi(p.spelling())
-				if err != nil || n < 1 {
-					p.failExpected("expected named operation to have at least 1 result")
+				u, ok := intValue(p.text(p.tok), 63)
+				n := int(u)
+				if !ok || n < 1 {
+					p.failTok("expected named operation to have at least 1 result")
 				}
 				r.count = n
 				p.advance()
@@ -317,13 +341,25 @@ func (p *parser) parseOperation() *ir.Operation {
 	}
 	namePos := p.tok.start
 	var op *ir.Operation
+	var propsErr *Error
 	switch p.tok.kind {
 	case tokString:
-		op = p.parseGenericOp()
+		op, propsErr = p.parseGenericOp()
 	case tokBareIdent:
+		// MLIR lexes `i32`, `si8`, `ui16` as integer types, which name no
+		// op.
+		if _, _, isInt := intTypeWidth(p.text(p.tok)); isInt {
+			p.failExpected("expected operation name in quotes")
+		}
 		op = p.parseCustomOp()
 	default:
 		p.failExpected("expected operation name in quotes")
+	}
+	// As in MLIR, the trailing location comes with the op, and the
+	// properties are set after it; naming the results comes last.
+	p.parseTrailingLoc(op, namePos)
+	if propsErr != nil {
+		panic(parseError{propsErr})
 	}
 	if len(results) > 0 {
 		if op.NumResults() == 0 {
@@ -338,7 +374,6 @@ func (p *parser) parseOperation() *ir.Operation {
 			idx += r.count
 		}
 	}
-	p.parseTrailingLoc(op, namePos)
 	return op
 }
 
@@ -365,7 +400,10 @@ func isUnknown(l ir.Location) bool {
 	return ok
 }
 
-func (p *parser) parseGenericOp() *ir.Operation {
+// parseGenericOp parses an op in the generic form. An error in its
+// properties is returned rather than raised: MLIR reports it after the
+// op's trailing location.
+func (p *parser) parseGenericOp() (*ir.Operation, *Error) {
 	p.enter()
 	defer p.leave()
 	nameTok := p.tok
@@ -373,14 +411,16 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	if len(rawName) == 0 {
 		p.fail(nameTok.start, "empty operation name is invalid")
 	}
-	p.advance()
 	var opName *ir.OpName
 	if bytes.IndexByte(rawName, '\\') < 0 {
 		opName = p.ctx.OpNameBytes(rawName)
 	} else {
 		opName = p.ctx.OpName(unescape(rawName))
 	}
-	name := opName.String()
+	if strings.IndexByte(opName.String(), 0) >= 0 {
+		p.fail(nameTok.start, "null character not allowed in operation name")
+	}
+	p.advance()
 	// Like MLIR, an op of a registered dialect that the dialect does not
 	// define is left to the verifier; an op of an unknown dialect is an
 	// error here, at the token after the name.
@@ -407,32 +447,37 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	}
 	p.expect(tokRParen, " to end operand list")
 	if p.is(tokLSquare) {
+		if def := opName.Def(); def != nil && def.Traits&ir.TraitTerminator == 0 {
+			p.failTok("successors in non-terminator")
+		}
 		p.advance()
+		if p.is(tokRSquare) {
+			p.failExpected("expected list element")
+		}
 		for {
 			succs = append(succs, p.parseSuccessor())
 			if !p.consumeIf(tokComma) {
 				break
 			}
 		}
-		p.expect(tokRSquare, " in successor list")
+		if !p.is(tokRSquare) {
+			p.failExpected("expected ',' or ']'")
+		}
+		p.advance()
 	}
+	var propsErr *Error
 	if p.is(tokLess) {
 		p.advance()
 		props = p.parseAttribute(nil)
-		if def := opName.Def(); def != nil {
-			if _, ok := props.(*ir.DictAttr); !ok {
-				p.failExpected("expected properties dictionary for registered op '%s'", name)
-			}
-		}
 		p.expect(tokGreater, " to close properties")
+		props, propsErr = p.registeredProps(opName, props, nameTok.start)
 	}
 	var regions []*ir.Region
 	if p.is(tokLParen) {
 		p.advance()
-		isolated := opName.Def() != nil && opName.Def().Traits&ir.TraitIsolatedFromAbove != 0
 		for {
 			r := &ir.Region{}
-			p.parseRegion(r, nil, isolated)
+			p.parseRegion(r, nil)
 			regions = append(regions, r)
 			if !p.consumeIf(tokComma) {
 				break
@@ -450,8 +495,8 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	typePos := p.tok.start
 	sig := p.parseFunctionSignature()
 	if len(sig.inputs) != len(refs) {
-		// MLIR's message has two spaces in the singular.
-		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), pluralSpace(len(refs)), len(sig.inputs))
+		// MLIR writes a NUL byte for the plural 's' in the singular.
+		p.fail(typePos, "expected %d operand type%s but had %d", len(refs), pluralNUL(len(refs)), len(sig.inputs))
 	}
 	vals := p.valBuf[:0]
 	for i, r := range refs {
@@ -466,12 +511,53 @@ func (p *parser) parseGenericOp() *ir.Operation {
 	*st = ir.OperationState{}
 	p.valBuf = vals[:0]
 	p.refBuf = refs[:0]
-	return op
+	return op, propsErr
 }
 
-func pluralSpace(n int) string {
+// registeredProps checks the properties of a registered op as MLIR sets
+// them from an attribute: they must be a dictionary, the op must have
+// properties, and entries the op does not declare are dropped.
+func (p *parser) registeredProps(opName *ir.OpName, props ir.Attribute, pos int) (ir.Attribute, *Error) {
+	def := opName.Def()
+	if def == nil {
+		return props, nil
+	}
+	fail := func(why string) (ir.Attribute, *Error) {
+		return nil, p.errorAt(pos, "invalid properties %s for op %s: %s", props, opName.String(), why)
+	}
+	d, ok := props.(*ir.DictAttr)
+	switch {
+	case !ok:
+		return fail("expected DictionaryAttr to set properties")
+	case len(def.InherentAttrs) == 0:
+		return fail("this operation does not support properties")
+	}
+	// Properties are converted in the order the op declares them.
+	for _, name := range def.InherentAttrs {
+		if ok := def.PropClasses[name]; ok != nil {
+			if a := d.Get(name); a != nil && !ok(a) {
+				return fail(fmt.Sprintf("Invalid attribute `%s` in property conversion: %s", name, a))
+			}
+		}
+	}
+	var keep []ir.NamedAttr
+	for _, e := range d.Entries {
+		if slices.Contains(def.InherentAttrs, e.Name) {
+			keep = append(keep, e)
+		}
+	}
+	switch len(keep) {
+	case 0:
+		return nil, nil
+	case len(d.Entries):
+		return d, nil
+	}
+	return p.ctx.Dict(keep), nil
+}
+
+func pluralNUL(n int) string {
 	if n == 1 {
-		return " "
+		return "\x00"
 	}
 	return "s"
 }
@@ -640,7 +726,7 @@ func (p *parser) blockRef(name string, pos int) *ir.Block {
 // parseRegion parses `{ … }` into r. args, when given, are the entry
 // block's arguments (already typed), as custom parsers such as func.func
 // provide them.
-func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
+func (p *parser) parseRegion(r *ir.Region, args []ir.Argument) {
 	p.enter()
 	defer p.leave()
 	if !p.is(tokLBrace) {
@@ -648,7 +734,7 @@ func (p *parser) parseRegion(r *ir.Region, args []ir.Argument, isolated bool) {
 	}
 	lbrace := p.tok.start
 	p.advance()
-	p.pushScope(isolated)
+	p.pushScope()
 	p.pushBlockScope()
 	if p.is(tokRBrace) && args == nil {
 		p.advance()
@@ -713,13 +799,15 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 		p.advance()
 		if !p.is(tokRParen) {
 			for {
-				if !p.is(tokPercentIdent) {
-					p.failExpected("expected SSA identifier")
+				ref := p.parseOperandRef()
+				apos := ref.pos
+				aname := ref.name
+				if ref.num > 0 {
+					// MLIR binds `%x#N` in an argument list to result N of
+					// %x alone; resolveValue finds it under this name.
+					aname = []byte(string(aname) + "#" + strconv.Itoa(ref.num))
 				}
-				apos := p.tok.start
-				aname := p.text(p.tok)[1:]
-				p.advance()
-				p.expect(tokColon, " and type for SSA value")
+				p.expect(tokColon, " and type for SSA operand")
 				t := p.parseType()
 				var l ir.Location
 				if p.isKeyword("loc") {
@@ -740,7 +828,7 @@ func (p *parser) parseBlock(r *ir.Region, isEntry bool) {
 				}
 			}
 		}
-		p.expect(tokRParen, " to end argument list")
+		p.expect(tokRParen, "")
 	}
 	p.expect(tokColon, " after block name")
 	p.parseBlockBody(b)

@@ -28,8 +28,11 @@ type Options struct {
 	Release func(upTo int)
 }
 
-// DefaultMaxNesting is the nesting limit that guards against hostile input.
-const DefaultMaxNesting = 1000
+// DefaultMaxNesting is the nesting limit that guards against hostile
+// input. A region op counts twice (the op and its region), so 5,000
+// region ops may nest, and 10,000 arrays or types; mlir-opt 19 overflows
+// its stack beyond about 2,000 region ops or 6,000 arrays.
+const DefaultMaxNesting = 10000
 
 // File is the result of parsing a source file.
 type File struct {
@@ -225,12 +228,17 @@ func (p *parser) fail(pos int, format string, args ...any) {
 	panic(parseError{p.errorAt(pos, format, args...)})
 }
 
-// failTok aborts with an error at the current token.
+// failTok aborts with an error at the current token; at the end of the
+// input, at its last character, as MLIR's Parser::emitError does.
 func (p *parser) failTok(format string, args ...any) {
 	if p.tok.kind == tokError {
 		p.fail(p.tok.start, "%s", p.tok.msg)
 	}
-	p.fail(p.tok.start, format, args...)
+	pos := p.tok.start
+	if p.tok.kind == tokEOF && pos > 0 {
+		pos--
+	}
+	p.fail(pos, format, args...)
 }
 
 func (p *parser) advance() {
@@ -309,22 +317,18 @@ func (p *parser) parseFile() (f *File, err error) {
 	}()
 	p.advance()
 	top := &ir.Block{}
-	p.pushScope(true)
+	p.pushScope()
 	p.pushBlockScope()
 	for !p.is(tokEOF) {
 		switch p.tok.kind {
 		case tokHashIdent:
-			if p.peekIsAliasDef() {
-				p.parseAttrAliasDef()
-				continue
-			}
-			p.failExpected("expected operation name in quotes")
+			// As in MLIR, `#x` and `!x` at the top level always start an
+			// alias definition.
+			p.parseAttrAliasDef()
+			continue
 		case tokBangIdent:
-			if p.peekIsAliasDef() {
-				p.parseTypeAliasDef()
-				continue
-			}
-			p.failExpected("expected operation name in quotes")
+			p.parseTypeAliasDef()
+			continue
 		case tokFileMetadataBegin:
 			p.parseFileMetadata()
 			continue
@@ -367,23 +371,14 @@ func (p *parser) parseFile() (f *File, err error) {
 	return f, nil
 }
 
-// peekIsAliasDef reports whether the current `#x`/`!x` token starts an
-// alias definition (`#x = …`).
-func (p *parser) peekIsAliasDef() bool {
-	save := p.lex.pos
-	t := p.lex.next()
-	p.lex.pos = save
-	return t.kind == tokEqual
-}
-
 func (p *parser) parseAttrAliasDef() {
 	pos := p.tok.start
 	name := string(p.src[p.tok.start+1 : p.tok.end])
-	if strings.Contains(name, ".") {
-		p.fail(pos, "attribute names with a '.' are reserved for dialect-defined names")
-	}
 	if _, dup := p.attrAliases[name]; dup {
 		p.fail(pos, "redefinition of attribute alias id '%s'", name)
+	}
+	if strings.Contains(name, ".") {
+		p.fail(pos, "attribute names with a '.' are reserved for dialect-defined names")
 	}
 	p.advance()
 	p.expect(tokEqual, " in attribute alias definition")
@@ -394,11 +389,11 @@ func (p *parser) parseAttrAliasDef() {
 func (p *parser) parseTypeAliasDef() {
 	pos := p.tok.start
 	name := string(p.src[p.tok.start+1 : p.tok.end])
-	if strings.Contains(name, ".") {
-		p.fail(pos, "type names with a '.' are reserved for dialect-defined names")
-	}
 	if _, dup := p.typeAliases[name]; dup {
 		p.fail(pos, "redefinition of type alias id '%s'", name)
+	}
+	if strings.Contains(name, ".") {
+		p.fail(pos, "type names with a '.' are reserved for dialect-defined names")
 	}
 	p.advance()
 	p.expect(tokEqual, " in type alias definition")

@@ -291,9 +291,10 @@ func (p *parser) parseTensorBody() ir.Type {
 	if !validTensorElem(e) {
 		p.fail(pos, "invalid tensor element type")
 	}
+	// The encoding is optional after the comma, as in MLIR.
 	var enc ir.Attribute
 	if p.consumeIf(tokComma) {
-		enc = p.parseAttribute(nil)
+		enc = p.parseOptionalAttribute()
 	}
 	p.expect(tokGreater, " in tensor type")
 	return p.ctx.RankedTensorType(dims, e, enc)
@@ -308,18 +309,18 @@ func (p *parser) parseVectorBody() ir.Type {
 		if p.consumeIf(tokLSquare) {
 			sc, anyScalable = true, true
 			if !p.is(tokInteger) {
-				p.failExpected("expected integer value")
+				p.failTok("invalid dimension")
 			}
 			dims = append(dims, p.parseDimInList())
-			p.expect(tokRSquare, " in vector dimension")
+			if !p.is(tokRSquare) {
+				p.failExpected("missing ']' closing scalable dimension")
+			}
+			p.advance()
 		} else {
 			dims = append(dims, p.parseDimInList())
 		}
 		scalable = append(scalable, sc)
 		p.parseXInDimensionList()
-	}
-	if p.is(tokQuestion) {
-		p.failExpected("expected static shape")
 	}
 	for _, d := range dims {
 		if d == 0 {
@@ -366,7 +367,13 @@ func (p *parser) parseMemRefBody() ir.Type {
 		p.fail(pos, "invalid memref element type")
 	}
 	var layout, space ir.Attribute
-	for p.consumeIf(tokComma) {
+	if !p.is(tokComma) && !p.is(tokGreater) {
+		p.failExpected("expected ',' or '>' in memref type")
+	}
+	for first := true; p.consumeIf(tokComma); first = false {
+		if first && p.is(tokGreater) {
+			p.failExpected("expected list element")
+		}
 		a := p.parseAttribute(nil)
 		// MLIR reports these at the token after the attribute.
 		apos := p.tok.start
@@ -386,15 +393,27 @@ func (p *parser) parseMemRefBody() ir.Type {
 			space = a
 		}
 	}
-	p.expect(tokGreater, " in memref type")
+	if !p.is(tokGreater) {
+		p.failExpected("expected ',' or '>'")
+	}
+	p.advance()
+	// The layout is checked before the memory space, as in MLIR's
+	// MemRefType::verify.
+	switch l := layout.(type) {
+	case *ir.AffineMapAttr:
+		if l.Map.NumDims != len(dims) {
+			p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), l.Map.NumDims)
+		}
+	case *ir.StridedLayoutAttr:
+		if len(l.Strides) != len(dims) {
+			p.fail(start, "expected the number of strides to match the rank")
+		}
+	}
 	if !supportedMemorySpace(space) {
 		p.fail(start, "unsupported memory space Attribute")
 	}
 	if unranked {
 		return p.ctx.UnrankedMemRefType(e, space)
-	}
-	if m, ok := layout.(*ir.AffineMapAttr); ok && m.Map.NumDims != len(dims) {
-		p.fail(start, "memref layout mismatch between rank and affine map: %d != %d", len(dims), m.Map.NumDims)
 	}
 	return p.ctx.MemRefType(dims, e, layout, space)
 }
@@ -452,7 +471,13 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 		ns = ident[:dot]
 	}
 	if !validNamespace(ns) {
-		p.fail(pos, "invalid dialect namespace '%s'", ns)
+		// mlir-opt quotes the name, and reports `#a-b.c` at the name after
+		// the dot.
+		at := pos
+		if pretty {
+			at = pos + 1 + dot + 1
+		}
+		p.fail(at, "invalid dialect namespace '\"%s\"'", ns)
 	}
 	if !pretty {
 		bodyStart := p.tok.start
@@ -473,20 +498,20 @@ func (p *parser) parseExtendedSymbol() (dialect, data string, isAlias bool, pos 
 // token and returns its end offset.
 func (p *parser) parseDialectSymbolBody() int {
 	i := p.tok.start
-	bodyStart := i
+	// Errors are reported at MLIR's current token: the '<', or the last
+	// string in the body, which MLIR lexes as a token.
+	errPos := i
 	var stack []byte
 	for {
-		if i >= len(p.src) {
+		if i >= len(p.src) || p.src[i] == 0 {
 			if len(stack) > 0 {
-				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(errPos, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
-			p.fail(bodyStart, "unexpected nul or EOF in pretty dialect name")
+			p.fail(errPos, "unexpected nul or EOF in pretty dialect name")
 		}
 		c := p.src[i]
 		i++
 		switch c {
-		case 0:
-			p.fail(i-1, "unexpected nul or EOF in pretty dialect name")
 		case '<', '[', '(', '{':
 			stack = append(stack, c)
 			if len(stack) > p.opts.MaxNesting {
@@ -501,10 +526,11 @@ func (p *parser) parseDialectSymbolBody() int {
 		case '>', ']', ')', '}':
 			open := map[byte]byte{'>': '<', ']': '[', ')': '(', '}': '{'}[c]
 			if stack[len(stack)-1] != open {
-				p.fail(bodyStart, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
+				p.fail(errPos, "unbalanced '%c' character in pretty dialect name", stack[len(stack)-1])
 			}
 			stack = stack[:len(stack)-1]
 		case '"':
+			errPos = i - 1
 			l := lexer{src: p.src, pos: i}
 			t := l.stringLit(i - 1)
 			if t.kind == tokError {

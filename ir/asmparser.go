@@ -36,7 +36,13 @@ type OpAsmParser interface {
 	ParseOptionalAttrDict() ([]NamedAttr, error)
 	ParseOptionalAttrDictWithKeyword() ([]NamedAttr, error)
 
+	// ParseSymbolName parses `@name`, as a symbol's own name is read.
 	ParseSymbolName() (string, error)
+	// ParseFlatSymbolRef parses an attribute that must be a symbol
+	// reference without nested references, as ODS reads a
+	// FlatSymbolRefAttr: any attribute is read first (typed none), so a
+	// wrong one fails as an attribute of that kind would.
+	ParseFlatSymbolRef() (*SymbolRefAttr, error)
 	ParseOptionalSymbolName() (string, bool, error)
 	ParseKeyword(kw string) error
 	ParseOptionalKeyword(kw string) bool
@@ -149,38 +155,44 @@ func ParseCallLike(p OpAsmParser, st *OperationState, inferred ...string) (strin
 	if err != nil {
 		return "", err
 	}
+	return name, ParseCallOperands(p, st, inferred...)
+}
+
+// ParseCallOperands parses what follows the symbol in ParseCallLike's
+// form: `(%a, %b) {attrs} : (A, B) -> R`.
+func ParseCallOperands(p OpAsmParser, st *OperationState, inferred ...string) error {
 	if err := p.ParsePunct("("); err != nil {
-		return "", err
+		return err
 	}
 	ops, err := p.ParseOperandList()
 	if err != nil {
-		return "", err
+		return err
 	}
 	if err := p.ParsePunct(")"); err != nil {
-		return "", err
+		return err
 	}
 	dictLoc := p.CurrentLoc()
 	attrs, err := p.ParseOptionalAttrDict()
 	if err != nil {
-		return "", err
+		return err
 	}
 	for _, a := range attrs {
 		for _, n := range inferred {
 			if a.Name == n {
-				return "", p.ErrorAt(dictLoc, "'%s' is an inferred attribute and should not be specified in the explicit attribute dictionary", n)
+				return p.ErrorAt(dictLoc, "'%s' is an inferred attribute and should not be specified in the explicit attribute dictionary", n)
 			}
 		}
 	}
 	ft, err := ParseColonFunctionType(p)
 	if err != nil {
-		return "", err
+		return err
 	}
 	vals, err := p.ResolveOperands(ops, ft.Inputs)
 	if err != nil {
-		return "", err
+		return err
 	}
 	st.Operands = vals
 	st.ResultTypes = ft.Results
 	st.Attrs = attrs
-	return name, nil
+	return nil
 }

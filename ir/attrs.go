@@ -248,3 +248,21 @@ func typeKeyOf(t Type) string {
 	}
 	return t.String()
 }
+
+// IsStringAttr, IsTypeAttr, IsArrayAttr and IsFlatSymbolRef test an
+// attribute's class, as properties are checked when set from the generic
+// form (OpDef.PropClasses).
+func IsStringAttr(a Attribute) bool { _, ok := a.(*StringAttr); return ok }
+
+// IsTypeAttr reports whether a is a type attribute.
+func IsTypeAttr(a Attribute) bool { _, ok := a.(*TypeAttr); return ok }
+
+// IsArrayAttr reports whether a is an array attribute.
+func IsArrayAttr(a Attribute) bool { _, ok := a.(*ArrayAttr); return ok }
+
+// IsFlatSymbolRef reports whether a is a symbol reference without nested
+// references (MLIR's FlatSymbolRefAttr).
+func IsFlatSymbolRef(a Attribute) bool {
+	r, ok := a.(*SymbolRefAttr)
+	return ok && len(r.Nested) == 0
+}

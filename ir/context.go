@@ -107,6 +107,11 @@ type OpDef struct {
 	// InherentAttrs are the names of the op's inherent attributes, stored
 	// as properties and printed in `<{…}>` in the generic form.
 	InherentAttrs []string
+	// PropClasses, when set, checks the class of some properties as
+	// MLIR's setPropertiesFromAttr does when an op is built from its
+	// generic form: a property whose attribute fails the check is an
+	// "Invalid attribute … in property conversion".
+	PropClasses map[string]func(Attribute) bool
 	// Counts, when set, fixes the number of operands, results, regions and
 	// successors; the generic verifier checks them (with MLIR's messages)
 	// before Verify runs, so Verify may index them freely.

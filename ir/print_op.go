@@ -57,7 +57,7 @@ func newOpPrinter(w io.Writer, op *Operation, opts *PrintOptions) *OpPrinter {
 func newOpPrinterNoAliases(w io.Writer, root *Operation, opts *PrintOptions) *OpPrinter {
 	ap := &AsmPrinter{w: w, opts: opts, typeCache: map[Type]string{}}
 	p := &OpPrinter{AsmPrinter: ap, ctx: root.Context(), defaultDialect: []string{"builtin"}}
-	p.names = numberValues(root, opts.Generic || opts.UniqueSSAIDs, opts.PrintValueUsers)
+	p.names = numberValues(root, opts.Generic || opts.UniqueSSAIDs, !opts.Generic, opts.PrintValueUsers)
 	return p
 }
 
@@ -580,7 +580,12 @@ type nameCounters struct {
 // unique IDs the counters run on across regions; otherwise each nested
 // region starts from the counters in effect when its parent was numbered,
 // so isolated functions start again at %0.
-func numberValues(op *Operation, unique, opIDs bool) *ssaNames {
+// numberValues names the values printed under op: with unique, numbers
+// run on across isolated regions (generic form, --mlir-print-unique-ssa-ids);
+// with suggested, ops' suggested result names are used (custom form, even
+// with unique ids, as in MLIR); with opIDs, ops without results get ids
+// too (--mlir-print-value-users).
+func numberValues(op *Operation, unique, suggested, opIDs bool) *ssaNames {
 	nargs, nblocks := 0, 0
 	op.Walk(func(o *Operation) {
 		for _, r := range o.regs() {
@@ -653,7 +658,7 @@ func numberValues(op *Operation, unique, opIDs bool) *ssaNames {
 					}
 					continue
 				}
-				if def := o.name.def; def != nil && def.ResultNames != nil && !unique {
+				if def := o.name.def; def != nil && def.ResultNames != nil && suggested {
 					if names := def.ResultNames(o); len(names) > 0 && names[0] != "" {
 						if n.named == nil {
 							n.named = map[*Value]string{}

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -150,24 +151,70 @@ func (*UnrankedMemRefType) Dims() []int64 { return nil }
 func (t *VectorType) Dims() []int64       { return t.Shape }
 
 // NumElements returns the product of the dimensions, or -1 when a dimension
-// is dynamic or the shape is unranked.
+// is dynamic, the shape is unranked, or the product does not fit in an
+// int64 (see ShapeElements).
 func NumElements(t ShapedType) int64 {
 	if !t.HasRank() {
 		return -1
 	}
-	n := int64(1)
-	for _, d := range t.Dims() {
-		if d == Dynamic {
-			return -1
-		}
-		n *= d
+	n, ok := ShapeElements(t.Dims())
+	if !ok {
+		return -1
 	}
 	return n
 }
 
+// ShapeElements returns the number of elements of a shape: the product of
+// its dims, computed with overflow checks. It is the one place where rlx
+// multiplies dims, so a shape like 4611686018427387905x4 cannot wrap around
+// to 4 elements anywhere. A dynamic dim makes the count unknown (-1). ok
+// is false when the product of the known dims does not fit in an int64, or
+// a dim is negative; a zero dim makes the count 0 whatever the others.
+func ShapeElements(dims []int64) (n int64, ok bool) {
+	dynamic := false
+	for _, d := range dims {
+		switch {
+		case d == 0:
+			if slices.Contains(dims, Dynamic) {
+				return -1, true
+			}
+			return 0, true
+		case d == Dynamic:
+			dynamic = true
+		case d < 0:
+			return -1, false
+		}
+	}
+	n = 1
+	for _, d := range dims {
+		if d == Dynamic {
+			continue
+		}
+		if n > math.MaxInt64/d {
+			return -1, false
+		}
+		n *= d
+	}
+	if dynamic {
+		return -1, true
+	}
+	return n, true
+}
+
+// MulSize multiplies two non-negative sizes (an element count and a byte
+// width, say) with an overflow check.
+func MulSize(a, b int64) (int64, bool) {
+	if a < 0 || b < 0 || a != 0 && b > math.MaxInt64/a {
+		return -1, false
+	}
+	return a * b, true
+}
+
 // HasStaticShape reports whether a shaped type is ranked with no dynamic
 // dimension.
-func HasStaticShape(t ShapedType) bool { return NumElements(t) >= 0 }
+func HasStaticShape(t ShapedType) bool {
+	return t.HasRank() && !slices.Contains(t.Dims(), Dynamic)
+}
 
 // IsSignless reports whether t is a signless integer type.
 func (t *IntegerType) IsSignless() bool { return t.Signedness == Signless }

@@ -23,9 +23,9 @@ type VerifyOptions struct {
 	// verifier does: the isolated-from-above ops directly in op's regions
 	// (the functions of a module) are verified concurrently, each with its
 	// dominance, and so are the symbol uses of op's children. 0 or 1 is
-	// one goroutine. The first failure returned is the one a sequential
-	// run returns when only one op is invalid; with several, the failure
-	// of the first invalid isolated op in op order comes first.
+	// one goroutine. The failure returned is the one a sequential run
+	// returns: as in MLIR, the ops of non-isolated regions are judged
+	// before the isolated ops beside them, which come in op order.
 	Workers int
 }
 
@@ -89,12 +89,12 @@ func verifyParallel(op *Operation, workers int, symbolUses bool) error {
 	parallelFor(len(isolated), workers, func() func(int) {
 		return func(i int) { errs[i] = Verify(isolated[i], VerifyOptions{SkipSymbolUses: true}) }
 	})
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	// The sequential pass takes the isolated children's results from here,
+	// in the order a sequential run reaches them.
+	v := &verifier{ctx: op.name.ctx, isolatedErrs: make(map[*Operation]error, len(isolated))}
+	for i, o := range isolated {
+		v.isolatedErrs[o] = errs[i]
 	}
-	v := &verifier{ctx: op.name.ctx, skipIsolatedIn: op}
 	if err := v.verifyOp(op); err != nil {
 		return err
 	}
@@ -107,25 +107,19 @@ func verifyParallel(op *Operation, workers int, symbolUses bool) error {
 	return verifySymbolUsesParallel(op, workers)
 }
 
-// verifySymbolUsesParallel checks the symbol uses of op and, on up to
-// workers goroutines, of its children; the first failure in op order is
-// returned.
+// verifySymbolUsesParallel checks the symbol uses under op, those of
+// different ops on up to workers goroutines; the failure returned is the
+// one a sequential check returns.
 func verifySymbolUsesParallel(op *Operation, workers int) error {
-	var children []*Operation
-	forEachChild(op, func(o *Operation) { children = append(children, o) })
-	if workers <= 1 || len(children) < 2 {
+	users := symbolUsers(op)
+	if workers <= 1 || len(users) < 2 {
 		return (&verifier{ctx: op.name.ctx}).verifySymbolUses(op)
 	}
-	if def := op.name.def; def != nil && def.VerifySymbolUses != nil {
-		if err := def.VerifySymbolUses(op, NewSymbolTableCollection()); err != nil {
-			return err
-		}
-	}
-	errs := make([]error, len(children))
-	parallelFor(len(children), workers, func() func(int) {
+	errs := make([]error, len(users))
+	parallelFor(len(users), workers, func() func(int) {
 		// A SymbolTableCollection is not safe for concurrent use.
-		v := &verifier{ctx: op.name.ctx, symbols: NewSymbolTableCollection()}
-		return func(i int) { errs[i] = v.verifySymbolUses(children[i]) }
+		st := NewSymbolTableCollection()
+		return func(i int) { errs[i] = users[i].name.def.VerifySymbolUses(users[i], st) }
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -133,6 +127,51 @@ func verifySymbolUsesParallel(op *Operation, workers int) error {
 		}
 	}
 	return nil
+}
+
+// symbolUsers lists the ops under top that check symbol uses
+// (OpDef.VerifySymbolUses), in the order MLIR's verifier reaches them:
+// top itself, then, for each symbol table, the ops of its regions taken
+// region by region from a worklist (the last region found first, as MLIR's
+// walkSymbolTable does), without entering nested symbol tables, whose
+// users come first since MLIR checks them on leaving them.
+func symbolUsers(top *Operation) []*Operation {
+	var out []*Operation
+	if def := top.name.def; def != nil && def.VerifySymbolUses != nil {
+		out = append(out, top)
+	}
+	var walk func(root *Operation)
+	walk = func(root *Operation) {
+		var users, nested []*Operation
+		var work []*Region
+		for i := range root.regs() {
+			work = append(work, &root.regs()[i])
+		}
+		for len(work) > 0 {
+			r := work[len(work)-1]
+			work = work[:len(work)-1]
+			for b := r.first; b != nil; b = b.next {
+				for o := b.first; o != nil; o = o.next {
+					if def := o.name.def; def != nil && def.VerifySymbolUses != nil {
+						users = append(users, o)
+					}
+					if o.HasTrait(TraitSymbolTable) {
+						nested = append(nested, o)
+						continue
+					}
+					for i := range o.regs() {
+						work = append(work, &o.regs()[i])
+					}
+				}
+			}
+		}
+		for _, n := range nested {
+			walk(n)
+		}
+		out = append(out, users...)
+	}
+	walk(top)
+	return out
 }
 
 // forEachChild calls fn for each op directly in op's regions.
@@ -172,10 +211,17 @@ type verifier struct {
 	ctx     *Context
 	dom     map[*Region]*domTree
 	shallow bool // verify only the top op, not the ops nested in it
-	// skipIsolatedIn, when set, is an op whose isolated-from-above
-	// children were verified separately (Verify with Workers).
-	skipIsolatedIn *Operation
-	symbols        *SymbolTableCollection
+	// isolatedErrs, when set, holds the results of isolated ops verified
+	// separately (Verify with Workers), whole with their dominance.
+	isolatedErrs map[*Operation]error
+	symbols      *SymbolTableCollection
+}
+
+// isolatedWithRegions reports whether o is verified after its siblings, as
+// MLIR's verifier does with the isolated-from-above ops it verifies in
+// parallel on leaving their parent.
+func isolatedWithRegions(o *Operation) bool {
+	return len(o.regs()) > 0 && o.HasTrait(TraitIsolatedFromAbove)
 }
 
 func (v *verifier) verifyOp(op *Operation) error {
@@ -185,14 +231,7 @@ func (v *verifier) verifyOp(op *Operation) error {
 		}
 	}
 	def := op.name.def
-	if def == nil {
-		if d := op.name.dialect; d != "" && v.ctx.IsDialectRegistered(d) && !v.ctx.AllowUnregistered {
-			return OpErrorPlain(op, "unregistered operation '%s' found in dialect ('%s') that does not allow unknown operations", op.name.name, d)
-		}
-		if !v.ctx.AllowUnregistered && !v.ctx.IsDialectRegistered(op.name.dialect) {
-			return OpError(op, "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used")
-		}
-	} else {
+	if def != nil {
 		if def.Traits&TraitTerminator != 0 && op.block != nil && op.block.last != op {
 			return OpError(op, "must be the last operation in the parent block")
 		}
@@ -204,7 +243,13 @@ func (v *verifier) verifyOp(op *Operation) error {
 			}
 		}
 		if def.Traits&TraitSymbol != 0 {
-			s, ok := op.Attr("sym_name").(*StringAttr)
+			a := op.Attr("sym_name")
+			if a == nil {
+				// The op's declared attribute is checked first, as ODS's
+				// invariants come before the symbol interface's.
+				return OpError(op, "requires attribute 'sym_name'")
+			}
+			s, ok := a.(*StringAttr)
 			if !ok {
 				return OpError(op, "requires string attribute 'sym_name'")
 			}
@@ -224,6 +269,10 @@ func (v *verifier) verifyOp(op *Operation) error {
 			}
 		}
 	}
+	// As in MLIR, the nested ops are verified on the way down, except the
+	// isolated-from-above ones, which come after all the others, each
+	// with its dominance (MLIR verifies them in parallel on leaving op).
+	var isolated []*Operation
 	for i := range op.regs() {
 		if v.shallow {
 			break
@@ -234,13 +283,28 @@ func (v *verifier) verifyOp(op *Operation) error {
 				return err
 			}
 			for o := b.first; o != nil; o = o.next {
-				if op == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
+				if isolatedWithRegions(o) {
+					isolated = append(isolated, o)
 					continue
 				}
 				if err := v.verifyOp(o); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	for _, o := range isolated {
+		if err, done := v.isolatedErrs[o]; done {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := v.verifyOp(o); err != nil {
+			return err
+		}
+		if err := v.verifyDominance(o); err != nil {
+			return err
 		}
 	}
 	if def != nil {
@@ -259,6 +323,17 @@ func (v *verifier) verifyOp(op *Operation) error {
 				return err
 			}
 		}
+		return nil
+	}
+	// An unregistered op is judged after the ops nested in it, as MLIR
+	// does on leaving it. No registered dialect allows unknown ops, even
+	// when unregistered dialects are allowed: MLIR's
+	// allowsUnknownOperations is a property of the dialect.
+	if d := op.name.dialect; d != "" && v.ctx.IsDialectRegistered(d) {
+		return OpErrorPlain(op, "unregistered operation '%s' found in dialect ('%s') that does not allow unknown operations", op.name.name, d)
+	}
+	if !v.ctx.AllowUnregistered && !v.ctx.IsDialectRegistered(op.name.dialect) {
+		return OpError(op, "created with unregistered dialect. If this is intended, please call allowUnregisteredDialects() on the MLIRContext, or use -allow-unregistered-dialect with the MLIR opt tool used")
 	}
 	return nil
 }
@@ -392,17 +467,23 @@ func regionWithin(op *Operation, r *Region) bool {
 	return false
 }
 
+// verifyDominance checks the uses in top's regions. The regions of the
+// isolated-from-above ops nested in them are left out: verifyOp checked
+// them when it verified those ops.
 func (v *verifier) verifyDominance(top *Operation) error {
 	var err error
 	top.WalkInterruptible(func(o *Operation) WalkResult {
-		if v.skipIsolatedIn != nil && o.ParentOp() == v.skipIsolatedIn && o.HasTrait(TraitIsolatedFromAbove) {
-			return WalkSkip
+		if o == top {
+			return WalkAdvance
 		}
 		for i := range o.opnds() {
 			if e := v.checkUse(o, i); e != nil {
 				err = e
 				return WalkInterrupt
 			}
+		}
+		if isolatedWithRegions(o) {
+			return WalkSkip
 		}
 		return WalkAdvance
 	})
@@ -521,22 +602,15 @@ func (v *verifier) domTreeOf(r *Region) *domTree {
 
 func (v *verifier) verifySymbolUses(top *Operation) error {
 	st := v.symbols
-	var err error
-	top.WalkInterruptible(func(o *Operation) WalkResult {
-		def := o.name.def
-		if def == nil || def.VerifySymbolUses == nil {
-			return WalkAdvance
+	if st == nil {
+		st = NewSymbolTableCollection()
+	}
+	for _, o := range symbolUsers(top) {
+		if err := o.name.def.VerifySymbolUses(o, st); err != nil {
+			return err
 		}
-		if st == nil {
-			st = NewSymbolTableCollection()
-		}
-		if e := def.VerifySymbolUses(o, st); e != nil {
-			err = e
-			return WalkInterrupt
-		}
-		return WalkAdvance
-	})
-	return err
+	}
+	return nil
 }
 
 // checkCounts verifies an op's fixed operand, result, region and successor

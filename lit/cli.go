@@ -23,7 +23,8 @@ test file), like LLVM's lit with its internal shell.
   -s, --succinct       print only failing tests, not one line per test
   -q, --quiet          print nothing but failures and the summary
   -j N, --workers N    run N tests at once (default GOMAXPROCS)
-  --timeout SECONDS    fail a test that runs longer (TIMEOUT)
+  --timeout SECONDS    fail a test that runs longer (TIMEOUT); whole seconds,
+                       0 for no limit
   --filter REGEXP      run only tests whose full name matches (also LIT_FILTER)
   --tools-dir DIR      directory of the built tools (default $RLX_TOOLS_DIR;
                        when neither is set, ./tools/... is built into a
@@ -81,13 +82,16 @@ func parseCLI(args []string) (*cliOptions, error) {
 			o.quiet = true
 		case "-j", "--workers", "--threads":
 			if v, err = value(&i, name); err == nil {
-				o.jobs, err = strconv.Atoi(v)
+				o.jobs, err = positiveJobs(v)
 			}
 		case "--timeout":
 			if v, err = value(&i, name); err == nil {
-				var secs float64
-				secs, err = strconv.ParseFloat(v, 64)
-				o.timeout = time.Duration(secs * float64(time.Second))
+				var secs int
+				secs, err = strconv.Atoi(v)
+				if err != nil || secs < 0 {
+					err = fmt.Errorf("argument --timeout: requires non-negative integer, but found '%s'", v)
+				}
+				o.timeout = time.Duration(secs) * time.Second
 			}
 		case "--filter":
 			o.filter, err = value(&i, name)
@@ -108,7 +112,7 @@ func parseCLI(args []string) (*cliOptions, error) {
 			case strings.HasPrefix(a, "-D") && len(a) > 2:
 				err = o.param(a[2:])
 			case strings.HasPrefix(a, "-j") && len(a) > 2:
-				o.jobs, err = strconv.Atoi(a[2:])
+				o.jobs, err = positiveJobs(a[2:])
 			case strings.HasPrefix(a, "-") && len(a) > 1 && strings.Trim(a[1:], "vasq") == "":
 				for _, f := range a[1:] {
 					switch f {
@@ -152,6 +156,16 @@ func (o *cliOptions) param(kv string) error {
 }
 
 var errHelp = fmt.Errorf("help requested")
+
+// positiveJobs reads a -j value, which must be a positive integer, in LLVM
+// lit's words.
+func positiveJobs(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("argument -j/--threads/--workers: requires positive integer, but found '%s'", v)
+	}
+	return n, nil
+}
 
 // Main is the lit command: it parses args (without the program name),
 // runs the tests and returns the exit status.

@@ -134,9 +134,12 @@ func (x *executor) run(n Node, env *shellEnv) (int, error) {
 	return -1, fmt.Errorf("unknown shell node %T", n)
 }
 
+// builtin runs a command inside lit's process.
+type builtin func(args []string, redirects []Redirect, env *shellEnv) (cmdResult, error)
+
 // inProcess are the commands lit runs inside its own process; they may not
 // be part of a pipeline (except echo, which then runs as /bin/echo would).
-var inProcess = map[string]func(args []string, redirects []Redirect, env *shellEnv) (cmdResult, error){
+var inProcess = map[string]builtin{
 	"cd":     builtinCd,
 	"export": builtinExport,
 	"echo":   builtinEcho,
@@ -206,216 +209,258 @@ type stage struct {
 	status    int
 }
 
-func (x *executor) runPipeline(p *Pipeline, shenv *shellEnv) (int, error) {
-	var (
-		stages  []*stage
-		opened  []*openedFile
-		prevOut *os.File // read end feeding the next stage, or nil
-	)
-	cleanup := func() {
-		for _, s := range stages {
-			for _, c := range s.closers {
-				c.Close()
-			}
-			if s.stdinPipe != nil {
-				s.stdinPipe.Close()
-			}
+// pipelineRun is one pipeline being set up and run: its stages, the files
+// its redirections opened, and the read end of the last pipe made.
+type pipelineRun struct {
+	x       *executor
+	p       *Pipeline
+	stages  []*stage
+	opened  []*openedFile
+	prevOut *os.File // read end feeding the next stage, or nil
+}
+
+// cleanup closes everything set up so far, when the pipeline does not run.
+func (r *pipelineRun) cleanup() {
+	for _, s := range r.stages {
+		for _, c := range s.closers {
+			c.Close()
 		}
-		if prevOut != nil {
-			prevOut.Close()
-		}
-		for _, f := range opened {
-			f.f.Close()
+		if s.stdinPipe != nil {
+			s.stdinPipe.Close()
 		}
 	}
-	for i, c := range p.Commands {
-		env := shenv
-		args := c.Args
-		var notArgs []Word
-		notCount, notCrash := 0, false
-		for {
-			switch {
-			case args[0].Text == "env" && !args[0].Glob:
-				if env == shenv {
-					env = shenv.clone()
-				}
-				rest := updateEnv(env, wordTexts(args))
-				if len(rest) == 0 {
-					cleanup()
-					return -1, &shellError{wordTexts(c.Args), "Error: 'env' requires a subcommand"}
-				}
-				args = args[len(args)-len(rest):]
-				continue
-			case args[0].Text == "not" && !args[0].Glob:
-				notArgs = append(notArgs, args[0])
-				args = args[1:]
-				notCount++
-				if len(args) > 0 && args[0].Text == "--crash" {
-					notArgs = append(notArgs, args[0])
-					args = args[1:]
-					notCrash = true
-				}
-				if len(args) == 0 {
-					cleanup()
-					return -1, &shellError{wordTexts(c.Args), "Error: 'not' requires a subcommand"}
-				}
-				continue
-			case args[0].Text == "!" && !args[0].Glob:
-				notArgs = append(notArgs, args[0])
-				args = args[1:]
-				notCount++
-				if len(args) == 0 {
-					cleanup()
-					return -1, &shellError{wordTexts(c.Args), "Error: '!' requires a subcommand"}
-				}
-				continue
-			}
-			break
-		}
-		name := args[0].Text
-		if b := inProcess[name]; b != nil && (name != "echo" || len(p.Commands) == 1) {
-			cleanup()
-			switch {
-			case env != shenv:
-				return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Error: 'env' cannot call '%s'", name)}
-			case notCrash:
-				return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Error: 'not --crash' cannot call '%s'", name)}
-			case len(p.Commands) != 1:
-				return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Unsupported: '%s' cannot be part of a pipeline", name)}
-			}
-			if name != "mkdir" && name != "rm" && name != ":" {
-				for _, a := range args {
-					if a.Glob {
-						// lit hands the unexpanded pattern object to the
-						// builtin, which then raises a TypeError.
-						return -1, &scriptCrash{fmt.Sprintf("'%s' cannot take the glob pattern %s", name, a.Text)}
-					}
-				}
-			}
-			words, err := expandGlobs(args, env.cwd, name == "mkdir" || name == "rm")
-			if err != nil {
-				return -1, &shellError{wordTexts(c.Args), err.Error()}
-			}
-			res, err := b(words, c.Redirects, env)
-			if err != nil {
-				return -1, err
-			}
-			if notCount%2 == 1 {
-				res.exitCode = boolToStatus(res.exitCode == 0)
-			}
-			res.args = wordTexts(c.Args)
-			x.results = append(x.results, res)
-			return res.exitCode, nil
-		}
-		if notCrash {
-			args = append(append([]Word(nil), notArgs...), args...)
-			notCount = 0
-		}
-		st := &stage{args: wordTexts(c.Args), env: env, notCount: notCount}
-		stages = append(stages, st)
+	if r.prevOut != nil {
+		r.prevOut.Close()
+	}
+	for _, f := range r.opened {
+		f.f.Close()
+	}
+}
 
-		// Redirections, as lit's processRedirects.
-		in, out, errSpec, err := resolveRedirects(c, env, &opened)
+func (x *executor) runPipeline(p *Pipeline, shenv *shellEnv) (int, error) {
+	r := &pipelineRun{x: x, p: p}
+	for i, c := range p.Commands {
+		pre, err := commandPrefixes(c, shenv)
 		if err != nil {
-			cleanup()
+			r.cleanup()
 			return -1, err
 		}
-		// The read end of the previous pipe stays ours: like lit, we drain
-		// it once this stage is done, so a writer whose output is not read
-		// neither blocks nor dies of SIGPIPE.
-		st.stdinPipe, prevOut = prevOut, nil
-		switch {
-		case in.file != nil:
-			st.stdin = in.file
-		case st.stdinPipe != nil:
-			st.stdin = st.stdinPipe
+		name := pre.args[0].Text
+		if b := inProcess[name]; b != nil && (name != "echo" || len(p.Commands) == 1) {
+			r.cleanup()
+			return x.runBuiltin(p, c, b, pre, shenv)
 		}
-		last := i == len(p.Commands)-1
-		var pipeW *os.File
-		if !last && (out.file == nil || errSpec.toStdout) {
-			prevOut, pipeW, err = os.Pipe()
-			if err != nil {
-				cleanup()
-				return -1, &shellError{st.args, err.Error()}
-			}
-			st.closers = append(st.closers, pipeW)
+		if err := r.addStage(c, pre, i == len(p.Commands)-1); err != nil {
+			r.cleanup()
+			return -1, err
 		}
-		st.out, st.err = &bytes.Buffer{}, &bytes.Buffer{}
-		switch {
-		case out.file != nil:
-			st.stdout = out.file
-		case last:
-			st.stdout = st.out
-		default:
-			st.stdout = pipeW
-		}
-		switch {
-		case errSpec.file != nil:
-			st.stderr = errSpec.file
-		case errSpec.toStdout && out.file == nil:
-			st.stderr = st.stdout
-		case errSpec.toStdout && !last:
-			// "2>&1 >file": stderr becomes what the next command reads.
-			st.stderr = pipeW
-		default:
-			st.stderr = st.err
-		}
+	}
+	if r.prevOut != nil {
+		r.prevOut.Close()
+		r.prevOut = nil
+	}
+	if err := r.startAndWait(); err != nil {
+		return -1, err
+	}
+	return r.results()
+}
 
-		words, err := expandGlobs(args, env.cwd, false)
-		if err != nil {
-			cleanup()
-			return -1, &shellError{st.args, err.Error()}
+// prefixes is what a command's leading `env …`, `not`, `not --crash` and
+// `!` words say, and the command after them.
+type prefixes struct {
+	env      *shellEnv // shenv, or a changed copy after `env`
+	args     []Word    // the command after the prefixes
+	notArgs  []Word    // the `not`/`!` words, kept for `not --crash`
+	notCount int
+	notCrash bool
+}
+
+// commandPrefixes reads the prefixes of c as lit does, applying `env`
+// settings to a copy of shenv.
+func commandPrefixes(c *Command, shenv *shellEnv) (prefixes, error) {
+	pre := prefixes{env: shenv, args: c.Args}
+	for {
+		args := pre.args
+		switch {
+		case args[0].Text == "env" && !args[0].Glob:
+			if pre.env == shenv {
+				pre.env = shenv.clone()
+			}
+			rest := updateEnv(pre.env, wordTexts(args))
+			if len(rest) == 0 {
+				return pre, &shellError{wordTexts(c.Args), "Error: 'env' requires a subcommand"}
+			}
+			pre.args = args[len(args)-len(rest):]
+		case args[0].Text == "not" && !args[0].Glob:
+			pre.notArgs = append(pre.notArgs, args[0])
+			pre.args = args[1:]
+			pre.notCount++
+			if len(pre.args) > 0 && pre.args[0].Text == "--crash" {
+				pre.notArgs = append(pre.notArgs, pre.args[0])
+				pre.args = pre.args[1:]
+				pre.notCrash = true
+			}
+			if len(pre.args) == 0 {
+				return pre, &shellError{wordTexts(c.Args), "Error: 'not' requires a subcommand"}
+			}
+		case args[0].Text == "!" && !args[0].Glob:
+			pre.notArgs = append(pre.notArgs, args[0])
+			pre.args = args[1:]
+			pre.notCount++
+			if len(pre.args) == 0 {
+				return pre, &shellError{wordTexts(c.Args), "Error: '!' requires a subcommand"}
+			}
+		default:
+			return pre, nil
 		}
-		st.run = words
-		if fi, err := os.Stat(env.cwd); err != nil || !fi.IsDir() {
-			// lit cannot start a process in a missing directory, even one
-			// of its Python builtins.
-			cleanup()
-			return -1, &shellError{st.args, fmt.Sprintf("Could not create process (%s) due to %s: '%s'", words[0], pyStrerror(errNoEnt(err)), env.cwd)}
-		}
-		if t := tools[words[0]]; t != nil {
-			st.tool = t
-			continue
-		}
-		exe, err := lookPath(words[0], env)
-		if err != nil {
-			cleanup()
-			return -1, &shellError{st.args, err.Error()}
-		}
-		st.cmd = exec.CommandContext(x.ctx, exe, words[1:]...)
-		st.cmd.Args[0] = words[0]
-		st.cmd.Dir = env.cwd
-		st.cmd.Env = env.environ()
-		st.cmd.Stdin, st.cmd.Stdout, st.cmd.Stderr = st.stdin, st.stdout, st.stderr
-		st.cmd.WaitDelay = time.Second
-		setProcessGroup(st.cmd)
 	}
-	if prevOut != nil {
-		prevOut.Close()
-		prevOut = nil
+}
+
+// runBuiltin runs a command lit implements in its own process (cd, echo,
+// mkdir, …), which must be alone in its pipeline.
+func (x *executor) runBuiltin(p *Pipeline, c *Command, b builtin, pre prefixes, shenv *shellEnv) (int, error) {
+	name, args, env := pre.args[0].Text, pre.args, pre.env
+	switch {
+	case env != shenv:
+		return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Error: 'env' cannot call '%s'", name)}
+	case pre.notCrash:
+		return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Error: 'not --crash' cannot call '%s'", name)}
+	case len(p.Commands) != 1:
+		return -1, &shellError{wordTexts(c.Args), fmt.Sprintf("Unsupported: '%s' cannot be part of a pipeline", name)}
 	}
-	// Start everything, then wait for everything.
+	if name != "mkdir" && name != "rm" && name != ":" {
+		for _, a := range args {
+			if a.Glob {
+				// lit hands the unexpanded pattern object to the
+				// builtin, which then raises a TypeError.
+				return -1, &scriptCrash{fmt.Sprintf("'%s' cannot take the glob pattern %s", name, a.Text)}
+			}
+		}
+	}
+	words, err := expandGlobs(args, env.cwd, name == "mkdir" || name == "rm")
+	if err != nil {
+		return -1, &shellError{wordTexts(c.Args), err.Error()}
+	}
+	res, err := b(words, c.Redirects, env)
+	if err != nil {
+		return -1, err
+	}
+	if pre.notCount%2 == 1 {
+		res.exitCode = boolToStatus(res.exitCode == 0)
+	}
+	res.args = wordTexts(c.Args)
+	x.results = append(x.results, res)
+	return res.exitCode, nil
+}
+
+// addStage sets up the stage of command c: its redirections, its pipe to
+// the next stage, and the process or in-process tool that runs it.
+func (r *pipelineRun) addStage(c *Command, pre prefixes, last bool) error {
+	args, env, notCount := pre.args, pre.env, pre.notCount
+	if pre.notCrash {
+		args = append(append([]Word(nil), pre.notArgs...), args...)
+		notCount = 0
+	}
+	st := &stage{args: wordTexts(c.Args), env: env, notCount: notCount}
+	r.stages = append(r.stages, st)
+
+	// Redirections, as lit's processRedirects.
+	in, out, errSpec, err := resolveRedirects(c, env, &r.opened)
+	if err != nil {
+		return err
+	}
+	// The read end of the previous pipe stays ours: like lit, we drain
+	// it once this stage is done, so a writer whose output is not read
+	// neither blocks nor dies of SIGPIPE.
+	st.stdinPipe, r.prevOut = r.prevOut, nil
+	switch {
+	case in.file != nil:
+		st.stdin = in.file
+	case st.stdinPipe != nil:
+		st.stdin = st.stdinPipe
+	}
+	var pipeW *os.File
+	if !last && (out.file == nil || errSpec.toStdout) {
+		r.prevOut, pipeW, err = os.Pipe()
+		if err != nil {
+			return &shellError{st.args, err.Error()}
+		}
+		st.closers = append(st.closers, pipeW)
+	}
+	st.out, st.err = &bytes.Buffer{}, &bytes.Buffer{}
+	switch {
+	case out.file != nil:
+		st.stdout = out.file
+	case last:
+		st.stdout = st.out
+	default:
+		st.stdout = pipeW
+	}
+	switch {
+	case errSpec.file != nil:
+		st.stderr = errSpec.file
+	case errSpec.toStdout && out.file == nil:
+		st.stderr = st.stdout
+	case errSpec.toStdout && !last:
+		// "2>&1 >file": stderr becomes what the next command reads.
+		st.stderr = pipeW
+	default:
+		st.stderr = st.err
+	}
+
+	words, err := expandGlobs(args, env.cwd, false)
+	if err != nil {
+		return &shellError{st.args, err.Error()}
+	}
+	st.run = words
+	if fi, err := os.Stat(env.cwd); err != nil || !fi.IsDir() {
+		// lit cannot start a process in a missing directory, even one
+		// of its Python builtins.
+		return &shellError{st.args, fmt.Sprintf("Could not create process (%s) due to %s: '%s'", words[0], pyStrerror(errNoEnt(err)), env.cwd)}
+	}
+	if t := tools[words[0]]; t != nil {
+		st.tool = t
+		return nil
+	}
+	exe, err := lookPath(words[0], env)
+	if err != nil {
+		return &shellError{st.args, err.Error()}
+	}
+	st.cmd = exec.CommandContext(r.x.ctx, exe, words[1:]...)
+	st.cmd.Args[0] = words[0]
+	st.cmd.Dir = env.cwd
+	st.cmd.Env = env.environ()
+	st.cmd.Stdin, st.cmd.Stdout, st.cmd.Stderr = st.stdin, st.stdout, st.stderr
+	st.cmd.WaitDelay = time.Second
+	setProcessGroup(st.cmd)
+	return nil
+}
+
+// startAndWait starts every stage, then waits for every stage, closing
+// each one's pipe ends and draining its input once it is done. It
+// returns the first stage that could not start.
+func (r *pipelineRun) startAndWait() error {
 	var drains sync.WaitGroup
 	finish := func(st *stage) {
 		for _, c := range st.closers {
 			c.Close()
 		}
 		st.closers = nil
-		if r := st.stdinPipe; r != nil {
+		if rd := st.stdinPipe; rd != nil {
 			drains.Add(1)
 			go func() {
 				defer drains.Done()
-				io.Copy(io.Discard, r)
-				r.Close()
+				io.Copy(io.Discard, rd)
+				rd.Close()
 			}()
 		}
 	}
 	var startErr error
-	done := make(chan *stage, len(stages))
-	for _, st := range stages {
+	done := make(chan *stage, len(r.stages))
+	for _, st := range r.stages {
 		if st.cmd == nil {
 			go func(st *stage) {
-				st.status = st.tool(x.ctx, st.run, st.env, orEmpty(st.stdin), st.stdout, st.stderr)
+				st.status = st.tool(r.x.ctx, st.run, st.env, orEmpty(st.stdin), st.stdout, st.stderr)
 				done <- st
 			}(st)
 			continue
@@ -438,27 +483,31 @@ func (x *executor) runPipeline(p *Pipeline, shenv *shellEnv) (int, error) {
 			done <- st
 		}(st)
 	}
-	for range stages {
+	for range r.stages {
 		finish(<-done)
 	}
 	drains.Wait()
-	for _, f := range opened {
+	for _, f := range r.opened {
 		f.f.Close()
 	}
-	if startErr != nil {
-		return -1, startErr
-	}
+	return startErr
+}
 
+// results records each stage's result (with `not` applied) and returns
+// the pipeline's exit status: the last stage's, or with pipefail the last
+// failing one's.
+func (r *pipelineRun) results() (int, error) {
+	x := r.x
 	timedOut := x.ctx.Err() != nil
 	exitCode := 0
-	for _, st := range stages {
+	for _, st := range r.stages {
 		res := st.status
 		if st.notCount%2 == 1 {
 			res = boolToStatus(res == 0)
 		} else if st.notCount > 1 {
 			res = boolToStatus(res != 0)
 		}
-		r := cmdResult{
+		cr := cmdResult{
 			args:     st.args,
 			stdout:   st.out.String(),
 			stderr:   st.err.String(),
@@ -466,10 +515,10 @@ func (x *executor) runPipeline(p *Pipeline, shenv *shellEnv) (int, error) {
 			timedOut: timedOut,
 		}
 		if res != 0 {
-			r.outputFiles = readOutputFiles(opened)
+			cr.outputFiles = readOutputFiles(r.opened)
 		}
-		x.results = append(x.results, r)
-		if !p.PipeFail || exitCode == 0 || res != 0 {
+		x.results = append(x.results, cr)
+		if !r.p.PipeFail || exitCode == 0 || res != 0 {
 			exitCode = res
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/rlx-compiler/rlx/internal/outfile"
 )
 
 // SplitFile implements LLVM's split-file: "split-file [--leading-lines]
@@ -138,7 +140,7 @@ func SplitFile(args []string, cwd string, stdin io.Reader, stderr io.Writer) int
 			return 1
 		}
 		content := strings.Repeat(eol, p.leadingLines) + string(data[min(p.begin, p.end):p.end])
-		if err := os.WriteFile(path, []byte(content), 0o666); err != nil {
+		if err := outfile.WriteFile(path, []byte(content)); err != nil {
 			fmt.Fprintf(stderr, "split-file: error: %s: %s\n", input, pyStrerrorBare(err))
 			return 1
 		}

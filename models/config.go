@@ -74,6 +74,12 @@ func (e *sizeError) err() error {
 // exabyte-sized tensors or overflow the shape arithmetic.
 const maxSize = 1 << 24
 
+// MaxLayers bounds the layer count: ten times the deepest model the
+// builders follow (Kimi-K3, 93 layers), so that a typo cannot ask for a
+// graph of gigabytes (100,000 layers were 659 MB of text and 2.9 GB of
+// memory).
+const MaxLayers = 1024
+
 // positive checks that every named size is in [1, maxSize].
 func (e *sizeError) positive(names []string, vals ...int) bool {
 	ok := true
@@ -106,11 +112,15 @@ func (c *Common) resolve(e *sizeError) bool {
 		if _, _, ok := c.Quant.Block(); !ok {
 			e.add("quant %q must be q4_0, q8_0, q4_k or q6_k", c.Quant)
 		} else if c.DType != "f32" {
-			e.add("quant %s and dtype %s are exclusive: quantised projections take f32 activations", c.Quant, c.DType)
+			e.add("quant %s and dtype %s are exclusive: quantised projections take f32 activations (set quant to none or dtype to f32)", c.Quant, c.DType)
 		}
 	}
 	if !e.positive([]string{"layers", "hidden", "heads", "kv-heads", "past", "vocab"},
 		c.Layers, c.Hidden, c.Heads, c.KVHeads, c.Past, c.Vocab) {
+		return false
+	}
+	if c.Layers > MaxLayers {
+		e.add("layers = %d exceeds the limit of %d", c.Layers, MaxLayers)
 		return false
 	}
 	if c.Heads%c.KVHeads != 0 {

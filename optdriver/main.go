@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"strings"
 
@@ -75,6 +74,27 @@ type driver struct {
 // result, with mlir-opt's flags and exit codes (0 on success, 1 on any
 // failure).
 func MainWith(cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	d, err := newDriver(cfg, stdin, stdout, stderr)
+	if err == nil {
+		d.o, err = d.parseArgs(args)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", d.name, err)
+		return 1
+	}
+	if d.printInfo() {
+		return 0
+	}
+	if !d.checkPipeline() {
+		return 1
+	}
+	return d.run()
+}
+
+// newDriver makes the driver of cfg (with its defaults filled in) and
+// registers its passes and named pipelines. The driver is returned even
+// with an error, to name the tool in the message.
+func newDriver(cfg Config, stdin io.Reader, stdout, stderr io.Writer) (*driver, error) {
 	if cfg.ToolName == "" {
 		cfg.ToolName = "rlx-opt"
 	}
@@ -85,40 +105,33 @@ func MainWith(cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writ
 	d.reg = pipeline.NewRegistry()
 	for _, p := range cfg.Passes {
 		if err := d.reg.Register(p); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", d.name, err)
-			return 1
+			return d, err
 		}
 	}
 	for _, p := range cfg.Pipelines {
 		if err := d.reg.RegisterPipeline(p); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", d.name, err)
-			return 1
+			return d, err
 		}
 	}
-	o, err := d.parseArgs(args)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", d.name, err)
-		return 1
-	}
-	d.o = o
-	switch {
+	return d, nil
+}
+
+// printInfo answers --help, --version, --list-passes and --show-dialects
+// on stdout, reporting whether one of them was asked for.
+func (d *driver) printInfo() bool {
+	switch o := d.o; {
 	case o.Help:
-		d.printHelp(stdout)
-		return 0
+		d.printHelp(d.stdout)
 	case o.Version:
-		d.printVersion(stdout)
-		return 0
+		d.printVersion(d.stdout)
 	case o.ListPasses:
-		d.printPassList(stdout)
-		return 0
+		d.printPassList(d.stdout)
 	case o.ShowDialects:
-		d.printDialects(stdout)
-		return 0
+		d.printDialects(d.stdout)
+	default:
+		return false
 	}
-	if !d.checkPipeline() {
-		return 1
-	}
-	return d.run()
+	return true
 }
 
 // checkPipeline validates the pipeline flags before any input is read, so
@@ -457,70 +470,12 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 			return false
 		}
 	}
-	text, textSet := o.PassPipeline, o.PassPipelineSet
-	disableThreading, verifyEach := d.threadingOff(), o.VerifyEach
-	if o.RunReproducer {
-		r, found, rerr := pipeline.ReadReproducer(f)
-		if rerr == nil && !found {
-			rerr = errors.New("no mlir_reproducer configuration found in the input (expected {-# external_resources: {mlir_reproducer: {pipeline: \"...\"}} #-})")
-		}
-		if rerr != nil {
-			handle(ir.NewError(f.Op.Loc(), "%v", rerr))
-			return false
-		}
-		text, textSet = r.Pipeline, true
-		disableThreading = disableThreading || r.DisableThreading
-		verifyEach = r.VerifyEach
-	}
-	var opm *pipeline.OpPassManager
-	var perr error
-	if textSet {
-		opm, perr = pipeline.Parse(d.reg, text)
-	} else {
-		opm, perr = d.buildFromFlags(f.Op.Name())
-	}
-	if perr != nil {
-		d.printPipelineError(perr)
+	opm, rs, ok := d.chunkPipeline(f, handle)
+	if !ok {
 		return false
 	}
-	pm := pipeline.NewWith(ctx, opm)
-	pm.VerifyEach = verifyEach
-	pm.DisableThreading = disableThreading
-	if o.DumpPassPipeline {
-		fmt.Fprintf(d.stderr, "Pass Manager with %d passes:\n%s\n\n", pm.Len(), pm.String())
-	}
-	printOpts := d.printOptions()
-	// The output and reproducers carry the external resources no one
-	// consumed; IR printing around passes shows the IR alone, as in MLIR.
-	outOpts := printOpts
-	for _, g := range f.External {
-		if !(o.RunReproducer && g.Name == pipeline.ReproducerResource) {
-			outOpts.ExternalResources = append(outOpts.ExternalResources, g)
-		}
-	}
-	if d.timing != nil {
-		pm.AddInstrumentation(d.timing.Instrumentation(nil))
-	}
-	if o.IRPrinting.Enabled() {
-		cfg := o.IRPrinting
-		cfg.Print = printOpts
-		cfg.Out = d.stderr
-		pm.AddInstrumentation(pipeline.NewIRPrinter(cfg))
-	}
-	if o.GenReproducer != "" {
-		r := &pipeline.Reproducer{Pipeline: pm.String(), DisableThreading: disableThreading, VerifyEach: verifyEach}
-		if werr := writeReproducer(o.GenReproducer, r, f.Op, outOpts); werr != nil {
-			fmt.Fprintf(d.stderr, "%s: error: failed to write reproducer '%s': %v\n", d.name, o.GenReproducer, werr)
-			return false
-		}
-	}
-	if o.CrashReproducer != "" {
-		if o.LocalReproducer {
-			pm.EnableLocalCrashReproducer(o.CrashReproducer, outOpts)
-		} else {
-			pm.EnableCrashReproducer(o.CrashReproducer, outOpts)
-		}
-	}
+	outOpts := d.outputOptions(f)
+	pm := d.newPassManager(ctx, opm, rs, outOpts)
 	runErr := pm.Run(f.Op)
 	if o.Statistics {
 		display := pipeline.StatsDisplay(o.StatsDisplay)
@@ -533,11 +488,14 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 		}
 		return false
 	}
+	if o.GenReproducer != "" && !d.generateReproducer(f, opm, outOpts) {
+		return false
+	}
 	d.timed("Output", func() {
 		po := outOpts
 		// Like MLIR's printer, fall back to the generic form for IR that
 		// does not verify, unless told it does.
-		if !verifyEach && !o.AssumeVerified && ir.Verify(f.Op) != nil {
+		if !rs.verifyEach && !o.AssumeVerified && ir.Verify(f.Op) != nil {
 			po.Generic = true
 		}
 		_ = ir.Print(out, f.Op, po)
@@ -545,14 +503,113 @@ func (d *driver) runChunk(ctx *ir.Context, name string, src []byte, out io.Write
 	return true
 }
 
+// runSettings are the settings of one chunk's pipeline run: the flags',
+// or those stored in the input with --run-reproducer.
+type runSettings struct {
+	disableThreading, verifyEach bool
+}
+
+// chunkPipeline builds the pipeline to run on a chunk: from
+// --pass-pipeline, from the pass flags (nested under the chunk's top op),
+// or from the input's mlir_reproducer resource with --run-reproducer.
+func (d *driver) chunkPipeline(f *asm.File, handle func(*ir.Diagnostic)) (*pipeline.OpPassManager, runSettings, bool) {
+	o := d.o
+	text, textSet := o.PassPipeline, o.PassPipelineSet
+	rs := runSettings{disableThreading: d.threadingOff(), verifyEach: o.VerifyEach}
+	if o.RunReproducer {
+		r, found, err := pipeline.ReadReproducer(f)
+		if err == nil && !found {
+			err = errors.New("no mlir_reproducer configuration found in the input (expected {-# external_resources: {mlir_reproducer: {pipeline: \"...\"}} #-})")
+		}
+		if err != nil {
+			handle(ir.NewError(f.Op.Loc(), "%v", err))
+			return nil, rs, false
+		}
+		text, textSet = r.Pipeline, true
+		rs.disableThreading = rs.disableThreading || r.DisableThreading
+		rs.verifyEach = r.VerifyEach
+	}
+	var opm *pipeline.OpPassManager
+	var err error
+	if textSet {
+		opm, err = pipeline.Parse(d.reg, text)
+	} else {
+		opm, err = d.buildFromFlags(f.Op.Name())
+	}
+	if err != nil {
+		d.printPipelineError(err)
+		return nil, rs, false
+	}
+	return opm, rs, true
+}
+
+// outputOptions are the printing options of the output and of
+// reproducers: the flags', plus the external resources no one consumed
+// (the reproducer's own with --run-reproducer). IR printing around passes
+// shows the IR alone, as in MLIR.
+func (d *driver) outputOptions(f *asm.File) ir.PrintOptions {
+	po := d.printOptions()
+	for _, g := range f.External {
+		if !(d.o.RunReproducer && g.Name == pipeline.ReproducerResource) {
+			po.ExternalResources = append(po.ExternalResources, g)
+		}
+	}
+	return po
+}
+
+// newPassManager makes the manager that runs opm on a chunk, with the
+// instrumentations the flags ask for: timing, IR printing and crash
+// reproducers.
+func (d *driver) newPassManager(ctx *ir.Context, opm *pipeline.OpPassManager, rs runSettings, outOpts ir.PrintOptions) *pipeline.PassManager {
+	o := d.o
+	pm := pipeline.NewWith(ctx, opm)
+	pm.VerifyEach = rs.verifyEach
+	pm.DisableThreading = rs.disableThreading
+	if o.DumpPassPipeline {
+		fmt.Fprintf(d.stderr, "Pass Manager with %d passes:\n%s\n\n", pm.Len(), pm.String())
+	}
+	if d.timing != nil {
+		pm.AddInstrumentation(d.timing.Instrumentation(nil))
+	}
+	if o.IRPrinting.Enabled() {
+		cfg := o.IRPrinting
+		cfg.Print = d.printOptions()
+		cfg.Out = d.stderr
+		pm.AddInstrumentation(pipeline.NewIRPrinter(cfg))
+	}
+	if o.CrashReproducer != "" {
+		if o.LocalReproducer {
+			pm.EnableLocalCrashReproducer(o.CrashReproducer, outOpts)
+		} else {
+			pm.EnableCrashReproducer(o.CrashReproducer, outOpts)
+		}
+	}
+	return pm
+}
+
+// generateReproducer writes --mlir-generate-reproducer's file after a
+// successful run, as mlir-opt 19 does: the IR the passes left and the
+// pipeline's passes under an `any` anchor, with threading and verification
+// at their defaults.
+func (d *driver) generateReproducer(f *asm.File, opm *pipeline.OpPassManager, outOpts ir.PrintOptions) bool {
+	r := &pipeline.Reproducer{Pipeline: f.Op.Name() + "(any(" + opm.PassesString() + "))"}
+	if err := writeReproducer(d.o.GenReproducer, r, f.Op, outOpts); err != nil {
+		fmt.Fprintf(d.stderr, "%s: error: failed to write reproducer '%s': %v\n", d.name, d.o.GenReproducer, err)
+		return false
+	}
+	return true
+}
+
+// writeReproducer writes a reproducer file through outfile, so a failed
+// write leaves no half file and the file may be the input itself.
 func writeReproducer(path string, r *pipeline.Reproducer, op *ir.Operation, po ir.PrintOptions) error {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Discard()
 	if err := r.Write(f, op, po); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }

@@ -71,3 +71,49 @@ func compareWithMLIROpt(t *testing.T, mlirOpt, file, name string, args []string)
 		}
 	})
 }
+
+// TestGenerateReproducerAgainstMLIROpt runs both tools with
+// --mlir-generate-reproducer under several flag sets and requires the same
+// reproducer file and stdout: the IR after the passes, the pipeline under
+// an `any` anchor, threading and verification at their defaults. It is
+// skipped without mlir-opt-19.
+func TestGenerateReproducerAgainstMLIROpt(t *testing.T) {
+	mlirOpt, err := exec.LookPath("mlir-opt-19")
+	if err != nil {
+		t.Skip("mlir-opt-19 not installed")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.mlir")
+	src := "func.func private @dead()\nfunc.func @f() -> i32 {\n  %0 = \"t.c\"() : () -> i32\n  %1 = \"t.c\"() : () -> i32\n  return %0 : i32\n}\n"
+	if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{
+		{"--symbol-dce"},
+		{"--symbol-dce", "--mlir-print-debuginfo", "--mlir-print-op-generic"},
+		{"--cse", "--canonicalize"},
+		{"--pass-pipeline=builtin.module(func.func(cse),symbol-dce)"},
+		{"--cse", "--verify-each=false", "--mlir-disable-threading"},
+	} {
+		args := append([]string{"--allow-unregistered-dialect", in}, flags...)
+		mrepro, rrepro := filepath.Join(dir, "m.repro"), filepath.Join(dir, "r.repro")
+		cmd := exec.Command(mlirOpt, append(args, "--mlir-generate-reproducer="+mrepro)...)
+		var mout bytes.Buffer
+		cmd.Stdout = &mout
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: mlir-opt-19: %v", flags, err)
+		}
+		var rout, rerr bytes.Buffer
+		if code := MainWith(testConfig(), append(args, "--mlir-generate-reproducer="+rrepro), nil, &rout, &rerr); code != 0 {
+			t.Fatalf("%v: rlx-opt exited %d: %s", flags, code, rerr.String())
+		}
+		m, _ := os.ReadFile(mrepro)
+		r, err := os.ReadFile(rrepro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(m, r) || mout.String() != rout.String() {
+			t.Errorf("%v: reproducers differ\n--- rlx-opt ---\n%s\n--- mlir-opt-19 ---\n%s", flags, r, m)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -195,12 +196,9 @@ func (pr *irPrinter) writeTree(ev *PassEvent, data []byte) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return
-	}
-	_, _ = f.Write(data)
-	_ = f.Close()
+	// Each dump replaces its file whole, as mlir-opt writes it, so a rerun
+	// into the same directory does not append to an earlier run's dump.
+	_ = outfile.WriteFile(filepath.Join(dir, name), data)
 }
 
 func sanitizePath(s string) string {

@@ -106,6 +106,14 @@ func (pm *OpPassManager) String() string {
 	return sb.String()
 }
 
+// PassesString returns the manager's passes in the textual pipeline
+// syntax without its anchor: `cse,func.func(canonicalize)`.
+func (pm *OpPassManager) PassesString() string {
+	var sb strings.Builder
+	pm.printPasses(&sb)
+	return sb.String()
+}
+
 func (pm *OpPassManager) print(sb *strings.Builder) {
 	sb.WriteString(pm.anchor)
 	sb.WriteByte('(')

@@ -61,6 +61,7 @@ package pipeline
 
 import (
 	"errors"
+	"math"
 	"sync/atomic"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -170,11 +171,29 @@ var ErrReported = errors.New("pass failed (diagnostics already reported)")
 // are always on, in every build.
 type Statistic struct{ n atomic.Int64 }
 
-// Add adds n to the counter.
-func (s *Statistic) Add(n int64) { s.n.Add(n) }
+// Add adds n (not negative) to the counter. The counter saturates at
+// math.MaxInt64 rather than wrap around: a statistic that large reports
+// the largest value it can hold.
+func (s *Statistic) Add(n int64) {
+	for {
+		old := s.n.Load()
+		if s.n.CompareAndSwap(old, SaturatingAdd(old, n)) {
+			return
+		}
+	}
+}
 
 // Inc adds one to the counter.
-func (s *Statistic) Inc() { s.n.Add(1) }
+func (s *Statistic) Inc() { s.Add(1) }
+
+// SaturatingAdd returns a+b for non-negative a and b, or math.MaxInt64
+// when the sum does not fit: how statistics add up.
+func SaturatingAdd(a, b int64) int64 {
+	if b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
+}
 
 // Value returns the current count.
 func (s *Statistic) Value() int64 { return s.n.Load() }

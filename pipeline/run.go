@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 )
 
@@ -542,7 +542,10 @@ func analysisEvent(name string, am *AnalysisManager) *AnalysisEvent {
 func (r *Reproducer) writeFile(cfg *reproConfig, op *ir.Operation) error {
 	open := cfg.out
 	if open == nil {
-		open = func(path string) (io.WriteCloser, error) { return os.Create(path) }
+		// Written beside the target and renamed over it, so a reproducer
+		// named like the input leaves the input (which diagnostics read
+		// back) intact until it is complete.
+		return outfile.WriteWith(cfg.path, func(w io.Writer) error { return r.Write(w, op, cfg.print) })
 	}
 	f, err := open(cfg.path)
 	if err != nil {

@@ -107,7 +107,7 @@ func statsList(pm *OpPassManager) []statEntry {
 			for _, s := range passStats(p) {
 				for i := range e.stats {
 					if e.stats[i].Name == s.Name {
-						e.stats[i].Value += s.Value
+						e.stats[i].Value = SaturatingAdd(e.stats[i].Value, s.Value)
 						continue stats
 					}
 				}

@@ -25,6 +25,7 @@ func Dialect() *ir.Dialect {
 				Traits: ir.TraitIsolatedFromAbove | ir.TraitSymbolTable | ir.TraitNoTerminator |
 					ir.TraitSingleBlock | ir.TraitGraphRegion,
 				InherentAttrs:  []string{"sym_name", "sym_visibility"},
+				PropClasses:    map[string]func(ir.Attribute) bool{"sym_name": ir.IsStringAttr, "sym_visibility": ir.IsStringAttr},
 				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
 				Verify:         verifyModule,
 				Parse:          parseModule,
@@ -57,27 +58,36 @@ func NewModule(ctx *ir.Context, loc ir.Location) *ir.Operation {
 // Body returns the module's block.
 func Body(module *ir.Operation) *ir.Block { return module.Region(0).First() }
 
+// verifyModule checks a module in the order of MLIR's verifier: the
+// declared attributes (ODS), the region, the NoRegionArguments trait, the
+// symbol interface, then ModuleOp::verify's own rule.
 func verifyModule(op *ir.Operation) error {
+	for _, name := range []string{"sym_name", "sym_visibility"} {
+		if a := op.Attr(name); a != nil {
+			if _, ok := a.(*ir.StringAttr); !ok {
+				return ir.OpError(op, "attribute '%s' failed to satisfy constraint: string attribute", name)
+			}
+		}
+	}
 	if op.Region(0).NumBlocks() != 1 {
 		return ir.OpError(op, "region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
 	}
 	if b := op.Region(0).First(); b.NumArguments() != 0 {
 		return ir.OpError(op, "expects region to have no arguments")
 	}
+	if s, ok := op.Attr("sym_name").(*ir.StringAttr); ok && s.Value == "" {
+		// MLIR accepts an empty name but cannot print it back.
+		return ir.OpError(op, "requires a non-empty symbol name")
+	}
+	// The symbol interface checks the visibility of a named module only.
+	if v, ok := op.Attr("sym_visibility").(*ir.StringAttr); ok && op.Attr("sym_name") != nil && v.Value != "public" && v.Value != "private" && v.Value != "nested" {
+		return ir.OpError(op, "visibility expected to be one of [\"public\", \"private\", \"nested\"], but got %s", v)
+	}
 	if d := op.Attrs(); d != nil {
 		for _, e := range d.Entries {
 			if !strings.Contains(e.Name, ".") {
 				return ir.OpError(op, "can only contain attributes with dialect-prefixed names, found: '%s'", e.Name)
 			}
-		}
-	}
-	if a := op.Attr("sym_name"); a != nil {
-		s, ok := a.(*ir.StringAttr)
-		if !ok {
-			return ir.OpError(op, "attribute 'sym_name' failed to satisfy constraint: string attribute")
-		}
-		if s.Value == "" {
-			return ir.OpError(op, "requires a non-empty symbol name")
 		}
 	}
 	return nil
@@ -89,9 +99,17 @@ func parseModule(p ir.OpAsmParser, st *ir.OperationState) error {
 	} else if ok {
 		st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "sym_name", Value: p.Context().StringAttr(name)})
 	}
+	dictLoc := p.CurrentLoc()
 	attrs, err := p.ParseOptionalAttrDictWithKeyword()
 	if err != nil {
 		return err
+	}
+	// As MLIR's generated parser, the inherent attributes given in the
+	// dictionary are checked before the region is read.
+	for _, a := range attrs {
+		if (a.Name == "sym_name" || a.Name == "sym_visibility") && !ir.IsStringAttr(a.Value) {
+			return p.ErrorAt(dictLoc, "'%s' op attribute '%s' failed to satisfy constraint: string attribute", ModuleName, a.Name)
+		}
 	}
 	st.Attrs = append(st.Attrs, attrs...)
 	r := &ir.Region{}

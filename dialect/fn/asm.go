@@ -226,11 +226,14 @@ func printFunc(p *ir.OpPrinter, op *ir.Operation) {
 
 // parseCall parses `call @f(%a, %b) {attrs} : (T, U) -> R`.
 func parseCall(p ir.OpAsmParser, st *ir.OperationState) error {
-	name, err := ir.ParseCallLike(p, st)
+	callee, err := p.ParseFlatSymbolRef()
 	if err != nil {
 		return err
 	}
-	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "callee", Value: p.Context().SymbolRef(name)})
+	if err := ir.ParseCallOperands(p, st); err != nil {
+		return err
+	}
+	st.Attrs = append(st.Attrs, ir.NamedAttr{Name: "callee", Value: callee})
 	return nil
 }
 
@@ -296,29 +299,33 @@ func printCallIndirect(p *ir.OpPrinter, op *ir.Operation) {
 	p.PrintType(op.Operand(0).Type())
 }
 
-// parseConstant parses `constant @f : (T) -> R`.
+// parseConstant parses `constant {attrs} @f : (T) -> R` (MLIR's format:
+// the attribute dictionary comes first).
 func parseConstant(p ir.OpAsmParser, st *ir.OperationState) error {
-	name, err := p.ParseSymbolName()
-	if err != nil {
-		return err
-	}
 	attrs, err := p.ParseOptionalAttrDict()
 	if err != nil {
 		return err
 	}
-	t, err := p.ParseColonType()
+	value, err := p.ParseFlatSymbolRef()
 	if err != nil {
 		return err
 	}
-	st.Attrs = append(attrs, ir.NamedAttr{Name: "value", Value: p.Context().SymbolRef(name)})
-	st.ResultTypes = []ir.Type{t}
+	// `type(results)`, as MLIR's format has it: a list, so `: T, U` makes
+	// two results (which the count bound by `%f =` or the verifier
+	// rejects).
+	ts, err := p.ParseColonTypeList()
+	if err != nil {
+		return err
+	}
+	st.Attrs = append(attrs, ir.NamedAttr{Name: "value", Value: value})
+	st.ResultTypes = ts
 	return nil
 }
 
 func printConstant(p *ir.OpPrinter, op *ir.Operation) {
+	p.PrintOptionalAttrDict(op.Attrs())
 	p.WriteString(" ")
 	p.PrintAttr(op.Attr("value"))
-	p.PrintOptionalAttrDict(op.Attrs())
 	p.WriteString(" : ")
 	p.PrintType(op.Result(0).Type())
 }

@@ -2,6 +2,7 @@ package fn
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -22,11 +23,15 @@ func Dialect() *ir.Dialect {
 		Materialize: materialize,
 		Ops: []*ir.OpDef{
 			{
-				Name:           FuncName,
-				Summary:        "An operation with a name containing a single SSACFG region",
-				Traits:         ir.TraitIsolatedFromAbove | ir.TraitSymbol,
-				Counts:         &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
-				InherentAttrs:  []string{"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
+				Name:          FuncName,
+				Summary:       "An operation with a name containing a single SSACFG region",
+				Traits:        ir.TraitIsolatedFromAbove | ir.TraitSymbol,
+				Counts:        &ir.OpCounts{Operands: 0, Results: 0, Regions: 1, Successors: 0},
+				InherentAttrs: []string{"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"},
+				PropClasses: map[string]func(ir.Attribute) bool{
+					"sym_name": ir.IsStringAttr, "function_type": ir.IsTypeAttr, "sym_visibility": ir.IsStringAttr,
+					"arg_attrs": ir.IsArrayAttr, "res_attrs": ir.IsArrayAttr,
+				},
 				Verify:         verifyFunc,
 				Parse:          parseFunc,
 				Print:          printFunc,
@@ -45,6 +50,7 @@ func Dialect() *ir.Dialect {
 				Name:             CallName,
 				Summary:          "Call operation",
 				InherentAttrs:    []string{"callee"},
+				PropClasses:      map[string]func(ir.Attribute) bool{"callee": ir.IsFlatSymbolRef},
 				Counts:           &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 0, Successors: 0},
 				Verify:           verifyCallAttrs,
 				VerifySymbolUses: verifyCallSymbol,
@@ -60,12 +66,17 @@ func Dialect() *ir.Dialect {
 				Print:   printCallIndirect,
 			},
 			{
-				Name:             ConstantName,
-				Summary:          "Constant",
-				Traits:           ir.TraitPure | ir.TraitConstantLike,
-				InherentAttrs:    []string{"value"},
-				Counts:           &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
-				VerifySymbolUses: verifyConstantSymbol,
+				Name:          ConstantName,
+				Summary:       "Constant",
+				Traits:        ir.TraitPure | ir.TraitConstantLike,
+				InherentAttrs: []string{"value"},
+				PropClasses:   map[string]func(ir.Attribute) bool{"value": ir.IsFlatSymbolRef},
+				Counts:        &ir.OpCounts{Operands: 0, Results: 1, Regions: 0, Successors: 0},
+				// MLIR 19 checks the reference in the op's own verifier, so
+				// its error comes in op order, before those of later ops.
+				Verify: func(op *ir.Operation) error {
+					return verifyConstantSymbol(op, ir.NewSymbolTableCollection())
+				},
 				Fold: func(op *ir.Operation, _ []ir.Attribute) []ir.FoldResult {
 					return []ir.FoldResult{{Attr: op.Attr("value")}}
 				},
@@ -218,8 +229,14 @@ func checkAttrArray(op *ir.Operation, name string, n int, what, whats string) er
 		return ir.OpError(op, "expects %s attribute array to have the same number of elements as the number of function %s, got %d, but expected %d", what, whats, len(arr.Elems), n)
 	}
 	for _, e := range arr.Elems {
-		if _, ok := e.(*ir.DictAttr); !ok {
+		d, ok := e.(*ir.DictAttr)
+		if !ok {
 			return ir.OpError(op, "expects %s attribute dictionary to be a DictionaryAttr, but got `%s`", what, e)
+		}
+		for _, a := range d.Entries {
+			if !strings.Contains(a.Name, ".") {
+				return ir.OpError(op, "%s may only have dialect attributes", whats)
+			}
 		}
 	}
 	return nil

@@ -234,14 +234,18 @@ func (f QuantFormat) Block() (elems, nbytes int64, ok bool) {
 }
 
 // PackedBytes returns the size in bytes of an [n, k] weight matrix stored in
-// the format, or -1 when k is not a whole number of blocks or the format is
-// unknown.
+// the format, or -1 when k is not a whole number of blocks, the format is
+// unknown, or the size does not fit in an int64.
 func (f QuantFormat) PackedBytes(n, k int64) int64 {
 	elems, nbytes, ok := f.Block()
 	if !ok || k%elems != 0 {
 		return -1
 	}
-	return n * (k / elems) * nbytes
+	size, ok := ir.ShapeElements([]int64{n, k / elems, nbytes})
+	if !ok {
+		return -1
+	}
+	return size
 }
 
 func enumValues[T ~string](vs ...T) []string {

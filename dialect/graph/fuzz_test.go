@@ -2,6 +2,7 @@ package graph
 
 import (
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/asm"
@@ -34,18 +35,23 @@ func pick[T any](s *byteSource, xs ...T) T { return xs[s.intn(len(xs))] }
 // With fixResults the result types are set to the inferred ones when
 // inference succeeds.
 func randomOp(ctx *ir.Context, s *byteSource) (module, op *ir.Operation, fixResults bool) {
+	dims := []int64{1, 2, 3, 4, 8, 16, 0, ir.Dynamic, 64, 1152}
+	return randomOpWithDims(ctx, s, func() int64 { return dims[s.intn(len(dims))] })
+}
+
+// randomOpWithDims is randomOp with the dims of its types drawn by dim.
+func randomOpWithDims(ctx *ir.Context, s *byteSource, dim func() int64) (module, op *ir.Operation, fixResults bool) {
 	infos := opTable()
 	info := infos[s.intn(len(infos))]
 	elems := []ir.Type{ctx.F32(), ctx.FloatType("f16"), ctx.FloatType("bf16"), ctx.I32(), ctx.I64(), ctx.I1(),
 		ctx.IntegerType(8, ir.Signless), ctx.IntegerType(8, ir.Unsigned), ctx.F64()}
-	dims := []int64{1, 2, 3, 4, 8, 16, 0, ir.Dynamic, 64, 1152}
 	randType := func() ir.Type {
 		if s.intn(16) == 0 {
 			return ctx.F32()
 		}
 		shape := make([]int64, s.intn(5))
 		for i := range shape {
-			shape[i] = dims[s.intn(len(dims))]
+			shape[i] = dim()
 		}
 		return ctx.TensorType(shape, elems[s.intn(len(elems))])
 	}
@@ -170,4 +176,88 @@ func FuzzGraphVerify(f *testing.F) {
 			t.Fatalf("custom form not stable:\n%s\nthen\n%s", custom, again)
 		}
 	})
+}
+
+// FuzzShapes builds random graph ops whose dims come from anywhere in the
+// int64 range, most of them near the points where products overflow
+// (2^31, 2^32, 2^62, 3037000500 ~ sqrt(2^63)), and checks that
+// verification and inference never panic, that every type of an op that
+// verifies has an element count that fits in an int64 (computed exactly,
+// with big integers), that a verified reshape keeps the exact element
+// count, and that ir.ShapeElements agrees with the exact product.
+func FuzzShapes(f *testing.F) {
+	f.Add([]byte{})
+	for i := 0; i < 32; i++ {
+		f.Add([]byte{byte(i), 1, 9, 2, 3, 10, 11, 4, 12, 5, byte(i * 3), byte(i * 5), 13, 14, 15, 6, 7, 8})
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := newContext()
+		s := &byteSource{data: data}
+		special := []int64{1, 2, 4, 0, ir.Dynamic, 1 << 31, 1 << 32, 1<<32 + 1, 1 << 62, 3037000500,
+			4611686018427387905, math.MaxInt64, math.MaxInt64 / 3, 1 << 61}
+		dim := func() int64 {
+			if s.intn(4) > 0 {
+				return special[s.intn(len(special))]
+			}
+			// Any positive int64 from the next eight bytes.
+			var v uint64
+			for range 8 {
+				v = v<<8 | uint64(s.next())
+			}
+			return int64(v >> 1)
+		}
+		module, op, fix := randomOpWithDims(ctx, s, dim)
+		for _, t0 := range append(op.OperandTypes(), op.ResultTypes()...) {
+			rt, ok := t0.(*ir.RankedTensorType)
+			if !ok {
+				continue
+			}
+			exact, static := exactCount(rt.Shape)
+			n, fits := ir.ShapeElements(rt.Shape)
+			want := int64(-1)
+			if static && exact.IsInt64() {
+				want = exact.Int64()
+			}
+			if fits != exact.IsInt64() || n != want {
+				t.Fatalf("ShapeElements(%v) = %d, %v; exact product of the static dims %v (static: %v)", rt.Shape, n, fits, exact, static)
+			}
+		}
+		inferred, inferErr := InferResultTypes(op)
+		if fix && inferErr == nil && len(inferred) == op.NumResults() {
+			for i, rt := range inferred {
+				op.Result(i).SetType(rt)
+			}
+		}
+		if err := ir.Verify(module); err != nil {
+			return
+		}
+		for _, t0 := range append(op.OperandTypes(), op.ResultTypes()...) {
+			if rt, ok := t0.(*ir.RankedTensorType); ok {
+				if exact, _ := exactCount(rt.Shape); !exact.IsInt64() {
+					t.Fatalf("%s verifies with a type of %v elements: %s", op.Name(), exact, printIR(module, true))
+				}
+			}
+		}
+		if op.Name() == "graph.reshape" {
+			in, inStatic := exactCount(op.Operand(0).Type().(*ir.RankedTensorType).Shape)
+			out, outStatic := exactCount(op.Result(0).Type().(*ir.RankedTensorType).Shape)
+			if inStatic && outStatic && in.Cmp(out) != 0 {
+				t.Fatalf("reshape of %v elements to %v verifies: %s", in, out, printIR(module, true))
+			}
+		}
+	})
+}
+
+// exactCount returns the product of the static dims as a big integer
+// (0 when a dim is 0), and whether every dim is static.
+func exactCount(dims []int64) (product *big.Int, static bool) {
+	product, static = big.NewInt(1), true
+	for _, d := range dims {
+		if d == ir.Dynamic {
+			static = false
+			continue
+		}
+		product.Mul(product, big.NewInt(d))
+	}
+	return product, static
 }

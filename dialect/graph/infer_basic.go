@@ -208,7 +208,10 @@ func inferReshape(c *checker) ([]inferred, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, m := numElements(c.shape(0)), numElements(r.Shape); n >= 0 && m >= 0 && n != m {
+	// check has made sure that neither count overflows.
+	n, _ := ir.ShapeElements(c.shape(0))
+	m, _ := ir.ShapeElements(r.Shape)
+	if n >= 0 && m >= 0 && n != m {
 		return nil, c.errorf("result shape %s has %d elements, but operand #0 (shape %s) has %d", FormatShape(r.Shape), m, FormatShape(c.shape(0)), n)
 	}
 	return c.one(c.tensor(r.Shape, c.elem(0)))

@@ -158,7 +158,10 @@ func inferLSTM(c *checker) ([]inferred, error) {
 	if hid == dyn && whh[0] != dyn && whh[0]%4 == 0 {
 		hid = whh[0] / 4
 	}
-	h4 := mulDim(4, hid)
+	h4, ok := mulDim(4, hid)
+	if !ok {
+		return nil, c.errorf("operand #2 hidden size %d is too large: 4H does not fit in 64 bits", hid)
+	}
 	if _, err := c.match(1, []int64{h4, x[2]}, "[4H, I] with H from operand #2 and I from operand #0"); err != nil {
 		return nil, err
 	}

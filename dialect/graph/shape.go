@@ -106,18 +106,6 @@ func broadcastsTo(from, to []int64) bool {
 	return true
 }
 
-// numElements returns the product of the dims, or -1 when one is unknown.
-func numElements(shape []int64) int64 {
-	n := int64(1)
-	for _, d := range shape {
-		if d == dyn {
-			return -1
-		}
-		n *= d
-	}
-	return n
-}
-
 // NormalizeAxis maps a possibly negative axis into [0, rank); ok is false
 // when it is out of range.
 func NormalizeAxis(axis int64, rank int) (int, bool) {
@@ -137,10 +125,11 @@ func withDim(shape []int64, i int, d int64) []int64 {
 	return out
 }
 
-// mulDim multiplies dims, unknown when either is.
-func mulDim(a, b int64) int64 {
+// mulDim multiplies dims, unknown when either is; ok is false when the
+// product does not fit in an int64.
+func mulDim(a, b int64) (int64, bool) {
 	if a == dyn || b == dyn {
-		return dyn
+		return dyn, true
 	}
-	return a * b
+	return ir.MulSize(a, b)
 }

@@ -70,11 +70,17 @@ func check(info *opInfo, op *ir.Operation, results bool) ([]inferred, error) {
 		if !ok || !ElementTypeOK(t.Elem) {
 			return nil, c.errorf("operand #%d must be a ranked tensor of %s values, but got '%s'", i, elemTypesText, op.Operand(i).Type())
 		}
+		if _, ok := ir.ShapeElements(t.Shape); !ok {
+			return nil, c.errorf("operand #%d type '%s' has more elements than fit in 64 bits", i, t)
+		}
 		c.in[i] = t
 	}
 	for i := range c.out {
 		t, ok := op.Result(i).Type().(*ir.RankedTensorType)
 		if ok && ElementTypeOK(t.Elem) {
+			if _, fits := ir.ShapeElements(t.Shape); !fits {
+				return nil, c.errorf("result #%d type '%s' has more elements than fit in 64 bits", i, t)
+			}
 			c.out[i] = t
 		} else if results {
 			return nil, c.errorf("result #%d must be a ranked tensor of %s values, but got '%s'", i, elemTypesText, op.Result(i).Type())

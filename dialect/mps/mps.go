@@ -29,6 +29,7 @@ func Dialect(place Placer) *ir.Dialect {
 				Summary:       "A region of graph ops run as one MPSGraph dispatch",
 				Traits:        ir.TraitIsolatedFromAbove | ir.TraitSingleBlock | ir.TraitSymbol,
 				InherentAttrs: []string{"sym_name"},
+				PropClasses:   map[string]func(ir.Attribute) bool{"sym_name": ir.IsStringAttr},
 				Counts:        &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 1, Successors: 0},
 				Verify:        verifySubgraphOp,
 				VerifyRegions: func(op *ir.Operation) error { return verifySubgraph(op, place) },

@@ -27,6 +27,7 @@ func Dialect() *ir.Dialect {
 				Summary:       "A region of ops run as native kernels, one dispatch per op",
 				Traits:        ir.TraitIsolatedFromAbove | ir.TraitSingleBlock | ir.TraitSymbol,
 				InherentAttrs: []string{"sym_name", "target"},
+				PropClasses:   map[string]func(ir.Attribute) bool{"sym_name": ir.IsStringAttr, "target": ir.IsStringAttr},
 				Counts:        &ir.OpCounts{Operands: ir.Variadic, Results: ir.Variadic, Regions: 1, Successors: 0},
 				Verify:        verifyCallOp,
 				VerifyRegions: verifyCall,

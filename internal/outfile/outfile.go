@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"io/fs"
@@ -59,6 +60,12 @@ func createTemp(target string) (*os.File, error) {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) && try < 100 {
 			continue
+		}
+		// Errors name the target: the temporary name means nothing to a
+		// user.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = &fs.PathError{Op: pe.Op, Path: target, Err: pe.Err}
 		}
 		return f, err
 	}
@@ -129,6 +136,24 @@ func WriteFile(path string, data []byte) error {
 	}
 	defer f.Discard()
 	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// WriteWith writes path through a buffered File with write: the target
+// changes only when write and the flush succeed.
+func WriteWith(path string, write func(io.Writer) error) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Discard()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
 	return f.Commit()

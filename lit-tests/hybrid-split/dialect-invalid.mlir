@@ -289,10 +289,12 @@ func.func @attention_dv(%q: tensor<1x4x4x16xf32>, %v: tensor<1x4x4x8xf32>) {
 
 // -----
 
-// The regions are isolated from above: the parser does not see outer values.
+// The regions are isolated from above: as in MLIR, the parser resolves
+// the outer value and the verifier rejects its use.
 func.func @isolated(%x: tensor<4xf32>) {
+  // expected-note@+1 {{required by region isolation constraints}}
   mps.subgraph @s() : () -> () {
-    // expected-error@+1 {{use of undeclared SSA value name}}
+    // expected-error@+1 {{using value defined outside the region}}
     %0 = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>
     mps.yield
   }
@@ -369,7 +371,7 @@ func.func @nested_other(%x: tensor<4xf32>) {
 // -----
 
 func.func @no_symbol(%x: tensor<4xf32>) {
-  // expected-error@+1 {{requires string attribute 'sym_name'}}
+  // expected-error@+1 {{requires attribute 'sym_name'}}
   "mps.subgraph"(%x) ({
   ^bb0(%a: tensor<4xf32>):
     "mps.yield"() : () -> ()

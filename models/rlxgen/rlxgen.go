@@ -13,6 +13,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -131,28 +132,62 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\n`rlx-gen MODEL --help` lists the model's flags.")
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		usage(stderr)
-		return errors.New("missing the model name")
+// modelArg finds the model name in args: the first argument that is not a
+// flag or a flag's value, so flags may come before it (`rlx-gen --layers 2
+// qwen35`). It returns its index, or -1.
+func modelArg(args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			return i
+		}
+		name := strings.TrimLeft(a, "-")
+		if a == "--" {
+			if i+1 < len(args) {
+				return i + 1
+			}
+			return -1
+		}
+		// A flag without "=" takes the next argument as its value, except
+		// the boolean ones.
+		switch name {
+		case "generic", "stats", "h", "help":
+		default:
+			if !strings.Contains(name, "=") {
+				i++
+			}
+		}
 	}
-	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
-		usage(stdout)
-		return nil
+	return -1
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
+			usage(stdout)
+			return nil
+		}
+	}
+	mi := modelArg(args)
+	if mi < 0 {
+		return errors.New("missing the model name (qwen35, zonos or kimi; see rlx-gen --help)")
 	}
 	var gen *generator
 	var names []string
 	for _, g := range generators() {
 		names = append(names, g.name)
-		if g.name == args[0] {
+		if g.name == args[mi] {
 			gen = &g
 		}
 	}
 	if gen == nil {
-		return fmt.Errorf("unknown model %q (want %s)", args[0], strings.Join(names, ", "))
+		return fmt.Errorf("unknown model %q (want %s)", args[mi], strings.Join(names, ", "))
 	}
+	args = append(append([]string{gen.name}, args[:mi]...), args[mi+1:]...)
 	fs := flag.NewFlagSet("rlx-gen "+gen.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// Errors are one line, prefixed with rlx-gen:; only --help prints the
+	// flags.
+	fs.SetOutput(io.Discard)
 	buildModel := gen.flags(fs)
 	generic := fs.Bool("generic", false, "print the generic form")
 	out := fs.String("o", "-", "output file (- is stdout)")
@@ -160,18 +195,29 @@ func run(args []string, stdout, stderr io.Writer) error {
 	inputs := fs.String("inputs", "", "also write random valid inputs to DIR/in0.npy, DIR/in1.npy, … (one per function argument)")
 	seed := fs.Uint64("seed", 1, "seed of the random weights and inputs")
 	stats := fs.Bool("stats", false, "print the op counts to stderr")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: rlx-gen %s [flags]\n\n%s.\n\nFlags:\n", gen.name, gen.summary)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintf(stdout, "usage: rlx-gen %s [flags]\n\n%s.\n\nFlags:\n", gen.name, gen.summary)
+			fs.PrintDefaults()
 			return err
 		}
-		return fmt.Errorf("%s: %v", gen.name, err)
+		return fmt.Errorf("%s: %v (see rlx-gen %s --help)", gen.name, err, gen.name)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%s: unexpected argument %q", gen.name, fs.Arg(0))
+	}
+	// --quant and --dtype exclude each other; the default of the one not
+	// given follows the one given (qwen35 quantises by default, zonos uses
+	// f16).
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["dtype"] && !set["quant"] && fs.Lookup("dtype").Value.String() != "f32":
+		_ = fs.Set("quant", "none")
+	case set["quant"] && !set["dtype"] && fs.Lookup("quant").Value.String() != "none":
+		_ = fs.Set("dtype", "f32")
 	}
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
@@ -234,18 +280,8 @@ func printStats(w io.Writer, m *models.Model) {
 	}
 }
 
+// writeFile writes path through outfile: beside it, renamed over it when
+// complete, so a failed run never leaves a truncated file.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return outfile.WriteWith(path, write)
 }

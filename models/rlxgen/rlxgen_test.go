@@ -10,6 +10,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/outfile/outfiletest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -25,7 +26,7 @@ func TestErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "rlx-gen: missing the model name"},
+		{nil, "rlx-gen: missing the model name (qwen35, zonos or kimi; see rlx-gen --help)"},
 		{[]string{"llama"}, `rlx-gen: unknown model "llama" (want qwen35, zonos, kimi)`},
 		{[]string{"qwen35", "--bogus"}, "rlx-gen: qwen35: flag provided but not defined: -bogus"},
 		{[]string{"qwen35", "--layers", "x"}, `rlx-gen: qwen35: invalid value "x" for flag -layers`},
@@ -48,10 +49,44 @@ func TestHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "usage: rlx-gen MODEL [flags]") || !strings.Contains(stdout, "kimi ") {
 		t.Errorf("--help: exit %d\n%s", code, stdout)
 	}
-	code, _, stderr := runGen("zonos", "--help")
+	code, stdout, _ = runGen("zonos", "--help")
 	for _, flag := range []string{"-batch", "-cfg-scale", "-dtype", "-generic", "-weights", "-inputs", "-seed", "-quant"} {
-		if code != 0 || !strings.Contains(stderr, flag) {
-			t.Errorf("zonos --help: exit %d, no %s in\n%s", code, flag, stderr)
+		if code != 0 || !strings.Contains(stdout, flag) {
+			t.Errorf("zonos --help: exit %d, no %s in\n%s", code, flag, stdout)
+		}
+	}
+}
+
+// TestFlags checks what a new user tripped on: flags before the model
+// name, the default of --quant or --dtype following the other when only
+// one is given (qwen35 quantises by default, zonos uses f16), and flag
+// errors of one line with the rlx-gen: prefix, not the whole usage.
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--layers", "2", "qwen35"},
+		{"--generic", "zonos", "--layers", "1"},
+		{"-o", "-", "kimi"},
+		{"qwen35", "--dtype", "f16"},
+		{"zonos", "--quant", "q8_0"},
+	} {
+		code, stdout, stderr := runGen(args...)
+		if code != 0 || stderr != "" {
+			t.Errorf("rlx-gen %q: exit %d, stderr %q", args, code, stderr)
+			continue
+		}
+		parse(t, stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"qwen35", "--bogus"}, "rlx-gen: qwen35: flag provided but not defined: -bogus (see rlx-gen qwen35 --help)\n"},
+		{[]string{"--layers", "2"}, "rlx-gen: missing the model name (qwen35, zonos or kimi; see rlx-gen --help)\n"},
+		{[]string{"qwen35", "--layers", "100000"}, "rlx-gen: qwen35: layers = 100000 exceeds the limit of 1024\n"},
+		{[]string{"qwen35", "--dtype", "f16", "--quant", "q8_0"}, "rlx-gen: qwen35: quant q8_0 and dtype f16 are exclusive: quantised projections take f32 activations (set quant to none or dtype to f32)\n"},
+	} {
+		if code, _, stderr := runGen(c.args...); code != 1 || stderr != c.want {
+			t.Errorf("rlx-gen %q: exit %d, stderr %q; want %q", c.args, code, stderr, c.want)
 		}
 	}
 }
@@ -137,5 +172,31 @@ func TestFiles(t *testing.T) {
 	}
 	if bytes.Equal(read("a.safetensors"), read("c.safetensors")) || bytes.Equal(read("a/in3.npy"), read("c/in3.npy")) {
 		t.Error("different seeds gave the same files")
+	}
+}
+
+// TestFilesReplacedWhole checks that -o, --weights and --inputs files
+// replace old ones whole (written beside them and renamed), never
+// truncated and rewritten in place.
+func TestFilesReplacedWhole(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ flag, path string }{
+		{"-o", "m.mlir"},
+		{"--weights", "w.safetensors"},
+		{"--inputs", "in/in0.npy"},
+	} {
+		path := filepath.Join(dir, c.path)
+		arg := path
+		if c.flag == "--inputs" {
+			arg = filepath.Dir(path)
+		}
+		outfiletest.Replaced(t, path, func() {
+			if code, _, stderr := runGen("qwen35", "--layers", "1", c.flag, arg); code != 0 {
+				t.Fatalf("%s: exit %d: %s", c.flag, code, stderr)
+			}
+		})
 	}
 }

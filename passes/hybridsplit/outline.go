@@ -2,11 +2,13 @@ package hybridsplit
 
 import (
 	"hash/maphash"
+	"math"
 	"strconv"
 
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/pipeline"
 )
 
 // outliner rewrites a function body into the regions of a partition. Ops
@@ -294,7 +296,7 @@ func (o *outliner) newRegionOp(r int32, ops []int32, operands, results []*ir.Val
 	for _, v := range results {
 		st.ResultTypes = append(st.ResultTypes, v.Type())
 		o.res.BoundaryValues++
-		o.res.BoundaryBytes += sizeOf(v.Type())
+		o.res.BoundaryBytes = pipeline.SaturatingAdd(o.res.BoundaryBytes, sizeOf(v.Type()))
 	}
 	o.resultTypes = st.ResultTypes[:0]
 	if o.p.native[r] {
@@ -375,14 +377,18 @@ func (o *outliner) fillBody(r int32, ops []int32, base int32, block *ir.Block, l
 	block.Append(ir.NewOperation(o.ctx, &ir.OperationState{Name: yield, Loc: d.ops[ops[0]].Loc(), Operands: results}))
 }
 
-// sizeOf returns the size in bytes of a tensor value of type t, or 0 when
-// its shape is not static.
+// sizeOf returns the size in bytes of a tensor value of type t, 0 when its
+// shape is not static, and math.MaxInt64 when the size does not fit in an
+// int64 (the boundary-bytes statistic saturates there).
 func sizeOf(t ir.Type) int64 {
 	rt, ok := t.(*ir.RankedTensorType)
 	if !ok {
 		return 0
 	}
-	n := ir.NumElements(rt)
+	n, fits := ir.ShapeElements(rt.Shape)
+	if !fits {
+		return math.MaxInt64
+	}
 	if n < 0 {
 		return 0
 	}
@@ -395,5 +401,9 @@ func sizeOf(t ir.Type) int64 {
 	default:
 		return 0
 	}
-	return n * ((bits + 7) / 8)
+	size, fits := ir.MulSize(n, (bits+7)/8)
+	if !fits {
+		return math.MaxInt64
+	}
+	return size
 }

@@ -55,13 +55,13 @@ type Result struct {
 	MPSOps, ThunkOps         int
 	// BoundaryValues counts the region results (values computed in one
 	// region and read outside it); BoundaryBytes sums their sizes (values
-	// with dynamic shapes count 0).
+	// with dynamic shapes count 0; the sum saturates at math.MaxInt64).
 	BoundaryValues int
 	BoundaryBytes  int64
 }
 
-// Coverage returns the fraction of compute ops placed in MPS regions (1
-// for a function without compute ops).
+// Coverage returns the fraction of compute ops placed in MPS regions. It
+// is 1 for a function without compute ops: none had to be kept native.
 func (r Result) Coverage() float64 {
 	if t := r.MPSOps + r.ThunkOps; t > 0 {
 		return float64(r.MPSOps) / float64(t)

@@ -9,42 +9,56 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
-// constantTensor materialises the `value` attribute of a graph.constant as a
-// tensor of type t: a dense elements attribute (splat or not) or a dense
-// resource whose blob the context holds. The raw little-endian data is
-// decoded directly; f16 and bf16 elements are exact in float32.
-func constantTensor(ctx *ir.Context, attr ir.Attribute, t TensorType) (*tensor.Tensor, error) {
+// constantData checks the `value` attribute of a graph.constant against
+// its type t, without allocating: a dense elements attribute (splat or
+// not) or a dense resource whose blob the context holds. It returns the
+// raw little-endian data, whether it is one element repeated, and the
+// element count.
+func constantData(ctx *ir.Context, attr ir.Attribute, t TensorType) (raw []byte, splat bool, n int, err error) {
 	if !t.Static() {
-		return nil, fmt.Errorf("result type %v has a dynamic dim", t)
+		return nil, false, 0, fmt.Errorf("result type %v has a dynamic dim", t)
 	}
-	n := tensor.NumElements(t.Shape)
-	var raw []byte
-	splat := false
+	n = tensor.NumElements(t.Shape)
+	if n < 0 {
+		return nil, false, 0, fmt.Errorf("result type %v has more elements than fit in an int", t)
+	}
 	switch a := attr.(type) {
 	case *ir.DenseElementsAttr:
-		if int64(n) != a.NumElements() {
-			return nil, fmt.Errorf("value has %d elements, the result type %v %d", a.NumElements(), t, n)
+		if !a.Splat && int64(n) != a.NumElements() {
+			return nil, false, 0, fmt.Errorf("value has %d elements, the result type %v %d", a.NumElements(), t, n)
 		}
 		raw, splat = a.RawData(), a.Splat
 	case *ir.DenseResourceElementsAttr:
 		blob := ctx.Resource(a.Handle)
 		if blob == nil {
-			return nil, fmt.Errorf("dense resource %q has no data", a.Handle)
+			return nil, false, 0, fmt.Errorf("dense resource %q has no data", a.Handle)
 		}
 		raw = blob.Data
 	default:
-		return nil, fmt.Errorf("value %v is not a dense elements attribute", attr)
+		return nil, false, 0, fmt.Errorf("value %v is not a dense elements attribute", attr)
 	}
 	size := t.DType.ByteSize()
 	switch {
 	case splat && len(raw) == size:
-	case len(raw) == size*n:
+	case int64(len(raw)) == int64(size)*int64(n):
 		splat = false
 	case n > 0 && len(raw) == size:
 		splat = true
 	default:
-		return nil, fmt.Errorf("value holds %d bytes, expected %d for %v", len(raw), size*n, t)
+		return nil, false, 0, fmt.Errorf("value holds %d bytes, expected %d for %v", len(raw), int64(size)*int64(n), t)
 	}
+	return raw, splat, n, nil
+}
+
+// constantTensor materialises a graph.constant's value (see constantData)
+// as a tensor of type t. The raw little-endian data is decoded directly;
+// f16 and bf16 elements are exact in float32.
+func constantTensor(ctx *ir.Context, attr ir.Attribute, t TensorType) (*tensor.Tensor, error) {
+	raw, splat, n, err := constantData(ctx, attr, t)
+	if err != nil {
+		return nil, err
+	}
+	size := t.DType.ByteSize()
 	at := func(i int) []byte {
 		if splat {
 			return raw[:size]

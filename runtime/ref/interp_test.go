@@ -440,3 +440,49 @@ func fnv64a(b []byte) uint64 {
 	}
 	return h
 }
+
+// TestMemory checks what a run needs, and that CheckMemory refuses, at the
+// op that crosses the budget, a run that does not fit: a 400 GB param and
+// a splat constant of that size used to end in "fatal error: out of
+// memory" (the constant while compiling).
+func TestMemory(t *testing.T) {
+	const src = `func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %w = graph.param "w" : tensor<4xf32>
+  %a = graph.add %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %b = graph.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
+`
+	p := compile(t, src)
+	// x (16) + w (16) + a (16) live when a is made; w is dropped after,
+	// then b (16) is made while a is still read: 16 + 16 + 16.
+	if m := p.Memory(false); m.Peak != 48 || m.Inputs != 16 || m.Resident != 0 {
+		t.Errorf("Memory(false) = %+v, want peak 48, inputs 16", m)
+	}
+	// Resident weights are never dropped: x, w, a and b at the end.
+	if m := p.Memory(true); m.Peak != 64 || m.Resident != 16 {
+		t.Errorf("Memory(true) = %+v, want peak 64, resident 16", m)
+	}
+	if err := p.CheckMemory(48, false); err != nil {
+		t.Errorf("CheckMemory(48): %v", err)
+	}
+	err := p.CheckMemory(40, false)
+	if err == nil || !strings.Contains(err.Error(), "test.mlir:3:8: error: 'graph.add' op result needs 16 bytes, and the run would hold 48 bytes at this point, over the memory budget of 40 bytes") {
+		t.Errorf("CheckMemory(40) = %v", err)
+	}
+	if err := p.CheckMemory(8, false); err == nil || !strings.Contains(err.Error(), "test.mlir:1:1: error: @main needs 16 bytes for its inputs and resident weights, over the memory budget of 8 bytes") {
+		t.Errorf("CheckMemory(8) = %v", err)
+	}
+
+	huge := compile(t, `func.func @main() -> tensor<100000000000xf32> {
+  %c = graph.constant dense<1.0> : tensor<100000000000xf32>
+  %w = graph.param "w" : tensor<100000000000xf32>
+  %a = graph.add %c, %w : (tensor<100000000000xf32>, tensor<100000000000xf32>) -> tensor<100000000000xf32>
+  return %a : tensor<100000000000xf32>
+}
+`)
+	err = huge.CheckMemory(1<<39, false)
+	if err == nil || !strings.Contains(err.Error(), "test.mlir:3:8: error: 'graph.param' op result needs 400000000000 bytes (372.5 GiB), and the run would hold 800000000000 bytes (745.1 GiB) at this point, over the memory budget of 549755813888 bytes (512.0 GiB)") {
+		t.Errorf("huge: %v", err)
+	}
+}

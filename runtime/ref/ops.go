@@ -3,6 +3,7 @@ package ref
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -33,12 +34,21 @@ func build(op *ir.Operation, inT, outT []TensorType) (execFn, error) {
 	dt := outT[0].DType
 	switch op.Name() {
 	case graph.ConstantName:
+		// The value is checked here but materialised when the constant
+		// first runs, so that compiling allocates nothing and a run can be
+		// refused (Program.Memory) before a huge splat is expanded.
 		c, _ := graph.AsConstant(op)
-		t, err := constantTensor(op.Context(), c.Value(), outT[0])
-		if err != nil {
+		if _, _, _, err := constantData(op.Context(), c.Value(), outT[0]); err != nil {
 			return nil, err
 		}
-		return func(_ *env, _, out []*tensor.Tensor) error { out[0] = t; return nil }, nil
+		var once sync.Once
+		var t *tensor.Tensor
+		var err error
+		return func(_ *env, _, out []*tensor.Tensor) error {
+			once.Do(func() { t, err = constantTensor(op.Context(), c.Value(), outT[0]) })
+			out[0] = t
+			return err
+		}, nil
 	case graph.CmpName:
 		c, _ := graph.AsCmp(op)
 		a := kernels.CmpAttrs{Predicate: kernels.Predicate(c.Predicate())}

@@ -59,6 +59,16 @@ type site struct {
 // Name returns the compiled function's symbol name.
 func (p *Program) Name() string { return p.name }
 
+// where names the function for messages about several programs: "@main
+// (a.mlir)", with the file of its location when it has one, since two
+// programs are often the same function in two files.
+func (p *Program) where() string {
+	if file, _, _, ok := ir.LineCol(p.fn.Loc()); ok {
+		return "@" + p.name + " (" + file + ")"
+	}
+	return "@" + p.name
+}
+
 // Func returns the compiled func.func op.
 func (p *Program) Func() *ir.Operation { return p.fn }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -86,17 +88,13 @@ func ReadWeights(path string) (*TensorWeights, error) {
 	return &TensorWeights{Tensors: st.Tensors, Source: path}, nil
 }
 
-// WriteWeights writes w as a safetensors file.
+// WriteWeights writes w as a safetensors file. The file is written beside
+// path and renamed over it when complete, so a failed write leaves path as
+// it was.
 func WriteWeights(path string, w *TensorWeights) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := tensor.WriteSafetensors(f, &tensor.Safetensors{Tensors: w.Tensors}); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.WriteWith(path, func(f io.Writer) error {
+		return tensor.WriteSafetensors(f, &tensor.Safetensors{Tensors: w.Tensors})
+	})
 }
 
 // Seeded returns weights generated from seed (see SeededTensor). Each
@@ -122,11 +120,11 @@ func SeededInputs(seed uint64, progs ...*Program) ([]*tensor.Tensor, error) {
 	args := append([]Spec(nil), progs[0].args...)
 	for _, p := range progs[1:] {
 		if len(p.args) != len(args) {
-			return nil, fmt.Errorf("@%s takes %d arguments, @%s %d", progs[0].name, len(args), p.name, len(p.args))
+			return nil, fmt.Errorf("%s takes %d arguments, %s %d", progs[0].where(), len(args), p.where(), len(p.args))
 		}
 		for i, a := range p.args {
 			if a.Type.String() != args[i].Type.String() {
-				return nil, fmt.Errorf("argument #%d is %v in @%s but %v in @%s", i, args[i].Type, progs[0].name, a.Type, p.name)
+				return nil, fmt.Errorf("argument #%d is %v in %s but %v in %s", i, args[i].Type, progs[0].where(), a.Type, p.where())
 			}
 			if a.IndexBound > 0 && (args[i].IndexBound == 0 || a.IndexBound < args[i].IndexBound) {
 				args[i].IndexBound = a.IndexBound
@@ -210,6 +208,9 @@ func StreamSeed(seed uint64, kind byte, name string) uint64 {
 func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 	if !s.Type.Static() {
 		return nil, fmt.Errorf("cannot generate %q: type %v has a dynamic dim", s.Name, s.Type)
+	}
+	if storageBytes(s.Type) == math.MaxInt64 {
+		return nil, fmt.Errorf("cannot generate %q: type %v holds more bytes than fit in 64 bits", s.Name, s.Type)
 	}
 	stream := StreamSeed(seed, kind, s.Name)
 	rng := tensor.NewRNG(stream)

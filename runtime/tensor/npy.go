@@ -80,6 +80,12 @@ func readNPY(r io.Reader) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	// As the safetensors reader: bytes after the data mean a file that is
+	// not what its header says.
+	var extra [1]byte
+	if m, _ := io.ReadFull(r, extra[:]); m > 0 {
+		return nil, fmt.Errorf("data continues after the array (which ends %d bytes after the header)", size)
+	}
 	return decodeRaw(dt, shape, raw), nil
 }
 

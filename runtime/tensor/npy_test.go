@@ -106,6 +106,7 @@ func TestReadNPYErrors(t *testing.T) {
 		{"big endian", npyFile(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", data), "big-endian"},
 		{"dtype", npyFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", data), "unsupported dtype"},
 		{"truncated data", npyFile(1, ok, data[:7]), "truncated"},
+		{"trailing data", npyFile(1, ok, append(data, 0)), "data continues after the array (which ends 8 bytes after the header)"},
 		{"truncated header", npyFile(1, ok, nil)[:30], "truncated"},
 		{"missing key", npyFile(1, "{'descr': '<f4', 'shape': (2,), }", data), "exactly the keys"},
 		{"bad shape", npyFile(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,x), }", data), "bad dimension"},

@@ -132,6 +132,34 @@ func.func @reshape_count(%a: tensor<1x64xf32>) {
 
 // -----
 
+// Element counts are multiplied with overflow checks: 4611686018427387905 x 4
+// is 2^64 + 4, which wraps around to 4 in 64 bits.
+func.func @reshape_overflow(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.reshape' op result #0 type 'tensor<4611686018427387905x4xf32>' has more elements than fit in 64 bits}}
+  %0 = graph.reshape %a : (tensor<4xf32>) -> tensor<4611686018427387905x4xf32>
+  return
+}
+
+// -----
+
+// 2^32 x 2^32 wraps around to 0.
+func.func @reshape_overflow_to_zero(%a: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'graph.reshape' op operand #0 type 'tensor<4294967296x4294967296xf32>' has more elements than fit in 64 bits}}
+  %0 = graph.reshape %a : (tensor<4294967296x4294967296xf32>) -> tensor<0xf32>
+  return
+}
+
+// -----
+
+// A dynamic dim does not hide an overflow of the known ones.
+func.func @exp_overflow(%a: tensor<?x4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'graph.exp' op operand #0 type 'tensor<?x4294967296x4294967296xf32>' has more elements than fit in 64 bits}}
+  %0 = graph.exp %a : (tensor<?x4294967296x4294967296xf32>) -> tensor<?x4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
 func.func @broadcast_target(%a: tensor<3xf32>) {
   // expected-error @+1 {{'graph.broadcast' op operand #0 has shape [3], which does not broadcast to the result shape [4, 2]}}
   %0 = graph.broadcast %a : (tensor<3xf32>) -> tensor<4x2xf32>

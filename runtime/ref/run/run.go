@@ -14,6 +14,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/kernels"
 	"github.com/rlx-compiler/rlx/runtime/plan"
@@ -34,7 +35,9 @@ flags:
                           checkpoint directory (model.safetensors or shards
                           with model.safetensors.index.json) or a GGUF file
                           (default: weights generated from --seed)
-  --inputs A.npy,B.npy    one .npy file per function argument, in order
+  --inputs A.npy,B.npy    one .npy file per function argument, in order,
+                          or a directory holding in0.npy, in1.npy, ... (as
+                          --save-inputs and rlx-gen --inputs write them)
                           (default: inputs generated from --seed)
   --seed N                seed of generated weights and inputs (default 0)
   --out-dir DIR           also write the results to DIR/out0.npy, out1.npy, ...
@@ -45,6 +48,10 @@ flags:
   --num-values N          values printed per result (default 8)
   --save-inputs DIR       write the inputs used to DIR/in0.npy, in1.npy, ...
   --save-weights FILE     write the weights used to a safetensors file
+  --max-memory SIZE       refuse, before allocating, a run that would hold
+                          more than SIZE bytes at once (suffixes K, M, G, T:
+                          powers of 1024; 0: no limit; default: half of the
+                          physical memory)
   --profile               print the time spent per op kind to stderr
   --allow-unregistered-dialect
                           accept ops of unregistered dialects
@@ -68,6 +75,8 @@ type options struct {
 	backend, compareBackend, planJSON                  string
 	plan, carry                                        bool
 	align, guard                                       int64
+	// maxMemory is the --max-memory budget in bytes (0: none).
+	maxMemory int64
 }
 
 // Main runs rlx-run with args (without the program name) and returns the
@@ -116,6 +125,11 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.tokens, "tokens", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
+	o.maxMemory = physicalMemory() / 2
+	fs.Func("max-memory", "", func(v string) (err error) {
+		o.maxMemory, err = parseSize(v)
+		return err
+	})
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -145,6 +159,16 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--logits and --max-tokens need --tokens")
 	case o.tokens != "" && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens decodes from zero states: it takes no --inputs, --out-dir, --save-inputs or --profile")
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["tolerance"] && o.compareWith == "":
+		return nil, errors.New("--tolerance applies to --compare-with, which is not given")
+	case o.compareBackend != "" && o.compareWith == "":
+		return nil, errors.New("--compare-backend applies to --compare-with, which is not given")
+	case set["inputs"] && o.inputs == "":
+		return nil, errors.New("--inputs names no files (leave it out to generate inputs from --seed)")
 	}
 	if err := checkBackend(o.backend, "backend"); err != nil {
 		return nil, err
@@ -198,6 +222,9 @@ func (r *runner) main() int {
 			return r.fail(err)
 		}
 		progs = append(progs, q)
+	}
+	if err := r.checkMemory(progs); err != nil {
+		return r.fail(err)
 	}
 	if o.tokens != "" {
 		return r.decode(progs)
@@ -285,6 +312,45 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// checkMemory refuses, before anything is allocated, a program whose run
+// would hold more than --max-memory bytes at once. Weights read from a file
+// or materialised for several programs stay in memory for the whole run.
+func (r *runner) checkMemory(progs []*ref.Program) error {
+	// Without a limit, a run whose size does not even fit in 64 bits is
+	// still refused.
+	budget := r.o.maxMemory
+	if budget <= 0 {
+		budget = math.MaxInt64 - 1
+	}
+	resident := r.o.weights != "" || len(progs) > 1 || r.o.saveWeights != ""
+	for _, p := range progs {
+		if err := p.CheckMemory(budget, resident); err != nil {
+			if d, ok := err.(*ir.Diagnostic); ok && r.o.maxMemory > 0 {
+				d.AttachNote(p.Func().Loc(), "the budget is --max-memory (default: half of the physical memory)")
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// parseSize reads a --max-memory value: bytes, or a number with one of the
+// suffixes K, M, G, T (powers of 1024, optionally followed by "iB" or "B").
+func parseSize(v string) (int64, error) {
+	s := strings.TrimSuffix(strings.TrimSuffix(v, "B"), "i")
+	shift := 0
+	if n := len(s); n > 0 {
+		if i := strings.IndexByte("KMGT", s[n-1]); i >= 0 {
+			shift, s = 10*(i+1), s[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("want a size in bytes, with an optional suffix K, M, G or T (16G), got %q", v)
+	}
+	return n << shift, nil
+}
+
 // inputs reads --inputs or generates seeded inputs that suit every program.
 func (r *runner) inputs(progs []*ref.Program) ([]*tensor.Tensor, error) {
 	p := progs[0]
@@ -296,6 +362,13 @@ func (r *runner) inputs(progs []*ref.Program) ([]*tensor.Tensor, error) {
 		}
 	} else {
 		files := strings.Split(r.o.inputs, ",")
+		if st, err := os.Stat(r.o.inputs); err == nil && st.IsDir() {
+			// A directory of in0.npy, in1.npy, …, one per argument.
+			files = files[:0]
+			for i := range p.Args() {
+				files = append(files, filepath.Join(r.o.inputs, fmt.Sprintf("in%d.npy", i)))
+			}
+		}
 		if len(files) != len(p.Args()) {
 			return nil, ir.OpErrorPlain(p.Func(), "@%s takes %d arguments, but --inputs names %d files", p.Name(), len(p.Args()), len(files))
 		}
@@ -449,17 +522,12 @@ func writeAll(dir, prefix string, ts []*tensor.Tensor) error {
 				return err
 			}
 		}
+		// Each file is written beside its name and renamed into place, so
+		// a failed run leaves no truncated file, and an input named like
+		// an output is read whole before it is replaced.
 		name := filepath.Join(dir, fmt.Sprintf("%s%d.npy", prefix, i))
-		f, err := os.Create(name)
-		if err != nil {
+		if err := outfile.WriteWith(name, func(w io.Writer) error { return tensor.WriteNPY(w, t) }); err != nil {
 			return fmt.Errorf("cannot write %s: %v", name, unwrapPath(err))
-		}
-		err = tensor.WriteNPY(f, t)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %v", name, err)
 		}
 	}
 	return nil

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/outfile/outfiletest"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 const model = `func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
@@ -27,6 +30,20 @@ func TestCLI(t *testing.T) {
 	file := filepath.Join(dir, "m.mlir")
 	if err := os.WriteFile(file, []byte(model), 0o666); err != nil {
 		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.mlir")
+	trailing := filepath.Join(dir, "trailing.npy")
+	var npy bytes.Buffer
+	if err := tensor.WriteNPY(&npy, tensor.Zeros(tensor.F32, 2, 4)); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		other:    "func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {\n  %0 = graph.exp %x : (tensor<2x5xf32>) -> tensor<2x5xf32>\n  return %0 : tensor<2x5xf32>\n}\n",
+		trailing: npy.String() + "x",
+	} {
+		if err := os.WriteFile(name, []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}
 	code, base, stderr := main1(t, file)
 	if code != 0 || !strings.HasPrefix(base, "result 0: tensor<2x4xf32> checksum ") || stderr != "" {
@@ -56,6 +73,13 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--num-values", "-1"}, "rlx-run: error: --num-values must not be negative, got -1"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
+		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},
+		{[]string{file, "--compare-backend", "ref"}, "rlx-run: error: --compare-backend applies to --compare-with, which is not given"},
+		{[]string{file, "--inputs", ""}, "rlx-run: error: --inputs names no files (leave it out to generate inputs from --seed)"},
+		{[]string{file, "--inputs", trailing}, trailing + ": npy: data continues after the array (which ends 32 bytes after the header)"},
+		{[]string{file, "--compare-with", other}, "m.mlir:1:1: error: argument #0 is tensor<2x4xf32> in @main (" + file + ") but tensor<2x5xf32> in @main (" + other + "); pass --inputs"},
+		{[]string{file, "--max-memory", "16x"}, `rlx-run: error: invalid value "16x" for flag -max-memory: want a size in bytes, with an optional suffix K, M, G or T (16G), got "16x"`},
+		{[]string{file, "--max-memory", "95"}, "m.mlir:2:8: error: 'graph.param' op result needs 64 bytes, and the run would hold 96 bytes at this point, over the memory budget of 95 bytes"},
 	} {
 		code, _, stderr := main1(t, c.args...)
 		if code != 1 || !strings.Contains(stderr, c.want) {
@@ -65,5 +89,44 @@ func TestCLI(t *testing.T) {
 	code, _, stderr = main1(t, file, "--profile")
 	if code != 0 || !strings.Contains(stderr, "profile of @main (2 ops,") || !strings.Contains(stderr, "graph.matmul") {
 		t.Errorf("--profile: %q", stderr)
+	}
+}
+
+// TestOutDirReplacesWhole checks that --out-dir files replace old ones
+// whole (written beside them and renamed), so a failed run leaves no
+// truncated file and a reader of the old file is not disturbed.
+func TestOutDirReplacesWhole(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.mlir")
+	if err := os.WriteFile(file, []byte(model), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := os.Mkdir(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	outfiletest.Replaced(t, filepath.Join(out, "out0.npy"), func() {
+		if code, _, stderr := main1(t, file, "--out-dir", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	})
+}
+
+// TestInputsDir checks that --inputs takes a directory of in0.npy, in1.npy,
+// … as --save-inputs and rlx-gen --inputs write it.
+func TestInputsDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.mlir")
+	if err := os.WriteFile(file, []byte(model), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(dir, "in")
+	code, base, stderr := main1(t, file, "--seed", "3", "--save-inputs", saved)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, out, stderr := main1(t, file, "--seed", "3", "--inputs", saved)
+	if code != 0 || out != base {
+		t.Errorf("--inputs DIR: exit %d, stdout %q, stderr %q; want %q", code, out, stderr, base)
 	}
 }
