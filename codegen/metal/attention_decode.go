@@ -17,7 +17,7 @@ import (
 // loads waited for the previous key's online-softmax update. So:
 //
 //   - the keys are split into ranges across threadgroups (splits chosen
-//     so that the grid reaches about a quarter of
+//     so that the grid reaches about an eighth of
 //     Options.DecodeThreadgroups, each range at least attnMinKeys keys);
 //     each range's (max, sum, weighted values) go to a region temporary,
 //     and attention_merge combines the ranges, mergeChunk at a time, as
@@ -109,9 +109,9 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	// Attention's threadgroups hold the state of several heads and the
 	// next step's rows (163 registers a thread on an H200, five times a
 	// GEMV thread's, so three threadgroups fit on a multiprocessor): they
-	// aim for a quarter of the grid, which measured best of a quarter, a
-	// half and all of it (docs/gpu-check.md, run 3).
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/4))
+	// aim for an eighth of the grid, 256 threadgroups by default, which
+	// measured best of 128, 256 and 512 (docs/gpu-check.md, run 3).
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/8))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",

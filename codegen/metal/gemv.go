@@ -20,11 +20,13 @@ import (
 //     bytes); a threadgroup covers 128·V columns;
 //   - the simdgroups of a threadgroup take rows of K in groups of
 //     gemvUnroll, loading a group's rows before using them;
-//   - K is split across threadgroups until the grid has about
-//     Options.DecodeThreadgroups threadgroups (each split at least gemvMinRows
-//     rows): each split writes its partial sums (f32) to a region
-//     temporary, and gemv_merge adds the splits in order and rounds to y's
-//     type. Without a split the first kernel writes y itself.
+//   - K is split across threadgroups into as many splits as keep the grid
+//     within Options.DecodeThreadgroups threadgroups (each split at least
+//     gemvMinRows rows), so that the grid is one wave of a GPU that holds
+//     that many threadgroups at once: each split writes its partial sums
+//     (f32) to a region temporary, and gemv_merge adds the splits in order
+//     and rounds to y's type. Without a split the first kernel writes y
+//     itself.
 //
 // The simdgroups' partials meet in threadgroup memory. Every sum is in a
 // fixed order (rows of a group, groups of a simdgroup, simdgroups, splits),
@@ -35,11 +37,14 @@ const (
 	gemvUnroll  = 4  // rows of b a simdgroup loads before using them
 	gemvMinRows = 32 // fewest rows of K per split
 	// defaultDecodeThreadgroups is Options.DecodeThreadgroups' default,
-	// the grid the split GEMV aims for: enough threadgroups of 128 threads
-	// to keep every core of a large GPU loading (an H200 has 132
-	// multiprocessors, an M2 Ultra 76 cores). On the H200 (docs/gpu-check.md,
-	// run 3) 1024 beat 512 by 1.3 to 1.5 times at every decode shape.
-	defaultDecodeThreadgroups = 1024
+	// the most threadgroups a split GEMV launches: about what a large GPU
+	// holds at once (an H200: 132 multiprocessors of 16 threadgroups of
+	// 128 threads; an M2 Ultra has 76 cores). On the H200
+	// (docs/gpu-check.md, runs 3 and 4) a grid past one wave was slower
+	// (the lm head in 4 splits, 2376 threadgroups, against 2 splits), and
+	// fewer threadgroups were slower at every decode shape (512 against
+	// 1024: 1.3 to 1.5 times).
+	defaultDecodeThreadgroups = 2048
 )
 
 // gemvShape is the launch plan of one GEMV.
@@ -60,7 +65,7 @@ func planGEMV(m, k, n, batch int64, be elem, target int64) gemvShape {
 	s.tiles = ceilDiv(n, s.cols)
 	s.splits = 1
 	if base := s.tiles * batch; base < target {
-		s.splits = max(1, min(ceilDiv(target, base), k/gemvMinRows))
+		s.splits = max(1, min(target/base, k/gemvMinRows))
 	}
 	s.kc = ceilDiv(ceilDiv(k, s.splits), gemvUnroll) * gemvUnroll
 	s.splits = ceilDiv(k, s.kc)

@@ -32,8 +32,8 @@ func Translation() *translation.Translation {
 				},
 			},
 			{
-				Name: "decode-threadgroups", Value: "<n>", Default: "1024",
-				Help: "Threadgroups the split decode kernels (GEMV, attention decode) aim for",
+				Name: "decode-threadgroups", Value: "<n>", Default: "2048",
+				Help: "Most threadgroups a split GEMV launches (attention decode aims for an eighth)",
 				Check: func(v string) error {
 					n, err := strconv.Atoi(v)
 					if err != nil {
