@@ -17,7 +17,7 @@ import (
 // loads waited for the previous key's online-softmax update. So:
 //
 //   - the keys are split into ranges across threadgroups (splits chosen
-//     so that the grid reaches about an eighth of
+//     so that the grid reaches about a quarter of
 //     Options.DecodeThreadgroups, each range at least attnMinKeys keys);
 //     each range's (max, sum, weighted values) go to a region temporary,
 //     and attention_merge combines the ranges, mergeChunk at a time, as
@@ -42,7 +42,7 @@ const (
 	attnMinKeys = 64 // fewest keys per split
 	attnUnroll  = 2  // keys a lane group loads before using them
 	attnSimds   = 4  // simdgroups per threadgroup
-	attnRegs    = 64 // floats of q and o a lane may hold for its heads
+	attnRegs    = 32 // floats of q and o a lane may hold for its heads
 )
 
 // attnDecodePlan is the launch plan of one decode attention.
@@ -106,12 +106,15 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
-	// Attention's threadgroups hold the state of several heads and the
-	// next step's rows (163 registers a thread on an H200, five times a
-	// GEMV thread's, so three threadgroups fit on a multiprocessor): they
-	// aim for an eighth of the grid, 256 threadgroups by default, which
-	// measured best of 128, 256 and 512 (docs/gpu-check.md, run 3).
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/8))
+	// Attention's threadgroups hold the state of their heads and the next
+	// step's rows (124 registers a thread on an H200 at hb = 2, four times
+	// a GEMV thread's): they aim for a quarter of the grid, 512
+	// threadgroups by default. On the H200 (docs/gpu-check.md, runs 3, 5
+	// and 6), two heads a threadgroup at 512 threadgroups beat four heads
+	// (163 registers) at 128, 256 or 512, two heads at 256 or 1024, one
+	// head (92 registers) at 256 to 1024, and four keys a lane group per
+	// step (193 and 242 registers).
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/4))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",

@@ -33,7 +33,7 @@ func Translation() *translation.Translation {
 			},
 			{
 				Name: "decode-threadgroups", Value: "<n>", Default: "2048",
-				Help: "Most threadgroups a split GEMV launches (attention decode aims for an eighth)",
+				Help: "Most threadgroups a split GEMV launches (attention decode aims for a quarter)",
 				Check: func(v string) error {
 					n, err := strconv.Atoi(v)
 					if err != nil {
