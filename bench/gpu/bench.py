@@ -11,9 +11,14 @@ of a launch is the median over trials of (trial time / launches). torch's
 own kernel for the same shape (F.linear in f16, scaled_dot_product_attention
 with GQA, F.rms_norm) is timed the same way in the same run.
 
-Roofline fraction = bytes the kernel must move (the manifest's reads and
-writes: every buffer once) / time / the copy bandwidth measured in the env
-stage.
+Roofline fraction = bytes the case must move (every input and weight read
+once, every result written once: the region's buffers but its
+temporaries, such as a split kernel's partials) / time / the copy
+bandwidth measured in the env stage. The kernels' own traffic (the
+manifest's reads and writes, partials included) is reported beside it.
+
+The tune stage times the same split kernels emitted for other
+decode-threadgroups values (suites tune<N>, no torch anchor).
 """
 
 import ctypes
@@ -186,11 +191,11 @@ def bench_anchor(case, l2):
     return None
 
 
-def run(R, out):
+def run(R, out, suite="real", anchors=True):
     peak = R["env"]["peak_bandwidth"]
     l2 = R["env"].get("l2_bytes") or 60 * 2**20
-    index = json.load(open(os.path.join(HERE, "real.json")))
-    lib = Lib("real")
+    index = json.load(open(os.path.join(HERE, f"{suite}.json")))
+    lib = Lib(suite)
     rows = []
     for case in index["cases"]:
         if not case.get("bench"):
@@ -199,17 +204,18 @@ def run(R, out):
             rows.append({"name": case["name"], "group": case["bench"]["group"], "skipped": "out of time"})
             continue
         row = {"name": case["name"], "group": case["bench"]["group"], "dims": case["bench"]["dims"],
-               "kernels": [d["kernel"] for d in case["dispatches"]], "bytes": case["bytes"]}
+               "kernels": [d["kernel"] for d in case["dispatches"]], "bytes": case.get("min_bytes") or case["bytes"],
+               "traffic": case["bytes"]}
         row["launch"] = [{"grid": d["grid"], "threadgroup": d["threadgroup"], "tgmem": d["tgmem"]} for d in case["dispatches"]]
         try:
             r = bench_rlx(lib, case, l2)
             row.update(r)
-            row["bandwidth"] = case["bytes"] / r["seconds"]
+            row["bandwidth"] = row["bytes"] / r["seconds"]
             row["roofline"] = row["bandwidth"] / peak
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {e}"
         try:
-            anchor = bench_anchor(case, l2)
+            anchor = bench_anchor(case, l2) if anchors else None
             if anchor:
                 anchor["roofline"] = anchor["bytes"] / anchor["seconds"] / peak
                 row["anchor"] = anchor
@@ -222,6 +228,19 @@ def run(R, out):
               f"vs torch {row.get('vs_anchor', float('nan')):.2f}", flush=True)
         rows.append(row)
     return {"peak_bandwidth": peak, "rows": rows}
+
+
+def tune(R, out):
+    """The tuning variants: every tune<N> suite prepare wrote, timed like
+    the real suite's cases, without anchors."""
+    import re
+
+    res = {}
+    for f in sorted(os.listdir(HERE), key=lambda f: (len(f), f)):
+        if re.fullmatch(r"tune\d+\.json", f):
+            name = f[:-5]
+            res[name] = run(R, out, name, anchors=False)["rows"]
+    return res
 
 
 def smoke(R):

@@ -154,6 +154,33 @@ def build(logs, suites):
     return res
 
 
+def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode", "attention_merge")):
+    """The global loads of the split decode kernels, from cuobjdump's SASS:
+    per kernel, how many load instructions of each width (LDG.E.128 is a
+    16-byte load, LDG.E.U16 a 2-byte one), and the local-memory traffic
+    (LDL/STL: register arrays moved off chip)."""
+    p = subprocess.run(["cuobjdump", "-sass", os.path.join(HERE, f"lib{suite}.so")], capture_output=True, text=True,
+                       timeout=max(5, min(120, time_left())))
+    with open(os.path.join(logs, f"sass-{suite}.txt"), "w") as f:
+        f.write(p.stdout)
+    res, current = {}, None
+    for line in p.stdout.splitlines():
+        m = re.search(r"Function : rlx_k_(\w+)", line)
+        if m:
+            name = m.group(1)
+            current = name if name.startswith(prefixes) else None
+            if current:
+                res[current] = {}
+            continue
+        if current is None:
+            continue
+        m = re.search(r"\b(LDG\.E[.\w]*|LDS[.\w]*|LDL[.\w]*|STL[.\w]*|SHFL\.\w+|I2F[.\w]*|F2F[.\w]*)\b", line)
+        if m:
+            op = m.group(1)
+            res[current][op] = res[current].get(op, 0) + 1
+    return res
+
+
 # ---- running jobs ---------------------------------------------------------------
 
 
@@ -352,13 +379,16 @@ def sanitizer_counts(tool, output):
     return r
 
 
-def sanitize(logs, suite, tools, timeout, flags=("--exact",)):
+def sanitize(logs, suite, tools, timeout, flags=("--exact",), jobs=None):
+    """Every job of a suite (or of the job file jobs, run by the suite's
+    runner) under each tool."""
     res = {}
+    jobs = jobs or suite
     for tool in tools:
         t0 = time.time()
         extra = ["--racecheck-report", "all"] if tool == "racecheck" else []
-        rc, output = run_jobs(suite, f"{suite}.jobs", os.path.join(HERE, f"{suite}.san"), list(flags), tool, timeout, extra)
-        with open(os.path.join(logs, f"sanitize-{suite}-{tool}.log"), "w") as f:
+        rc, output = run_jobs(suite, f"{jobs}.jobs", os.path.join(HERE, f"{jobs}.san"), list(flags), tool, timeout, extra)
+        with open(os.path.join(logs, f"sanitize-{jobs}-{tool}.log"), "w") as f:
             f.write(output[-200000:])
         r = sanitizer_counts(tool, output)
         r.update(returncode=rc, seconds=round(time.time() - t0, 1), jobs_ran=output.count(": ran"), jobs_failed=output.count(": FAILED"))
@@ -367,7 +397,7 @@ def sanitize(logs, suite, tools, timeout, flags=("--exact",)):
         else:
             r["clean"] = rc == 0 and r["errors"] == 0
         res[tool] = r
-        print(f"   {suite} {tool}: {r}", flush=True)
+        print(f"   {jobs} {tool}: {r}", flush=True)
     return res
 
 
@@ -476,7 +506,7 @@ def main():
     R = Results(args.out, only)
     R.data["mode"] = args.mode
     R.data["deadline"] = DEADLINE[0]
-    suites = ["small", "planted", "real"]
+    suites = ["small", "planted", "real"] + sorted(f[:-9] for f in os.listdir(HERE) if f.startswith("tune") and f.endswith("_table.cu"))
     R.stage("env", env)
     R.stage("build", build, args.logs, suites)
     R.stage("fill", fill_check)
@@ -492,6 +522,11 @@ def main():
         R.stage("sanitize_small", sanitize, args.logs, "small", ["memcheck", "racecheck", "synccheck", "initcheck"], 150)
         R.stage("planted", planted, args.logs)
         R.stage("bench", lambda: __import__("bench").run(R.data, args.out))
+        R.stage("tune", lambda: __import__("bench").tune(R.data, args.out))
+        R.stage("sass", sass, args.logs)
+        if os.path.exists(os.path.join(HERE, "real-split.jobs")):
+            R.stage("sanitize_real_split", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck"], 120,
+                    ("--exact", "--no-results"), "real-split")
         R.stage("sanitize_real", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck"], 120, ("--exact", "--no-results"))
     import report
 

@@ -62,7 +62,7 @@ def write(R, out):
         L += correctness_lines("Real sizes", R.get("correct_real"))
 
     L += ["## Sanitizers", "", "| suite | tool | errors | hazards | jobs ran | seconds | clean |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    for key in ("sanitize_small", "sanitize_real"):
+    for key in ("sanitize_small", "sanitize_real_split", "sanitize_real"):
         s = R.get(key)
         if not isinstance(s, dict):
             continue
@@ -93,28 +93,45 @@ def write(R, out):
     bn = R.get("bench")
     if isinstance(bn, dict) and "rows" in bn:
         L += ["## Speed", "",
-              f"Roofline = bytes the kernel must move (every buffer once) / time / {bn['peak_bandwidth'] / 1e12:.2f} TB/s. "
-              "Times are medians per launch of CUDA-graph replays over buffer sets that together exceed the L2 four times.", "",
-              "| case | threadgroups × threads | MB | rlx µs | rlx GB/s | roofline | torch kernel | torch µs | torch roofline | rlx / torch | target |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              f"Roofline = bytes the case must move (inputs and weights read once, results written once; a split "
+              f"kernel's partials not counted) / time / {bn['peak_bandwidth'] / 1e12:.2f} TB/s. "
+              "Times are medians per case (all its dispatches) of CUDA-graph replays over buffer sets that together "
+              "exceed the L2 four times. Traffic: the dispatches' own reads and writes, partials included.", "",
+              "| case | threadgroups × threads | MB | traffic MB | rlx µs | rlx GB/s | roofline | torch kernel | torch µs | torch roofline | rlx / torch | target |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for r in bn["rows"]:
             if "skipped" in r:
                 L.append(f"| {r['name']} | skipped: {r['skipped']} | | | | | | | | | |")
                 continue
-            ln = r["launch"][0]
-            tgs = ln["grid"][0] * ln["grid"][1] * ln["grid"][2]
-            thr = ln["threadgroup"][0] * ln["threadgroup"][1] * ln["threadgroup"][2]
+            launch = launches(r)
             a = r.get("anchor") or {}
+            mb = f"{r['bytes'] / 1e6:.1f} | {r.get('traffic', r['bytes']) / 1e6:.1f}"
             if "error" in r:
-                L.append(f"| {r['name']} | {tgs} × {thr} | {r['bytes'] / 1e6:.1f} | error: {r['error']} | | | | | | | |")
+                L.append(f"| {r['name']} | {launch} | {mb} | error: {r['error']} | | | | | | | |")
                 continue
-            L.append(f"| {r['name']} | {tgs} × {thr} | {r['bytes'] / 1e6:.1f} | {fmt_s(r['seconds'])} | {r['bandwidth'] / 1e9:.0f} | "
+            L.append(f"| {r['name']} | {launch} | {mb} | {fmt_s(r['seconds'])} | {r['bandwidth'] / 1e9:.0f} | "
                      f"{r['roofline']:.2f} | {a.get('kernel', a.get('error', '–'))} | {fmt_s(a.get('seconds'))} | "
                      f"{a['roofline']:.2f} | {r['vs_anchor']:.2f} | {target(r)} |" if "seconds" in a else
-                     f"| {r['name']} | {tgs} × {thr} | {r['bytes'] / 1e6:.1f} | {fmt_s(r['seconds'])} | {r['bandwidth'] / 1e9:.0f} | "
+                     f"| {r['name']} | {launch} | {mb} | {fmt_s(r['seconds'])} | {r['bandwidth'] / 1e9:.0f} | "
                      f"{r['roofline']:.2f} | {a.get('error', '–')} | – | – | – | {target(r)} |")
         L.append("")
-        regs = (R.get("build") or {}).get("real", {}).get("kernels", {})
+    tn = R.get("tune")
+    if isinstance(tn, dict) and tn and "error" not in tn:
+        L += ["## Tuning: the split kernels at other decode-threadgroups values", "",
+              "| suite | case | threadgroups × threads | traffic MB | µs | roofline |", "| --- | --- | --- | --- | --- | --- |"]
+        for name, rows in tn.items():
+            for r in rows:
+                if "seconds" not in r:
+                    L.append(f"| {name} | {r['name']} | {r.get('error', r.get('skipped', ''))} | | | |")
+                    continue
+                L.append(f"| {name} | {r['name']} | {launches(r)} | {r.get('traffic', r['bytes']) / 1e6:.1f} | "
+                         f"{fmt_s(r['seconds'])} | {r['roofline']:.2f} |")
+        L.append("")
+    if bn and isinstance(bn, dict) and "rows" in bn:
+        regs = {}
+        for s, v in (R.get("build") or {}).items():
+            if isinstance(v, dict) and s == "real":
+                regs.update(v.get("kernels", {}))
         if regs:
             L += ["Registers and spills of the benchmarked kernels (ptxas -v):", ""]
             seen = set()
@@ -132,6 +149,16 @@ def write(R, out):
     return {"lines": len(L)}
 
 
+def launches(r):
+    """The dispatches of a row as threadgroups × threads, joined by +."""
+    out = []
+    for ln in r.get("launch", []):
+        tgs = ln["grid"][0] * ln["grid"][1] * ln["grid"][2]
+        thr = ln["threadgroup"][0] * ln["threadgroup"][1] * ln["threadgroup"][2]
+        out.append(f"{tgs} × {thr}")
+    return " + ".join(out)
+
+
 def summary(R):
     """The short table printed last (the device call returns the output's tail)."""
     s = []
@@ -142,7 +169,7 @@ def summary(R):
         if isinstance(c, dict) and "total" in c:
             s.append(f"{key}: {c['passed']}/{c['total']} pass")
             s += ["  FAIL " + r["name"] + ": " + "; ".join(r["problems"])[:300] for r in c["cases"] if not r.get("pass")]
-    for key in ("sanitize_small", "sanitize_real"):
+    for key in ("sanitize_small", "sanitize_real_split", "sanitize_real"):
         for tool, r in (R.get(key) or {}).items():
             if isinstance(r, dict):
                 s.append(f"{key} {tool}: errors {r.get('errors')} hazards {r.get('hazards', '-')} clean {r.get('clean')}")
@@ -153,6 +180,11 @@ def summary(R):
     for r in (R.get("bench") or {}).get("rows", []):
         if "seconds" in r:
             s.append(f"{r['name']:36s} {r['seconds'] * 1e6:9.1f} us  roofline {r['roofline']:.2f}  vs torch {r.get('vs_anchor', float('nan')):.2f} {target(r)}")
+    tn = R.get("tune")
+    if isinstance(tn, dict) and "error" not in tn:
+        for name, rows in tn.items():
+            s.append(name + ": " + ", ".join(f"{r['name'].replace('attention_decode_gqa_', 'attn_').replace('gemv_f16_', '')} "
+                                              f"{r['seconds'] * 1e6:.1f}us {r['roofline']:.2f}" for r in rows if "seconds" in r))
     if "bench_smoke" in R:
         s.append(f"bench_smoke: {R['bench_smoke']}")
     if "fill" in R and isinstance(R["fill"], dict):

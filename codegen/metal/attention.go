@@ -15,9 +15,7 @@ import (
 // are skipped whole (their k and v rows are never read), and a row that
 // keeps no key, or only keys scoring −∞, is zeros, as the reference.
 //
-// Decode (Sq ≤ attnDecodeMax, MLX's sdpa_vector): one threadgroup per
-// (query, head, batch); its simdgroups split the keys and merge their
-// (m, l, o) through threadgroup memory.
+// Decode (Sq ≤ attnDecodeMax): flash-decoding, attention_decode.go.
 //
 // General: one threadgroup per attnQueries queries of a head, one
 // simdgroup per query; tiles of keys and values are staged through
@@ -62,13 +60,12 @@ func emitAttention(r *regionState, op *ir.Operation) error {
 	if s.y.n == 0 {
 		return nil
 	}
-	decode := s.sq <= attnDecodeMax
-	family := "attention"
-	if decode {
-		family = "attention_decode"
-	}
 	key := keyOf(s.q.elem, s.k.elem, s.v.elem, s.y.elem, s.mask.elem, s.q.shape, s.k.shape, s.v.shape, s.mask.shape,
 		string(s.kind), s.window, s.scale, s.softcap)
+	if s.sq <= attnDecodeMax {
+		return emitAttnDecode(r, op, &s, reads, key)
+	}
+	family := "attention"
 	k, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("%s q%v k%v v%v, mask %s, scale %s, softcap %s", family, s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
 		b.buffer("q", s.q, accRead)
@@ -78,9 +75,6 @@ func emitAttention(r *regionState, op *ir.Operation) error {
 			b.buffer("mask", s.mask, accRead)
 		}
 		b.buffer("y", s.y, accWrite)
-		if decode {
-			return attnDecode(b, &s)
-		}
 		return attnGeneral(b, &s)
 	})
 	if err != nil {
@@ -161,70 +155,6 @@ func attnStep(b *kb, s *attnShape, kf, vf func(d string) string) {
 	b.l("}")
 	b.l("m = mn;")
 	b.l("}")
-}
-
-func attnDecode(b *kb, s *attnShape) error {
-	maxSG := b.e.opts.MaxThreadsPerThreadgroup / SimdWidth
-	nsg := 1
-	for nsg < 8 && nsg < maxSG && int64(nsg*16) < s.sk {
-		nsg *= 2
-	}
-	stride := 2 + s.dv
-	b.tgmem("float", int(int64(nsg)*stride*4))
-	b.launch([3]int{int(s.sq), int(s.h), int(s.b)}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint i = tgpos.x;")
-	b.l("const uint h = tgpos.y;")
-	b.l("const uint bb = tgpos.z;")
-	b.l("const uint nsg = tptg.x / 32u;")
-	attnPrologue(b, s, "true")
-	b.l("for (uint j = sg; j < %du; j += nsg) {", s.sk)
-	b.l("if (%s) {", attnKeep(s))
-	b.l("const uint kr = ((bb * %du + j) * %du + hk);", s.sk, s.hkv)
-	attnStep(b, s,
-		func(d string) string { return fmt.Sprintf("(float)k[kr * %du + %s]", s.d, d) },
-		func(d string) string { return fmt.Sprintf("(float)v[kr * %du + %s]", s.dv, d) })
-	b.l("}")
-	b.l("}")
-	// Merge the simdgroups' states: tg[g*stride] = m, +1 = l, +2.. = o.
-	b.l("threadgroup float *mine = tg + sg * %du;", stride)
-	b.l("if (lane == 0) {")
-	b.l("mine[0] = m;")
-	b.l("mine[1] = l;")
-	b.l("}")
-	b.l("for (uint jj = 0; jj < %du; jj++) {", ceil32(s.dv))
-	b.l("const uint d = lane + 32u * jj;")
-	b.l("if (d < %du) {", s.dv)
-	b.l("mine[2u + d] = ov[jj];")
-	b.l("}")
-	b.l("}")
-	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("if (sg == 0) {")
-	b.l("float gm = -INFINITY;")
-	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("gm = fmax(gm, tg[g * %du]);", stride)
-	b.l("}")
-	b.l("float gl = 0.0f;")
-	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("const float mg = tg[g * %du];", stride)
-	b.l("if (mg != -INFINITY) {")
-	b.l("gl += tg[g * %du + 1u] * exp(mg - gm);", stride)
-	b.l("}")
-	b.l("}")
-	b.l("for (uint jj = 0; jj < %du; jj++) {", ceil32(s.dv))
-	b.l("const uint d = lane + 32u * jj;")
-	b.l("if (d < %du) {", s.dv)
-	b.l("float o = 0.0f;")
-	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("const float mg = tg[g * %du];", stride)
-	b.l("if (mg != -INFINITY) {")
-	b.l("o += tg[g * %du + 2u + d] * exp(mg - gm);", stride)
-	b.l("}")
-	b.l("}")
-	b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.sq, s.h, s.dv, s.y.elem.msl())
-	b.l("}")
-	b.l("}")
-	b.l("}")
-	return nil
 }
 
 func attnGeneral(b *kb, s *attnShape) error {

@@ -10,41 +10,34 @@ import (
 // graph.dequant_matmul: x [M, K] f32 times Wᵀ, W [N, K] stored row-major
 // as GGUF blocks, decoded inside the kernel (never to a full matrix).
 //
-// Both paths decode weights 32 at a time (a "unit": one q4_0 or q8_0
-// block, one 32-weight sub-block of a q4_k or q6_k block) with one helper
-// per format, reading blocks with the widest loads their alignment allows:
-// 2-byte loads on the 18- and 34-byte legacy blocks and on q6_k's 210-byte
-// blocks, 4-byte loads on q4_k's 144-byte blocks.
-//
-// GEMV (M ≤ gemvMaxRows, the decode case), as ggml's mul_mv: each
-// simdgroup owns a few weight rows (rowsPerSimd), its lanes take the row's
-// units in turn and simd_sum reduces over K; a threadgroup has a few
-// simdgroups. Every weight byte is read once.
+// GEMV (M ≤ gemvMaxRows, the decode case): dequant_gemv.go.
 //
 // GEMM: the tiled loop of matmul.go with K steps of 32: each step decodes
-// one unit per weight row of the tile into threadgroup memory, beside the
-// x tile.
+// one unit of 32 weights (one q4_0 or q8_0 block, one sub-block of a q4_k
+// or q6_k block) per weight row of the tile into threadgroup memory,
+// beside the x tile, with one helper per format (rlx_dq32_*) reading
+// blocks with the widest loads their alignment allows: 2-byte loads on
+// the 18-, 34- and 210-byte blocks, 4-byte loads on q4_k's 144-byte
+// blocks.
 
 type quantInfo struct {
-	name        string
-	block       int64 // weights per block
-	bytes       int64 // bytes per block
-	rowsPerSimd int   // GEMV rows per simdgroup
-	simds       int   // GEMV simdgroups per threadgroup
+	name  string
+	block int64 // weights per block
+	bytes int64 // bytes per block
 }
 
-// quantFormats are the GGUF formats with kernels (layouts in
-// docs/runtime-kernels.md); the GEMV split follows ggml-metal's.
+// quantFormat returns the GGUF formats with kernels (layouts in
+// docs/runtime-kernels.md).
 func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 	switch f {
 	case "q4_0":
-		return quantInfo{"q4_0", 32, 18, 4, 2}, true
+		return quantInfo{"q4_0", 32, 18}, true
 	case "q8_0":
-		return quantInfo{"q8_0", 32, 34, 2, 4}, true
+		return quantInfo{"q8_0", 32, 34}, true
 	case "q4_k":
-		return quantInfo{"q4_k", 256, 144, 2, 2}, true
+		return quantInfo{"q4_k", 256, 144}, true
 	case "q6_k":
-		return quantInfo{"q6_k", 256, 210, 2, 2}, true
+		return quantInfo{"q6_k", 256, 210}, true
 	}
 	return quantInfo{}, false
 }
@@ -53,6 +46,24 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 // reference's arithmetic: q4_0 (q−8)·d, q8_0 q·d, q4_k d1·q − m1 with
 // d1 = d·sc and m1 = dmin·m, q6_k (d·sc)·(q−32).
 const dequantHelpers = `
+// rlx_u2f: q < 2^23 as a float without an integer conversion, from the
+// bits of 2^23 + q (exact).
+static inline float rlx_u2f(uint q) { return as_type<float>(0x4B000000u | q) - 8388608.0f; }
+// rlx_q4k_scale_min: the 6-bit scale and minimum of q4_k sub-block j from
+// the block's first 16 bytes (hd.y..hd.w hold the 12 scale bytes), as
+// scale | min << 8.
+static inline uint rlx_q4k_byte(uint4 hd, uint i) {
+  const uint w = i < 4u ? hd.y : (i < 8u ? hd.z : hd.w);
+  return (w >> (8u * (i % 4u))) & 255u;
+}
+static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
+  if (j < 4u) {
+    return (rlx_q4k_byte(hd, j) & 63u) | ((rlx_q4k_byte(hd, j + 4u) & 63u) << 8);
+  }
+  const uint sc = (rlx_q4k_byte(hd, j + 4u) & 15u) | ((rlx_q4k_byte(hd, j - 4u) >> 6) << 4);
+  const uint mn = (rlx_q4k_byte(hd, j + 4u) >> 4) | ((rlx_q4k_byte(hd, j) >> 6) << 4);
+  return sc | (mn << 8);
+}
 static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
   device const ushort *p = (device const ushort *)(row + u * 18u);
   const float d = rlx_half_bits(p[0]);
@@ -142,7 +153,6 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 		return nil
 	}
 	rowBytes := (k / f.block) * f.bytes
-	units := k / 32
 	gemv := m <= gemvMaxRows
 	family := "dequant_gemm_" + f.name
 	if gemv {
@@ -156,42 +166,7 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 		b.buffer("w", wt, accRead)
 		b.buffer("y", y, accWrite)
 		if gemv {
-			nsg := min(f.simds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
-			nr := f.rowsPerSimd
-			rowsPerTG := int64(nsg * nr)
-			b.launch([3]int{int((n + rowsPerTG - 1) / rowsPerTG), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeFixed)
-			b.l("const uint r0 = (tgpos.x * %du + sg) * %du;", nsg, nr)
-			b.l("float acc[%d];", int64(nr)*m)
-			b.l("for (uint i = 0; i < %du; i++) {", int64(nr)*m)
-			b.l("acc[i] = 0.0f;")
-			b.l("}")
-			b.l("float wv[32];")
-			b.l("for (uint u = lane; u < %du; u += 32u) {", units)
-			b.l("for (uint r = 0; r < %du; r++) {", nr)
-			b.l("if (r0 + r < %du) {", n)
-			b.l("rlx_dq32_%s(w + (r0 + r) * %du, u, wv);", f.name, rowBytes)
-			b.l("for (uint mi = 0; mi < %du; mi++) {", m)
-			b.l("device const float4 *xv = (device const float4 *)(x + mi * %du + u * 32u);", k)
-			b.l("float s = 0.0f;")
-			b.l("for (uint i = 0; i < 8u; i++) {")
-			b.l("const float4 v = xv[i];")
-			b.l("s += v.x * wv[4u * i] + v.y * wv[4u * i + 1u] + v.z * wv[4u * i + 2u] + v.w * wv[4u * i + 3u];")
-			b.l("}")
-			b.l("acc[r * %du + mi] += s;", m)
-			b.l("}")
-			b.l("}")
-			b.l("}")
-			b.l("}")
-			// Every lane of the simdgroup reaches the sums: the row bound is
-			// the same for all of them.
-			b.l("for (uint r = 0; r < %du; r++) {", nr)
-			b.l("for (uint mi = 0; mi < %du; mi++) {", m)
-			b.l("const float s = simd_sum(acc[r * %du + mi]);", m)
-			b.l("if (lane == 0 && r0 + r < %du) {", n)
-			b.l("y[mi * %du + r0 + r] = s;", n)
-			b.l("}")
-			b.l("}")
-			b.l("}")
+			dequantGEMV(b, f, m, n, k)
 			return nil
 		}
 		b.l("device const float *ap = x;")

@@ -372,6 +372,16 @@ func (r *regionState) write(v *ir.Value) int {
 	return id
 }
 
+// temp adds a kernel temporary to the region: scratch that one dispatch
+// writes and a later dispatch of the same region reads (the partials of a
+// split kernel). The manifest lists it with role "temp", and runtime/plan
+// gives it an arena slot live for the region's step only.
+func (r *regionState) temp(t tensorInfo) int {
+	id := r.newBuffer(RoleTemp, 0, tensorTypeString(t), nil)
+	r.m.Buffers[id].Bytes = t.bytes()
+	return id
+}
+
 // statusBuffer returns the region's status word, creating it once.
 func (r *regionState) statusBuffer() int {
 	if r.status < 0 {

@@ -47,7 +47,7 @@ func ExampleEmit() {
 		fmt.Println(d.Kernel, d.Buffers)
 	}
 	// Output:
-	// dequant_gemv_q8_0_0: grid [8 1 1], threadgroup [128 1 1], 0 bytes of threadgroup memory
+	// dequant_gemv_q8_0_0: grid [16 1 1], threadgroup [128 1 1], 64 bytes of threadgroup memory
 	// rms_norm_0: grid [1 1 1], threadgroup [32 1 1], 128 bytes of threadgroup memory
 	// buffer 0: input tensor<1x64xf32> ""
 	// buffer 1: input tensor<64xf32> ""

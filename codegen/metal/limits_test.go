@@ -75,6 +75,10 @@ func TestLimits(t *testing.T) {
 			want: "max-threads-per-threadgroup: '100' is not a multiple of 32 from 32 to 1024",
 		},
 		{
+			name: "decode threadgroups option", src: "", opts: metal.Options{DecodeThreadgroups: -4},
+			want: "decode-threadgroups: '-4' is not from 1 to 65536",
+		},
+		{
 			name: "msl version option", src: "", opts: metal.Options{MSLVersion: "2.0"},
 			want: "msl-version: '2.0' is not one of 2.4, 3.0, 3.1, 3.2",
 		},

@@ -75,8 +75,7 @@ func emitLSTM(r *regionState, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	scratch := r.newBuffer(RoleTemp, 0, fmt.Sprintf("tensor<%dx%dx%dxf32>", bn, s, 4*hid), nil)
-	r.m.Buffers[scratch].Bytes = xw.bytes()
+	scratch := r.temp(xw)
 	in1, err := r.bind([]*ir.Value{l.Input(), l.WIH()}, nil)
 	if err != nil {
 		return err

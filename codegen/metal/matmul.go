@@ -8,11 +8,7 @@ import (
 
 // graph.matmul: a [..., M, K] · b [..., K, N] with broadcast batch dims.
 //
-// GEMV (M ≤ gemvMaxRows, the decode case): b is read row by row, which is
-// contiguous in N, so lanes own columns (four each, with vector loads, when
-// N allows) and the simdgroups of a threadgroup split K; every thread keeps
-// M×4 accumulators, and the simdgroups' partial sums meet in threadgroup
-// memory. Each threadgroup covers 128 (or 32) columns.
+// GEMV (M ≤ gemvMaxRows, the decode case): gemv.go.
 //
 // GEMM: tiles of BM×BN results, K in steps of gemmBK staged through
 // threadgroup memory (A transposed so both tiles are read along rows),
@@ -21,7 +17,6 @@ import (
 
 const (
 	gemvMaxRows = 8
-	gemvSimds   = 4
 	gemmBK      = 16
 	gemmBN      = 64
 	gemmThreads = 256
@@ -62,11 +57,10 @@ func emitMatMul(r *regionState, op *ir.Operation) error {
 	}
 	m, k, n := a.dim(-2), a.dim(-1), bt.dim(-1)
 	bi := matmulBatch(a, bt, y)
-	gemv := m <= gemvMaxRows
-	family := "gemm"
-	if gemv {
-		family = "gemv"
+	if m <= gemvMaxRows {
+		return emitGEMV(r, op, a, bt, y, bi)
 	}
+	family := "gemm"
 	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("%s %v·%v, %s·%s", family, a.shape, bt.shape, a.elem, bt.elem)
@@ -77,29 +71,25 @@ func emitMatMul(r *regionState, op *ir.Operation) error {
 		b.l("device const %s *ap = a + %s;", a.elem.msl(), bi.aOff)
 		b.l("device const %s *bp = b + %s;", bt.elem.msl(), bi.bOff)
 		b.l("device %s *yp = y + z * %du;", y.elem.msl(), m*n)
-		if gemv {
-			emitGEMV(b, m, k, n, bt.elem, y.elem, int(bi.count))
-		} else {
-			emitGEMM(b, m, k, n, int(bi.count), y.elem,
-				func(b *kb) { // A tile: As[kk][i] = a[m0+i, k0+kk]
-					b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", gemmBK*gemmRows(b))
-					b.l("const uint i = e / %du;", gemmBK)
-					b.l("const uint kk = e %% %du;", gemmBK)
-					b.l("const uint gm = m0 + i;")
-					b.l("const uint gk = k0 + kk;")
-					b.l("As[kk * %du + i] = (gm < %du && gk < %du) ? (float)ap[gm * %du + gk] : 0.0f;", gemmRows(b), m, k, k)
-					b.l("}")
-				},
-				func(b *kb) { // B tile: Bs[kk][j] = b[k0+kk, n0+j]
-					b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", gemmBK*gemmBN)
-					b.l("const uint kk = e / %du;", gemmBN)
-					b.l("const uint j = e %% %du;", gemmBN)
-					b.l("const uint gk = k0 + kk;")
-					b.l("const uint gn = n0 + j;")
-					b.l("Bs[kk * %du + j] = (gk < %du && gn < %du) ? (float)bp[gk * %du + gn] : 0.0f;", gemmBN, k, n, n)
-					b.l("}")
-				}, gemmBK, k)
-		}
+		emitGEMM(b, m, k, n, int(bi.count), y.elem,
+			func(b *kb) { // A tile: As[kk][i] = a[m0+i, k0+kk]
+				b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", gemmBK*gemmRows(b))
+				b.l("const uint i = e / %du;", gemmBK)
+				b.l("const uint kk = e %% %du;", gemmBK)
+				b.l("const uint gm = m0 + i;")
+				b.l("const uint gk = k0 + kk;")
+				b.l("As[kk * %du + i] = (gm < %du && gk < %du) ? (float)ap[gm * %du + gk] : 0.0f;", gemmRows(b), m, k, k)
+				b.l("}")
+			},
+			func(b *kb) { // B tile: Bs[kk][j] = b[k0+kk, n0+j]
+				b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", gemmBK*gemmBN)
+				b.l("const uint kk = e / %du;", gemmBN)
+				b.l("const uint j = e %% %du;", gemmBN)
+				b.l("const uint gk = k0 + kk;")
+				b.l("const uint gn = n0 + j;")
+				b.l("Bs[kk * %du + j] = (gk < %du && gn < %du) ? (float)bp[gk * %du + gn] : 0.0f;", gemmBN, k, n, n)
+				b.l("}")
+			}, gemmBK, k)
 		return nil
 	})
 	if err != nil {
@@ -111,61 +101,6 @@ func emitMatMul(r *regionState, op *ir.Operation) error {
 	}
 	r.dispatch(kern, []*ir.Operation{op}, ids)
 	return nil
-}
-
-func emitGEMV(b *kb, m, k, n int64, be, ye elem, batch int) {
-	nsg := min(gemvSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
-	w := int64(1)
-	if n%4 == 0 && (be == elemF32 || be == elemF16) {
-		w = 4
-	}
-	cols := SimdWidth * w
-	b.tgmem("float", int(int64(nsg)*m*cols*4))
-	b.launch([3]int{int((n + cols - 1) / cols), 1, batch}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint nsg = tptg.x / 32u;")
-	b.l("const uint c0 = tgpos.x * %du + lane * %du;", cols, w)
-	b.l("float acc[%d];", m*w)
-	b.l("for (uint i = 0; i < %du; i++) {", m*w)
-	b.l("acc[i] = 0.0f;")
-	b.l("}")
-	b.l("if (c0 < %du) {", n)
-	b.l("for (uint kk = sg; kk < %du; kk += nsg) {", k)
-	if w == 4 {
-		vt := be.msl() + "4"
-		b.l("const %s bv = *((device const %s *)(bp + kk * %du + c0));", vt, vt, n)
-		for c, comp := range []string{"x", "y", "z", "w"} {
-			b.l("const float b%d = (float)bv.%s;", c, comp)
-		}
-	} else {
-		b.l("const float b0 = (float)bp[kk * %du + c0];", n)
-	}
-	for i := range m {
-		b.l("{")
-		b.l("const float av = (float)ap[%du + kk];", i*k)
-		for c := range w {
-			b.l("acc[%d] += av * b%d;", i*w+c, c)
-		}
-		b.l("}")
-	}
-	b.l("}")
-	b.l("}")
-	// The simdgroups' partials meet in threadgroup memory; simdgroup 0 adds
-	// them in order and stores.
-	b.l("for (uint i = 0; i < %du; i++) {", m*w)
-	b.l("tg[(sg * %du + i) * 32u + lane] = acc[i];", m*w)
-	b.l("}")
-	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("if (sg == 0 && c0 < %du) {", n)
-	b.l("for (uint i = 0; i < %du; i++) {", m*w)
-	b.l("float s = 0.0f;")
-	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("s += tg[(g * %du + i) * 32u + lane];", m*w)
-	b.l("}")
-	b.l("const uint row = i / %du;", w)
-	b.l("const uint col = c0 + i %% %du;", w)
-	b.l("yp[row * %du + col] = (%s)s;", n, ye.msl())
-	b.l("}")
-	b.l("}")
 }
 
 // gemmRows is BM for the kernel's threadgroup: 4 rows per thread row, 16

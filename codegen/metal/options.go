@@ -17,6 +17,14 @@ type Options struct {
 	// chips), so kernels never assume a size: they read
 	// threads_per_threadgroup, and the manifest says which may shrink.
 	MaxThreadsPerThreadgroup int
+	// DecodeThreadgroups is the grid that the decode kernels which split
+	// their work across threadgroups aim for (2048 when zero): the GEMV
+	// splits K into as many parts as keep it within this many threadgroups
+	// of 128 threads, and attention decode splits the keys until about a
+	// quarter as many run (each holds the state of several heads). A GPU
+	// with more cores wants more; every split adds partial results to
+	// write and merge.
+	DecodeThreadgroups int
 }
 
 // Limits of a Metal threadgroup that every emitted kernel is checked
@@ -47,7 +55,22 @@ func (o Options) resolved() (Options, error) {
 	if err := CheckMaxThreads(o.MaxThreadsPerThreadgroup); err != nil {
 		return o, fmt.Errorf("max-threads-per-threadgroup: %v", err)
 	}
+	if o.DecodeThreadgroups == 0 {
+		o.DecodeThreadgroups = defaultDecodeThreadgroups
+	}
+	if err := CheckDecodeThreadgroups(o.DecodeThreadgroups); err != nil {
+		return o, fmt.Errorf("decode-threadgroups: %v", err)
+	}
 	return o, nil
+}
+
+// CheckDecodeThreadgroups reports whether n can be the decode kernels'
+// target grid: 1 to 65536 threadgroups.
+func CheckDecodeThreadgroups(n int) error {
+	if n < 1 || n > 65536 {
+		return fmt.Errorf("'%d' is not from 1 to 65536", n)
+	}
+	return nil
 }
 
 // CheckMSLVersion reports whether v is an MSL version the emitter targets.

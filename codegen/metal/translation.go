@@ -31,6 +31,17 @@ func Translation() *translation.Translation {
 					return CheckMaxThreads(n)
 				},
 			},
+			{
+				Name: "decode-threadgroups", Value: "<n>", Default: "2048",
+				Help: "Most threadgroups a split GEMV launches (attention decode aims for a quarter)",
+				Check: func(v string) error {
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						return errors.New("'" + v + "' value invalid for uint argument!")
+					}
+					return CheckDecodeThreadgroups(n)
+				},
+			},
 		},
 		Run: runTranslation,
 	}
@@ -38,7 +49,8 @@ func Translation() *translation.Translation {
 
 func runTranslation(req *translation.Request) error {
 	n, _ := strconv.Atoi(req.Opt("max-threads-per-threadgroup"))
-	out, err := Emit(req.Module, Options{MSLVersion: req.Opt("msl-version"), MaxThreadsPerThreadgroup: n})
+	dt, _ := strconv.Atoi(req.Opt("decode-threadgroups"))
+	out, err := Emit(req.Module, Options{MSLVersion: req.Opt("msl-version"), MaxThreadsPerThreadgroup: n, DecodeThreadgroups: dt})
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,12 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
 // Attention: scores never leave registers; each simdgroup folds keys with
-// an online softmax. Decode (Sq ≤ 8): one threadgroup per query and head,
-// simdgroups split the keys and merge (m, l, o) through threadgroup
-// memory. General: a simdgroup per query, key and value tiles staged in
+// an online softmax. Decode (Sq ≤ 8): a threadgroup serves the query
+// heads of one KV head, lanes share keys (a score reduced with shuffles
+// among them), the next step's K and V rows load while this step is
+// scored, and the simdgroups merge (m, l, o) through threadgroup memory;
+// long caches split the keys across threadgroups (msl-split-partials.mlir).
+// General: a simdgroup per query, key and value tiles staged in
 // threadgroup memory for all of them. GQA reads kv head h / (H/Hkv).
 
 // CHECK-LABEL: // attention_decode q[1 1 4 16] k[1 8 2 16] v[1 8 2 16], mask custom, scale 0.25f, softcap 0.0f
@@ -14,13 +17,16 @@
 // CHECK-NEXT:      device const float *mask {{\[\[}}buffer(3){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(4){{\]\]}},
 // CHECK-NEXT:      threadgroup float *tg {{\[\[}}threadgroup(0){{\]\]}},
-// CHECK:         const uint hk = h / 2u;
-// CHECK:         for (uint j = sg; j < 8u; j += nsg) {
-// CHECK-NEXT:      if ((float)mask[bb * 8u + j] >= 0.5f) {
-// CHECK:             float sc = simd_sum(dot) * 0.25f;
-// CHECK:               const float corr = exp(m - mn);
-// CHECK:         threadgroup float *mine = tg + sg * 18u;
-// CHECK:               y[((bb * 1u + i) * 4u + h) * 16u + d] = (float)(gm == -INFINITY ? 0.0f : o / gl);
+// CHECK:         const uint hk = h0 / 2u;
+// CHECK:         keep0 = j0 < jhi && (float)mask[bb * 8u + j0] >= 0.5f;
+// CHECK:         for (; jb < jhi; jb += nsg * 32u) {
+// CHECK:             s0 += simd_shuffle_xor(s0, 1u);
+// CHECK:             mx = fmax(mx, simd_shuffle_xor(mx, 2u));
+// CHECK:             if (mx > m0) {
+// CHECK-NEXT:          const float corr = exp2(m0 - mx);
+// CHECK:             const float p0 = s0 == -INFINITY ? 0.0f : exp2(s0 - m0);
+// CHECK:         threadgroup float *mine = tg + (sg * 2u + 0u) * 18u;
+// CHECK:             y[((bb * 1u + i) * 4u + h) * 16u + d] = (float)(gm == -INFINITY ? 0.0f : o / gl);
 
 // CHECK-LABEL: // attention q[1 12 2 32] k[1 12 1 32] v[1 12 1 24], mask causal, scale 0.17677669f, softcap 30.0f
 // CHECK:         const uint i = tgpos.x * 4u + sg;

@@ -15,7 +15,7 @@
 // CHECK-NEXT:  "msl_version": "3.0",
 // CHECK-NEXT:  "math_mode": "safe",
 // CHECK-NEXT:  "kernels": [
-// CHECK-NEXT:   {"name": "dequant_gemv_q8_0_0", "family": "dequant_gemv_q8_0", "grid": [8, 1, 1], "threadgroup": [128, 1, 1], "threadgroup_memory": 0, "resize": "fixed", "reads": 4608, "writes": 256,
+// CHECK-NEXT:   {"name": "dequant_gemv_q8_0_0", "family": "dequant_gemv_q8_0", "grid": [16, 1, 1], "threadgroup": [128, 1, 1], "threadgroup_memory": 64, "resize": "rows", "reads": 4608, "writes": 256,
 // CHECK-NEXT:    "bindings": [
 // CHECK-NEXT:     {"index": 0, "name": "x", "access": "read", "type": "f32", "shape": [1, 64], "bytes": 256},
 // CHECK-NEXT:     {"index": 1, "name": "w", "access": "read", "type": "ui8", "shape": [4352], "bytes": 4352},
@@ -44,7 +44,7 @@
 
 // With a lower maximum, every kernel fits it.
 // SMALL:      "msl_version": "3.1",
-// SMALL:      {"name": "dequant_gemv_q8_0_0", "family": "dequant_gemv_q8_0", "grid": [16, 1, 1], "threadgroup": [64, 1, 1],
+// SMALL:      {"name": "dequant_gemv_q8_0_0", "family": "dequant_gemv_q8_0", "grid": [16, 1, 1], "threadgroup": [64, 1, 1], "threadgroup_memory": 32,
 
 // Without -o there is no file beside the output: only the source is written.
 // STDOUT:     kernel void dequant_gemv_q8_0_0(

@@ -1,12 +1,16 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
-// matmul: GEMV for up to 8 rows (lanes own four columns of b's rows, the
-// simdgroups split K and meet in threadgroup memory), tiled GEMM above.
-// dequant_matmul: GGUF blocks decoded 32 weights at a time by one helper
-// per format, 2-byte reads on the 18-, 34- and 210-byte blocks; GEMV with
-// simdgroups owning weight rows and simd_sum over K, GEMM through
-// threadgroup tiles.
+// matmul: GEMV for up to 8 rows (lanes own 16 bytes of each row of b, a
+// simdgroup loads 4 rows before using them, K split across threadgroups
+// with the partials added in order by gemv_merge), tiled GEMM above.
+// dequant_matmul: GEMV with four simdgroups on four weight rows, lanes
+// sharing blocks, x loaded once per block for all rows and pre-scaled so
+// masked words need no shift, the sums met through simd_sum and
+// threadgroup memory; GEMM through threadgroup tiles, decoding 32 weights
+// at a time by one helper per format.
 
+// CHECK:       static inline float rlx_u2f(uint q) { return as_type<float>(0x4B000000u | q) - 8388608.0f; }
+// CHECK:       static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
 // CHECK:       static inline void rlx_dq32_q8_0(device const uchar *row, uint u, thread float *w) {
@@ -16,16 +20,22 @@
 // CHECK:       static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *w) {
 // CHECK:         device const ushort *ql = (device const ushort *)(blk + 64u * hf + (g & 1u) * 32u);
 
-// CHECK-LABEL: // gemv [1 64]·[64 96], f32·f32
+// CHECK-LABEL: // gemv [1 64]·[64 96], f32·f32, K in 2 splits of 32
 // CHECK-NEXT:  kernel void gemv_0(
 // CHECK-NEXT:      device const float *a {{\[\[}}buffer(0){{\]\]}},
 // CHECK-NEXT:      device const float *b {{\[\[}}buffer(1){{\]\]}},
-// CHECK-NEXT:      device float *y {{\[\[}}buffer(2){{\]\]}},
+// CHECK-NEXT:      device float *part {{\[\[}}buffer(2){{\]\]}},
 // CHECK-NEXT:      threadgroup float *tg {{\[\[}}threadgroup(0){{\]\]}},
-// CHECK:           for (uint kk = sg; kk < 64u; kk += nsg) {
-// CHECK-NEXT:        const float4 bv = *((device const float4 *)(bp + kk * 96u + c0));
-// CHECK:           tg[(sg * 4u + i) * 32u + lane] = acc[i];
+// CHECK:         const uint k0 = tgpos.y * 32u;
+// CHECK:         for (; kk + 4u <= k1; kk += nsg * 4u) {
+// CHECK-NEXT:      const float4 b0_0 = *((device const float4 *)(bp + (kk + 0u) * 96u + c0));
+// CHECK:         tg[(sg * 4u + 0u) * 32u + lane] = acc[0];
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:             part[((tgpos.y * 1u + z) * 1u + mi) * 96u + col] = sum;
+// CHECK-LABEL: // gemv_merge: 2 splits of 96 partial sums into f32
+// CHECK-NEXT:  kernel void gemv_merge_0(
+// CHECK:             s += part[sp * 96u + t];
+// CHECK:           y[t] = (float)s;
 
 // CHECK-LABEL: // gemm [12 64]·[64 96], f32·f32
 // CHECK:         threadgroup float *Bs = tg + 1024u;
@@ -37,18 +47,25 @@
 // CHECK-NEXT:      device const float *x {{\[\[}}buffer(0){{\]\]}},
 // CHECK-NEXT:      device const uchar *w {{\[\[}}buffer(1){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(2){{\]\]}},
-// CHECK:         const uint r0 = (tgpos.x * 2u + sg) * 4u;
-// CHECK:         for (uint u = lane; u < 8u; u += 32u) {
-// CHECK:               rlx_dq32_q4_0(w + (r0 + r) * 144u, u, wv);
-// CHECK:             const float s = simd_sum(acc[r * 1u + mi]);
+// CHECK:         const uint r0 = tgpos.x * 4u;
+// CHECK:         for (uint ib = tpos.x / 2u; ib < 8u; ib += tptg.x / 2u) {
+// CHECK:             const float4 xlv0 = *((device const float4 *)(xb + p * 8u + 0u));
+// CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
+// CHECK:                 const uint u = q[1u + p * 4u + 0u];
+// CHECK:                 a += xl0 * rlx_u2f(u & 0x000Fu) + xl1 * rlx_u2f(u & 0x0F00u);
+// CHECK:               acc[0] += d * (a - 8.0f * (sxl + sxh));
+// CHECK:           const float s = simd_sum(acc[0]);
+// CHECK:             tg[sg * 4u + 0u] = s;
+// CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:           for (uint g = 0; g < tptg.x / 32u; g++) {
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q8_0
-// CHECK:         const uint r0 = (tgpos.x * 4u + sg) * 2u;
-// CHECK:               rlx_dq32_q8_0(w + (r0 + r) * 272u, u, wv);
+// CHECK:         const uint r0 = tgpos.x * 4u;
+// CHECK:                 const uint u = q[1u + p * 8u + 0u] ^ 0x8080u;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
-// CHECK:               rlx_dq32_q4_k(w + (r0 + r) * 144u, u, wv);
+// CHECK:         for (uint ib = tpos.x / 8u; ib < 1u; ib += tptg.x / 8u) {
+// CHECK:               const uint4 hd = *((device const uint4 *)blk);
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
-// CHECK:               rlx_dq32_q6_k(w + (r0 + r) * 210u, u, wv);
-
+// CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {

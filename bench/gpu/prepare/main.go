@@ -14,10 +14,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rlx-compiler/rlx/bench/gpu/suite"
+	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/cuda"
 )
 
@@ -25,18 +27,19 @@ func main() {
 	out := flag.String("o", "", "directory to write (emptied first)")
 	parts := flag.Int("parts", 16, "translation units per suite, for parallel nvcc")
 	skipReal := flag.Bool("skip-real", false, "leave out the real-size suite (its reference takes minutes)")
+	tune := flag.String("tune", "", "comma-separated decode-threadgroups values: a timed-only suite of the split decode kernels (f16 GEMV, attention decode) for each")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")
 		os.Exit(2)
 	}
-	if err := run(*out, *parts, *skipReal); err != nil {
+	if err := run(*out, *parts, *skipReal, *tune); err != nil {
 		fmt.Fprintln(os.Stderr, "prepare:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, parts int, skipReal bool) error {
+func run(dir string, parts int, skipReal bool, tune string) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -115,8 +118,73 @@ func run(dir string, parts int, skipReal bool) error {
 			return err
 		}
 		fmt.Printf("real: %d cases, %d kernels (%v)\n", len(real.Cases), len(real.Sources.Kernels), time.Since(t0).Round(time.Millisecond))
+		// The sanitizers' subset of the real suite: the cases of the
+		// kernels that split their work (GEMV, dequantising GEMV,
+		// attention decode), which the full suite's sanitizer runs cover
+		// too, at a fraction of racecheck's time.
+		n, err := writeJobSubset(dir, real, "real-split", func(kernel string) bool {
+			for _, f := range []string{"gemv_", "dequant_gemv_", "attention_decode_", "attention_merge_"} {
+				if strings.HasPrefix(kernel, f) {
+					return true
+				}
+			}
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("real-split: %d jobs\n", n)
+	}
+	for _, v := range strings.Split(tune, ",") {
+		if v == "" {
+			continue
+		}
+		t, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("-tune: %v", err)
+		}
+		var cs []suite.Case
+		for _, c := range suite.RealCases() {
+			if c.Bench != nil && (c.Bench.Group == "attention" || strings.HasPrefix(c.Name, "gemv_f16")) {
+				cs = append(cs, c)
+			}
+		}
+		name := fmt.Sprintf("tune%d", t)
+		ts, err := suite.Build(name, cs, suite.Options{Inputs: suite.Filled, Parts: 4, NoReference: true,
+			Metal: metal.Options{DecodeThreadgroups: t}})
+		if err != nil {
+			return err
+		}
+		if err := ts.Write(dir); err != nil {
+			return err
+		}
+		fmt.Printf("%s: %d cases, %d kernels\n", name, len(ts.Cases), len(ts.Sources.Kernels))
 	}
 	return nil
+}
+
+// writeJobSubset writes <name>.jobs: the jobs of s whose dispatches use a
+// kernel that keep accepts, with s's kernel table (the runner of s runs
+// it). It returns how many jobs it wrote.
+func writeJobSubset(dir string, s *suite.Suite, name string, keep func(kernel string) bool) (int, error) {
+	var jobs []*cuda.Job
+	for i, c := range s.Index.Cases {
+		for _, d := range c.Dispatches {
+			if keep(d.Kernel) {
+				jobs = append(jobs, s.Jobs[i])
+				break
+			}
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, name+".jobs"))
+	if err != nil {
+		return 0, err
+	}
+	if err := cuda.WriteJobs(f, jobs, s.Sources.Kernels); err != nil {
+		f.Close()
+		return 0, err
+	}
+	return len(jobs), f.Close()
 }
 
 // writeShortJob writes short.jobs: the small suite's job for the named

@@ -70,7 +70,11 @@ type CaseInfo struct {
 	Outputs    []OutputInfo   `json:"outputs"`
 	Status     int            `json:"status"` // the status word's buffer, or -1
 	Bytes      int64          `json:"bytes"`  // the kernels' traffic (manifest reads + writes)
-	Bench      *Bench         `json:"bench,omitempty"`
+	// MinBytes is what the case must move at least: every input, weight
+	// and constant read once and every result written once (a split
+	// kernel's partials are not counted). The roofline is taken on it.
+	MinBytes int64  `json:"min_bytes"`
+	Bench    *Bench `json:"bench,omitempty"`
 }
 
 // BufferInfo is one buffer of a case's region.
@@ -114,6 +118,12 @@ type Options struct {
 	// Edit, when set, changes the emitted source before the CUDA sources
 	// are generated (the planted bugs).
 	Edit func(src string) string
+	// Metal is passed to metal.Emit (its MSLVersion is always 3.1).
+	Metal metal.Options
+	// NoReference leaves out the reference outputs (and, for Filled
+	// inputs, the CPU copy of the inputs they need): a suite that is only
+	// timed, such as the tuning variants.
+	NoReference bool
 }
 
 // Emit emits the cases as one module (MSL 3.1, which has bfloat) and
@@ -124,7 +134,9 @@ func Emit(name string, cases []Case, opts Options) (*ir.Operation, *metal.Output
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	out, err := metal.Emit(m, metal.Options{MSLVersion: "3.1"})
+	mo := opts.Metal
+	mo.MSLVersion = "3.1"
+	out, err := metal.Emit(m, mo)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -272,6 +284,9 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 				break
 			}
 			buf.Init, buf.Seed = cuda.Random, seedOf(c.Name, b.ID)
+			if opts.NoReference {
+				break
+			}
 			t, err := tensorOf(b.Type, cuda.Fill(elem, b.Bytes, buf.Seed))
 			if err != nil {
 				return nil, info, nil, err
@@ -298,6 +313,10 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 		if buf.Init == cuda.Data && int64(len(buf.Data)) != buf.Size {
 			return nil, info, nil, fmt.Errorf("buffer %d holds %d bytes, the manifest says %d", b.ID, len(buf.Data), buf.Size)
 		}
+		switch b.Role {
+		case metal.RoleInput, metal.RoleParam, metal.RoleConstant, metal.RoleOutput:
+			info.MinBytes += b.Bytes
+		}
 		job.Buffers = append(job.Buffers, buf)
 		info.Buffers = append(info.Buffers, BufferInfo{ID: b.ID, Role: b.Role, Type: b.Type, Bytes: b.Bytes,
 			Init: int(buf.Init), Elem: int(elem), Seed: buf.Seed, Data: b.Data})
@@ -312,6 +331,9 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 		info.Dispatches = append(info.Dispatches, DispatchInfo{Kernel: d.Kernel, K: kindex[d.Kernel], Grid: k.Grid,
 			Threadgroup: k.Threadgroup, TGMem: k.ThreadgroupMemory, Buffers: d.Buffers})
 		info.Bytes += k.Reads + k.Writes
+	}
+	if opts.NoReference {
+		return job, info, nil, nil
 	}
 	want, err := p.Run(inputs, weights)
 	if err != nil {

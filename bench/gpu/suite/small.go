@@ -194,6 +194,8 @@ func matmulCases() []Case {
 		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
 		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
 		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
+		// K in 40 splits, merged by gemv_merge.
+		mm("gemv_many_splits_1x1280x64", "tensor<1x1280xf32>", "tensor<1280x64xf32>", "tensor<1x64xf32>"),
 		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
 			Name: "gemv_param_weight", Args: []string{"tensor<1x128xf32>"},
@@ -213,8 +215,9 @@ func dequantCases() []Case {
 		name  string
 		block int
 		bytes int
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}} {
-		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, 1024}} {
+		long  int // K whose blocks a 128-thread GEMV walks twice, the second time in part
+	}{{"q4_0", 32, 18, 2560}, {"q8_0", 32, 34, 2560}, {"q4_k", 256, 144, 4352}, {"q6_k", 256, 210, 2304}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}} {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
 			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)
@@ -257,6 +260,11 @@ func attentionCases() []Case {
 		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
 		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
 		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
+		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
+		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
+		// 33 key ranges: the merge's loop over whole chunks and its rest.
+		att("attn_decode_many_ranges", 1, 1, 2, 16, 2100, 1, 16, "f32", `mask = "causal"`, ""),
 	}
 }
 

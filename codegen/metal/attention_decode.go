@@ -1,0 +1,580 @@
+package metal
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// Attention decode (Sq ≤ attnDecodeMax): flash-decoding.
+//
+// A decode step reads the whole KV cache once and does little arithmetic
+// per byte, so the kernel is bound by the bytes in flight. One
+// threadgroup per query and head walking every key (the first design)
+// left an H200 at 1% of its bandwidth: 32 threadgroups, and each key's
+// loads waited for the previous key's online-softmax update. So:
+//
+//   - the keys are split into ranges across threadgroups (splits chosen
+//     so that the grid reaches about a quarter of
+//     Options.DecodeThreadgroups, each range at least attnMinKeys keys);
+//     each range's (max, sum, weighted values) go to a region temporary,
+//     and attention_merge combines the ranges, mergeChunk at a time, as
+//     ggml's vector kernel and MLX's 2-pass kernel do for long caches;
+//   - a threadgroup serves hb query heads that share one KV head (GQA), so
+//     their keys and values are read once for all of them;
+//   - KL lanes share a key, each holding a slice of D (and of Dv), so a
+//     simdgroup scores 32/KL keys a step and each lane group takes
+//     attnUnroll keys; a score needs log2(KL) shuffles, and the running
+//     max is shared by the whole simdgroup, so the lane groups' sums add
+//     up at the end;
+//   - the loop is software-pipelined (the next step's K and V rows load
+//     while this step's keys are scored), scores are in log2 units for
+//     exp2, and the running sums are rescaled only when the max grows;
+//   - the simdgroups take steps in turn and merge through threadgroup
+//     memory.
+//
+// Masked keys are never read. A range with no key kept contributes
+// nothing (max −∞); a row that keeps no key is zeros, as the reference.
+
+const (
+	attnMinKeys = 64 // fewest keys per split
+	attnUnroll  = 2  // keys a lane group loads before using them
+	attnSimds   = 4  // simdgroups per threadgroup
+	attnRegs    = 32 // floats of q and o a lane may hold for its heads
+)
+
+// attnDecodePlan is the launch plan of one decode attention.
+type attnDecodePlan struct {
+	kl, kpw        int64 // lanes per key, keys per simdgroup step
+	vecQ, vecV     bool  // four-wide loads of q and k, of v
+	nq, nv         int64 // elements of D and Dv a lane holds
+	hb             int64 // query heads per threadgroup
+	splits, ks     int64 // key ranges, keys per range
+	nsg            int
+	tgStride       int64 // floats per (simdgroup, head) in threadgroup memory
+	headBlocks     int64 // H / hb
+	partN, partRow int64
+}
+
+func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
+	var p attnDecodePlan
+	// KL: the power of two (at most 32) that leaves about eight elements
+	// of the larger head dim to each lane.
+	p.kl = 1
+	for p.kl < 32 && p.kl*8 < max(s.d, s.dv) {
+		p.kl *= 2
+	}
+	p.kpw = SimdWidth / p.kl
+	// Four-wide loads when the dim allows and the type has vectors in the
+	// harness's shims (f32 and f16; bf16 is read element by element).
+	vec := func(e elem) bool { return e == elemF32 || e == elemF16 }
+	p.vecQ = s.d%4 == 0 && vec(s.q.elem) && vec(s.k.elem)
+	p.vecV = s.dv%4 == 0 && vec(s.v.elem)
+	per := func(dim int64, vec bool) int64 {
+		if vec {
+			return 4 * ceilDiv(dim, 4*p.kl)
+		}
+		return ceilDiv(dim, p.kl)
+	}
+	p.nq, p.nv = per(s.d, p.vecQ), per(s.dv, p.vecV)
+	g := s.h / s.hkv
+	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
+	p.tgStride = 2 + s.dv
+	p.hb = 1
+	for c := g; c >= 1; c-- {
+		if g%c == 0 && c*(p.nq+p.nv) <= attnRegs && int64(p.nsg)*c*p.tgStride*4 <= MaxThreadgroupMemory {
+			p.hb = c
+			break
+		}
+	}
+	for p.nsg > 1 && int64(p.nsg)*p.hb*p.tgStride*4 > MaxThreadgroupMemory {
+		p.nsg /= 2
+	}
+	p.headBlocks = s.h / p.hb
+	base := s.sq * p.headBlocks * s.b
+	p.splits = 1
+	if base < target {
+		p.splits = max(1, min(ceilDiv(target, base), ceilDiv(s.sk, attnMinKeys)))
+	}
+	p.ks = ceilDiv(s.sk, p.splits)
+	p.splits = ceilDiv(s.sk, p.ks)
+	p.partRow = 2 + s.dv
+	p.partN = p.splits * s.b * s.sq * s.h * p.partRow
+	return p
+}
+
+func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
+	// Attention's threadgroups hold the state of their heads and the next
+	// step's rows (124 registers a thread on an H200 at hb = 2, four times
+	// a GEMV thread's): they aim for a quarter of the grid, 512
+	// threadgroups by default. On the H200 (docs/gpu-check.md, runs 3, 5
+	// and 6), two heads a threadgroup at 512 threadgroups beat four heads
+	// (163 registers) at 128, 256 or 512, two heads at 256 or 1024, one
+	// head (92 registers) at 256 to 1024, and four keys a lane group per
+	// step (193 and 242 registers).
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/4))
+	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
+	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
+			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
+		if p.splits > 1 {
+			b.k.Summary += fmt.Sprintf(", keys in %d ranges of %d", p.splits, p.ks)
+		}
+		b.buffer("q", s.q, accRead)
+		b.buffer("k", s.k, accRead)
+		b.buffer("v", s.v, accRead)
+		if len(reads) == 4 {
+			b.buffer("mask", s.mask, accRead)
+		}
+		if p.splits > 1 {
+			b.buffer("part", part, accWrite)
+		} else {
+			b.buffer("y", s.y, accWrite)
+		}
+		attnDecodeBody(b, s, &p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if p.splits == 1 {
+		ids, err := r.bind(reads, []*ir.Value{op.Result(0)})
+		if err != nil {
+			return err
+		}
+		r.dispatch(k, []*ir.Operation{op}, ids)
+		return nil
+	}
+	merge, err := r.e.kernel(op, "attention_merge", keyOf(s.y.elem, s.y.shape, p.splits), func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("attention_merge: %d key ranges into y%v", p.splits, s.y.shape)
+		b.buffer("part", part, accRead)
+		b.buffer("y", s.y, accWrite)
+		attnMergeBody(b, s, &p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ids, err := r.bind(reads, nil)
+	if err != nil {
+		return err
+	}
+	tmp := r.temp(part)
+	r.dispatch(k, []*ir.Operation{op}, append(ids, tmp))
+	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(merge, []*ir.Operation{op}, append([]int{tmp}, out...))
+	return nil
+}
+
+// attnSlice describes the elements of a head dim that lane kl holds:
+// with vectors, element e of the lane is 4·kl + 4·KL·(e/4) + e%4; without,
+// kl + KL·e.
+type attnSlice struct {
+	dim, kl int64
+	vec     bool
+	n       int64 // elements per lane
+}
+
+// vecStart is the first dim index of the lane's vector v.
+func (a attnSlice) vecStart(v int64) string {
+	return fmt.Sprintf("kl * 4u + %du", 4*a.kl*v)
+}
+
+// full reports whether every lane's vector v is inside the dim.
+func (a attnSlice) full(v int64) bool { return 4*a.kl*(v+1) <= a.dim }
+
+// load writes the loads of a lane's slice of row (an element offset
+// expression) of buf into floats name0…; out-of-range elements are 0.
+// cond, when not empty, guards every load.
+func (a attnSlice) load(b *kb, buf string, et elem, row, name, cond string) {
+	comps := []string{"x", "y", "z", "w"}
+	for e := range a.n {
+		b.l("float %s%d = 0.0f;", name, e)
+	}
+	if a.vec {
+		vt := et.msl() + "4"
+		for v := range a.n / 4 {
+			c := cond
+			if !a.full(v) {
+				c = joinCond(c, fmt.Sprintf("%s < %du", a.vecStart(v), a.dim))
+			}
+			if c != "" {
+				b.l("if (%s) {", c)
+			} else {
+				b.l("{")
+			}
+			b.l("const %s t = *((device const %s *)(%s + %s + %s));", vt, vt, buf, row, a.vecStart(v))
+			for i, comp := range comps {
+				b.l("%s%d = (float)t.%s;", name, 4*v+int64(i), comp)
+			}
+			b.l("}")
+		}
+		return
+	}
+	for e := range a.n {
+		c := cond
+		if a.kl*(e+1) > a.dim {
+			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+		}
+		if c != "" {
+			b.l("if (%s) {", c)
+			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+			b.l("}")
+		} else {
+			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+		}
+	}
+}
+
+// declRaw declares the registers of a lane's slice in the storage type:
+// vectors name0… of four, or scalars name0….
+func (a attnSlice) declRaw(b *kb, et elem, name string) {
+	if a.vec {
+		for v := range a.n / 4 {
+			b.l("%s4 %s%d;", et.msl(), name, v)
+		}
+		return
+	}
+	for e := range a.n {
+		b.l("%s %s%d;", et.msl(), name, e)
+	}
+}
+
+// loadRaw loads a lane's slice of row (an element offset expression) of
+// buf into the registers declRaw declared, when cond holds and the
+// elements exist; the others are set to 0, never left undefined (a masked
+// key's row is not read, and its zeros meet a weight of 0).
+func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, cond string) {
+	zero := "(" + et.msl() + ")0.0f"
+	if a.vec {
+		vt := et.msl() + "4"
+		for v := range a.n / 4 {
+			c := cond
+			if !a.full(v) {
+				c = joinCond(c, fmt.Sprintf("%s < %du", a.vecStart(v), a.dim))
+			}
+			b.l("if (%s) {", c)
+			b.l("%s%d = *((device const %s *)(%s + %s + %s));", name, v, vt, buf, row, a.vecStart(v))
+			b.l("} else {")
+			for i := range 4 {
+				b.l("%s%d[%d] = %s;", name, v, i, zero)
+			}
+			b.l("}")
+		}
+		return
+	}
+	for e := range a.n {
+		c := cond
+		if a.kl*(e+1) > a.dim {
+			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+		}
+		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, c, buf, row, a.kl*e, zero)
+	}
+}
+
+// copyRaw copies the registers of slice src to dst.
+func (a attnSlice) copyRaw(b *kb, dst, src string) {
+	n := a.n
+	if a.vec {
+		n = a.n / 4
+	}
+	for i := range n {
+		b.l("%s%d = %s%d;", dst, i, src, i)
+	}
+}
+
+// elem is element e of the raw slice name, as a float.
+func (a attnSlice) elem(name string, e int64) string {
+	if a.vec {
+		return fmt.Sprintf("(float)%s%d.%s", name, e/4, []string{"x", "y", "z", "w"}[e%4])
+	}
+	return fmt.Sprintf("(float)%s%d", name, e)
+}
+
+// index is the dim index of the lane's element e.
+func (a attnSlice) index(e int64) string {
+	if a.vec {
+		return fmt.Sprintf("kl * 4u + %du", 4*a.kl*(e/4)+e%4)
+	}
+	return fmt.Sprintf("kl + %du", a.kl*e)
+}
+
+func joinCond(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " && " + b
+}
+
+func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
+	qs := attnSlice{dim: s.d, kl: p.kl, vec: p.vecQ, n: p.nq}
+	vs := attnSlice{dim: s.dv, kl: p.kl, vec: p.vecV, n: p.nv}
+	g := s.h / s.hkv
+	step := p.kpw * attnUnroll
+	b.tgmem("float", int(int64(p.nsg)*p.hb*p.tgStride*4))
+	b.launch([3]int{int(p.splits), int(s.sq * p.headBlocks), int(s.b)}, [3]int{p.nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint split = tgpos.x;")
+	b.l("const uint i = tgpos.y / %du;", p.headBlocks)
+	b.l("const uint h0 = (tgpos.y %% %du) * %du;", p.headBlocks, p.hb)
+	b.l("const uint bb = tgpos.z;")
+	b.l("const uint hk = h0 / %du;", g)
+	b.l("const uint nsg = tptg.x / 32u;")
+	b.l("const uint grp = lane / %du;", p.kl)
+	b.l("const uint kl = lane %% %du;", p.kl)
+	b.l("const long absq = %d + (long)i;", s.sk-s.sq)
+	b.l("const uint jlo = split * %du;", p.ks)
+	b.l("const uint jhi = min(jlo + %du, %du);", p.ks, s.sk)
+	for hh := range p.hb {
+		qs.load(b, "q", s.q.elem, fmt.Sprintf("((bb * %du + i) * %du + h0 + %du) * %du", s.sq, s.h, hh, s.d), fmt.Sprintf("q%d_", hh), "")
+		b.l("float m%d = -INFINITY;", hh)
+		b.l("float l%d = 0.0f;", hh)
+		for e := range p.nv {
+			b.l("float o%d_%d = 0.0f;", hh, e)
+		}
+	}
+	// The loop is software-pipelined: the K and V rows of the next step
+	// are loaded (raw, converted at use) before this step's keys are
+	// scored, so their loads are in flight during the arithmetic.
+	key := func(j, keep, first string) {
+		for u := range int64(attnUnroll) {
+			b.l("%s%d = %s + grp + %du;", j, u, first, u*p.kpw)
+			b.l("%s%d = %s%d < jhi && %s;", keep, u, j, u, attnKeepAt(s, fmt.Sprintf("%s%d", j, u)))
+		}
+	}
+	rows := func(stage, j, keep string) {
+		for u := range int64(attnUnroll) {
+			kr := fmt.Sprintf("((bb * %du + %s%d) * %du + hk)", s.sk, j, u, s.hkv)
+			qs.loadRaw(b, "k", s.k.elem, kr+fmt.Sprintf(" * %du", s.d), fmt.Sprintf("%sk%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
+			vs.loadRaw(b, "v", s.v.elem, kr+fmt.Sprintf(" * %du", s.dv), fmt.Sprintf("%sv%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
+		}
+	}
+	decl := func(stage, j, keep string) {
+		for u := range int64(attnUnroll) {
+			b.l("uint %s%d;", j, u)
+			b.l("bool %s%d;", keep, u)
+			qs.declRaw(b, s.k.elem, fmt.Sprintf("%sk%d_", stage, u))
+			vs.declRaw(b, s.v.elem, fmt.Sprintf("%sv%d_", stage, u))
+		}
+	}
+	b.l("uint jb = jlo + sg * %du;", step)
+	decl("c", "j", "keep")
+	key("j", "keep", "jb")
+	rows("c", "j", "keep")
+	b.l("for (; jb < jhi; jb += nsg * %du) {", step)
+	b.l("const uint jn = jb + nsg * %du;", step)
+	decl("n", "jn", "keepn")
+	key("jn", "keepn", "jn")
+	rows("n", "jn", "keepn")
+	// Scores are kept in log2 units (exp2 is cheaper than exp): the
+	// running max m, the scores s and the partial maxima are all scaled by
+	// log2(e).
+	for hh := range p.hb {
+		b.l("{")
+		for u := range int64(attnUnroll) {
+			terms := make([]string, p.nq)
+			for e := range p.nq {
+				terms[e] = fmt.Sprintf("q%d_%d * %s", hh, e, qs.elem(fmt.Sprintf("ck%d_", u), e))
+			}
+			b.l("float s%d = %s;", u, strings.Join(terms, " + "))
+			for off := p.kl / 2; off >= 1; off /= 2 {
+				b.l("s%d += simd_shuffle_xor(s%d, %du);", u, u, off)
+			}
+			b.l("s%d *= %s;", u, floatLit(s.scale))
+			if s.softcap != 0 {
+				b.l("s%d = %s * tanh(s%d / %s);", u, floatLit(s.softcap), u, floatLit(s.softcap))
+			}
+			if s.kind == graph.MaskBias {
+				b.l("if (keep%d) {", u)
+				b.l("s%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + j%d];", u, s.h, hh, s.sq, s.sk, u)
+				b.l("}")
+			}
+			b.l("s%d = keep%d ? s%d * 1.44269504f : -INFINITY;", u, u, u)
+		}
+		mx := "s0"
+		for u := 1; u < attnUnroll; u++ {
+			mx = fmt.Sprintf("fmax(%s, s%d)", mx, u)
+		}
+		b.l("float mx = %s;", mx)
+		for off := p.kl; off < SimdWidth; off *= 2 {
+			b.l("mx = fmax(mx, simd_shuffle_xor(mx, %du));", off)
+		}
+		// The max is the simdgroup's, so this branch is uniform; it is
+		// rarely taken once the first keys are in.
+		b.l("if (mx > m%d) {", hh)
+		b.l("const float corr = exp2(m%d - mx);", hh)
+		b.l("l%d *= corr;", hh)
+		for e := range p.nv {
+			b.l("o%d_%d *= corr;", hh, e)
+		}
+		b.l("m%d = mx;", hh)
+		b.l("}")
+		var psum []string
+		for u := range int64(attnUnroll) {
+			b.l("const float p%d = s%d == -INFINITY ? 0.0f : exp2(s%d - m%d);", u, u, u, hh)
+			psum = append(psum, fmt.Sprintf("p%d", u))
+		}
+		b.l("l%d += %s;", hh, strings.Join(psum, " + "))
+		for e := range p.nv {
+			t := fmt.Sprintf("o%d_%d", hh, e)
+			for u := range int64(attnUnroll) {
+				t += fmt.Sprintf(" + p%d * %s", u, vs.elem(fmt.Sprintf("cv%d_", u), e))
+			}
+			b.l("o%d_%d = %s;", hh, e, t)
+		}
+		b.l("}")
+	}
+	for u := range int64(attnUnroll) {
+		b.l("j%d = jn%d;", u, u)
+		b.l("keep%d = keepn%d;", u, u)
+		qs.copyRaw(b, fmt.Sprintf("ck%d_", u), fmt.Sprintf("nk%d_", u))
+		vs.copyRaw(b, fmt.Sprintf("cv%d_", u), fmt.Sprintf("nv%d_", u))
+	}
+	b.l("}")
+	// The lane groups of a simdgroup share the running max, so their sums
+	// add; then the simdgroups meet in threadgroup memory:
+	// tg[(sg * hb + hh) * stride] = m, +1 = l, +2.. = o.
+	for hh := range p.hb {
+		for off := p.kl; off < SimdWidth; off *= 2 {
+			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
+			for e := range p.nv {
+				b.l("o%d_%d += simd_shuffle_xor(o%d_%d, %du);", hh, e, hh, e, off)
+			}
+		}
+	}
+	for hh := range p.hb {
+		b.l("{")
+		b.l("threadgroup float *mine = tg + (sg * %du + %du) * %du;", p.hb, hh, p.tgStride)
+		b.l("if (lane == 0) {")
+		b.l("mine[0] = m%d;", hh)
+		b.l("mine[1] = l%d;", hh)
+		b.l("}")
+		b.l("if (grp == 0) {")
+		for e := range p.nv {
+			idx := vs.index(e)
+			if (vs.vec && !vs.full(e/4)) || (!vs.vec && p.kl*(e+1) > s.dv) {
+				b.l("if (%s < %du) {", idx, s.dv)
+				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
+				b.l("}")
+			} else {
+				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
+			}
+		}
+		b.l("}")
+		b.l("}")
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv)
+	b.l("const uint hh = e / %du;", s.dv)
+	b.l("const uint d = e %% %du;", s.dv)
+	b.l("float gm = -INFINITY;")
+	b.l("for (uint g = 0; g < nsg; g++) {")
+	b.l("gm = fmax(gm, tg[(g * %du + hh) * %du]);", p.hb, p.tgStride)
+	b.l("}")
+	b.l("float gl = 0.0f;")
+	b.l("float o = 0.0f;")
+	b.l("for (uint g = 0; g < nsg; g++) {")
+	b.l("threadgroup float *t = tg + (g * %du + hh) * %du;", p.hb, p.tgStride)
+	b.l("if (t[0] != -INFINITY) {")
+	b.l("const float c = exp2(t[0] - gm);")
+	b.l("gl += t[1] * c;")
+	b.l("o += t[2u + d] * c;")
+	b.l("}")
+	b.l("}")
+	b.l("const uint h = h0 + hh;")
+	if p.splits > 1 {
+		b.l("device float *pr = part + (((split * %du + bb) * %du + i) * %du + h) * %du;", s.b, s.sq, s.h, p.partRow)
+		b.l("if (d == 0) {")
+		b.l("pr[0] = gm;")
+		b.l("pr[1] = gl;")
+		b.l("}")
+		b.l("pr[2u + d] = o;")
+	} else {
+		b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.sq, s.h, s.dv, s.y.elem.msl())
+	}
+	b.l("}")
+}
+
+// attnMergeBody combines the key ranges: one thread per result element,
+// the ranges in order.
+func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
+	total := s.b * s.sq * s.h * s.dv
+	rows := s.b * s.sq * s.h
+	b.launchThreads(total, min(256, b.e.opts.MaxThreadsPerThreadgroup))
+	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
+	b.l("if (t < %du) {", total)
+	b.l("const uint row = t / %du;", s.dv)
+	b.l("const uint d = t %% %du;", s.dv)
+	// One pass over the ranges, mergeChunk at a time (their loads before
+	// their use), with a running max as in the kernel itself.
+	b.l("float gm = -INFINITY;")
+	b.l("float gl = 0.0f;")
+	b.l("float o = 0.0f;")
+	chunks(b, p.splits, func(first string, k int64) {
+		for i := range k {
+			b.l("device const float *pr%d = part + ((%s + %du) * %du + row) * %du;", i, first, i, rows, p.partRow)
+			b.l("const float m%d = pr%d[0];", i, i)
+			b.l("const float l%d = pr%d[1];", i, i)
+			b.l("const float o%d = pr%d[2u + d];", i, i)
+		}
+		mx := "gm"
+		for i := range k {
+			mx = fmt.Sprintf("fmax(%s, m%d)", mx, i)
+		}
+		b.l("const float nm = %s;", mx)
+		b.l("if (nm != -INFINITY) {")
+		b.l("const float sc = gm == nm ? 1.0f : exp2(gm - nm);")
+		b.l("gl *= sc;")
+		b.l("o *= sc;")
+		for i := range k {
+			b.l("if (m%d != -INFINITY) {", i)
+			b.l("const float c = exp2(m%d - nm);", i)
+			b.l("gl += l%d * c;", i)
+			b.l("o += o%d * c;", i)
+			b.l("}")
+		}
+		b.l("gm = nm;")
+		b.l("}")
+	})
+	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
+	b.l("}")
+}
+
+// mergeChunk is how many ranges an attention_merge thread loads at once.
+const mergeChunk = 32
+
+// chunks emits body for the ranges 0..splits-1 in chunks of mergeChunk:
+// a loop over the whole chunks (first is the chunk's first range), then
+// the rest; body gets the first range's expression and the chunk's size.
+func chunks(b *kb, splits int64, body func(first string, k int64)) {
+	if full := splits / mergeChunk; full > 0 {
+		b.l("for (uint c = 0; c < %du; c++) {", full)
+		body(fmt.Sprintf("c * %du", mergeChunk), mergeChunk)
+		b.l("}")
+	}
+	if rest := splits % mergeChunk; rest > 0 {
+		b.l("{")
+		body(fmt.Sprintf("%du", splits-rest), rest)
+		b.l("}")
+	}
+}
+
+// attnKeepAt is attnKeep for the key index expression j.
+func attnKeepAt(s *attnShape, j string) string {
+	switch s.kind {
+	case graph.MaskCausal:
+		return fmt.Sprintf("(long)%s <= absq", j)
+	case graph.MaskSlidingWindow:
+		return fmt.Sprintf("(long)%s <= absq && (long)%s >= absq - %d", j, j, s.window)
+	case graph.MaskCustom:
+		if s.mask.elem.isFloat() {
+			return fmt.Sprintf("(float)mask[bb * %du + %s] >= 0.5f", s.sk, j)
+		}
+		return fmt.Sprintf("mask[bb * %du + %s] != 0", s.sk, j)
+	}
+	return "true"
+}

@@ -1,0 +1,288 @@
+package metal
+
+import "fmt"
+
+// The dequantising GEMV (dequant_matmul with M ≤ gemvMaxRows): y[m, n] =
+// Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
+//
+// A threadgroup owns dqRows consecutive weight rows, and all its threads
+// walk those rows' blocks together: thread t takes part t % L of blocks
+// t / L, t / L + T / L, … (L lanes share a block, T threads), so the lanes
+// of a simdgroup read neighbouring bytes of a row. For each block a lane
+// loads its slice of x once, into registers, and uses it for every row of
+// the threadgroup, so x is read once per threadgroup instead of once per
+// row. The loop is the same for any T that is a multiple of 32, so the
+// kernel may run with fewer threads than it asks for (resize "rows").
+//
+// A software-pipelined variant (one simdgroup a threadgroup, each step's
+// weight words loaded one step ahead) measured slower on the H200 at 10
+// of the 12 decode shapes, most at K = 14336 (0.22 of the roofline
+// against 0.35 for q4_0): a quarter of the warps, each walking the whole
+// of K in turn (docs/gpu-check.md, run 3).
+//
+// Decoding follows ggml's mul_mv (metal.md §1.3) in spirit: the x slice is
+// pre-scaled by 1, 1/16, 1/256 or 1/4096 so that a 4-bit or 8-bit value
+// masked in place inside a 16-bit word needs no shift, and offsets are
+// folded out of the sum — q4_0's −8 as d·(acc − 8·Σx), q8_0's sign as
+// (q + 128) − 128, q4_k's minimum as −dmin·m·Σx, q6_k's −32 as −32·Σx.
+// The masked words become floats through rlx_u2f (the bits of 2²³ + q,
+// minus 2²³) instead of integer-to-float conversions, which run at a
+// fraction of the FMA rate on some GPUs.
+//
+// Per format, the lanes L per block and a lane's part:
+//
+//	q4_0  L = 2   8 bytes of qs (16 weights), four 2-byte loads, and d
+//	q8_0  L = 2   16 bytes of qs (16 weights), eight 2-byte loads, and d
+//	q4_k  L = 8   16 bytes of one 32-byte chunk (32 weights of two
+//	              sub-blocks) and the 16-byte header, two 16-byte loads
+//	q6_k  L = 16  4 bytes each of ql (twice) and qh (16 weights of four
+//	              groups), six 2-byte loads, four scales and d
+//
+// The 2-byte loads are what the 18-, 34- and 210-byte blocks allow (their
+// alignment alternates between blocks); q4_k's 144-byte blocks keep
+// 16-byte alignment. The threadgroup's sums meet through simd_sum and
+// threadgroup memory, each in a fixed order.
+
+const (
+	dqRows  = 4 // weight rows per threadgroup
+	dqSimds = 4 // simdgroups per threadgroup
+)
+
+// dqLanes is L, the lanes that share one block, per format.
+func dqLanes(f quantInfo) int64 {
+	switch f.name {
+	case "q4_k":
+		return 8
+	case "q6_k":
+		return 16
+	}
+	return 2
+}
+
+// dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
+// and y bound).
+func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
+	nsg := min(dqSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	L := dqLanes(f)
+	nb := k / f.block
+	rowBytes := nb * f.bytes
+	rm := dqRows * m
+	b.tgmem("float", int(int64(nsg)*rm*4))
+	b.launch([3]int{int(ceilDiv(n, dqRows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint r0 = tgpos.x * %du;", dqRows)
+	b.l("const uint p = tpos.x %% %du;", L)
+	// Rows past the end read the last row; their sums are not stored.
+	for r := range dqRows {
+		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
+	}
+	b.l("float acc[%d];", rm)
+	for i := range rm {
+		b.l("acc[%d] = 0.0f;", i)
+	}
+	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
+	for mi := range m {
+		b.l("{")
+		b.l("device const float *xb = x + %du + ib * %du;", mi*k, f.block)
+		switch f.name {
+		case "q4_0":
+			dqLaneQ4_0(b, mi, m)
+		case "q8_0":
+			dqLaneQ8_0(b, mi, m)
+		case "q4_k":
+			dqLaneQ4K(b, mi, m)
+		case "q6_k":
+			dqLaneQ6K(b, mi, m)
+		}
+		b.l("}")
+	}
+	b.l("}")
+	// Every lane reaches the sums (the loop bound is uniform); the
+	// simdgroups' totals meet in threadgroup memory.
+	for i := range rm {
+		b.l("{")
+		b.l("const float s = simd_sum(acc[%d]);", i)
+		b.l("if (lane == 0) {")
+		b.l("tg[sg * %du + %du] = s;", rm, i)
+		b.l("}")
+		b.l("}")
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("if (tpos.x < %du) {", rm)
+	b.l("float s = 0.0f;")
+	b.l("for (uint g = 0; g < tptg.x / 32u; g++) {")
+	b.l("s += tg[g * %du + tpos.x];", rm)
+	b.l("}")
+	b.l("const uint row = r0 + tpos.x / %du;", m)
+	b.l("if (row < %du) {", n)
+	b.l("y[(tpos.x %% %du) * %du + row] = s;", m, n)
+	b.l("}")
+	b.l("}")
+}
+
+// accIndex is the accumulator of row r and x row mi.
+func accIndex(r, mi, m int64) int64 { return r*m + mi }
+
+// xfloats loads count floats of xb from offset off as float4s into
+// scalars named name0…, each multiplied by scale(i).
+func xfloats(b *kb, name string, off string, count int, scale func(i int) string) {
+	comps := []string{"x", "y", "z", "w"}
+	for v := range count / 4 {
+		b.l("const float4 %sv%d = *((device const float4 *)(xb + %s + %du));", name, v, off, 4*v)
+		for c := range 4 {
+			i := 4*v + c
+			if s := scale(i); s != "" {
+				b.l("const float %s%d = %sv%d.%s * %s;", name, i, name, v, comps[c], s)
+			} else {
+				b.l("const float %s%d = %sv%d.%s;", name, i, name, v, comps[c])
+			}
+		}
+	}
+}
+
+// sumOf writes const float <name> = the sum of the unscaled x slice: the
+// float4s loaded by xfloats.
+func sumOf(b *kb, name, src string, vecs int) {
+	terms := ""
+	for v := range vecs {
+		if v > 0 {
+			terms += " + "
+		}
+		terms += fmt.Sprintf("(%sv%d.x + %sv%d.y + %sv%d.z + %sv%d.w)", src, v, src, v, src, v, src, v)
+	}
+	b.l("const float %s = %s;", name, terms)
+}
+
+func pick(i int, a, b string) string {
+	if i%2 == 0 {
+		return a
+	}
+	return b
+}
+
+// q4_0: lane part p (0 or 1) holds qs bytes 8p..8p+7: the low nibbles are
+// weights 8p+j, the high nibbles weights 16+8p+j. 2-byte word i holds
+// bytes 8p+2i (bits 0-7) and 8p+2i+1 (bits 8-15).
+func dqLaneQ4_0(b *kb, mi, m int64) {
+	xfloats(b, "xl", "p * 8u", 8, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloats(b, "xh", "p * 8u + 16u", 8, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	sumOf(b, "sxl", "xl", 2)
+	sumOf(b, "sxh", "xh", 2)
+	for r := range dqRows {
+		b.l("{")
+		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 18u);", r)
+		b.l("const float d = rlx_half_bits(q[0]);")
+		b.l("float a = 0.0f;")
+		for i := range 4 {
+			b.l("{")
+			b.l("const uint u = q[1u + p * 4u + %du];", i)
+			b.l("a += xl%d * rlx_u2f(u & 0x000Fu) + xl%d * rlx_u2f(u & 0x0F00u);", 2*i, 2*i+1)
+			b.l("a += xh%d * rlx_u2f(u & 0x00F0u) + xh%d * rlx_u2f(u & 0xF000u);", 2*i, 2*i+1)
+			b.l("}")
+		}
+		b.l("acc[%d] += d * (a - 8.0f * (sxl + sxh));", accIndex(int64(r), mi, m))
+		b.l("}")
+	}
+}
+
+// q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
+// word i holds weights 16p+2i and 16p+2i+1. XOR 0x80 turns a signed byte
+// q into q + 128.
+func dqLaneQ8_0(b *kb, mi, m int64) {
+	xfloats(b, "xs", "p * 16u", 16, func(i int) string { return pick(i, "", "0.00390625f") })
+	sumOf(b, "sx", "xs", 4)
+	for r := range dqRows {
+		b.l("{")
+		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 34u);", r)
+		b.l("const float d = rlx_half_bits(q[0]);")
+		b.l("float a = 0.0f;")
+		for i := range 8 {
+			b.l("{")
+			b.l("const uint u = q[1u + p * 8u + %du] ^ 0x8080u;", i)
+			b.l("a += xs%d * rlx_u2f(u & 0x00FFu) + xs%d * rlx_u2f(u & 0xFF00u);", 2*i, 2*i+1)
+			b.l("}")
+		}
+		b.l("acc[%d] += d * (a - 128.0f * sx);", accIndex(int64(r), mi, m))
+		b.l("}")
+	}
+}
+
+// q4_k: lane part p = 2c + h: chunk c (32 bytes of qs: low nibbles
+// sub-block 2c, high nibbles sub-block 2c+1), bytes 16h..16h+15 of it,
+// that is weights 16h+j of both sub-blocks.
+func dqLaneQ4K(b *kb, mi, m int64) {
+	b.l("const uint c = p / 2u;")
+	b.l("const uint h = p %% 2u;")
+	b.l("const uint xo = c * 64u + h * 16u;")
+	// Byte j of a 4-byte word: j = 0, 1 masked in place, j = 2, 3 after a
+	// shift by 16, so the scales alternate between even and odd bytes.
+	xfloats(b, "xl", "xo", 16, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloats(b, "xh", "xo + 32u", 16, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	sumOf(b, "sxl", "xl", 4)
+	sumOf(b, "sxh", "xh", 4)
+	for r := range dqRows {
+		b.l("{")
+		b.l("device const uchar *blk = w%d + ib * 144u;", r)
+		b.l("const uint4 hd = *((device const uint4 *)blk);")
+		b.l("const uint4 qv = *((device const uint4 *)(blk + 16u + c * 32u + h * 16u));")
+		b.l("const uint sm0 = rlx_q4k_scale_min(hd, 2u * c);")
+		b.l("const uint sm1 = rlx_q4k_scale_min(hd, 2u * c + 1u);")
+		b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
+		b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")
+		b.l("float al = 0.0f;")
+		b.l("float ah = 0.0f;")
+		for e, comp := range []string{"x", "y", "z", "w"} {
+			b.l("{")
+			b.l("const uint u0 = qv.%s;", comp)
+			b.l("const uint u1 = qv.%s >> 16;", comp)
+			for half := range 2 {
+				j := 4*e + 2*half
+				b.l("al += xl%d * rlx_u2f(u%d & 0x000Fu) + xl%d * rlx_u2f(u%d & 0x0F00u);", j, half, j+1, half)
+				b.l("ah += xh%d * rlx_u2f(u%d & 0x00F0u) + xh%d * rlx_u2f(u%d & 0xF000u);", j, half, j+1, half)
+			}
+			b.l("}")
+		}
+		b.l("acc[%d] += d * ((float)(sm0 & 255u) * al + (float)(sm1 & 255u) * ah) - dmin * ((float)(sm0 >> 8) * sxl + (float)(sm1 >> 8) * sxh);",
+			accIndex(int64(r), mi, m))
+		b.l("}")
+	}
+}
+
+// q6_k: lane part p = 8n + j: half n of the block, l = 4j..4j+3 of it,
+// that is weights 128n + 32g + l of the four groups g. Each group's four
+// 6-bit values are assembled bytewise in one 32-bit word from ql (low
+// nibbles of l for g = 0, of l+32 for g = 1, high nibbles for g = 2, 3)
+// and qh (bits 2g, 2g+1).
+func dqLaneQ6K(b *kb, mi, m int64) {
+	b.l("const uint n6 = p / 8u;")
+	b.l("const uint j6 = p %% 8u;")
+	for g := range 4 {
+		xfloats(b, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4,
+			func(i int) string { return pick(i, "", "0.00390625f") })
+		sumOf(b, fmt.Sprintf("sx%d", g), fmt.Sprintf("x%d_", g), 1)
+	}
+	for r := range dqRows {
+		b.l("{")
+		b.l("device const uchar *blk = w%d + ib * 210u;", r)
+		b.l("device const ushort *hw = (device const ushort *)blk;")
+		b.l("const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);")
+		b.l("const uint qb = (uint)hw[n6 * 32u + 16u + j6 * 2u] | ((uint)hw[n6 * 32u + 16u + j6 * 2u + 1u] << 16);")
+		b.l("const uint qh = (uint)hw[64u + n6 * 16u + j6 * 2u] | ((uint)hw[64u + n6 * 16u + j6 * 2u + 1u] << 16);")
+		b.l("device const char *sc = (device const char *)(blk + 192u + n6 * 8u + j6 / 4u);")
+		b.l("const float d = rlx_half_bits(hw[104]);")
+		b.l("const uint q0 = (qa & 0x0F0F0F0Fu) | ((qh & 0x03030303u) << 4);")
+		b.l("const uint q1 = (qb & 0x0F0F0F0Fu) | ((qh & 0x0C0C0C0Cu) << 2);")
+		b.l("const uint q2 = ((qa >> 4) & 0x0F0F0F0Fu) | (qh & 0x30303030u);")
+		b.l("const uint q3 = ((qb >> 4) & 0x0F0F0F0Fu) | ((qh >> 2) & 0x30303030u);")
+		b.l("float a = 0.0f;")
+		for g := range 4 {
+			b.l("{")
+			b.l("const uint lo = q%d;", g)
+			b.l("const uint hi = q%d >> 16;", g)
+			b.l("const float t = x%d_0 * rlx_u2f(lo & 0x00FFu) + x%d_1 * rlx_u2f(lo & 0xFF00u) + x%d_2 * rlx_u2f(hi & 0x00FFu) + x%d_3 * rlx_u2f(hi & 0xFF00u);", g, g, g, g)
+			b.l("a += (float)sc[%d] * (t - 32.0f * sx%d);", 2*g, g)
+			b.l("}")
+		}
+		b.l("acc[%d] += d * a;", accIndex(int64(r), mi, m))
+		b.l("}")
+	}
+}

@@ -1,0 +1,240 @@
+package metal
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// GEMV: graph.matmul with M ≤ gemvMaxRows (the decode case), y = a·b with
+// b [..., K, N] row-major, so b's rows are contiguous in N.
+//
+// A decode GEMV is bound by the bytes of b in flight (docs/gpu-check.md:
+// on an H200 its bandwidth followed the threadgroup count almost linearly
+// when each threadgroup walked the whole of K). So:
+//
+//   - a lane owns 4·V columns, read with V vector loads of 16 bytes
+//     together per row (f32 one float4, f16 two half4 128 columns apart, so
+//     each load instruction of a simdgroup reads 256 or 512 contiguous
+//     bytes); a threadgroup covers 128·V columns;
+//   - the simdgroups of a threadgroup take rows of K in groups of
+//     gemvUnroll, loading a group's rows before using them;
+//   - K is split across threadgroups into as many splits as keep the grid
+//     within Options.DecodeThreadgroups threadgroups (each split at least
+//     gemvMinRows rows), so that the grid is one wave of a GPU that holds
+//     that many threadgroups at once: each split writes its partial sums
+//     (f32) to a region temporary, and gemv_merge adds the splits in order
+//     and rounds to y's type. Without a split the first kernel writes y
+//     itself.
+//
+// The simdgroups' partials meet in threadgroup memory. Every sum is in a
+// fixed order (rows of a group, groups of a simdgroup, simdgroups, splits),
+// so results do not depend on timing.
+
+const (
+	gemvSimds   = 4  // simdgroups per threadgroup
+	gemvUnroll  = 4  // rows of b a simdgroup loads before using them
+	gemvMinRows = 32 // fewest rows of K per split
+	// defaultDecodeThreadgroups is Options.DecodeThreadgroups' default,
+	// the most threadgroups a split GEMV launches: about what a large GPU
+	// holds at once (an H200: 132 multiprocessors of 16 threadgroups of
+	// 128 threads; an M2 Ultra has 76 cores). On the H200
+	// (docs/gpu-check.md, runs 3 and 4) a grid past one wave was slower
+	// (the lm head in 4 splits, 2376 threadgroups, against 2 splits), and
+	// fewer threadgroups were slower at every decode shape (512 against
+	// 1024: 1.3 to 1.5 times).
+	defaultDecodeThreadgroups = 2048
+)
+
+// gemvShape is the launch plan of one GEMV.
+type gemvShape struct {
+	m, k, n, batch int64
+	w, v           int64 // columns per vector load (4, or 1 without vectors), vector loads per lane and row
+	cols, tiles    int64 // columns per threadgroup, threadgroups across N
+	splits, kc     int64 // splits of K, rows per split
+}
+
+func planGEMV(m, k, n, batch int64, be elem, target int64) gemvShape {
+	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1}
+	if n%4 == 0 && (be == elemF32 || be == elemF16) {
+		s.w = 4
+		s.v = 16 / (4 * int64(be.size()))
+	}
+	s.cols = SimdWidth * s.w * s.v
+	s.tiles = ceilDiv(n, s.cols)
+	s.splits = 1
+	if base := s.tiles * batch; base < target {
+		s.splits = max(1, min(target/base, k/gemvMinRows))
+	}
+	s.kc = ceilDiv(ceilDiv(k, s.splits), gemvUnroll) * gemvUnroll
+	s.splits = ceilDiv(k, s.kc)
+	return s
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInfo) error {
+	s := planGEMV(a.dim(-2), a.dim(-1), bt.dim(-1), bi.count, bt.elem, int64(r.e.opts.DecodeThreadgroups))
+	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
+	part := tensorInfo{elem: elemF32, shape: []int64{s.splits, s.batch, s.m, s.n}, n: s.splits * s.batch * s.m * s.n}
+	kern, err := r.e.kernel(op, "gemv", key, func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("gemv %v·%v, %s·%s", a.shape, bt.shape, a.elem, bt.elem)
+		if s.splits > 1 {
+			b.k.Summary += fmt.Sprintf(", K in %d splits of %d", s.splits, s.kc)
+		}
+		b.buffer("a", a, accRead)
+		b.buffer("b", bt, accRead)
+		if s.splits > 1 {
+			b.buffer("part", part, accWrite)
+		} else {
+			b.buffer("y", y, accWrite)
+		}
+		gemvBody(b, &s, a.elem, bt.elem, y.elem, bi)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if s.splits == 1 {
+		ids, err := r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)})
+		if err != nil {
+			return err
+		}
+		r.dispatch(kern, []*ir.Operation{op}, ids)
+		return nil
+	}
+	merge, err := r.e.kernel(op, "gemv_merge", keyOf(y.elem, s.splits, part.n), func(b *kb) error {
+		b.k.Summary = fmt.Sprintf("gemv_merge: %d splits of %d partial sums into %s", s.splits, part.n/s.splits, y.elem)
+		b.buffer("part", part, accRead)
+		b.buffer("y", y, accWrite)
+		emitSplitSum(b, part.n/s.splits, s.splits, y.elem)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ids, err := r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, nil)
+	if err != nil {
+		return err
+	}
+	tmp := r.temp(part)
+	r.dispatch(kern, []*ir.Operation{op}, append(ids, tmp))
+	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	r.dispatch(merge, []*ir.Operation{op}, append([]int{tmp}, out...))
+	return nil
+}
+
+// emitSplitSum writes the merge of a split-K kernel: one thread per
+// result element adds the splits' partials (part[s*n + i]) in split order.
+func emitSplitSum(b *kb, n, splits int64, ye elem) {
+	b.launchThreads(n, min(256, b.e.opts.MaxThreadsPerThreadgroup))
+	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
+	b.l("if (t < %du) {", n)
+	b.l("float s = 0.0f;")
+	b.l("for (uint sp = 0; sp < %du; sp++) {", splits)
+	b.l("s += part[sp * %du + t];", n)
+	b.l("}")
+	b.l("y[t] = (%s)s;", ye.msl())
+	b.l("}")
+}
+
+func gemvBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
+	nsg := min(gemvSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	wv := s.w * s.v
+	acc := s.m * wv
+	b.tgmem("float", int(int64(nsg)*acc*SimdWidth*4))
+	b.launch([3]int{int(s.tiles), int(s.splits), int(s.batch)}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint z = tgpos.z;")
+	b.l("device const %s *ap = a + %s;", ae.msl(), bi.aOff)
+	b.l("device const %s *bp = b + %s;", be.msl(), bi.bOff)
+	b.l("const uint nsg = tptg.x / 32u;")
+	b.l("const uint k0 = tgpos.y * %du;", s.kc)
+	b.l("const uint k1 = min(k0 + %du, %du);", s.kc, s.k)
+	// A lane past the last column reads the last vector instead (the
+	// loads stay in bounds without a branch) and its sums are not stored.
+	b.l("const uint n0 = tgpos.x * %du + lane * %du;", s.cols, s.w)
+	for v := range s.v {
+		b.l("const uint c%d = min(n0 + %du, %du);", v, v*SimdWidth*s.w, s.n-s.w)
+	}
+	b.l("float acc[%d];", acc)
+	for i := range acc {
+		b.l("acc[%d] = 0.0f;", i)
+	}
+	vt := be.msl() + "4"
+	comps := []string{"x", "y", "z", "w"}
+	// row emits the loads of rows kk+u for u < rows, then their products.
+	row := func(rows int64, kk string) {
+		for u := range rows {
+			for v := range s.v {
+				if s.w == 4 {
+					b.l("const %s b%d_%d = *((device const %s *)(bp + (%s + %du) * %du + c%d));", vt, u, v, vt, kk, u, s.n, v)
+				} else {
+					b.l("const float b%d_%d = (float)bp[(%s + %du) * %du + c%d];", u, v, kk, u, s.n, v)
+				}
+			}
+		}
+		for u := range rows {
+			for mi := range s.m {
+				b.l("{")
+				b.l("const float av = (float)ap[%du + %s + %du];", mi*s.k, kk, u)
+				for v := range s.v {
+					for c := range s.w {
+						bv := fmt.Sprintf("b%d_%d", u, v)
+						if s.w == 4 {
+							bv = fmt.Sprintf("(float)b%d_%d.%s", u, v, comps[c])
+						}
+						b.l("acc[%d] += av * %s;", mi*wv+v*s.w+c, bv)
+					}
+				}
+				b.l("}")
+			}
+		}
+	}
+	b.l("uint kk = k0 + sg * %du;", gemvUnroll)
+	b.l("for (; kk + %du <= k1; kk += nsg * %du) {", gemvUnroll, gemvUnroll)
+	row(gemvUnroll, "kk")
+	b.l("}")
+	// Only the last group of a split can be short; it is this simdgroup's
+	// when kk is still inside the split.
+	b.l("for (; kk < k1; kk++) {")
+	row(1, "kk")
+	b.l("}")
+	for i := range acc {
+		b.l("tg[(sg * %du + %du) * 32u + lane] = acc[%d];", acc, i, i)
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", acc*SimdWidth)
+	b.l("const uint i = e / 32u;")
+	b.l("const uint ln = e %% 32u;")
+	b.l("float sum = 0.0f;")
+	b.l("for (uint g = 0; g < nsg; g++) {")
+	b.l("sum += tg[(g * %du + i) * 32u + ln];", acc)
+	b.l("}")
+	b.l("const uint mi = i / %du;", wv)
+	b.l("const uint rem = i %% %du;", wv)
+	b.l("const uint col = tgpos.x * %du + (rem / %du) * %du + ln * %du + rem %% %du;", s.cols, s.w, SimdWidth*s.w, s.w, s.w)
+	b.l("if (col < %du) {", s.n)
+	if s.splits > 1 {
+		b.l("part[((tgpos.y * %du + z) * %du + mi) * %du + col] = sum;", s.batch, s.m, s.n)
+	} else {
+		b.l("y[(z * %du + mi) * %du + col] = (%s)sum;", s.m, s.n, ye.msl())
+	}
+	b.l("}")
+	b.l("}")
+}
+
+// tensorTypeString spells a tensor type as the manifest does.
+func tensorTypeString(t tensorInfo) string {
+	var sb strings.Builder
+	sb.WriteString("tensor<")
+	for _, d := range t.shape {
+		fmt.Fprintf(&sb, "%dx", d)
+	}
+	sb.WriteString(t.elem.String())
+	sb.WriteString(">")
+	return sb.String()
+}
