@@ -217,10 +217,7 @@ func (a attnSlice) load(b *kb, buf string, et elem, row, name, cond string) {
 		return
 	}
 	for e := range a.n {
-		c := cond
-		if a.kl*(e+1) > a.dim {
-			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
-		}
+		c := a.elemCond(cond, e)
 		if c != "" {
 			b.l("if (%s) {", c)
 			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
@@ -269,12 +266,17 @@ func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, cond string) {
 		return
 	}
 	for e := range a.n {
-		c := cond
-		if a.kl*(e+1) > a.dim {
-			c = joinCond(c, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
-		}
-		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, c, buf, row, a.kl*e, zero)
+		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, a.elemCond(cond, e), buf, row, a.kl*e, zero)
 	}
+}
+
+// elemCond is cond joined with the bound check of a lane's scalar element
+// e, where the last lanes' elements may lie past the dim.
+func (a attnSlice) elemCond(cond string, e int64) string {
+	if a.kl*(e+1) > a.dim {
+		return joinCond(cond, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+	}
+	return cond
 }
 
 // copyRaw copies the registers of slice src to dst.

@@ -22,25 +22,13 @@ func Translation() *translation.Translation {
 			},
 			{
 				Name: "max-threads-per-threadgroup", Value: "<n>", Default: "1024",
-				Help: "Largest threadgroup any kernel may ask for (a multiple of 32)",
-				Check: func(v string) error {
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						return errors.New("'" + v + "' value invalid for uint argument!")
-					}
-					return CheckMaxThreads(n)
-				},
+				Help:  "Largest threadgroup any kernel may ask for (a multiple of 32)",
+				Check: uintOption(CheckMaxThreads),
 			},
 			{
 				Name: "decode-threadgroups", Value: "<n>", Default: "2048",
-				Help: "Most threadgroups a split GEMV launches (attention decode aims for a quarter)",
-				Check: func(v string) error {
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						return errors.New("'" + v + "' value invalid for uint argument!")
-					}
-					return CheckDecodeThreadgroups(n)
-				},
+				Help:  "Most threadgroups a split GEMV launches (attention decode aims for a quarter)",
+				Check: uintOption(CheckDecodeThreadgroups),
 			},
 		},
 		Run: runTranslation,
@@ -65,4 +53,16 @@ func runTranslation(req *translation.Request) error {
 		return err
 	}
 	return out.Manifest.WriteJSON(w)
+}
+
+// uintOption checks an unsigned option's text as MLIR's command line
+// does, then its value with check.
+func uintOption(check func(int) error) func(string) error {
+	return func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return errors.New("'" + v + "' value invalid for uint argument!")
+		}
+		return check(n)
+	}
 }
