@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -35,12 +36,12 @@ type Bench struct {
 	Dims   map[string]int `json:"dims"` // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim
 }
 
-// NMSE limits of the codegen (docs/codegen-metal.md states them).
+// NMSE limits of the codegen, as the op suite states them.
 const (
-	LimitExact  = 1e-7 // f32 element-wise, norms, data movement
-	LimitMatmul = 5e-4 // matmul and attention (another summation order)
-	LimitF16    = 1e-5 // f16 results: one rounding of 2^-11 differs at most
-	LimitBF16   = 1e-4 // bf16 results: one rounding of 2^-8
+	LimitExact  = opsuite.LimitExact
+	LimitMatmul = opsuite.LimitMatmul
+	LimitF16    = opsuite.LimitF16
+	LimitBF16   = opsuite.LimitBF16
 )
 
 // one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.

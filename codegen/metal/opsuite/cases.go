@@ -1,0 +1,373 @@
+package opsuite
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Cases is the op suite: every op family at several shapes, odd sizes
+// (not multiples of 32 or of a block), the decode case and a batch case.
+func Cases() []Case {
+	var cs []Case
+	cs = append(cs, elementwiseCases()...)
+	cs = append(cs, normCases()...)
+	cs = append(cs, reduceCases()...)
+	cs = append(cs, ropeCases()...)
+	cs = append(cs, movementCases()...)
+	cs = append(cs, matmulCases()...)
+	cs = append(cs, dequantCases()...)
+	cs = append(cs, attentionCases()...)
+	cs = append(cs, recurrentCases()...)
+	return cs
+}
+
+// NMSE limits of the codegen (docs/codegen-metal.md states them).
+const (
+	LimitExact  = 1e-7 // f32 element-wise, norms, data movement
+	LimitMatmul = 5e-4 // matmul and attention (another summation order)
+	LimitF16    = 1e-5 // f16 Results: one rounding of 2^-11 differs at most
+	LimitBF16   = 1e-4 // bf16 Results: one rounding of 2^-8
+)
+
+// one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
+func one(name string, limit float64, args []string, result, op, attrs string) Case {
+	uses := make([]string, len(args))
+	for i := range args {
+		uses[i] = fmt.Sprintf("%%a%d", i)
+	}
+	if attrs != "" {
+		attrs = " {" + attrs + "}"
+	}
+	body := fmt.Sprintf("%%0 = graph.%s %s%s : (%s) -> %s", op, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), result)
+	return Case{Name: name, Args: args, Body: body, Yield: []string{"%0"}, Results: []string{result}, Limit: limit}
+}
+
+func elementwiseCases() []Case {
+	const t = "tensor<3x37xf32>"
+	cs := []Case{
+		{
+			Name: "ew_add_silu", Args: []string{"tensor<4x1000xf32>", "tensor<1000xf32>"},
+			Body: `%0 = graph.add %a0, %a1 : (tensor<4x1000xf32>, tensor<1000xf32>) -> tensor<4x1000xf32>
+%1 = graph.silu %0 : (tensor<4x1000xf32>) -> tensor<4x1000xf32>`,
+			Yield: []string{"%1"}, Results: []string{"tensor<4x1000xf32>"}, Limit: LimitExact,
+		},
+		{
+			// Positive operands for the functions defined on them; the
+			// intermediate %1 is also a result, so the fused kernel writes it.
+			Name: "ew_positive_chain", Args: []string{t},
+			Body: `%0 = graph.abs %a0 : (` + t + `) -> ` + t + `
+%c = graph.constant dense<0.25> : tensor<f32>
+%1 = graph.add %0, %c : (` + t + `, tensor<f32>) -> ` + t + `
+%2 = graph.log %1 : (` + t + `) -> ` + t + `
+%3 = graph.sqrt %1 : (` + t + `) -> ` + t + `
+%4 = graph.rsqrt %1 : (` + t + `) -> ` + t + `
+%5 = graph.pow %1, %a0 : (` + t + `, ` + t + `) -> ` + t + `
+%6 = graph.add %2, %3 : (` + t + `, ` + t + `) -> ` + t + `
+%7 = graph.add %6, %4 : (` + t + `, ` + t + `) -> ` + t + `
+%8 = graph.add %7, %5 : (` + t + `, ` + t + `) -> ` + t,
+			Yield: []string{"%8", "%1"}, Results: []string{t, t}, Limit: LimitExact,
+		},
+		{
+			Name: "ew_pow_negative_base", Args: []string{t},
+			Body: `%c = graph.constant dense<3.0> : tensor<1xf32>
+%0 = graph.pow %a0, %c : (` + t + `, tensor<1xf32>) -> ` + t,
+			Yield: []string{"%0"}, Results: []string{t}, Limit: LimitExact,
+		},
+		{
+			Name: "ew_general_broadcast", Args: []string{"tensor<3x1x5xf32>", "tensor<1x4x5xf32>", "tensor<4x1xf32>"},
+			Body: `%0 = graph.mul %a0, %a1 : (tensor<3x1x5xf32>, tensor<1x4x5xf32>) -> tensor<3x4x5xf32>
+%1 = graph.sub %0, %a2 : (tensor<3x4x5xf32>, tensor<4x1xf32>) -> tensor<3x4x5xf32>
+%2 = graph.div %1, %a1 : (tensor<3x4x5xf32>, tensor<1x4x5xf32>) -> tensor<3x4x5xf32>`,
+			Yield: []string{"%2"}, Results: []string{"tensor<3x4x5xf32>"}, Limit: LimitExact,
+		},
+		{
+			Name: "ew_f16_chain", Args: []string{"tensor<2x40xf16>", "tensor<2x40xf16>"},
+			Body: `%0 = graph.mul %a0, %a1 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
+%1 = graph.add %0, %a0 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
+%2 = graph.gelu %1 : (tensor<2x40xf16>) -> tensor<2x40xf16>`,
+			Yield: []string{"%2"}, Results: []string{"tensor<2x40xf16>"}, Limit: LimitF16,
+		},
+		{
+			Name: "ew_cmp_select", Args: []string{"tensor<5x7xf32>", "tensor<7xf32>"},
+			Body: `%0 = graph.cmp %a0, %a1 {predicate = "lt"} : (tensor<5x7xf32>, tensor<7xf32>) -> tensor<5x7xi1>
+%c = graph.constant dense<-2.5> : tensor<f32>
+%1 = graph.select %0, %a0, %c : (tensor<5x7xi1>, tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>`,
+			Yield: []string{"%1", "%0"}, Results: []string{"tensor<5x7xf32>", "tensor<5x7xi1>"}, Limit: LimitExact,
+		},
+		{
+			Name: "ew_int", Args: []string{"tensor<7x5xi32>", "tensor<5xi32>"},
+			Body: `%0 = graph.add %a0, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%1 = graph.mul %0, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%2 = graph.div %1, %a0 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>
+%3 = graph.sub %2, %a0 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>
+%4 = graph.neg %3 : (tensor<7x5xi32>) -> tensor<7x5xi32>
+%5 = graph.max %4, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%6 = graph.pow %5, %a1 : (tensor<7x5xi32>, tensor<5xi32>) -> tensor<7x5xi32>
+%7 = graph.abs %4 : (tensor<7x5xi32>) -> tensor<7x5xi32>
+%8 = graph.min %7, %6 : (tensor<7x5xi32>, tensor<7x5xi32>) -> tensor<7x5xi32>`,
+			Yield: []string{"%8"}, Results: []string{"tensor<7x5xi32>"}, Limit: 0,
+		},
+		{
+			Name: "ew_casts", Args: []string{"tensor<6x11xf32>"},
+			Body: `%k = graph.constant dense<300.0> : tensor<f32>
+%s = graph.mul %a0, %k : (tensor<6x11xf32>, tensor<f32>) -> tensor<6x11xf32>
+%0 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xi32>
+%1 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xi8>
+%2 = graph.cast %s : (tensor<6x11xf32>) -> tensor<6x11xui8>
+%3 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xf16>
+%4 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xbf16>
+%5 = graph.cast %0 : (tensor<6x11xi32>) -> tensor<6x11xf32>
+%6 = graph.cast %a0 : (tensor<6x11xf32>) -> tensor<6x11xi1>
+%7 = graph.cast %0 : (tensor<6x11xi32>) -> tensor<6x11xi64>`,
+			Yield:   []string{"%0", "%1", "%2", "%3", "%4", "%5", "%6", "%7"},
+			Results: []string{"tensor<6x11xi32>", "tensor<6x11xi8>", "tensor<6x11xui8>", "tensor<6x11xf16>", "tensor<6x11xbf16>", "tensor<6x11xf32>", "tensor<6x11xi1>", "tensor<6x11xi64>"},
+			Limit:   0,
+		},
+		one("ew_broadcast", LimitExact, []string{"tensor<3x1xf32>"}, "tensor<2x3x9xf32>", "broadcast", ""),
+		{
+			Name: "ew_max_min", Args: []string{"tensor<4x33xf32>", "tensor<33xf32>"},
+			Body: `%0 = graph.max %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>
+%1 = graph.min %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>`,
+			Yield: []string{"%0", "%1"}, Results: []string{"tensor<4x33xf32>", "tensor<4x33xf32>"}, Limit: LimitExact,
+		},
+	}
+	for _, u := range []string{"neg", "abs", "exp", "sigmoid", "tanh", "sin", "cos", "relu", "softplus", "silu", "gelu", "gelu_tanh", "reciprocal"} {
+		cs = append(cs, one("ew_"+u, LimitExact, []string{t}, t, u, ""))
+	}
+	return cs
+}
+
+func normCases() []Case {
+	rms := func(name, x, g, y string, limit float64) Case {
+		return one(name, limit, []string{x, g}, y, "rms_norm", "epsilon = 1.0e-06 : f32")
+	}
+	ln := func(name, x, g, y string, limit float64) Case {
+		return one(name, limit, []string{x, g, g}, y, "layer_norm", "epsilon = 1.0e-05 : f32")
+	}
+	sm := func(name, x string, axis int, limit float64) Case {
+		return one(name, limit, []string{x}, x, "softmax", fmt.Sprintf("axis = %d : i64", axis))
+	}
+	return []Case{
+		rms("rms_norm_3x1000", "tensor<3x1000xf32>", "tensor<1000xf32>", "tensor<3x1000xf32>", LimitExact),
+		rms("rms_norm_decode_1x64", "tensor<1x64xf32>", "tensor<64xf32>", "tensor<1x64xf32>", LimitExact),
+		rms("rms_norm_odd_2x3x37", "tensor<2x3x37xf32>", "tensor<37xf32>", "tensor<2x3x37xf32>", LimitExact),
+		rms("rms_norm_f16", "tensor<2x96xf16>", "tensor<96xf32>", "tensor<2x96xf16>", LimitF16),
+		rms("rms_norm_bf16", "tensor<3x80xbf16>", "tensor<80xbf16>", "tensor<3x80xbf16>", LimitBF16),
+		ln("layer_norm_4x77", "tensor<4x77xf32>", "tensor<77xf32>", "tensor<4x77xf32>", LimitExact),
+		ln("layer_norm_decode_1x1024", "tensor<1x1024xf32>", "tensor<1024xf32>", "tensor<1x1024xf32>", LimitExact),
+		sm("softmax_last_4x100", "tensor<4x100xf32>", -1, LimitExact),
+		sm("softmax_axis0_5x3x7", "tensor<5x3x7xf32>", 0, LimitExact),
+		sm("softmax_decode_1x1025", "tensor<1x1025xf32>", 1, LimitExact),
+		sm("softmax_f16", "tensor<2x33xf16>", 1, LimitF16),
+		sm("softmax_bf16", "tensor<3x50xbf16>", 1, LimitBF16),
+	}
+}
+
+func reduceCases() []Case {
+	red := func(name, x, y, kind, axes string, keep bool, limit float64) Case {
+		return one(name, limit, []string{x}, y, "reduce", fmt.Sprintf("axes = array<i64: %s>, keep_dims = %v, kind = %q", axes, keep, kind))
+	}
+	return []Case{
+		red("reduce_sum_rows_4x1000", "tensor<4x1000xf32>", "tensor<4xf32>", "sum", "-1", false, LimitExact),
+		red("reduce_mean_axes_0_2", "tensor<3x5x7xf32>", "tensor<5xf32>", "mean", "0, 2", false, LimitExact),
+		red("reduce_max_rows_6x200", "tensor<6x200xf32>", "tensor<6x1xf32>", "max", "1", true, 0),
+		red("reduce_min_axis0_keep", "tensor<9x4xf32>", "tensor<1x4xf32>", "min", "0", true, 0),
+		red("reduce_prod_4x6", "tensor<4x6xf32>", "tensor<4xf32>", "prod", "1", false, LimitExact),
+		red("reduce_sum_i32_rows", "tensor<5x100xi32>", "tensor<5xi32>", "sum", "1", false, 0),
+		red("reduce_sum_strided_128x3", "tensor<128x3xf32>", "tensor<3xf32>", "sum", "0", false, LimitExact),
+		red("reduce_max_rank4_mid", "tensor<2x70x3x2xf32>", "tensor<2x3x2xf32>", "max", "1", false, 0),
+	}
+}
+
+func movementCases() []Case {
+	return []Case{
+		one("transpose_2x3x5_201", LimitExact, []string{"tensor<2x3x5xf32>"}, "tensor<5x2x3xf32>", "transpose", "permutation = array<i64: 2, 0, 1>"),
+		one("transpose_heads_f16", LimitExact, []string{"tensor<1x9x2x16xf16>"}, "tensor<1x2x9x16xf16>", "transpose", "permutation = array<i64: 0, 2, 1, 3>"),
+		one("slice_step2", LimitExact, []string{"tensor<3x20x5xf32>"}, "tensor<3x7x5xf32>", "slice", "axis = 1 : i64, length = 7 : i64, start = 3 : i64, step = 2 : i64"),
+		one("slice_last_i32", LimitExact, []string{"tensor<4x9xi32>"}, "tensor<4x4xi32>", "slice", "axis = -1 : i64, length = 4 : i64, start = 5 : i64"),
+		one("concat_axis1_3", LimitExact, []string{"tensor<2x3x4xf32>", "tensor<2x1x4xf32>", "tensor<2x5x4xf32>"}, "tensor<2x9x4xf32>", "concat", "axis = 1 : i64"),
+		one("concat_cache_rows", LimitExact, []string{"tensor<1x7x2x16xf32>", "tensor<1x1x2x16xf32>"}, "tensor<1x8x2x16xf32>", "concat", "axis = 1 : i64"),
+		one("gather_rows", LimitExact, []string{"tensor<50x16xf32>", "tensor<1x3xi32>"}, "tensor<1x3x16xf32>", "gather", "axis = 0 : i64"),
+		one("gather_axis1_i64", LimitExact, []string{"tensor<3x10x4xf16>", "tensor<5xi64>"}, "tensor<3x5x4xf16>", "gather", "axis = 1 : i64"),
+		{
+			// A reshape is a view: the element-wise kernel writes the
+			// region's result directly; returning an operand copies it.
+			Name: "reshape_views", Args: []string{"tensor<2x6xf32>"},
+			Body: `%0 = graph.neg %a0 : (tensor<2x6xf32>) -> tensor<2x6xf32>
+%1 = graph.reshape %0 : (tensor<2x6xf32>) -> tensor<3x4xf32>
+%2 = graph.reshape %a0 : (tensor<2x6xf32>) -> tensor<12xf32>`,
+			Yield: []string{"%1", "%2", "%1"}, Results: []string{"tensor<3x4xf32>", "tensor<12xf32>", "tensor<3x4xf32>"}, Limit: 0,
+		},
+	}
+}
+
+func matmulCases() []Case {
+	mm := func(name, a, b, y string) Case { return one(name, LimitMatmul, []string{a, b}, y, "matmul", "") }
+	return []Case{
+		mm("gemv_decode_1x64x96", "tensor<1x64xf32>", "tensor<64x96xf32>", "tensor<1x96xf32>"),
+		mm("gemv_odd_3x37x45", "tensor<3x37xf32>", "tensor<37x45xf32>", "tensor<3x45xf32>"),
+		mm("gemv_f16_weight_8x130x260", "tensor<8x130xf32>", "tensor<130x260xf16>", "tensor<8x260xf32>"),
+		mm("gemv_batched_2x1x40x33", "tensor<2x1x40xf32>", "tensor<40x33xf32>", "tensor<2x1x33xf32>"),
+		mm("gemm_batch_9x100x70", "tensor<9x100xf32>", "tensor<100x70xf32>", "tensor<9x70xf32>"),
+		mm("gemm_odd_67x45x131", "tensor<67x45xf32>", "tensor<45x131xf32>", "tensor<67x131xf32>"),
+		mm("gemm_broadcast_batch", "tensor<3x1x20x16xf32>", "tensor<4x16x24xf32>", "tensor<3x4x20x24xf32>"),
+		mm("gemm_f16_out", "tensor<16x32xf16>", "tensor<32x48xf16>", "tensor<16x48xf16>"),
+		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
+		// K in 40 splits, merged by gemv_merge.
+		mm("gemv_many_splits_1x1280x64", "tensor<1x1280xf32>", "tensor<1280x64xf32>", "tensor<1x64xf32>"),
+		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
+		{
+			Name: "gemv_param_weight", Args: []string{"tensor<1x128xf32>"},
+			Body: `%w = graph.param "w" : tensor<128x256xf32>
+%0 = graph.matmul %a0, %w : (tensor<1x128xf32>, tensor<128x256xf32>) -> tensor<1x256xf32>`,
+			Yield: []string{"%0"}, Results: []string{"tensor<1x256xf32>"}, Limit: LimitMatmul,
+		},
+	}
+}
+
+// dequantCases: every format in the decode case (M = 1), a small batch
+// (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
+// multiples of a threadgroup's rows, and a K whose blocks the GEMV's
+// threads walk twice.
+func dequantCases() []Case {
+	var cs []Case
+	for _, f := range []struct {
+		name  string
+		block int
+		bytes int
+		long  int // K whose blocks a 128-thread GEMV walks twice, the second time in part
+	}{{"q4_0", 32, 18, 2560}, {"q8_0", 32, 34, 2560}, {"q4_k", 256, 144, 4352}, {"q6_k", 256, 210, 2304}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}} {
+			nbytes := s.n * s.k / f.block * f.bytes
+			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
+			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)
+			w := fmt.Sprintf("tensor<%dxui8>", nbytes)
+			cs = append(cs, Case{
+				Name: fmt.Sprintf("dequant_%s_%dx%dx%d", f.name, s.m, s.n, s.k), Args: []string{x},
+				Body: fmt.Sprintf(`%%w = graph.param "w" : %s
+%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s`, w, f.name, s.k, s.n, x, w, y),
+				Yield: []string{"%0"}, Results: []string{y}, Limit: LimitMatmul,
+			})
+		}
+	}
+	return cs
+}
+
+// attentionCases: the decode kernel (Sq ≤ 8) and the general one, every
+// mask kind, GQA, softcap, Dv ≠ D, head sizes that are not multiples of
+// 32, and queries that keep no key.
+func attentionCases() []Case {
+	att := func(name string, b, sq, h, d, sk, hkv, dv int, elem, attrs, mask string) Case {
+		q := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, d, elem)
+		k := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, d, elem)
+		v := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sk, hkv, dv, elem)
+		y := fmt.Sprintf("tensor<%dx%dx%dx%dx%s>", b, sq, h, dv, elem)
+		args := []string{q, k, v}
+		if mask != "" {
+			args = append(args, mask)
+		}
+		limit := LimitMatmul
+		return one(name, limit, args, y, "attention", attrs)
+	}
+	return []Case{
+		att("attn_decode_gqa_custom", 1, 1, 4, 16, 8, 2, 16, "f32", `mask = "custom"`, "tensor<1x8xf32>"),
+		att("attn_decode_causal_long", 1, 1, 2, 64, 100, 1, 64, "f32", `mask = "causal"`, ""),
+		att("attn_decode_batch_window", 2, 3, 4, 40, 37, 4, 40, "f32", `mask = "sliding_window", window = 5 : i64`, ""),
+		att("attn_decode_bias_softcap", 1, 2, 2, 32, 20, 2, 32, "f32", `mask = "bias", softcap = 5.0 : f32`, "tensor<1x2x2x20xf32>"),
+		att("attn_decode_mla_dv", 1, 1, 4, 24, 9, 1, 16, "f32", `mask = "causal", scale = 0.3 : f32`, ""),
+		att("attn_decode_custom_i1", 1, 1, 2, 16, 12, 2, 16, "f32", `mask = "custom"`, "tensor<1x12xi1>"),
+		att("attn_general_causal", 1, 13, 2, 32, 13, 1, 32, "f32", `mask = "causal"`, ""),
+		att("attn_general_none_f16", 1, 9, 4, 16, 14, 2, 24, "f16", `mask = "none"`, ""),
+		att("attn_decode_bf16", 1, 1, 2, 32, 10, 1, 32, "bf16", `mask = "causal"`, ""),
+		att("attn_general_masked_rows", 1, 12, 2, 16, 9, 2, 16, "f32", `mask = "causal"`, ""),
+		att("attn_general_window_bias", 1, 10, 2, 48, 10, 2, 48, "f32", `mask = "bias"`, "tensor<1x2x10x10xf32>"),
+		// Split key ranges (flash-decoding) with their merge: a decoder's
+		// head size with four query heads per KV head in f16; two queries
+		// whose window leaves the first range empty; head sizes that are
+		// not multiples of 4 (no vector loads) and three heads per KV head.
+		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
+		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
+		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
+		// 33 key ranges: the merge's loop over whole chunks and its rest.
+		att("attn_decode_many_ranges", 1, 1, 2, 16, 2100, 1, 16, "f32", `mask = "causal"`, ""),
+	}
+}
+
+// recurrentCases: the gated delta net (scalar and per-channel gates, with
+// and without a state, decode and a sequence, N below, at and above 32)
+// and the LSTM.
+func recurrentCases() []Case {
+	gdn := func(name string, b, s, h, n int, perChannel, state bool, limit float64) Case {
+		t := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, s, h, n)
+		gt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		if perChannel {
+			gt = t
+		}
+		bt := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		st := fmt.Sprintf("tensor<%dx%dx%dx%dxf32>", b, h, n, n)
+		args := []string{t, t, t, gt, bt}
+		if state {
+			args = append(args, st)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		attrs := ""
+		if perChannel {
+			attrs = " {gate_per_channel = true}"
+		}
+		// The gate is log-decay: keep it negative, as the models do.
+		body := fmt.Sprintf(`%%0:2 = graph.gated_delta_net %s%s : (%s) -> (%s, %s)`, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), t, st)
+		return Case{Name: name, Args: args, Body: body, Yield: []string{"%0#0", "%0#1"}, Results: []string{t, st}, Limit: limit}
+	}
+	lstm := func(name string, b, s, in, h int, init bool) Case {
+		args := []string{fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, in), fmt.Sprintf("tensor<%dx%dxf32>", 4*h, in),
+			fmt.Sprintf("tensor<%dx%dxf32>", 4*h, h), fmt.Sprintf("tensor<%dxf32>", 4*h)}
+		hc := fmt.Sprintf("tensor<%dx%dxf32>", b, h)
+		if init {
+			args = append(args, hc, hc)
+		}
+		uses := make([]string, len(args))
+		for i := range args {
+			uses[i] = fmt.Sprintf("%%a%d", i)
+		}
+		y := fmt.Sprintf("tensor<%dx%dx%dxf32>", b, s, h)
+		body := fmt.Sprintf(`%%0:3 = graph.lstm %s : (%s) -> (%s, %s, %s)`, strings.Join(uses, ", "), strings.Join(args, ", "), y, hc, hc)
+		return Case{Name: name, Args: args, Body: body, Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{y, hc, hc}, Limit: 1e-6}
+	}
+	return []Case{
+		gdn("gdn_decode_16", 1, 1, 4, 16, false, true, 1e-6),
+		gdn("gdn_seq_kda_48", 1, 3, 2, 48, true, true, 1e-6),
+		gdn("gdn_batch_nostate_32", 2, 2, 2, 32, false, false, 1e-6),
+		gdn("gdn_decode_128", 1, 1, 2, 128, false, true, 1e-6),
+		lstm("lstm_seq", 2, 4, 12, 20, true),
+		lstm("lstm_decode_noinit", 1, 1, 40, 37, false),
+	}
+}
+
+// ropeCases: both styles, partial and full rotary dims, rank 4 and packed
+// rank 3, the decode case and a sequence, f16.
+func ropeCases() []Case {
+	rope := func(name, x, cs string, head, rot int, style string, limit float64) Case {
+		return one(name, limit, []string{x, cs, cs}, x, "rope", fmt.Sprintf("head_dim = %d : i64, rotary_dim = %d : i64, style = %q", head, rot, style))
+	}
+	return []Case{
+		rope("rope_neox_partial_decode", "tensor<1x1x4x16xf32>", "tensor<1x2xf32>", 16, 4, "neox", LimitExact),
+		rope("rope_neox_seq_odd", "tensor<2x5x3x24xf32>", "tensor<5x10xf32>", 24, 20, "neox", LimitExact),
+		rope("rope_gptj_packed", "tensor<2x3x40xf32>", "tensor<3x4xf32>", 8, 8, "gptj", LimitExact),
+		rope("rope_gptj_f16_partial", "tensor<1x4x2x12xf16>", "tensor<4x3xf32>", 12, 6, "gptj", LimitF16),
+	}
+}
+
+// Case is one region of the op suite: a function of Args whose body ends
+// in yielding Yield (of types Results), each result within Limit (NMSE)
+// of the reference interpreter.
+type Case struct {
+	Name    string
+	Args    []string // operand types
+	Body    string
+	Yield   []string // yielded values
+	Results []string // their types
+	Limit   float64  // NMSE limit per result
+}
