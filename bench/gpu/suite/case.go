@@ -46,15 +46,12 @@ const (
 
 // one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
 func one(name string, limit float64, args []string, result, op, attrs string) Case {
-	uses := make([]string, len(args))
-	for i := range args {
-		uses[i] = fmt.Sprintf("%%a%d", i)
-	}
-	if attrs != "" {
-		attrs = " {" + attrs + "}"
-	}
-	body := fmt.Sprintf("%%0 = graph.%s %s%s : (%s) -> %s", op, strings.Join(uses, ", "), attrs, strings.Join(args, ", "), result)
-	return Case{Name: name, Args: args, Body: body, Yield: []string{"%0"}, Results: []string{result}, Limit: limit}
+	return fromOp(opsuite.One(name, limit, args, result, op, attrs))
+}
+
+// fromOp is an op-suite case as a Case, not timed.
+func fromOp(c opsuite.Case) Case {
+	return Case{Name: c.Name, Args: c.Args, Body: c.Body, Yield: c.Yield, Results: c.Results, Limit: c.Limit}
 }
 
 // MLIR returns the case as a function, @Name.

@@ -9,7 +9,7 @@ func SmallCases() []Case {
 	cs := opsuite.Cases()
 	out := make([]Case, len(cs))
 	for i, c := range cs {
-		out[i] = Case{Name: c.Name, Args: c.Args, Body: c.Body, Yield: c.Yield, Results: c.Results, Limit: c.Limit}
+		out[i] = fromOp(c)
 	}
 	return out
 }

@@ -29,8 +29,8 @@ const (
 	LimitBF16   = 1e-4 // bf16 Results: one rounding of 2^-8
 )
 
-// one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
-func one(name string, limit float64, args []string, result, op, attrs string) Case {
+// One is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
+func One(name string, limit float64, args []string, result, op, attrs string) Case {
 	uses := make([]string, len(args))
 	for i := range args {
 		uses[i] = fmt.Sprintf("%%a%d", i)
@@ -123,7 +123,7 @@ func elementwiseCases() []Case {
 			Results: []string{"tensor<6x11xi32>", "tensor<6x11xi8>", "tensor<6x11xui8>", "tensor<6x11xf16>", "tensor<6x11xbf16>", "tensor<6x11xf32>", "tensor<6x11xi1>", "tensor<6x11xi64>"},
 			Limit:   0,
 		},
-		one("ew_broadcast", LimitExact, []string{"tensor<3x1xf32>"}, "tensor<2x3x9xf32>", "broadcast", ""),
+		One("ew_broadcast", LimitExact, []string{"tensor<3x1xf32>"}, "tensor<2x3x9xf32>", "broadcast", ""),
 		{
 			Name: "ew_max_min", Args: []string{"tensor<4x33xf32>", "tensor<33xf32>"},
 			Body: `%0 = graph.max %a0, %a1 : (tensor<4x33xf32>, tensor<33xf32>) -> tensor<4x33xf32>
@@ -132,20 +132,20 @@ func elementwiseCases() []Case {
 		},
 	}
 	for _, u := range []string{"neg", "abs", "exp", "sigmoid", "tanh", "sin", "cos", "relu", "softplus", "silu", "gelu", "gelu_tanh", "reciprocal"} {
-		cs = append(cs, one("ew_"+u, LimitExact, []string{t}, t, u, ""))
+		cs = append(cs, One("ew_"+u, LimitExact, []string{t}, t, u, ""))
 	}
 	return cs
 }
 
 func normCases() []Case {
 	rms := func(name, x, g, y string, limit float64) Case {
-		return one(name, limit, []string{x, g}, y, "rms_norm", "epsilon = 1.0e-06 : f32")
+		return One(name, limit, []string{x, g}, y, "rms_norm", "epsilon = 1.0e-06 : f32")
 	}
 	ln := func(name, x, g, y string, limit float64) Case {
-		return one(name, limit, []string{x, g, g}, y, "layer_norm", "epsilon = 1.0e-05 : f32")
+		return One(name, limit, []string{x, g, g}, y, "layer_norm", "epsilon = 1.0e-05 : f32")
 	}
 	sm := func(name, x string, axis int, limit float64) Case {
-		return one(name, limit, []string{x}, x, "softmax", fmt.Sprintf("axis = %d : i64", axis))
+		return One(name, limit, []string{x}, x, "softmax", fmt.Sprintf("axis = %d : i64", axis))
 	}
 	return []Case{
 		rms("rms_norm_3x1000", "tensor<3x1000xf32>", "tensor<1000xf32>", "tensor<3x1000xf32>", LimitExact),
@@ -165,7 +165,7 @@ func normCases() []Case {
 
 func reduceCases() []Case {
 	red := func(name, x, y, kind, axes string, keep bool, limit float64) Case {
-		return one(name, limit, []string{x}, y, "reduce", fmt.Sprintf("axes = array<i64: %s>, keep_dims = %v, kind = %q", axes, keep, kind))
+		return One(name, limit, []string{x}, y, "reduce", fmt.Sprintf("axes = array<i64: %s>, keep_dims = %v, kind = %q", axes, keep, kind))
 	}
 	return []Case{
 		red("reduce_sum_rows_4x1000", "tensor<4x1000xf32>", "tensor<4xf32>", "sum", "-1", false, LimitExact),
@@ -181,14 +181,14 @@ func reduceCases() []Case {
 
 func movementCases() []Case {
 	return []Case{
-		one("transpose_2x3x5_201", LimitExact, []string{"tensor<2x3x5xf32>"}, "tensor<5x2x3xf32>", "transpose", "permutation = array<i64: 2, 0, 1>"),
-		one("transpose_heads_f16", LimitExact, []string{"tensor<1x9x2x16xf16>"}, "tensor<1x2x9x16xf16>", "transpose", "permutation = array<i64: 0, 2, 1, 3>"),
-		one("slice_step2", LimitExact, []string{"tensor<3x20x5xf32>"}, "tensor<3x7x5xf32>", "slice", "axis = 1 : i64, length = 7 : i64, start = 3 : i64, step = 2 : i64"),
-		one("slice_last_i32", LimitExact, []string{"tensor<4x9xi32>"}, "tensor<4x4xi32>", "slice", "axis = -1 : i64, length = 4 : i64, start = 5 : i64"),
-		one("concat_axis1_3", LimitExact, []string{"tensor<2x3x4xf32>", "tensor<2x1x4xf32>", "tensor<2x5x4xf32>"}, "tensor<2x9x4xf32>", "concat", "axis = 1 : i64"),
-		one("concat_cache_rows", LimitExact, []string{"tensor<1x7x2x16xf32>", "tensor<1x1x2x16xf32>"}, "tensor<1x8x2x16xf32>", "concat", "axis = 1 : i64"),
-		one("gather_rows", LimitExact, []string{"tensor<50x16xf32>", "tensor<1x3xi32>"}, "tensor<1x3x16xf32>", "gather", "axis = 0 : i64"),
-		one("gather_axis1_i64", LimitExact, []string{"tensor<3x10x4xf16>", "tensor<5xi64>"}, "tensor<3x5x4xf16>", "gather", "axis = 1 : i64"),
+		One("transpose_2x3x5_201", LimitExact, []string{"tensor<2x3x5xf32>"}, "tensor<5x2x3xf32>", "transpose", "permutation = array<i64: 2, 0, 1>"),
+		One("transpose_heads_f16", LimitExact, []string{"tensor<1x9x2x16xf16>"}, "tensor<1x2x9x16xf16>", "transpose", "permutation = array<i64: 0, 2, 1, 3>"),
+		One("slice_step2", LimitExact, []string{"tensor<3x20x5xf32>"}, "tensor<3x7x5xf32>", "slice", "axis = 1 : i64, length = 7 : i64, start = 3 : i64, step = 2 : i64"),
+		One("slice_last_i32", LimitExact, []string{"tensor<4x9xi32>"}, "tensor<4x4xi32>", "slice", "axis = -1 : i64, length = 4 : i64, start = 5 : i64"),
+		One("concat_axis1_3", LimitExact, []string{"tensor<2x3x4xf32>", "tensor<2x1x4xf32>", "tensor<2x5x4xf32>"}, "tensor<2x9x4xf32>", "concat", "axis = 1 : i64"),
+		One("concat_cache_rows", LimitExact, []string{"tensor<1x7x2x16xf32>", "tensor<1x1x2x16xf32>"}, "tensor<1x8x2x16xf32>", "concat", "axis = 1 : i64"),
+		One("gather_rows", LimitExact, []string{"tensor<50x16xf32>", "tensor<1x3xi32>"}, "tensor<1x3x16xf32>", "gather", "axis = 0 : i64"),
+		One("gather_axis1_i64", LimitExact, []string{"tensor<3x10x4xf16>", "tensor<5xi64>"}, "tensor<3x5x4xf16>", "gather", "axis = 1 : i64"),
 		{
 			// A reshape is a view: the element-wise kernel writes the
 			// region's result directly; returning an operand copies it.
@@ -202,7 +202,7 @@ func movementCases() []Case {
 }
 
 func matmulCases() []Case {
-	mm := func(name, a, b, y string) Case { return one(name, LimitMatmul, []string{a, b}, y, "matmul", "") }
+	mm := func(name, a, b, y string) Case { return One(name, LimitMatmul, []string{a, b}, y, "matmul", "") }
 	return []Case{
 		mm("gemv_decode_1x64x96", "tensor<1x64xf32>", "tensor<64x96xf32>", "tensor<1x96xf32>"),
 		mm("gemv_odd_3x37x45", "tensor<3x37xf32>", "tensor<37x45xf32>", "tensor<3x45xf32>"),
@@ -267,7 +267,7 @@ func attentionCases() []Case {
 			args = append(args, mask)
 		}
 		limit := LimitMatmul
-		return one(name, limit, args, y, "attention", attrs)
+		return One(name, limit, args, y, "attention", attrs)
 	}
 	return []Case{
 		att("attn_decode_gqa_custom", 1, 1, 4, 16, 8, 2, 16, "f32", `mask = "custom"`, "tensor<1x8xf32>"),
@@ -350,7 +350,7 @@ func recurrentCases() []Case {
 // rank 3, the decode case and a sequence, f16.
 func ropeCases() []Case {
 	rope := func(name, x, cs string, head, rot int, style string, limit float64) Case {
-		return one(name, limit, []string{x, cs, cs}, x, "rope", fmt.Sprintf("head_dim = %d : i64, rotary_dim = %d : i64, style = %q", head, rot, style))
+		return One(name, limit, []string{x, cs, cs}, x, "rope", fmt.Sprintf("head_dim = %d : i64, rotary_dim = %d : i64, style = %q", head, rot, style))
 	}
 	return []Case{
 		rope("rope_neox_partial_decode", "tensor<1x1x4x16xf32>", "tensor<1x2xf32>", 16, 4, "neox", LimitExact),
