@@ -13,6 +13,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
+	"github.com/rlx-compiler/rlx/internal/runtimetest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
@@ -31,40 +32,13 @@ type Case struct {
 // Cases returns the three models at toy size and at hidden 1024, with
 // their default layer counts.
 func Cases() []Case {
-	qwen := func(hidden int) func(*ir.Context) (*models.Model, error) {
-		return func(ctx *ir.Context) (*models.Model, error) {
-			c := models.DefaultQwen35()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			return models.Qwen35(ctx, c)
-		}
-	}
-	zonos := func(hidden int) func(*ir.Context) (*models.Model, error) {
-		return func(ctx *ir.Context) (*models.Model, error) {
-			c := models.DefaultZonos()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			return models.Zonos(ctx, c)
-		}
-	}
-	kimi := func(hidden int) func(*ir.Context) (*models.Model, error) {
-		return func(ctx *ir.Context) (*models.Model, error) {
-			c := models.DefaultKimi()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			return models.Kimi(ctx, c)
-		}
-	}
 	return []Case{
-		{"qwen35/toy", qwen(0), true},
-		{"zonos/toy", zonos(0), true},
-		{"kimi/toy", kimi(0), true},
-		{"qwen35/h1024", qwen(1024), false},
-		{"zonos/h1024", zonos(1024), false},
-		{"kimi/h1024", kimi(1024), false},
+		{"qwen35/toy", runtimetest.Qwen(0, "", 0), true},
+		{"zonos/toy", runtimetest.Zonos(0), true},
+		{"kimi/toy", runtimetest.Kimi(0), true},
+		{"qwen35/h1024", runtimetest.Qwen(1024, "", 0), false},
+		{"zonos/h1024", runtimetest.Zonos(1024), false},
+		{"kimi/h1024", runtimetest.Kimi(1024), false},
 	}
 }
 

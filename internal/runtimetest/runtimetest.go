@@ -33,36 +33,40 @@ func Qwen(hidden int, quant string, layers int) func(*ir.Context) (*models.Model
 	}
 }
 
+// Zonos returns the Zonos-like model at hidden (0: toy size).
+func Zonos(hidden int) func(*ir.Context) (*models.Model, error) {
+	return func(ctx *ir.Context) (*models.Model, error) {
+		c := models.DefaultZonos()
+		if hidden > 0 {
+			c.Hidden = hidden
+		}
+		return models.Zonos(ctx, c)
+	}
+}
+
+// Kimi returns the Kimi-like model at hidden (0: toy size).
+func Kimi(hidden int) func(*ir.Context) (*models.Model, error) {
+	return func(ctx *ir.Context) (*models.Model, error) {
+		c := models.DefaultKimi()
+		if hidden > 0 {
+			c.Hidden = hidden
+		}
+		return models.Kimi(ctx, c)
+	}
+}
+
 // Models returns the three models at toy size and at hidden 1024 with
 // their default layer counts, and the Qwen3.5-like model quantised to
 // q4_k at hidden 1024.
 func Models() []Model {
-	zonos := func(hidden int) func(*ir.Context) (*models.Model, error) {
-		return func(ctx *ir.Context) (*models.Model, error) {
-			c := models.DefaultZonos()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			return models.Zonos(ctx, c)
-		}
-	}
-	kimi := func(hidden int) func(*ir.Context) (*models.Model, error) {
-		return func(ctx *ir.Context) (*models.Model, error) {
-			c := models.DefaultKimi()
-			if hidden > 0 {
-				c.Hidden = hidden
-			}
-			return models.Kimi(ctx, c)
-		}
-	}
 	return []Model{
 		{"qwen35 toy", Qwen(0, "", 0)},
-		{"zonos toy", zonos(0)},
-		{"kimi toy", kimi(0)},
+		{"zonos toy", Zonos(0)},
+		{"kimi toy", Kimi(0)},
 		{"qwen35 h1024", Qwen(1024, "", 0)},
 		{"qwen35 h1024 q4_k", Qwen(1024, "q4_k", 0)},
-		{"zonos h1024", zonos(1024)},
-		{"kimi h1024", kimi(1024)},
+		{"zonos h1024", Zonos(1024)},
+		{"kimi h1024", Kimi(1024)},
 	}
 }
 

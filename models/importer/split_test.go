@@ -3,10 +3,10 @@ package importer
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/internal/golden"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -59,25 +59,7 @@ func TestHybridSplit(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	if *updateSplit {
-		if err := os.WriteFile(splitReport, []byte(table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(splitReport)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != table {
-		t.Errorf("the split report changed; if intended, run go test ./models/importer -run TestHybridSplit -update-split and update docs/import.md\n--- %s\n%s--- now\n%s", splitReport, want, table)
-	}
-	doc, err := os.ReadFile("../../docs/import.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), table) {
-		t.Errorf("docs/import.md does not quote %s", splitReport)
-	}
+	golden.Report(t, table, splitReport, "../../docs/import.md", *updateSplit, "go test ./models/importer -run TestHybridSplit -update-split")
 }
 
 // checkSplit splits a copy of m's @decode, decodes tokens with both and

@@ -3,12 +3,12 @@ package hybridsplit
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/golden"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -110,25 +110,7 @@ func TestModels(t *testing.T) {
 	if t.Failed() || testing.Short() {
 		return
 	}
-	if *updateModels {
-		if err := os.WriteFile(modelsReport, []byte(table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(modelsReport)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != table {
-		t.Errorf("the model report changed; if that is intended, run go test ./passes/hybridsplit -run TestModels -update-models and update docs/hybrid-split.md\n--- %s\n%s--- now\n%s", modelsReport, want, table)
-	}
-	doc, err := os.ReadFile("../../docs/hybrid-split.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), table) {
-		t.Errorf("docs/hybrid-split.md does not quote %s", modelsReport)
-	}
+	golden.Report(t, table, modelsReport, "../../docs/hybrid-split.md", *updateModels, "go test ./passes/hybridsplit -run TestModels -update-models")
 }
 
 // checkModel builds the model, runs it once, then splits a copy in each

@@ -3,12 +3,12 @@ package lowertomps
 import (
 	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rlx-compiler/rlx/dialect/builtin"
+	"github.com/rlx-compiler/rlx/internal/golden"
 	"github.com/rlx-compiler/rlx/internal/modelregions"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
@@ -49,25 +49,7 @@ func TestModels(t *testing.T) {
 	if t.Failed() || testing.Short() {
 		return
 	}
-	if *updateModels {
-		if err := os.WriteFile(modelsReport, []byte(table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(modelsReport)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != table {
-		t.Errorf("the report changed; if that is intended, run go test ./passes/lowertomps -run TestModels -update-models and update docs/codegen-mps.md\n--- %s\n%s--- now\n%s", modelsReport, want, table)
-	}
-	doc, err := os.ReadFile("../../docs/codegen-mps.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(doc), table) {
-		t.Errorf("docs/codegen-mps.md does not quote %s", modelsReport)
-	}
+	golden.Report(t, table, modelsReport, "../../docs/codegen-mps.md", *updateModels, "go test ./passes/lowertomps -run TestModels -update-models")
 }
 
 var updateModels = flag.Bool("update-models", false, "rewrite testdata/models.md from TestModels' results")

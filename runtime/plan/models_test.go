@@ -1,15 +1,14 @@
 package plan_test
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
+	"github.com/rlx-compiler/rlx/internal/golden"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
@@ -68,17 +67,6 @@ func TestModelPlans(t *testing.T) {
 	}
 	got := b.String()
 	path := filepath.Join("testdata", "models.md")
-	if *flagUpdate {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestModelPlans -update)", err)
-	}
-	if !bytes.Equal(want, []byte(got)) {
-		t.Errorf("the plans' table differs from %s (go test -run TestModelPlans -update rewrites it):\n%s", path, got)
-	}
+	golden.Report(t, got, path, "", *flagUpdate, "go test ./runtime/plan -run TestModelPlans -update")
 	t.Logf("\n%s", got)
 }
