@@ -12,6 +12,7 @@ import (
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
@@ -31,38 +32,7 @@ type opCase struct {
 }
 
 func (c opCase) mlir() string {
-	var b strings.Builder
-	outer := make([]string, len(c.args))
-	inner := make([]string, len(c.args))
-	for i, t := range c.args {
-		outer[i] = fmt.Sprintf("%%o%d: %s", i, t)
-		inner[i] = fmt.Sprintf("%%a%d: %s", i, t)
-	}
-	uses := make([]string, len(c.args))
-	for i := range c.args {
-		uses[i] = fmt.Sprintf("%%o%d", i)
-	}
-	res := strings.Join(c.results, ", ")
-	fmt.Fprintf(&b, "func.func @%s(%s) -> (%s) {\n", c.name, strings.Join(outer, ", "), res)
-	lhs := "%r"
-	if len(c.results) > 1 {
-		lhs = fmt.Sprintf("%%r:%d", len(c.results))
-	}
-	fmt.Fprintf(&b, "  %s = thunk.call @%s_thunk(%s) {target = \"metal\"} : (%s) -> (%s) {\n", lhs, c.name, strings.Join(uses, ", "), strings.Join(c.args, ", "), res)
-	fmt.Fprintf(&b, "  ^bb0(%s):\n", strings.Join(inner, ", "))
-	for _, line := range strings.Split(strings.TrimSpace(c.body), "\n") {
-		fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(line))
-	}
-	fmt.Fprintf(&b, "    thunk.yield %s : %s\n  }\n", strings.Join(c.yield, ", "), res)
-	rets := make([]string, len(c.results))
-	for i := range c.results {
-		rets[i] = "%r"
-		if len(c.results) > 1 {
-			rets[i] = fmt.Sprintf("%%r#%d", i)
-		}
-	}
-	fmt.Fprintf(&b, "  return %s : %s\n}\n", strings.Join(rets, ", "), res)
-	return b.String()
+	return opsuite.Case{Name: c.name, Args: c.args, Body: c.body, Yield: c.yield, Results: c.results, Limit: c.limit}.MLIR()
 }
 
 // suite is a set of cases emitted as one module, compiled once.

@@ -371,3 +371,39 @@ type Case struct {
 	Results []string // their types
 	Limit   float64  // NMSE limit per result
 }
+
+// MLIR returns the case as a function @Name whose body is one thunk.call
+// (target "metal") holding Body; %a<i> are the region's operands, %o<i>
+// the function's.
+func (c Case) MLIR() string {
+	var b strings.Builder
+	outer := make([]string, len(c.Args))
+	inner := make([]string, len(c.Args))
+	uses := make([]string, len(c.Args))
+	for i, t := range c.Args {
+		outer[i] = fmt.Sprintf("%%o%d: %s", i, t)
+		inner[i] = fmt.Sprintf("%%a%d: %s", i, t)
+		uses[i] = fmt.Sprintf("%%o%d", i)
+	}
+	res := strings.Join(c.Results, ", ")
+	fmt.Fprintf(&b, "func.func @%s(%s) -> (%s) {\n", c.Name, strings.Join(outer, ", "), res)
+	lhs := "%r"
+	if len(c.Results) > 1 {
+		lhs = fmt.Sprintf("%%r:%d", len(c.Results))
+	}
+	fmt.Fprintf(&b, "  %s = thunk.call @%s_thunk(%s) {target = \"metal\"} : (%s) -> (%s) {\n", lhs, c.Name, strings.Join(uses, ", "), strings.Join(c.Args, ", "), res)
+	fmt.Fprintf(&b, "  ^bb0(%s):\n", strings.Join(inner, ", "))
+	for _, line := range strings.Split(strings.TrimSpace(c.Body), "\n") {
+		fmt.Fprintf(&b, "    %s\n", strings.TrimSpace(line))
+	}
+	fmt.Fprintf(&b, "    thunk.yield %s : %s\n  }\n", strings.Join(c.Yield, ", "), res)
+	rets := make([]string, len(c.Results))
+	for i := range c.Results {
+		rets[i] = "%r"
+		if len(c.Results) > 1 {
+			rets[i] = fmt.Sprintf("%%r#%d", i)
+		}
+	}
+	fmt.Fprintf(&b, "  return %s : %s\n}\n", strings.Join(rets, ", "), res)
+	return b.String()
+}
