@@ -23,7 +23,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 //     folded `1 + w`): ≤ 1e-5 of max |logit|, the same arg-max everywhere;
 //   - a Q8_0 file, whose matrices run through graph.dequant_matmul, gives
 //     what an F32 file of the same dequantised weights gives, ≤ 1e-5, and
-//     stays within q8Bound of the safetensors import.
+//     stays within q8Bound of the safetensors import; a Q4_0 file gives
+//     what its dequantised F32 file gives, ≤ 1e-5.
 func TestGGUFAgreement(t *testing.T) {
 	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
@@ -35,7 +36,11 @@ func TestGGUFAgreement(t *testing.T) {
 			defer hf.Source.Close()
 			want := decodeModule(t, hf.Module, hf.Source, f.Tokens)
 			run := func(format gguf.Format, dequantised bool) (string, *tensor.Tensor) {
-				m, err := ImportGGUF(newContext(), writeGGUF(t, f, format, dequantised), Options{MaxTokens: 16})
+				path := writeGGUF(t, f, format, dequantised)
+				if format.Valid() && !dequantised && tensorsOfType(t, path, gguf.TypeOf(format)) == 0 {
+					t.Fatalf("the %v file holds no %v tensor: nothing would be compared", format, format)
+				}
+				m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -55,6 +60,16 @@ func TestGGUFAgreement(t *testing.T) {
 			if rel > 1e-5 {
 				t.Errorf("%s Q8_0 GGUF: max |Δ| / max |logit| against the dequantised F32 file = %.3g (tolerance 1e-5)", arch, rel)
 			}
+			// Q4_0 the same way (the fixtures' rows, 64 and 96 weights,
+			// are whole Q4_0 blocks; the K-quants' 256 are not, so those
+			// files would hold no quantised matrix).
+			_, q4 := run(gguf.Q4_0, false)
+			_, dq4 := run(gguf.Q4_0, true)
+			rel, _ = agreement(q4, dq4)
+			t.Logf("%s Q4_0 GGUF against F32 of its dequantised weights: %.3g", arch, rel)
+			if rel > 1e-5 {
+				t.Errorf("%s Q4_0 GGUF: max |Δ| / max |logit| against the dequantised F32 file = %.3g (tolerance 1e-5)", arch, rel)
+			}
 			rel, bad = agreement(q8, want)
 			t.Logf("%s Q8_0 GGUF against safetensors: %.3g (arg-max differs at %v)", arch, rel, bad)
 			if rel > q8Bound[name] {
@@ -62,4 +77,21 @@ func TestGGUFAgreement(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tensorsOfType counts the tensors of type typ in the GGUF file at path.
+func tensorsOfType(t testing.TB, path string, typ gguf.TensorType) int {
+	t.Helper()
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	for _, ti := range f.Tensors {
+		if ti.Type == typ {
+			n++
+		}
+	}
+	return n
 }
