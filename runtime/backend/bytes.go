@@ -79,3 +79,27 @@ func (w *BufferWeights) Weight(s ref.Spec) (*tensor.Tensor, error) {
 	}
 	return TensorFromBytes(s.Type.DType, s.Type.Shape, w.buf[pw.Offset:pw.Offset+pw.Bytes])
 }
+
+// Interpret runs step st by running prog, the step's region as the
+// interpreter compiled it, on the step's inputs read from the arena, and
+// writes its results to the step's output slots.
+func Interpret(arena []byte, p *plan.Plan, st *plan.Step, prog *ref.Program, w ref.Weights) error {
+	in := make([]*tensor.Tensor, len(st.Inputs))
+	for i, id := range st.Inputs {
+		t, err := ReadValue(arena, p.Values[id])
+		if err != nil {
+			return err
+		}
+		in[i] = t
+	}
+	out, err := prog.Run(in, w)
+	if err != nil {
+		return err
+	}
+	for i, id := range st.Outputs {
+		if err := WriteValue(arena, p.Values[id], out[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

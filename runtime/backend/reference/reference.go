@@ -5,7 +5,6 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
-	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // Backend is the reference backend.
@@ -55,22 +54,5 @@ func (b *Backend) MPS(st *plan.Step) error { return b.step(st) }
 func (b *Backend) Host(st *plan.Step) error { return b.step(st) }
 
 func (b *Backend) step(st *plan.Step) error {
-	in := make([]*tensor.Tensor, len(st.Inputs))
-	for i, id := range st.Inputs {
-		t, err := backend.ReadValue(b.Arena, b.Plan.Values[id])
-		if err != nil {
-			return err
-		}
-		in[i] = t
-	}
-	out, err := b.progs[st.Index].Run(in, b.w)
-	if err != nil {
-		return err
-	}
-	for i, id := range st.Outputs {
-		if err := backend.WriteValue(b.Arena, b.Plan.Values[id], out[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return backend.Interpret(b.Arena, b.Plan, st, b.progs[st.Index], b.w)
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
-	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/target"
 )
 
@@ -137,24 +136,7 @@ func (b *Backend) MPS(st *plan.Step) error { return b.interpret(st) }
 func (b *Backend) Host(st *plan.Step) error { return b.interpret(st) }
 
 func (b *Backend) interpret(st *plan.Step) error {
-	in := make([]*tensor.Tensor, len(st.Inputs))
-	for i, id := range st.Inputs {
-		t, err := backend.ReadValue(b.Arena, b.Plan.Values[id])
-		if err != nil {
-			return err
-		}
-		in[i] = t
-	}
-	out, err := b.progs[st.Index].Run(in, b.w)
-	if err != nil {
-		return err
-	}
-	for i, id := range st.Outputs {
-		if err := backend.WriteValue(b.Arena, b.Plan.Values[id], out[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return backend.Interpret(b.Arena, b.Plan, st, b.progs[st.Index], b.w)
 }
 
 // Close stops the server and removes the backend's files.
