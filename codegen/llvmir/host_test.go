@@ -19,7 +19,6 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/abi"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
-	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -282,16 +281,7 @@ func TestThunkOnlyRuns(t *testing.T) {
 	if st := p.Stats(); st.MPSSteps != 0 || st.MetalSteps == 0 {
 		t.Fatalf("the split is not Metal thunks only: %+v", st)
 	}
-	st, err := s.Model.RandomWeights(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &ref.TensorWeights{Tensors: st.Tensors}
-	in, err := s.Model.RandomInputs(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ref.RunModule(s.Original, "", in, w)
+	w, in, want, err := s.Reference()
 	if err != nil {
 		t.Fatal(err)
 	}

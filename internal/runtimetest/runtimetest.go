@@ -7,6 +7,8 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // Model is a model graph the runtime's tests use.
@@ -92,4 +94,22 @@ func SplitModel(build func(*ir.Context) (*models.Model, error), opts hybridsplit
 		return nil, err
 	}
 	return s, nil
+}
+
+// Reference returns the model's random weights and inputs (seed 1) and
+// what the original, unsplit module computes from them: the results every
+// run of the split function is checked against.
+func (s *Split) Reference() (w *ref.TensorWeights, in, want []*tensor.Tensor, err error) {
+	st, err := s.Model.RandomWeights(1)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	w = &ref.TensorWeights{Tensors: st.Tensors}
+	if in, err = s.Model.RandomInputs(1); err != nil {
+		return nil, nil, nil, err
+	}
+	if want, err = ref.RunModule(s.Original, "", in, w); err != nil {
+		return nil, nil, nil, err
+	}
+	return w, in, want, nil
 }

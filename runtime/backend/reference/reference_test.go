@@ -46,16 +46,7 @@ func TestModels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := s.Model.RandomWeights(1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w := &ref.TensorWeights{Tensors: st.Tensors}
-			in, err := s.Model.RandomInputs(1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := ref.RunModule(s.Original, "", in, w)
+			w, in, want, err := s.Reference()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,16 +92,7 @@ func TestHandoff(t *testing.T) {
 		t.Fatal("no MPS step hands three or more results to one Metal step")
 	}
 	t.Logf("handoff: step %d (@%s) hands %d results to step %d (@%s, kernel %s)", mps.Index, mps.Symbol, len(shared(mps, metal)), metal.Index, metal.Symbol, metal.Dispatches[0].Kernel)
-	st, err := s.Model.RandomWeights(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &ref.TensorWeights{Tensors: st.Tensors}
-	in, err := s.Model.RandomInputs(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ref.RunModule(s.Original, "", in, w)
+	w, in, want, err := s.Reference()
 	if err != nil {
 		t.Fatal(err)
 	}
