@@ -8,6 +8,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -16,9 +17,9 @@ import (
 // harness reports it.
 
 var rmsCase = opCase{
-	name: "catch_rms", args: []string{"tensor<3x1000xf32>", "tensor<1000xf32>"},
-	body:  `%0 = graph.rms_norm %a0, %a1 {epsilon = 1.0e-06 : f32} : (tensor<3x1000xf32>, tensor<1000xf32>) -> tensor<3x1000xf32>`,
-	yield: []string{"%0"}, results: []string{"tensor<3x1000xf32>"}, limit: limitExact,
+	Name: "catch_rms", Args: []string{"tensor<3x1000xf32>", "tensor<1000xf32>"},
+	Body:  `%0 = graph.rms_norm %a0, %a1 {epsilon = 1.0e-06 : f32} : (tensor<3x1000xf32>, tensor<1000xf32>) -> tensor<3x1000xf32>`,
+	Yield: []string{"%0"}, Results: []string{"tensor<3x1000xf32>"}, Limit: opsuite.LimitExact,
 }
 
 // brokenSuite emits c, applies edit to the source and builds it in mode.
@@ -81,7 +82,7 @@ func TestCatchShortBuffer(t *testing.T) {
 			t.Parallel()
 			s := brokenSuite(t, rmsCase, nil, mode)
 			out := -1
-			for _, b := range s.region(rmsCase.name).Buffers {
+			for _, b := range s.region(rmsCase.Name).Buffers {
 				if b.Role == metal.RoleOutput {
 					out = b.ID
 				}
@@ -141,10 +142,10 @@ func TestCatchDivergentSimd(t *testing.T) {
 func TestStatusWord(t *testing.T) {
 	t.Parallel()
 	c := opCase{
-		name: "status", args: []string{"tensor<5x4xf32>", "tensor<3xi32>", "tensor<3xi32>"},
-		body: `%0 = graph.gather %a0, %a1 {axis = 0 : i64} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+		Name: "status", Args: []string{"tensor<5x4xf32>", "tensor<3xi32>", "tensor<3xi32>"},
+		Body: `%0 = graph.gather %a0, %a1 {axis = 0 : i64} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
 %1 = graph.div %a2, %a1 : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>`,
-		yield: []string{"%0", "%1"}, results: []string{"tensor<3x4xf32>", "tensor<3xi32>"},
+		Yield: []string{"%0", "%1"}, Results: []string{"tensor<3x4xf32>", "tensor<3xi32>"},
 	}
 	s := brokenSuite(t, c, nil, mslcpu.Plain)
 	table := tensor.Zeros(tensor.F32, 5, 4)
@@ -159,7 +160,7 @@ func TestStatusWord(t *testing.T) {
 	} {
 		idx, _ := tensor.FromInt64(tensor.I32, []int{3}, tc.idx)
 		num, _ := tensor.FromInt64(tensor.I32, []int{3}, []int64{7, 7, 7})
-		job, err := mslcpu.RegionJob(s.out.Manifest, s.region(c.name), []*tensor.Tensor{table, idx, num}, nil, mslcpu.RegionOptions{})
+		job, err := mslcpu.RegionJob(s.out.Manifest, s.region(c.Name), []*tensor.Tensor{table, idx, num}, nil, mslcpu.RegionOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestStatusWord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = mslcpu.RegionOutputs(s.region(c.name), res[0])
+		_, err = mslcpu.RegionOutputs(s.region(c.Name), res[0])
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("indices %v: %v", tc.idx, err)

@@ -20,20 +20,9 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
-// opCase is one region of the op test suite: a function whose body is one
-// thunk.call holding body. %a<i> are the region's operands.
-type opCase struct {
-	name    string
-	args    []string // operand types
-	body    string
-	yield   []string // yielded values
-	results []string // their types
-	limit   float64  // NMSE limit per result
-}
-
-func (c opCase) mlir() string {
-	return opsuite.Case{Name: c.name, Args: c.args, Body: c.body, Yield: c.yield, Results: c.results, Limit: c.limit}.MLIR()
-}
+// opCase is a case of the op suite (package opsuite): a function whose
+// body is one thunk.call holding Body; %a<i> are the region's operands.
+type opCase = opsuite.Case
 
 // suite is a set of cases emitted as one module, compiled once.
 type suite struct {
@@ -93,7 +82,7 @@ func newTempDir() (string, error) {
 func parseCases(cases []opCase) (*ir.Operation, error) {
 	var src strings.Builder
 	for _, c := range cases {
-		src.WriteString(c.mlir())
+		src.WriteString(c.MLIR())
 	}
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
@@ -179,11 +168,11 @@ func (s *suite) funcOp(name string) *ir.Operation {
 // prepare computes a case's reference results on seeded inputs and builds
 // its harness job.
 func (s *suite) prepare(c opCase, seed uint64, opt mslcpu.RegionOptions) (*caseRun, error) {
-	cr := &caseRun{c: c, region: s.region(c.name)}
+	cr := &caseRun{c: c, region: s.region(c.Name)}
 	if cr.region == nil {
-		return nil, fmt.Errorf("%s: no region in the manifest", c.name)
+		return nil, fmt.Errorf("%s: no region in the manifest", c.Name)
 	}
-	p, err := ref.CompileFunc(s.funcOp(c.name))
+	p, err := ref.CompileFunc(s.funcOp(c.Name))
 	if err != nil {
 		return nil, err
 	}

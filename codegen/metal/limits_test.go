@@ -39,23 +39,23 @@ func TestLimits(t *testing.T) {
 			// An LSTM keeps h twice and c in threadgroup memory: 3·4096
 			// floats are 48 KB.
 			name: "threadgroup memory",
-			src: opCase{name: "big_lstm", args: []string{"tensor<1x1x8xf32>", "tensor<16384x8xf32>", "tensor<16384x4096xf32>", "tensor<16384xf32>"},
-				body:  `%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x1x8xf32>, tensor<16384x8xf32>, tensor<16384x4096xf32>, tensor<16384xf32>) -> (tensor<1x1x4096xf32>, tensor<1x4096xf32>, tensor<1x4096xf32>)`,
-				yield: []string{"%0#0"}, results: []string{"tensor<1x1x4096xf32>"}}.mlir(),
+			src: opCase{Name: "big_lstm", Args: []string{"tensor<1x1x8xf32>", "tensor<16384x8xf32>", "tensor<16384x4096xf32>", "tensor<16384xf32>"},
+				Body:  `%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x1x8xf32>, tensor<16384x8xf32>, tensor<16384x4096xf32>, tensor<16384xf32>) -> (tensor<1x1x4096xf32>, tensor<1x4096xf32>, tensor<1x4096xf32>)`,
+				Yield: []string{"%0#0"}, Results: []string{"tensor<1x1x4096xf32>"}}.MLIR(),
 			want: "in.mlir:4:12: error: 'graph.lstm' op needs 49152 bytes of threadgroup memory in kernel lstm_steps_0; a Metal threadgroup has at most 32768",
 		},
 		{
 			name: "buffers",
-			src: opCase{name: "wide_concat", args: types,
-				body:  fmt.Sprintf(`%%0 = graph.concat %s {axis = 0 : i64} : (%s) -> tensor<40x4xf32>`, strings.Join(many, ", "), strings.Join(types, ", ")),
-				yield: []string{"%0"}, results: []string{"tensor<40x4xf32>"}}.mlir(),
+			src: opCase{Name: "wide_concat", Args: types,
+				Body:  fmt.Sprintf(`%%0 = graph.concat %s {axis = 0 : i64} : (%s) -> tensor<40x4xf32>`, strings.Join(many, ", "), strings.Join(types, ", ")),
+				Yield: []string{"%0"}, Results: []string{"tensor<40x4xf32>"}}.MLIR(),
 			want: "in.mlir:4:10: error: 'graph.concat' op needs 41 buffers in kernel concat_0; a Metal kernel can bind at most 31",
 		},
 		{
 			name: "bf16 before MSL 3.1",
-			src: opCase{name: "bf", args: []string{"tensor<4xbf16>"},
-				body:  `%0 = graph.neg %a0 : (tensor<4xbf16>) -> tensor<4xbf16>`,
-				yield: []string{"%0"}, results: []string{"tensor<4xbf16>"}}.mlir(),
+			src: opCase{Name: "bf", Args: []string{"tensor<4xbf16>"},
+				Body:  `%0 = graph.neg %a0 : (tensor<4xbf16>) -> tensor<4xbf16>`,
+				Yield: []string{"%0"}, Results: []string{"tensor<4xbf16>"}}.MLIR(),
 			want: "in.mlir:4:10: error: 'graph.neg' op operand #0 has type tensor<4xbf16>: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is 3.0",
 		},
 		{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
@@ -133,17 +134,17 @@ func probe(ctx *ir.Context, f *ir.Operation, inputs []*tensor.Tensor, w ref.Weig
 
 // regionLimit is the NMSE limit of a region: the loosest of its ops'.
 func regionLimit(call *ir.Operation) float64 {
-	limit := limitExact
+	limit := opsuite.LimitExact
 	for op := range (thunk.Call{Op: call}).Body().Ops() {
 		switch op.Name() {
 		case graph.MatMulName, graph.DequantMatMulName, graph.AttentionName:
-			limit = max(limit, limitMatmul)
+			limit = max(limit, opsuite.LimitMatmul)
 		case graph.GatedDeltaNetName, graph.LSTMName:
 			limit = max(limit, 1e-6)
 		}
 		for _, r := range op.Results() {
 			if strings.Contains(r.Type().String(), "xf16>") || strings.Contains(r.Type().String(), "xbf16>") {
-				limit = max(limit, limitF16)
+				limit = max(limit, opsuite.LimitF16)
 			}
 		}
 	}

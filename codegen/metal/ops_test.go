@@ -20,7 +20,7 @@ func TestOps(t *testing.T) {
 	for _, c := range s.cases {
 		cr, err := s.prepare(c, 1, mslcpu.RegionOptions{})
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			t.Fatalf("%s: %v", c.Name, err)
 		}
 		runs = append(runs, cr)
 	}
@@ -48,11 +48,11 @@ func nmseMarkdown(runs []*caseRun) string {
 		for _, e := range cr.nmse {
 			es = append(es, fmt.Sprintf("%.2g", e))
 		}
-		limit := fmt.Sprintf("%.0e", cr.c.limit)
-		if cr.c.limit == 0 {
+		limit := fmt.Sprintf("%.0e", cr.c.Limit)
+		if cr.c.Limit == 0 {
 			limit = "exact"
 		}
-		fmt.Fprintf(&b, "| %s | %s → %s | %s | %s | %s |\n", cr.c.name, strings.Join(cr.c.args, ", "), strings.Join(cr.c.results, ", "),
+		fmt.Fprintf(&b, "| %s | %s → %s | %s | %s | %s |\n", cr.c.Name, strings.Join(cr.c.Args, ", "), strings.Join(cr.c.Results, ", "),
 			strings.Join(slices.Compact(slices.Clone(cr.dispatch)), " "), strings.Join(es, ", "), limit)
 	}
 	return b.String()
@@ -62,14 +62,14 @@ func checkRuns(t *testing.T, runs []*caseRun) {
 	t.Helper()
 	for _, cr := range runs {
 		if cr.err != nil {
-			t.Errorf("%s: %v", cr.c.name, cr.err)
+			t.Errorf("%s: %v", cr.c.Name, cr.err)
 			continue
 		}
 		for k, e := range cr.nmse {
-			if !(e <= cr.c.limit) {
-				t.Errorf("%s result #%d: NMSE %.3g over the limit %.0e (kernels %v)", cr.c.name, k, e, cr.c.limit, cr.dispatch)
+			if !(e <= cr.c.Limit) {
+				t.Errorf("%s result #%d: NMSE %.3g over the limit %.0e (kernels %v)", cr.c.Name, k, e, cr.c.Limit, cr.dispatch)
 			} else {
-				t.Logf("%s result #%d: NMSE %.3g (kernels %v)", cr.c.name, k, e, cr.dispatch)
+				t.Logf("%s result #%d: NMSE %.3g (kernels %v)", cr.c.Name, k, e, cr.dispatch)
 			}
 		}
 	}
@@ -96,7 +96,7 @@ func TestSanitizers(t *testing.T) {
 	}
 	var cases []opCase
 	for _, c := range opCases() {
-		if slices.Contains(sanitizerCases, c.name) {
+		if slices.Contains(sanitizerCases, c.Name) {
 			cases = append(cases, c)
 		}
 	}
@@ -138,7 +138,7 @@ func TestOpsSmallThreadgroups(t *testing.T) {
 	for _, c := range s.cases {
 		cr, err := s.prepare(c, 3, mslcpu.RegionOptions{MaxThreads: 96})
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			t.Fatalf("%s: %v", c.Name, err)
 		}
 		runs = append(runs, cr)
 	}
@@ -157,7 +157,7 @@ func TestOpsFibers(t *testing.T) {
 	for _, c := range s.cases {
 		cr, err := s.prepare(c, 4, mslcpu.RegionOptions{})
 		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
+			t.Fatalf("%s: %v", c.Name, err)
 		}
 		runs = append(runs, cr)
 	}
