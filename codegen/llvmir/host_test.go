@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rlx-compiler/rlx/codegen/llvmir"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
@@ -123,7 +124,7 @@ int main(void) {
 			}
 			want := expectedRecord(t, out)
 			if string(got) != want {
-				t.Errorf("the record differs from the plan:\n%s", lineDiff(want, string(got)))
+				t.Errorf("the record differs from the plan (-plan +record):\n%s", cmp.Diff(want, string(got)))
 			}
 			t.Logf("%d recorded calls, %d of them dispatches, %d CPU wait(s)", strings.Count(want, "\n"), strings.Count(want, "\ndispatch "), strings.Count(want, "commit_and_wait"))
 		})
@@ -237,24 +238,6 @@ func expectedRecord(t *testing.T, out *llvmir.Output) string {
 	}
 	b.WriteString("destroy\n")
 	return b.String()
-}
-
-// lineDiff shows the first lines where two texts differ.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // TestThunkOnlyRuns plans the toy Qwen3.5-like model split so that every

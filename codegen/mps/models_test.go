@@ -1,12 +1,12 @@
 package mps
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rlx-compiler/rlx/internal/modelregions"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
@@ -65,31 +65,13 @@ func compareRecorded(t *testing.T, dir string, mod *ir.Operation, out *Output) (
 		}
 		g, w := ir.Sprint(got, ir.PrintOptions{}), ir.Sprint(want[i], ir.PrintOptions{})
 		if g != w {
-			t.Errorf("@%s: the builder built another graph than its region\n%s", r.title, lineDiff(w, g))
+			t.Errorf("@%s: the builder built another graph than its region (-region +recorded):\n%s", r.title, cmp.Diff(w, g))
 			continue
 		}
 		regions++
 		prims += strings.Count(w, " = mps.")
 	}
 	return regions, prims
-}
-
-// lineDiff shows the first differing line of want and got, with context.
-func lineDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return fmt.Sprintf("line %d:\n  region:   %s\n  recorded: %s", i+1, strings.TrimSpace(w), strings.TrimSpace(g))
-		}
-	}
-	return "(equal)"
 }
 
 // TestModels emits the builders of every MPS region of the three model
