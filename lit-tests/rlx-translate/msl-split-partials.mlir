@@ -3,6 +3,8 @@
 // RUN: rlx-translate --mlir-to-msl --decode-threadgroups=1 %s -o %t.one.metal
 // RUN: FileCheck %s --input-file=%t.one.manifest.json --check-prefix=ONE
 // RUN: not rlx-translate --mlir-to-msl --decode-threadgroups=0 %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not rlx-translate --mlir-to-msl --decode-threadgroups=many %s 2>&1 | FileCheck %s --check-prefix=NAN
+// RUN: not rlx-translate --mlir-to-msl --max-threads-per-threadgroup=x %s 2>&1 | FileCheck %s --check-prefix=NAN-THREADS
 
 // Decode kernels that split their work across threadgroups: the GEMV
 // splits K, attention decode splits the keys. Each split writes partial
@@ -33,6 +35,8 @@
 // ONE-NOT:     _merge_
 
 // BAD: for the --decode-threadgroups option: '0' is not from 1 to 65536
+// NAN: for the --decode-threadgroups option: 'many' value invalid for uint argument!
+// NAN-THREADS: for the --max-threads-per-threadgroup option: 'x' value invalid for uint argument!
 
 func.func @step(%x: tensor<1x256xf32>, %q: tensor<1x1x8x128xf32>, %k: tensor<1x256x2x128xf32>, %v: tensor<1x256x2x128xf32>) -> (tensor<1x64xf32>, tensor<1x1x8x128xf32>) {
   %r:2 = thunk.call @step_thunk(%x, %q, %k, %v) {target = "metal"} : (tensor<1x256xf32>, tensor<1x1x8x128xf32>, tensor<1x256x2x128xf32>, tensor<1x256x2x128xf32>) -> (tensor<1x64xf32>, tensor<1x1x8x128xf32>) {
