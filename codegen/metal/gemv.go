@@ -22,8 +22,7 @@ import (
 //     gemvUnroll, loading a group's rows before using them;
 //   - K is split across threadgroups into as many splits as keep the grid
 //     within Options.DecodeThreadgroups threadgroups (each split at least
-//     gemvMinRows rows), so that the grid is one wave of a GPU that holds
-//     that many threadgroups at once: each split writes its partial sums
+//     gemvMinRows rows): each split writes its partial sums
 //     (f32) to a region temporary, and gemv_merge adds the splits in order
 //     and rounds to y's type. Without a split the first kernel writes y
 //     itself.
@@ -40,10 +39,9 @@ const (
 	// the most threadgroups a split GEMV launches: about what a large GPU
 	// holds at once (an H200: 132 multiprocessors of 16 threadgroups of
 	// 128 threads; an M2 Ultra has 76 cores). On the H200
-	// (docs/gpu-check.md, runs 3 and 4) a grid past one wave was slower
-	// (the lm head in 4 splits, 2376 threadgroups, against 2 splits), and
-	// fewer threadgroups were slower at every decode shape (512 against
-	// 1024: 1.3 to 1.5 times).
+	// (docs/gpu-check.md, "Tuning, measured") 2048 was best or within 7%
+	// of best at every decode shape, against 1024 and 4096; 512 was 1.3
+	// to 1.5 times slower than 1024.
 	defaultDecodeThreadgroups = 2048
 )
 
