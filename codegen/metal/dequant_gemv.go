@@ -17,8 +17,8 @@ import "fmt"
 // A software-pipelined variant (one simdgroup a threadgroup, each step's
 // weight words loaded one step ahead) measured slower on the H200 at 10
 // of the 12 decode shapes, most at K = 14336 (0.22 of the roofline
-// against 0.35 for q4_0): a quarter of the warps, each walking the whole
-// of K in turn (docs/gpu-check.md, run 3).
+// against 0.35 for q4_0), in a device call whose raw output was not kept;
+// 8 or 2 rows a threadgroup were slower too (docs/gpu-check.md, run 8).
 //
 // Decoding follows ggml's mul_mv (metal.md §1.3) in spirit: the x slice is
 // pre-scaled by 1, 1/16, 1/256 or 1/4096 so that a 4-bit or 8-bit value
