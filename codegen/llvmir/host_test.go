@@ -20,7 +20,6 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/abi"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/plan"
-	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // tool returns the path of an LLVM tool, or skips.
@@ -371,27 +370,11 @@ int main(void) {
 			t.Fatal(err)
 		}
 		res = res[v.Bytes:]
-		e := nmse(got, want[i])
+		e := runtimetest.NMSE(got, want[i])
 		t.Logf("output %d (%s): NMSE %.3g", i, o.Name, e)
 		if e > 1e-6 || math.IsNaN(e) {
 			t.Errorf("output %d (%s): NMSE %g against the interpreter", i, o.Name, e)
 		}
 	}
 	t.Logf("%d Metal steps, %d dispatches, from a C program", p.Stats().MetalSteps, p.Stats().Dispatches)
-}
-
-func nmse(a, b *tensor.Tensor) float64 {
-	var num, den float64
-	for i := range b.Len() {
-		d := a.Float64(i) - b.Float64(i)
-		num += d * d
-		den += b.Float64(i) * b.Float64(i)
-	}
-	if den == 0 {
-		if num == 0 {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	return num / den
 }

@@ -1,12 +1,16 @@
 package runtimetest
 
 import (
+	"math"
+	"slices"
+
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/models"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
+	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -112,4 +116,34 @@ func (s *Split) Reference() (w *ref.TensorWeights, in, want []*tensor.Tensor, er
 		return nil, nil, nil, err
 	}
 	return w, in, want, nil
+}
+
+// NMSE is Σ(a−b)² / Σb² over two tensors of one shape: 0 when b is all
+// zeros and a equals it, +Inf when b is all zeros and a is not.
+func NMSE(a, b *tensor.Tensor) float64 {
+	var num, den float64
+	for i := range b.Len() {
+		d := a.Float64(i) - b.Float64(i)
+		num += d * d
+		den += b.Float64(i) * b.Float64(i)
+	}
+	if den == 0 {
+		if num == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return num / den
+}
+
+// Shared returns the results of step a that step b reads: the values one
+// step hands to another.
+func Shared(a, b *plan.Step) []int {
+	var out []int
+	for _, o := range a.Outputs {
+		if slices.Contains(b.Inputs, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }

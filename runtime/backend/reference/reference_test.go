@@ -91,7 +91,7 @@ func TestHandoff(t *testing.T) {
 	if mps == nil {
 		t.Fatal("no MPS step hands three or more results to one Metal step")
 	}
-	t.Logf("handoff: step %d (@%s) hands %d results to step %d (@%s, kernel %s)", mps.Index, mps.Symbol, len(shared(mps, metal)), metal.Index, metal.Symbol, metal.Dispatches[0].Kernel)
+	t.Logf("handoff: step %d (@%s) hands %d results to step %d (@%s, kernel %s)", mps.Index, mps.Symbol, len(runtimetest.Shared(mps, metal)), metal.Index, metal.Symbol, metal.Dispatches[0].Kernel)
 	w, in, want, err := s.Reference()
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +108,7 @@ func TestHandoff(t *testing.T) {
 		bitIdentical(t, fmt.Sprintf("run %d", run), got, want)
 	}
 	// The bug: two handed-over results share a slot.
-	ids := shared(mps, metal)
+	ids := runtimetest.Shared(mps, metal)
 	bad := *comp
 	bad.Plan = clonePlan(t, comp.Plan)
 	bad.Plan.Values[ids[1]].Offset = bad.Plan.Values[ids[0]].Offset
@@ -153,26 +153,12 @@ func handoff(p *plan.Plan) (*plan.Step, *plan.Step) {
 			continue
 		}
 		for _, b := range p.Steps[a.Index+1:] {
-			if b.Kind == plan.StepMetal && len(shared(a, b)) >= 3 {
+			if b.Kind == plan.StepMetal && len(runtimetest.Shared(a, b)) >= 3 {
 				return a, b
 			}
 		}
 	}
 	return nil, nil
-}
-
-// shared returns the results of a that b reads.
-func shared(a, b *plan.Step) []int {
-	var out []int
-	for _, o := range a.Outputs {
-		for _, i := range b.Inputs {
-			if o == i {
-				out = append(out, o)
-				break
-			}
-		}
-	}
-	return out
 }
 
 func clonePlan(t *testing.T, p *plan.Plan) *plan.Plan {

@@ -44,24 +44,6 @@ func needClang(t *testing.T) {
 	}
 }
 
-// nmse is Σ(a−b)² / Σb² over two float tensors of one shape (0 when b is
-// all zeros and a equals it).
-func nmse(a, b *tensor.Tensor) float64 {
-	var num, den float64
-	for i := range b.Len() {
-		d := a.Float64(i) - b.Float64(i)
-		num += d * d
-		den += b.Float64(i) * b.Float64(i)
-	}
-	if den == 0 {
-		if num == 0 {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	return num / den
-}
-
 // Tolerances of a whole decode step against the interpreter: the
 // codegen's per-kernel limits are NMSE 1e-7 (5e-4 for matmul and
 // attention), and a step chains tens of kernels and MPS regions whose
@@ -95,9 +77,9 @@ func TestDecodeStep(t *testing.T) {
 	handoffs := 0
 	for _, a := range c.Plan.Steps {
 		for _, m := range c.Plan.Steps {
-			if a.Kind == plan.StepMPS && m.Kind == plan.StepMetal && len(shared(a, m)) >= 3 {
+			if a.Kind == plan.StepMPS && m.Kind == plan.StepMetal && len(runtimetest.Shared(a, m)) >= 3 {
 				handoffs++
-				t.Logf("handoff: @%s hands %d results to @%s (%s)", a.Symbol, len(shared(a, m)), m.Symbol, m.Dispatches[0].Kernel)
+				t.Logf("handoff: @%s hands %d results to @%s (%s)", a.Symbol, len(runtimetest.Shared(a, m)), m.Symbol, m.Dispatches[0].Kernel)
 			}
 		}
 	}
@@ -123,7 +105,7 @@ func TestDecodeStep(t *testing.T) {
 		t.Errorf("%d CPU waits per decode step, want 1", st.Waits)
 	}
 	for i := range want {
-		e := nmse(got[i], want[i])
+		e := runtimetest.NMSE(got[i], want[i])
 		t.Logf("result %d (%s): NMSE %.3g", i, c.Plan.Outputs[i].Name, e)
 		if e > stepNMSE || math.IsNaN(e) {
 			t.Errorf("result %d (%s): NMSE %g against the interpreter, want at most %g", i, c.Plan.Outputs[i].Name, e, stepNMSE)
@@ -188,7 +170,7 @@ func TestDecodeSteps(t *testing.T) {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		for i := range want {
-			if e := nmse(got[i], want[i]); e > stepNMSE || math.IsNaN(e) {
+			if e := runtimetest.NMSE(got[i], want[i]); e > stepNMSE || math.IsNaN(e) {
 				t.Errorf("step %d result %d (%s): NMSE %g, want at most %g", step, i, c.Plan.Outputs[i].Name, e, stepNMSE)
 			} else if i == 0 {
 				t.Logf("step %d: logits NMSE %.3g", step, e)
@@ -216,18 +198,4 @@ func modelData(t *testing.T, m *models.Model) (ref.Weights, []*tensor.Tensor) {
 		t.Fatal(err)
 	}
 	return &ref.TensorWeights{Tensors: st.Tensors}, in
-}
-
-// shared returns the results of step a that step b reads.
-func shared(a, b *plan.Step) []int {
-	var out []int
-	for _, o := range a.Outputs {
-		for _, i := range b.Inputs {
-			if o == i {
-				out = append(out, o)
-				break
-			}
-		}
-	}
-	return out
 }

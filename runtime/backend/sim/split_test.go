@@ -6,6 +6,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/runtimetest"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/backend/sim"
@@ -87,7 +88,7 @@ func TestSplitKernels(t *testing.T) {
 	}
 	// f16 results: the codegen's f16 limit (one rounding apart).
 	for i := range want {
-		e := nmse(got[i], want[i])
+		e := runtimetest.NMSE(got[i], want[i])
 		t.Logf("result %d: NMSE %.3g", i, e)
 		if e > 1e-5 || math.IsNaN(e) {
 			t.Errorf("result %d: NMSE %g against the interpreter, want at most 1e-5", i, e)
