@@ -36,11 +36,7 @@ func qwenPlan(t *testing.T, opts plan.Options) *plan.Plan {
 // clone copies a plan through JSON.
 func clone(t *testing.T, p *plan.Plan) *plan.Plan {
 	t.Helper()
-	var b bytes.Buffer
-	if err := p.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	q, err := plan.ReadJSON(&b)
+	q, err := p.Clone()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,5 +271,27 @@ func TestCarry(t *testing.T) {
 		if !strings.Contains(text, w) {
 			t.Errorf("the printed plan lacks %q:\n%s", w, text)
 		}
+	}
+}
+
+// TestClone: a copy equals the plan and does not share its values; a plan
+// that fails Check does not clone.
+func TestClone(t *testing.T) {
+	p := qwenPlan(t, plan.Options{})
+	q, err := p.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.String() != q.String() {
+		t.Fatal("the clone prints differently")
+	}
+	q.Values[0].Offset++
+	if p.Values[0].Offset == q.Values[0].Offset {
+		t.Fatal("the clone shares its values with the plan")
+	}
+	st := p.Steps[0]
+	p.Values[st.Outputs[0]].Bytes = -1
+	if _, err := p.Clone(); err == nil {
+		t.Fatal("a plan that fails Check cloned")
 	}
 }

@@ -107,6 +107,16 @@ func (p *Plan) WriteJSON(w io.Writer) error {
 	return enc.Encode(p)
 }
 
+// Clone returns a deep copy of the plan, through its JSON form (so the
+// copy passes Check, as ReadJSON requires).
+func (p *Plan) Clone() (*Plan, error) {
+	var b bytes.Buffer
+	if err := p.WriteJSON(&b); err != nil {
+		return nil, err
+	}
+	return ReadJSON(&b)
+}
+
 // ReadJSON reads a plan written by WriteJSON: the version must be
 // Version, every field must be known, and the plan must pass Check.
 func ReadJSON(r io.Reader) (*Plan, error) {

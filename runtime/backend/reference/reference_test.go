@@ -1,7 +1,6 @@
 package reference_test
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
 
@@ -163,11 +162,7 @@ func handoff(p *plan.Plan) (*plan.Step, *plan.Step) {
 
 func clonePlan(t *testing.T, p *plan.Plan) *plan.Plan {
 	t.Helper()
-	var b bytes.Buffer
-	if err := p.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	q, err := plan.ReadJSON(&b)
+	q, err := p.Clone()
 	if err != nil {
 		t.Fatal(err)
 	}
