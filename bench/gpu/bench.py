@@ -243,6 +243,24 @@ def tune(R, out):
     return res
 
 
+def profile_cases(names, suite="real"):
+    """Runs the named cases' dispatches once on each of two buffer sets,
+    for ncu (check.py's profile stage) to read the counters of the second."""
+    index = json.load(open(os.path.join(HERE, f"{suite}.json")))
+    lib = Lib(suite)
+    for case in index["cases"]:
+        if case["name"] not in names:
+            continue
+        sets = [region_buffers(lib, case, i) for i in range(2)]
+        torch.cuda.synchronize()
+        for s in sets:
+            for d in case["dispatches"]:
+                Launch(lib, d, [t.data_ptr() for t in s])()
+        torch.cuda.synchronize()
+        del sets
+        torch.cuda.empty_cache()
+
+
 def smoke(R):
     """The ctypes path and graph capture on one small kernel: its output
     must match the reference, captured and replayed."""
@@ -275,3 +293,12 @@ def smoke(R):
     res["nmse_after_replay"] = e
     res["ok"] = e <= case["limit"]
     return res
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--profile":
+        profile_cases(set(sys.argv[2].split(",")))
+    else:
+        sys.exit("usage: bench.py --profile CASE[,CASE...]")

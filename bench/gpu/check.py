@@ -181,6 +181,48 @@ def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode
     return res
 
 
+# Cases the profile stage reads hardware counters of (ncu), one launch
+# of each dispatch after a first on other buffers.
+PROFILE_CASES = ["gemv_f16_4096x4096", "dequant_gemv_q4_0_4096x14336", "dequant_gemv_q8_0_4096x14336",
+                 "dequant_gemv_q4_k_14336x4096", "dequant_gemv_q6_k_4096x14336", "attention_decode_gqa_8k",
+                 "attention_decode_gqa_32k"]
+PROFILE_SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
+                    "SchedulerStats"]
+
+
+def profile(logs, cases=None):
+    """ncu's counters for the decode kernels (only when --only names this
+    stage: it replays each kernel many times). Every metric of the chosen
+    sections, per kernel launch, from ncu's CSV (raw text in the logs)."""
+    import csv
+    import io
+
+    cases = cases or PROFILE_CASES
+    cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "details", "--kernel-name", "regex:^rlx_k_"]
+    for s in PROFILE_SECTIONS:
+        cmd += ["--section", s]
+    # The warp stall reasons, per issued instruction.
+    cmd += ["--metrics", r"regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$"]
+    cmd += ["python3", os.path.join(HERE, "bench.py"), "--profile", ",".join(cases)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=max(5, min(400, time_left() - 30)), cwd=HERE)
+    with open(os.path.join(logs, "profile.csv"), "w") as f:
+        f.write(p.stdout)
+    with open(os.path.join(logs, "profile.err"), "w") as f:
+        f.write(p.stderr)
+    lines = [l for l in p.stdout.splitlines() if l.startswith('"')]
+    res = {"returncode": p.returncode, "launches": []}
+    by_id = {}
+    for row in csv.DictReader(io.StringIO("\n".join(lines))):
+        k = by_id.setdefault(row["ID"], {"kernel": row["Kernel Name"], "grid": row.get("Grid Size"),
+                                         "block": row.get("Block Size"), "metrics": {}})
+        unit = row.get("Metric Unit") or ""
+        k["metrics"][row["Metric Name"] + (f" ({unit})" if unit else "")] = row["Metric Value"]
+    res["launches"] = list(by_id.values())
+    if p.returncode != 0:
+        res["stderr_tail"] = p.stderr[-3000:]
+    return res
+
+
 # ---- running jobs ---------------------------------------------------------------
 
 
@@ -514,6 +556,8 @@ def main():
     R.stage("correct_real", correct, "real", 240)
     if os.path.exists(os.path.join(HERE, "probe.jobs")):
         R.stage("probe", probe, args.logs)
+    if "profile" in only:
+        R.stage("profile", profile, args.logs)
     if args.mode == "smoke":
         R.stage("sanitize_small", sanitize, args.logs, "small", ["memcheck"], 180)
         R.stage("planted", planted, args.logs)

@@ -17,7 +17,7 @@ import (
 // loads waited for the previous key's online-softmax update. So:
 //
 //   - the keys are split into ranges across threadgroups (splits chosen
-//     so that the grid reaches about a quarter of
+//     so that the grid reaches about an eighth of
 //     Options.DecodeThreadgroups, each range at least attnMinKeys keys);
 //     each range's (max, sum, weighted values) go to a region temporary,
 //     and attention_merge combines the ranges, mergeChunk at a time, as
@@ -35,14 +35,22 @@ import (
 //   - the simdgroups take steps in turn and merge through threadgroup
 //     memory.
 //
-// Masked keys are never read. A range with no key kept contributes
+// A masked key's own row is never read: its lanes load a kept row
+// instead (attnSafeRow; cached, and weighted by exactly 0), so that the
+// K and V loads need no branch. A range with no key kept contributes
 // nothing (max −∞); a row that keeps no key is zeros, as the reference.
 
 const (
 	attnMinKeys = 64 // fewest keys per split
 	attnUnroll  = 2  // keys a lane group loads before using them
 	attnSimds   = 4  // simdgroups per threadgroup
-	attnRegs    = 32 // floats of q and o a lane may hold for its heads
+	attnRegs    = 64 // floats of q and o a lane may hold for its heads
+	// attnLaneElems is about how many elements of a head dim a lane
+	// holds, which sets how many lanes share a key (8 at D = 128).
+	attnLaneElems = 16
+	// attnGridDiv: attention decode aims for DecodeThreadgroups /
+	// attnGridDiv threadgroups (256 by default).
+	attnGridDiv = 8
 )
 
 // attnDecodePlan is the launch plan of one decode attention.
@@ -60,10 +68,10 @@ type attnDecodePlan struct {
 
 func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	var p attnDecodePlan
-	// KL: the power of two (at most 32) that leaves about eight elements
-	// of the larger head dim to each lane.
+	// KL: the power of two (at most 32) that leaves about attnLaneElems
+	// elements of the larger head dim to each lane.
 	p.kl = 1
-	for p.kl < 32 && p.kl*8 < max(s.d, s.dv) {
+	for p.kl < 32 && p.kl*attnLaneElems < max(s.d, s.dv) {
 		p.kl *= 2
 	}
 	p.kpw = SimdWidth / p.kl
@@ -107,14 +115,17 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
 	// Attention's threadgroups hold the state of their heads and the next
-	// step's rows (124 registers a thread on an H200 at hb = 2, four times
-	// a GEMV thread's): they aim for a quarter of the grid, 512
-	// threadgroups by default. On the H200 (docs/gpu-check.md, runs 3, 5
-	// and 6), two heads a threadgroup at 512 threadgroups beat four heads
-	// (163 registers) at 128, 256 or 512, two heads at 256 or 1024, one
-	// head (92 registers) at 256 to 1024, and four keys a lane group per
-	// step (193 and 242 registers).
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/4))
+	// step's rows (191 registers a thread on an H200 at D = 128, hb = 2,
+	// KL = 8, six times a GEMV thread's): they aim for an eighth of the
+	// grid, 256 threadgroups by default. On the H200 (docs/gpu-check.md,
+	// run 10: 8k and 32k keys, GQA 32/8, D = 128), eight lanes a key and
+	// two heads at 256 threadgroups (22.3 and 63.1 µs) beat the same at 512
+	// (27.6, 70.8) and 1024, one head at 512 (22.4, 66.7: as fast at 8k,
+	// 6% slower at 32k), 256 and 1024, sixteen lanes a key and two heads at
+	// 512 (23.9, 70.3), 256 and 1024, and sixteen lanes with four heads
+	// (154 registers) at 256 to 1024; runs 3, 5 and 6 measured the designs
+	// before it.
+	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/attnGridDiv))
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
@@ -243,20 +254,38 @@ func (a attnSlice) declRaw(b *kb, et elem, name string) {
 }
 
 // loadRaw loads a lane's slice of row (an element offset expression) of
-// buf into the registers declRaw declared, when cond holds and the
-// elements exist; the others are set to 0, never left undefined (a masked
-// key's row is not read, and its zeros meet a weight of 0).
-func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, cond string) {
+// buf into the registers declRaw declared. keep is the key's condition.
+// When guard is false, row names a row inside buf even for a masked key
+// (the caller points it at a kept row), and full vectors load without a
+// branch; otherwise, and for vectors that reach past the dim and scalar
+// slices, elements load only when keep holds and they exist, and are 0
+// otherwise, never left undefined (a masked key's weight is 0, and 0
+// times a non-finite value would not be).
+//
+// A branch around each load (the first form, with the load assigned to
+// the register inside it) was 1.36 and 1.48 times slower on the H200 at
+// 8k and 32k keys once the loads were vectors (docs/gpu-check.md, run
+// 10); the CUDA shim assigns vectors element by element, so the load
+// initialises a constant first, or it becomes four 2-byte loads.
+func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, keep string, guard bool) {
 	zero := "(" + et.msl() + ")0.0f"
 	if a.vec {
 		vt := et.msl() + "4"
 		for v := range a.n / 4 {
-			c := cond
+			if a.full(v) && !guard {
+				b.l("{")
+				b.l("const %s t = *((device const %s *)(%s + %s + %s));", vt, vt, buf, row, a.vecStart(v))
+				b.l("%s%d = t;", name, v)
+				b.l("}")
+				continue
+			}
+			c := keep
 			if !a.full(v) {
 				c = joinCond(c, fmt.Sprintf("%s < %du", a.vecStart(v), a.dim))
 			}
 			b.l("if (%s) {", c)
-			b.l("%s%d = *((device const %s *)(%s + %s + %s));", name, v, vt, buf, row, a.vecStart(v))
+			b.l("const %s t = *((device const %s *)(%s + %s + %s));", vt, vt, buf, row, a.vecStart(v))
+			b.l("%s%d = t;", name, v)
 			b.l("} else {")
 			for i := range 4 {
 				b.l("%s%d[%d] = %s;", name, v, i, zero)
@@ -266,7 +295,7 @@ func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, cond string) {
 		return
 	}
 	for e := range a.n {
-		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, a.elemCond(cond, e), buf, row, a.kl*e, zero)
+		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, a.elemCond(keep, e), buf, row, a.kl*e, zero)
 	}
 }
 
@@ -350,9 +379,13 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	}
 	rows := func(stage, j, keep string) {
 		for u := range int64(attnUnroll) {
-			kr := fmt.Sprintf("((bb * %du + %s%d) * %du + hk)", s.sk, j, u, s.hkv)
-			qs.loadRaw(b, "k", s.k.elem, kr+fmt.Sprintf(" * %du", s.d), fmt.Sprintf("%sk%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
-			vs.loadRaw(b, "v", s.v.elem, kr+fmt.Sprintf(" * %du", s.dv), fmt.Sprintf("%sv%d_", stage, u), fmt.Sprintf("%s%d", keep, u))
+			// A masked key reads a kept row of its batch and head (in
+			// bounds, and cached), not its own.
+			safe, kept := attnSafeRow(s)
+			kr := fmt.Sprintf("((bb * %du + (%s%d ? %s%d : %s)) * %du + hk)", s.sk, keep, u, j, u, safe, s.hkv)
+			k := fmt.Sprintf("%s%d", keep, u)
+			qs.loadRaw(b, "k", s.k.elem, kr+fmt.Sprintf(" * %du", s.d), fmt.Sprintf("%sk%d_", stage, u), k, false)
+			vs.loadRaw(b, "v", s.v.elem, kr+fmt.Sprintf(" * %du", s.dv), fmt.Sprintf("%sv%d_", stage, u), k, !kept)
 		}
 	}
 	decl := func(stage, j, keep string) {
@@ -506,7 +539,7 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	total := s.b * s.sq * s.h * s.dv
 	rows := s.b * s.sq * s.h
-	b.launchThreads(total, min(256, b.e.opts.MaxThreadsPerThreadgroup))
+	b.launchThreads(total, min(mergeThreads, b.e.opts.MaxThreadsPerThreadgroup))
 	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
 	b.l("if (t < %du) {", total)
 	b.l("const uint row = t / %du;", s.dv)
@@ -563,6 +596,26 @@ func chunks(b *kb, splits int64, body func(first string, k int64)) {
 		body(fmt.Sprintf("%du", splits-rest), rest)
 		b.l("}")
 	}
+}
+
+// attnSafeRow is the row a masked key of the decode loop reads instead of
+// its own (the key may lie past the cache), and whether that row is one
+// the query keeps: then its values meet a weight of exactly 0 and are
+// finite wherever the result is, so they need not be zeroed. The range's
+// first key is kept without a mask or with a bias; the first key of the cache (causal)
+// or of the window (sliding) is kept when the query's absolute position
+// is not negative, which sk ≥ sq ensures; a custom mask keeps no row
+// known here.
+func attnSafeRow(s *attnShape) (string, bool) {
+	switch s.kind {
+	case graph.MaskNone, graph.MaskBias:
+		return "jlo", true
+	case graph.MaskCausal:
+		return "0u", s.sk >= s.sq
+	case graph.MaskSlidingWindow:
+		return fmt.Sprintf("(absq > %d ? (uint)(absq - %d) : 0u)", s.window, s.window), s.sk >= s.sq
+	}
+	return "0u", false
 }
 
 // attnKeepAt is attnKeep for the key index expression j.

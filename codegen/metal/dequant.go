@@ -46,9 +46,11 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 // reference's arithmetic: q4_0 (q−8)·d, q8_0 q·d, q4_k d1·q − m1 with
 // d1 = d·sc and m1 = dmin·m, q6_k (d·sc)·(q−32).
 const dequantHelpers = `
-// rlx_u2f: q < 2^23 as a float without an integer conversion, from the
-// bits of 2^23 + q (exact).
-static inline float rlx_u2f(uint q) { return as_type<float>(0x4B000000u | q) - 8388608.0f; }
+// rlx_mf: q < 2^23 as a float without an integer conversion, from v =
+// 0x4B000000 | q, the bits of 2^23 + q (exact). A word ORed with
+// 0x4B000000 once gives each of its fields so with one AND (by 0x4B000000
+// | the field's mask).
+static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // rlx_q4k_scale_min: the 6-bit scale and minimum of q4_k sub-block j from
 // the block's first 16 bytes (hd.y..hd.w hold the 12 scale bytes), as
 // scale | min << 8.

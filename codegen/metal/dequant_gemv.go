@@ -25,9 +25,17 @@ import "fmt"
 // masked in place inside a 16-bit word needs no shift, and offsets are
 // folded out of the sum — q4_0's −8 as d·(acc − 8·Σx), q8_0's sign as
 // (q + 128) − 128, q4_k's minimum as −dmin·m·Σx, q6_k's −32 as −32·Σx.
-// The masked words become floats through rlx_u2f (the bits of 2²³ + q,
+// The masked words become floats through rlx_mf (the bits of 2²³ + q,
 // minus 2²³) instead of integer-to-float conversions, which run at a
-// fraction of the FMA rate on some GPUs.
+// fraction of the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
+// bits once, and each field is then one AND (with 2²³'s bits and the
+// field's mask), one subtraction and one multiply-add into a running sum
+// (two sums a row, for the latency). Against the first form (each field
+// masked, ORed, subtracted, and products added to the sum in pairs: 387
+// instructions a step of q4_0's loop on the H200, 6 a weight) it cut the
+// instructions by about a third and the time by −11% (q8_0) to +3%: the
+// kernels wait on memory latency, with too few bytes in flight a thread
+// (ncu, docs/gpu-check.md, run 10).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -171,15 +179,18 @@ func dqLaneQ4_0(b *kb, mi, m int64) {
 		b.l("{")
 		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 18u);", r)
 		b.l("const float d = rlx_half_bits(q[0]);")
-		b.l("float a = 0.0f;")
+		b.l("float al = 0.0f;")
+		b.l("float ah = 0.0f;")
 		for i := range 4 {
 			b.l("{")
-			b.l("const uint u = q[1u + p * 4u + %du];", i)
-			b.l("a += xl%d * rlx_u2f(u & 0x000Fu) + xl%d * rlx_u2f(u & 0x0F00u);", 2*i, 2*i+1)
-			b.l("a += xh%d * rlx_u2f(u & 0x00F0u) + xh%d * rlx_u2f(u & 0xF000u);", 2*i, 2*i+1)
+			b.l("const uint u = q[1u + p * 4u + %du] | 0x4B000000u;", i)
+			b.l("al += xl%d * rlx_mf(u & 0x4B00000Fu);", 2*i)
+			b.l("al += xl%d * rlx_mf(u & 0x4B000F00u);", 2*i+1)
+			b.l("ah += xh%d * rlx_mf(u & 0x4B0000F0u);", 2*i)
+			b.l("ah += xh%d * rlx_mf(u & 0x4B00F000u);", 2*i+1)
 			b.l("}")
 		}
-		b.l("acc[%d] += d * (a - 8.0f * (sxl + sxh));", accIndex(int64(r), mi, m))
+		b.l("acc[%d] += d * ((al + ah) - 8.0f * (sxl + sxh));", accIndex(int64(r), mi, m))
 		b.l("}")
 	}
 }
@@ -194,14 +205,16 @@ func dqLaneQ8_0(b *kb, mi, m int64) {
 		b.l("{")
 		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 34u);", r)
 		b.l("const float d = rlx_half_bits(q[0]);")
-		b.l("float a = 0.0f;")
+		b.l("float a0 = 0.0f;")
+		b.l("float a1 = 0.0f;")
 		for i := range 8 {
 			b.l("{")
-			b.l("const uint u = q[1u + p * 8u + %du] ^ 0x8080u;", i)
-			b.l("a += xs%d * rlx_u2f(u & 0x00FFu) + xs%d * rlx_u2f(u & 0xFF00u);", 2*i, 2*i+1)
+			b.l("const uint u = q[1u + p * 8u + %du] ^ 0x4B008080u;", i)
+			b.l("a0 += xs%d * rlx_mf(u & 0x4B0000FFu);", 2*i)
+			b.l("a1 += xs%d * rlx_mf(u & 0x4B00FF00u);", 2*i+1)
 			b.l("}")
 		}
-		b.l("acc[%d] += d * (a - 128.0f * sx);", accIndex(int64(r), mi, m))
+		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(int64(r), mi, m))
 		b.l("}")
 	}
 }
@@ -232,12 +245,15 @@ func dqLaneQ4K(b *kb, mi, m int64) {
 		b.l("float ah = 0.0f;")
 		for e, comp := range []string{"x", "y", "z", "w"} {
 			b.l("{")
-			b.l("const uint u0 = qv.%s;", comp)
-			b.l("const uint u1 = qv.%s >> 16;", comp)
+			// u0's bits 16-23 are cleared by every mask below.
+			b.l("const uint u0 = qv.%s | 0x4B000000u;", comp)
+			b.l("const uint u1 = (qv.%s >> 16) | 0x4B000000u;", comp)
 			for half := range 2 {
 				j := 4*e + 2*half
-				b.l("al += xl%d * rlx_u2f(u%d & 0x000Fu) + xl%d * rlx_u2f(u%d & 0x0F00u);", j, half, j+1, half)
-				b.l("ah += xh%d * rlx_u2f(u%d & 0x00F0u) + xh%d * rlx_u2f(u%d & 0xF000u);", j, half, j+1, half)
+				b.l("al += xl%d * rlx_mf(u%d & 0x4B00000Fu);", j, half)
+				b.l("al += xl%d * rlx_mf(u%d & 0x4B000F00u);", j+1, half)
+				b.l("ah += xh%d * rlx_mf(u%d & 0x4B0000F0u);", j, half)
+				b.l("ah += xh%d * rlx_mf(u%d & 0x4B00F000u);", j+1, half)
 			}
 			b.l("}")
 		}
@@ -276,9 +292,12 @@ func dqLaneQ6K(b *kb, mi, m int64) {
 		b.l("float a = 0.0f;")
 		for g := range 4 {
 			b.l("{")
-			b.l("const uint lo = q%d;", g)
-			b.l("const uint hi = q%d >> 16;", g)
-			b.l("const float t = x%d_0 * rlx_u2f(lo & 0x00FFu) + x%d_1 * rlx_u2f(lo & 0xFF00u) + x%d_2 * rlx_u2f(hi & 0x00FFu) + x%d_3 * rlx_u2f(hi & 0xFF00u);", g, g, g, g)
+			b.l("const uint lo = q%d | 0x4B000000u;", g)
+			b.l("const uint hi = (q%d >> 16) | 0x4B000000u;", g)
+			b.l("float t = x%d_0 * rlx_mf(lo & 0x4B0000FFu);", g)
+			b.l("t += x%d_1 * rlx_mf(lo & 0x4B00FF00u);", g)
+			b.l("t += x%d_2 * rlx_mf(hi & 0x4B0000FFu);", g)
+			b.l("t += x%d_3 * rlx_mf(hi & 0x4B00FF00u);", g)
 			b.l("a += (float)sc[%d] * (t - 32.0f * sx%d);", 2*g, g)
 			b.l("}")
 		}

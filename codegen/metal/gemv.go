@@ -43,6 +43,12 @@ const (
 	// of best at every decode shape, against 1024 and 4096; 512 was 1.3
 	// to 1.5 times slower than 1024.
 	defaultDecodeThreadgroups = 2048
+	// mergeThreads is the threadgroup size of the split kernels' merges
+	// (gemv_merge, attention_merge). A merge has few results (4096 for a
+	// 4096-wide GEMV), each a chain of dependent loads over the splits:
+	// small threadgroups spread them over more multiprocessors (on the
+	// H200, 16 threadgroups of 256 used 16 of its 132).
+	mergeThreads = 64
 )
 
 // gemvShape is the launch plan of one GEMV.
@@ -129,7 +135,7 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 // emitSplitSum writes the merge of a split-K kernel: one thread per
 // result element adds the splits' partials (part[s*n + i]) in split order.
 func emitSplitSum(b *kb, n, splits int64, ye elem) {
-	b.launchThreads(n, min(256, b.e.opts.MaxThreadsPerThreadgroup))
+	b.launchThreads(n, min(mergeThreads, b.e.opts.MaxThreadsPerThreadgroup))
 	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
 	b.l("if (t < %du) {", n)
 	b.l("float s = 0.0f;")

@@ -20,8 +20,8 @@ type Options struct {
 	// DecodeThreadgroups is the grid that the decode kernels which split
 	// their work across threadgroups aim for (2048 when zero): the GEMV
 	// splits K into as many parts as keep it within this many threadgroups
-	// of 128 threads, and attention decode splits the keys until about a
-	// quarter as many run (each holds the state of several heads). A GPU
+	// of 128 threads, and attention decode splits the keys until about an
+	// eighth as many run (each holds the state of several heads). A GPU
 	// with more cores wants more; every split adds partial results to
 	// write and merge.
 	DecodeThreadgroups int

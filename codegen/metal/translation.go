@@ -27,7 +27,7 @@ func Translation() *translation.Translation {
 			},
 			{
 				Name: "decode-threadgroups", Value: "<n>", Default: "2048",
-				Help:  "Most threadgroups a split GEMV launches (attention decode aims for a quarter)",
+				Help:  "Most threadgroups a split GEMV launches (attention decode aims for an eighth)",
 				Check: uintOption(CheckDecodeThreadgroups),
 			},
 		},

@@ -19,9 +19,20 @@
 // CHECK-NEXT:      threadgroup float *tg {{\[\[}}threadgroup(0){{\]\]}},
 // CHECK:         const uint hk = h0 / 2u;
 // CHECK:         keep0 = j0 < jhi && (float)mask[bb * 8u + j0] >= 0.5f;
-// CHECK:         for (; jb < jhi; jb += nsg * 32u) {
-// CHECK:             s0 += simd_shuffle_xor(s0, 1u);
-// CHECK:             mx = fmax(mx, simd_shuffle_xor(mx, 2u));
+// A masked key's K row is read from row 0 without a branch; under a custom
+// mask row 0 may be masked too, so V keeps its branch and its zeros.
+// CHECK:         const float4 t = *((device const float4 *)(k + ((bb * 8u + (keep0 ? j0 : 0u)) * 2u + hk) * 16u + kl * 4u + 0u));
+// CHECK-NEXT:    ck0_0 = t;
+// CHECK:         if (keep0) {
+// CHECK-NEXT:      const float4 t = *((device const float4 *)(v + ((bb * 8u + (keep0 ? j0 : 0u)) * 2u + hk) * 16u + kl * 4u + 0u));
+// CHECK-NEXT:      cv0_0 = t;
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      cv0_0[0] = (float)0.0f;
+// D = 16 is one lane a key (about 16 elements a lane): 32 keys a step,
+// the max over all 32 lanes.
+// CHECK:         for (; jb < jhi; jb += nsg * 64u) {
+// CHECK:             mx = fmax(mx, simd_shuffle_xor(mx, 1u));
+// CHECK:             mx = fmax(mx, simd_shuffle_xor(mx, 16u));
 // CHECK:             if (mx > m0) {
 // CHECK-NEXT:          const float corr = exp2(m0 - mx);
 // CHECK:             const float p0 = s0 == -INFINITY ? 0.0f : exp2(s0 - m0);

@@ -9,7 +9,7 @@
 // threadgroup memory; GEMM through threadgroup tiles, decoding 32 weights
 // at a time by one helper per format.
 
-// CHECK:       static inline float rlx_u2f(uint q) { return as_type<float>(0x4B000000u | q) - 8388608.0f; }
+// CHECK:       static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // CHECK:       static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
@@ -51,21 +51,32 @@
 // CHECK:         for (uint ib = tpos.x / 2u; ib < 8u; ib += tptg.x / 2u) {
 // CHECK:             const float4 xlv0 = *((device const float4 *)(xb + p * 8u + 0u));
 // CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
-// CHECK:                 const uint u = q[1u + p * 4u + 0u];
-// CHECK:                 a += xl0 * rlx_u2f(u & 0x000Fu) + xl1 * rlx_u2f(u & 0x0F00u);
-// CHECK:               acc[0] += d * (a - 8.0f * (sxl + sxh));
+// CHECK:                 const uint u = q[1u + p * 4u + 0u] | 0x4B000000u;
+// CHECK-NEXT:            al += xl0 * rlx_mf(u & 0x4B00000Fu);
+// CHECK-NEXT:            al += xl1 * rlx_mf(u & 0x4B000F00u);
+// CHECK-NEXT:            ah += xh0 * rlx_mf(u & 0x4B0000F0u);
+// CHECK-NEXT:            ah += xh1 * rlx_mf(u & 0x4B00F000u);
+// CHECK:               acc[0] += d * ((al + ah) - 8.0f * (sxl + sxh));
 // CHECK:           const float s = simd_sum(acc[0]);
 // CHECK:             tg[sg * 4u + 0u] = s;
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:           for (uint g = 0; g < tptg.x / 32u; g++) {
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q8_0
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// CHECK:                 const uint u = q[1u + p * 8u + 0u] ^ 0x8080u;
+// CHECK:                 const uint u = q[1u + p * 8u + 0u] ^ 0x4B008080u;
+// CHECK-NEXT:            a0 += xs0 * rlx_mf(u & 0x4B0000FFu);
+// CHECK-NEXT:            a1 += xs1 * rlx_mf(u & 0x4B00FF00u);
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK:         for (uint ib = tpos.x / 8u; ib < 1u; ib += tptg.x / 8u) {
 // CHECK:               const uint4 hd = *((device const uint4 *)blk);
+// CHECK:                 const uint u0 = qv.x | 0x4B000000u;
+// CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
+// CHECK-NEXT:            al += xl0 * rlx_mf(u0 & 0x4B00000Fu);
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
 // CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
+// CHECK:                 const uint lo = q0 | 0x4B000000u;
+// CHECK-NEXT:            const uint hi = (q0 >> 16) | 0x4B000000u;
+// CHECK-NEXT:            float t = x0_0 * rlx_mf(lo & 0x4B0000FFu);
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {
