@@ -2,6 +2,9 @@ package suite
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,5 +51,92 @@ func TestEditMustChange(t *testing.T) {
 	_, _, _, err := Emit("planted", SmallCases()[:1], Options{Edit: func(s string) string { return s }})
 	if err == nil || !strings.Contains(err.Error(), "changed nothing") {
 		t.Fatalf("want an error for an edit that changes nothing, got %v", err)
+	}
+}
+
+// TestDecodeLoadsStayVectors compiles the real suite's attention decodes
+// to PTX with clang-19 (LLVM's NVPTX back end, which nvcc's shares) and
+// checks that their half K, V and q rows load as vectors: in run 10
+// (docs/gpu-check.md) a half4 load assigned to a register declared before
+// the loop became four 2-byte loads through the shim's element-wise
+// vector assignment, and attention decode ran 1.3 to 1.4 times slower for
+// it. It also checks that the K and V loads are not behind branches of
+// their own (run 10: 1.36 and 1.48 times slower at 8k and 32k keys): the
+// vector loads must sit in at most a quarter as many basic blocks.
+func TestDecodeLoadsStayVectors(t *testing.T) {
+	clang, err := exec.LookPath("clang-19")
+	if err != nil {
+		t.Skip("skipping: ", cuda.ErrNoClang)
+	}
+	var cases []Case
+	for _, c := range RealCases() {
+		if strings.HasPrefix(c.Name, "attention_decode_gqa_") {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		t.Fatal("no attention_decode_gqa_ case in the real suite")
+	}
+	dir := t.TempDir()
+	if err := cuda.WriteShim(dir); err != nil {
+		t.Fatal(err)
+	}
+	_, _, srcs, err := Emit("real", cases, Options{Parts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srcs.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	for _, f := range cuda.ClangFlags {
+		if f != "-fsyntax-only" {
+			flags = append(flags, f)
+		}
+	}
+	ptx := filepath.Join(dir, "part.ptx")
+	args := append(flags, "--cuda-device-only", "-O3", "-S", "-I", dir, filepath.Join(dir, srcs.Parts[0]), "-o", ptx)
+	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
+		t.Fatalf("clang-19 %v: %v\n%s", args, err, out)
+	}
+	text, err := os.ReadFile(ptx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels := 0
+	for _, entry := range strings.Split(string(text), ".entry ")[1:] {
+		name := entry[:strings.IndexAny(entry, "( \n")]
+		if !strings.HasPrefix(name, "rlx_k_attention_decode_") {
+			continue
+		}
+		kernels++
+		body := entry[:strings.Index(entry, "\n}")]
+		if n := strings.Count(body, "ld.global.u16"); n > 0 {
+			t.Errorf("%s: %d 2-byte global loads; its half rows should load as vectors", name, n)
+		}
+		vec := strings.Count(body, "ld.global.u64") + strings.Count(body, "ld.global.v2.u32")
+		if vec == 0 {
+			t.Errorf("%s: no 8-byte vector loads", name)
+		}
+		// Guarded loads sit in blocks of their own: count the basic
+		// blocks (label to label) that hold a vector load.
+		blocks, inBlock := 0, false
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasSuffix(line, ":") {
+				inBlock = false
+			}
+			if (strings.HasPrefix(line, "ld.global.u64") || strings.HasPrefix(line, "ld.global.v2.u32")) && !inBlock {
+				blocks++
+				inBlock = true
+			}
+		}
+		if blocks > vec/4 {
+			t.Errorf("%s: %d vector loads in %d basic blocks: the loads are guarded again", name, vec, blocks)
+		}
+		t.Logf("%s: %d vector loads in %d basic blocks", name, vec, blocks)
+	}
+	if kernels == 0 {
+		t.Fatal("no attention_decode kernel in the PTX")
 	}
 }
