@@ -56,6 +56,20 @@ const (
 	dqSimds = 4 // simdgroups per threadgroup
 )
 
+// dqUnroll is how many block slots a lane takes a loop step, per format.
+// On the H200 (docs/gpu-check.md, runs 10f and 10g; µs at 4096×4096,
+// 4096×14336, 14336×4096), two slots against one: q4_0 8.0, 20.0, 20.1
+// against 8.8, 22.0, 22.1; q6_k 9.8, 24.9, 27.0 against 10.6, 27.3,
+// 30.0; q4_k 10.9, 24.6, 31.2 against 11.0, 24.9, 30.6; q8_0 10.0, 27.5,
+// 26.3 against 9.4, 26.4, 24.6, so q8_0 keeps one (four slots: 9.5,
+// 25.3, 24.9, timed once).
+func dqUnroll(f quantInfo) int64 {
+	if f.name == "q8_0" {
+		return 1
+	}
+	return 2
+}
+
 // dqLanes is L, the lanes that share one block, per format.
 func dqLanes(f quantInfo) int64 {
 	switch f.name {
@@ -87,23 +101,51 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	for i := range rm {
 		b.l("acc[%d] = 0.0f;", i)
 	}
-	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
-	for mi := range m {
-		b.l("{")
-		b.l("device const float *xb = x + %du + ib * %du;", mi*k, f.block)
-		switch f.name {
-		case "q4_0":
-			dqLaneQ4_0(b, mi, m)
-		case "q8_0":
-			dqLaneQ8_0(b, mi, m)
-		case "q4_k":
-			dqLaneQ4K(b, mi, m)
-		case "q6_k":
-			dqLaneQ6K(b, mi, m)
+	// slot emits the work of block slot ib.
+	slot := func() {
+		for mi := range m {
+			b.l("{")
+			b.l("device const float *xb = x + %du + ib * %du;", mi*k, f.block)
+			switch f.name {
+			case "q4_0":
+				dqLaneQ4_0(b, mi, m)
+			case "q8_0":
+				dqLaneQ8_0(b, mi, m)
+			case "q4_k":
+				dqLaneQ4K(b, mi, m)
+			case "q6_k":
+				dqLaneQ6K(b, mi, m)
+			}
+			b.l("}")
+		}
+	}
+	un := dqUnroll(f)
+	if un == 1 {
+		b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
+		slot()
+		b.l("}")
+	} else {
+		// un slots a step, in one basic block, so that the compiler can
+		// issue the later slots' loads before the first slot's
+		// arithmetic; the slots still add up in order. Then the rest,
+		// one at a time.
+		b.l("const uint stride = tptg.x / %du;", L)
+		b.l("uint ib0 = tpos.x / %du;", L)
+		b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", un-1, nb, un)
+		for u := range un {
+			b.l("{")
+			b.l("const uint ib = ib0 + %du * stride;", u)
+			slot()
+			b.l("}")
 		}
 		b.l("}")
+		b.l("for (; ib0 < %du; ib0 += stride) {", nb)
+		b.l("{")
+		b.l("const uint ib = ib0;")
+		slot()
+		b.l("}")
+		b.l("}")
 	}
-	b.l("}")
 	// Every lane reaches the sums (the loop bound is uniform); the
 	// simdgroups' totals meet in threadgroup memory.
 	for i := range rm {

@@ -48,7 +48,12 @@
 // CHECK-NEXT:      device const uchar *w {{\[\[}}buffer(1){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(2){{\]\]}},
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// CHECK:         for (uint ib = tpos.x / 2u; ib < 8u; ib += tptg.x / 2u) {
+// Two block slots a loop step, then the rest one at a time.
+// CHECK:         const uint stride = tptg.x / 2u;
+// CHECK-NEXT:    uint ib0 = tpos.x / 2u;
+// CHECK-NEXT:    for (; ib0 + 1u * stride < 8u; ib0 += 2u * stride) {
+// CHECK-NEXT:      {
+// CHECK-NEXT:        const uint ib = ib0 + 0u * stride;
 // CHECK:             const float4 xlv0 = *((device const float4 *)(xb + p * 8u + 0u));
 // CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
 // CHECK:                 const uint u = q[1u + p * 4u + 0u] | 0x4B000000u;
@@ -67,7 +72,7 @@
 // CHECK-NEXT:            a0 += xs0 * rlx_mf(u & 0x4B0000FFu);
 // CHECK-NEXT:            a1 += xs1 * rlx_mf(u & 0x4B00FF00u);
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
-// CHECK:         for (uint ib = tpos.x / 8u; ib < 1u; ib += tptg.x / 8u) {
+// CHECK:         for (; ib0 < 1u; ib0 += stride) {
 // CHECK:               const uint4 hd = *((device const uint4 *)blk);
 // CHECK:                 const uint u0 = qv.x | 0x4B000000u;
 // CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
