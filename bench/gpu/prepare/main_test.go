@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The device driver's scripts only run on the GPU machine, which CI never
+// reaches: these tests check here what can be checked without a GPU.
+
+// TestScriptsParse parses the Python scripts and run.sh (a syntax error
+// would otherwise first show in a device call).
+func TestScriptsParse(t *testing.T) {
+	python := lookPath(t, "python3")
+	for _, f := range []string{"check.py", "bench.py", "report.py"} {
+		src := filepath.Join("..", f)
+		if out, err := exec.Command(python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", src).CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", f, err, out)
+		}
+	}
+	bash := lookPath(t, "bash")
+	if out, err := exec.Command(bash, "-n", filepath.Join("..", "run.sh")).CombinedOutput(); err != nil {
+		t.Errorf("run.sh: %v\n%s", err, out)
+	}
+}
+
+// TestReportReproducesRuns rebuilds report.md from the results.json of
+// committed device runs with report.py and compares it with the
+// report.md the run wrote, so that report.py cannot drift from the
+// results it reads.
+func TestReportReproducesRuns(t *testing.T) {
+	python := lookPath(t, "python3")
+	for _, run := range []string{"run10f", filepath.Join("run10g", "a")} {
+		dir := filepath.Join("..", "results", run)
+		out := t.TempDir()
+		script := "import json, sys; sys.path.insert(0, sys.argv[1]); import report; " +
+			"report.write(json.load(open(sys.argv[2])), sys.argv[3])"
+		cmd := exec.Command(python, "-c", script, "..", filepath.Join(dir, "results.json"), out)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: report.py: %v\n%s", run, err, msg)
+		}
+		got, err := os.ReadFile(filepath.Join(out, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+			for i := 0; i < len(g) || i < len(w); i++ {
+				var gl, wl string
+				if i < len(g) {
+					gl = g[i]
+				}
+				if i < len(w) {
+					wl = w[i]
+				}
+				if gl != wl {
+					t.Fatalf("%s: report.md line %d differs:\n got: %s\nwant: %s", run, i+1, gl, wl)
+				}
+			}
+		}
+	}
+}
+
+func lookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("skipping: %s not found", name)
+	}
+	return p
+}
