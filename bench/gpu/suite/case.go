@@ -9,17 +9,12 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// Case is one region of a suite: a function whose body is one thunk.call
-// with target "metal" holding Body, whose operands %a<i> have the types
-// Args. Its results are compared with the reference interpreter's by
-// NMSE, each within Limit.
+// Case is one region of a suite: an op-suite case (a function whose body
+// is one thunk.call with target "metal" holding Body, whose results are
+// compared with the reference interpreter's by NMSE, each within Limit),
+// and how the device driver times it, if it does.
 type Case struct {
-	Name    string
-	Args    []string // operand types
-	Body    string
-	Yield   []string // yielded values
-	Results []string // their types
-	Limit   float64
+	opsuite.Case
 	// Bench, when set, times the case's kernel against the memory roofline
 	// (and against torch, where Bench names an anchor).
 	Bench *Bench
@@ -49,14 +44,7 @@ func one(name string, limit float64, args []string, result, op, attrs string) Ca
 }
 
 // fromOp is an op-suite case as a Case, not timed.
-func fromOp(c opsuite.Case) Case {
-	return Case{Name: c.Name, Args: c.Args, Body: c.Body, Yield: c.Yield, Results: c.Results, Limit: c.Limit}
-}
-
-// MLIR returns the case as a function, @Name (opsuite.Case.MLIR).
-func (c Case) MLIR() string {
-	return opsuite.Case{Name: c.Name, Args: c.Args, Body: c.Body, Yield: c.Yield, Results: c.Results, Limit: c.Limit}.MLIR()
-}
+func fromOp(c opsuite.Case) Case { return Case{Case: c} }
 
 // Parse parses cases as one module.
 func Parse(name string, cases []Case) (*ir.Operation, error) {

@@ -1,6 +1,10 @@
 package suite
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
+)
 
 // Real sizes: a Qwen-like decoder (hidden 4096, intermediate 14336 and
 // 11008, vocabulary 151936, 32 query heads and 8 KV heads of 128, KV
@@ -30,9 +34,9 @@ func RealCases() []Case {
 	// step, and a prefill-sized SwiGLU for bandwidth.
 	swiglu := func(name string, rows, n int) Case {
 		x := t(fmt.Sprintf("%dx%d", rows, n), "f32")
-		return Case{Name: name, Args: []string{x, x},
+		return fromOp(opsuite.Case{Name: name, Args: []string{x, x},
 			Body:  fmt.Sprintf("%%0 = graph.silu %%a0 : (%s) -> %s\n%%1 = graph.mul %%0, %%a1 : (%s, %s) -> %s", x, x, x, x, x),
-			Yield: []string{"%1"}, Results: []string{x}, Limit: LimitExact}
+			Yield: []string{"%1"}, Results: []string{x}, Limit: LimitExact})
 	}
 	cs = append(cs, swiglu("swiglu_decode_14336", 1, inter))
 	cs = append(cs, bench(swiglu("swiglu_rows_512x14336", 512, inter), "elementwise", "", map[string]int{"rows": 512, "dim": inter}))
@@ -61,28 +65,28 @@ func RealCases() []Case {
 	cs = append(cs, one("transpose_kv_4096", LimitExact, []string{cache(4096)}, t(fmt.Sprintf("1x%dx4096x%d", kvH, headD), "f16"),
 		"transpose", "permutation = array<i64: 0, 2, 1, 3>"))
 	cs = append(cs, one("slice_kv_window", LimitExact, []string{cache(8192)}, cache(4096), "slice", "axis = 1 : i64, start = 4096 : i64, length = 4096 : i64"))
-	cs = append(cs, Case{Name: "gather_embedding", Args: []string{t("1x4", "i32")},
+	cs = append(cs, fromOp(opsuite.Case{Name: "gather_embedding", Args: []string{t("1x4", "i32")},
 		Body: fmt.Sprintf("%%w = graph.param \"embed\" : %s\n%%0 = graph.gather %%w, %%a0 {axis = 0 : i64} : (%s, %s) -> %s",
 			t(fmt.Sprintf("%dx1024", vocab), "f16"), t(fmt.Sprintf("%dx1024", vocab), "f16"), t("1x4", "i32"), t("1x4x1024", "f16")),
-		Yield: []string{"%0"}, Results: []string{t("1x4x1024", "f16")}, Limit: LimitExact})
+		Yield: []string{"%0"}, Results: []string{t("1x4x1024", "f16")}, Limit: LimitExact}))
 
 	// GEMV in f16 at the decoder's three shapes and the lm head, and a
 	// short-prefill GEMM.
 	gemv := func(name string, k, n int, group string) Case {
-		c := Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f16")},
+		c := fromOp(opsuite.Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f16")},
 			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
 				t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", k), "f16"), t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", n), "f16")),
-			Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("1x%d", n), "f16")}, Limit: LimitMatmul}
+			Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("1x%d", n), "f16")}, Limit: LimitMatmul})
 		return bench(c, group, "linear", map[string]int{"K": k, "N": n})
 	}
 	cs = append(cs, gemv("gemv_f16_4096x4096", hidden, hidden, "gemv"))
 	cs = append(cs, gemv("gemv_f16_4096x14336", hidden, inter, "gemv"))
 	cs = append(cs, gemv("gemv_f16_14336x4096", inter, hidden, "gemv"))
 	cs = append(cs, gemv("gemv_f16_lm_head_4096x151936", hidden, vocab, "gemv"))
-	cs = append(cs, Case{Name: "gemm_prefill_64x4096x11008", Args: []string{t("64x4096", "f32")},
+	cs = append(cs, fromOp(opsuite.Case{Name: "gemm_prefill_64x4096x11008", Args: []string{t("64x4096", "f32")},
 		Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
 			t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t("64x4096", "f32"), t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t(fmt.Sprintf("64x%d", inter2), "f32")),
-		Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("64x%d", inter2), "f32")}, Limit: LimitMatmul})
+		Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("64x%d", inter2), "f32")}, Limit: LimitMatmul}))
 
 	// Dequantising GEMV for every format at the three shapes (K×N), and
 	// one dequantising GEMM.
@@ -92,10 +96,10 @@ func RealCases() []Case {
 		w := t(fmt.Sprint(n*k/blk[0]*blk[1]), "ui8")
 		x := t(fmt.Sprintf("%dx%d", m, k), "f32")
 		y := t(fmt.Sprintf("%dx%d", m, n), "f32")
-		return Case{Name: name, Args: []string{x},
+		return fromOp(opsuite.Case{Name: name, Args: []string{x},
 			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s",
 				w, f, k, n, x, w, y),
-			Yield: []string{"%0"}, Results: []string{y}, Limit: LimitMatmul}
+			Yield: []string{"%0"}, Results: []string{y}, Limit: LimitMatmul})
 	}
 	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q6_k"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
@@ -131,16 +135,16 @@ func RealCases() []Case {
 		}
 		st := t(fmt.Sprintf("1x%dx%dx%d", heads, headD, headD), "f32")
 		args := []string{v, v, v, gt, s, st}
-		return Case{Name: name, Args: args,
+		return fromOp(opsuite.Case{Name: name, Args: args,
 			Body: fmt.Sprintf("%%0:2 = graph.gated_delta_net %%a0, %%a1, %%a2, %%a3, %%a4, %%a5%s : (%s, %s, %s, %s, %s, %s) -> (%s, %s)",
 				attrs, v, v, v, gt, s, st, v, st),
-			Yield: []string{"%0#0", "%0#1"}, Results: []string{v, st}, Limit: 1e-6}
+			Yield: []string{"%0#0", "%0#1"}, Results: []string{v, st}, Limit: 1e-6})
 	}
 	cs = append(cs, bench(gdn("gdn_decode_qwen35", false), "recurrent", "", map[string]int{"H": heads, "N": headD}))
 	cs = append(cs, gdn("gdn_decode_qwen35_kda", true))
-	cs = append(cs, Case{Name: "lstm_1024_seq8",
+	cs = append(cs, fromOp(opsuite.Case{Name: "lstm_1024_seq8",
 		Args:  []string{t("1x8x1024", "f32"), t("4096x1024", "f32"), t("4096x1024", "f32"), t("4096", "f32")},
 		Body:  "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
-		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6})
+		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6}))
 	return cs
 }
