@@ -4,8 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The device driver's scripts only run on the GPU machine, which CI never
@@ -50,20 +51,8 @@ func TestReportReproducesRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != string(want) {
-			g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-			for i := 0; i < len(g) || i < len(w); i++ {
-				var gl, wl string
-				if i < len(g) {
-					gl = g[i]
-				}
-				if i < len(w) {
-					wl = w[i]
-				}
-				if gl != wl {
-					t.Fatalf("%s: report.md line %d differs:\n got: %s\nwant: %s", run, i+1, gl, wl)
-				}
-			}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Errorf("%s: report.py's report.md differs from the run's (-run +report.py):\n%s", run, d)
 		}
 	}
 }
