@@ -194,8 +194,7 @@ def profile(logs, cases=None):
     """ncu's counters for the decode kernels (only when --only names this
     stage: it replays each kernel many times). Every metric of the chosen
     sections, per kernel launch, from ncu's CSV (raw text in the logs)."""
-    import csv
-    import io
+    import ncu
 
     cases = cases or PROFILE_CASES
     cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "details", "--kernel-name", "regex:^rlx_k_"]
@@ -209,15 +208,7 @@ def profile(logs, cases=None):
         f.write(p.stdout)
     with open(os.path.join(logs, "profile.err"), "w") as f:
         f.write(p.stderr)
-    lines = [l for l in p.stdout.splitlines() if l.startswith('"')]
-    res = {"returncode": p.returncode, "launches": []}
-    by_id = {}
-    for row in csv.DictReader(io.StringIO("\n".join(lines))):
-        k = by_id.setdefault(row["ID"], {"kernel": row["Kernel Name"], "grid": row.get("Grid Size"),
-                                         "block": row.get("Block Size"), "metrics": {}})
-        unit = row.get("Metric Unit") or ""
-        k["metrics"][row["Metric Name"] + (f" ({unit})" if unit else "")] = row["Metric Value"]
-    res["launches"] = list(by_id.values())
+    res = {"returncode": p.returncode, "launches": ncu.parse(p.stdout)}
     if p.returncode != 0:
         res["stderr_tail"] = p.stderr[-3000:]
     return res

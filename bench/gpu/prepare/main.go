@@ -46,7 +46,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 	if err := cuda.WriteShim(dir); err != nil {
 		return err
 	}
-	for _, f := range []string{"run.sh", "check.py", "bench.py", "report.py"} {
+	for _, f := range []string{"run.sh", "check.py", "bench.py", "report.py", "ncu.py"} {
 		data, err := os.ReadFile(filepath.Join("bench", "gpu", f))
 		if err != nil {
 			return fmt.Errorf("%v (run prepare from the repository root)", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"compress/gzip"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +18,7 @@ import (
 // would otherwise first show in a device call).
 func TestScriptsParse(t *testing.T) {
 	python := lookPath(t, "python3")
-	for _, f := range []string{"check.py", "bench.py", "report.py"} {
+	for _, f := range []string{"check.py", "bench.py", "report.py", "ncu.py"} {
 		src := filepath.Join("..", f)
 		if out, err := exec.Command(python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", src).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
@@ -54,6 +56,52 @@ func TestReportReproducesRuns(t *testing.T) {
 		if d := cmp.Diff(string(want), string(got)); d != "" {
 			t.Errorf("%s: report.py's report.md differs from the run's (-run +report.py):\n%s", run, d)
 		}
+	}
+}
+
+// TestNCUParse runs ncu.py on run 10a's raw ncu output and compares the
+// launches with those the profile stage stored in that run's
+// results.json (parsed on the device, by the same code then inline in
+// check.py).
+func TestNCUParse(t *testing.T) {
+	python := lookPath(t, "python3")
+	dir := filepath.Join("..", "results", "run10a")
+	f, err := os.Open(filepath.Join(dir, "profile.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(python, filepath.Join("..", "ncu.py"))
+	cmd.Stdin = zr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ncu.py: %v", err)
+	}
+	var got []any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Profile struct {
+			Launches []any `json:"launches"`
+		} `json:"profile"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 20 {
+		t.Errorf("%d launches parsed, want 20 (seven cases, two sets each, split kernels twice)", len(got))
+	}
+	if d := cmp.Diff(res.Profile.Launches, got); d != "" {
+		t.Errorf("ncu.py's launches differ from run 10a's results.json (-stored +parsed):\n%s", d)
 	}
 }
 
