@@ -210,6 +210,16 @@ func MulSize(a, b int64) (int64, bool) {
 	return a * b, true
 }
 
+// SaturatingAdd returns a+b for non-negative a and b, or math.MaxInt64
+// (which stands for "more than fits") when the sum does not fit: how
+// statistics and byte counts add up.
+func SaturatingAdd(a, b int64) int64 {
+	if b > math.MaxInt64-a {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
 // HasStaticShape reports whether a shaped type is ranked with no dynamic
 // dimension.
 func HasStaticShape(t ShapedType) bool {

@@ -36,4 +36,10 @@ func TestShapeElements(t *testing.T) {
 	if n, ok := MulSize(1<<40, 4); !ok || n != 1<<42 {
 		t.Errorf("MulSize(2^40, 4) = %d, %v", n, ok)
 	}
+	if n := SaturatingAdd(5, 7); n != 12 {
+		t.Errorf("SaturatingAdd(5, 7) = %d", n)
+	}
+	if n := SaturatingAdd(math.MaxInt64-1, 2); n != math.MaxInt64 {
+		t.Errorf("SaturatingAdd(2^63-2, 2) = %d, want 2^63-1", n)
+	}
 }

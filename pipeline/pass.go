@@ -61,7 +61,6 @@ package pipeline
 
 import (
 	"errors"
-	"math"
 	"sync/atomic"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -177,7 +176,7 @@ type Statistic struct{ n atomic.Int64 }
 func (s *Statistic) Add(n int64) {
 	for {
 		old := s.n.Load()
-		if s.n.CompareAndSwap(old, SaturatingAdd(old, n)) {
+		if s.n.CompareAndSwap(old, ir.SaturatingAdd(old, n)) {
 			return
 		}
 	}
@@ -185,15 +184,6 @@ func (s *Statistic) Add(n int64) {
 
 // Inc adds one to the counter.
 func (s *Statistic) Inc() { s.Add(1) }
-
-// SaturatingAdd returns a+b for non-negative a and b, or math.MaxInt64
-// when the sum does not fit: how statistics add up.
-func SaturatingAdd(a, b int64) int64 {
-	if b > math.MaxInt64-a {
-		return math.MaxInt64
-	}
-	return a + b
-}
 
 // Value returns the current count.
 func (s *Statistic) Value() int64 { return s.n.Load() }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/rlx-compiler/rlx/ir"
 )
 
 // StatsDisplay selects the layout of the statistics report.
@@ -107,7 +109,7 @@ func statsList(pm *OpPassManager) []statEntry {
 			for _, s := range passStats(p) {
 				for i := range e.stats {
 					if e.stats[i].Name == s.Name {
-						e.stats[i].Value = SaturatingAdd(e.stats[i].Value, s.Value)
+						e.stats[i].Value = ir.SaturatingAdd(e.stats[i].Value, s.Value)
 						continue stats
 					}
 				}

@@ -8,7 +8,6 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
-	"github.com/rlx-compiler/rlx/pipeline"
 )
 
 // outliner rewrites a function body into the regions of a partition. Ops
@@ -296,7 +295,7 @@ func (o *outliner) newRegionOp(r int32, ops []int32, operands, results []*ir.Val
 	for _, v := range results {
 		st.ResultTypes = append(st.ResultTypes, v.Type())
 		o.res.BoundaryValues++
-		o.res.BoundaryBytes = pipeline.SaturatingAdd(o.res.BoundaryBytes, sizeOf(v.Type()))
+		o.res.BoundaryBytes = ir.SaturatingAdd(o.res.BoundaryBytes, sizeOf(v.Type()))
 	}
 	o.resultTypes = st.ResultTypes[:0]
 	if o.p.native[r] {

@@ -65,14 +65,14 @@ func (p *Program) CheckMemory(budget int64, residentWeights bool) error {
 func (p *Program) memory(residentWeights bool, stop int64) (Memory, *instr) {
 	var m Memory
 	for _, a := range p.args {
-		m.Inputs = addBytes(m.Inputs, storageBytes(a.Type))
+		m.Inputs = ir.SaturatingAdd(m.Inputs, storageBytes(a.Type))
 	}
 	if residentWeights {
 		for _, w := range p.params {
-			m.Resident = addBytes(m.Resident, storageBytes(w.Type))
+			m.Resident = ir.SaturatingAdd(m.Resident, storageBytes(w.Type))
 		}
 	}
-	live := addBytes(m.Inputs, m.Resident)
+	live := ir.SaturatingAdd(m.Inputs, m.Resident)
 	m.Peak = live
 	if live > stop {
 		return m, nil
@@ -94,7 +94,7 @@ func (p *Program) memory(residentWeights bool, stop int64) (Memory, *instr) {
 				kept[s] = true
 				size[s] = 0
 			}
-			live = addBytes(live, size[s])
+			live = ir.SaturatingAdd(live, size[s])
 		}
 		if live > m.Peak {
 			m.Peak = live
@@ -140,19 +140,10 @@ func storageBytes(t TensorType) int64 {
 	return b
 }
 
-// addBytes adds two byte counts, saturating at math.MaxInt64 (which
-// stands for "more than fits").
-func addBytes(a, b int64) int64 {
-	if b > math.MaxInt64-a {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
 func outBytes(inst *instr) int64 {
 	var n int64
 	for _, t := range inst.outT {
-		n = addBytes(n, storageBytes(t))
+		n = ir.SaturatingAdd(n, storageBytes(t))
 	}
 	return n
 }
