@@ -37,6 +37,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// newBackend is sim.New on the shared programs, closed when t ends.
+func newBackend(t *testing.T, c *backend.Compiled, w ref.Weights) *sim.Backend {
+	t.Helper()
+	b, err := sim.New(c, w, sim.Options{Programs: programs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 func needClang(t *testing.T) {
 	t.Helper()
 	if _, err := mslcpu.NewCompiler(); errors.Is(err, mslcpu.ErrNoClang) {
@@ -87,11 +98,7 @@ func TestDecodeStep(t *testing.T) {
 		t.Fatal("the decode step has no multi-output handoff")
 	}
 	start := time.Now()
-	b, err := sim.New(c, w, sim.Options{Programs: programs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newBackend(t, c, w)
 	prep := time.Since(start)
 	start = time.Now()
 	got, err := b.Run(in)
@@ -143,11 +150,7 @@ func TestDecodeSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := sim.New(c, w, sim.Options{Programs: programs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newBackend(t, c, w)
 	tokens := []int64{3, 17, 101, 42}
 	args := append([]*tensor.Tensor{}, in...)
 	for step, tok := range tokens {

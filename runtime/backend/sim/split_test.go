@@ -4,12 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/asm"
-	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/internal/irtest"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
-	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/backend"
-	"github.com/rlx-compiler/rlx/runtime/backend/sim"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
@@ -40,13 +37,7 @@ const splitStep = `func.func @step(%x: tensor<1x256xf16>, %q: tensor<1x1x8x128xf
 // guards) and the results agree with the interpreter.
 func TestSplitKernels(t *testing.T) {
 	needClang(t)
-	ctx := ir.NewContext()
-	dialect.RegisterAll(ctx)
-	f, err := asm.Parse(ctx, "split.mlir", []byte(splitStep), asm.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod := f.Op
+	mod := irtest.Parse(t, nil, splitStep)
 	c, err := backend.Compile(mod, "", backend.Options{Plan: plan.Options{Guard: 64}})
 	if err != nil {
 		t.Fatal(err)
@@ -77,11 +68,7 @@ func TestSplitKernels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := sim.New(c, w, sim.Options{Programs: programs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := newBackend(t, c, w)
 	got, err := b.Run(in)
 	if err != nil {
 		t.Fatal(err)
