@@ -190,19 +190,18 @@ PROFILE_SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "Laun
                     "SchedulerStats"]
 
 
-def profile(logs, cases=None):
+def profile(logs):
     """ncu's counters for the decode kernels (only when --only names this
     stage: it replays each kernel many times). Every metric of the chosen
     sections, per kernel launch, from ncu's CSV (raw text in the logs)."""
     import ncu
 
-    cases = cases or PROFILE_CASES
     cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "details", "--kernel-name", "regex:^rlx_k_"]
     for s in PROFILE_SECTIONS:
         cmd += ["--section", s]
     # The warp stall reasons, per issued instruction.
     cmd += ["--metrics", r"regex:^smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$"]
-    cmd += ["python3", os.path.join(HERE, "bench.py"), "--profile", ",".join(cases)]
+    cmd += ["python3", os.path.join(HERE, "bench.py"), "--profile", ",".join(PROFILE_CASES)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=max(5, min(400, time_left() - 30)), cwd=HERE)
     with open(os.path.join(logs, "profile.csv"), "w") as f:
         f.write(p.stdout)

@@ -377,11 +377,11 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("%s%d = %s%d < jhi && %s;", keep, u, j, u, attnKeepAt(s, fmt.Sprintf("%s%d", j, u)))
 		}
 	}
+	// A masked key reads a kept row of its batch and head (in bounds, and
+	// cached), not its own.
+	safe, kept := attnSafeRow(s)
 	rows := func(stage, j, keep string) {
 		for u := range int64(attnUnroll) {
-			// A masked key reads a kept row of its batch and head (in
-			// bounds, and cached), not its own.
-			safe, kept := attnSafeRow(s)
 			kr := fmt.Sprintf("((bb * %du + (%s%d ? %s%d : %s)) * %du + hk)", s.sk, keep, u, j, u, safe, s.hkv)
 			k := fmt.Sprintf("%s%d", keep, u)
 			qs.loadRaw(b, "k", s.k.elem, kr+fmt.Sprintf(" * %du", s.d), fmt.Sprintf("%sk%d_", stage, u), k, false)
