@@ -186,7 +186,7 @@ def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode
 PROFILE_CASES = ["gemv_f16_4096x4096", "dequant_gemv_q4_0_4096x14336", "dequant_gemv_q8_0_4096x14336",
                  "dequant_gemv_q4_k_14336x4096", "dequant_gemv_q6_k_4096x14336", "attention_decode_gqa_8k",
                  "attention_decode_gqa_32k"]
-PROFILE_SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
+PROFILE_SECTIONS = ["SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats", "InstructionStats",
                     "SchedulerStats"]
 
 

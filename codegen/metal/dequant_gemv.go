@@ -5,8 +5,8 @@ import "fmt"
 // The dequantising GEMV (dequant_matmul with M ≤ gemvMaxRows): y[m, n] =
 // Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
 //
-// A threadgroup owns dqRows consecutive weight rows, and all its threads
-// walk those rows' blocks together: thread t takes part t % L of blocks
+// A threadgroup owns a few consecutive weight rows (four, or eight for
+// q4_k: dqLayout), and all its threads walk those rows' blocks together: thread t takes part t % L of blocks
 // t / L, t / L + T / L, … (L lanes share a block, T threads), so the lanes
 // of a simdgroup read neighbouring bytes of a row. For each block a lane
 // loads its slice of x once, into registers, and uses it for every row of
@@ -33,9 +33,15 @@ import "fmt"
 // (two sums a row, for the latency). Against the first form (each field
 // masked, ORed, subtracted, and products added to the sum in pairs: 387
 // instructions a step of q4_0's loop on the H200, 6 a weight) it cut the
-// instructions by about a third and the time by −11% (q8_0) to +3%: the
-// kernels wait on memory latency, with too few bytes in flight a thread
-// (ncu, docs/gpu-check.md, run 10).
+// instructions by about a third and the time by −11% (q8_0) to +3%. The
+// counters then said the kernels wait on memory latency (ncu,
+// docs/gpu-check.md, run 10), but staging the rows through threadgroup
+// memory with 16-byte loads (dequant_stage.go) left q4_0, q8_0 and q6_k
+// as slow or slower (run 11): on the H200 they are close to bound by
+// instruction issue (q4_0 at 4096×14336 executes 10.6 million warp
+// instructions, 10.2 µs at one a cycle on every scheduler). q4_k gained
+// (−18% at 14336×4096, its stalls on loads from 4.8 to 1.6 cycles an
+// instruction) and is staged, on eight rows.
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -48,21 +54,34 @@ import "fmt"
 //
 // The 2-byte loads are what the 18-, 34- and 210-byte blocks allow (their
 // alignment alternates between blocks); q4_k's 144-byte blocks keep
-// 16-byte alignment. The threadgroup's sums meet through simd_sum and
-// threadgroup memory, each in a fixed order.
+// 16-byte alignment, and its loads read threadgroup memory once staged.
+// The threadgroup's sums meet through simd_sum and threadgroup memory,
+// each in a fixed order.
 
-const (
-	dqRows  = 4 // weight rows per threadgroup
-	dqSimds = 4 // simdgroups per threadgroup
-)
+const dqSimds = 4 // simdgroups per threadgroup
 
-// dqUnroll is how many block slots a lane takes a loop step, per format.
-// On the H200 (docs/gpu-check.md, runs 10f and 10g; µs at 4096×4096,
-// 4096×14336, 14336×4096), two slots against one: q4_0 8.0, 20.0, 20.1
-// against 8.8, 22.0, 22.1; q6_k 9.8, 24.9, 27.0 against 10.6, 27.3,
-// 30.0; q4_k 10.9, 24.6, 31.2 against 11.0, 24.9, 30.6; q8_0 10.0, 27.5,
-// 26.3 against 9.4, 26.4, 24.6, so q8_0 keeps one (four slots: 9.5,
-// 25.3, 24.9, timed once).
+// dqLayout is, per format, the weight rows a threadgroup owns and whether
+// it stages them through threadgroup memory (dequant_stage.go). On the
+// H200 (docs/gpu-check.md, run 11; µs at 4096×4096, 4096×14336,
+// 14336×4096): q4_k staged on 8 rows 10.4, 24.3, 25.6 against 10.9,
+// 24.6, 31.2 unstaged on 4 rows and 10.0, 26.6, 26.4 unstaged on 8.
+// Staged on 4 rows the others were slower or level: q4_0 8.6, 23.2, 22.4
+// against 8.0, 20.0, 20.1; q8_0 11.5, 33.2, 30.8 against 9.4, 26.4,
+// 24.6; q6_k 10.0, 25.7, 26.6 against 9.8, 24.9, 27.0.
+func dqLayout(f quantInfo) (rows int64, staged bool) {
+	if f.name == "q4_k" {
+		return 8, true
+	}
+	return 4, false
+}
+
+// dqUnroll is how many block slots a lane takes a loop step, per format,
+// in the unstaged kernel. On the H200 (docs/gpu-check.md, runs 10f and
+// 10g; µs at 4096×4096, 4096×14336, 14336×4096), two slots against one:
+// q4_0 8.0, 20.0, 20.1 against 8.8, 22.0, 22.1; q6_k 9.8, 24.9, 27.0
+// against 10.6, 27.3, 30.0; q4_k 10.9, 24.6, 31.2 against 11.0, 24.9,
+// 30.6; q8_0 10.0, 27.5, 26.3 against 9.4, 26.4, 24.6, so q8_0 keeps one
+// (four slots: 9.5, 25.3, 24.9, timed once).
 func dqUnroll(f quantInfo) int64 {
 	if f.name == "q8_0" {
 		return 1
@@ -81,78 +100,55 @@ func dqLanes(f quantInfo) int64 {
 	return 2
 }
 
+// dqSrc is where a lane's decode reads the threadgroup's weight rows
+// from: the address space, the number of rows and the expression of row
+// r's first block.
+type dqSrc struct {
+	space string
+	rows  int64
+	row   func(r int64) string
+}
+
 // dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
 // and y bound).
 func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	nsg := min(dqSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
 	L := dqLanes(f)
 	nb := k / f.block
-	rowBytes := nb * f.bytes
-	rm := dqRows * m
-	b.tgmem("float", int(int64(nsg)*rm*4))
-	b.launch([3]int{int(ceilDiv(n, dqRows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint r0 = tgpos.x * %du;", dqRows)
-	b.l("const uint p = tpos.x %% %du;", L)
-	// Rows past the end read the last row; their sums are not stored.
-	for r := range dqRows {
-		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
+	rows, stage := dqLayout(f)
+	rm := rows * m
+	st, staged := dqStage{}, false
+	if stage {
+		st, staged = dqStaging(f, rows, nb, int64(nsg)*SimdWidth/L)
 	}
+	red := "tg"
+	if staged {
+		tile := rows * st.p * f.bytes
+		b.tgmem("uint4", int(tile+int64(nsg)*rm*4))
+		red = "red"
+		b.l("threadgroup float *red = (threadgroup float *)(tg + %du);", tile/16)
+	} else {
+		b.tgmem("float", int(int64(nsg)*rm*4))
+	}
+	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint r0 = tgpos.x * %du;", rows)
+	b.l("const uint p = tpos.x %% %du;", L)
 	b.l("float acc[%d];", rm)
 	for i := range rm {
 		b.l("acc[%d] = 0.0f;", i)
 	}
-	// slot emits the work of block slot ib.
-	slot := func() {
-		for mi := range m {
-			b.l("{")
-			b.l("device const float *xb = x + %du + ib * %du;", mi*k, f.block)
-			switch f.name {
-			case "q4_0":
-				dqLaneQ4_0(b, mi, m)
-			case "q8_0":
-				dqLaneQ8_0(b, mi, m)
-			case "q4_k":
-				dqLaneQ4K(b, mi, m)
-			case "q6_k":
-				dqLaneQ6K(b, mi, m)
-			}
-			b.l("}")
-		}
-	}
-	un := dqUnroll(f)
-	if un == 1 {
-		b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
-		slot()
-		b.l("}")
+	if staged {
+		dqStagedLoop(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
 	} else {
-		// un slots a step, in one basic block, so that the compiler can
-		// issue the later slots' loads before the first slot's
-		// arithmetic; the slots still add up in order. Then the rest,
-		// one at a time.
-		b.l("const uint stride = tptg.x / %du;", L)
-		b.l("uint ib0 = tpos.x / %du;", L)
-		b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", un-1, nb, un)
-		for u := range un {
-			b.l("{")
-			b.l("const uint ib = ib0 + %du * stride;", u)
-			slot()
-			b.l("}")
-		}
-		b.l("}")
-		b.l("for (; ib0 < %du; ib0 += stride) {", nb)
-		b.l("{")
-		b.l("const uint ib = ib0;")
-		slot()
-		b.l("}")
-		b.l("}")
+		dqDirectLoop(b, f, m, n, k, rows)
 	}
-	// Every lane reaches the sums (the loop bound is uniform); the
+	// Every lane reaches the sums (the loop bounds are uniform); the
 	// simdgroups' totals meet in threadgroup memory.
 	for i := range rm {
 		b.l("{")
 		b.l("const float s = simd_sum(acc[%d]);", i)
 		b.l("if (lane == 0) {")
-		b.l("tg[sg * %du + %du] = s;", rm, i)
+		b.l("%s[sg * %du + %du] = s;", red, rm, i)
 		b.l("}")
 		b.l("}")
 	}
@@ -160,11 +156,71 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	b.l("if (tpos.x < %du) {", rm)
 	b.l("float s = 0.0f;")
 	b.l("for (uint g = 0; g < tptg.x / 32u; g++) {")
-	b.l("s += tg[g * %du + tpos.x];", rm)
+	b.l("s += %s[g * %du + tpos.x];", red, rm)
 	b.l("}")
 	b.l("const uint row = r0 + tpos.x / %du;", m)
 	b.l("if (row < %du) {", n)
 	b.l("y[(tpos.x %% %du) * %du + row] = s;", m, n)
+	b.l("}")
+	b.l("}")
+}
+
+// dqSlot emits the work of the block slot ib (a local const uint) for
+// every row of x: blk is the expression of the slot's block index within
+// the row (for x), src where the weight rows are read from.
+func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
+	for mi := range m {
+		b.l("{")
+		b.l("device const float *xb = x + %du + %s * %du;", mi*k, blk, f.block)
+		switch f.name {
+		case "q4_0":
+			dqLaneQ4_0(b, mi, m, src)
+		case "q8_0":
+			dqLaneQ8_0(b, mi, m, src)
+		case "q4_k":
+			dqLaneQ4K(b, mi, m, src)
+		case "q6_k":
+			dqLaneQ6K(b, mi, m, src)
+		}
+		b.l("}")
+	}
+}
+
+// dqDirectLoop walks the rows' blocks straight from device memory, with
+// the 2-byte loads the blocks' alignment allows.
+func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
+	L := dqLanes(f)
+	nb := k / f.block
+	rowBytes := nb * f.bytes
+	// Rows past the end read the last row; their sums are not stored.
+	for r := range rows {
+		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
+	}
+	src := dqSrc{"device", rows, func(r int64) string { return fmt.Sprintf("w%d", r) }}
+	un := dqUnroll(f)
+	if un == 1 {
+		b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
+		dqSlot(b, f, m, k, "ib", src)
+		b.l("}")
+		return
+	}
+	// un slots a step, in one basic block, so that the compiler can issue
+	// the later slots' loads before the first slot's arithmetic; the slots
+	// still add up in order. Then the rest, one at a time.
+	b.l("const uint stride = tptg.x / %du;", L)
+	b.l("uint ib0 = tpos.x / %du;", L)
+	b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", un-1, nb, un)
+	for u := range un {
+		b.l("{")
+		b.l("const uint ib = ib0 + %du * stride;", u)
+		dqSlot(b, f, m, k, "ib", src)
+		b.l("}")
+	}
+	b.l("}")
+	b.l("for (; ib0 < %du; ib0 += stride) {", nb)
+	b.l("{")
+	b.l("const uint ib = ib0;")
+	dqSlot(b, f, m, k, "ib", src)
 	b.l("}")
 	b.l("}")
 }
@@ -212,14 +268,14 @@ func pick(i int, a, b string) string {
 // q4_0: lane part p (0 or 1) holds qs bytes 8p..8p+7: the low nibbles are
 // weights 8p+j, the high nibbles weights 16+8p+j. 2-byte word i holds
 // bytes 8p+2i (bits 0-7) and 8p+2i+1 (bits 8-15).
-func dqLaneQ4_0(b *kb, mi, m int64) {
+func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	xfloats(b, "xl", "p * 8u", 8, func(i int) string { return pick(i, "", "0.00390625f") })
 	xfloats(b, "xh", "p * 8u + 16u", 8, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
 	sumOf(b, "sxl", "xl", 2)
 	sumOf(b, "sxh", "xh", 2)
-	for r := range dqRows {
+	for r := range src.rows {
 		b.l("{")
-		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 18u);", r)
+		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 18u);", src.space, src.space, src.row(r))
 		b.l("const float d = rlx_half_bits(q[0]);")
 		b.l("float al = 0.0f;")
 		b.l("float ah = 0.0f;")
@@ -232,7 +288,7 @@ func dqLaneQ4_0(b *kb, mi, m int64) {
 			b.l("ah += xh%d * rlx_mf(u & 0x4B00F000u);", 2*i+1)
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((al + ah) - 8.0f * (sxl + sxh));", accIndex(int64(r), mi, m))
+		b.l("acc[%d] += d * ((al + ah) - 8.0f * (sxl + sxh));", accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -240,12 +296,12 @@ func dqLaneQ4_0(b *kb, mi, m int64) {
 // q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
 // word i holds weights 16p+2i and 16p+2i+1. XOR 0x80 turns a signed byte
 // q into q + 128.
-func dqLaneQ8_0(b *kb, mi, m int64) {
+func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	xfloats(b, "xs", "p * 16u", 16, func(i int) string { return pick(i, "", "0.00390625f") })
 	sumOf(b, "sx", "xs", 4)
-	for r := range dqRows {
+	for r := range src.rows {
 		b.l("{")
-		b.l("device const ushort *q = (device const ushort *)(w%d + ib * 34u);", r)
+		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 34u);", src.space, src.space, src.row(r))
 		b.l("const float d = rlx_half_bits(q[0]);")
 		b.l("float a0 = 0.0f;")
 		b.l("float a1 = 0.0f;")
@@ -256,7 +312,7 @@ func dqLaneQ8_0(b *kb, mi, m int64) {
 			b.l("a1 += xs%d * rlx_mf(u & 0x4B00FF00u);", 2*i+1)
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(int64(r), mi, m))
+		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -264,7 +320,7 @@ func dqLaneQ8_0(b *kb, mi, m int64) {
 // q4_k: lane part p = 2c + h: chunk c (32 bytes of qs: low nibbles
 // sub-block 2c, high nibbles sub-block 2c+1), bytes 16h..16h+15 of it,
 // that is weights 16h+j of both sub-blocks.
-func dqLaneQ4K(b *kb, mi, m int64) {
+func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint c = p / 2u;")
 	b.l("const uint h = p %% 2u;")
 	b.l("const uint xo = c * 64u + h * 16u;")
@@ -274,11 +330,11 @@ func dqLaneQ4K(b *kb, mi, m int64) {
 	xfloats(b, "xh", "xo + 32u", 16, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
 	sumOf(b, "sxl", "xl", 4)
 	sumOf(b, "sxh", "xh", 4)
-	for r := range dqRows {
+	for r := range src.rows {
 		b.l("{")
-		b.l("device const uchar *blk = w%d + ib * 144u;", r)
-		b.l("const uint4 hd = *((device const uint4 *)blk);")
-		b.l("const uint4 qv = *((device const uint4 *)(blk + 16u + c * 32u + h * 16u));")
+		b.l("%s const uchar *blk = %s + ib * 144u;", src.space, src.row(r))
+		b.l("const uint4 hd = *((%s const uint4 *)blk);", src.space)
+		b.l("const uint4 qv = *((%s const uint4 *)(blk + 16u + c * 32u + h * 16u));", src.space)
 		b.l("const uint sm0 = rlx_q4k_scale_min(hd, 2u * c);")
 		b.l("const uint sm1 = rlx_q4k_scale_min(hd, 2u * c + 1u);")
 		b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
@@ -300,7 +356,7 @@ func dqLaneQ4K(b *kb, mi, m int64) {
 			b.l("}")
 		}
 		b.l("acc[%d] += d * ((float)(sm0 & 255u) * al + (float)(sm1 & 255u) * ah) - dmin * ((float)(sm0 >> 8) * sxl + (float)(sm1 >> 8) * sxh);",
-			accIndex(int64(r), mi, m))
+			accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -310,7 +366,7 @@ func dqLaneQ4K(b *kb, mi, m int64) {
 // 6-bit values are assembled bytewise in one 32-bit word from ql (low
 // nibbles of l for g = 0, of l+32 for g = 1, high nibbles for g = 2, 3)
 // and qh (bits 2g, 2g+1).
-func dqLaneQ6K(b *kb, mi, m int64) {
+func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint n6 = p / 8u;")
 	b.l("const uint j6 = p %% 8u;")
 	for g := range 4 {
@@ -318,14 +374,14 @@ func dqLaneQ6K(b *kb, mi, m int64) {
 			func(i int) string { return pick(i, "", "0.00390625f") })
 		sumOf(b, fmt.Sprintf("sx%d", g), fmt.Sprintf("x%d_", g), 1)
 	}
-	for r := range dqRows {
+	for r := range src.rows {
 		b.l("{")
-		b.l("device const uchar *blk = w%d + ib * 210u;", r)
-		b.l("device const ushort *hw = (device const ushort *)blk;")
+		b.l("%s const uchar *blk = %s + ib * 210u;", src.space, src.row(r))
+		b.l("%s const ushort *hw = (%s const ushort *)blk;", src.space, src.space)
 		b.l("const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);")
 		b.l("const uint qb = (uint)hw[n6 * 32u + 16u + j6 * 2u] | ((uint)hw[n6 * 32u + 16u + j6 * 2u + 1u] << 16);")
 		b.l("const uint qh = (uint)hw[64u + n6 * 16u + j6 * 2u] | ((uint)hw[64u + n6 * 16u + j6 * 2u + 1u] << 16);")
-		b.l("device const char *sc = (device const char *)(blk + 192u + n6 * 8u + j6 / 4u);")
+		b.l("%s const char *sc = (%s const char *)(blk + 192u + n6 * 8u + j6 / 4u);", src.space, src.space)
 		b.l("const float d = rlx_half_bits(hw[104]);")
 		b.l("const uint q0 = (qa & 0x0F0F0F0Fu) | ((qh & 0x03030303u) << 4);")
 		b.l("const uint q1 = (qb & 0x0F0F0F0Fu) | ((qh & 0x0C0C0C0Cu) << 2);")
@@ -343,7 +399,7 @@ func dqLaneQ6K(b *kb, mi, m int64) {
 			b.l("a += (float)sc[%d] * (t - 32.0f * sx%d);", 2*g, g)
 			b.l("}")
 		}
-		b.l("acc[%d] += d * a;", accIndex(int64(r), mi, m))
+		b.l("acc[%d] += d * a;", accIndex(r, mi, m))
 		b.l("}")
 	}
 }

@@ -3,11 +3,12 @@
 // matmul: GEMV for up to 8 rows (lanes own 16 bytes of each row of b, a
 // simdgroup loads 4 rows before using them, K split across threadgroups
 // with the partials added in order by gemv_merge), tiled GEMM above.
-// dequant_matmul: GEMV with four simdgroups on four weight rows, lanes
-// sharing blocks, x loaded once per block for all rows and pre-scaled so
-// masked words need no shift, the sums met through simd_sum and
-// threadgroup memory; GEMM through threadgroup tiles, decoding 32 weights
-// at a time by one helper per format.
+// dequant_matmul: GEMV with four simdgroups on four weight rows (q4_k:
+// eight, staged through threadgroup memory), lanes sharing blocks, x
+// loaded once per block for all rows and pre-scaled so masked words need
+// no shift, the sums met through simd_sum and threadgroup memory; GEMM
+// through threadgroup tiles, decoding 32 weights at a time by one helper
+// per format.
 
 // CHECK:       static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // CHECK:       static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
@@ -71,9 +72,13 @@
 // CHECK:                 const uint u = q[1u + p * 8u + 0u] ^ 0x4B008080u;
 // CHECK-NEXT:            a0 += xs0 * rlx_mf(u & 0x4B0000FFu);
 // CHECK-NEXT:            a1 += xs1 * rlx_mf(u & 0x4B00FF00u);
+// q4_k: eight rows a threadgroup, staged through threadgroup memory
+// (lit-tests/rlx-translate/msl-dequant-staged.mlir has the stages).
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
-// CHECK:         for (; ib0 < 1u; ib0 += stride) {
-// CHECK:               const uint4 hd = *((device const uint4 *)blk);
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 72u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
+// CHECK:               threadgroup const uchar *blk = tb + ib * 144u;
+// CHECK-NEXT:          const uint4 hd = *((threadgroup const uint4 *)blk);
 // CHECK:                 const uint u0 = qv.x | 0x4B000000u;
 // CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
 // CHECK-NEXT:            al += xl0 * rlx_mf(u0 & 0x4B00000Fu);

@@ -64,18 +64,85 @@ func TestEditMustChange(t *testing.T) {
 // their own (run 10: 1.36 and 1.48 times slower at 8k and 32k keys): the
 // vector loads must sit in at most a quarter as many basic blocks.
 func TestDecodeLoadsStayVectors(t *testing.T) {
+	kernels := realPTX(t, "attention_decode_gqa_", "rlx_k_attention_decode_")
+	for name, body := range kernels {
+		if n := strings.Count(body, "ld.global.u16"); n > 0 {
+			t.Errorf("%s: %d 2-byte global loads; its half rows should load as vectors", name, n)
+		}
+		vec := strings.Count(body, "ld.global.u64") + strings.Count(body, "ld.global.v2.u32")
+		if vec == 0 {
+			t.Errorf("%s: no 8-byte vector loads", name)
+		}
+		// Guarded loads sit in blocks of their own: count the basic
+		// blocks (label to label) that hold a vector load.
+		blocks, inBlock := 0, false
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasSuffix(line, ":") {
+				inBlock = false
+			}
+			if (strings.HasPrefix(line, "ld.global.u64") || strings.HasPrefix(line, "ld.global.v2.u32")) && !inBlock {
+				blocks++
+				inBlock = true
+			}
+		}
+		if blocks > vec/4 {
+			t.Errorf("%s: %d vector loads in %d basic blocks: the loads are guarded again", name, vec, blocks)
+		}
+		t.Logf("%s: %d vector loads in %d basic blocks", name, vec, blocks)
+	}
+}
+
+// TestStagedDequantLoadsFirst compiles the real suite's q4_k GEMVs, whose
+// rows are staged through threadgroup memory (codegen/metal
+// dequant_stage.go), to PTX and checks that each stage's copy is 16-byte
+// loads, all issued before the first store to shared memory: the point
+// of staging is many bytes in flight a thread, which a copy that loads
+// and stores one unit at a time, or in narrower pieces, loses.
+func TestStagedDequantLoadsFirst(t *testing.T) {
+	kernels := realPTX(t, "dequant_gemv_q4_k_", "rlx_k_dequant_gemv_q4_k_")
+	for name, body := range kernels {
+		if n := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.u8"); n > 0 {
+			t.Errorf("%s: %d 1- or 2-byte global loads; the staged rows should load 16 bytes at a time", name, n)
+		}
+		// The longest run of 16-byte weight loads before a shared store
+		// in one basic block: a stage's copy is 9 of them a thread.
+		best, run := 0, 0
+		for _, line := range strings.Split(body, "\n") {
+			line = strings.TrimSpace(line)
+			switch {
+			case strings.HasSuffix(line, ":") || strings.HasPrefix(line, "st.shared"):
+				run = 0
+			case strings.HasPrefix(line, "ld.global.v4.u32") || strings.HasPrefix(line, "ld.global.nc.v4.u32"):
+				run++
+				best = max(best, run)
+			}
+		}
+		if best < 8 {
+			t.Errorf("%s: at most %d 16-byte loads before a shared store; a stage's copy has 9 a thread", name, best)
+		}
+		t.Logf("%s: %d 16-byte loads in flight before the first store", name, best)
+	}
+}
+
+// realPTX compiles the real suite's cases named casePrefix… to PTX with
+// clang-19 (LLVM's NVPTX back end, which nvcc's shares) and returns the
+// bodies of the kernels named kernelPrefix…, by name; it skips without
+// clang-19 and fails when no case or kernel matches.
+func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
+	t.Helper()
 	clang, err := exec.LookPath("clang-19")
 	if err != nil {
 		t.Skip("skipping: ", cuda.ErrNoClang)
 	}
 	var cases []Case
 	for _, c := range RealCases() {
-		if strings.HasPrefix(c.Name, "attention_decode_gqa_") {
+		if strings.HasPrefix(c.Name, casePrefix) {
 			cases = append(cases, c)
 		}
 	}
 	if len(cases) == 0 {
-		t.Fatal("no attention_decode_gqa_ case in the real suite")
+		t.Fatalf("no %s case in the real suite", casePrefix)
 	}
 	dir := t.TempDir()
 	if err := cuda.WriteShim(dir); err != nil {
@@ -103,40 +170,15 @@ func TestDecodeLoadsStayVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kernels := 0
+	kernels := map[string]string{}
 	for _, entry := range strings.Split(string(text), ".entry ")[1:] {
 		name := entry[:strings.IndexAny(entry, "( \n")]
-		if !strings.HasPrefix(name, "rlx_k_attention_decode_") {
-			continue
+		if strings.HasPrefix(name, kernelPrefix) {
+			kernels[name] = entry[:strings.Index(entry, "\n}")]
 		}
-		kernels++
-		body := entry[:strings.Index(entry, "\n}")]
-		if n := strings.Count(body, "ld.global.u16"); n > 0 {
-			t.Errorf("%s: %d 2-byte global loads; its half rows should load as vectors", name, n)
-		}
-		vec := strings.Count(body, "ld.global.u64") + strings.Count(body, "ld.global.v2.u32")
-		if vec == 0 {
-			t.Errorf("%s: no 8-byte vector loads", name)
-		}
-		// Guarded loads sit in blocks of their own: count the basic
-		// blocks (label to label) that hold a vector load.
-		blocks, inBlock := 0, false
-		for _, line := range strings.Split(body, "\n") {
-			line = strings.TrimSpace(line)
-			if strings.HasSuffix(line, ":") {
-				inBlock = false
-			}
-			if (strings.HasPrefix(line, "ld.global.u64") || strings.HasPrefix(line, "ld.global.v2.u32")) && !inBlock {
-				blocks++
-				inBlock = true
-			}
-		}
-		if blocks > vec/4 {
-			t.Errorf("%s: %d vector loads in %d basic blocks: the loads are guarded again", name, vec, blocks)
-		}
-		t.Logf("%s: %d vector loads in %d basic blocks", name, vec, blocks)
 	}
-	if kernels == 0 {
-		t.Fatal("no attention_decode kernel in the PTX")
+	if len(kernels) == 0 {
+		t.Fatalf("no %s kernel in the PTX", kernelPrefix)
 	}
+	return kernels
 }

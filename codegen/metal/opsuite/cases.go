@@ -227,17 +227,19 @@ func matmulCases() []Case {
 
 // dequantCases: every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
-// multiples of a threadgroup's rows, and a K whose blocks the GEMV's
-// threads walk twice.
+// multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
+// walk twice, and a K whose rows the GEMV stages through threadgroup
+// memory in more than one stage.
 func dequantCases() []Case {
 	var cs []Case
 	for _, f := range []struct {
-		name  string
-		block int
-		bytes int
-		long  int // K whose blocks a 128-thread GEMV walks twice, the second time in part
-	}{{"q4_0", 32, 18, 2560}, {"q8_0", 32, 34, 2560}, {"q4_k", 256, 144, 4352}, {"q6_k", 256, 210, 2304}} {
-		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}} {
+		name   string
+		block  int
+		bytes  int
+		long   int // K whose blocks a 128-thread GEMV walks twice, the second time in part
+		staged int // K of 16-byte-multiple rows: two full stages and a shorter one (q6_k: two full)
+	}{{"q4_0", 32, 18, 2592, 4352}, {"q8_0", 32, 34, 2592, 4352}, {"q4_k", 256, 144, 4352, 8960}, {"q6_k", 256, 210, 2304, 4096}} {
+		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}} {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
 			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)

@@ -1,0 +1,145 @@
+package metal
+
+import "fmt"
+
+// The staged dequantising GEMV: when a weight row's bytes are a multiple
+// of 16 (so, with the buffer's own alignment, every row starts 16-byte
+// aligned), the threadgroup copies its rows' blocks, a stage of p blocks
+// a row at a time, into threadgroup memory with 16-byte loads — each
+// thread issuing all of its loads of a stage before its first store —
+// and the lanes then decode the staged blocks exactly as the unstaged
+// kernel decodes them from device memory (same lanes a block, same parts,
+// same order of sums, so the results are the same bits). The 18-, 34-
+// and 210-byte blocks otherwise allow only 2-byte loads, and the kernel
+// waited on memory latency with too few bytes in flight a thread
+// (docs/gpu-check.md, run 10).
+//
+// A stage holds p blocks of each of the threadgroup's rows: p is the block slots
+// the threadgroup's lanes fill in one step (threads / lanes a block),
+// rounded up to a whole number of 16-byte units, so every thread decodes
+// one slot a stage; a shorter last stage takes the rest of the row.
+
+// dqTileMax is the most bytes of weight rows a threadgroup stages at once.
+const dqTileMax = 20 * 1024
+
+// dqStage is the plan of a staged dequantising GEMV.
+type dqStage struct {
+	p      int64 // blocks of each row in a full stage
+	stages int64 // full stages
+	rem    int64 // blocks of each row in the last, shorter stage (0: none)
+}
+
+// dqStaging plans the stages for rows of nb blocks, slots block slots a
+// step; false when the rows cannot be staged with 16-byte loads.
+func dqStaging(f quantInfo, rows, nb, slots int64) (dqStage, bool) {
+	if nb*f.bytes%16 != 0 {
+		return dqStage{}, false
+	}
+	g := 16 / gcd(f.bytes, 16) // blocks in a whole number of 16-byte units
+	p := ceilDiv(slots, g) * g
+	if lim := dqTileMax / (rows * f.bytes) / g * g; p > lim {
+		p = max(g, lim)
+	}
+	p = min(p, nb) // nb blocks are a whole number of 16-byte units
+	return dqStage{p: p, stages: nb / p, rem: nb % p}, true
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// dqStagedLoop walks the rows' blocks a stage at a time through
+// threadgroup memory (tg's first rows·p·bytes bytes); threads is the
+// threadgroup's size as launched (a smaller one runs the same loops with
+// more steps).
+func dqStagedLoop(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threads int64) {
+	row16 := k / f.block * f.bytes / 16
+	full16 := st.p * f.bytes / 16
+	b.l("device const uint4 *wq = (device const uint4 *)w;")
+	b.l("threadgroup const uchar *tb = (threadgroup const uchar *)tg;")
+	switch {
+	case st.stages == 1:
+		b.l("{")
+		dqStage1(b, f, m, n, k, rows, st.p, "0u", "0u", row16, threads)
+		b.l("}")
+		if st.rem > 0 {
+			b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		}
+	case st.stages > 1:
+		b.l("for (uint s = 0; s < %du; s++) {", st.stages)
+		dqStage1(b, f, m, n, k, rows, st.p, "s * "+fmt.Sprint(st.p)+"u", "s * "+fmt.Sprint(full16)+"u", row16, threads)
+		// The next stage's stores wait for every lane's reads.
+		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		b.l("}")
+	}
+	if st.rem > 0 {
+		b.l("{")
+		dqStage1(b, f, m, n, k, rows, st.rem, fmt.Sprintf("%du", st.stages*st.p), fmt.Sprintf("%du", st.stages*full16), row16, threads)
+		b.l("}")
+	}
+}
+
+// dqStage1 emits one stage of p blocks a row: first is the expression of
+// its first block, off16 that of its offset in a row in 16-byte units.
+func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, row16, threads int64) {
+	u16 := p * f.bytes / 16 // 16-byte units of a row in the stage
+	q := rows * u16
+	un := ceilDiv(q, threads)
+	step := "tptg.x"
+	if un > 1 {
+		step = fmt.Sprintf("%du * tptg.x", un)
+	}
+	at := func(j int64) string { // the j-th unit of a thread in this step
+		if j == 0 {
+			return "i0"
+		}
+		return fmt.Sprintf("i0 + %du * tptg.x", j)
+	}
+	plus := func(e string) string { // "+ e" unless e is zero
+		if e == "0u" {
+			return ""
+		}
+		return " + " + e
+	}
+	b.l("for (uint i0 = tpos.x; i0 < %du; i0 += %s) {", q, step)
+	// All loads first, then the stores that are in range (past the end a
+	// load rereads the last unit). Rows past the end read the last row;
+	// their sums are not stored.
+	for j := range un {
+		if j == 0 {
+			b.l("const uint e0 = i0;")
+		} else {
+			b.l("const uint e%d = min(%s, %du);", j, at(j), q-1)
+		}
+		b.l("const uint4 v%d = wq[min(r0 + e%d / %du, %du) * %du%s + e%d %% %du];",
+			j, j, u16, n-1, row16, plus(off16), j, u16)
+	}
+	for j := range un {
+		if j == 0 {
+			b.l("tg[i0] = v0;")
+			continue
+		}
+		b.l("if (%s < %du) {", at(j), q)
+		b.l("tg[%s] = v%d;", at(j), j)
+		b.l("}")
+	}
+	b.l("}")
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	src := dqSrc{"threadgroup", rows, func(r int64) string {
+		if r == 0 {
+			return "tb"
+		}
+		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
+	}}
+	L := dqLanes(f)
+	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, p, L)
+	blk := "ib"
+	if first != "0u" {
+		blk = "(" + first + " + ib)"
+	}
+	dqSlot(b, f, m, k, blk, src)
+	b.l("}")
+}
