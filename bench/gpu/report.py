@@ -143,10 +143,57 @@ def write(R, out):
                     g = regs[k]
                     L.append(f"- {k}: {g.get('registers')} registers, {g.get('spill_stores', 0)} B spill stores, {g.get('stack', 0)} B stack")
             L.append("")
+    L += counters(R.get("profile"))
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(text)
     return {"lines": len(L)}
+
+
+def counters(p):
+    """The profile stage's ncu counters, a row a launch (none without the
+    stage). Issue-bound µs is the instructions each scheduler issued at
+    one a cycle, the least time that instruction count allows."""
+    if not isinstance(p, dict) or not p.get("launches"):
+        return []
+
+    def num(m, key):
+        v = m.get(key)
+        try:
+            return float(str(v).replace(",", ""))
+        except ValueError:
+            return None
+
+    def dims(t):
+        n = 1
+        for x in str(t).strip("()").split(","):
+            n *= int(x)
+        return n
+
+    L = ["## Counters (ncu, `--clock-control none`)", "",
+         "| kernel | threadgroups × threads | µs | registers | achieved occupancy % | warps issued a cycle a scheduler "
+         "| instructions (M) | issue-bound µs | DRAM % of peak | first stall (cycles an issued instruction) |",
+         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    prefix, suffix = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio (inst)"
+    for ln in p["launches"]:
+        m = ln.get("metrics", {})
+        dur, inst = num(m, "Duration (ns)"), num(m, "Executed Instructions (inst)")
+        issued, clock = num(m, "Avg. Issued Instructions Per Scheduler (inst)"), num(m, "SM Frequency (hz)")
+        stalls = [(num(m, k), k[len(prefix):-len(suffix)]) for k in m
+                  if k.startswith(prefix) and k.endswith(suffix) and "selected" not in k]
+        stalls = [x for x in stalls if x[0] is not None]
+        first = max(stalls) if stalls else None
+        cells = [ln["kernel"].removeprefix("rlx_k_"), f"{dims(ln['grid'])} × {dims(ln['block'])}",
+                 f"{dur / 1e3:.1f}" if dur is not None else "–",
+                 m.get("Registers Per Thread (register/thread)", "–"), m.get("Achieved Occupancy (%)", "–"),
+                 m.get("Issued Warp Per Scheduler", "–"),
+                 f"{inst / 1e6:.2f}" if inst is not None else "–",
+                 f"{issued / clock * 1e6:.1f}" if issued and clock else "–",
+                 m.get("DRAM Throughput (%)", "–"),
+                 f"{first[1].replace('_', ' ')} ({first[0]:.2f})" if first else "–"]
+        L.append("| " + " | ".join(str(c) for c in cells) + " |")
+    L.append("")
+    return L
 
 
 def launches(r):
