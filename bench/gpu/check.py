@@ -559,9 +559,10 @@ def main():
         R.stage("tune", lambda: __import__("bench").tune(R.data, args.out))
         R.stage("sass", sass, args.logs)
         if os.path.exists(os.path.join(HERE, "real-split.jobs")):
-            R.stage("sanitize_real_split", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck"], 120,
+            R.stage("sanitize_real_split", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck", "initcheck"], 120,
                     ("--exact", "--no-results"), "real-split")
-        R.stage("sanitize_real", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck"], 120, ("--exact", "--no-results"))
+        R.stage("sanitize_real", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck", "initcheck"], 120,
+                ("--exact", "--no-results"))
     import report
 
     R.stage("report", report.write, R.data, args.out)

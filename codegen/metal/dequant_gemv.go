@@ -6,12 +6,12 @@ import "fmt"
 // Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
 //
 // A threadgroup owns a few consecutive weight rows (four, or eight for
-// q4_k: dqLayout), and all its threads walk those rows' blocks together: thread t takes part t % L of blocks
-// t / L, t / L + T / L, … (L lanes share a block, T threads), so the lanes
-// of a simdgroup read neighbouring bytes of a row. For each block a lane
-// loads its slice of x once, into registers, and uses it for every row of
-// the threadgroup, so x is read once per threadgroup instead of once per
-// row. The loop is the same for any T that is a multiple of 32, so the
+// q4_k and q6_k: dqLayoutOf), and all its threads walk those rows' blocks
+// together: thread t takes part t % L of blocks t / L, t / L + T / L, …
+// (L lanes share a block, T threads), so the lanes of a simdgroup read
+// neighbouring bytes of a row. For each block a lane loads its slice of x
+// once, into registers, and uses it for every row of the threadgroup, so
+// x is read once per threadgroup instead of once per row. The loop is the same for any T that is a multiple of 32, so the
 // kernel may run with fewer threads than it asks for (resize "rows").
 //
 // A software-pipelined variant (one simdgroup a threadgroup, each step's
@@ -36,12 +36,14 @@ import "fmt"
 // instructions by about a third and the time by −11% (q8_0) to +3%. The
 // counters then said the kernels wait on memory latency (ncu,
 // docs/gpu-check.md, run 10), but staging the rows through threadgroup
-// memory with 16-byte loads (dequant_stage.go) left q4_0, q8_0 and q6_k
-// as slow or slower (run 11): on the H200 they are close to bound by
+// memory with 16-byte loads (dequant_stage.go) left q4_0 and q8_0 as
+// slow or slower (run 11): on the H200 they are close to bound by
 // instruction issue (q4_0 at 4096×14336 executes 10.6 million warp
-// instructions, 10.2 µs at one a cycle on every scheduler). q4_k gained
-// (−18% at 14336×4096, its stalls on loads from 4.8 to 1.6 cycles an
-// instruction) and is staged, on eight rows.
+// instructions, 10.3 µs at one a cycle on every scheduler), q8_0 by load
+// latency that staging did not hide. q4_k (−18% at 14336×4096, its
+// stalls on loads from 4.8 to 1.6 cycles an instruction) and q6_k (−11%
+// there, with the next stage's loads issued before this stage's decode)
+// are staged, on eight rows.
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -54,25 +56,39 @@ import "fmt"
 //
 // The 2-byte loads are what the 18-, 34- and 210-byte blocks allow (their
 // alignment alternates between blocks); q4_k's 144-byte blocks keep
-// 16-byte alignment, and its loads read threadgroup memory once staged.
+// 16-byte alignment. Staged formats read the same parts from threadgroup
+// memory.
 // The threadgroup's sums meet through simd_sum and threadgroup memory,
 // each in a fixed order.
 
 const dqSimds = 4 // simdgroups per threadgroup
 
-// dqLayout is, per format, the weight rows a threadgroup owns and whether
-// it stages them through threadgroup memory (dequant_stage.go). On the
-// H200 (docs/gpu-check.md, run 11; µs at 4096×4096, 4096×14336,
-// 14336×4096): q4_k staged on 8 rows 10.4, 24.3, 25.6 against 10.9,
-// 24.6, 31.2 unstaged on 4 rows and 10.0, 26.6, 26.4 unstaged on 8.
-// Staged on 4 rows the others were slower or level: q4_0 8.6, 23.2, 22.4
-// against 8.0, 20.0, 20.1; q8_0 11.5, 33.2, 30.8 against 9.4, 26.4,
-// 24.6; q6_k 10.0, 25.7, 26.6 against 9.8, 24.9, 27.0.
-func dqLayout(f quantInfo) (rows int64, staged bool) {
-	if f.name == "q4_k" {
-		return 8, true
+// dqLayout is how a format's kernel walks its weight rows.
+type dqLayout struct {
+	rows     int64 // weight rows a threadgroup owns
+	staged   bool  // through threadgroup memory (dequant_stage.go)
+	prefetch bool  // staged, with the next stage's loads issued before this stage's decode
+}
+
+// dqLayoutOf is the layout of each format, as measured on the H200
+// (docs/gpu-check.md, run 11; µs at 4096×4096, 4096×14336, 14336×4096,
+// K × N). q4_k: staged on 8 rows 10.4, 24.3, 25.6 against 10.9, 24.6,
+// 31.2 unstaged on 4 rows and 10.0, 26.6, 26.4 unstaged on 8 (its real
+// shapes have a single stage or a shorter last one, so no prefetch).
+// q6_k: staged with prefetch on 8 rows 10.1, 24.3, 24.1 against 9.8,
+// 25.1, 27.2 unstaged on 4 rows (10.4, 25.1, 26.7 staged on 8 without
+// prefetch). q4_0 and q8_0 stay unstaged on 4 rows: staged they were
+// slower or level (q4_0 8.6, 23.2, 22.4 on 4 rows, 8.4, 20.3, 19.4 with
+// prefetch on 8, against 8.0, 20.1, 20.4; q8_0 at best 10.7, 29.5, 24.7
+// against 9.5, 26.4, 24.7).
+func dqLayoutOf(f quantInfo) dqLayout {
+	switch f.name {
+	case "q4_k":
+		return dqLayout{rows: 8, staged: true}
+	case "q6_k":
+		return dqLayout{rows: 8, staged: true, prefetch: true}
 	}
-	return 4, false
+	return dqLayout{rows: 4}
 }
 
 // dqUnroll is how many block slots a lane takes a loop step, per format,
@@ -115,10 +131,11 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	nsg := min(dqSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
 	L := dqLanes(f)
 	nb := k / f.block
-	rows, stage := dqLayout(f)
+	lay := dqLayoutOf(f)
+	rows := lay.rows
 	rm := rows * m
 	st, staged := dqStage{}, false
-	if stage {
+	if lay.staged {
 		st, staged = dqStaging(f, rows, nb, int64(nsg)*SimdWidth/L)
 	}
 	red := "tg"
@@ -137,9 +154,12 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	for i := range rm {
 		b.l("acc[%d] = 0.0f;", i)
 	}
-	if staged {
+	switch {
+	case staged && lay.prefetch && st.rem == 0 && st.stages > 1:
+		dqStagedPrefetch(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
+	case staged:
 		dqStagedLoop(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
-	} else {
+	default:
 		dqDirectLoop(b, f, m, n, k, rows)
 	}
 	// Every lane reaches the sums (the loop bounds are uniform); the

@@ -14,10 +14,14 @@ import "fmt"
 // waited on memory latency with too few bytes in flight a thread
 // (docs/gpu-check.md, run 10).
 //
-// A stage holds p blocks of each of the threadgroup's rows: p is the block slots
-// the threadgroup's lanes fill in one step (threads / lanes a block),
-// rounded up to a whole number of 16-byte units, so every thread decodes
-// one slot a stage; a shorter last stage takes the rest of the row.
+// A stage holds p blocks of each of the threadgroup's rows: p is the
+// block slots the threadgroup's lanes fill in one step (threads / lanes a
+// block), rounded up to a whole number of 16-byte units, so every thread
+// decodes one slot a stage; a shorter last stage takes the rest of the
+// row. With prefetch (dqStagedPrefetch, rows of whole stages) a thread
+// issues the next stage's loads right after storing this stage's, so
+// they are in flight during the decode; without it a stage's loads wait
+// for the previous stage's decode.
 
 // dqTileMax is the most bytes of weight rows a threadgroup stages at once.
 const dqTileMax = 20 * 1024
@@ -141,5 +145,64 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 		blk = "(" + first + " + ib)"
 	}
 	dqSlot(b, f, m, k, blk, src)
+	b.l("}")
+}
+
+// dqStagedPrefetch is dqStagedLoop with the next stage's loads issued
+// before this stage's decode, into registers that the next stage then
+// stores, for rows of whole stages (st.rem == 0) at the launched size;
+// a threadgroup run with fewer threads takes dqStagedLoop.
+func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threads int64) {
+	row16 := k / f.block * f.bytes / 16
+	u16 := st.p * f.bytes / 16
+	q := rows * u16
+	un := ceilDiv(q, threads)
+	// Each load initialises a constant that is then assigned: the CUDA
+	// shim assigns vectors element by element, which would split an
+	// assigned load into four (docs/gpu-check.md, run 10).
+	load := func(off string) {
+		for j := range un {
+			b.l("{")
+			b.l("const uint e = min(tpos.x + %du, %du);", j*threads, q-1)
+			b.l("const uint4 t = wq[min(r0 + e / %du, %du) * %du%s + e %% %du];", u16, n-1, row16, off, u16)
+			b.l("v%d = t;", j)
+			b.l("}")
+		}
+	}
+	b.l("if (tptg.x == %du) {", threads)
+	b.l("device const uint4 *wq = (device const uint4 *)w;")
+	b.l("threadgroup const uchar *tb = (threadgroup const uchar *)tg;")
+	for j := range un {
+		b.l("uint4 v%d;", j)
+	}
+	load("")
+	b.l("for (uint s = 0; s < %du; s++) {", st.stages)
+	for j := range un {
+		if (j+1)*threads <= q {
+			b.l("tg[tpos.x + %du] = v%d;", j*threads, j)
+			continue
+		}
+		b.l("if (tpos.x + %du < %du) {", j*threads, q)
+		b.l("tg[tpos.x + %du] = v%d;", j*threads, j)
+		b.l("}")
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("if (s + 1u < %du) {", st.stages)
+	load(fmt.Sprintf(" + (s + 1u) * %du", u16))
+	b.l("}")
+	src := dqSrc{"threadgroup", rows, func(r int64) string {
+		if r == 0 {
+			return "tb"
+		}
+		return fmt.Sprintf("(tb + %du)", r*st.p*f.bytes)
+	}}
+	L := dqLanes(f)
+	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %du) {", L, st.p, threads/L)
+	dqSlot(b, f, m, k, fmt.Sprintf("(s * %du + ib)", st.p), src)
+	b.l("}")
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("}")
+	b.l("} else {")
+	dqStagedLoop(b, f, m, n, k, rows, st, threads)
 	b.l("}")
 }

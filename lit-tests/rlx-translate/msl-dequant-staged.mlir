@@ -68,6 +68,48 @@
 // CHECK:             s += red[g * 16u + tpos.x];
 // CHECK:           y[(tpos.x % 2u) * 20u + row] = s;
 
+// q6_k: eight rows staged in stages of 8 blocks (105 16-byte units a row,
+// 840 for the threadgroup, 7 a thread, the last one guarded), with the
+// next stage's loads issued after this stage's stores and before its
+// decode; each load initialises a constant that is then assigned (the
+// CUDA shim assigns vectors element by element). A threadgroup of
+// another size takes the plain staged loop.
+
+// CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q6_k
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 840u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
+// CHECK:         if (tptg.x == 128u) {
+// CHECK:           uint4 v6;
+// CHECK-NEXT:      {
+// CHECK-NEXT:        const uint e = min(tpos.x + 0u, 839u);
+// CHECK-NEXT:        const uint4 t = wq[min(r0 + e / 105u, 19u) * 210u + e % 105u];
+// CHECK-NEXT:        v0 = t;
+// CHECK-NEXT:      }
+// CHECK:           for (uint s = 0; s < 2u; s++) {
+// CHECK-NEXT:        tg[tpos.x + 0u] = v0;
+// CHECK:             tg[tpos.x + 640u] = v5;
+// CHECK-NEXT:        if (tpos.x + 768u < 840u) {
+// CHECK-NEXT:          tg[tpos.x + 768u] = v6;
+// CHECK-NEXT:        }
+// CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        if (s + 1u < 2u) {
+// CHECK-NEXT:          {
+// CHECK-NEXT:            const uint e = min(tpos.x + 0u, 839u);
+// CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 105u, 19u) * 210u + (s + 1u) * 105u + e % 105u];
+// CHECK-NEXT:            v0 = t;
+// CHECK:             for (uint ib = tpos.x / 16u; ib < 8u; ib += 8u) {
+// CHECK-NEXT:          {
+// CHECK-NEXT:            device const float *xb = x + 0u + (s * 8u + ib) * 256u;
+// CHECK:                   threadgroup const uchar *blk = tb + ib * 210u;
+// CHECK:                   threadgroup const ushort *hw = (threadgroup const ushort *)blk;
+// CHECK:             threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      device const uint4 *wq = (device const uint4 *)w;
+// CHECK-NEXT:      threadgroup const uchar *tb = (threadgroup const uchar *)tg;
+// CHECK-NEXT:      for (uint s = 0; s < 2u; s++) {
+// CHECK-NEXT:        for (uint i0 = tpos.x; i0 < 840u; i0 += 7u * tptg.x) {
+
 func.func @staged(%x: tensor<2x8960xf32>) -> tensor<2x20xf32> {
   %r = thunk.call @staged_thunk(%x) {target = "metal"} : (tensor<2x8960xf32>) -> tensor<2x20xf32> {
   ^bb0(%a: tensor<2x8960xf32>):
@@ -76,4 +118,14 @@ func.func @staged(%x: tensor<2x8960xf32>) -> tensor<2x20xf32> {
     thunk.yield %0 : tensor<2x20xf32>
   }
   return %r : tensor<2x20xf32>
+}
+
+func.func @prefetch(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  %r = thunk.call @prefetch_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  ^bb0(%a: tensor<1x4096xf32>):
+    %w = graph.param "w.q6_k" : tensor<67200xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q6_k", k = 4096 : i64, n = 20 : i64} : (tensor<1x4096xf32>, tensor<67200xui8>) -> tensor<1x20xf32>
+    thunk.yield %0 : tensor<1x20xf32>
+  }
+  return %r : tensor<1x20xf32>
 }

@@ -42,6 +42,7 @@ func TestReportReproducesRuns(t *testing.T) {
 		{"run10f", ""},
 		{filepath.Join("run10g", "a"), ""},
 		{"run11c", filepath.Join("testdata", "run11c-counters.md")},
+		{"run11e", ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()

@@ -93,35 +93,43 @@ func TestDecodeLoadsStayVectors(t *testing.T) {
 	}
 }
 
-// TestStagedDequantLoadsFirst compiles the real suite's q4_k GEMVs, whose
-// rows are staged through threadgroup memory (codegen/metal
+// TestStagedDequantLoadsFirst compiles the real suite's q4_k and q6_k
+// GEMVs, whose rows are staged through threadgroup memory (codegen/metal
 // dequant_stage.go), to PTX and checks that each stage's copy is 16-byte
 // loads, all issued before the first store to shared memory: the point
 // of staging is many bytes in flight a thread, which a copy that loads
-// and stores one unit at a time, or in narrower pieces, loses.
+// and stores one unit at a time, or in narrower pieces, loses. A thread
+// copies 9 units a stage in q4_k's kernels (eight rows of 16 blocks) and
+// 7 in q6_k's (eight rows of 8 blocks, the next stage's loaded during
+// this stage's decode).
 func TestStagedDequantLoadsFirst(t *testing.T) {
-	kernels := realPTX(t, "dequant_gemv_q4_k_", "rlx_k_dequant_gemv_q4_k_")
-	for name, body := range kernels {
-		if n := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.u8"); n > 0 {
-			t.Errorf("%s: %d 1- or 2-byte global loads; the staged rows should load 16 bytes at a time", name, n)
-		}
-		// The longest run of 16-byte weight loads before a shared store
-		// in one basic block: a stage's copy is 9 of them a thread.
-		best, run := 0, 0
-		for _, line := range strings.Split(body, "\n") {
-			line = strings.TrimSpace(line)
-			switch {
-			case strings.HasSuffix(line, ":") || strings.HasPrefix(line, "st.shared"):
-				run = 0
-			case strings.HasPrefix(line, "ld.global.v4.u32") || strings.HasPrefix(line, "ld.global.nc.v4.u32"):
-				run++
-				best = max(best, run)
+	for _, f := range []struct {
+		format string
+		units  int
+	}{{"q4_k", 9}, {"q6_k", 7}} {
+		kernels := realPTX(t, "dequant_gemv_"+f.format+"_", "rlx_k_dequant_gemv_"+f.format+"_")
+		for name, body := range kernels {
+			if n := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.u8"); n > 0 {
+				t.Errorf("%s: %d 1- or 2-byte global loads; the staged rows should load 16 bytes at a time", name, n)
 			}
+			// The longest run of 16-byte weight loads before a shared
+			// store in one basic block.
+			best, run := 0, 0
+			for _, line := range strings.Split(body, "\n") {
+				line = strings.TrimSpace(line)
+				switch {
+				case strings.HasSuffix(line, ":") || strings.HasPrefix(line, "st.shared"):
+					run = 0
+				case strings.HasPrefix(line, "ld.global.v4.u32") || strings.HasPrefix(line, "ld.global.nc.v4.u32"):
+					run++
+					best = max(best, run)
+				}
+			}
+			if best < f.units {
+				t.Errorf("%s: at most %d 16-byte loads before a shared store; a stage's copy has %d a thread", name, best, f.units)
+			}
+			t.Logf("%s: %d 16-byte loads in flight before a store", name, best)
 		}
-		if best < 8 {
-			t.Errorf("%s: at most %d 16-byte loads before a shared store; a stage's copy has 9 a thread", name, best)
-		}
-		t.Logf("%s: %d 16-byte loads in flight before the first store", name, best)
 	}
 }
 
