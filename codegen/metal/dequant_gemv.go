@@ -11,8 +11,9 @@ import "fmt"
 // (L lanes share a block, T threads), so the lanes of a simdgroup read
 // neighbouring bytes of a row. For each block a lane loads its slice of x
 // once, into registers, and uses it for every row of the threadgroup, so
-// x is read once per threadgroup instead of once per row. The loop is the same for any T that is a multiple of 32, so the
-// kernel may run with fewer threads than it asks for (resize "rows").
+// x is read once per threadgroup instead of once per row. The loop is the
+// same for any T that is a multiple of 32, so the kernel may run with
+// fewer threads than it asks for (resize "rows").
 //
 // A software-pipelined variant (one simdgroup a threadgroup, each step's
 // weight words loaded one step ahead) measured slower on the H200 at 10
@@ -57,9 +58,8 @@ import "fmt"
 // The 2-byte loads are what the 18-, 34- and 210-byte blocks allow (their
 // alignment alternates between blocks); q4_k's 144-byte blocks keep
 // 16-byte alignment. Staged formats read the same parts from threadgroup
-// memory.
-// The threadgroup's sums meet through simd_sum and threadgroup memory,
-// each in a fixed order.
+// memory. The threadgroup's sums meet through simd_sum and threadgroup
+// memory, each in a fixed order.
 
 const dqSimds = 4 // simdgroups per threadgroup
 

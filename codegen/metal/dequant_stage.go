@@ -12,7 +12,8 @@ import "fmt"
 // same order of sums, so the results are the same bits). The 18-, 34-
 // and 210-byte blocks otherwise allow only 2-byte loads, and the kernel
 // waited on memory latency with too few bytes in flight a thread
-// (docs/gpu-check.md, run 10).
+// (docs/gpu-check.md, run 10). On the H200 staging paid for q4_k and q6_k
+// only (run 11; dqLayoutOf says which formats stage).
 //
 // A stage holds p blocks of each of the threadgroup's rows: p is the
 // block slots the threadgroup's lanes fill in one step (threads / lanes a
@@ -23,7 +24,11 @@ import "fmt"
 // they are in flight during the decode; without it a stage's loads wait
 // for the previous stage's decode.
 
-// dqTileMax is the most bytes of weight rows a threadgroup stages at once.
+// dqTileMax is the most bytes of weight rows a threadgroup stages at once
+// (q4_k's eight rows of 16 blocks take 18 KB, q6_k's of 8 blocks 13 KB),
+// within Metal's 32 KB a threadgroup. Threadgroup memory also bounds how
+// many threadgroups an Apple GPU core holds at once; nothing here
+// measured that.
 const dqTileMax = 20 * 1024
 
 // dqStage is the plan of a staged dequantising GEMV.
@@ -39,7 +44,7 @@ func dqStaging(f quantInfo, rows, nb, slots int64) (dqStage, bool) {
 	if nb*f.bytes%16 != 0 {
 		return dqStage{}, false
 	}
-	g := 16 / gcd(f.bytes, 16) // blocks in a whole number of 16-byte units
+	g := 16 / gcd(f.bytes, 16) // the fewest blocks that fill whole 16-byte units
 	p := ceilDiv(slots, g) * g
 	if lim := dqTileMax / (rows * f.bytes) / g * g; p > lim {
 		p = max(g, lim)
@@ -132,14 +137,20 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 	}
 	b.l("}")
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)))
+}
+
+// dqDecodeStage emits the decode of a staged stage of p blocks a row
+// (first: the expression of its first block; step: the block slots a
+// loop step takes).
+func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string) {
 	src := dqSrc{"threadgroup", rows, func(r int64) string {
 		if r == 0 {
 			return "tb"
 		}
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
 	}}
-	L := dqLanes(f)
-	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, p, L)
+	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
 	blk := "ib"
 	if first != "0u" {
 		blk = "(" + first + " + ib)"
@@ -190,16 +201,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("if (s + 1u < %du) {", st.stages)
 	load(fmt.Sprintf(" + (s + 1u) * %du", u16))
 	b.l("}")
-	src := dqSrc{"threadgroup", rows, func(r int64) string {
-		if r == 0 {
-			return "tb"
-		}
-		return fmt.Sprintf("(tb + %du)", r*st.p*f.bytes)
-	}}
-	L := dqLanes(f)
-	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %du) {", L, st.p, threads/L)
-	dqSlot(b, f, m, k, fmt.Sprintf("(s * %du + ib)", st.p), src)
-	b.l("}")
+	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)))
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("}")
 	b.l("} else {")
