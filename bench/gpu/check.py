@@ -183,6 +183,9 @@ def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode
 
 # Cases the profile stage reads hardware counters of (ncu), one launch
 # of each dispatch after a first on other buffers.
+# The compute-sanitizer tools every suite runs under in full mode.
+SANITIZERS = ["memcheck", "racecheck", "synccheck", "initcheck"]
+
 PROFILE_CASES = ["gemv_f16_4096x4096", "dequant_gemv_q4_0_4096x14336", "dequant_gemv_q8_0_4096x14336",
                  "dequant_gemv_q4_k_14336x4096", "dequant_gemv_q6_k_4096x14336", "attention_decode_gqa_8k",
                  "attention_decode_gqa_32k"]
@@ -553,16 +556,15 @@ def main():
         R.stage("planted", planted, args.logs)
         R.stage("bench_smoke", lambda: __import__("bench").smoke(R.data))
     else:
-        R.stage("sanitize_small", sanitize, args.logs, "small", ["memcheck", "racecheck", "synccheck", "initcheck"], 150)
+        R.stage("sanitize_small", sanitize, args.logs, "small", SANITIZERS, 150)
         R.stage("planted", planted, args.logs)
         R.stage("bench", lambda: __import__("bench").run(R.data, args.out))
         R.stage("tune", lambda: __import__("bench").tune(R.data, args.out))
         R.stage("sass", sass, args.logs)
         if os.path.exists(os.path.join(HERE, "real-split.jobs")):
-            R.stage("sanitize_real_split", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck", "initcheck"], 120,
+            R.stage("sanitize_real_split", sanitize, args.logs, "real", SANITIZERS, 120,
                     ("--exact", "--no-results"), "real-split")
-        R.stage("sanitize_real", sanitize, args.logs, "real", ["memcheck", "racecheck", "synccheck", "initcheck"], 120,
-                ("--exact", "--no-results"))
+        R.stage("sanitize_real", sanitize, args.logs, "real", SANITIZERS, 120, ("--exact", "--no-results"))
     import report
 
     R.stage("report", report.write, R.data, args.out)

@@ -136,7 +136,7 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	rm := rows * m
 	st, staged := dqStage{}, false
 	if lay.staged {
-		st, staged = dqStaging(f, rows, nb, int64(nsg)*SimdWidth/L)
+		st, staged = dqStaging(f, nb, int64(nsg)*SimdWidth/L)
 	}
 	red := "tg"
 	if staged {
@@ -155,7 +155,7 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 		b.l("acc[%d] = 0.0f;", i)
 	}
 	switch {
-	case staged && lay.prefetch && st.rem == 0 && st.stages > 1:
+	case staged && lay.prefetch && st.whole():
 		dqStagedPrefetch(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
 	case staged:
 		dqStagedLoop(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)

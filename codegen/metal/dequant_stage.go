@@ -24,13 +24,6 @@ import "fmt"
 // they are in flight during the decode; without it a stage's loads wait
 // for the previous stage's decode.
 
-// dqTileMax is the most bytes of weight rows a threadgroup stages at once
-// (q4_k's eight rows of 16 blocks take 18 KB, q6_k's of 8 blocks 13 KB),
-// within Metal's 32 KB a threadgroup. Threadgroup memory also bounds how
-// many threadgroups an Apple GPU core holds at once; nothing here
-// measured that.
-const dqTileMax = 20 * 1024
-
 // dqStage is the plan of a staged dequantising GEMV.
 type dqStage struct {
 	p      int64 // blocks of each row in a full stage
@@ -38,18 +31,22 @@ type dqStage struct {
 	rem    int64 // blocks of each row in the last, shorter stage (0: none)
 }
 
+// whole says whether the rows are whole stages, more than one: what
+// dqStagedPrefetch needs.
+func (st dqStage) whole() bool { return st.rem == 0 && st.stages > 1 }
+
 // dqStaging plans the stages for rows of nb blocks, slots block slots a
-// step; false when the rows cannot be staged with 16-byte loads.
-func dqStaging(f quantInfo, rows, nb, slots int64) (dqStage, bool) {
+// step; false when the rows cannot be staged with 16-byte loads. The tile
+// is rows·p·bytes: q4_k's eight rows of 16 blocks take 18 KB, q6_k's of 8
+// blocks 13 KB, within Metal's 32 KB a threadgroup (the kernel check
+// rejects more). Threadgroup memory also bounds how many threadgroups an
+// Apple GPU core holds at once; nothing here measured that.
+func dqStaging(f quantInfo, nb, slots int64) (dqStage, bool) {
 	if nb*f.bytes%16 != 0 {
 		return dqStage{}, false
 	}
-	g := 16 / gcd(f.bytes, 16) // the fewest blocks that fill whole 16-byte units
-	p := ceilDiv(slots, g) * g
-	if lim := dqTileMax / (rows * f.bytes) / g * g; p > lim {
-		p = max(g, lim)
-	}
-	p = min(p, nb) // nb blocks are a whole number of 16-byte units
+	g := 16 / gcd(f.bytes, 16)        // the fewest blocks that fill whole 16-byte units
+	p := min(ceilDiv(slots, g)*g, nb) // nb blocks are a whole number of 16-byte units
 	return dqStage{p: p, stages: nb / p, rem: nb % p}, true
 }
 
@@ -107,12 +104,6 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 		}
 		return fmt.Sprintf("i0 + %du * tptg.x", j)
 	}
-	plus := func(e string) string { // "+ e" unless e is zero
-		if e == "0u" {
-			return ""
-		}
-		return " + " + e
-	}
 	b.l("for (uint i0 = tpos.x; i0 < %du; i0 += %s) {", q, step)
 	// All loads first, then the stores that are in range (past the end a
 	// load rereads the last unit). Rows past the end read the last row;
@@ -123,8 +114,7 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 		} else {
 			b.l("const uint e%d = min(%s, %du);", j, at(j), q-1)
 		}
-		b.l("const uint4 v%d = wq[min(r0 + e%d / %du, %du) * %du%s + e%d %% %du];",
-			j, j, u16, n-1, row16, plus(off16), j, u16)
+		b.l("const uint4 v%d = %s;", j, dqUnit(fmt.Sprintf("e%d", j), u16, n, row16, off16))
 	}
 	for j := range un {
 		if j == 0 {
@@ -140,6 +130,17 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)))
 }
 
+// dqUnit is the 16-byte unit e (an expression) of a stage of the
+// threadgroup's rows, u16 units a row, whose first unit is off16 (an
+// expression) units into each row of row16; rows past n read the last.
+func dqUnit(e string, u16, n, row16 int64, off16 string) string {
+	off := ""
+	if off16 != "0u" {
+		off = " + " + off16
+	}
+	return fmt.Sprintf("wq[min(r0 + %s / %du, %du) * %du%s + %s %% %du]", e, u16, n-1, row16, off, e, u16)
+}
+
 // dqDecodeStage emits the decode of a staged stage of p blocks a row
 // (first: the expression of its first block; step: the block slots a
 // loop step takes).
@@ -151,17 +152,13 @@ func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string) 
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
 	}}
 	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
-	blk := "ib"
-	if first != "0u" {
-		blk = "(" + first + " + ib)"
-	}
-	dqSlot(b, f, m, k, blk, src)
+	dqSlot(b, f, m, k, addExpr(first, "ib"), src)
 	b.l("}")
 }
 
 // dqStagedPrefetch is dqStagedLoop with the next stage's loads issued
 // before this stage's decode, into registers that the next stage then
-// stores, for rows of whole stages (st.rem == 0) at the launched size;
+// stores, for rows of whole stages (st.whole()) at the launched size;
 // a threadgroup run with fewer threads takes dqStagedLoop.
 func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threads int64) {
 	row16 := k / f.block * f.bytes / 16
@@ -175,7 +172,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		for j := range un {
 			b.l("{")
 			b.l("const uint e = min(tpos.x + %du, %du);", j*threads, q-1)
-			b.l("const uint4 t = wq[min(r0 + e / %du, %du) * %du%s + e %% %du];", u16, n-1, row16, off, u16)
+			b.l("const uint4 t = %s;", dqUnit("e", u16, n, row16, off))
 			b.l("v%d = t;", j)
 			b.l("}")
 		}
@@ -186,7 +183,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	for j := range un {
 		b.l("uint4 v%d;", j)
 	}
-	load("")
+	load("0u")
 	b.l("for (uint s = 0; s < %du; s++) {", st.stages)
 	for j := range un {
 		if (j+1)*threads <= q {
@@ -199,7 +196,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (s + 1u < %du) {", st.stages)
-	load(fmt.Sprintf(" + (s + 1u) * %du", u16))
+	load(fmt.Sprintf("(s + 1u) * %du", u16))
 	b.l("}")
 	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)))
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")

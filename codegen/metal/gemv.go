@@ -146,7 +146,7 @@ func emitSplitSum(b *kb, n, splits int64, ye elem) {
 	b.l("float s = 0.0f;")
 	chunks(b, splits, func(first string, k int64) {
 		for i := range k {
-			b.l("const float v%d = part[%s * %du + t];", i, offsetBy(first, i), n)
+			b.l("const float v%d = part[%s * %du + t];", i, addExpr(first, fmt.Sprintf("%du", i)), n)
 		}
 		for i := range k {
 			b.l("s += v%d;", i)
@@ -154,14 +154,6 @@ func emitSplitSum(b *kb, n, splits int64, ye elem) {
 	})
 	b.l("y[t] = (%s)s;", ye.msl())
 	b.l("}")
-}
-
-// offsetBy is the expression first + i, folded when first is "0u".
-func offsetBy(first string, i int64) string {
-	if first == "0u" {
-		return fmt.Sprintf("%du", i)
-	}
-	return fmt.Sprintf("(%s + %du)", first, i)
 }
 
 func gemvBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {

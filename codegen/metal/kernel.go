@@ -178,6 +178,15 @@ func (b *kb) l(format string, args ...any) {
 	}
 }
 
+// addExpr is the MSL expression a + b, parenthesised, or b alone when a
+// is the literal 0u (as loop emitters pass for a first block or split).
+func addExpr(a, b string) string {
+	if a == "0u" {
+		return b
+	}
+	return "(" + a + " + " + b + ")"
+}
+
 // finish writes the kernel's text: a comment, the signature and the body.
 func (b *kb) finish() {
 	k := b.k

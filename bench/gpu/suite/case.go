@@ -30,14 +30,6 @@ type Bench struct {
 	Dims   map[string]int `json:"dims"` // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim
 }
 
-// NMSE limits of the codegen, as the op suite states them.
-const (
-	LimitExact  = opsuite.LimitExact
-	LimitMatmul = opsuite.LimitMatmul
-	LimitF16    = opsuite.LimitF16
-	LimitBF16   = opsuite.LimitBF16
-)
-
 // one is a case with a single op: %0 = graph.<op> %a0, … {attrs}.
 func one(name string, limit float64, args []string, result, op, attrs string) Case {
 	return fromOp(opsuite.One(name, limit, args, result, op, attrs))

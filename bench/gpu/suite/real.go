@@ -36,39 +36,39 @@ func RealCases() []Case {
 		x := t(fmt.Sprintf("%dx%d", rows, n), "f32")
 		return fromOp(opsuite.Case{Name: name, Args: []string{x, x},
 			Body:  fmt.Sprintf("%%0 = graph.silu %%a0 : (%s) -> %s\n%%1 = graph.mul %%0, %%a1 : (%s, %s) -> %s", x, x, x, x, x),
-			Yield: []string{"%1"}, Results: []string{x}, Limit: LimitExact})
+			Yield: []string{"%1"}, Results: []string{x}, Limit: opsuite.LimitExact})
 	}
 	cs = append(cs, swiglu("swiglu_decode_14336", 1, inter))
 	cs = append(cs, bench(swiglu("swiglu_rows_512x14336", 512, inter), "elementwise", "", map[string]int{"rows": 512, "dim": inter}))
 	x1 := t(fmt.Sprintf("1x%d", hidden), "f32")
-	cs = append(cs, one("residual_add_4096", LimitExact, []string{x1, x1}, x1, "add", ""))
+	cs = append(cs, one("residual_add_4096", opsuite.LimitExact, []string{x1, x1}, x1, "add", ""))
 
 	// Norms and the vocabulary-wide softmax and reduction.
 	g := t(fmt.Sprint(hidden), "f32")
-	cs = append(cs, bench(one("rms_norm_decode_4096", LimitExact, []string{x1, g}, x1, "rms_norm", "epsilon = 1.0e-06 : f32"),
+	cs = append(cs, bench(one("rms_norm_decode_4096", opsuite.LimitExact, []string{x1, g}, x1, "rms_norm", "epsilon = 1.0e-06 : f32"),
 		"norm", "rms_norm", map[string]int{"rows": 1, "dim": hidden}))
 	xr := t(fmt.Sprintf("4096x%d", hidden), "f32")
-	cs = append(cs, bench(one("rms_norm_rows_4096x4096", LimitExact, []string{xr, g}, xr, "rms_norm", "epsilon = 1.0e-06 : f32"),
+	cs = append(cs, bench(one("rms_norm_rows_4096x4096", opsuite.LimitExact, []string{xr, g}, xr, "rms_norm", "epsilon = 1.0e-06 : f32"),
 		"norm", "rms_norm", map[string]int{"rows": 4096, "dim": hidden}))
-	cs = append(cs, one("layer_norm_decode_4096", LimitExact, []string{x1, g, g}, x1, "layer_norm", "epsilon = 1.0e-05 : f32"))
+	cs = append(cs, one("layer_norm_decode_4096", opsuite.LimitExact, []string{x1, g, g}, x1, "layer_norm", "epsilon = 1.0e-05 : f32"))
 	xv := t(fmt.Sprintf("1x%d", vocab), "f32")
-	cs = append(cs, one("softmax_vocab", LimitExact, []string{xv}, xv, "softmax", "axis = 1 : i64"))
+	cs = append(cs, one("softmax_vocab", opsuite.LimitExact, []string{xv}, xv, "softmax", "axis = 1 : i64"))
 	cs = append(cs, one("reduce_max_vocab", 0, []string{xv}, t("1", "f32"), "reduce", `axes = array<i64: 1>, keep_dims = false, kind = "max"`))
 
 	// Data movement around the KV cache and the embedding.
 	q := t(fmt.Sprintf("1x1x%dx%d", heads, headD), "f32")
 	cossin := t(fmt.Sprintf("1x%d", headD/2), "f32")
-	cs = append(cs, one("rope_q_decode", LimitExact, []string{q, cossin, cossin}, q, "rope",
+	cs = append(cs, one("rope_q_decode", opsuite.LimitExact, []string{q, cossin, cossin}, q, "rope",
 		fmt.Sprintf(`head_dim = %d : i64, rotary_dim = %d : i64, style = "neox"`, headD, headD)))
 	cache := func(l int) string { return t(fmt.Sprintf("1x%dx%dx%d", l, kvH, headD), "f16") }
-	cs = append(cs, one("concat_kv_append_4096", LimitExact, []string{cache(4095), cache(1)}, cache(4096), "concat", "axis = 1 : i64"))
-	cs = append(cs, one("transpose_kv_4096", LimitExact, []string{cache(4096)}, t(fmt.Sprintf("1x%dx4096x%d", kvH, headD), "f16"),
+	cs = append(cs, one("concat_kv_append_4096", opsuite.LimitExact, []string{cache(4095), cache(1)}, cache(4096), "concat", "axis = 1 : i64"))
+	cs = append(cs, one("transpose_kv_4096", opsuite.LimitExact, []string{cache(4096)}, t(fmt.Sprintf("1x%dx4096x%d", kvH, headD), "f16"),
 		"transpose", "permutation = array<i64: 0, 2, 1, 3>"))
-	cs = append(cs, one("slice_kv_window", LimitExact, []string{cache(8192)}, cache(4096), "slice", "axis = 1 : i64, start = 4096 : i64, length = 4096 : i64"))
+	cs = append(cs, one("slice_kv_window", opsuite.LimitExact, []string{cache(8192)}, cache(4096), "slice", "axis = 1 : i64, start = 4096 : i64, length = 4096 : i64"))
 	cs = append(cs, fromOp(opsuite.Case{Name: "gather_embedding", Args: []string{t("1x4", "i32")},
 		Body: fmt.Sprintf("%%w = graph.param \"embed\" : %s\n%%0 = graph.gather %%w, %%a0 {axis = 0 : i64} : (%s, %s) -> %s",
 			t(fmt.Sprintf("%dx1024", vocab), "f16"), t(fmt.Sprintf("%dx1024", vocab), "f16"), t("1x4", "i32"), t("1x4x1024", "f16")),
-		Yield: []string{"%0"}, Results: []string{t("1x4x1024", "f16")}, Limit: LimitExact}))
+		Yield: []string{"%0"}, Results: []string{t("1x4x1024", "f16")}, Limit: opsuite.LimitExact}))
 
 	// GEMV in f16 at the decoder's three shapes and the lm head, and a
 	// short-prefill GEMM.
@@ -76,7 +76,7 @@ func RealCases() []Case {
 		c := fromOp(opsuite.Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f16")},
 			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
 				t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", k), "f16"), t(fmt.Sprintf("%dx%d", k, n), "f16"), t(fmt.Sprintf("1x%d", n), "f16")),
-			Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("1x%d", n), "f16")}, Limit: LimitMatmul})
+			Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("1x%d", n), "f16")}, Limit: opsuite.LimitMatmul})
 		return bench(c, group, "linear", map[string]int{"K": k, "N": n})
 	}
 	cs = append(cs, gemv("gemv_f16_4096x4096", hidden, hidden, "gemv"))
@@ -86,7 +86,7 @@ func RealCases() []Case {
 	cs = append(cs, fromOp(opsuite.Case{Name: "gemm_prefill_64x4096x11008", Args: []string{t("64x4096", "f32")},
 		Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.matmul %%a0, %%w : (%s, %s) -> %s",
 			t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t("64x4096", "f32"), t(fmt.Sprintf("%dx%d", hidden, inter2), "f16"), t(fmt.Sprintf("64x%d", inter2), "f32")),
-		Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("64x%d", inter2), "f32")}, Limit: LimitMatmul}))
+		Yield: []string{"%0"}, Results: []string{t(fmt.Sprintf("64x%d", inter2), "f32")}, Limit: opsuite.LimitMatmul}))
 
 	// Dequantising GEMV for every format at the three shapes (K×N), and
 	// one dequantising GEMM.
@@ -99,7 +99,7 @@ func RealCases() []Case {
 		return fromOp(opsuite.Case{Name: name, Args: []string{x},
 			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s",
 				w, f, k, n, x, w, y),
-			Yield: []string{"%0"}, Results: []string{y}, Limit: LimitMatmul})
+			Yield: []string{"%0"}, Results: []string{y}, Limit: opsuite.LimitMatmul})
 	}
 	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q6_k"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
@@ -111,7 +111,7 @@ func RealCases() []Case {
 
 	// Attention: decode with GQA at three cache lengths, and a prefill.
 	att := func(name string, sq, sk int, mask string) Case {
-		return one(name, LimitMatmul, []string{
+		return one(name, opsuite.LimitMatmul, []string{
 			t(fmt.Sprintf("1x%dx%dx%d", sq, heads, headD), "f16"),
 			t(fmt.Sprintf("1x%dx%dx%d", sk, kvH, headD), "f16"),
 			t(fmt.Sprintf("1x%dx%dx%d", sk, kvH, headD), "f16"),
