@@ -8,7 +8,10 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// Attention decode (Sq ≤ attnDecodeMax): flash-decoding.
+// Attention decode (Sq ≤ attnDecodeMax): flash-decoding. This file holds
+// the plan, the per-key layout described here, and what both layouts
+// share (the prologue, the simdgroups' combine, the merge); the tiled
+// layout is in attention_tiled.go.
 //
 // A decode step reads the whole KV cache once and does little arithmetic
 // per byte, so the kernel is bound by the bytes in flight. One
@@ -55,6 +58,7 @@ const (
 
 // attnDecodePlan is the launch plan of one decode attention.
 type attnDecodePlan struct {
+	tiled          bool  // the tiled layout (attention_tiled.go)
 	kl, kpw        int64 // lanes per key, keys per simdgroup step
 	vecQ, vecV     bool  // four-wide loads of q and k, of v
 	nq, nv         int64 // elements of D and Dv a lane holds
@@ -100,6 +104,14 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	for p.nsg > 1 && int64(p.nsg)*p.hb*p.tgStride*4 > MaxThreadgroupMemory {
 		p.nsg /= 2
 	}
+	p.split(s, target)
+	return p
+}
+
+// split sets the head blocks and the key ranges, once hb is chosen: as
+// many ranges (each at least attnMinKeys keys) as bring the grid to about
+// target threadgroups.
+func (p *attnDecodePlan) split(s *attnShape, target int64) {
 	p.headBlocks = s.h / p.hb
 	base := s.sq * p.headBlocks * s.b
 	p.splits = 1
@@ -110,7 +122,6 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	p.splits = ceilDiv(s.sk, p.ks)
 	p.partRow = 2 + s.dv
 	p.partN = p.splits * s.b * s.sq * s.h * p.partRow
-	return p
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
@@ -125,13 +136,20 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	// 512 (23.9, 70.3), 256 and 1024, and sixteen lanes with four heads
 	// (154 registers) at 256 to 1024; runs 3, 5 and 6 measured the designs
 	// before it.
-	p := planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, max(1, int64(r.e.opts.DecodeThreadgroups)/attnGridDiv))
+	target := max(1, int64(r.e.opts.DecodeThreadgroups)/attnGridDiv)
+	p := planAttnTiled(s, r.e.opts.MaxThreadsPerThreadgroup, target)
+	if l := r.e.opts.AttentionLayout; l == "per-key" || l == "auto" && !p.tiledPays() {
+		p = planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, target)
+	}
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
 			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
 		if p.splits > 1 {
 			b.k.Summary += fmt.Sprintf(", keys in %d ranges of %d", p.splits, p.ks)
+		}
+		if p.tiled {
+			b.k.Summary += ", tiled"
 		}
 		b.buffer("q", s.q, accRead)
 		b.buffer("k", s.k, accRead)
@@ -144,7 +162,11 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 		} else {
 			b.buffer("y", s.y, accWrite)
 		}
-		attnDecodeBody(b, s, &p)
+		if p.tiled {
+			attnTiledBody(b, s, &p)
+		} else {
+			attnDecodeBody(b, s, &p)
+		}
 		return nil
 	})
 	if err != nil {
@@ -182,18 +204,19 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	return nil
 }
 
-// attnSlice describes the elements of a head dim that lane kl holds:
-// with vectors, element e of the lane is 4·kl + 4·KL·(e/4) + e%4; without,
-// kl + KL·e.
+// attnSlice describes the elements of a head dim that lane l (the MSL
+// variable named by lane) of KL holds: with vectors, element e of the
+// lane is 4·l + 4·KL·(e/4) + e%4; without, l + KL·e.
 type attnSlice struct {
 	dim, kl int64
+	lane    string
 	vec     bool
 	n       int64 // elements per lane
 }
 
 // vecStart is the first dim index of the lane's vector v.
 func (a attnSlice) vecStart(v int64) string {
-	return fmt.Sprintf("kl * 4u + %du", 4*a.kl*v)
+	return fmt.Sprintf("%s * 4u + %du", a.lane, 4*a.kl*v)
 }
 
 // full reports whether every lane's vector v is inside the dim.
@@ -231,10 +254,10 @@ func (a attnSlice) load(b *kb, buf string, et elem, row, name, cond string) {
 		c := a.elemCond(cond, e)
 		if c != "" {
 			b.l("if (%s) {", c)
-			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+			b.l("%s%d = (float)%s[%s + %s + %du];", name, e, buf, row, a.lane, a.kl*e)
 			b.l("}")
 		} else {
-			b.l("%s%d = (float)%s[%s + kl + %du];", name, e, buf, row, a.kl*e)
+			b.l("%s%d = (float)%s[%s + %s + %du];", name, e, buf, row, a.lane, a.kl*e)
 		}
 	}
 }
@@ -295,15 +318,23 @@ func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, keep string, g
 		return
 	}
 	for e := range a.n {
-		b.l("%s%d = (%s) ? %s[%s + kl + %du] : %s;", name, e, a.elemCond(keep, e), buf, row, a.kl*e, zero)
+		b.l("%s%d = (%s) ? %s[%s + %s + %du] : %s;", name, e, a.elemCond(keep, e), buf, row, a.lane, a.kl*e, zero)
 	}
+}
+
+// mayExceed reports whether element e of some lane may lie past the dim.
+func (a attnSlice) mayExceed(e int64) bool {
+	if a.vec {
+		return !a.full(e / 4)
+	}
+	return a.kl*(e+1) > a.dim
 }
 
 // elemCond is cond joined with the bound check of a lane's scalar element
 // e, where the last lanes' elements may lie past the dim.
 func (a attnSlice) elemCond(cond string, e int64) string {
 	if a.kl*(e+1) > a.dim {
-		return joinCond(cond, fmt.Sprintf("kl + %du < %du", a.kl*e, a.dim))
+		return joinCond(cond, fmt.Sprintf("%s + %du < %du", a.lane, a.kl*e, a.dim))
 	}
 	return cond
 }
@@ -330,9 +361,9 @@ func (a attnSlice) elem(name string, e int64) string {
 // index is the dim index of the lane's element e.
 func (a attnSlice) index(e int64) string {
 	if a.vec {
-		return fmt.Sprintf("kl * 4u + %du", 4*a.kl*(e/4)+e%4)
+		return fmt.Sprintf("%s * 4u + %du", a.lane, 4*a.kl*(e/4)+e%4)
 	}
-	return fmt.Sprintf("kl + %du", a.kl*e)
+	return fmt.Sprintf("%s + %du", a.lane, a.kl*e)
 }
 
 func joinCond(a, b string) string {
@@ -343,23 +374,11 @@ func joinCond(a, b string) string {
 }
 
 func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
-	qs := attnSlice{dim: s.d, kl: p.kl, vec: p.vecQ, n: p.nq}
-	vs := attnSlice{dim: s.dv, kl: p.kl, vec: p.vecV, n: p.nv}
-	g := s.h / s.hkv
+	qs := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, n: p.nq}
+	vs := attnSlice{dim: s.dv, kl: p.kl, lane: "kl", vec: p.vecV, n: p.nv}
 	step := p.kpw * attnUnroll
 	b.tgmem("float", int(int64(p.nsg)*p.hb*p.tgStride*4))
-	b.launch([3]int{int(p.splits), int(s.sq * p.headBlocks), int(s.b)}, [3]int{p.nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint split = tgpos.x;")
-	b.l("const uint i = tgpos.y / %du;", p.headBlocks)
-	b.l("const uint h0 = (tgpos.y %% %du) * %du;", p.headBlocks, p.hb)
-	b.l("const uint bb = tgpos.z;")
-	b.l("const uint hk = h0 / %du;", g)
-	b.l("const uint nsg = tptg.x / 32u;")
-	b.l("const uint grp = lane / %du;", p.kl)
-	b.l("const uint kl = lane %% %du;", p.kl)
-	b.l("const long absq = %d + (long)i;", s.sk-s.sq)
-	b.l("const uint jlo = split * %du;", p.ks)
-	b.l("const uint jhi = min(jlo + %du, %du);", p.ks, s.sk)
+	attnDecodePrologue(b, s, p)
 	for hh := range p.hb {
 		qs.load(b, "q", s.q.elem, fmt.Sprintf("((bb * %du + i) * %du + h0 + %du) * %du", s.sq, s.h, hh, s.d), fmt.Sprintf("q%d_", hh), "")
 		b.l("float m%d = -INFINITY;", hh)
@@ -481,17 +500,46 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			}
 		}
 	}
+	attnCombine(b, s, p, "tg", vs, "grp == 0")
+}
+
+// attnDecodePrologue starts a decode kernel: the threadgroup's key range
+// [jlo, jhi), query i, first head h0 and KV head hk; a lane's key group
+// grp and its place kl in it; absq, the query's absolute position.
+func attnDecodePrologue(b *kb, s *attnShape, p *attnDecodePlan) {
+	b.launch([3]int{int(p.splits), int(s.sq * p.headBlocks), int(s.b)}, [3]int{p.nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint split = tgpos.x;")
+	b.l("const uint i = tgpos.y / %du;", p.headBlocks)
+	b.l("const uint h0 = (tgpos.y %% %du) * %du;", p.headBlocks, p.hb)
+	b.l("const uint bb = tgpos.z;")
+	b.l("const uint hk = h0 / %du;", s.h/s.hkv)
+	b.l("const uint nsg = tptg.x / 32u;")
+	b.l("const uint grp = lane / %du;", p.kl)
+	b.l("const uint kl = lane %% %du;", p.kl)
+	b.l("const long absq = %d + (long)i;", s.sk-s.sq)
+	b.l("const uint jlo = split * %du;", p.ks)
+	b.l("const uint jhi = min(jlo + %du, %du);", p.ks, s.sk)
+}
+
+// attnCombine ends a decode kernel: every simdgroup puts its (m, l, o)
+// for each head at ms[(sg·hb + hh)·tgStride] (ms names the region of
+// threadgroup memory; lane 0 writes m and l, the lanes where oCond holds
+// their slice vs of o), then the threadgroup combines them and writes
+// its range's partial, or y when there is one range.
+func attnCombine(b *kb, s *attnShape, p *attnDecodePlan, ms string, vs attnSlice, oCond string) {
 	for hh := range p.hb {
 		b.l("{")
-		b.l("threadgroup float *mine = tg + (sg * %du + %du) * %du;", p.hb, hh, p.tgStride)
+		b.l("threadgroup float *mine = %s + (sg * %du + %du) * %du;", ms, p.hb, hh, p.tgStride)
 		b.l("if (lane == 0) {")
 		b.l("mine[0] = m%d;", hh)
 		b.l("mine[1] = l%d;", hh)
 		b.l("}")
-		b.l("if (grp == 0) {")
+		if oCond != "" {
+			b.l("if (%s) {", oCond)
+		}
 		for e := range p.nv {
 			idx := vs.index(e)
-			if (vs.vec && !vs.full(e/4)) || (!vs.vec && p.kl*(e+1) > s.dv) {
+			if vs.mayExceed(e) {
 				b.l("if (%s < %du) {", idx, s.dv)
 				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
 				b.l("}")
@@ -499,7 +547,9 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 				b.l("mine[2u + %s] = o%d_%d;", idx, hh, e)
 			}
 		}
-		b.l("}")
+		if oCond != "" {
+			b.l("}")
+		}
 		b.l("}")
 	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
@@ -508,12 +558,12 @@ func attnDecodeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("const uint d = e %% %du;", s.dv)
 	b.l("float gm = -INFINITY;")
 	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("gm = fmax(gm, tg[(g * %du + hh) * %du]);", p.hb, p.tgStride)
+	b.l("gm = fmax(gm, %s[(g * %du + hh) * %du]);", ms, p.hb, p.tgStride)
 	b.l("}")
 	b.l("float gl = 0.0f;")
 	b.l("float o = 0.0f;")
 	b.l("for (uint g = 0; g < nsg; g++) {")
-	b.l("threadgroup float *t = tg + (g * %du + hh) * %du;", p.hb, p.tgStride)
+	b.l("threadgroup float *t = %s + (g * %du + hh) * %du;", ms, p.hb, p.tgStride)
 	b.l("if (t[0] != -INFINITY) {")
 	b.l("const float c = exp2(t[0] - gm);")
 	b.l("gl += t[1] * c;")

@@ -29,7 +29,7 @@ func brokenSuite(t *testing.T, c opCase, edit func(string) string, mode mslcpu.M
 	if err := cc.SanitizerAvailable(mode); err != nil {
 		t.Skipf("skipping: %v", err)
 	}
-	s, err := buildSuite(cc, []opCase{c})
+	s, err := buildSuite(cc, suiteOptions, []opCase{c})
 	if err != nil {
 		t.Fatal(err)
 	}

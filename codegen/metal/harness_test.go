@@ -94,19 +94,19 @@ func parseCases(cases []opCase) (*ir.Operation, error) {
 func opSuite(t *testing.T) *suite {
 	t.Helper()
 	c := compiler(t)
-	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(c, opCases(), mslcpu.Plain) })
+	suiteOnce.Do(func() { theSuite, suiteErr = buildSuite(c, suiteOptions, opCases(), mslcpu.Plain) })
 	if suiteErr != nil {
 		t.Fatal(suiteErr)
 	}
 	return theSuite
 }
 
-func buildSuite(c *mslcpu.Compiler, cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
+func buildSuite(c *mslcpu.Compiler, opts metal.Options, cases []opCase, modes ...mslcpu.Mode) (*suite, error) {
 	m, err := parseCases(cases)
 	if err != nil {
 		return nil, err
 	}
-	out, err := metal.Emit(m, suiteOptions)
+	out, err := metal.Emit(m, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
 )
 
@@ -87,6 +88,11 @@ var sanitizerCases = []string{
 	"attn_general_causal", "gdn_seq_kda_48", "lstm_seq",
 }
 
+// sanitizerTiled are the attention decode cases also run under ASan and
+// TSan with the tiled layout forced (the small cases take the per-key one
+// by default): a custom mask (guarded V loads), one range and several.
+var sanitizerTiled = []string{"attn_decode_gqa_custom", "attn_decode_causal_long", "attn_decode_window_split"}
+
 // TestSanitizers runs the subset under AddressSanitizer and
 // ThreadSanitizer; a report fails the test.
 func TestSanitizers(t *testing.T) {
@@ -94,14 +100,16 @@ func TestSanitizers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping in -short mode")
 	}
-	var cases []opCase
-	for _, c := range opCases() {
-		if slices.Contains(sanitizerCases, c.Name) {
-			cases = append(cases, c)
+	tiled := suiteOptions
+	tiled.AttentionLayout = "tiled"
+	sets := []struct {
+		opts  metal.Options
+		names []string
+	}{{suiteOptions, sanitizerCases}, {tiled, sanitizerTiled}}
+	for _, set := range sets {
+		if n := len(casesNamed(set.names)); n != len(set.names) {
+			t.Fatalf("a sanitizer list names %d cases, the suite has %d of them", len(set.names), n)
 		}
-	}
-	if len(cases) != len(sanitizerCases) {
-		t.Fatalf("sanitizerCases names %d cases, the suite has %d of them", len(sanitizerCases), len(cases))
 	}
 	for _, mode := range []mslcpu.Mode{mslcpu.ASan, mslcpu.TSan} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -110,19 +118,86 @@ func TestSanitizers(t *testing.T) {
 			if err := cc.SanitizerAvailable(mode); err != nil {
 				t.Skipf("skipping: %v", err)
 			}
-			s, err := buildSuite(cc, cases, mode)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var runs []*caseRun
-			for _, c := range cases {
-				cr, err := s.prepare(c, 2, mslcpu.RegionOptions{})
+			for _, set := range sets {
+				cases := casesNamed(set.names)
+				s, err := buildSuite(cc, set.opts, cases, mode)
 				if err != nil {
 					t.Fatal(err)
 				}
-				runs = append(runs, cr)
+				var runs []*caseRun
+				for _, c := range cases {
+					cr, err := s.prepare(c, 2, mslcpu.RegionOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					runs = append(runs, cr)
+				}
+				if err := s.runCases(mode, runs); err != nil {
+					t.Fatal(err)
+				}
+				checkRuns(t, runs)
 			}
-			if err := s.runCases(mode, runs); err != nil {
+		})
+	}
+}
+
+// casesNamed returns the op suite's cases with these names.
+func casesNamed(names []string) []opCase {
+	var cases []opCase
+	for _, c := range opCases() {
+		if slices.Contains(names, c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
+// TestOpsAttentionLayouts runs every attention decode case of the suite
+// with each layout forced (the default picks by the keys a simdgroup
+// takes, so the small cases would otherwise meet only one), at the
+// launched size and at 96 threads, and checks that the layout asked for
+// is the one emitted.
+func TestOpsAttentionLayouts(t *testing.T) {
+	t.Parallel()
+	var cases []opCase
+	for _, c := range opCases() {
+		if strings.HasPrefix(c.Name, "attn_decode_") {
+			cases = append(cases, c)
+		}
+	}
+	for _, layout := range []string{"tiled", "per-key"} {
+		t.Run(layout, func(t *testing.T) {
+			t.Parallel()
+			opts := suiteOptions
+			opts.AttentionLayout = layout
+			s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, k := range s.out.Kernels {
+				if k.Family != "attention_decode" {
+					continue
+				}
+				n++
+				if tiled := strings.Contains(k.Summary, ", tiled"); tiled != (layout == "tiled") {
+					t.Errorf("%s with layout %s: %s", k.Name, layout, k.Summary)
+				}
+			}
+			if n != len(cases) {
+				t.Errorf("%d attention_decode kernels for %d cases", n, len(cases))
+			}
+			var runs []*caseRun
+			for i, c := range cases {
+				for _, ro := range []mslcpu.RegionOptions{{}, {MaxThreads: 96}} {
+					cr, err := s.prepare(c, uint64(10+i), ro)
+					if err != nil {
+						t.Fatalf("%s: %v", c.Name, err)
+					}
+					runs = append(runs, cr)
+				}
+			}
+			if err := s.runCases(mslcpu.Plain, runs); err != nil {
 				t.Fatal(err)
 			}
 			checkRuns(t, runs)

@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,6 +26,23 @@ type Options struct {
 	// with more cores wants more; every split adds partial results to
 	// write and merge.
 	DecodeThreadgroups int
+	// AttentionLayout picks attention decode's kernel layout: "auto" (the
+	// default when empty) takes the tiled layout where each simdgroup
+	// has at least two steps of keys and the per-key layout otherwise,
+	// as measured on an H200 (docs/codegen-metal.md); "tiled" and
+	// "per-key" force one, to tune for another GPU or to test both.
+	AttentionLayout string
+}
+
+// AttentionLayouts are the values of Options.AttentionLayout.
+func AttentionLayouts() []string { return []string{"auto", "tiled", "per-key"} }
+
+// CheckAttentionLayout reports whether v is an attention decode layout.
+func CheckAttentionLayout(v string) error {
+	if slices.Contains(AttentionLayouts(), v) {
+		return nil
+	}
+	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(AttentionLayouts(), ", "))
 }
 
 // Limits of a Metal threadgroup that every emitted kernel is checked
@@ -60,6 +78,12 @@ func (o Options) resolved() (Options, error) {
 	}
 	if err := CheckDecodeThreadgroups(o.DecodeThreadgroups); err != nil {
 		return o, fmt.Errorf("decode-threadgroups: %v", err)
+	}
+	if o.AttentionLayout == "" {
+		o.AttentionLayout = "auto"
+	}
+	if err := CheckAttentionLayout(o.AttentionLayout); err != nil {
+		return o, fmt.Errorf("attention-layout: %v", err)
 	}
 	return o, nil
 }

@@ -30,6 +30,11 @@ func Translation() *translation.Translation {
 				Help:  "Most threadgroups a split GEMV launches (attention decode aims for an eighth)",
 				Check: uintOption(CheckDecodeThreadgroups),
 			},
+			{
+				Name: "attention-layout", Value: "<layout>", Default: "auto",
+				Help:  "Attention decode's kernel layout (auto, tiled, per-key)",
+				Check: CheckAttentionLayout,
+			},
 		},
 		Run: runTranslation,
 	}
@@ -38,7 +43,8 @@ func Translation() *translation.Translation {
 func runTranslation(req *translation.Request) error {
 	n, _ := strconv.Atoi(req.Opt("max-threads-per-threadgroup"))
 	dt, _ := strconv.Atoi(req.Opt("decode-threadgroups"))
-	out, err := Emit(req.Module, Options{MSLVersion: req.Opt("msl-version"), MaxThreadsPerThreadgroup: n, DecodeThreadgroups: dt})
+	out, err := Emit(req.Module, Options{MSLVersion: req.Opt("msl-version"), MaxThreadsPerThreadgroup: n, DecodeThreadgroups: dt,
+		AttentionLayout: req.Opt("attention-layout")})
 	if err != nil {
 		return err
 	}

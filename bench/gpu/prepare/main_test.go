@@ -43,6 +43,8 @@ func TestReportReproducesRuns(t *testing.T) {
 		{filepath.Join("run10g", "a"), ""},
 		{"run11c", filepath.Join("testdata", "run11c-counters.md")},
 		{"run11e", ""},
+		{"run12d", ""},
+		{"run12f", ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()

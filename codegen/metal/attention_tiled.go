@@ -1,0 +1,308 @@
+package metal
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+)
+
+// Attention decode, tiled: the layout the decode kernel takes where each
+// simdgroup has two steps of keys or more (tiledPays; --attention-layout
+// forces either).
+//
+// The per-key layout (attnDecodeBody) lets KL lanes share a key both for
+// its score and for its values, so every lane group holds a slice of o
+// for each of its heads, and a score costs log2(KL) shuffles a head and
+// key. On the H200 that kernel held 191 registers at two heads a
+// threadgroup (two warps a scheduler) and waited on its shuffles and
+// dependency chains (docs/gpu-check.md, runs 10 and 11). Here a
+// simdgroup takes a tile of kpw = 32/KL keys a step in two phases:
+//
+//   - scores: KL lanes (2 at D = 128) share a key, each holding a slice of
+//     the key's row; q of the threadgroup's heads is read from threadgroup
+//     memory (each lane group reads the same address: a broadcast), so
+//     q costs no registers and one threadgroup serves every query head
+//     of its KV head, reading each K and V row once; the tile's maximum
+//     updates the running max once a tile, and the weights p go to the
+//     simdgroup's slot of threadgroup memory;
+//   - values: every lane holds Dv/32 elements of o for each head and adds
+//     p·v for each key of the tile (32 lanes read a V row's contiguous
+//     bytes), a key's weights read back as a broadcast.
+//
+// The steps are software-pipelined: the next step's K and V rows load
+// while this step's are used, and the first step's before q is copied.
+//
+// A simdgroup's lanes meet only in its own slot of threadgroup memory
+// (two simdgroup barriers a step); the simdgroups combine at the end as
+// in the per-key layout (attnCombine), and so do the ranges
+// (attention_merge). Masked keys read a kept row as there (attnSafeRow).
+
+const (
+	// attnTiledLaneElems is the most elements of a K row a lane holds
+	// when scoring: KL is the least power of two, at least 2, that keeps
+	// a lane's slice within it. At D = 128 four lanes a key (32
+	// elements, half the registers) was slower than two at every grid
+	// on the H200 (docs/gpu-check.md, run 12): its steps are half as
+	// long and each pays the tile's max and two barriers.
+	attnTiledLaneElems = 64
+	// attnTiledORegs is the most floats of o a lane holds for the heads
+	// of its threadgroup (Dv/32 a head).
+	attnTiledORegs = 32
+)
+
+// planAttnTiled is the tiled layout's launch plan.
+func planAttnTiled(s *attnShape, maxThreads int, target int64) attnDecodePlan {
+	p := attnDecodePlan{tiled: true}
+	p.kl = 2
+	for p.kl < SimdWidth && p.kl*attnTiledLaneElems < s.d {
+		p.kl *= 2
+	}
+	p.kpw = SimdWidth / p.kl
+	vec := func(e elem) bool { return e == elemF32 || e == elemF16 }
+	p.vecQ = s.d%4 == 0 && vec(s.k.elem)
+	p.vecV = s.dv%4 == 0 && vec(s.v.elem)
+	p.nq = attnSliceLen(s.d, p.kl, p.vecQ)
+	p.nv = attnSliceLen(s.dv, SimdWidth, p.vecV)
+	p.tgStride = 2 + s.dv
+	g := s.h / s.hkv
+	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
+	p.hb = 1
+	for c := g; c >= 1; c-- {
+		if g%c == 0 && c*p.nv <= attnTiledORegs && p.tiledFloats(c)*4 <= MaxThreadgroupMemory {
+			p.hb = c
+			break
+		}
+	}
+	for p.nsg > 1 && p.tiledFloats(p.hb)*4 > MaxThreadgroupMemory {
+		p.nsg /= 2
+	}
+	p.split(s, target)
+	return p
+}
+
+// tiledPays reports whether the tiled layout is the one to take: when
+// each simdgroup takes at least two steps of its range, so that the
+// pipeline has a step to overlap. On the H200 (GQA 32/8, D = 128;
+// docs/gpu-check.md, run 12) it took 32k keys from 63.4 to 51.6 µs and
+// 8k from 22.3 to 22.0, and with one step a range (1k keys, 64 keys a
+// range) it was slower than the per-key layout (11.5 and, without the
+// pipeline, 10.7 µs against 10.0), which has twice the threadgroups.
+func (p *attnDecodePlan) tiledPays() bool {
+	return p.ks >= 2*int64(p.nsg)*p.kpw
+}
+
+// attnSliceLen is how many elements of a dim of n a lane of kl holds
+// (attnSlice.n): whole vectors of four, or single elements.
+func attnSliceLen(n, kl int64, vec bool) int64 {
+	if vec {
+		return 4 * ceilDiv(n, 4*kl)
+	}
+	return ceilDiv(n, kl)
+}
+
+// The tiled layout's threadgroup memory, in floats: q of hb heads, padded
+// to dq = KL·nq a head (zeros past D); then each simdgroup's weights, kpw
+// keys of hb heads; then each simdgroup's (m, l, o) for attnCombine.
+func (p *attnDecodePlan) dq() int64   { return p.kl * p.nq }
+func (p *attnDecodePlan) pOff() int64 { return p.hb * p.dq() }
+func (p *attnDecodePlan) mOff() int64 { return p.pOff() + int64(p.nsg)*p.kpw*p.hb }
+func (p *attnDecodePlan) tiledFloats(hb int64) int64 {
+	return hb*p.dq() + int64(p.nsg)*hb*(p.kpw+p.tgStride)
+}
+
+func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
+	ks := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, n: p.nq}
+	vs := attnSlice{dim: s.dv, kl: SimdWidth, lane: "lane", vec: p.vecV, n: p.nv}
+	dq := p.dq()
+	comps := []string{"x", "y", "z", "w"}
+	b.tgmem("float", int(p.tiledFloats(p.hb)*4))
+	attnDecodePrologue(b, s, p)
+	safe, kept := attnSafeRow(s)
+	row := func(j, keep string, dim int64) string {
+		return fmt.Sprintf("((bb * %du + (%s ? %s : %s)) * %du + hk) * %du", s.sk, keep, j, safe, s.hkv, dim)
+	}
+	// A step's loads: the lane group's K row, then every key's V slice,
+	// into registers named with the stage's prefix (jk, keepk, k_, v0_…).
+	decl := func(st string) {
+		b.l("uint %sjk;", st)
+		b.l("bool %skeepk;", st)
+		ks.declRaw(b, s.k.elem, st+"k_")
+		for t := range p.kpw {
+			vs.declRaw(b, s.v.elem, fmt.Sprintf("%sv%d_", st, t))
+		}
+	}
+	load := func(st, jb string) {
+		b.l("%sjk = %s + grp;", st, jb)
+		b.l("%skeepk = %sjk < jhi && %s;", st, st, attnKeepAt(s, st+"jk"))
+		ks.loadRaw(b, "k", s.k.elem, row(st+"jk", st+"keepk", s.d), st+"k_", st+"keepk", false)
+		for t := range p.kpw {
+			b.l("{")
+			b.l("const uint j = %s + %du;", jb, t)
+			b.l("const bool keep = j < jhi && %s;", attnKeepAt(s, "j"))
+			vs.loadRaw(b, "v", s.v.elem, row("j", "keep", s.dv), fmt.Sprintf("%sv%d_", st, t), "keep", !kept)
+			b.l("}")
+		}
+	}
+	// Software-pipelined: the first step's rows load before q is copied
+	// (their latency overlaps the copy's), the next step's while this
+	// step's are used (a step past the range loads kept rows, unused).
+	b.l("uint jb = jlo + sg * %du;", p.kpw)
+	decl("c")
+	load("c", "jb")
+	// q of the threadgroup's heads (contiguous in q), as floats: four at
+	// a time where the dims allow, so that q loads as vectors too.
+	qrow := fmt.Sprintf("((bb * %du + i) * %du + h0) * %du", s.sq, s.h, s.d)
+	if p.vecQ && (s.q.elem == elemF32 || s.q.elem == elemF16) {
+		vt := s.q.elem.msl() + "4"
+		b.l("for (uint e = tpos.x * 4u; e < %du; e += tptg.x * 4u) {", p.hb*dq)
+		b.l("const uint d = e %% %du;", dq)
+		b.l("if (d < %du) {", s.d)
+		b.l("const %s t = *((device const %s *)(q + %s + (e / %du) * %du + d));", vt, vt, qrow, dq, s.d)
+		for c, comp := range comps {
+			b.l("tg[e + %du] = (float)t.%s;", c, comp)
+		}
+		b.l("} else {")
+		for c := range comps {
+			b.l("tg[e + %du] = 0.0f;", c)
+		}
+		b.l("}")
+		b.l("}")
+	} else {
+		b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*dq)
+		b.l("const uint d = e %% %du;", dq)
+		b.l("tg[e] = d < %du ? (float)q[%s + (e / %du) * %du + d] : 0.0f;", s.d, qrow, dq, s.d)
+		b.l("}")
+	}
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("threadgroup float *ps = tg + %du + sg * %du;", p.pOff(), p.kpw*p.hb)
+	for hh := range p.hb {
+		b.l("float m%d = -INFINITY;", hh)
+		b.l("float l%d = 0.0f;", hh)
+		for e := range p.nv {
+			b.l("float o%d_%d = 0.0f;", hh, e)
+		}
+	}
+	b.l("for (; jb < jhi; jb += nsg * %du) {", p.kpw)
+	decl("n")
+	load("n", fmt.Sprintf("(jb + nsg * %du)", p.kpw))
+	// Scores in log2 units, as in the per-key layout. Each head's dot is
+	// four interleaved partial sums (a chain of D/KL/4 dependent
+	// multiply-adds, not D/KL), and the heads' steps are emitted side by
+	// side, so that their latencies overlap.
+	for hh := range p.hb {
+		b.l("float sc%d;", hh)
+		b.l("{")
+		chains := make([][]string, 4)
+		if ks.vec {
+			for v := range ks.n / 4 {
+				b.l("const float4 q%d = *((threadgroup const float4 *)(tg + %du + %s));", v, hh*dq, ks.vecStart(v))
+				for c, comp := range comps {
+					chains[c] = append(chains[c], fmt.Sprintf("q%d.%s * %s", v, comp, ks.elem("ck_", 4*v+int64(c))))
+				}
+			}
+		} else {
+			for e := range ks.n {
+				chains[e%4] = append(chains[e%4], fmt.Sprintf("tg[%du + %s] * %s", hh*dq, ks.index(e), ks.elem("ck_", e)))
+			}
+		}
+		var sums []string
+		for c, ch := range chains {
+			if len(ch) > 0 {
+				b.l("const float d%d = %s;", c, strings.Join(ch, " + "))
+				sums = append(sums, fmt.Sprintf("d%d", c))
+			}
+		}
+		for len(sums) > 1 {
+			var next []string
+			for i := 0; i+1 < len(sums); i += 2 {
+				next = append(next, "("+sums[i]+" + "+sums[i+1]+")")
+			}
+			if len(sums)%2 == 1 {
+				next = append(next, sums[len(sums)-1])
+			}
+			sums = next
+		}
+		b.l("sc%d = %s;", hh, strings.TrimSuffix(strings.TrimPrefix(sums[0], "("), ")"))
+		b.l("}")
+	}
+	for off := p.kl / 2; off >= 1; off /= 2 {
+		for hh := range p.hb {
+			b.l("sc%d += simd_shuffle_xor(sc%d, %du);", hh, hh, off)
+		}
+	}
+	for hh := range p.hb {
+		b.l("sc%d *= %s;", hh, floatLit(s.scale))
+		if s.softcap != 0 {
+			b.l("sc%d = %s * tanh(sc%d / %s);", hh, floatLit(s.softcap), hh, floatLit(s.softcap))
+		}
+		if s.kind == graph.MaskBias {
+			b.l("if (ckeepk) {")
+			b.l("sc%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + cjk];", hh, s.h, hh, s.sq, s.sk)
+			b.l("}")
+		}
+		b.l("sc%d = ckeepk ? sc%d * 1.44269504f : -INFINITY;", hh, hh)
+		b.l("float mx%d = sc%d;", hh, hh)
+	}
+	for off := p.kl; off < SimdWidth; off *= 2 {
+		for hh := range p.hb {
+			b.l("mx%d = fmax(mx%d, simd_shuffle_xor(mx%d, %du));", hh, hh, hh, off)
+		}
+	}
+	// The tile's max is the simdgroup's, so these branches are uniform.
+	for hh := range p.hb {
+		b.l("if (mx%d > m%d) {", hh, hh)
+		b.l("const float corr = exp2(m%d - mx%d);", hh, hh)
+		b.l("l%d *= corr;", hh)
+		for e := range p.nv {
+			b.l("o%d_%d *= corr;", hh, e)
+		}
+		b.l("m%d = mx%d;", hh, hh)
+		b.l("}")
+	}
+	// Each key's weight once: l sums over the lanes at the end.
+	for hh := range p.hb {
+		b.l("const float pk%d = sc%d == -INFINITY ? 0.0f : exp2(sc%d - m%d);", hh, hh, hh, hh)
+	}
+	b.l("if (kl == 0u) {")
+	for hh := range p.hb {
+		b.l("ps[grp * %du + %du] = pk%d;", p.hb, hh, hh)
+		b.l("l%d += pk%d;", hh, hh)
+	}
+	b.l("}")
+	b.l("simdgroup_barrier(mem_flags::mem_threadgroup);")
+	// A key at a time (its weights read once, as a float4 for each four
+	// heads), so that one key's weights are live, not the tile's.
+	for t := range p.kpw {
+		b.l("{")
+		pw := func(hh int64) string { return fmt.Sprintf("ps[%du]", t*p.hb+hh) }
+		if p.hb%4 == 0 {
+			for c := range p.hb / 4 {
+				b.l("const float4 p%d = *((threadgroup const float4 *)(ps + %du));", c, t*p.hb+4*c)
+			}
+			pw = func(hh int64) string { return fmt.Sprintf("p%d.%s", hh/4, comps[hh%4]) }
+		}
+		for hh := range p.hb {
+			for e := range p.nv {
+				b.l("o%d_%d += %s * %s;", hh, e, pw(hh), vs.elem(fmt.Sprintf("cv%d_", t), e))
+			}
+		}
+		b.l("}")
+	}
+	// The slot is written again in the next step.
+	b.l("simdgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("cjk = njk;")
+	b.l("ckeepk = nkeepk;")
+	ks.copyRaw(b, "ck_", "nk_")
+	for t := range p.kpw {
+		vs.copyRaw(b, fmt.Sprintf("cv%d_", t), fmt.Sprintf("nv%d_", t))
+	}
+	b.l("}")
+	for hh := range p.hb {
+		for off := 1; off < SimdWidth; off *= 2 {
+			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
+		}
+	}
+	b.l("threadgroup float *ms = tg + %du;", p.mOff())
+	attnCombine(b, s, p, "ms", vs, "")
+}

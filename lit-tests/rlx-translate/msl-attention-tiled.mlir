@@ -1,0 +1,56 @@
+// RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
+// RUN: rlx-translate --mlir-to-msl --attention-layout=per-key %s | FileCheck %s --check-prefix=PERKEY
+// RUN: rlx-translate --mlir-to-msl --attention-layout=tiled %s | FileCheck %s --check-prefix=TILED
+// RUN: not rlx-translate --mlir-to-msl --attention-layout=rows %s 2>&1 | FileCheck %s --check-prefix=BAD
+
+// Attention decode's layouts (codegen/metal/attention_tiled.go). By
+// default a cache whose key ranges give each simdgroup two steps or more
+// (8k keys: 32 ranges of 256, 64 keys a step) takes the tiled layout, one
+// of a step (1k: 64 keys a range) the per-key one. The tiled kernel
+// serves all four query heads of a KV head, loads the first step's rows
+// before copying q into threadgroup memory and the next step's before
+// this step's scores, and reads a key's four weights as one float4.
+
+// CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
+// CHECK:         const uint grp = lane / 2u;
+// CHECK:         ckeepk = cjk < jhi && (long)cjk <= absq;
+// CHECK:         cv15_0 = t;
+// CHECK:         for (uint e = tpos.x * 4u; e < 512u; e += tptg.x * 4u) {
+// CHECK:           const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (e / 128u) * 128u + d));
+// CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:         for (; jb < jhi; jb += nsg * 16u) {
+// CHECK:           nv15_0 = t;
+// CHECK:           sc0 += simd_shuffle_xor(sc0, 1u);
+// CHECK:           mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
+// CHECK:           ps[grp * 4u + 3u] = pk3;
+// CHECK:           simdgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:           const float4 p0 = *((threadgroup const float4 *)(ps + 60u));
+// CHECK-NEXT:      o0_0 += p0.x * (float)cv15_0.x;
+// CHECK:           simdgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:      cjk = njk;
+// CHECK-NEXT:      ckeepk = nkeepk;
+// CHECK:         l0 += simd_shuffle_xor(l0, 16u);
+// CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]
+
+// CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 1024 8 128] v[1 1024 8 128], mask causal, {{.*}}, keys in 16 ranges of 64
+// CHECK-NOT:   tiled
+// CHECK:         const uint grp = lane / 8u;
+
+// PERKEY-NOT: tiled
+// PERKEY:     keys in 16 ranges of 512
+// PERKEY-NOT: tiled
+
+// TILED:      keys in 32 ranges of 256, tiled
+// TILED:      keys in 16 ranges of 64, tiled
+
+// BAD: for the --attention-layout option: 'rows' is not one of auto, tiled, per-key
+
+func.func @decode(%q: tensor<1x1x32x128xf16>, %k: tensor<1x8192x8x128xf16>, %v: tensor<1x8192x8x128xf16>, %k1: tensor<1x1024x8x128xf16>, %v1: tensor<1x1024x8x128xf16>) -> (tensor<1x1x32x128xf16>, tensor<1x1x32x128xf16>) {
+  %r:2 = thunk.call @decode_thunk(%q, %k, %v, %k1, %v1) {target = "metal"} : (tensor<1x1x32x128xf16>, tensor<1x8192x8x128xf16>, tensor<1x8192x8x128xf16>, tensor<1x1024x8x128xf16>, tensor<1x1024x8x128xf16>) -> (tensor<1x1x32x128xf16>, tensor<1x1x32x128xf16>) {
+  ^bb0(%a: tensor<1x1x32x128xf16>, %b: tensor<1x8192x8x128xf16>, %c: tensor<1x8192x8x128xf16>, %d: tensor<1x1024x8x128xf16>, %e: tensor<1x1024x8x128xf16>):
+    %0 = graph.attention %a, %b, %c {mask = "causal"} : (tensor<1x1x32x128xf16>, tensor<1x8192x8x128xf16>, tensor<1x8192x8x128xf16>) -> tensor<1x1x32x128xf16>
+    %1 = graph.attention %a, %d, %e {mask = "causal"} : (tensor<1x1x32x128xf16>, tensor<1x1024x8x128xf16>, tensor<1x1024x8x128xf16>) -> tensor<1x1x32x128xf16>
+    thunk.yield %0, %1 : tensor<1x1x32x128xf16>, tensor<1x1x32x128xf16>
+  }
+  return %r#0, %r#1 : tensor<1x1x32x128xf16>, tensor<1x1x32x128xf16>
+}
