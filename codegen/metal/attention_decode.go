@@ -79,33 +79,34 @@ func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 		p.kl *= 2
 	}
 	p.kpw = SimdWidth / p.kl
-	// Four-wide loads when the dim allows and the type has vectors in the
-	// harness's shims (f32 and f16; bf16 is read element by element).
-	vec := func(e elem) bool { return e == elemF32 || e == elemF16 }
-	p.vecQ = s.d%4 == 0 && vec(s.q.elem) && vec(s.k.elem)
-	p.vecV = s.dv%4 == 0 && vec(s.v.elem)
-	per := func(dim int64, vec bool) int64 {
-		if vec {
-			return 4 * ceilDiv(dim, 4*p.kl)
-		}
-		return ceilDiv(dim, p.kl)
-	}
-	p.nq, p.nv = per(s.d, p.vecQ), per(s.dv, p.vecV)
-	g := s.h / s.hkv
+	// Four-wide loads when the dim allows and the type has vectors.
+	p.vecQ = s.d%4 == 0 && s.q.elem.hasVec4() && s.k.elem.hasVec4()
+	p.vecV = s.dv%4 == 0 && s.v.elem.hasVec4()
+	p.nq, p.nv = attnSliceLen(s.d, p.kl, p.vecQ), attnSliceLen(s.dv, p.kl, p.vecV)
 	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
 	p.tgStride = 2 + s.dv
+	p.fit(s, func(hb int64) bool { return hb*(p.nq+p.nv) <= attnRegs },
+		func(hb int64) int64 { return int64(p.nsg) * hb * p.tgStride })
+	p.split(s, target)
+	return p
+}
+
+// fit chooses hb, the most query heads of a KV head a threadgroup serves
+// (a divisor of H/Hkv) whose registers fit (regs) and whose threadgroup
+// memory, floats(hb) for p.nsg simdgroups, is within the limit; then
+// halves the simdgroups until one head's memory is.
+func (p *attnDecodePlan) fit(s *attnShape, regs func(hb int64) bool, floats func(hb int64) int64) {
+	g := s.h / s.hkv
 	p.hb = 1
 	for c := g; c >= 1; c-- {
-		if g%c == 0 && c*(p.nq+p.nv) <= attnRegs && int64(p.nsg)*c*p.tgStride*4 <= MaxThreadgroupMemory {
+		if g%c == 0 && regs(c) && floats(c)*4 <= MaxThreadgroupMemory {
 			p.hb = c
 			break
 		}
 	}
-	for p.nsg > 1 && int64(p.nsg)*p.hb*p.tgStride*4 > MaxThreadgroupMemory {
+	for p.nsg > 1 && floats(p.hb)*4 > MaxThreadgroupMemory {
 		p.nsg /= 2
 	}
-	p.split(s, target)
-	return p
 }
 
 // split sets the head blocks and the key ranges, once hb is chosen: as
@@ -333,7 +334,7 @@ func (a attnSlice) mayExceed(e int64) bool {
 // elemCond is cond joined with the bound check of a lane's scalar element
 // e, where the last lanes' elements may lie past the dim.
 func (a attnSlice) elemCond(cond string, e int64) string {
-	if a.kl*(e+1) > a.dim {
+	if a.mayExceed(e) {
 		return joinCond(cond, fmt.Sprintf("%s + %du < %du", a.lane, a.kl*e, a.dim))
 	}
 	return cond

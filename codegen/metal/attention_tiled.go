@@ -59,24 +59,13 @@ func planAttnTiled(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 		p.kl *= 2
 	}
 	p.kpw = SimdWidth / p.kl
-	vec := func(e elem) bool { return e == elemF32 || e == elemF16 }
-	p.vecQ = s.d%4 == 0 && vec(s.k.elem)
-	p.vecV = s.dv%4 == 0 && vec(s.v.elem)
+	p.vecQ = s.d%4 == 0 && s.k.elem.hasVec4()
+	p.vecV = s.dv%4 == 0 && s.v.elem.hasVec4()
 	p.nq = attnSliceLen(s.d, p.kl, p.vecQ)
 	p.nv = attnSliceLen(s.dv, SimdWidth, p.vecV)
 	p.tgStride = 2 + s.dv
-	g := s.h / s.hkv
 	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
-	p.hb = 1
-	for c := g; c >= 1; c-- {
-		if g%c == 0 && c*p.nv <= attnTiledORegs && p.tiledFloats(c)*4 <= MaxThreadgroupMemory {
-			p.hb = c
-			break
-		}
-	}
-	for p.nsg > 1 && p.tiledFloats(p.hb)*4 > MaxThreadgroupMemory {
-		p.nsg /= 2
-	}
+	p.fit(s, func(hb int64) bool { return hb*p.nv <= attnTiledORegs }, p.tiledFloats)
 	p.split(s, target)
 	return p
 }
@@ -213,17 +202,7 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 				sums = append(sums, fmt.Sprintf("d%d", c))
 			}
 		}
-		for len(sums) > 1 {
-			var next []string
-			for i := 0; i+1 < len(sums); i += 2 {
-				next = append(next, "("+sums[i]+" + "+sums[i+1]+")")
-			}
-			if len(sums)%2 == 1 {
-				next = append(next, sums[len(sums)-1])
-			}
-			sums = next
-		}
-		b.l("sc%d = %s;", hh, strings.TrimSuffix(strings.TrimPrefix(sums[0], "("), ")"))
+		b.l("sc%d = %s;", hh, pairSum(sums))
 		b.l("}")
 	}
 	for off := p.kl / 2; off >= 1; off /= 2 {
@@ -305,4 +284,20 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	}
 	b.l("threadgroup float *ms = tg + %du;", p.mOff())
 	attnCombine(b, s, p, "ms", vs, "")
+}
+
+// pairSum is the MSL sum of terms added in halves, each half the same
+// way: "(a + b) + (c + d)" for four, "(a + b) + c" for three.
+func pairSum(terms []string) string {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	h := (len(terms) + 1) / 2
+	side := func(t []string) string {
+		if len(t) == 1 {
+			return t[0]
+		}
+		return "(" + pairSum(t) + ")"
+	}
+	return side(terms[:h]) + " + " + side(terms[h:])
 }

@@ -82,6 +82,10 @@ func TestLimits(t *testing.T) {
 			name: "msl version option", src: "", opts: metal.Options{MSLVersion: "2.0"},
 			want: "msl-version: '2.0' is not one of 2.4, 3.0, 3.1, 3.2",
 		},
+		{
+			name: "attention layout option", src: "", opts: metal.Options{AttentionLayout: "rows"},
+			want: "attention-layout: 'rows' is not one of auto, tiled, per-key",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := emitText(t, tc.src, tc.opts)

@@ -17,18 +17,7 @@ import (
 func TestOps(t *testing.T) {
 	t.Parallel()
 	s := opSuite(t)
-	var runs []*caseRun
-	for _, c := range s.cases {
-		cr, err := s.prepare(c, 1, mslcpu.RegionOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		runs = append(runs, cr)
-	}
-	if err := s.runCases(mslcpu.Plain, runs); err != nil {
-		t.Fatal(err)
-	}
-	checkRuns(t, runs)
+	runs := runChecked(t, s, mslcpu.Plain, 1, mslcpu.RegionOptions{})
 	if *nmseTable != "" {
 		if err := os.WriteFile(*nmseTable, []byte(nmseMarkdown(runs)), 0o644); err != nil {
 			t.Fatal(err)
@@ -124,21 +113,32 @@ func TestSanitizers(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var runs []*caseRun
-				for _, c := range cases {
-					cr, err := s.prepare(c, 2, mslcpu.RegionOptions{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					runs = append(runs, cr)
-				}
-				if err := s.runCases(mode, runs); err != nil {
-					t.Fatal(err)
-				}
-				checkRuns(t, runs)
+				runChecked(t, s, mode, 2, mslcpu.RegionOptions{})
 			}
 		})
 	}
+}
+
+// runChecked prepares every case of s with inputs from seed, once for
+// each of the region options, runs them all in mode and checks them
+// against the reference; it returns the runs.
+func runChecked(t *testing.T, s *suite, mode mslcpu.Mode, seed uint64, ros ...mslcpu.RegionOptions) []*caseRun {
+	t.Helper()
+	var runs []*caseRun
+	for _, c := range s.cases {
+		for _, ro := range ros {
+			cr, err := s.prepare(c, seed, ro)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			runs = append(runs, cr)
+		}
+	}
+	if err := s.runCases(mode, runs); err != nil {
+		t.Fatal(err)
+	}
+	checkRuns(t, runs)
+	return runs
 }
 
 // casesNamed returns the op suite's cases with these names.
@@ -153,11 +153,11 @@ func casesNamed(names []string) []opCase {
 }
 
 // TestOpsAttentionLayouts runs every attention decode case of the suite
-// with each layout forced, at the launched size and at 96 threads, and
-// checks that the layout asked for is the one emitted. The default picks
-// by the keys a simdgroup takes, and gives every small case of the suite
-// the per-key layout (checked here too), which TestOps runs; so only the
-// tiled layout needs a suite of its own.
+// with the tiled layout forced, at the launched size and at 96 threads,
+// and checks that it is the layout emitted. The default picks by the keys
+// a simdgroup takes, and gives every small case of the suite the per-key
+// layout (checked here too), which TestOps runs; so only the tiled layout
+// needs a suite of its own.
 func TestOpsAttentionLayouts(t *testing.T) {
 	t.Parallel()
 	var cases []opCase
@@ -166,49 +166,31 @@ func TestOpsAttentionLayouts(t *testing.T) {
 			cases = append(cases, c)
 		}
 	}
+	tiled := func(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", tiled") }
 	for _, k := range opSuite(t).out.Kernels {
-		if k.Family == "attention_decode" && strings.Contains(k.Summary, ", tiled") {
+		if k.Family == "attention_decode" && tiled(k) {
 			t.Errorf("the default suite's %s is tiled: the per-key layout needs a forced run of its own", k.Name)
 		}
 	}
-	for _, layout := range []string{"tiled"} {
-		t.Run(layout, func(t *testing.T) {
-			t.Parallel()
-			opts := suiteOptions
-			opts.AttentionLayout = layout
-			s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			for _, k := range s.out.Kernels {
-				if k.Family != "attention_decode" {
-					continue
-				}
-				n++
-				if tiled := strings.Contains(k.Summary, ", tiled"); tiled != (layout == "tiled") {
-					t.Errorf("%s with layout %s: %s", k.Name, layout, k.Summary)
-				}
-			}
-			if n != len(cases) {
-				t.Errorf("%d attention_decode kernels for %d cases", n, len(cases))
-			}
-			var runs []*caseRun
-			for i, c := range cases {
-				for _, ro := range []mslcpu.RegionOptions{{}, {MaxThreads: 96}} {
-					cr, err := s.prepare(c, uint64(10+i), ro)
-					if err != nil {
-						t.Fatalf("%s: %v", c.Name, err)
-					}
-					runs = append(runs, cr)
-				}
-			}
-			if err := s.runCases(mslcpu.Plain, runs); err != nil {
-				t.Fatal(err)
-			}
-			checkRuns(t, runs)
-		})
+	opts := suiteOptions
+	opts.AttentionLayout = "tiled"
+	s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+	if err != nil {
+		t.Fatal(err)
 	}
+	n := 0
+	for _, k := range s.out.Kernels {
+		if k.Family == "attention_decode" {
+			n++
+			if !tiled(k) {
+				t.Errorf("%s with the tiled layout forced: %s", k.Name, k.Summary)
+			}
+		}
+	}
+	if n != len(cases) {
+		t.Errorf("%d attention_decode kernels for %d cases", n, len(cases))
+	}
+	runChecked(t, s, mslcpu.Plain, 10, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
 }
 
 // TestOpsSmallThreadgroups runs the suite as a runtime must on a device
@@ -217,19 +199,7 @@ func TestOpsAttentionLayouts(t *testing.T) {
 // a size that is not a power of two.
 func TestOpsSmallThreadgroups(t *testing.T) {
 	t.Parallel()
-	s := opSuite(t)
-	var runs []*caseRun
-	for _, c := range s.cases {
-		cr, err := s.prepare(c, 3, mslcpu.RegionOptions{MaxThreads: 96})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		runs = append(runs, cr)
-	}
-	if err := s.runCases(mslcpu.Plain, runs); err != nil {
-		t.Fatal(err)
-	}
-	checkRuns(t, runs)
+	runChecked(t, opSuite(t), mslcpu.Plain, 3, mslcpu.RegionOptions{MaxThreads: 96})
 }
 
 // TestOpsFibers runs the suite with the fiber executor, which the model

@@ -52,6 +52,10 @@ func (e elem) size() int      { _, _, s := e.info(); return s }
 func (e elem) isFloat() bool  { return e == elemF32 || e == elemF16 || e == elemBF16 }
 func (e elem) isInt() bool    { return e >= elemI32 }
 
+// hasVec4 reports whether the type has four-wide vectors in the
+// harness's shims (f32 and f16; bf16 is read element by element).
+func (e elem) hasVec4() bool { return e == elemF32 || e == elemF16 }
+
 // compute is the type a kernel computes in: float for every float type,
 // long for every integer type (exact, wrapped on store as the reference
 // does).
