@@ -67,8 +67,26 @@ type attnDecodePlan struct {
 	nsg            int
 	tgStride       int64 // floats per (simdgroup, head) in threadgroup memory
 	headBlocks     int64 // H / hb
-	partN, partRow int64
+	partN, partRow int64 // floats of the partials, and of one row (range, query, head) of them
+	// fold: the last threadgroup of each (query, head block, batch entry)
+	// merges the ranges (fold.go); quads: its partials are float4s, a
+	// row (m, l, 0, 0, o…) so that o's quads are aligned.
+	fold, quads bool
 }
+
+// setFold makes the plan fold its merge, with float4 partials when Dv
+// allows.
+func (p *attnDecodePlan) setFold(s *attnShape) {
+	p.fold = true
+	p.quads = s.dv%4 == 0
+	if p.quads {
+		p.partRow = 4 + s.dv
+		p.partN = p.splits * s.b * s.sq * s.h * p.partRow
+	}
+}
+
+// groups is the number of arrival counters of a folded attention.
+func (p *attnDecodePlan) groups(s *attnShape) int64 { return s.b * s.sq * p.headBlocks }
 
 func planAttnDecode(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	var p attnDecodePlan
@@ -142,6 +160,9 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	if l := r.e.opts.AttentionLayout; l == "per-key" || l == "auto" && !p.tiledPays() {
 		p = planAttnDecode(s, r.e.opts.MaxThreadsPerThreadgroup, target)
 	}
+	if p.splits > 1 && r.e.opts.foldsMerges() {
+		p.setFold(s)
+	}
 	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
@@ -152,15 +173,27 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 		if p.tiled {
 			b.k.Summary += ", tiled"
 		}
+		if p.fold {
+			b.k.Summary += ", merge folded"
+		}
 		b.buffer("q", s.q, accRead)
 		b.buffer("k", s.k, accRead)
 		b.buffer("v", s.v, accRead)
 		if len(reads) == 4 {
 			b.buffer("mask", s.mask, accRead)
 		}
-		if p.splits > 1 {
+		switch {
+		case p.fold:
+			vt := "float"
+			if p.quads {
+				vt = "float4"
+			}
+			b.coherentBuffer("part", part, vt)
+			b.buffer("y", s.y, accWrite)
+			b.arrive(p.groups(s))
+		case p.splits > 1:
 			b.buffer("part", part, accWrite)
-		} else {
+		default:
 			b.buffer("y", s.y, accWrite)
 		}
 		if p.tiled {
@@ -168,10 +201,26 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 		} else {
 			attnDecodeBody(b, s, &p)
 		}
+		if p.fold {
+			attnFold(b, s, &p)
+		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if p.fold {
+		ids, err := r.bind(reads, nil)
+		if err != nil {
+			return err
+		}
+		tmp := r.temp(part)
+		out, err := r.bind(nil, []*ir.Value{op.Result(0)})
+		if err != nil {
+			return err
+		}
+		r.dispatch(k, []*ir.Operation{op}, append(append(ids, tmp), out[0], r.arrivals(p.groups(s))))
+		return nil
 	}
 	if p.splits == 1 {
 		ids, err := r.bind(reads, []*ir.Value{op.Result(0)})
@@ -554,32 +603,67 @@ func attnCombine(b *kb, s *attnShape, p *attnDecodePlan, ms string, vs attnSlice
 		b.l("}")
 	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv)
-	b.l("const uint hh = e / %du;", s.dv)
-	b.l("const uint d = e %% %du;", s.dv)
+	// A thread combines one element of Dv of one head, or four with
+	// float4 partials.
+	unit, ot := int64(1), "float"
+	if p.quads {
+		unit, ot = 4, "float4"
+	}
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
+	b.l("const uint hh = e / %du;", s.dv/unit)
+	if unit == 1 {
+		b.l("const uint d = e %% %du;", s.dv)
+	} else {
+		b.l("const uint d = (e %% %du) * 4u;", s.dv/4)
+	}
 	b.l("float gm = -INFINITY;")
 	b.l("for (uint g = 0; g < nsg; g++) {")
 	b.l("gm = fmax(gm, %s[(g * %du + hh) * %du]);", ms, p.hb, p.tgStride)
 	b.l("}")
 	b.l("float gl = 0.0f;")
-	b.l("float o = 0.0f;")
+	b.l("%s o = 0.0f;", ot)
 	b.l("for (uint g = 0; g < nsg; g++) {")
 	b.l("threadgroup float *t = %s + (g * %du + hh) * %du;", ms, p.hb, p.tgStride)
 	b.l("if (t[0] != -INFINITY) {")
 	b.l("const float c = exp2(t[0] - gm);")
 	b.l("gl += t[1] * c;")
-	b.l("o += t[2u + d] * c;")
+	if unit == 1 {
+		b.l("o += t[2u + d] * c;")
+	} else {
+		for c, comp := range []string{"x", "y", "z", "w"} {
+			b.l("o.%s += t[%du + d] * c;", comp, 2+c)
+		}
+	}
 	b.l("}")
 	b.l("}")
 	b.l("const uint h = h0 + hh;")
-	if p.splits > 1 {
+	switch {
+	case p.quads:
+		// The row (m, l, 0, 0, o…) as float4s; a coherent(device) buffer
+		// is indexed, not pointed into.
+		b.l("const uint pr = (((split * %du + bb) * %du + i) * %du + h) * %du;", s.b, s.sq, s.h, p.partRow/4)
+		b.l("if (d == 0) {")
+		b.l("float4 ml = 0.0f;")
+		b.l("ml.x = gm;")
+		b.l("ml.y = gl;")
+		b.l("part[pr] = ml;")
+		b.l("}")
+		b.l("part[pr + 1u + d / 4u] = o;")
+	case p.fold:
+		b.l("const uint pr = (((split * %du + bb) * %du + i) * %du + h) * %du;", s.b, s.sq, s.h, p.partRow)
+		b.l("if (d == 0) {")
+		b.l("part[pr] = gm;")
+		b.l("part[pr + 1u] = gl;")
+		b.l("}")
+		b.l("part[pr + 2u + d] = o;")
+	case p.splits > 1:
 		b.l("device float *pr = part + (((split * %du + bb) * %du + i) * %du + h) * %du;", s.b, s.sq, s.h, p.partRow)
 		b.l("if (d == 0) {")
 		b.l("pr[0] = gm;")
 		b.l("pr[1] = gl;")
 		b.l("}")
 		b.l("pr[2u + d] = o;")
-	} else {
+	default:
 		b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.sq, s.h, s.dv, s.y.elem.msl())
 	}
 	b.l("}")
@@ -597,15 +681,27 @@ func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("const uint d = t %% %du;", s.dv)
 	// One pass over the ranges, mergeChunk at a time (their loads before
 	// their use), with a running max as in the kernel itself.
+	attnMergeRanges(b, p.splits, mergeChunk, "float", func(i int64, first string) {
+		b.l("device const float *pr%d = part + ((%s + %du) * %du + row) * %du;", i, first, i, rows, p.partRow)
+		b.l("const float m%d = pr%d[0];", i, i)
+		b.l("const float l%d = pr%d[1];", i, i)
+		b.l("const float o%d = pr%d[2u + d];", i, i)
+	})
+	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
+	b.l("}")
+}
+
+// attnMergeRanges emits the merge of splits key ranges into gm, gl and o
+// (of MSL type ot: float, or float4 for four elements of Dv): chunk
+// ranges at a time, load(i, first) declaring range first+i's m<i>, l<i>
+// and o<i> before any is used, with a running max as in the kernel.
+func attnMergeRanges(b *kb, splits, chunk int64, ot string, load func(i int64, first string)) {
 	b.l("float gm = -INFINITY;")
 	b.l("float gl = 0.0f;")
-	b.l("float o = 0.0f;")
-	chunks(b, p.splits, func(first string, k int64) {
+	b.l("%s o = 0.0f;", ot)
+	chunks(b, splits, chunk, func(first string, k int64) {
 		for i := range k {
-			b.l("device const float *pr%d = part + ((%s + %du) * %du + row) * %du;", i, first, i, rows, p.partRow)
-			b.l("const float m%d = pr%d[0];", i, i)
-			b.l("const float l%d = pr%d[1];", i, i)
-			b.l("const float o%d = pr%d[2u + d];", i, i)
+			load(i, first)
 		}
 		mx := "gm"
 		for i := range k {
@@ -626,23 +722,68 @@ func attnMergeBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		b.l("gm = nm;")
 		b.l("}")
 	})
-	b.l("y[t] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
-	b.l("}")
 }
 
-// mergeChunk is how many ranges an attention_merge thread loads at once.
+// attnFoldChunk is how many ranges a folded attention merge loads at once.
+const attnFoldChunk = 8
+
+// attnFold ends a folded attention decode: the last range of each
+// (query, head block, batch entry) merges the group's ranges, a thread
+// an element of Dv (four with float4 partials) of one head.
+func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
+	group := fmt.Sprintf("bb * %du + tgpos.y", s.sq*p.headBlocks)
+	foldArrive(b, group, p.splits)
+	unit, ot := int64(1), "float"
+	if p.quads {
+		unit, ot = 4, "float4"
+	}
+	rows := s.b * s.sq * s.h
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
+	b.l("const uint hh = e / %du;", s.dv/unit)
+	b.l("const uint d = (e %% %du) * %du;", s.dv/unit, unit)
+	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
+	attnMergeRanges(b, p.splits, attnFoldChunk, ot, func(i int64, first string) {
+		r := addExpr(first, fmt.Sprintf("%du", i))
+		if p.quads {
+			q := p.partRow / 4
+			b.l("const uint pr%d = %s * %du + row * %du;", i, r, rows*q, q)
+			b.l("const float4 ml%d = part[pr%d];", i, i)
+			b.l("const float4 o%d = part[pr%d + 1u + d / 4u];", i, i)
+			b.l("const float m%d = ml%d.x;", i, i)
+			b.l("const float l%d = ml%d.y;", i, i)
+			return
+		}
+		b.l("const uint pr%d = (%s * %du + row) * %du;", i, r, rows, p.partRow)
+		b.l("const float m%d = part[pr%d];", i, i)
+		b.l("const float l%d = part[pr%d + 1u];", i, i)
+		b.l("const float o%d = part[pr%d + 2u + d];", i, i)
+	})
+	b.l("device %s *yr = y + row * %du + d;", s.y.elem.msl(), s.dv)
+	if p.quads {
+		for c, comp := range []string{"x", "y", "z", "w"} {
+			b.l("yr[%d] = (%s)(gm == -INFINITY ? 0.0f : o.%s / gl);", c, s.y.elem.msl(), comp)
+		}
+	} else {
+		b.l("yr[0] = (%s)(gm == -INFINITY ? 0.0f : o / gl);", s.y.elem.msl())
+	}
+	b.l("}")
+	foldDone(b, group)
+}
+
+// mergeChunk is how many partials a merge thread loads at once: an
+// attention_merge thread's ranges, at most a gemv_merge thread's splits.
 const mergeChunk = 32
 
-// chunks emits body for the ranges 0..splits-1 in chunks of mergeChunk:
+// chunks emits body for the ranges 0..splits-1 in chunks of chunk:
 // a loop over the whole chunks (first is the chunk's first range), then
 // the rest; body gets the first range's expression and the chunk's size.
-func chunks(b *kb, splits int64, body func(first string, k int64)) {
-	if full := splits / mergeChunk; full > 0 {
+func chunks(b *kb, splits, chunk int64, body func(first string, k int64)) {
+	if full := splits / chunk; full > 0 {
 		b.l("for (uint c = 0; c < %du; c++) {", full)
-		body(fmt.Sprintf("c * %du", mergeChunk), mergeChunk)
+		body(fmt.Sprintf("c * %du", chunk), chunk)
 		b.l("}")
 	}
-	if rest := splits % mergeChunk; rest > 0 {
+	if rest := splits % chunk; rest > 0 {
 		b.l("{")
 		body(fmt.Sprintf("%du", splits-rest), rest)
 		b.l("}")

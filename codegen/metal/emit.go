@@ -391,6 +391,19 @@ func (r *regionState) statusBuffer() int {
 	return r.status
 }
 
+// arrivals returns the region's status buffer grown to hold n arrival
+// counters after the status word (words 1 to n), for a kernel that folds
+// its merge (fold.go). The runtime zeroes the whole buffer before the
+// region, and every folding kernel leaves its counters at zero, so the
+// kernels of one region share the words.
+func (r *regionState) arrivals(n int64) int {
+	id := r.statusBuffer()
+	if b := r.m.Buffers[id]; b.Bytes < 4*(1+n) {
+		b.Bytes = 4 * (1 + n)
+	}
+	return id
+}
+
 // dispatch records a launch of k computing ops; bufs are the region
 // buffers in binding order.
 func (r *regionState) dispatch(k *Kernel, ops []*ir.Operation, bufs []int) {

@@ -23,13 +23,13 @@ import (
 //   - K is split across threadgroups into as many splits as keep the grid
 //     within Options.DecodeThreadgroups threadgroups (each split at least
 //     gemvMinRows rows): each split writes its partial sums
-//     (f32) to a region temporary, and gemv_merge adds the splits in order
-//     and rounds to y's type. Without a split the first kernel writes y
-//     itself.
+//     (f32) to a region temporary, and gemv_merge adds the splits
+//     (emitSplitSum) and rounds to y's type. Without a split the first
+//     kernel writes y itself.
 //
 // The simdgroups' partials meet in threadgroup memory. Every sum is in a
-// fixed order (rows of a group, groups of a simdgroup, simdgroups, splits),
-// so results do not depend on timing.
+// fixed order (rows of a group, groups of a simdgroup, simdgroups, the
+// merge's shares of the splits), so results do not depend on timing.
 
 const (
 	gemvSimds   = 4  // simdgroups per threadgroup
@@ -43,12 +43,15 @@ const (
 	// of best at every decode shape, against 1024 and 4096; 512 was 1.3
 	// to 1.5 times slower than 1024.
 	defaultDecodeThreadgroups = 2048
-	// mergeThreads is the threadgroup size of the split kernels' merges
-	// (gemv_merge, attention_merge). A merge has few results (4096 for a
-	// 4096-wide GEMV), each a chain of dependent loads over the splits:
-	// small threadgroups spread them over more multiprocessors (on the
-	// H200, 16 threadgroups of 256 used 16 of its 132).
+	// mergeThreads is the threadgroup size of attention_merge. A merge
+	// has few results (4096 for 32 heads of 128), each a chain of
+	// dependent loads over the splits: small threadgroups spread them
+	// over more multiprocessors (on the H200, 16 threadgroups of 256 used
+	// 16 of its 132).
 	mergeThreads = 64
+	// splitSumSimds is the most simdgroups of a gemv_merge threadgroup,
+	// each adding its share of the splits (emitSplitSum).
+	splitSumSimds = 8
 )
 
 // gemvShape is the launch plan of one GEMV.
@@ -132,27 +135,58 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 	return nil
 }
 
-// emitSplitSum writes the merge of a split-K kernel: one thread per
-// result element adds the splits' partials (part[s*n + i]) in split order,
-// mergeChunk of them loaded before the first is added, as attention_merge
-// does, so that the loads in flight do not depend on how far a compiler
-// unrolls. On the H200 nvcc already overlapped a plain loop's loads: the
-// same 128 splits took 6.8 µs under ncu against 7.1 (docs/gpu-check.md,
-// run 11); the merge's cost there is its dispatch.
+// emitSplitSum writes the merge of a split-K kernel. A threadgroup takes
+// 32 results, one a lane, and its simdgroups share the splits: simdgroup
+// g adds splits g, g+P, g+2P, … (P simdgroups), all of a thread's loads
+// issued before the first add when they fit a chunk; then the P sums meet
+// in threadgroup memory, added in simdgroup order. The sum's order
+// depends on the threadgroup's size, not on timing.
+//
+// The first merge was one thread a result adding every split, mergeChunk
+// loads at a time, in threadgroups of 64: at 4096×4096 (128 splits) four
+// rounds of dependent loads a thread, in a case of 15.7 µs whose GEMV
+// kernel alone took 11.5 under ncu (docs/gpu-check.md, runs 10 and 13).
+// Folding the merge into the GEMV's last threadgroup of each column tile
+// (fold.go) measured slower (22.2 µs in run 13): there the 128 splits'
+// loads are as serial, and the GEMV's registers rose from 32 to 38,
+// which cost the weight stream its occupancy (the lm head, 3 splits, went
+// from 292 to 358 µs).
 func emitSplitSum(b *kb, n, splits int64, ye elem) {
-	b.launchThreads(n, min(mergeThreads, b.e.opts.MaxThreadsPerThreadgroup))
-	b.l("const uint t = tgpos.x * tptg.x + tpos.x;")
-	b.l("if (t < %du) {", n)
+	nsg := max(1, min(splitSumSimds, splits, int64(b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)))
+	chunk := min(mergeChunk, ceilDiv(splits, nsg))
+	b.tgmem("float", int(nsg*SimdWidth*4))
+	b.launch([3]int{int(ceilDiv(n, SimdWidth)), 1, 1}, [3]int{int(nsg * SimdWidth), 1, 1}, ResizeRows)
+	b.l("const uint t = tgpos.x * 32u + lane;")
+	b.l("const uint P = tptg.x / 32u;")
 	b.l("float s = 0.0f;")
-	chunks(b, splits, func(first string, k int64) {
-		for i := range k {
-			b.l("const float v%d = part[%s * %du + t];", i, addExpr(first, fmt.Sprintf("%du", i)), n)
+	b.l("if (t < %du) {", n)
+	b.l("uint sp = sg;")
+	if chunk > 1 {
+		b.l("for (; sp + %du * P < %du; sp += %du * P) {", chunk-1, splits, chunk)
+		for i := range chunk {
+			split := "sp"
+			if i > 0 {
+				split = fmt.Sprintf("(sp + %du * P)", i)
+			}
+			b.l("const float v%d = part[%s * %du + t];", i, split, n)
 		}
-		for i := range k {
+		for i := range chunk {
 			b.l("s += v%d;", i)
 		}
-	})
-	b.l("y[t] = (%s)s;", ye.msl())
+		b.l("}")
+	}
+	b.l("for (; sp < %du; sp += P) {", splits)
+	b.l("s += part[sp * %du + t];", n)
+	b.l("}")
+	b.l("}")
+	b.l("tg[sg * 32u + lane] = s;")
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("if (sg == 0 && t < %du) {", n)
+	b.l("float sum = 0.0f;")
+	b.l("for (uint g = 0; g < P; g++) {")
+	b.l("sum += tg[g * 32u + lane];")
+	b.l("}")
+	b.l("y[t] = (%s)sum;", ye.msl())
 	b.l("}")
 }
 

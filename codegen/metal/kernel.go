@@ -114,6 +114,25 @@ func (b *kb) buffer(name string, t tensorInfo, access string) string {
 	return b.rawBuffer(name, q+t.elem.msl()+" *", t.elem.String(), t.shape, t.bytes(), access)
 }
 
+// coherentBuffer adds a buffer that the threadgroups of one dispatch
+// write and then read each other's parts of (a folded merge's partials,
+// fold.go): MSL 3.2's coherent(device), of MSL type vt (the element's,
+// or a float4 view of f32 elements). Its binding is a write: the dispatch
+// needs nothing in it at the start (a runtime may give it any slot free
+// from then on) and reads back only what it wrote; the traffic counts the
+// reading too.
+func (b *kb) coherentBuffer(name string, t tensorInfo, vt string) string {
+	n := b.rawBuffer(name, "coherent(device) device "+vt+" *", t.elem.String(), t.shape, t.bytes(), accWrite)
+	b.k.Reads += t.bytes()
+	return n
+}
+
+// arrive adds the arrival counters of a folded merge: the region's status
+// buffer seen as its status word and n counters after it (regionState.arrivals).
+func (b *kb) arrive(n int64) string {
+	return b.rawBuffer("arrive", "device atomic_uint *", "u32", []int64{1 + n}, 4*(1+n), accRW)
+}
+
 func (b *kb) rawBuffer(name, typ, elemName string, shape []int64, bytes int64, access string) string {
 	idx := len(b.k.Bindings)
 	b.k.Params = append(b.k.Params, Param{Kind: BufferParam, Name: name, Type: typ, Index: idx})

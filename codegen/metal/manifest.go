@@ -50,9 +50,11 @@ type Region struct {
 // Buffer is one buffer of a region. Role says where its bytes come from or
 // go: "input" (operand Index of the thunk.call), "output" (result Index),
 // "param" (the weight Name), "constant" (Data, hex, little-endian),
-// "temp" (scratch live only inside the region), or "status" (one u32 the
-// runtime zeroes before the region and checks after it: bit 0 an
-// out-of-range gather index, bit 1 an integer division by zero).
+// "temp" (scratch live only inside the region), or "status" (u32 words
+// the runtime zeroes before the region: the first it checks after it, bit
+// 0 an out-of-range gather index, bit 1 an integer division by zero; the
+// rest, with MSL 3.2, are folded merges' arrival counters, which the
+// kernels leave at 0).
 type Buffer struct {
 	ID    int    `json:"id"`
 	Role  string `json:"role"`

@@ -82,6 +82,13 @@ var sanitizerCases = []string{
 // by default): a custom mask (guarded V loads), one range and several.
 var sanitizerTiled = []string{"attn_decode_gqa_custom", "attn_decode_causal_long", "attn_decode_window_split"}
 
+// sanitizerFolded are the attention decode cases also run under ASan and
+// TSan with msl-version 3.2, where the merge is folded (fold.go): float4
+// partials in the per-key layout, scalar ones (Dv not a multiple of 4),
+// and float4 partials in the tiled layout.
+var sanitizerFolded = []string{"attn_decode_gqa_f16_split", "attn_decode_odd_dims_split"}
+var sanitizerFoldedTiled = []string{"attn_decode_window_split"}
+
 // TestSanitizers runs the subset under AddressSanitizer and
 // ThreadSanitizer; a report fails the test.
 func TestSanitizers(t *testing.T) {
@@ -91,10 +98,14 @@ func TestSanitizers(t *testing.T) {
 	}
 	tiled := suiteOptions
 	tiled.AttentionLayout = "tiled"
+	folded := suiteOptions
+	folded.MSLVersion = "3.2"
+	foldedTiled := tiled
+	foldedTiled.MSLVersion = "3.2"
 	sets := []struct {
 		opts  metal.Options
 		names []string
-	}{{suiteOptions, sanitizerCases}, {tiled, sanitizerTiled}}
+	}{{suiteOptions, sanitizerCases}, {tiled, sanitizerTiled}, {folded, sanitizerFolded}, {foldedTiled, sanitizerFoldedTiled}}
 	for _, set := range sets {
 		if n := len(casesNamed(set.names)); n != len(set.names) {
 			t.Fatalf("a sanitizer list names %d cases, the suite has %d of them", len(set.names), n)
@@ -141,6 +152,17 @@ func runChecked(t *testing.T, s *suite, mode mslcpu.Mode, seed uint64, ros ...ms
 	return runs
 }
 
+// attnDecodeCases returns the op suite's attention decode cases.
+func attnDecodeCases() []opCase {
+	var cases []opCase
+	for _, c := range opCases() {
+		if strings.HasPrefix(c.Name, "attn_decode_") {
+			cases = append(cases, c)
+		}
+	}
+	return cases
+}
+
 // casesNamed returns the op suite's cases with these names.
 func casesNamed(names []string) []opCase {
 	var cases []opCase
@@ -160,12 +182,7 @@ func casesNamed(names []string) []opCase {
 // needs a suite of its own.
 func TestOpsAttentionLayouts(t *testing.T) {
 	t.Parallel()
-	var cases []opCase
-	for _, c := range opCases() {
-		if strings.HasPrefix(c.Name, "attn_decode_") {
-			cases = append(cases, c)
-		}
-	}
+	cases := attnDecodeCases()
 	tiled := func(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", tiled") }
 	for _, k := range opSuite(t).out.Kernels {
 		if k.Family == "attention_decode" && tiled(k) {
@@ -224,4 +241,40 @@ func TestOpsFibers(t *testing.T) {
 	collect(runs, res)
 	checkRuns(t, runs)
 	t.Logf("fiber executor: %v CPU", fb.LastCPU)
+}
+
+// TestOpsFoldedMerges runs every attention decode case of the op suite
+// with msl-version 3.2, where the last threadgroup of each group merges
+// the key ranges (fold.go), in both layouts, at the launched size and at
+// 96 threads. It checks that each split kernel folds and that no
+// attention_merge is left; runChecked's region check fails when an
+// arrival counter is not back at zero.
+func TestOpsFoldedMerges(t *testing.T) {
+	t.Parallel()
+	cases := attnDecodeCases()
+	for _, layout := range []string{"per-key", "tiled"} {
+		opts := suiteOptions
+		opts.MSLVersion = "3.2"
+		opts.AttentionLayout = layout
+		s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		folded := 0
+		for _, k := range s.out.Kernels {
+			switch {
+			case k.Family == "attention_merge":
+				t.Errorf("%s: a merge kernel with msl-version 3.2", k.Name)
+			case strings.Contains(k.Summary, "ranges of"):
+				if !strings.Contains(k.Summary, ", merge folded") {
+					t.Errorf("%s splits but does not fold: %s", k.Name, k.Summary)
+				}
+				folded++
+			}
+		}
+		if folded == 0 {
+			t.Fatalf("%s: no split kernel in %d cases", layout, len(cases))
+		}
+		runChecked(t, s, mslcpu.Plain, 11, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
+	}
 }

@@ -97,6 +97,11 @@ func CheckDecodeThreadgroups(n int) error {
 	return nil
 }
 
+// foldsMerges reports whether split kernels merge their partials in their
+// own last threadgroup (fold.go) instead of a second dispatch: that needs
+// MSL 3.2's device-scope fence and coherent(device) buffers.
+func (o *Options) foldsMerges() bool { return versionAtLeast(o.MSLVersion, "3.2") }
+
 // CheckMSLVersion reports whether v is an MSL version the emitter targets.
 func CheckMSLVersion(v string) error {
 	for _, ok := range MSLVersions() {

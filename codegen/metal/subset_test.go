@@ -20,7 +20,7 @@ var (
 	tgArray     = regexp.MustCompile(`\bthreadgroup\s+[\w:]+\s+\w+\s*\[`)
 	forbidden   = regexp.MustCompile(`function_constant|simdgroup_(matrix|float|half|bfloat|multiply|load|store)|\bthread_elements\b|#define|#if`)
 	helperSig   = regexp.MustCompile(`^static inline [^(]*\(([^)]*)\)`)
-	bufParam    = regexp.MustCompile(`^\s*(device|constant)( const)? [\w:]+ \*\w+ \[\[buffer\(\d+\)\]\][,)]$`)
+	bufParam    = regexp.MustCompile(`^\s*(coherent\(device\) device|device|constant)( const)? [\w:]+ \*\w+ \[\[buffer\(\d+\)\]\][,)]$`)
 	tgParam     = regexp.MustCompile(`^\s*threadgroup [\w:]+ \*\w+ \[\[threadgroup\(0\)\]\][,)]$`)
 	posParam    = regexp.MustCompile(`^\s*(uint3?|ushort) \w+ \[\[\w+\]\][,)]$`)
 )
@@ -83,20 +83,33 @@ func subsetViolations(src string) []string {
 	return bad
 }
 
-// TestSubset checks every kernel the op suite emits against the subset.
+// TestSubset checks every kernel the op suite emits against the subset,
+// at MSL 3.1 and at 3.2 (folded merges).
 func TestSubset(t *testing.T) {
+	for v, out := range suiteSources(t) {
+		for _, v := range subsetViolations(out.Source) {
+			t.Error(v)
+		}
+		t.Logf("msl %s: %d kernels, %d lines checked", v, len(out.Kernels), strings.Count(out.Source, "\n"))
+	}
+}
+
+// suiteSources emits the op suite at MSL 3.1 and at 3.2 (folded merges).
+func suiteSources(t *testing.T) map[string]*metal.Output {
+	t.Helper()
 	m, err := parseCases(opCases())
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := metal.Emit(m, suiteOptions)
-	if err != nil {
-		t.Fatal(err)
+	outs := map[string]*metal.Output{}
+	for _, v := range []string{"3.1", "3.2"} {
+		opts := suiteOptions
+		opts.MSLVersion = v
+		if outs[v], err = metal.Emit(m, opts); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, v := range subsetViolations(out.Source) {
-		t.Error(v)
-	}
-	t.Logf("%d kernels, %d lines checked", len(out.Kernels), strings.Count(out.Source, "\n"))
+	return outs
 }
 
 // TestSubsetRejects shows that the checker flags each kind of violation.
@@ -121,18 +134,12 @@ func TestSubsetRejects(t *testing.T) {
 // helper taking a thread pointer, which the erasing run shim accepts.
 func TestStrictAddressSpaces(t *testing.T) {
 	t.Parallel()
-	m, err := parseCases(opCases())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := metal.Emit(m, suiteOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cc := compiler(t)
 	dir := t.TempDir()
-	if err := cc.SyntaxCheck(dir, out.Source); err != nil {
-		t.Fatal(err)
+	for v, out := range suiteSources(t) {
+		if err := cc.SyntaxCheck(dir, out.Source); err != nil {
+			t.Fatalf("msl %s: %v", v, err)
+		}
 	}
 	bad := `#include <metal_stdlib>
 using namespace metal;
@@ -144,7 +151,7 @@ kernel void mixes_spaces(
   x[1] = rlx_first(x);
 }
 `
-	err = cc.SyntaxCheck(dir, bad)
+	err := cc.SyntaxCheck(dir, bad)
 	if err == nil || !strings.Contains(err.Error(), "address space") {
 		t.Fatalf("want an address-space error, got %v", err)
 	}

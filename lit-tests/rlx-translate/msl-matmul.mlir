@@ -35,12 +35,13 @@
 // CHECK:             part[((tgpos.y * 1u + z) * 1u + mi) * 96u + col] = sum;
 // CHECK-LABEL: // gemv_merge: 2 splits of 96 partial sums into f32
 // CHECK-NEXT:  kernel void gemv_merge_0(
-// The splits' partials load before they are added, in split order.
-// CHECK:             const float v0 = part[0u * 96u + t];
-// CHECK-NEXT:        const float v1 = part[1u * 96u + t];
-// CHECK-NEXT:        s += v0;
-// CHECK-NEXT:        s += v1;
-// CHECK:           y[t] = (float)s;
+// Two splits: a simdgroup each, their sums added in simdgroup order.
+// CHECK:           uint sp = sg;
+// CHECK-NEXT:      for (; sp < 2u; sp += P) {
+// CHECK-NEXT:        s += part[sp * 96u + t];
+// CHECK:           tg[sg * 32u + lane] = s;
+// CHECK:             sum += tg[g * 32u + lane];
+// CHECK:           y[t] = (float)sum;
 
 // CHECK-LABEL: // gemm [12 64]·[64 96], f32·f32
 // CHECK:         threadgroup float *Bs = tg + 1024u;

@@ -15,7 +15,7 @@
 
 // CHECK:       {"name": "gemv_0", "family": "gemv", "grid": [1, 8, 1], "threadgroup": [128, 1, 1], "threadgroup_memory": 2048, "resize": "rows", "reads": 66560, "writes": 2048,
 // CHECK:         {"index": 2, "name": "part", "access": "write", "type": "f32", "shape": [8, 1, 1, 64], "bytes": 2048}]},
-// CHECK-NEXT:  {"name": "gemv_merge_0", "family": "gemv_merge", "grid": [1, 1, 1], "threadgroup": [64, 1, 1], "threadgroup_memory": 0, "resize": "threads", "total_threads": [64, 1, 1], "reads": 2048, "writes": 256,
+// CHECK-NEXT:  {"name": "gemv_merge_0", "family": "gemv_merge", "grid": [2, 1, 1], "threadgroup": [256, 1, 1], "threadgroup_memory": 1024, "resize": "rows", "reads": 2048, "writes": 256,
 // CHECK:       {"name": "attention_decode_0", "family": "attention_decode", "grid": [4, 4, 1], "threadgroup": [128, 1, 1],
 // CHECK:         {"index": 3, "name": "part", "access": "write", "type": "f32", "shape": [4, 1, 1, 8, 130], "bytes": 16640}]},
 // CHECK-NEXT:  {"name": "attention_merge_0", "family": "attention_merge",

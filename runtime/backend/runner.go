@@ -212,13 +212,20 @@ func (r *Runner) checkGuards(st *plan.Step) error {
 }
 
 // checkStatus reads every status word: a kernel that met an out-of-range
-// gather index or an integer division by zero set a bit there.
+// gather index or an integer division by zero set a bit there. The words
+// after it (MSL 3.2) are folded merges' arrival counters, which the
+// kernels leave at zero; one that is not means a merge was lost.
 func (r *Runner) checkStatus() error {
 	for _, st := range r.Plan.Steps {
 		for _, id := range st.Temps {
 			v := r.Plan.Values[id]
 			if v.Kind != plan.KindStatus {
 				continue
+			}
+			for w := int64(4); w+4 <= v.Bytes; w += 4 {
+				if c := binary.LittleEndian.Uint32(r.Arena[v.Offset+w:]); c != 0 {
+					return fmt.Errorf("step %d (%s @%s): arrival counter %d is %d after the run, not 0 (a folded merge did not finish)", st.Index, st.Kind, st.Symbol, w/4-1, c)
+				}
 			}
 			s := binary.LittleEndian.Uint32(r.Arena[v.Offset:])
 			if s == 0 {

@@ -28,18 +28,20 @@ func main() {
 	parts := flag.Int("parts", 16, "translation units per suite, for parallel nvcc")
 	skipReal := flag.Bool("skip-real", false, "leave out the real-size suite (its reference takes minutes)")
 	tune := flag.String("tune", "", "comma-separated decode-threadgroups values: a timed-only suite of the split decode kernels (f16 GEMV, attention decode) for each")
+	msl := flag.String("msl-version", "3.1", "the MSL version the suites are emitted for (3.1 or later: bf16 cases); 3.2 folds the split kernels' merges")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")
 		os.Exit(2)
 	}
-	if err := run(*out, *parts, *skipReal, *tune); err != nil {
+	if err := run(*out, *parts, *skipReal, *tune, *msl); err != nil {
 		fmt.Fprintln(os.Stderr, "prepare:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, parts int, skipReal bool, tune string) error {
+func run(dir string, parts int, skipReal bool, tune, msl string) error {
+	mo := metal.Options{MSLVersion: msl}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -57,7 +59,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 	}
 
 	t0 := time.Now()
-	small, err := suite.Build("small", suite.SmallCases(), suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: parts})
+	small, err := suite.Build("small", suite.SmallCases(), suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: parts, Metal: mo})
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 		}
 	}
 	barrier := "  threadgroup_barrier(mem_flags::mem_threadgroup);\n"
-	planted, err := suite.Build("planted", []suite.Case{rms}, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1,
+	planted, err := suite.Build("planted", []suite.Case{rms}, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1, Metal: mo,
 		Edit: func(src string) string { return strings.Replace(src, barrier, "", 1) }})
 	if err != nil {
 		return err
@@ -100,7 +102,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 			probe = append(probe, c)
 		}
 	}
-	ps, err := suite.Build("probe", probe, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1})
+	ps, err := suite.Build("probe", probe, suite.Options{Inputs: suite.Seeded, Seed: 1, Parts: 1, Metal: mo})
 	if err != nil {
 		return err
 	}
@@ -110,7 +112,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 
 	if !skipReal {
 		t0 = time.Now()
-		real, err := suite.Build("real", suite.RealCases(), suite.Options{Inputs: suite.Filled, Parts: parts})
+		real, err := suite.Build("real", suite.RealCases(), suite.Options{Inputs: suite.Filled, Parts: parts, Metal: mo})
 		if err != nil {
 			return err
 		}
@@ -151,7 +153,7 @@ func run(dir string, parts int, skipReal bool, tune string) error {
 		}
 		name := fmt.Sprintf("tune%d", t)
 		ts, err := suite.Build(name, cs, suite.Options{Inputs: suite.Filled, Parts: 4, NoReference: true,
-			Metal: metal.Options{DecodeThreadgroups: t}})
+			Metal: metal.Options{MSLVersion: msl, DecodeThreadgroups: t}})
 		if err != nil {
 			return err
 		}

@@ -45,6 +45,7 @@ func TestReportReproducesRuns(t *testing.T) {
 		{"run11e", ""},
 		{"run12d", ""},
 		{"run12f", ""},
+		{"run13b", ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()

@@ -118,7 +118,8 @@ type Options struct {
 	// Edit, when set, changes the emitted source before the CUDA sources
 	// are generated (the planted bugs).
 	Edit func(src string) string
-	// Metal is passed to metal.Emit (its MSLVersion is always 3.1).
+	// Metal is passed to metal.Emit (its MSLVersion 3.1 when empty; the
+	// suites' bf16 cases need 3.1 or later).
 	Metal metal.Options
 	// NoReference leaves out the reference outputs (and, for Filled
 	// inputs, the CPU copy of the inputs they need): a suite that is only
@@ -126,7 +127,8 @@ type Options struct {
 	NoReference bool
 }
 
-// Emit emits the cases as one module (MSL 3.1, which has bfloat) and
+// Emit emits the cases as one module (MSL 3.1, which has bfloat, unless
+// opts.Metal names another version) and
 // generates the CUDA sources that run it; opts.Edit, when set, changes the
 // emitted source first.
 func Emit(name string, cases []Case, opts Options) (*ir.Operation, *metal.Output, *cuda.Sources, error) {
@@ -135,7 +137,9 @@ func Emit(name string, cases []Case, opts Options) (*ir.Operation, *metal.Output
 		return nil, nil, nil, err
 	}
 	mo := opts.Metal
-	mo.MSLVersion = "3.1"
+	if mo.MSLVersion == "" {
+		mo.MSLVersion = "3.1"
+	}
 	out, err := metal.Emit(m, mo)
 	if err != nil {
 		return nil, nil, nil, err

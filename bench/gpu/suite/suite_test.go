@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/cuda"
 )
 
@@ -25,8 +26,9 @@ func TestCUDASyntax(t *testing.T) {
 	for _, s := range []struct {
 		name  string
 		cases []Case
-	}{{"small", SmallCases()}, {"real", RealCases()}} {
-		_, _, srcs, err := Emit(s.name, s.cases, Options{Parts: 1})
+		msl   string
+	}{{"small", SmallCases(), ""}, {"real", RealCases(), ""}, {"small32", SmallCases(), "3.2"}} {
+		_, _, srcs, err := Emit(s.name, s.cases, Options{Parts: 1, Metal: metal.Options{MSLVersion: s.msl}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,10 @@ import (
 var attrGroup = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
 
 // addressSpace matches MSL's address-space keywords as whole tokens
-// (threadgroup_barrier and mem_threadgroup are other tokens).
-var addressSpace = regexp.MustCompile(`\b(device|constant|threadgroup|thread)\b`)
+// (threadgroup_barrier, mem_threadgroup and thread_scope_device are other
+// tokens), and MSL 3.2's coherent(device) qualifier: CUDA's global memory
+// is coherent across blocks after __threadfence.
+var addressSpace = regexp.MustCompile(`\bcoherent\(device\)|\b(device|constant|threadgroup|thread)\b`)
 
 func blank(s string) string { return strings.Repeat(" ", len(s)) }
 

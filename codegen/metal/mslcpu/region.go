@@ -130,6 +130,13 @@ func RegionOutputs(reg *metal.Region, res *Result) ([]*tensor.Tensor, error) {
 				}
 				return nil, fmt.Errorf("region %s: status %#x: %s", reg.Symbol, s, strings.Join(why, ", "))
 			}
+			// The words after it are folded merges' arrival counters,
+			// which the last threadgroup of each group sets back to 0.
+			for w := 4; w+4 <= len(res.Buffers[i]); w += 4 {
+				if c := binary.LittleEndian.Uint32(res.Buffers[i][w:]); c != 0 {
+					return nil, fmt.Errorf("region %s: arrival counter %d is %d after the region, not 0 (a folded merge did not finish)", reg.Symbol, w/4-1, c)
+				}
+			}
 		case metal.RoleOutput:
 			dt, shape, err := ParseTensorType(b.Type)
 			if err != nil {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
 	"github.com/rlx-compiler/rlx/ir"
@@ -70,7 +72,28 @@ const stepNMSE = 1e-6
 // gate and β read by one Metal step.
 func TestDecodeStep(t *testing.T) {
 	needClang(t)
-	s, err := runtimetest.SplitModel(runtimetest.Qwen(1024, "q4_k", 0), hybridsplit.Options{})
+	decodeStep(t, runtimetest.Qwen(1024, "q4_k", 0), "")
+}
+
+// TestDecodeStepFolded is TestDecodeStep with msl-version 3.2 and 255
+// cached positions, so that attention decode splits its keys into ranges
+// and folds their merge: its threadgroups count themselves in the
+// region's status buffer, after the status word, which the runtime zeroes
+// before the run and which must be back at zero after it.
+func TestDecodeStepFolded(t *testing.T) {
+	needClang(t)
+	build := func(ctx *ir.Context) (*models.Model, error) {
+		c := models.DefaultQwen35()
+		c.Hidden, c.Quant, c.Past = 1024, "q4_k", 255
+		return models.Qwen35(ctx, c)
+	}
+	decodeStep(t, build, "3.2")
+}
+
+// decodeStep runs one decode step of the model build makes, its kernels
+// emitted for msl (the default when empty), and checks every result.
+func decodeStep(t *testing.T, build func(*ir.Context) (*models.Model, error), msl string) {
+	s, err := runtimetest.SplitModel(build, hybridsplit.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +102,18 @@ func TestDecodeStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := backend.Compile(s.Module, "", backend.Options{Plan: plan.Options{Guard: 64}})
+	c, err := backend.Compile(s.Module, "", backend.Options{Plan: plan.Options{Guard: 64}, Metal: metal.Options{MSLVersion: msl}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	folded := 0
+	for _, k := range c.MSL.Kernels {
+		if strings.Contains(k.Summary, ", merge folded") {
+			folded++
+		}
+	}
+	if (folded > 0) != (msl == "3.2") {
+		t.Errorf("msl-version %q: %d kernels fold their merge", msl, folded)
 	}
 	// The multi-output handoff that broke the original: an MPS step whose
 	// results (three or more) one Metal step reads.

@@ -45,6 +45,7 @@ RLX_STUB int __all_sync(unsigned, int p) { return p; }
 RLX_STUB unsigned __ballot_sync(unsigned, int p) { return p ? 1u : 0u; }
 RLX_STUB int __ffs(int v) { return v ? 1 : 0; }
 RLX_STUB void __threadfence() {}
+RLX_STUB void __threadfence_block() {}
 
 #define RLX_STUB_ATOMIC(NAME, T) \
   RLX_STUB T NAME(T *p, T v) { return *p; }

@@ -232,7 +232,7 @@ int rlx_fill(void *p, unsigned long long size, int elem, unsigned seed, void *st
 
 // rlx_run_jobs runs a job file and writes the result file; it returns 0,
 // or -1 after printing what failed.
-int rlx_run_jobs(const char *job_path, const char *res_path, int flags) {
+int rlx_run_jobs(const char *job_path, const char *res_path, int flags, unsigned repeat) {
   const bool exact = (flags & RLX_RUN_EXACT) != 0;
   FILE *jf = std::fopen(job_path, "rb");
   if (!jf) return fail(std::string("cannot open ") + job_path);
@@ -284,27 +284,40 @@ int rlx_run_jobs(const char *job_path, const char *res_path, int flags) {
           if (rlx_fill(b.data, b.size, elem, seed, nullptr) != 0) return -1;
       }
     }
+    struct Launch {
+      unsigned k, grid[3], tg[3];
+      unsigned long long tgmem;
+      std::vector<void *> ptrs;
+    };
+    std::vector<Launch> launches;
     const unsigned ndisp = r.get<unsigned>();
     for (unsigned d = 0; d < ndisp && r.ok; d++) {
-      const unsigned k = r.get<unsigned>();
-      unsigned grid[3], tg[3];
-      for (unsigned &v : grid) v = r.get<unsigned>();
-      for (unsigned &v : tg) v = r.get<unsigned>();
-      const unsigned long long tgmem = r.get<unsigned long long>();
+      Launch l;
+      l.k = r.get<unsigned>();
+      for (unsigned &v : l.grid) v = r.get<unsigned>();
+      for (unsigned &v : l.tg) v = r.get<unsigned>();
+      l.tgmem = r.get<unsigned long long>();
       const unsigned nbind = r.get<unsigned>();
-      std::vector<void *> ptrs(nbind);
+      l.ptrs.resize(nbind);
       for (unsigned i = 0; i < nbind; i++) {
         const unsigned id = r.get<unsigned>();
         if (id >= nbuf) return fail("job " + name + ": dispatch binds buffer " + std::to_string(id));
-        ptrs[i] = bufs[id].data;
+        l.ptrs[i] = bufs[id].data;
       }
-      if (!r.ok) break;
-      if (rlx_launch((int)k, grid, tg, tgmem, ptrs.data(), (int)nbind, exact ? 0u : 1u, nullptr) != 0) {
-        status = -1;
-        break;
-      }
+      launches.push_back(std::move(l));
     }
     if (!r.ok) return fail("truncated job file");
+    // A region's dispatches may run again on the same buffers (repeat > 1):
+    // its results must not change, and its folded merges' arrival counters
+    // must be back at zero for the next run, as a runtime would see them.
+    for (unsigned rep = 0; rep < repeat && status == 0; rep++) {
+      for (Launch &l : launches) {
+        if (rlx_launch((int)l.k, l.grid, l.tg, l.tgmem, l.ptrs.data(), (int)l.ptrs.size(), exact ? 0u : 1u, nullptr) != 0) {
+          status = -1;
+          break;
+        }
+      }
+    }
     if (status == 0 && !check(cudaDeviceSynchronize(), ("job " + name).c_str())) status = -1;
     std::fprintf(stderr, "rlx-cuda: job %s: %s\n", name.c_str(), status == 0 ? "ran" : "FAILED");
     std::fwrite(&nbuf, 4, 1, rf);

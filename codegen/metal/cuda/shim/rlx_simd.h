@@ -219,6 +219,19 @@ RLX_D void simdgroup_barrier(mem_flags) { __syncwarp(__activemask()); }
 // MSL's are).
 enum memory_order { memory_order_relaxed = 0, memory_order_acquire = 2, memory_order_release = 3,
                     memory_order_acq_rel = 4, memory_order_seq_cst = 5 };
+enum thread_scope { thread_scope_thread = 0, thread_scope_simdgroup = 1, thread_scope_threadgroup = 2,
+                    thread_scope_device = 3 };
+
+// atomic_thread_fence (MSL 3.2): a device-scope fence is __threadfence
+// (fence.sc.gpu), which orders this thread's device-memory accesses for
+// every thread of the grid; a narrower scope is the block's fence.
+RLX_D void atomic_thread_fence(mem_flags, memory_order, thread_scope s) {
+  if (s == thread_scope_device) {
+    __threadfence();
+  } else {
+    __threadfence_block();
+  }
+}
 
 template <class T>
 struct rlx_atomic {
