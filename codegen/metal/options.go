@@ -97,9 +97,10 @@ func CheckDecodeThreadgroups(n int) error {
 	return nil
 }
 
-// foldsMerges reports whether split kernels merge their partials in their
-// own last threadgroup (fold.go) instead of a second dispatch: that needs
-// MSL 3.2's device-scope fence and coherent(device) buffers.
+// foldsMerges reports whether attention decode merges its key ranges in
+// its own last threadgroups (fold.go) instead of a second dispatch: that
+// needs MSL 3.2's device-scope fence and coherent(device) buffers. (The
+// split GEMV keeps its merge dispatch: folded, it measured slower.)
 func (o *Options) foldsMerges() bool { return versionAtLeast(o.MSLVersion, "3.2") }
 
 // CheckMSLVersion reports whether v is an MSL version the emitter targets.
