@@ -155,7 +155,7 @@ func (h *host) declare() {
 	decl("rlx_mps", i32, ctx, i32)
 	decl("rlx_copy", i32, ctx, i64, i64, i64)
 	decl("rlx_commit_and_wait", i32, ctx)
-	decl("rlx_check_status", i32, ctx, i64, i8p)
+	decl("rlx_check_status", i32, ctx, i64, i64, i8p)
 }
 
 // global adds a private constant and returns it.
@@ -406,7 +406,7 @@ func (h *host) run() {
 	for _, st := range h.p.Steps {
 		for _, id := range st.Temps {
 			if v := h.p.Values[id]; v.Kind == plan.KindStatus {
-				w.check("rlx_check_status", ctx, ci64(v.Offset), h.str(st.Symbol))
+				w.check("rlx_check_status", ctx, ci64(v.Offset), ci64(v.Bytes), h.str(st.Symbol))
 			}
 		}
 	}

@@ -231,7 +231,7 @@ func expectedRecord(t *testing.T, out *llvmir.Output) string {
 	for _, st := range p.Steps {
 		for _, id := range st.Temps {
 			if v := p.Values[id]; v.Kind == plan.KindStatus {
-				fmt.Fprintf(&b, "check_status arena@%d %s\n", v.Offset, st.Symbol)
+				fmt.Fprintf(&b, "check_status arena@%d+%d %s\n", v.Offset, v.Bytes, st.Symbol)
 			}
 		}
 	}

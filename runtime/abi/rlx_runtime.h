@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-#define RLX_ABI_VERSION 1
+#define RLX_ABI_VERSION 2
 
 typedef struct rlx_context rlx_context;
 
@@ -124,8 +124,9 @@ int rlx_copy(rlx_context *ctx, uint64_t src, uint64_t dst, uint64_t bytes);
 int rlx_commit_and_wait(rlx_context *ctx);
 /* rlx_check_status fails when the status word at offset is not zero (bit
  * 0: a gather index out of range, bit 1: an integer division by zero in
- * region symbol). */
-int rlx_check_status(rlx_context *ctx, uint64_t offset, const char *symbol);
+ * region symbol), or when one of the u32 words after it, up to bytes (the
+ * arrival counters of folded merges, MSL 3.2), is not back at zero. */
+int rlx_check_status(rlx_context *ctx, uint64_t offset, uint64_t bytes, const char *symbol);
 
 /* The arena's bytes, shared with the device: a function's arguments are
  * written and its results read at the offsets of its ports. */

@@ -148,8 +148,8 @@ int rlx_commit_and_wait(rlx_context *ctx) {
   return 0;
 }
 
-int rlx_check_status(rlx_context *ctx, uint64_t offset, const char *symbol) {
-  fprintf(ctx->out, "check_status arena@%" PRIu64 " %s\n", offset, symbol);
+int rlx_check_status(rlx_context *ctx, uint64_t offset, uint64_t bytes, const char *symbol) {
+  fprintf(ctx->out, "check_status arena@%" PRIu64 "+%" PRIu64 " %s\n", offset, bytes, symbol);
   return 0;
 }
 

@@ -163,8 +163,15 @@ int rlx_copy(rlx_context *ctx, uint64_t src, uint64_t dst, uint64_t bytes) {
 
 int rlx_commit_and_wait(rlx_context *) { return 0; }
 
-int rlx_check_status(rlx_context *ctx, uint64_t offset, const char *symbol) {
-  if (!inside(offset, 4, ctx->arena_bytes)) return fail(ctx, "status word outside the arena");
+int rlx_check_status(rlx_context *ctx, uint64_t offset, uint64_t bytes, const char *symbol) {
+  if (bytes < 4 || !inside(offset, bytes, ctx->arena_bytes)) return fail(ctx, "status words outside the arena");
+  for (uint64_t w = 4; w + 4 <= bytes; w += 4) {
+    uint32_t c;
+    std::memcpy(&c, ctx->arena + offset + w, 4);
+    if (c != 0)
+      return fail(ctx, std::string("region @") + symbol + ": arrival counter " + std::to_string(w / 4 - 1) + " is " +
+                           std::to_string(c) + " after the run, not 0 (a folded merge did not finish)");
+  }
   uint32_t s;
   std::memcpy(&s, ctx->arena + offset, 4);
   if (s == 0) return 0;

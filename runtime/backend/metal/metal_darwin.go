@@ -54,8 +54,8 @@ type Backend struct {
 }
 
 type statusWord struct {
-	offset int64
-	symbol *C.char
+	offset, bytes int64
+	symbol        *C.char
 }
 
 // New prepares c's plan on the default Metal device: it compiles the
@@ -308,7 +308,7 @@ func (b *Backend) prepareDispatches() {
 		}
 		for _, id := range st.Temps {
 			if v := b.p.Values[id]; v.Kind == plan.KindStatus {
-				b.status = append(b.status, statusWord{v.Offset, b.cstr(st.Symbol)})
+				b.status = append(b.status, statusWord{v.Offset, v.Bytes, b.cstr(st.Symbol)})
 			}
 		}
 	}
@@ -375,7 +375,7 @@ func (b *Backend) Run(inputs []*tensor.Tensor) ([]*tensor.Tensor, error) {
 	b.stats.Runs++
 	b.runsDone++
 	for _, s := range b.status {
-		if C.rlx_check_status(b.ctx, C.uint64_t(s.offset), s.symbol) != 0 {
+		if C.rlx_check_status(b.ctx, C.uint64_t(s.offset), C.uint64_t(s.bytes), s.symbol) != 0 {
 			return nil, b.err()
 		}
 	}

@@ -358,9 +358,16 @@ int rlx_commit_and_wait(rlx_context *ctx) {
   return 0;
 }
 
-int rlx_check_status(rlx_context *ctx, uint64_t offset, const char *symbol) {
+int rlx_check_status(rlx_context *ctx, uint64_t offset, uint64_t bytes, const char *symbol) {
   RLXContext *c = context(ctx);
-  if (!inside(offset, 4, c.arena)) return fail(c, @"status word outside the arena");
+  if (bytes < 4 || !inside(offset, bytes, c.arena)) return fail(c, @"status words outside the arena");
+  for (uint64_t w = 4; w + 4 <= bytes; w += 4) {
+    uint32_t n;
+    memcpy(&n, (char *)c.arena.contents + offset + w, 4);
+    if (n != 0)
+      return fail(c, [NSString stringWithFormat:@"region @%s: arrival counter %llu is %u after the run, not 0 (a folded merge did not finish)",
+                                                symbol, (unsigned long long)(w / 4 - 1), n]);
+  }
   uint32_t s;
   memcpy(&s, (char *)c.arena.contents + offset, 4);
   if (s == 0) return 0;
