@@ -58,16 +58,16 @@ const (
 
 // attnDecodePlan is the launch plan of one decode attention.
 type attnDecodePlan struct {
-	tiled          bool  // the tiled layout (attention_tiled.go)
-	kl, kpw        int64 // lanes per key, keys per simdgroup step
-	vecQ, vecV     bool  // four-wide loads of q and k, of v
-	nq, nv         int64 // elements of D and Dv a lane holds
-	hb             int64 // query heads per threadgroup
-	splits, ks     int64 // key ranges, keys per range
-	nsg            int
-	tgStride       int64 // floats per (simdgroup, head) in threadgroup memory
-	headBlocks     int64 // H / hb
-	partN, partRow int64 // floats of the partials, and of one row (range, query, head) of them
+	tiled      bool  // the tiled layout (attention_tiled.go)
+	kl, kpw    int64 // lanes per key, keys per simdgroup step
+	vecQ, vecV bool  // four-wide loads of q and k, of v
+	nq, nv     int64 // elements of D and Dv a lane holds
+	hb         int64 // query heads per threadgroup
+	splits, ks int64 // key ranges, keys per range
+	nsg        int
+	tgStride   int64 // floats per (simdgroup, head) in threadgroup memory
+	headBlocks int64 // H / hb
+	partRow    int64 // floats of one row (range, query, head) of the partials
 	// fold: the last threadgroup of each (query, head block, batch entry)
 	// merges the ranges (fold.go); quads: its partials are float4s, a
 	// row (m, l, 0, 0, o…) so that o's quads are aligned.
@@ -81,8 +81,16 @@ func (p *attnDecodePlan) setFold(s *attnShape) {
 	p.quads = s.dv%4 == 0
 	if p.quads {
 		p.partRow = 4 + s.dv
-		p.partN = p.splits * s.b * s.sq * s.h * p.partRow
 	}
+}
+
+// partVec is the unit of the partials and of the loops over them: four
+// elements of Dv as a float4, or one float.
+func (p *attnDecodePlan) partVec() (int64, string) {
+	if p.quads {
+		return 4, "float4"
+	}
+	return 1, "float"
 }
 
 // groups is the number of arrival counters of a folded attention.
@@ -140,7 +148,6 @@ func (p *attnDecodePlan) split(s *attnShape, target int64) {
 	p.ks = ceilDiv(s.sk, p.splits)
 	p.splits = ceilDiv(s.sk, p.ks)
 	p.partRow = 2 + s.dv
-	p.partN = p.splits * s.b * s.sq * s.h * p.partRow
 }
 
 func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.Value, key string) error {
@@ -163,7 +170,7 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	if p.splits > 1 && r.e.opts.foldsMerges() {
 		p.setFold(s)
 	}
-	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.partN}
+	part := tensorInfo{elem: elemF32, shape: []int64{p.splits, s.b, s.sq, s.h, p.partRow}, n: p.splits * s.b * s.sq * s.h * p.partRow}
 	k, err := r.e.kernel(op, "attention_decode", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("attention_decode q%v k%v v%v, mask %s, scale %s, softcap %s",
 			s.q.shape, s.k.shape, s.v.shape, s.kind, floatLit(s.scale), floatLit(s.softcap))
@@ -184,10 +191,7 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 		}
 		switch {
 		case p.fold:
-			vt := "float"
-			if p.quads {
-				vt = "float4"
-			}
+			_, vt := p.partVec()
 			b.coherentBuffer("part", part, vt)
 			b.buffer("y", s.y, accWrite)
 			b.arrive(p.groups(s))
@@ -209,25 +213,25 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	if err != nil {
 		return err
 	}
-	if p.fold {
-		ids, err := r.bind(reads, nil)
-		if err != nil {
-			return err
-		}
-		tmp := r.temp(part)
-		out, err := r.bind(nil, []*ir.Value{op.Result(0)})
-		if err != nil {
-			return err
-		}
-		r.dispatch(k, []*ir.Operation{op}, append(append(ids, tmp), out[0], r.arrivals(p.groups(s))))
-		return nil
-	}
 	if p.splits == 1 {
 		ids, err := r.bind(reads, []*ir.Value{op.Result(0)})
 		if err != nil {
 			return err
 		}
 		r.dispatch(k, []*ir.Operation{op}, ids)
+		return nil
+	}
+	ids, err := r.bind(reads, nil)
+	if err != nil {
+		return err
+	}
+	tmp := r.temp(part)
+	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
+	if err != nil {
+		return err
+	}
+	if p.fold {
+		r.dispatch(k, []*ir.Operation{op}, append(append(ids, tmp), out[0], r.arrivals(p.groups(s))))
 		return nil
 	}
 	merge, err := r.e.kernel(op, "attention_merge", keyOf(s.y.elem, s.y.shape, p.splits), func(b *kb) error {
@@ -240,16 +244,7 @@ func emitAttnDecode(r *regionState, op *ir.Operation, s *attnShape, reads []*ir.
 	if err != nil {
 		return err
 	}
-	ids, err := r.bind(reads, nil)
-	if err != nil {
-		return err
-	}
-	tmp := r.temp(part)
 	r.dispatch(k, []*ir.Operation{op}, append(ids, tmp))
-	out, err := r.bind(nil, []*ir.Value{op.Result(0)})
-	if err != nil {
-		return err
-	}
 	r.dispatch(merge, []*ir.Operation{op}, append([]int{tmp}, out...))
 	return nil
 }
@@ -605,17 +600,8 @@ func attnCombine(b *kb, s *attnShape, p *attnDecodePlan, ms string, vs attnSlice
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	// A thread combines one element of Dv of one head, or four with
 	// float4 partials.
-	unit, ot := int64(1), "float"
-	if p.quads {
-		unit, ot = 4, "float4"
-	}
-	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
-	b.l("const uint hh = e / %du;", s.dv/unit)
-	if unit == 1 {
-		b.l("const uint d = e %% %du;", s.dv)
-	} else {
-		b.l("const uint d = (e %% %du) * 4u;", s.dv/4)
-	}
+	unit, ot := p.partVec()
+	attnDvLoop(b, s, p, unit)
 	b.l("float gm = -INFINITY;")
 	b.l("for (uint g = 0; g < nsg; g++) {")
 	b.l("gm = fmax(gm, %s[(g * %du + hh) * %du]);", ms, p.hb, p.tgStride)
@@ -724,6 +710,18 @@ func attnMergeRanges(b *kb, splits, chunk int64, ot string, load func(i int64, f
 	})
 }
 
+// attnDvLoop opens the loop of a threadgroup's threads over the elements
+// of Dv of its hb heads, unit at a time: head hh, first element d.
+func attnDvLoop(b *kb, s *attnShape, p *attnDecodePlan, unit int64) {
+	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
+	b.l("const uint hh = e / %du;", s.dv/unit)
+	if unit == 1 {
+		b.l("const uint d = e %% %du;", s.dv)
+	} else {
+		b.l("const uint d = (e %% %du) * %du;", s.dv/unit, unit)
+	}
+}
+
 // attnFoldChunk is how many ranges a folded attention merge loads at once.
 const attnFoldChunk = 8
 
@@ -733,14 +731,9 @@ const attnFoldChunk = 8
 func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 	group := fmt.Sprintf("bb * %du + tgpos.y", s.sq*p.headBlocks)
 	foldArrive(b, group, p.splits)
-	unit, ot := int64(1), "float"
-	if p.quads {
-		unit, ot = 4, "float4"
-	}
+	unit, ot := p.partVec()
 	rows := s.b * s.sq * s.h
-	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
-	b.l("const uint hh = e / %du;", s.dv/unit)
-	b.l("const uint d = (e %% %du) * %du;", s.dv/unit, unit)
+	attnDvLoop(b, s, p, unit)
 	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
 	attnMergeRanges(b, p.splits, attnFoldChunk, ot, func(i int64, first string) {
 		r := addExpr(first, fmt.Sprintf("%du", i))

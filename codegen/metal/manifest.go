@@ -1,9 +1,11 @@
 package metal
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // ManifestVersion is the version of the manifest format
@@ -80,6 +82,32 @@ const (
 	StatusGatherIndex = 1 << 0
 	StatusDivByZero   = 1 << 1
 )
+
+// StatusError says what a region's status buffer (its u32 words,
+// little-endian, as the region left them) reports: a bit of the status
+// word, or a folded merge's arrival counter (the words after it, MSL 3.2)
+// that is not back at 0; nil when neither. Runtimes and harnesses put
+// the region or step in front.
+func StatusError(words []byte) error {
+	if len(words) >= 4 {
+		if s := binary.LittleEndian.Uint32(words); s != 0 {
+			var why []string
+			if s&StatusGatherIndex != 0 {
+				why = append(why, "a gather index was out of range")
+			}
+			if s&StatusDivByZero != 0 {
+				why = append(why, "an integer division by zero")
+			}
+			return fmt.Errorf("status %#x: %s", s, strings.Join(why, ", "))
+		}
+	}
+	for w := 4; w+4 <= len(words); w += 4 {
+		if c := binary.LittleEndian.Uint32(words[w:]); c != 0 {
+			return fmt.Errorf("arrival counter %d is %d after the region, not 0 (a folded merge did not finish)", w/4-1, c)
+		}
+	}
+	return nil
+}
 
 // Dispatch is one kernel launch: Buffers[i] is the region buffer bound at
 // index i.

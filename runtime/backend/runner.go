@@ -2,7 +2,6 @@ package backend
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
@@ -222,23 +221,9 @@ func (r *Runner) checkStatus() error {
 			if v.Kind != plan.KindStatus {
 				continue
 			}
-			for w := int64(4); w+4 <= v.Bytes; w += 4 {
-				if c := binary.LittleEndian.Uint32(r.Arena[v.Offset+w:]); c != 0 {
-					return fmt.Errorf("step %d (%s @%s): arrival counter %d is %d after the run, not 0 (a folded merge did not finish)", st.Index, st.Kind, st.Symbol, w/4-1, c)
-				}
+			if err := metal.StatusError(r.Arena[v.Offset : v.Offset+v.Bytes]); err != nil {
+				return fmt.Errorf("step %d (%s @%s): %v", st.Index, st.Kind, st.Symbol, err)
 			}
-			s := binary.LittleEndian.Uint32(r.Arena[v.Offset:])
-			if s == 0 {
-				continue
-			}
-			var why []string
-			if s&metal.StatusGatherIndex != 0 {
-				why = append(why, "a gather index was out of range")
-			}
-			if s&metal.StatusDivByZero != 0 {
-				why = append(why, "an integer division by zero")
-			}
-			return fmt.Errorf("step %d (%s @%s): status %#x: %s", st.Index, st.Kind, st.Symbol, s, strings.Join(why, ", "))
 		}
 	}
 	return nil

@@ -41,6 +41,10 @@ func main() {
 }
 
 func run(dir string, parts int, skipReal bool, tune, msl string) error {
+	// Checked before dir is emptied, so that a mistyped flag loses nothing.
+	if err := metal.CheckMSLVersion(msl); err != nil {
+		return fmt.Errorf("-msl-version: %v", err)
+	}
 	mo := metal.Options{MSLVersion: msl}
 	if err := os.RemoveAll(dir); err != nil {
 		return err

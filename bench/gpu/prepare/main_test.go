@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -129,4 +130,25 @@ func lookPath(t *testing.T, name string) string {
 		t.Skipf("skipping: %s not found", name)
 	}
 	return p
+}
+
+// TestRunRejectsMSLVersion: -msl-version must name a version the emitter
+// targets (checked before the output directory is emptied: a file in it
+// survives), and one with bfloat (the small suite has bf16 cases).
+func TestRunRejectsMSLVersion(t *testing.T) {
+	t.Chdir(filepath.Join("..", "..", ".."))
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep")
+	if err := os.WriteFile(keep, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(dir, 1, true, "", "3.9"); err == nil || !strings.Contains(err.Error(), "-msl-version: '3.9' is not one of") {
+		t.Errorf("-msl-version 3.9: got %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("-msl-version 3.9 emptied the output directory: %v", err)
+	}
+	if err := run(t.TempDir(), 1, true, "", "3.0"); err == nil || !strings.Contains(err.Error(), "bf16 needs msl-version 3.1 or later") {
+		t.Errorf("-msl-version 3.0: got %v", err)
+	}
 }

@@ -120,22 +120,8 @@ func RegionOutputs(reg *metal.Region, res *Result) ([]*tensor.Tensor, error) {
 	for i, b := range reg.Buffers {
 		switch b.Role {
 		case metal.RoleStatus:
-			if s := binary.LittleEndian.Uint32(res.Buffers[i]); s != 0 {
-				var why []string
-				if s&metal.StatusGatherIndex != 0 {
-					why = append(why, "a gather index was out of range")
-				}
-				if s&metal.StatusDivByZero != 0 {
-					why = append(why, "an integer division by zero")
-				}
-				return nil, fmt.Errorf("region %s: status %#x: %s", reg.Symbol, s, strings.Join(why, ", "))
-			}
-			// The words after it are folded merges' arrival counters,
-			// which the last threadgroup of each group sets back to 0.
-			for w := 4; w+4 <= len(res.Buffers[i]); w += 4 {
-				if c := binary.LittleEndian.Uint32(res.Buffers[i][w:]); c != 0 {
-					return nil, fmt.Errorf("region %s: arrival counter %d is %d after the region, not 0 (a folded merge did not finish)", reg.Symbol, w/4-1, c)
-				}
+			if err := metal.StatusError(res.Buffers[i]); err != nil {
+				return nil, fmt.Errorf("region %s: %v", reg.Symbol, err)
 			}
 		case metal.RoleOutput:
 			dt, shape, err := ParseTensorType(b.Type)
