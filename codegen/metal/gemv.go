@@ -60,21 +60,40 @@ type gemvShape struct {
 	w, v           int64 // columns per vector load (4, or 1 without vectors), vector loads per lane and row
 	cols, tiles    int64 // columns per threadgroup, threadgroups across N
 	splits, kc     int64 // splits of K, rows per split
+	narrow         bool  // the narrow layout (gemv_narrow.go)
 }
 
-func planGEMV(m, k, n, batch int64, be elem, target int64) gemvShape {
-	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1}
+// planGEMV picks the layout (Options.GEMVLayout; "auto" takes the narrow
+// one where it applies and splits K, as it measured faster on the H200,
+// and the wide one otherwise) and plans it.
+func planGEMV(m, k, n, batch int64, be elem, o *Options) gemvShape {
+	wide := planLayout(m, k, n, batch, be, int64(o.DecodeThreadgroups), false)
+	if o.GEMVLayout == "wide" || !narrowApplies(m, n, be) {
+		return wide
+	}
+	if nar := planLayout(m, k, n, batch, be, int64(o.DecodeThreadgroups), true); o.GEMVLayout == "narrow" || nar.splits > 1 {
+		return nar
+	}
+	return wide
+}
+
+func planLayout(m, k, n, batch int64, be elem, target int64, narrow bool) gemvShape {
+	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1, narrow: narrow}
 	if n%4 == 0 && (be == elemF32 || be == elemF16) {
 		s.w = 4
 		s.v = 16 / (4 * int64(be.size()))
 	}
 	s.cols = SimdWidth * s.w * s.v
+	step := int64(gemvUnroll)
+	if narrow {
+		s.v, s.cols, step = 2, narrowCols, narrowStep
+	}
 	s.tiles = ceilDiv(n, s.cols)
 	s.splits = 1
 	if base := s.tiles * batch; base < target {
 		s.splits = max(1, min(target/base, k/gemvMinRows))
 	}
-	s.kc = ceilDiv(ceilDiv(k, s.splits), gemvUnroll) * gemvUnroll
+	s.kc = ceilDiv(ceilDiv(k, s.splits), step) * step
 	s.splits = ceilDiv(k, s.kc)
 	return s
 }
@@ -82,13 +101,16 @@ func planGEMV(m, k, n, batch int64, be elem, target int64) gemvShape {
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInfo) error {
-	s := planGEMV(a.dim(-2), a.dim(-1), bt.dim(-1), bi.count, bt.elem, int64(r.e.opts.DecodeThreadgroups))
+	s := planGEMV(a.dim(-2), a.dim(-1), bt.dim(-1), bi.count, bt.elem, &r.e.opts)
 	key := keyOf(a.elem, bt.elem, y.elem, a.shape, bt.shape, y.shape)
 	part := tensorInfo{elem: elemF32, shape: []int64{s.splits, s.batch, s.m, s.n}, n: s.splits * s.batch * s.m * s.n}
 	kern, err := r.e.kernel(op, "gemv", key, func(b *kb) error {
 		b.k.Summary = fmt.Sprintf("gemv %v·%v, %s·%s", a.shape, bt.shape, a.elem, bt.elem)
 		if s.splits > 1 {
 			b.k.Summary += fmt.Sprintf(", K in %d splits of %d", s.splits, s.kc)
+		}
+		if s.narrow {
+			b.k.Summary += ", narrow"
 		}
 		b.buffer("a", a, accRead)
 		b.buffer("b", bt, accRead)
@@ -97,7 +119,11 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 		} else {
 			b.buffer("y", y, accWrite)
 		}
-		gemvBody(b, &s, a.elem, bt.elem, y.elem, bi)
+		if s.narrow {
+			gemvNarrowBody(b, &s, a.elem, bt.elem, y.elem, bi)
+		} else {
+			gemvBody(b, &s, a.elem, bt.elem, y.elem, bi)
+		}
 		return nil
 	})
 	if err != nil {

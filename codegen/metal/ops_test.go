@@ -152,11 +152,12 @@ func runChecked(t *testing.T, s *suite, mode mslcpu.Mode, seed uint64, ros ...ms
 	return runs
 }
 
-// attnDecodeCases returns the op suite's attention decode cases.
-func attnDecodeCases() []opCase {
+// casesPrefixed returns the op suite's cases whose names start with
+// prefix ("attn_decode_": attention decode; "gemv_": GEMV).
+func casesPrefixed(prefix string) []opCase {
 	var cases []opCase
 	for _, c := range opCases() {
-		if strings.HasPrefix(c.Name, "attn_decode_") {
+		if strings.HasPrefix(c.Name, prefix) {
 			cases = append(cases, c)
 		}
 	}
@@ -182,7 +183,7 @@ func casesNamed(names []string) []opCase {
 // needs a suite of its own.
 func TestOpsAttentionLayouts(t *testing.T) {
 	t.Parallel()
-	cases := attnDecodeCases()
+	cases := casesPrefixed("attn_decode_")
 	tiled := func(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", tiled") }
 	for _, k := range opSuite(t).out.Kernels {
 		if k.Family == "attention_decode" && tiled(k) {
@@ -251,7 +252,7 @@ func TestOpsFibers(t *testing.T) {
 // arrival counter is not back at zero.
 func TestOpsFoldedMerges(t *testing.T) {
 	t.Parallel()
-	cases := attnDecodeCases()
+	cases := casesPrefixed("attn_decode_")
 	for _, layout := range []string{"per-key", "tiled"} {
 		opts := suiteOptions
 		opts.MSLVersion = "3.2"
@@ -276,5 +277,71 @@ func TestOpsFoldedMerges(t *testing.T) {
 			t.Fatalf("%s: no split kernel in %d cases", layout, len(cases))
 		}
 		runChecked(t, s, mslcpu.Plain, 11, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
+	}
+}
+
+func narrow(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", narrow") }
+
+// narrowGEMVs reports, per GEMV case of a suite, whether its gemv kernel
+// takes the narrow layout.
+func narrowGEMVs(t *testing.T, s *suite, cases []opCase) map[string]bool {
+	t.Helper()
+	kernels := map[string]*metal.Kernel{}
+	for _, k := range s.out.Kernels {
+		kernels[k.Name] = k
+	}
+	got := map[string]bool{}
+	for _, c := range cases {
+		r := s.region(c.Name)
+		if r == nil {
+			t.Fatalf("%s: no region", c.Name)
+		}
+		for _, d := range r.Dispatches {
+			if k := kernels[d.Kernel]; k != nil && k.Family == "gemv" {
+				got[c.Name] = narrow(k)
+			}
+		}
+	}
+	return got
+}
+
+// TestOpsGEMVLayouts checks which GEMV cases of the op suite take the
+// narrow layout by default (one row of a, N a multiple of 4, f16 or f32
+// weights, and K split: TestOps runs them) and runs every GEMV case with
+// each layout forced, at the launched size and at 96 threads: forced
+// narrow, the narrow layout also runs unsplit (gemv_narrow_f16_short_k);
+// forced wide, the cases the default gives the narrow one run wide.
+func TestOpsGEMVLayouts(t *testing.T) {
+	t.Parallel()
+	cases := casesPrefixed("gemv_")
+	defaults := map[string]bool{
+		"gemv_decode_1x64x96": true, "gemv_narrow_f16_1x200x136": true, "gemv_narrow_batched_3x1x100x44": true,
+		"gemv_many_splits_1x1280x64": true, "gemv_param_weight": true,
+	}
+	forced := map[string]bool{"gemv_narrow_f16_short_k": true}
+	for name := range defaults {
+		forced[name] = true
+	}
+	for layout, want := range map[string]map[string]bool{"auto": defaults, "narrow": forced, "wide": {}} {
+		opts := suiteOptions
+		opts.GEMVLayout = layout
+		var s *suite
+		if layout == "auto" {
+			s = opSuite(t)
+		} else {
+			var err error
+			if s, err = buildSuite(compiler(t), opts, cases, mslcpu.Plain); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := narrowGEMVs(t, s, cases)
+		for _, c := range cases {
+			if got[c.Name] != want[c.Name] {
+				t.Errorf("gemv-layout %s: %s narrow %v, want %v", layout, c.Name, got[c.Name], want[c.Name])
+			}
+		}
+		if layout != "auto" {
+			runChecked(t, s, mslcpu.Plain, 12, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
+		}
 	}
 }

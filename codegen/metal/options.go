@@ -32,17 +32,30 @@ type Options struct {
 	// as measured on an H200 (docs/codegen-metal.md); "tiled" and
 	// "per-key" force one, to tune for another GPU or to test both.
 	AttentionLayout string
+	// GEMVLayout picks the f16 and f32 GEMV's kernel layout: "auto" (the
+	// default when empty) takes the narrow layout wherever it applies
+	// (one row of a, N a multiple of 4), "wide" the layout every GEMV
+	// can take, "narrow" the narrow one where it applies (gemv.go).
+	GEMVLayout string
 }
 
 // AttentionLayouts are the values of Options.AttentionLayout.
 func AttentionLayouts() []string { return []string{"auto", "tiled", "per-key"} }
 
 // CheckAttentionLayout reports whether v is an attention decode layout.
-func CheckAttentionLayout(v string) error {
-	if slices.Contains(AttentionLayouts(), v) {
+func CheckAttentionLayout(v string) error { return oneOf(v, AttentionLayouts()) }
+
+// GEMVLayouts are the values of Options.GEMVLayout.
+func GEMVLayouts() []string { return []string{"auto", "wide", "narrow"} }
+
+// CheckGEMVLayout reports whether v is a GEMV layout.
+func CheckGEMVLayout(v string) error { return oneOf(v, GEMVLayouts()) }
+
+func oneOf(v string, values []string) error {
+	if slices.Contains(values, v) {
 		return nil
 	}
-	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(AttentionLayouts(), ", "))
+	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(values, ", "))
 }
 
 // Limits of a Metal threadgroup that every emitted kernel is checked
@@ -84,6 +97,12 @@ func (o Options) resolved() (Options, error) {
 	}
 	if err := CheckAttentionLayout(o.AttentionLayout); err != nil {
 		return o, fmt.Errorf("attention-layout: %v", err)
+	}
+	if o.GEMVLayout == "" {
+		o.GEMVLayout = "auto"
+	}
+	if err := CheckGEMVLayout(o.GEMVLayout); err != nil {
+		return o, fmt.Errorf("gemv-layout: %v", err)
 	}
 	return o, nil
 }

@@ -35,6 +35,11 @@ func Translation() *translation.Translation {
 				Help:  "Attention decode's kernel layout (auto, tiled, per-key)",
 				Check: CheckAttentionLayout,
 			},
+			{
+				Name: "gemv-layout", Value: "<layout>", Default: "auto",
+				Help:  "The f16 and f32 GEMV's kernel layout (auto, wide, narrow)",
+				Check: CheckGEMVLayout,
+			},
 		},
 		Run: runTranslation,
 	}
@@ -44,7 +49,7 @@ func runTranslation(req *translation.Request) error {
 	n, _ := strconv.Atoi(req.Opt("max-threads-per-threadgroup"))
 	dt, _ := strconv.Atoi(req.Opt("decode-threadgroups"))
 	out, err := Emit(req.Module, Options{MSLVersion: req.Opt("msl-version"), MaxThreadsPerThreadgroup: n, DecodeThreadgroups: dt,
-		AttentionLayout: req.Opt("attention-layout")})
+		AttentionLayout: req.Opt("attention-layout"), GEMVLayout: req.Opt("gemv-layout")})
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,9 @@
-// RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
+// RUN: rlx-translate --mlir-to-msl --gemv-layout=wide %s | FileCheck %s
 
-// matmul: GEMV for up to 8 rows (lanes own 16 bytes of each row of b, a
-// simdgroup loads 4 rows before using them, K split across threadgroups
-// with the partials added in order by gemv_merge), tiled GEMM above.
+// matmul: GEMV for up to 8 rows, here in the wide layout (lanes own 16
+// bytes of each row of b, a simdgroup loads 4 rows before using them, K
+// split across threadgroups with the partials added in order by
+// gemv_merge; msl-gemv-narrow.mlir has the narrow one), tiled GEMM above.
 // dequant_matmul: GEMV with four simdgroups on four weight rows (q4_k:
 // eight, staged through threadgroup memory), lanes sharing blocks, x
 // loaded once per block for all rows and pre-scaled so masked words need

@@ -13,7 +13,7 @@
 // --decode-threadgroups sets the grid they aim for; with 1 nothing is
 // split and one dispatch writes the result.
 
-// CHECK:       {"name": "gemv_0", "family": "gemv", "grid": [1, 8, 1], "threadgroup": [128, 1, 1], "threadgroup_memory": 2048, "resize": "rows", "reads": 66560, "writes": 2048,
+// CHECK:       {"name": "gemv_0", "family": "gemv", "grid": [1, 8, 1], "threadgroup": [128, 1, 1], "threadgroup_memory": 4096, "resize": "rows", "reads": 66560, "writes": 2048,
 // CHECK:         {"index": 2, "name": "part", "access": "write", "type": "f32", "shape": [8, 1, 1, 64], "bytes": 2048}]},
 // CHECK-NEXT:  {"name": "gemv_merge_0", "family": "gemv_merge", "grid": [2, 1, 1], "threadgroup": [256, 1, 1], "threadgroup_memory": 1024, "resize": "rows", "reads": 2048, "writes": 256,
 // CHECK:       {"name": "attention_decode_0", "family": "attention_decode", "grid": [4, 4, 1], "threadgroup": [128, 1, 1],

@@ -29,23 +29,27 @@ func main() {
 	skipReal := flag.Bool("skip-real", false, "leave out the real-size suite (its reference takes minutes)")
 	tune := flag.String("tune", "", "comma-separated decode-threadgroups values: a timed-only suite of the split decode kernels (f16 GEMV, attention decode) for each")
 	msl := flag.String("msl-version", "3.1", "the MSL version the suites are emitted for (3.1 or later: bf16 cases); 3.2 folds the split kernels' merges")
+	gemv := flag.String("gemv-layout", "auto", "the f16 GEMV's layout (auto, wide, narrow), to time one against another")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")
 		os.Exit(2)
 	}
-	if err := run(*out, *parts, *skipReal, *tune, *msl); err != nil {
+	if err := run(*out, *parts, *skipReal, *tune, metal.Options{MSLVersion: *msl, GEMVLayout: *gemv}); err != nil {
 		fmt.Fprintln(os.Stderr, "prepare:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, parts int, skipReal bool, tune, msl string) error {
+// run writes the suites to dir with mo's MSL version and GEMV layout.
+func run(dir string, parts int, skipReal bool, tune string, mo metal.Options) error {
 	// Checked before dir is emptied, so that a mistyped flag loses nothing.
-	if err := metal.CheckMSLVersion(msl); err != nil {
+	if err := metal.CheckMSLVersion(mo.MSLVersion); err != nil {
 		return fmt.Errorf("-msl-version: %v", err)
 	}
-	mo := metal.Options{MSLVersion: msl}
+	if err := metal.CheckGEMVLayout(mo.GEMVLayout); err != nil {
+		return fmt.Errorf("-gemv-layout: %v", err)
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -157,7 +161,7 @@ func run(dir string, parts int, skipReal bool, tune, msl string) error {
 		}
 		name := fmt.Sprintf("tune%d", t)
 		ts, err := suite.Build(name, cs, suite.Options{Inputs: suite.Filled, Parts: 4, NoReference: true,
-			Metal: metal.Options{MSLVersion: msl, DecodeThreadgroups: t}})
+			Metal: metal.Options{MSLVersion: mo.MSLVersion, GEMVLayout: mo.GEMVLayout, DecodeThreadgroups: t}})
 		if err != nil {
 			return err
 		}

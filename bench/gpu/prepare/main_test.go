@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rlx-compiler/rlx/codegen/metal"
 )
 
 // The device driver's scripts only run on the GPU machine, which CI never
@@ -47,6 +49,8 @@ func TestReportReproducesRuns(t *testing.T) {
 		{"run12d", ""},
 		{"run12f", ""},
 		{"run13b", ""},
+		{filepath.Join("run14a", "n32"), ""},
+		{filepath.Join("run14b", "f32"), ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()
@@ -133,6 +137,7 @@ func lookPath(t *testing.T, name string) string {
 }
 
 // TestRunRejectsMSLVersion: -msl-version must name a version the emitter
+// targets and -gemv-layout a layout
 // targets (checked before the output directory is emptied: a file in it
 // survives), and one with bfloat (the small suite has bf16 cases).
 func TestRunRejectsMSLVersion(t *testing.T) {
@@ -142,13 +147,19 @@ func TestRunRejectsMSLVersion(t *testing.T) {
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(dir, 1, true, "", "3.9"); err == nil || !strings.Contains(err.Error(), "-msl-version: '3.9' is not one of") {
+	if err := run(dir, 1, true, "", metal.Options{MSLVersion: "3.9", GEMVLayout: "auto"}); err == nil || !strings.Contains(err.Error(), "-msl-version: '3.9' is not one of") {
 		t.Errorf("-msl-version 3.9: got %v", err)
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("-msl-version 3.9 emptied the output directory: %v", err)
 	}
-	if err := run(t.TempDir(), 1, true, "", "3.0"); err == nil || !strings.Contains(err.Error(), "bf16 needs msl-version 3.1 or later") {
+	if err := run(dir, 1, true, "", metal.Options{MSLVersion: "3.1", GEMVLayout: "rows"}); err == nil || !strings.Contains(err.Error(), "-gemv-layout: 'rows' is not one of auto, wide, narrow") {
+		t.Errorf("-gemv-layout rows: got %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("-gemv-layout rows emptied the output directory: %v", err)
+	}
+	if err := run(t.TempDir(), 1, true, "", metal.Options{MSLVersion: "3.0", GEMVLayout: "auto"}); err == nil || !strings.Contains(err.Error(), "bf16 needs msl-version 3.1 or later") {
 		t.Errorf("-msl-version 3.0: got %v", err)
 	}
 }

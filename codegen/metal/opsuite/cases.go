@@ -215,6 +215,12 @@ func matmulCases() []Case {
 		mm("gemv_bf16_weight", "tensor<2x64xf32>", "tensor<64x40xbf16>", "tensor<2x40xf32>"),
 		// K in 40 splits, merged by gemv_merge.
 		mm("gemv_many_splits_1x1280x64", "tensor<1x1280xf32>", "tensor<1280x64xf32>", "tensor<1x64xf32>"),
+		// The narrow layout (M = 1, N a multiple of 4): a last tile of 8
+		// columns, K in 5 splits whose last has 8 rows (fewer than a step);
+		// batches with one tile short; K shorter than a step, f16 out.
+		mm("gemv_narrow_f16_1x200x136", "tensor<1x200xf32>", "tensor<200x136xf16>", "tensor<1x136xf32>"),
+		mm("gemv_narrow_batched_3x1x100x44", "tensor<3x1x100xf32>", "tensor<100x44xf32>", "tensor<3x1x44xf32>"),
+		mm("gemv_narrow_f16_short_k", "tensor<1x6xf16>", "tensor<6x72xf16>", "tensor<1x72xf16>"),
 		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
 			Name: "gemv_param_weight", Args: []string{"tensor<1x128xf32>"},
