@@ -2,10 +2,13 @@ package main
 
 import (
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,6 +130,20 @@ func TestNCUParse(t *testing.T) {
 	}
 }
 
+// pythonWith returns a python3 that imports module: the one on PATH, or
+// the system's (/usr/bin/python3, where Debian's packages install) when
+// PATH's (a pyenv, say) lacks it; the test skips when neither has it.
+func pythonWith(t *testing.T, module, hint string) string {
+	t.Helper()
+	for _, name := range []string{"python3", "/usr/bin/python3"} {
+		if p, err := exec.LookPath(name); err == nil && exec.Command(p, "-c", "import "+module).Run() == nil {
+			return p
+		}
+	}
+	t.Skipf("skipping: no python3 with %s (%s)", module, hint)
+	return ""
+}
+
 func lookPath(t *testing.T, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
@@ -161,5 +178,145 @@ func TestRunRejectsMSLVersion(t *testing.T) {
 	}
 	if err := run(t.TempDir(), 1, true, "", metal.Options{MSLVersion: "3.0", GEMVLayout: "auto"}); err == nil || !strings.Contains(err.Error(), "bf16 needs msl-version 3.1 or later") {
 		t.Errorf("-msl-version 3.0: got %v", err)
+	}
+}
+
+// TestCompareFindsProblems runs check.py's compare, which judges every
+// job the GPU ran, on a result file written here: a clean job passes, and
+// a status word, an arrival counter left above 0, written guard bytes, a
+// result off the reference, an element never written and a job the runner
+// never reached each fail with their own message. (It needs python3 with
+// numpy: .ci/run installs python3-numpy.)
+func TestCompareFindsProblems(t *testing.T) {
+	python := pythonWith(t, "numpy", "Debian's python3-numpy; .ci/run installs it")
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "check.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "check.py"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f32s := func(vs ...float32) []byte {
+		b := make([]byte, 0, 4*len(vs))
+		for _, v := range vs {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+		}
+		return b
+	}
+	u32s := func(vs ...uint32) []byte {
+		b := make([]byte, 0, 4*len(vs))
+		for _, v := range vs {
+			b = binary.LittleEndian.AppendUint32(b, v)
+		}
+		return b
+	}
+	want := f32s(1, 2, 3, 4)
+	type buf struct {
+		data          []byte
+		before, after uint32
+	}
+	jobs := []struct {
+		name string
+		bufs []buf // the output, then the status words
+		msg  string
+	}{
+		{"clean", []buf{{data: want}, {data: u32s(0, 0)}}, ""},
+		{"status_word", []buf{{data: want}, {data: u32s(1, 0)}}, "status word 0x1"},
+		{"counter_left", []buf{{data: want}, {data: u32s(0, 0, 2)}}, "arrival counter 1 left at 2"},
+		{"guards", []buf{{data: want, after: 4}, {data: u32s(0)}}, "buffer 0 (output): 0 guard bytes before and 4 after it were written"},
+		{"off", []buf{{data: f32s(1, 2, 3, 5)}, {data: u32s(0)}}, "result #0: NMSE"},
+		{"unwritten", []buf{{data: append(f32s(1, 2, 3), 0xff, 0xff, 0xff, 0xff)}, {data: u32s(0)}}, "result #0: 1 elements never written"},
+	}
+	type jbuf struct {
+		ID   int    `json:"id"`
+		Role string `json:"role"`
+	}
+	type out struct {
+		Buffer int    `json:"buffer"`
+		Index  int    `json:"index"`
+		Type   string `json:"type"`
+		Offset int    `json:"offset"`
+		Bytes  int    `json:"bytes"`
+		Stride int    `json:"stride"`
+	}
+	type kase struct {
+		Name       string           `json:"name"`
+		Job        int              `json:"job"`
+		Limit      float64          `json:"limit"`
+		Buffers    []jbuf           `json:"buffers"`
+		Dispatches []map[string]any `json:"dispatches"`
+		Outputs    []out            `json:"outputs"`
+		Status     int              `json:"status"`
+	}
+	var index struct {
+		Cases []kase `json:"cases"`
+	}
+	res := append([]byte("RLXCUR1\n"), u32s(uint32(len(jobs)))...)
+	for i, j := range jobs {
+		index.Cases = append(index.Cases, kase{Name: j.name, Job: i, Limit: 1e-6,
+			Buffers:    []jbuf{{0, "output"}, {1, "status"}},
+			Dispatches: []map[string]any{{"kernel": "k"}},
+			Outputs:    []out{{Buffer: 0, Type: "tensor<4xf32>", Bytes: 16, Stride: 1}},
+			Status:     1})
+		res = append(res, u32s(uint32(len(j.bufs)))...)
+		for _, b := range j.bufs {
+			res = binary.LittleEndian.AppendUint64(res, uint64(len(b.data)))
+			res = append(res, u32s(b.before, b.after)...)
+			res = append(res, b.data...)
+		}
+	}
+	// A case whose job the runner never reached.
+	index.Cases = append(index.Cases, kase{Name: "stopped", Job: len(jobs), Limit: 1e-6, Status: -1,
+		Dispatches: []map[string]any{{"kernel": "k"}}})
+	js, err := json.Marshal(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"t.json": js, "t.results": res, "t.expect": want} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := "import json, sys; sys.path.insert(0, sys.argv[1]); import check; " +
+		"r = check.compare('t', sys.argv[1] + '/t.results', sys.argv[1] + '/t.expect'); " +
+		"r['cases'] = [{k: c[k] for k in ('name', 'pass', 'problems')} for c in r['cases']]; print(json.dumps(r))"
+	cmd := exec.Command(python, "-c", script, dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("check.compare: %v\n%s", err, stderr.String())
+	}
+	var report struct {
+		Cases []struct {
+			Name     string   `json:"name"`
+			Pass     bool     `json:"pass"`
+			Problems []string `json:"problems"`
+		} `json:"cases"`
+		Passed int `json:"passed"`
+		Total  int `json:"total"`
+	}
+	if err := json.Unmarshal(got, &report); err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	msgs := map[string]string{"stopped": "the runner stopped before this job"}
+	for _, j := range jobs {
+		msgs[j.name] = j.msg
+	}
+	if report.Total != len(msgs) || report.Passed != 1 {
+		t.Errorf("%d of %d passed, want 1 of %d", report.Passed, report.Total, len(msgs))
+	}
+	for _, c := range report.Cases {
+		msg := msgs[c.Name]
+		if msg == "" {
+			if !c.Pass || len(c.Problems) != 0 {
+				t.Errorf("%s: pass %v, problems %q; want a pass", c.Name, c.Pass, c.Problems)
+			}
+			continue
+		}
+		if c.Pass || !slices.ContainsFunc(c.Problems, func(p string) bool { return strings.HasPrefix(p, msg) }) {
+			t.Errorf("%s: pass %v, problems %q; want one starting %q", c.Name, c.Pass, c.Problems, msg)
+		}
 	}
 }

@@ -177,14 +177,7 @@ func TestGeneratedSyntax(t *testing.T) {
 // types, swizzles, half, bfloat and the math in MSL spelling, for the
 // host with clang-19 and runs it.
 func TestShimOnHost(t *testing.T) {
-	clang, err := exec.LookPath("clang++-19")
-	if err != nil {
-		t.Skip("skipping: clang++-19 not found (Debian's clang-19 package; .ci/run installs it)")
-	}
-	dir := t.TempDir()
-	if err := WriteShim(dir); err != nil {
-		t.Fatal(err)
-	}
+	clang, dir := shimForHost(t)
 	bin := filepath.Join(dir, "shim_host")
 	cmd := exec.Command(clang, "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
 		"-DRLX_CUDA_STUBS", "-O1", "-I", dir, filepath.Join("testdata", "shim_host.cu"), "-o", bin)
@@ -198,4 +191,67 @@ func TestShimOnHost(t *testing.T) {
 	if !strings.Contains(string(out), "all passed") {
 		t.Fatalf("unexpected output:\n%s", out)
 	}
+}
+
+// TestRunnerArguments builds the job runner's main (rlx_cuda_main.cu, host
+// C++) against a stand-in for the runtime that prints what it was given,
+// and checks the flags it passes on and the arguments it refuses: on the
+// GPU a mistyped --repeat must stop the check, not run it once.
+func TestRunnerArguments(t *testing.T) {
+	clang, dir := shimForHost(t)
+	stub := filepath.Join(dir, "stub.cpp")
+	if err := os.WriteFile(stub, []byte(`#include <cstdio>
+extern "C" int rlx_run_jobs(const char *jobs, const char *res, int flags, unsigned repeat) {
+  std::printf("jobs=%s results=%s flags=%d repeat=%u\n", jobs, res, flags, repeat);
+  return 0;
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "runner")
+	cmd := exec.Command(clang, "-x", "c++", "-std=c++17", "-O1", filepath.Join(dir, "rlx_cuda_main.cu"), stub, "-o", bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the runner: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage: "},
+		{[]string{"j", "r"}, 0, "jobs=j results=r flags=0 repeat=1"},
+		{[]string{"j", "r", "--exact", "--no-results", "--outputs-only", "--repeat", "3"}, 0, "jobs=j results=r flags=7 repeat=3"},
+		{[]string{"j", "r", "--repeat", "1000"}, 0, "repeat=1000"},
+		{[]string{"j", "r", "--repeat", "0"}, 2, "--repeat wants a count from 1 to 1000, not 0"},
+		{[]string{"j", "r", "--repeat", "1001"}, 2, "--repeat wants a count from 1 to 1000, not 1001"},
+		{[]string{"j", "r", "--repeat", "3x"}, 2, "--repeat wants a count from 1 to 1000, not 3x"},
+		{[]string{"j", "r", "--repeat"}, 2, "unknown flag --repeat"},
+		{[]string{"j", "r", "--fast"}, 2, "unknown flag --fast"},
+	} {
+		out, err := exec.Command(bin, c.args...).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("runner %q: exit %d, output %q; want exit %d and %q", c.args, code, out, c.code, c.want)
+		}
+	}
+}
+
+// shimForHost returns clang++-19 and a directory with the shim written to
+// it; the test skips without clang++-19.
+func shimForHost(t *testing.T) (clang, dir string) {
+	t.Helper()
+	clang, err := exec.LookPath("clang++-19")
+	if err != nil {
+		t.Skip("skipping: clang++-19 not found (Debian's clang-19 package; .ci/run installs it)")
+	}
+	dir = t.TempDir()
+	if err := WriteShim(dir); err != nil {
+		t.Fatal(err)
+	}
+	return clang, dir
 }
