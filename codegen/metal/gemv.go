@@ -86,7 +86,7 @@ func planLayout(m, k, n, batch int64, be elem, target int64, narrow bool) gemvSh
 	s.cols = SimdWidth * s.w * s.v
 	step := int64(gemvUnroll)
 	if narrow {
-		s.v, s.cols, step = 2, narrowCols, narrowStep
+		s.v, s.cols, step = narrowVecs, narrowCols, narrowStep
 	}
 	s.tiles = ceilDiv(n, s.cols)
 	s.splits = 1

@@ -32,7 +32,8 @@ import "fmt"
 
 const (
 	narrowLanes  = 8                                     // lanes sharing a row of b
-	narrowCols   = narrowLanes * 8                       // columns a threadgroup: 8 a lane
+	narrowVecs   = 2                                     // vectors of 4 columns a lane, 4·narrowLanes columns apart
+	narrowCols   = narrowLanes * 4 * narrowVecs          // columns a threadgroup
 	narrowStep   = (SimdWidth / narrowLanes) * gemvSimds // rows a step of a full threadgroup
 	narrowUnroll = 4                                     // rows a thread loads before using them
 )
@@ -45,7 +46,7 @@ func narrowApplies(m, n int64, be elem) bool {
 
 func gemvNarrowBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	nsg := min(gemvSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
-	const acc = narrowCols / narrowLanes
+	const acc = 4 * narrowVecs // columns a lane
 	b.tgmem("float", nsg*acc*SimdWidth*4)
 	b.launch([3]int{int(s.tiles), int(s.splits), int(s.batch)}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
 	b.l("const uint z = tgpos.z;")
@@ -58,8 +59,13 @@ func gemvNarrowBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	// A lane past the last column reads the last vector instead (the
 	// loads stay in bounds without a branch) and its sums are not stored.
 	b.l("const uint n0 = tgpos.x * %du + (lane %% %du) * 4u;", narrowCols, narrowLanes)
-	b.l("const uint c0 = min(n0, %du);", s.n-4)
-	b.l("const uint c1 = min(n0 + %du, %du);", narrowLanes*4, s.n-4)
+	for v := range int64(narrowVecs) {
+		first := "n0"
+		if v > 0 {
+			first = fmt.Sprintf("n0 + %du", v*narrowLanes*4)
+		}
+		b.l("const uint c%d = min(%s, %du);", v, first, s.n-4)
+	}
 	b.l("float acc[%d];", acc)
 	for i := range acc {
 		b.l("acc[%d] = 0.0f;", i)
@@ -68,14 +74,14 @@ func gemvNarrowBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	comps := []string{"x", "y", "z", "w"}
 	row := func(rows int64) {
 		for u := range rows {
-			for v := range s.v {
+			for v := range int64(narrowVecs) {
 				b.l("const %s b%d_%d = *((device const %s *)(bp + %s * %du + c%d));", vt, u, v, vt, narrowRow(u), s.n, v)
 			}
 		}
 		for u := range rows {
 			b.l("{")
 			b.l("const float av = (float)ap[%s];", narrowRow(u))
-			for v := range s.v {
+			for v := range int64(narrowVecs) {
 				for c := range 4 {
 					b.l("acc[%d] += av * (float)b%d_%d.%s;", v*4+int64(c), u, v, comps[c])
 				}
