@@ -32,6 +32,10 @@ import (
 //
 // The steps are software-pipelined: the next step's K and V rows load
 // while this step's are used, and the first step's before q is copied.
+// The two stages' rows are most of the kernel's registers (174 at D =
+// 128 on the H200); pipelining only K took it to 144, three
+// threadgroups a multiprocessor, and was no faster at 8k keys at 256,
+// 384 or 512 threadgroups (docs/gpu-check.md, run 14e).
 //
 // A simdgroup's lanes meet only in its own slot of threadgroup memory
 // (two simdgroup barriers a step); the simdgroups combine at the end as
