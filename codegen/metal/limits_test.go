@@ -86,6 +86,10 @@ func TestLimits(t *testing.T) {
 			name: "attention layout option", src: "", opts: metal.Options{AttentionLayout: "rows"},
 			want: "attention-layout: 'rows' is not one of auto, tiled, per-key",
 		},
+		{
+			name: "gemv layout option", src: "", opts: metal.Options{GEMVLayout: "rows"},
+			want: "gemv-layout: 'rows' is not one of auto, wide, narrow",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := emitText(t, tc.src, tc.opts)

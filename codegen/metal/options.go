@@ -33,9 +33,10 @@ type Options struct {
 	// "per-key" force one, to tune for another GPU or to test both.
 	AttentionLayout string
 	// GEMVLayout picks the f16 and f32 GEMV's kernel layout: "auto" (the
-	// default when empty) takes the narrow layout wherever it applies
-	// (one row of a, N a multiple of 4), "wide" the layout every GEMV
-	// can take, "narrow" the narrow one where it applies (gemv.go).
+	// default when empty) takes the narrow layout where it applies (one
+	// row of a, N a multiple of 4) and splits K, as measured on an H200
+	// (docs/gpu-check.md, run 14); "wide" the layout every GEMV can
+	// take; "narrow" the narrow one wherever it applies (gemv_narrow.go).
 	GEMVLayout string
 }
 
