@@ -56,22 +56,27 @@ def write(R, out):
         L.append(f"Device fill equal to Go's cuda.Fill for every element code: {f['all_equal']}.")
         L.append("")
 
-    L += ["## Correctness", ""]
-    L += correctness_lines("Small sizes (the CPU harness's op suite)", R.get("correct_small"))
-    if "correct_real" in R:
-        L += correctness_lines("Real sizes", R.get("correct_real"))
+    # A timing-only call (--only bench, tune) checks nothing: no sections
+    # for what it did not run.
+    if "correct_small" in R or "correct_real" in R:
+        L += ["## Correctness", ""]
+        L += correctness_lines("Small sizes (the CPU harness's op suite)", R.get("correct_small"))
+        if "correct_real" in R:
+            L += correctness_lines("Real sizes", R.get("correct_real"))
 
-    L += ["## Sanitizers", "", "| suite | tool | errors | hazards | jobs ran | seconds | clean |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    for key in ("sanitize_small", "sanitize_real_split", "sanitize_real"):
-        s = R.get(key)
-        if not isinstance(s, dict):
-            continue
-        for tool, r in s.items():
-            if not isinstance(r, dict) or "errors" not in r:
-                L.append(f"| {key[9:]} | {tool} | {r} | | | | |")
+    sanitized = [k for k in ("sanitize_small", "sanitize_real_split", "sanitize_real") if k in R]
+    if sanitized:
+        L += ["## Sanitizers", "", "| suite | tool | errors | hazards | jobs ran | seconds | clean |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for key in sanitized:
+            s = R.get(key)
+            if not isinstance(s, dict):
                 continue
-            L.append(f"| {key[9:]} | {tool} | {r['errors']} | {r.get('hazards', '')} | {r['jobs_ran']} | {r['seconds']} | {r['clean']} |")
-    L.append("")
+            for tool, r in s.items():
+                if not isinstance(r, dict) or "errors" not in r:
+                    L.append(f"| {key[9:]} | {tool} | {r} | | | | |")
+                    continue
+                L.append(f"| {key[9:]} | {tool} | {r['errors']} | {r.get('hazards', '')} | {r['jobs_ran']} | {r['seconds']} | {r['clean']} |")
+        L.append("")
 
     p = R.get("planted")
     if isinstance(p, dict) and "missing_barrier_racecheck" in p:

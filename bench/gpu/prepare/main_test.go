@@ -320,3 +320,32 @@ func TestCompareFindsProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTimingOnly renders a timing-only call's results (run 14d:
+// env, build and tune, nothing checked) with report.py: the report has
+// its tuning table and no correctness or sanitizer sections for stages
+// that did not run.
+func TestReportTimingOnly(t *testing.T) {
+	python := lookPath(t, "python3")
+	out := t.TempDir()
+	script := "import json, sys; sys.path.insert(0, sys.argv[1]); import report; " +
+		"report.write(json.load(open(sys.argv[2])), sys.argv[3])"
+	cmd := exec.Command(python, "-c", script, "..", filepath.Join("..", "results", "run14d", "t311", "results.json"), out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("report.py: %v\n%s", err, msg)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Tuning", "| tune2048 | gemv_f16_4096x4096 | 2048 × 128 + 128 × 256 | 34.6 | 13.1 | 0.60 |"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, not := range []string{"## Correctness", "## Sanitizers", "not run"} {
+		if strings.Contains(string(got), not) {
+			t.Errorf("a timing-only report has %q", not)
+		}
+	}
+}
