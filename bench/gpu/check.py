@@ -536,6 +536,14 @@ def env():
     return r
 
 
+def present_suites(here):
+    """The suites prepare wrote to here (a <suite>_table.cu each), in build
+    order: small, planted and real where present (prepare -skip-real leaves
+    the real suite out), then the tune suites."""
+    suites = [s for s in ("small", "planted", "real") if os.path.exists(os.path.join(here, s + "_table.cu"))]
+    return suites + sorted(f[:-9] for f in os.listdir(here) if f.startswith("tune") and f.endswith("_table.cu"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="full", choices=["smoke", "full"])
@@ -550,10 +558,7 @@ def main():
     R = Results(args.out, only)
     R.data["mode"] = args.mode
     R.data["deadline"] = DEADLINE[0]
-    # prepare -skip-real leaves the real suite out (and its bench stage
-    # with it); the tune suites still build and run.
-    suites = [s for s in ("small", "planted", "real") if os.path.exists(os.path.join(HERE, s + "_table.cu"))]
-    suites += sorted(f[:-9] for f in os.listdir(HERE) if f.startswith("tune") and f.endswith("_table.cu"))
+    suites = present_suites(HERE)
     R.stage("env", env)
     R.stage("build", build, args.logs, suites)
     R.stage("fill", fill_check)

@@ -33,7 +33,9 @@ import "fmt"
 // and 51.3 with its merge dispatched. The split GEMV does not fold: its
 // last threadgroup would add 128 splits at 4096×4096 one after another,
 // and the fold's registers (38 against 32) cost the weight stream its
-// occupancy: 22.2 µs against 15.7, and the lm head 358 against 292.
+// occupancy: 22.2 µs against 15.7, and the lm head 358 against 292. The
+// narrow GEMV's fold (32 splits, 32 registers) lost too (run 14:
+// gemv_narrow.go).
 
 // foldArrive emits the arrival of a threadgroup in group (an MSL uint
 // expression) of n threadgroups: the threadgroup returns unless it is the

@@ -67,14 +67,13 @@ type gemvShape struct {
 // one where it applies and splits K, as it measured faster on the H200,
 // and the wide one otherwise) and plans it.
 func planGEMV(m, k, n, batch int64, be elem, o *Options) gemvShape {
-	wide := planLayout(m, k, n, batch, be, int64(o.DecodeThreadgroups), false)
-	if o.GEMVLayout == "wide" || !narrowApplies(m, n, be) {
-		return wide
+	target := int64(o.DecodeThreadgroups)
+	if o.GEMVLayout != "wide" && narrowApplies(m, n, be) {
+		if nar := planLayout(m, k, n, batch, be, target, true); o.GEMVLayout == "narrow" || nar.splits > 1 {
+			return nar
+		}
 	}
-	if nar := planLayout(m, k, n, batch, be, int64(o.DecodeThreadgroups), true); o.GEMVLayout == "narrow" || nar.splits > 1 {
-		return nar
-	}
-	return wide
+	return planLayout(m, k, n, batch, be, target, false)
 }
 
 func planLayout(m, k, n, batch int64, be elem, target int64, narrow bool) gemvShape {

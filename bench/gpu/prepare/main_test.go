@@ -349,3 +349,30 @@ func TestReportTimingOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestPresentSuites: check.py builds the suites prepare wrote and no
+// others — a -skip-real directory has no real suite, and its build must
+// not ask for one (run 14d's first call built nothing).
+func TestPresentSuites(t *testing.T) {
+	python := lookPath(t, "python3")
+	dir := t.TempDir()
+	for _, f := range []string{"small_table.cu", "planted_table.cu", "tune4096_table.cu", "tune1024_table.cu", "tune1024.json", "small_part0.cu"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// check.py imports numpy at the top; a stand-in lets this run without it.
+	stub := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stub, "numpy.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import sys; sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[1]); import check; " +
+		"print(' '.join(check.present_suites(sys.argv[3])))"
+	out, err := exec.Command(python, "-c", script, "..", stub, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got, want := strings.TrimSpace(string(out)), "small planted tune1024 tune4096"; got != want {
+		t.Errorf("present_suites: %q, want %q", got, want)
+	}
+}

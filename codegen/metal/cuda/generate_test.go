@@ -201,9 +201,10 @@ func TestRunnerArguments(t *testing.T) {
 	clang, dir := shimForHost(t)
 	stub := filepath.Join(dir, "stub.cpp")
 	if err := os.WriteFile(stub, []byte(`#include <cstdio>
+#include <cstring>
 extern "C" int rlx_run_jobs(const char *jobs, const char *res, int flags, unsigned repeat) {
   std::printf("jobs=%s results=%s flags=%d repeat=%u\n", jobs, res, flags, repeat);
-  return 0;
+  return std::strcmp(jobs, "fail") == 0 ? -1 : 0;
 }
 `), 0o644); err != nil {
 		t.Fatal(err)
@@ -227,6 +228,7 @@ extern "C" int rlx_run_jobs(const char *jobs, const char *res, int flags, unsign
 		{[]string{"j", "r", "--repeat", "3x"}, 2, "--repeat wants a count from 1 to 1000, not 3x"},
 		{[]string{"j", "r", "--repeat"}, 2, "unknown flag --repeat"},
 		{[]string{"j", "r", "--fast"}, 2, "unknown flag --fast"},
+		{[]string{"fail", "r"}, 1, "jobs=fail"}, // the runtime's failure is the program's
 	} {
 		out, err := exec.Command(bin, c.args...).CombinedOutput()
 		code := 0
