@@ -32,10 +32,18 @@ import (
 //
 // The steps are software-pipelined: the next step's K and V rows load
 // while this step's are used, and the first step's before q is copied.
-// The two stages' rows are most of the kernel's registers (174 at D =
-// 128 on the H200); pipelining only K took it to 144, three
-// threadgroups a multiprocessor, and was no faster at 8k keys at 256,
-// 384 or 512 threadgroups (docs/gpu-check.md, run 14e).
+// The loop takes two steps, the two stages' registers swapping roles, so
+// that no row is copied from one stage to the other (on the H200 the
+// copies were half-word moves of the CUDA shim's half4; without them a
+// step is 1,170 SASS instructions instead of 1,293, and 8k and 32k keys
+// took 20.6 and 49.8 µs against 20.9 and 50.9, docs/gpu-check.md, run
+// 15). The two stages'
+// rows are most of the kernel's registers (174 at D = 128 on the H200);
+// pipelining only K took it to 144, three threadgroups a
+// multiprocessor, and was no faster at 8k keys at 256, 384 or 512
+// threadgroups (run 14e). Loading a step's V rows from one base where
+// all its keys are kept (no per-key test and select) was slower: 25.3
+// and 62.8 µs (run 15).
 //
 // A simdgroup's lanes meet only in its own slot of threadgroup memory
 // (two simdgroup barriers a step); the simdgroups combine at the end as
@@ -176,9 +184,40 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("float o%d_%d = 0.0f;", hh, e)
 		}
 	}
-	b.l("for (; jb < jhi; jb += nsg * %du) {", p.kpw)
+	// A step: the next step's rows into the registers of stage nxt, then
+	// this step's scores and values from those of stage cur. The loop
+	// takes two steps, the stages swapping roles, so that no register is
+	// copied from one stage to the other.
+	step := func(cur, nxt string) {
+		b.l("{")
+		load(nxt, fmt.Sprintf("(jb + nsg * %du)", p.kpw))
+		attnTiledStep(b, s, p, ks, vs, cur)
+		b.l("jb += nsg * %du;", p.kpw)
+		b.l("}")
+	}
 	decl("n")
-	load("n", fmt.Sprintf("(jb + nsg * %du)", p.kpw))
+	b.l("while (jb < jhi) {")
+	step("c", "n")
+	b.l("if (jb >= jhi) {")
+	b.l("break;")
+	b.l("}")
+	step("n", "c")
+	b.l("}")
+	for hh := range p.hb {
+		for off := 1; off < SimdWidth; off *= 2 {
+			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
+		}
+	}
+	b.l("threadgroup float *ms = tg + %du;", p.mOff())
+	attnCombine(b, s, p, "ms", vs, "")
+}
+
+// attnTiledStep writes a step's arithmetic on the rows in the registers
+// of stage cur: the scores, the tile's max, the weights to the
+// simdgroup's slot and the values.
+func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur string) {
+	dq := p.dq()
+	comps := []string{"x", "y", "z", "w"}
 	// Scores in log2 units, as in the per-key layout. Each head's dot is
 	// four interleaved partial sums (a chain of D/KL/4 dependent
 	// multiply-adds, not D/KL), and the heads' steps are emitted side by
@@ -191,12 +230,12 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			for v := range ks.n / 4 {
 				b.l("const float4 q%d = *((threadgroup const float4 *)(tg + %du + %s));", v, hh*dq, ks.vecStart(v))
 				for c, comp := range comps {
-					chains[c] = append(chains[c], fmt.Sprintf("q%d.%s * %s", v, comp, ks.elem("ck_", 4*v+int64(c))))
+					chains[c] = append(chains[c], fmt.Sprintf("q%d.%s * %s", v, comp, ks.elem(cur+"k_", 4*v+int64(c))))
 				}
 			}
 		} else {
 			for e := range ks.n {
-				chains[e%4] = append(chains[e%4], fmt.Sprintf("tg[%du + %s] * %s", hh*dq, ks.index(e), ks.elem("ck_", e)))
+				chains[e%4] = append(chains[e%4], fmt.Sprintf("tg[%du + %s] * %s", hh*dq, ks.index(e), ks.elem(cur+"k_", e)))
 			}
 		}
 		var sums []string
@@ -220,11 +259,11 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("sc%d = %s * tanh(sc%d / %s);", hh, floatLit(s.softcap), hh, floatLit(s.softcap))
 		}
 		if s.kind == graph.MaskBias {
-			b.l("if (ckeepk) {")
-			b.l("sc%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + cjk];", hh, s.h, hh, s.sq, s.sk)
+			b.l("if (%skeepk) {", cur)
+			b.l("sc%d += (float)mask[((bb * %du + h0 + %du) * %du + i) * %du + %sjk];", hh, s.h, hh, s.sq, s.sk, cur)
 			b.l("}")
 		}
-		b.l("sc%d = ckeepk ? sc%d * 1.44269504f : -INFINITY;", hh, hh)
+		b.l("sc%d = %skeepk ? sc%d * 1.44269504f : -INFINITY;", hh, cur, hh)
 		b.l("float mx%d = sc%d;", hh, hh)
 	}
 	for off := p.kl; off < SimdWidth; off *= 2 {
@@ -267,27 +306,13 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		}
 		for hh := range p.hb {
 			for e := range p.nv {
-				b.l("o%d_%d += %s * %s;", hh, e, pw(hh), vs.elem(fmt.Sprintf("cv%d_", t), e))
+				b.l("o%d_%d += %s * %s;", hh, e, pw(hh), vs.elem(fmt.Sprintf("%sv%d_", cur, t), e))
 			}
 		}
 		b.l("}")
 	}
 	// The slot is written again in the next step.
 	b.l("simdgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("cjk = njk;")
-	b.l("ckeepk = nkeepk;")
-	ks.copyRaw(b, "ck_", "nk_")
-	for t := range p.kpw {
-		vs.copyRaw(b, fmt.Sprintf("cv%d_", t), fmt.Sprintf("nv%d_", t))
-	}
-	b.l("}")
-	for hh := range p.hb {
-		for off := 1; off < SimdWidth; off *= 2 {
-			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
-		}
-	}
-	b.l("threadgroup float *ms = tg + %du;", p.mOff())
-	attnCombine(b, s, p, "ms", vs, "")
 }
 
 // pairSum is the MSL sum of terms added in halves, each half the same

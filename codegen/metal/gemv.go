@@ -30,6 +30,10 @@ import (
 // The simdgroups' partials meet in threadgroup memory. Every sum is in a
 // fixed order (rows of a group, groups of a simdgroup, simdgroups, the
 // merge's shares of the splits), so results do not depend on timing.
+//
+// That is the wide layout; the narrow one (gemv_narrow.go) gives a
+// threadgroup fewer columns so that K splits fewer ways, and the deep one
+// (gemv_deep.go) does not split K at all. planGEMV picks.
 
 const (
 	gemvSimds   = 4  // simdgroups per threadgroup
@@ -60,31 +64,51 @@ type gemvShape struct {
 	w, v           int64 // columns per vector load (4, or 1 without vectors), vector loads per lane and row
 	cols, tiles    int64 // columns per threadgroup, threadgroups across N
 	splits, kc     int64 // splits of K, rows per split
-	narrow         bool  // the narrow layout (gemv_narrow.go)
+	layout         string
 }
 
-// planGEMV picks the layout (Options.GEMVLayout; "auto" takes the narrow
-// one where it applies and splits K, as it measured faster on the H200,
-// and the wide one otherwise) and plans it.
+// The GEMV layouts (Options.GEMVLayout names them).
+const (
+	layoutWide   = "wide"   // gemvBody
+	layoutNarrow = "narrow" // gemv_narrow.go
+	layoutDeep   = "deep"   // gemv_deep.go
+)
+
+// planGEMV picks the layout (Options.GEMVLayout) and plans it. "auto"
+// takes, where the narrow layout applies (one row of a, N in vectors of
+// 4, f16 or f32 weights) and would split K, the deep layout when its
+// grid is at most half of what the GPU holds at once (deepPays) and the
+// narrow one otherwise, as measured on the H200; the wide layout
+// everywhere else.
 func planGEMV(m, k, n, batch int64, be elem, o *Options) gemvShape {
 	target := int64(o.DecodeThreadgroups)
-	if o.GEMVLayout != "wide" && narrowApplies(m, n, be) {
-		if nar := planLayout(m, k, n, batch, be, target, true); o.GEMVLayout == "narrow" || nar.splits > 1 {
+	threads := int64(min(gemvSimds, o.MaxThreadsPerThreadgroup/SimdWidth)) * SimdWidth
+	switch {
+	case o.GEMVLayout == layoutWide || !narrowApplies(m, n, be):
+	case o.GEMVLayout == layoutDeep:
+		return planDeep(m, k, n, batch)
+	case o.GEMVLayout == layoutNarrow:
+		return planLayout(m, k, n, batch, be, target, layoutNarrow)
+	default:
+		if nar := planLayout(m, k, n, batch, be, target, layoutNarrow); nar.splits > 1 {
+			if deep := planDeep(m, k, n, batch); deepPays(deep, o, target*threads) {
+				return deep
+			}
 			return nar
 		}
 	}
-	return planLayout(m, k, n, batch, be, target, false)
+	return planLayout(m, k, n, batch, be, target, layoutWide)
 }
 
-func planLayout(m, k, n, batch int64, be elem, target int64, narrow bool) gemvShape {
-	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1, narrow: narrow}
+func planLayout(m, k, n, batch int64, be elem, target int64, layout string) gemvShape {
+	s := gemvShape{m: m, k: k, n: n, batch: batch, w: 1, v: 1, layout: layout}
 	if n%4 == 0 && (be == elemF32 || be == elemF16) {
 		s.w = 4
 		s.v = 16 / (4 * int64(be.size()))
 	}
 	s.cols = SimdWidth * s.w * s.v
 	step := int64(gemvUnroll)
-	if narrow {
+	if layout == layoutNarrow {
 		s.v, s.cols, step = narrowVecs, narrowCols, narrowStep
 	}
 	s.tiles = ceilDiv(n, s.cols)
@@ -108,8 +132,8 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 		if s.splits > 1 {
 			b.k.Summary += fmt.Sprintf(", K in %d splits of %d", s.splits, s.kc)
 		}
-		if s.narrow {
-			b.k.Summary += ", narrow"
+		if s.layout != layoutWide {
+			b.k.Summary += ", " + s.layout
 		}
 		b.buffer("a", a, accRead)
 		b.buffer("b", bt, accRead)
@@ -118,9 +142,12 @@ func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInf
 		} else {
 			b.buffer("y", y, accWrite)
 		}
-		if s.narrow {
+		switch s.layout {
+		case layoutNarrow:
 			gemvNarrowBody(b, &s, a.elem, bt.elem, y.elem, bi)
-		} else {
+		case layoutDeep:
+			gemvDeepBody(b, &s, a.elem, bt.elem, y.elem, bi)
+		default:
 			gemvBody(b, &s, a.elem, bt.elem, y.elem, bi)
 		}
 		return nil

@@ -88,7 +88,7 @@ func TestLimits(t *testing.T) {
 		},
 		{
 			name: "gemv layout option", src: "", opts: metal.Options{GEMVLayout: "rows"},
-			want: "gemv-layout: 'rows' is not one of auto, wide, narrow",
+			want: "gemv-layout: 'rows' is not one of auto, wide, narrow, deep",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

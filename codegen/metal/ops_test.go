@@ -280,17 +280,26 @@ func TestOpsFoldedMerges(t *testing.T) {
 	}
 }
 
-func narrow(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", narrow") }
+// layoutOf is the layout a gemv kernel's summary names: "narrow",
+// "deep" or "wide".
+func layoutOf(k *metal.Kernel) string {
+	for _, l := range []string{"narrow", "deep"} {
+		if strings.Contains(k.Summary, ", "+l) {
+			return l
+		}
+	}
+	return "wide"
+}
 
-// narrowGEMVs reports, per GEMV case of a suite, whether its gemv kernel
-// takes the narrow layout.
-func narrowGEMVs(t *testing.T, s *suite, cases []opCase) map[string]bool {
+// gemvLayouts reports, per GEMV case of a suite, the layout its gemv
+// kernel takes.
+func gemvLayouts(t *testing.T, s *suite, cases []opCase) map[string]string {
 	t.Helper()
 	kernels := map[string]*metal.Kernel{}
 	for _, k := range s.out.Kernels {
 		kernels[k.Name] = k
 	}
-	got := map[string]bool{}
+	got := map[string]string{}
 	for _, c := range cases {
 		r := s.region(c.Name)
 		if r == nil {
@@ -298,31 +307,40 @@ func narrowGEMVs(t *testing.T, s *suite, cases []opCase) map[string]bool {
 		}
 		for _, d := range r.Dispatches {
 			if k := kernels[d.Kernel]; k != nil && k.Family == "gemv" {
-				got[c.Name] = narrow(k)
+				got[c.Name] = layoutOf(k)
 			}
 		}
 	}
 	return got
 }
 
-// TestOpsGEMVLayouts checks which GEMV cases of the op suite take the
-// narrow layout by default (one row of a, N a multiple of 4, f16 or f32
-// weights, and K split: TestOps runs them) and runs every GEMV case with
-// each layout forced, at the launched size and at 96 threads: forced
-// narrow, the narrow layout also runs unsplit (gemv_narrow_f16_short_k);
-// forced wide, the cases the default gives the narrow one run wide.
+// TestOpsGEMVLayouts checks which layout each GEMV case of the op suite
+// takes by default (narrow or deep where one row of a, N a multiple of
+// 4, f16 or f32 weights, and K split; deep where its grid is between an
+// eighth and a half of the GPU: TestOps runs them) and runs every GEMV
+// case with each layout forced, at the launched size and at 96 threads:
+// forced narrow, the narrow layout also runs unsplit
+// (gemv_narrow_f16_short_k); forced deep, every case that can take it
+// does; forced wide, every case runs wide.
 func TestOpsGEMVLayouts(t *testing.T) {
 	t.Parallel()
 	cases := casesPrefixed("gemv_")
-	defaults := map[string]bool{
-		"gemv_decode_1x64x96": true, "gemv_narrow_f16_1x200x136": true, "gemv_narrow_batched_3x1x100x44": true,
-		"gemv_many_splits_1x1280x64": true, "gemv_param_weight": true,
+	defaults := map[string]string{
+		"gemv_decode_1x64x96": "narrow", "gemv_narrow_f16_1x200x136": "narrow", "gemv_narrow_batched_3x1x100x44": "narrow",
+		"gemv_many_splits_1x1280x64": "narrow", "gemv_param_weight": "narrow", "gemv_deep_f16_1x1100x1028": "deep",
 	}
-	forced := map[string]bool{"gemv_narrow_f16_short_k": true}
+	can := []string{"gemv_narrow_f16_short_k"}
 	for name := range defaults {
-		forced[name] = true
+		can = append(can, name)
 	}
-	for layout, want := range map[string]map[string]bool{"auto": defaults, "narrow": forced, "wide": {}} {
+	forced := func(l string) map[string]string {
+		m := map[string]string{}
+		for _, name := range can {
+			m[name] = l
+		}
+		return m
+	}
+	for layout, want := range map[string]map[string]string{"auto": defaults, "narrow": forced("narrow"), "deep": forced("deep"), "wide": {}} {
 		opts := suiteOptions
 		opts.GEMVLayout = layout
 		var s *suite
@@ -334,10 +352,14 @@ func TestOpsGEMVLayouts(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got := narrowGEMVs(t, s, cases)
+		got := gemvLayouts(t, s, cases)
 		for _, c := range cases {
-			if got[c.Name] != want[c.Name] {
-				t.Errorf("gemv-layout %s: %s narrow %v, want %v", layout, c.Name, got[c.Name], want[c.Name])
+			w := want[c.Name]
+			if w == "" {
+				w = "wide"
+			}
+			if got[c.Name] != w {
+				t.Errorf("gemv-layout %s: %s takes %s, want %s", layout, c.Name, got[c.Name], w)
 			}
 		}
 		if layout != "auto" {

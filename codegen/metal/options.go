@@ -33,10 +33,13 @@ type Options struct {
 	// "per-key" force one, to tune for another GPU or to test both.
 	AttentionLayout string
 	// GEMVLayout picks the f16 and f32 GEMV's kernel layout: "auto" (the
-	// default when empty) takes the narrow layout where it applies (one
-	// row of a, N a multiple of 4) and splits K, as measured on an H200
-	// (docs/gpu-check.md, run 14); "wide" the layout every GEMV can
-	// take; "narrow" the narrow one wherever it applies (gemv_narrow.go).
+	// default when empty), where the narrow and deep layouts apply (one
+	// row of a, N a multiple of 4) and the narrow one would split K,
+	// takes the deep layout when its grid is between an eighth and a
+	// half of what the GPU holds at once and the narrow one otherwise,
+	// as measured on an H200 (docs/gpu-check.md, runs 14 and 15); "wide"
+	// the layout every GEMV can take; "narrow" (gemv_narrow.go) and
+	// "deep" (gemv_deep.go) those wherever they apply.
 	GEMVLayout string
 }
 
@@ -47,7 +50,7 @@ func AttentionLayouts() []string { return []string{"auto", "tiled", "per-key"} }
 func CheckAttentionLayout(v string) error { return oneOf(v, AttentionLayouts()) }
 
 // GEMVLayouts are the values of Options.GEMVLayout.
-func GEMVLayouts() []string { return []string{"auto", "wide", "narrow"} }
+func GEMVLayouts() []string { return []string{"auto", "wide", "narrow", "deep"} }
 
 // CheckGEMVLayout reports whether v is a GEMV layout.
 func CheckGEMVLayout(v string) error { return oneOf(v, GEMVLayouts()) }

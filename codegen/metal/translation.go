@@ -37,7 +37,7 @@ func Translation() *translation.Translation {
 			},
 			{
 				Name: "gemv-layout", Value: "<layout>", Default: "auto",
-				Help:  "The f16 and f32 GEMV's kernel layout (auto, wide, narrow)",
+				Help:  "The f16 and f32 GEMV's kernel layout (auto, wide, narrow, deep)",
 				Check: CheckGEMVLayout,
 			},
 		},

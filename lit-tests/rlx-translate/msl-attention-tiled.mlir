@@ -9,7 +9,9 @@
 // of a step (1k: 64 keys a range) the per-key one. The tiled kernel
 // serves all four query heads of a KV head, loads the first step's rows
 // before copying q into threadgroup memory and the next step's before
-// this step's scores, and reads a key's four weights as one float4.
+// this step's scores, and reads a key's four weights as one float4. Its
+// loop takes two steps, the registers of the two stages (c…, n…)
+// swapping roles, so no row is copied between them.
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
 // CHECK:         const uint grp = lane / 2u;
@@ -18,17 +20,27 @@
 // CHECK:         for (uint e = tpos.x * 4u; e < 512u; e += tptg.x * 4u) {
 // CHECK:           const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (e / 128u) * 128u + d));
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK:         for (; jb < jhi; jb += nsg * 16u) {
-// CHECK:           nv15_0 = t;
-// CHECK:           sc0 += simd_shuffle_xor(sc0, 1u);
-// CHECK:           mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
-// CHECK:           ps[grp * 4u + 3u] = pk3;
-// CHECK:           simdgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK:           const float4 p0 = *((threadgroup const float4 *)(ps + 60u));
-// CHECK-NEXT:      o0_0 += p0.x * (float)cv15_0.x;
-// CHECK:           simdgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT:      cjk = njk;
-// CHECK-NEXT:      ckeepk = nkeepk;
+// CHECK:         while (jb < jhi) {
+// CHECK:             nv15_0 = t;
+// CHECK:             sc0 += simd_shuffle_xor(sc0, 1u);
+// CHECK:             mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
+// CHECK:             ps[grp * 4u + 3u] = pk3;
+// CHECK:             simdgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:             const float4 p0 = *((threadgroup const float4 *)(ps + 60u));
+// CHECK-NEXT:        o0_0 += p0.x * (float)cv15_0.x;
+// CHECK:             simdgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        jb += nsg * 16u;
+// CHECK-NEXT:      }
+// CHECK-NEXT:      if (jb >= jhi) {
+// CHECK-NEXT:        break;
+// CHECK-NEXT:      }
+// CHECK-NEXT:      {
+// CHECK:             cv15_0 = t;
+// CHECK:             o0_0 += p0.x * (float)nv15_0.x;
+// CHECK:             jb += nsg * 16u;
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NOT:     cjk = njk;
 // CHECK:         l0 += simd_shuffle_xor(l0, 16u);
 // CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]
 

@@ -55,7 +55,7 @@
 // ONE:         y[z * 136u + col] = (float)sum;
 // ONE-NOT:     gemv_merge
 
-// BAD: for the --gemv-layout option: 'rows' is not one of auto, wide, narrow
+// BAD: for the --gemv-layout option: 'rows' is not one of auto, wide, narrow, deep
 
 func.func @gemv(%x: tensor<1x200xf32>, %w: tensor<200x136xf16>) -> tensor<1x136xf32> {
   %r = thunk.call @gemv_thunk(%x, %w) {target = "metal"} : (tensor<1x200xf32>, tensor<200x136xf16>) -> tensor<1x136xf32> {

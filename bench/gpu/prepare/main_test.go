@@ -170,7 +170,7 @@ func TestRunRejectsMSLVersion(t *testing.T) {
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("-msl-version 3.9 emptied the output directory: %v", err)
 	}
-	if err := run(dir, 1, true, "", metal.Options{MSLVersion: "3.1", GEMVLayout: "rows"}); err == nil || !strings.Contains(err.Error(), "-gemv-layout: 'rows' is not one of auto, wide, narrow") {
+	if err := run(dir, 1, true, "", metal.Options{MSLVersion: "3.1", GEMVLayout: "rows"}); err == nil || !strings.Contains(err.Error(), "-gemv-layout: 'rows' is not one of auto, wide, narrow, deep") {
 		t.Errorf("-gemv-layout rows: got %v", err)
 	}
 	if _, err := os.Stat(keep); err != nil {

@@ -221,6 +221,10 @@ func matmulCases() []Case {
 		mm("gemv_narrow_f16_1x200x136", "tensor<1x200xf32>", "tensor<200x136xf16>", "tensor<1x136xf32>"),
 		mm("gemv_narrow_batched_3x1x100x44", "tensor<3x1x100xf32>", "tensor<100x44xf32>", "tensor<3x1x44xf32>"),
 		mm("gemv_narrow_f16_short_k", "tensor<1x6xf16>", "tensor<6x72xf16>", "tensor<1x72xf16>"),
+		// The deep layout (one threadgroup down all of K, no split): 33
+		// tiles, the last of 4 columns; K = 1100 runs the unrolled loop at
+		// 1024 threads and a short last round.
+		mm("gemv_deep_f16_1x1100x1028", "tensor<1x1100xf32>", "tensor<1100x1028xf16>", "tensor<1x1028xf32>"),
 		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
 			Name: "gemv_param_weight", Args: []string{"tensor<1x128xf32>"},
