@@ -61,10 +61,10 @@ const (
 // gemvShape is the launch plan of one GEMV.
 type gemvShape struct {
 	m, k, n, batch int64
-	w, v           int64 // columns per vector load (4, or 1 without vectors), vector loads per lane and row
-	cols, tiles    int64 // columns per threadgroup, threadgroups across N
-	splits, kc     int64 // splits of K, rows per split
-	layout         string
+	w, v           int64  // columns per vector load (4, or 1 without vectors), vector loads per lane and row
+	cols, tiles    int64  // columns per threadgroup, threadgroups across N
+	splits, kc     int64  // splits of K, rows per split
+	layout         string // layoutWide, layoutNarrow or layoutDeep
 }
 
 // The GEMV layouts (Options.GEMVLayout names them).
@@ -77,12 +77,11 @@ const (
 // planGEMV picks the layout (Options.GEMVLayout) and plans it. "auto"
 // takes, where the narrow layout applies (one row of a, N in vectors of
 // 4, f16 or f32 weights) and would split K, the deep layout when its
-// grid is at most half of what the GPU holds at once (deepPays) and the
-// narrow one otherwise, as measured on the H200; the wide layout
-// everywhere else.
+// grid is between an eighth and a half of what the GPU holds at once
+// (deepPays) and the narrow one otherwise, as measured on the H200; the
+// wide layout everywhere else.
 func planGEMV(m, k, n, batch int64, be elem, o *Options) gemvShape {
 	target := int64(o.DecodeThreadgroups)
-	threads := int64(min(gemvSimds, o.MaxThreadsPerThreadgroup/SimdWidth)) * SimdWidth
 	switch {
 	case o.GEMVLayout == layoutWide || !narrowApplies(m, n, be):
 	case o.GEMVLayout == layoutDeep:
@@ -91,7 +90,7 @@ func planGEMV(m, k, n, batch int64, be elem, o *Options) gemvShape {
 		return planLayout(m, k, n, batch, be, target, layoutNarrow)
 	default:
 		if nar := planLayout(m, k, n, batch, be, target, layoutNarrow); nar.splits > 1 {
-			if deep := planDeep(m, k, n, batch); deepPays(deep, o, target*threads) {
+			if deep := planDeep(m, k, n, batch); deepPays(deep, o) {
 				return deep
 			}
 			return nar

@@ -52,13 +52,13 @@ func deepThreads(o *Options) int64 {
 
 // deepPays reports whether "auto" takes the deep layout s: its threads
 // are between an eighth and a half of what the GPU holds at once
-// (capacity threads: Options.DecodeThreadgroups threadgroups of the
-// split layouts' size). More than half measured slower than the split
+// (Options.DecodeThreadgroups threadgroups of the split layouts' size). More than half measured slower than the split
 // narrow layout on the H200 (4096×14336: 448 threadgroups of 1024
 // threads, 34.3 against 33.4 µs; each multiprocessor holds one); the
 // eighth keeps a grid of a few threadgroups, most of the GPU idle, from
 // walking a long K alone (a bound not measured).
-func deepPays(s gemvShape, o *Options, capacity int64) bool {
+func deepPays(s gemvShape, o *Options) bool {
+	capacity := int64(o.DecodeThreadgroups) * int64(min(gemvSimds, o.MaxThreadsPerThreadgroup/SimdWidth)) * SimdWidth
 	t := s.tiles * s.batch * deepThreads(o)
 	return 8*t >= capacity && 2*t <= capacity
 }
