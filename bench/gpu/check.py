@@ -55,6 +55,16 @@ class Results:
             json.dump(self.data, f, indent=1, default=float)
         os.replace(tmp, os.path.join(self.out, "results.json"))
 
+    def missing(self, name, path):
+        """Records that a stage the call asked for cannot run because its
+        input (path) was not carried, instead of leaving it out silently."""
+        if self.only and name not in self.only:
+            return
+        why = f"skipped: {os.path.basename(path)} not carried"
+        self.data["stages"][name] = {"status": why, "seconds": 0}
+        print(f"== {name}: {why}", flush=True)
+        self.save()
+
     def stage(self, name, fn, *args):
         t0 = time.time()
         if self.only and name not in self.only and name not in ("env", "build", "report"):
@@ -566,6 +576,8 @@ def main():
     R.stage("correct_real", correct, "real", 240)
     if os.path.exists(os.path.join(HERE, "probe.jobs")):
         R.stage("probe", probe, args.logs)
+    else:
+        R.missing("probe", os.path.join(HERE, "probe.jobs"))
     if "profile" in only:
         R.stage("profile", profile, args.logs)
     if args.mode == "smoke":
@@ -581,6 +593,8 @@ def main():
         if os.path.exists(os.path.join(HERE, "real-split.jobs")):
             R.stage("sanitize_real_split", sanitize, args.logs, "real", SANITIZERS, 120,
                     ("--exact", "--no-results"), "real-split")
+        elif "real" in suites:
+            R.missing("sanitize_real_split", os.path.join(HERE, "real-split.jobs"))
         R.stage("sanitize_real", sanitize, args.logs, "real", SANITIZERS, 120, ("--exact", "--no-results"))
     import report
 

@@ -376,3 +376,29 @@ func TestPresentSuites(t *testing.T) {
 		t.Errorf("present_suites: %q, want %q", got, want)
 	}
 }
+
+// TestMissingInputRecorded checks that a stage the call asks for whose
+// input was not carried is recorded as skipped, with the file named (run
+// 15's full checks left probe.jobs out and the probe stage vanished from
+// the results), and that a stage the call did not ask for is not.
+func TestMissingInputRecorded(t *testing.T) {
+	python := lookPath(t, "python3")
+	out := t.TempDir()
+	stub := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stub, "numpy.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import sys, json; sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[1]); import check; " +
+		"R = check.Results(sys.argv[3], ['probe']); R.missing('probe', '/x/probe.jobs'); " +
+		"R.missing('sanitize_real_split', '/x/real-split.jobs'); " +
+		"print(json.dumps(json.load(open(sys.argv[3] + '/results.json'))['stages'], sort_keys=True))"
+	got, err := exec.Command(python, "-c", script, "..", stub, out).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	want := `{"probe": {"seconds": 0, "status": "skipped: probe.jobs not carried"}}`
+	if last := lines[len(lines)-1]; last != want {
+		t.Errorf("stages: %s, want %s", last, want)
+	}
+}
