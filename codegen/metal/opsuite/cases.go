@@ -222,8 +222,8 @@ func matmulCases() []Case {
 		mm("gemv_narrow_batched_3x1x100x44", "tensor<3x1x100xf32>", "tensor<100x44xf32>", "tensor<3x1x44xf32>"),
 		mm("gemv_narrow_f16_short_k", "tensor<1x6xf16>", "tensor<6x72xf16>", "tensor<1x72xf16>"),
 		// The deep layout (one threadgroup down all of K, no split): 33
-		// tiles, the last of 4 columns; K = 1100 runs the unrolled loop at
-		// 1024 threads and a short last round.
+		// tiles, the last of 4 columns; K = 1100 runs the 8-row steps at
+		// 1024 threads (twice for some threads) and a short last step.
 		mm("gemv_deep_f16_1x1100x1028", "tensor<1x1100xf32>", "tensor<1100x1028xf16>", "tensor<1x1028xf32>"),
 		mm("gemm_bf16", "tensor<12x24xbf16>", "tensor<24x20xbf16>", "tensor<12x20xbf16>"),
 		{
