@@ -55,19 +55,18 @@ class Results:
             json.dump(self.data, f, indent=1, default=float)
         os.replace(tmp, os.path.join(self.out, "results.json"))
 
-    def missing(self, name, path):
-        """Records that a stage the call asked for cannot run because its
-        input (path) was not carried, instead of leaving it out silently."""
-        if self.only and name not in self.only:
-            return
-        why = f"skipped: {os.path.basename(path)} not carried"
-        self.data["stages"][name] = {"status": why, "seconds": 0}
-        print(f"== {name}: {why}", flush=True)
-        self.save()
-
-    def stage(self, name, fn, *args):
+    def stage(self, name, fn, *args, needs=None):
+        """Runs fn(*args) as stage name and records it. needs names a file
+        of this directory the stage reads: without it the stage is recorded
+        as skipped, the file named, instead of being left out silently."""
         t0 = time.time()
         if self.only and name not in self.only and name not in ("env", "build", "report"):
+            return None
+        if needs and not os.path.exists(os.path.join(HERE, needs)):
+            why = f"skipped: {needs} not carried"
+            self.data["stages"][name] = {"status": why, "seconds": 0}
+            print(f"== {name}: {why}", flush=True)
+            self.save()
             return None
         if time_left() < 10:
             self.data["stages"][name] = {"status": "skipped: out of time", "seconds": 0}
@@ -574,10 +573,7 @@ def main():
     R.stage("fill", fill_check)
     R.stage("correct_small", correct, "small", 120)
     R.stage("correct_real", correct, "real", 240)
-    if os.path.exists(os.path.join(HERE, "probe.jobs")):
-        R.stage("probe", probe, args.logs)
-    else:
-        R.missing("probe", os.path.join(HERE, "probe.jobs"))
+    R.stage("probe", probe, args.logs, needs="probe.jobs")
     if "profile" in only:
         R.stage("profile", profile, args.logs)
     if args.mode == "smoke":
@@ -590,11 +586,9 @@ def main():
         R.stage("bench", lambda: __import__("bench").run(R.data, args.out))
         R.stage("tune", lambda: __import__("bench").tune(R.data, args.out))
         R.stage("sass", sass, args.logs)
-        if os.path.exists(os.path.join(HERE, "real-split.jobs")):
+        if "real" in suites:
             R.stage("sanitize_real_split", sanitize, args.logs, "real", SANITIZERS, 120,
-                    ("--exact", "--no-results"), "real-split")
-        elif "real" in suites:
-            R.missing("sanitize_real_split", os.path.join(HERE, "real-split.jobs"))
+                    ("--exact", "--no-results"), "real-split", needs="real-split.jobs")
         R.stage("sanitize_real", sanitize, args.logs, "real", SANITIZERS, 120, ("--exact", "--no-results"))
     import report
 

@@ -120,6 +120,23 @@ func planLayout(m, k, n, batch int64, be elem, target int64, layout string) gemv
 	return s
 }
 
+// gemvSimdsUnder is the simdgroups of a split layout's threadgroup (the
+// wide and narrow layouts) under o.
+func gemvSimdsUnder(o *Options) int { return min(gemvSimds, o.MaxThreadsPerThreadgroup/SimdWidth) }
+
+// gemvStoreColumn writes the store of sum, column e of the threadgroup's
+// tile (s.cols wide), to its split's partial sums or, unsplit, to y.
+func gemvStoreColumn(b *kb, s *gemvShape, ye elem) {
+	b.l("const uint col = tgpos.x * %du + e;", s.cols)
+	b.l("if (col < %du) {", s.n)
+	if s.splits > 1 {
+		b.l("part[(tgpos.y * %du + z) * %du + col] = sum;", s.batch, s.n)
+	} else {
+		b.l("y[z * %du + col] = (%s)sum;", s.n, ye.msl())
+	}
+	b.l("}")
+}
+
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 func emitGEMV(r *regionState, op *ir.Operation, a, bt, y tensorInfo, bi batchInfo) error {
@@ -242,14 +259,12 @@ func emitSplitSum(b *kb, n, splits int64, ye elem) {
 }
 
 func gemvBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
-	nsg := min(gemvSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	nsg := gemvSimdsUnder(&b.e.opts)
 	wv := s.w * s.v
 	acc := s.m * wv
 	b.tgmem("float", int(int64(nsg)*acc*SimdWidth*4))
 	b.launch([3]int{int(s.tiles), int(s.splits), int(s.batch)}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint z = tgpos.z;")
-	b.l("device const %s *ap = a + %s;", ae.msl(), bi.aOff)
-	b.l("device const %s *bp = b + %s;", be.msl(), bi.bOff)
+	bi.pointers(b, ae, be)
 	b.l("const uint nsg = tptg.x / 32u;")
 	b.l("const uint k0 = tgpos.y * %du;", s.kc)
 	b.l("const uint k1 = min(k0 + %du, %du);", s.kc, s.k)

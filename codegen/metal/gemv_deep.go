@@ -58,7 +58,7 @@ func deepThreads(o *Options) int64 {
 // eighth keeps a grid of a few threadgroups, most of the GPU idle, from
 // walking a long K alone (a bound not measured).
 func deepPays(s gemvShape, o *Options) bool {
-	capacity := int64(o.DecodeThreadgroups) * int64(min(gemvSimds, o.MaxThreadsPerThreadgroup/SimdWidth)) * SimdWidth
+	capacity := int64(o.DecodeThreadgroups) * int64(gemvSimdsUnder(o)) * SimdWidth
 	t := s.tiles * s.batch * deepThreads(o)
 	return 8*t >= capacity && 2*t <= capacity
 }
@@ -68,9 +68,7 @@ func gemvDeepBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	const U = int64(deepUnroll)
 	b.tgmem("float", int(nsg*deepCols*4))
 	b.launch([3]int{int(s.tiles), 1, int(s.batch)}, [3]int{int(nsg * SimdWidth), 1, 1}, ResizeRows)
-	b.l("const uint z = tgpos.z;")
-	b.l("device const %s *ap = a + %s;", ae.msl(), bi.aOff)
-	b.l("device const %s *bp = b + %s;", be.msl(), bi.bOff)
+	bi.pointers(b, ae, be)
 	b.l("const uint R = (tptg.x / 32u) * %du;", deepRows*U)
 	// A lane past the last column reads the last vector instead (the
 	// loads stay in bounds without a branch) and its sums are not stored.
@@ -137,9 +135,6 @@ func gemvDeepBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	b.l("for (uint g = 0; g < tptg.x / 32u; g++) {")
 	b.l("sum += tg[g * %du + e];", deepCols)
 	b.l("}")
-	b.l("const uint col = tgpos.x * %du + e;", deepCols)
-	b.l("if (col < %du) {", s.n)
-	b.l("y[z * %du + col] = (%s)sum;", s.n, ye.msl())
-	b.l("}")
+	gemvStoreColumn(b, s, ye)
 	b.l("}")
 }

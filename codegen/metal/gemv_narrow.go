@@ -45,13 +45,11 @@ func narrowApplies(m, n int64, be elem) bool {
 }
 
 func gemvNarrowBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
-	nsg := min(gemvSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	nsg := gemvSimdsUnder(&b.e.opts)
 	const acc = 4 * narrowVecs // columns a lane
 	b.tgmem("float", nsg*acc*SimdWidth*4)
 	b.launch([3]int{int(s.tiles), int(s.splits), int(s.batch)}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
-	b.l("const uint z = tgpos.z;")
-	b.l("device const %s *ap = a + %s;", ae.msl(), bi.aOff)
-	b.l("device const %s *bp = b + %s;", be.msl(), bi.bOff)
+	bi.pointers(b, ae, be)
 	b.l("const uint nsg = tptg.x / 32u;")
 	b.l("const uint R = nsg * %du;", SimdWidth/narrowLanes)
 	b.l("const uint k0 = tgpos.y * %du;", s.kc)
@@ -108,14 +106,7 @@ func gemvNarrowBody(b *kb, s *gemvShape, ae, be, ye elem, bi batchInfo) {
 	b.l("for (uint g = 0; g < R; g++) {")
 	b.l("sum += tg[i * nsg * 32u + g * %du + cl];", narrowLanes)
 	b.l("}")
-	b.l("const uint col = tgpos.x * %du + e;", narrowCols)
-	b.l("if (col < %du) {", s.n)
-	if s.splits > 1 {
-		b.l("part[(tgpos.y * %du + z) * %du + col] = sum;", s.batch, s.n)
-	} else {
-		b.l("y[z * %du + col] = (%s)sum;", s.n, ye.msl())
-	}
-	b.l("}")
+	gemvStoreColumn(b, s, ye)
 	b.l("}")
 }
 

@@ -29,6 +29,14 @@ type batchInfo struct {
 	aOff, bOff string
 }
 
+// pointers writes z (the batch, tgpos.z) and ap and bp, the operands'
+// matrices of batch z, of element types ae and be.
+func (bi batchInfo) pointers(b *kb, ae, be elem) {
+	b.l("const uint z = tgpos.z;")
+	b.l("device const %s *ap = a + %s;", ae.msl(), bi.aOff)
+	b.l("device const %s *bp = b + %s;", be.msl(), bi.bOff)
+}
+
 func matmulBatch(a, b, y tensorInfo) batchInfo {
 	yb := y.shape[:y.rank()-2]
 	bi := batchInfo{count: product(yb)}
@@ -67,9 +75,7 @@ func emitMatMul(r *regionState, op *ir.Operation) error {
 		b.buffer("a", a, accRead)
 		b.buffer("b", bt, accRead)
 		b.buffer("y", y, accWrite)
-		b.l("const uint z = tgpos.z;")
-		b.l("device const %s *ap = a + %s;", a.elem.msl(), bi.aOff)
-		b.l("device const %s *bp = b + %s;", bt.elem.msl(), bi.bOff)
+		bi.pointers(b, a.elem, bt.elem)
 		b.l("device %s *yp = y + z * %du;", y.elem.msl(), m*n)
 		emitGEMM(b, m, k, n, int(bi.count), y.elem,
 			func(b *kb) { // A tile: As[kk][i] = a[m0+i, k0+kk]

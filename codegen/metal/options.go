@@ -50,7 +50,7 @@ func AttentionLayouts() []string { return []string{"auto", "tiled", "per-key"} }
 func CheckAttentionLayout(v string) error { return oneOf(v, AttentionLayouts()) }
 
 // GEMVLayouts are the values of Options.GEMVLayout.
-func GEMVLayouts() []string { return []string{"auto", "wide", "narrow", "deep"} }
+func GEMVLayouts() []string { return []string{"auto", layoutWide, layoutNarrow, layoutDeep} }
 
 // CheckGEMVLayout reports whether v is a GEMV layout.
 func CheckGEMVLayout(v string) error { return oneOf(v, GEMVLayouts()) }
@@ -127,14 +127,7 @@ func CheckDecodeThreadgroups(n int) error {
 func (o *Options) foldsMerges() bool { return versionAtLeast(o.MSLVersion, "3.2") }
 
 // CheckMSLVersion reports whether v is an MSL version the emitter targets.
-func CheckMSLVersion(v string) error {
-	for _, ok := range MSLVersions() {
-		if v == ok {
-			return nil
-		}
-	}
-	return fmt.Errorf("'%s' is not one of %s", v, strings.Join(MSLVersions(), ", "))
-}
+func CheckMSLVersion(v string) error { return oneOf(v, MSLVersions()) }
 
 // CheckMaxThreads reports whether n can bound a threadgroup: a multiple of
 // the simdgroup width between 32 and 1024.

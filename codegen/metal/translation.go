@@ -3,6 +3,7 @@ package metal
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/codegen/translation"
 )
@@ -17,7 +18,7 @@ func Translation() *translation.Translation {
 		Options: []translation.Option{
 			{
 				Name: "msl-version", Value: "<version>", Default: "3.0",
-				Help:  "Metal Shading Language version to target (2.4, 3.0, 3.1, 3.2; bf16 needs 3.1)",
+				Help:  "Metal Shading Language version to target (" + strings.Join(MSLVersions(), ", ") + "; bf16 needs 3.1)",
 				Check: CheckMSLVersion,
 			},
 			{
@@ -32,12 +33,12 @@ func Translation() *translation.Translation {
 			},
 			{
 				Name: "attention-layout", Value: "<layout>", Default: "auto",
-				Help:  "Attention decode's kernel layout (auto, tiled, per-key)",
+				Help:  "Attention decode's kernel layout (" + strings.Join(AttentionLayouts(), ", ") + ")",
 				Check: CheckAttentionLayout,
 			},
 			{
 				Name: "gemv-layout", Value: "<layout>", Default: "auto",
-				Help:  "The f16 and f32 GEMV's kernel layout (auto, wide, narrow, deep)",
+				Help:  "The f16 and f32 GEMV's kernel layout (" + strings.Join(GEMVLayouts(), ", ") + ")",
 				Check: CheckGEMVLayout,
 			},
 		},

@@ -29,7 +29,7 @@ func main() {
 	skipReal := flag.Bool("skip-real", false, "leave out the real-size suite (its reference takes minutes)")
 	tune := flag.String("tune", "", "comma-separated decode-threadgroups values: a timed-only suite of the split decode kernels (f16 GEMV, attention decode) for each")
 	msl := flag.String("msl-version", "3.1", "the MSL version the suites are emitted for (3.1 or later: bf16 cases); 3.2 folds the split kernels' merges")
-	gemv := flag.String("gemv-layout", "auto", "the f16 GEMV's layout (auto, wide, narrow, deep), to time one against another")
+	gemv := flag.String("gemv-layout", "auto", "the f16 GEMV's layout ("+strings.Join(metal.GEMVLayouts(), ", ")+"), to time one against another")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,9 +155,9 @@ func lookPath(t *testing.T, name string) string {
 }
 
 // TestRunRejectsMSLVersion: -msl-version must name a version the emitter
-// targets and -gemv-layout a layout
-// targets (checked before the output directory is emptied: a file in it
-// survives), and one with bfloat (the small suite has bf16 cases).
+// targets, one with bfloat (the small suite has bf16 cases), and
+// -gemv-layout a layout; both are checked before the output directory is
+// emptied (a file in it survives).
 func TestRunRejectsMSLVersion(t *testing.T) {
 	t.Chdir(filepath.Join("..", "..", ".."))
 	dir := t.TempDir()
@@ -354,25 +355,14 @@ func TestReportTimingOnly(t *testing.T) {
 // others — a -skip-real directory has no real suite, and its build must
 // not ask for one (run 14d's first call built nothing).
 func TestPresentSuites(t *testing.T) {
-	python := lookPath(t, "python3")
 	dir := t.TempDir()
 	for _, f := range []string{"small_table.cu", "planted_table.cu", "tune4096_table.cu", "tune1024_table.cu", "tune1024.json", "small_part0.cu"} {
 		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// check.py imports numpy at the top; a stand-in lets this run without it.
-	stub := t.TempDir()
-	if err := os.WriteFile(filepath.Join(stub, "numpy.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := "import sys; sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[1]); import check; " +
-		"print(' '.join(check.present_suites(sys.argv[3])))"
-	out, err := exec.Command(python, "-c", script, "..", stub, dir).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if got, want := strings.TrimSpace(string(out)), "small planted tune1024 tune4096"; got != want {
+	out := runCheckPy(t, "print(' '.join(check.present_suites(sys.argv[1])))", dir)
+	if got, want := strings.TrimSpace(out), "small planted tune1024 tune4096"; got != want {
 		t.Errorf("present_suites: %q, want %q", got, want)
 	}
 }
@@ -382,23 +372,32 @@ func TestPresentSuites(t *testing.T) {
 // 15's full checks left probe.jobs out and the probe stage vanished from
 // the results), and that a stage the call did not ask for is not.
 func TestMissingInputRecorded(t *testing.T) {
-	python := lookPath(t, "python3")
-	out := t.TempDir()
-	stub := t.TempDir()
-	if err := os.WriteFile(filepath.Join(stub, "numpy.py"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := "import sys, json; sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[1]); import check; " +
-		"R = check.Results(sys.argv[3], ['probe']); R.missing('probe', '/x/probe.jobs'); " +
-		"R.missing('sanitize_real_split', '/x/real-split.jobs'); " +
-		"print(json.dumps(json.load(open(sys.argv[3] + '/results.json'))['stages'], sort_keys=True))"
-	got, err := exec.Command(python, "-c", script, "..", stub, out).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, got)
-	}
-	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	out := runCheckPy(t, "R = check.Results(sys.argv[1], ['probe']); "+
+		"R.stage('probe', lambda: 1 / 0, needs='probe.jobs'); "+
+		"R.stage('sanitize_real_split', lambda: 1 / 0, needs='real-split.jobs'); "+
+		"print(json.dumps(json.load(open(sys.argv[1] + '/results.json'))['stages'], sort_keys=True))", t.TempDir())
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := `{"probe": {"seconds": 0, "status": "skipped: probe.jobs not carried"}}`
 	if last := lines[len(lines)-1]; last != want {
 		t.Errorf("stages: %s, want %s", last, want)
 	}
+}
+
+// runCheckPy runs script with python3 after importing check.py (from
+// bench/gpu, with json and sys imported) and returns its output; args
+// are sys.argv[1:]. check.py imports numpy at the top; a stand-in lets
+// these tests run without it. The test skips without python3.
+func runCheckPy(t *testing.T, script string, args ...string) string {
+	t.Helper()
+	python := lookPath(t, "python3")
+	stub := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stub, "numpy.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pre := "import json, sys; sys.path.insert(0, " + strconv.Quote(stub) + "); sys.path.insert(0, '..'); import check; "
+	out, err := exec.Command(python, append([]string{"-c", pre + script}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return string(out)
 }
