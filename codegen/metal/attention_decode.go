@@ -61,6 +61,7 @@ type attnDecodePlan struct {
 	tiled      bool  // the tiled layout (attention_tiled.go)
 	kl, kpw    int64 // lanes per key, keys per simdgroup step
 	vecQ, vecV bool  // four-wide loads of q and k, of v
+	pairK      bool  // the tiled layout's K rows in 16-byte loads (attnSlice.pair)
 	nq, nv     int64 // elements of D and Dv a lane holds
 	hb         int64 // query heads per threadgroup
 	splits, ks int64 // key ranges, keys per range
@@ -145,6 +146,9 @@ func (p *attnDecodePlan) split(s *attnShape, target int64) {
 	if base < target {
 		p.splits = max(1, min(ceilDiv(target, base), ceilDiv(s.sk, attnMinKeys)))
 	}
+	// A folded merge keeps hb·(splits + 2) floats of weights in
+	// threadgroup memory (attnFoldWeights).
+	p.splits = min(p.splits, MaxThreadgroupMemory/4/p.hb-2)
 	p.ks = ceilDiv(s.sk, p.splits)
 	p.splits = ceilDiv(s.sk, p.ks)
 	p.partRow = 2 + s.dv
@@ -256,16 +260,37 @@ type attnSlice struct {
 	dim, kl int64
 	lane    string
 	vec     bool
-	n       int64 // elements per lane
+	// pair: the lane's vectors are adjacent two by two (8 elements of a
+	// 2-byte type), each pair one 16-byte load; the dim is whole pairs
+	// of every lane (pairFits).
+	pair bool
+	n    int64 // elements per lane
 }
+
+// run is how many of a lane's elements are adjacent in the row: 4 for
+// vectors, 8 for pairs of them, 1 for scalars.
+func (a attnSlice) run() int64 {
+	switch {
+	case a.pair:
+		return 8
+	case a.vec:
+		return 4
+	}
+	return 1
+}
+
+// pairFits reports whether a slice of dim over kl lanes can load its
+// vectors in pairs: 2-byte elements, the dim whole pairs of every lane.
+func pairFits(dim, kl int64, et elem) bool { return et.size() == 2 && dim%(8*kl) == 0 }
 
 // vecStart is the first dim index of the lane's vector v.
-func (a attnSlice) vecStart(v int64) string {
-	return fmt.Sprintf("%s * 4u + %du", a.lane, 4*a.kl*v)
-}
+func (a attnSlice) vecStart(v int64) string { return a.index(4 * v) }
 
 // full reports whether every lane's vector v is inside the dim.
-func (a attnSlice) full(v int64) bool { return 4*a.kl*(v+1) <= a.dim }
+func (a attnSlice) full(v int64) bool {
+	r := a.run()
+	return r*a.kl*(4*v/r+1) <= a.dim
+}
 
 // load writes the loads of a lane's slice of row (an element offset
 // expression) of buf into floats name0…; out-of-range elements are 0.
@@ -337,6 +362,20 @@ func (a attnSlice) declRaw(b *kb, et elem, name string) {
 // initialises a constant first, or it becomes four 2-byte loads.
 func (a attnSlice) loadRaw(b *kb, buf string, et elem, row, name, keep string, guard bool) {
 	zero := "(" + et.msl() + ")0.0f"
+	if a.pair {
+		if guard {
+			panic("attnSlice: a guarded load of pairs")
+		}
+		vt := et.msl() + "4"
+		for v := int64(0); v < a.n/4; v += 2 {
+			b.l("{")
+			b.l("const uint4 t = *((device const uint4 *)(%s + %s + %s));", buf, row, a.vecStart(v))
+			b.l("%s%d = as_type<%s>(t.xy);", name, v, vt)
+			b.l("%s%d = as_type<%s>(t.zw);", name, v+1, vt)
+			b.l("}")
+		}
+		return
+	}
 	if a.vec {
 		vt := et.msl() + "4"
 		for v := range a.n / 4 {
@@ -405,8 +444,8 @@ func (a attnSlice) elem(name string, e int64) string {
 
 // index is the dim index of the lane's element e.
 func (a attnSlice) index(e int64) string {
-	if a.vec {
-		return fmt.Sprintf("%s * 4u + %du", a.lane, 4*a.kl*(e/4)+e%4)
+	if r := a.run(); r > 1 {
+		return fmt.Sprintf("%s * %du + %du", a.lane, r, r*a.kl*(e/r)+e%r)
 	}
 	return fmt.Sprintf("%s + %du", a.lane, a.kl*e)
 }
@@ -714,6 +753,12 @@ func attnMergeRanges(b *kb, splits, chunk int64, ot string, load func(i int64, f
 // of Dv of its hb heads, unit at a time: head hh, first element d.
 func attnDvLoop(b *kb, s *attnShape, p *attnDecodePlan, unit int64) {
 	b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*s.dv/unit)
+	attnDvIndex(b, s, unit)
+}
+
+// attnDvIndex declares the head hh and the first element d of Dv of the
+// threadgroup's element e.
+func attnDvIndex(b *kb, s *attnShape, unit int64) {
 	b.l("const uint hh = e / %du;", s.dv/unit)
 	if unit == 1 {
 		b.l("const uint d = e %% %du;", s.dv)
@@ -722,35 +767,84 @@ func attnDvLoop(b *kb, s *attnShape, p *attnDecodePlan, unit int64) {
 	}
 }
 
-// attnFoldChunk is how many ranges a folded attention merge loads at once.
-const attnFoldChunk = 8
+// attnFoldChunk is how many ranges' o a folded merge thread loads
+// before using any.
+const attnFoldChunk = 32
 
 // attnFold ends a folded attention decode: the last range of each
-// (query, head block, batch entry) merges the group's ranges, a thread
-// an element of Dv (four with float4 partials) of one head.
+// (query, head block, batch entry) merges the group's ranges in two
+// passes: attnFoldWeights, then a thread an element of Dv (four with
+// float4 partials) of one head adds w·o over the ranges.
 func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 	group := fmt.Sprintf("bb * %du + tgpos.y", s.sq*p.headBlocks)
 	foldArrive(b, group, p.splits)
 	unit, ot := p.partVec()
 	rows := s.b * s.sq * s.h
-	attnDvLoop(b, s, p, unit)
-	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
-	attnMergeRanges(b, p.splits, attnFoldChunk, ot, func(i int64, first string) {
-		r := addExpr(first, fmt.Sprintf("%du", i))
+	// Where range r's row for head row starts, in part's units.
+	rowAt := func(r string) string {
 		if p.quads {
 			q := p.partRow / 4
-			b.l("const uint pr%d = %s * %du + row * %du;", i, r, rows*q, q)
-			b.l("const float4 ml%d = part[pr%d];", i, i)
-			b.l("const float4 o%d = part[pr%d + 1u + d / 4u];", i, i)
-			b.l("const float m%d = ml%d.x;", i, i)
-			b.l("const float l%d = ml%d.y;", i, i)
-			return
+			return fmt.Sprintf("%s * %du + row * %du", r, rows*q, q)
 		}
-		b.l("const uint pr%d = (%s * %du + row) * %du;", i, r, rows, p.partRow)
-		b.l("const float m%d = part[pr%d];", i, i)
-		b.l("const float l%d = part[pr%d + 1u];", i, i)
-		b.l("const float o%d = part[pr%d + 2u + d];", i, i)
-	})
+		return fmt.Sprintf("(%s * %du + row) * %du", r, rows, p.partRow)
+	}
+	stride := p.splits + 2
+	n := p.hb * s.dv / unit
+	oAt := func(r string) string {
+		if p.quads {
+			return fmt.Sprintf("part[%s + 1u + d / 4u]", rowAt(r))
+		}
+		return fmt.Sprintf("part[%s + 2u + d]", rowAt(r))
+	}
+	// Where the ranges are one chunk, a thread's first element's o rows
+	// load before the first pass (their loads wait on nothing), into
+	// po<r>; later elements of the thread load theirs in the loop.
+	early := p.splits <= attnFoldChunk
+	if early {
+		for r := range p.splits {
+			b.l("%s po%d;", ot, r)
+		}
+		b.l("if (tpos.x < %du) {", n)
+		b.l("const uint e = tpos.x;")
+		attnDvIndex(b, s, unit)
+		b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
+		for r := range p.splits {
+			b.l("const %s t%d = %s;", ot, r, oAt(fmt.Sprintf("%du", r)))
+		}
+		for r := range p.splits {
+			b.l("po%d = t%d;", r, r)
+		}
+		b.l("}")
+	}
+	attnFoldWeights(b, s, p, rowAt)
+	attnDvLoop(b, s, p, unit)
+	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
+	b.l("threadgroup const float *wr = tg + hh * %du;", stride)
+	b.l("const float gm = wr[0];")
+	b.l("const float gl = wr[1];")
+	b.l("%s o = 0.0f;", ot)
+	if early {
+		b.l("if (e != tpos.x) {")
+		for r := range p.splits {
+			b.l("const %s t%d = %s;", ot, r, oAt(fmt.Sprintf("%du", r)))
+		}
+		for r := range p.splits {
+			b.l("po%d = t%d;", r, r)
+		}
+		b.l("}")
+		for r := range p.splits {
+			b.l("o += wr[%du] * po%d;", 2+r, r)
+		}
+	} else {
+		chunks(b, p.splits, attnFoldChunk, func(first string, k int64) {
+			for i := range k {
+				b.l("const %s o%d = %s;", ot, i, oAt(addExpr(first, fmt.Sprintf("%du", i))))
+			}
+			for i := range k {
+				b.l("o += wr[2u + %s] * o%d;", addExpr(first, fmt.Sprintf("%du", i)), i)
+			}
+		})
+	}
 	b.l("device %s *yr = y + row * %du + d;", s.y.elem.msl(), s.dv)
 	if p.quads {
 		for c, comp := range []string{"x", "y", "z", "w"} {
@@ -761,6 +855,65 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 	}
 	b.l("}")
 	foldDone(b, group)
+}
+
+// attnFoldWeights is the folded merge's first pass: a simdgroup a head
+// (of the threadgroup's hb), a lane a range (and every 32nd after it),
+// the ranges' maxima meeting in simd_max and their sums in simd_sum. It
+// leaves, at tg + hh·(splits + 2), the head's max gm, its sum gl of
+// l·w, and each range's weight w = exp2(m − gm) (0 for a range that
+// kept no key), so that the second pass only adds w·o: its loads of o
+// wait on nothing, and no rescale waits on the one before. On the H200
+// the serial merge of 32 ranges took 4.1 µs of an 8k-key attention
+// decode's 20.3 (docs/gpu-check.md, run 16).
+func attnFoldWeights(b *kb, s *attnShape, p *attnDecodePlan, rowAt func(r string) string) {
+	stride := p.splits + 2
+	if need := int(p.hb * stride * 4); need > b.k.ThreadgroupMemory {
+		b.tgmem("float", need)
+	}
+	per := ceilDiv(p.splits, SimdWidth)
+	b.l("for (uint hh = sg; hh < %du; hh += nsg) {", p.hb)
+	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
+	b.l("threadgroup float *wr = tg + hh * %du;", stride)
+	for k := range per {
+		r := "lane"
+		if k > 0 {
+			r = fmt.Sprintf("lane + %du", k*SimdWidth)
+		}
+		b.l("const uint r%d = %s;", k, r)
+		b.l("float m%d = -INFINITY;", k)
+		b.l("float l%d = 0.0f;", k)
+		b.l("if (r%d < %du) {", k, p.splits)
+		if p.quads {
+			b.l("const float4 ml = part[%s];", rowAt(fmt.Sprintf("r%d", k)))
+			b.l("m%d = ml.x;", k)
+			b.l("l%d = ml.y;", k)
+		} else {
+			b.l("m%d = part[%s];", k, rowAt(fmt.Sprintf("r%d", k)))
+			b.l("l%d = part[%s + 1u];", k, rowAt(fmt.Sprintf("r%d", k)))
+		}
+		b.l("}")
+	}
+	mx := "m0"
+	for k := int64(1); k < per; k++ {
+		mx = fmt.Sprintf("fmax(%s, m%d)", mx, k)
+	}
+	b.l("const float gm = simd_max(%s);", mx)
+	var sum []string
+	for k := range per {
+		b.l("const float w%d = m%d == -INFINITY ? 0.0f : exp2(m%d - gm);", k, k, k)
+		b.l("if (r%d < %du) {", k, p.splits)
+		b.l("wr[2u + r%d] = w%d;", k, k)
+		b.l("}")
+		sum = append(sum, fmt.Sprintf("l%d * w%d", k, k))
+	}
+	b.l("const float gl = simd_sum(%s);", strings.Join(sum, " + "))
+	b.l("if (lane == 0) {")
+	b.l("wr[0] = gm;")
+	b.l("wr[1] = gl;")
+	b.l("}")
+	b.l("}")
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 }
 
 // mergeChunk is how many partials a merge thread loads at once: an

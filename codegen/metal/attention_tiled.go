@@ -61,6 +61,14 @@ const (
 	// attnTiledORegs is the most floats of o a lane holds for the heads
 	// of its threadgroup (Dv/32 a head).
 	attnTiledORegs = 32
+	// attnLazyLog2 is how far, in log2 units, a score may pass the
+	// running max before the max moves: below it a key's weight is at
+	// most 2^attnLazyLog2 (256) and o and l keep their scale, so most
+	// steps pay one simd_any instead of the tile's max (log2(32/KL)
+	// shuffles a head) and the rescale. The weights are relative to any
+	// max the sums share, so the result is the same softmax; the
+	// combine and the merge scale by the m each range kept.
+	attnLazyLog2 = 8.0
 )
 
 // planAttnTiled is the tiled layout's launch plan.
@@ -72,6 +80,7 @@ func planAttnTiled(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	}
 	p.kpw = SimdWidth / p.kl
 	p.vecQ = s.d%4 == 0 && s.k.elem.hasVec4()
+	p.pairK = p.vecQ && pairFits(s.d, p.kl, s.k.elem)
 	p.vecV = s.dv%4 == 0 && s.v.elem.hasVec4()
 	p.nq = attnSliceLen(s.d, p.kl, p.vecQ)
 	p.nv = attnSliceLen(s.dv, SimdWidth, p.vecV)
@@ -113,7 +122,7 @@ func (p *attnDecodePlan) tiledFloats(hb int64) int64 {
 }
 
 func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
-	ks := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, n: p.nq}
+	ks := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, pair: p.pairK, n: p.nq}
 	vs := attnSlice{dim: s.dv, kl: SimdWidth, lane: "lane", vec: p.vecV, n: p.nv}
 	dq := p.dq()
 	comps := []string{"x", "y", "z", "w"}
@@ -145,31 +154,67 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("}")
 		}
 	}
-	// Software-pipelined: the first step's rows load before q is copied
-	// (their latency overlaps the copy's), the next step's while this
-	// step's are used (a step past the range loads kept rows, unused).
+	// Software-pipelined: the first two steps' rows load while q is
+	// copied, and each step's registers take the rows of the step after
+	// next once it is done with them (a step past the range loads kept
+	// rows, unused), so that from the start two steps' rows are in
+	// flight. q of the threadgroup's heads (contiguous in q) goes to
+	// threadgroup memory as floats, four at a time where the dims allow;
+	// a thread's first four are loaded before the rows and stored after
+	// them, so that q's load is not queued behind the rows'.
 	b.l("uint jb = jlo + sg * %du;", p.kpw)
+	next := fmt.Sprintf("(jb + nsg * %du)", p.kpw)
 	decl("c")
-	load("c", "jb")
-	// q of the threadgroup's heads (contiguous in q), as floats: four at
-	// a time where the dims allow, so that q loads as vectors too.
 	qrow := fmt.Sprintf("((bb * %du + i) * %du + h0) * %du", s.sq, s.h, s.d)
 	if p.vecQ && (s.q.elem == elemF32 || s.q.elem == elemF16) {
 		vt := s.q.elem.msl() + "4"
-		b.l("for (uint e = tpos.x * 4u; e < %du; e += tptg.x * 4u) {", p.hb*dq)
-		b.l("const uint d = e %% %du;", dq)
-		b.l("if (d < %du) {", s.d)
-		b.l("const %s t = *((device const %s *)(q + %s + (e / %du) * %du + d));", vt, vt, qrow, dq, s.d)
-		for c, comp := range comps {
-			b.l("tg[e + %du] = (float)t.%s;", c, comp)
+		n := p.hb * dq
+		qAt := func(e string) string {
+			return fmt.Sprintf("*((device const %s *)(q + %s + (%s / %du) * %du + %s %% %du))", vt, qrow, e, dq, s.d, e, dq)
 		}
-		b.l("} else {")
-		for c := range comps {
-			b.l("tg[e + %du] = 0.0f;", c)
+		store := func(e, v string) {
+			for c, comp := range comps {
+				b.l("tg[%s + %du] = (float)%s.%s;", e, c, v, comp)
+			}
 		}
+		// A half4 is loaded whole into a constant and then assigned (the
+		// CUDA shim assigns vectors element by element: a load assigned
+		// straight to qv became four 2-byte loads).
+		inDim := func(e string) string { return "" }
+		if dq > s.d {
+			inDim = func(e string) string { return fmt.Sprintf(" && %s %% %du < %du", e, dq, s.d) }
+		}
+		b.l("const uint qe = tpos.x * 4u;")
+		b.l("%s qv = %s(0.0f);", vt, vt)
+		b.l("if (qe < %du%s) {", n, inDim("qe"))
+		b.l("const %s t = %s;", vt, qAt("qe"))
+		b.l("qv = t;")
 		b.l("}")
+		load("c", "jb")
+		decl("n")
+		load("n", next)
+		b.l("if (qe < %du) {", n)
+		store("qe", "qv")
+		b.l("}")
+		b.l("for (uint e = qe + tptg.x * 4u; e < %du; e += tptg.x * 4u) {", n)
+		if dq > s.d {
+			b.l("if (e %% %du < %du) {", dq, s.d)
+			b.l("const %s t = %s;", vt, qAt("e"))
+			store("e", "t")
+			b.l("} else {")
+			for c := range comps {
+				b.l("tg[e + %du] = 0.0f;", c)
+			}
+			b.l("}")
+		} else {
+			b.l("const %s t = %s;", vt, qAt("e"))
+			store("e", "t")
+		}
 		b.l("}")
 	} else {
+		load("c", "jb")
+		decl("n")
+		load("n", next)
 		b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*dq)
 		b.l("const uint d = e %% %du;", dq)
 		b.l("tg[e] = d < %du ? (float)q[%s + (e / %du) * %du + d] : 0.0f;", s.d, qrow, dq, s.d)
@@ -184,24 +229,23 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("float o%d_%d = 0.0f;", hh, e)
 		}
 	}
-	// A step: the next step's rows into the registers of stage nxt, then
-	// this step's scores and values from those of stage cur. The loop
-	// takes two steps, the stages swapping roles, so that no register is
-	// copied from one stage to the other.
-	step := func(cur, nxt string) {
+	// A step: this step's scores and values from the registers of stage
+	// cur, then, unless the range is done, the rows of the step after
+	// next into them. The loop takes two steps, the stages swapping
+	// roles, so that no register is copied from one stage to the other.
+	step := func(cur string) {
 		b.l("{")
-		load(nxt, fmt.Sprintf("(jb + nsg * %du)", p.kpw))
 		attnTiledStep(b, s, p, ks, vs, cur)
 		b.l("jb += nsg * %du;", p.kpw)
 		b.l("}")
+		b.l("if (jb >= jhi) {")
+		b.l("break;")
+		b.l("}")
+		load(cur, next)
 	}
-	decl("n")
 	b.l("while (jb < jhi) {")
-	step("c", "n")
-	b.l("if (jb >= jhi) {")
-	b.l("break;")
-	b.l("}")
-	step("n", "c")
+	step("c")
+	step("n")
 	b.l("}")
 	for hh := range p.hb {
 		for off := 1; off < SimdWidth; off *= 2 {
@@ -264,6 +308,16 @@ func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur
 			b.l("}")
 		}
 		b.l("sc%d = %skeepk ? sc%d * 1.44269504f : -INFINITY;", hh, cur, hh)
+	}
+	// The running max moves only when a score passes it by more than
+	// attnLazyLog2 (one vote a step); the tile's max, its shuffles and
+	// the rescale run only then.
+	grow := make([]string, p.hb)
+	for hh := range p.hb {
+		grow[hh] = fmt.Sprintf("sc%d > m%d + %s", hh, hh, floatLit(attnLazyLog2))
+	}
+	b.l("if (simd_any(%s)) {", strings.Join(grow, " || "))
+	for hh := range p.hb {
 		b.l("float mx%d = sc%d;", hh, hh)
 	}
 	for off := p.kl; off < SimdWidth; off *= 2 {
@@ -282,6 +336,7 @@ func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur
 		b.l("m%d = mx%d;", hh, hh)
 		b.l("}")
 	}
+	b.l("}")
 	// Each key's weight once: l sums over the lanes at the end.
 	for hh := range p.hb {
 		b.l("const float pk%d = sc%d == -INFINITY ? 0.0f : exp2(sc%d - m%d);", hh, hh, hh, hh)

@@ -209,6 +209,16 @@ func TestOpsAttentionLayouts(t *testing.T) {
 		t.Errorf("%d attention_decode kernels for %d cases", n, len(cases))
 	}
 	runChecked(t, s, mslcpu.Plain, 10, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
+	// One key range a query (a grid of 8 threadgroups is aimed at 1):
+	// every simdgroup walks its keys for many steps, so the loop's
+	// stages go round more than once (the suite's ranges take a step or
+	// two).
+	opts.DecodeThreadgroups = 8
+	s, err = buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runChecked(t, s, mslcpu.Plain, 10, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
 }
 
 // TestOpsSmallThreadgroups runs the suite as a runtime must on a device

@@ -33,12 +33,27 @@
 // CHECK-NEXT:  }
 // CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:  atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
-// The merge: every range's row loaded before any is used, in range order.
-// CHECK:           const uint pr0 = 0u * 264u + row * 33u;
-// CHECK-NEXT:      const float4 ml0 = part[pr0];
-// CHECK-NEXT:      const float4 o0 = part[pr0 + 1u + d / 4u];
-// CHECK:           const float4 o3 = part[pr3 + 1u + d / 4u];
-// CHECK:           const float nm = fmax(fmax(fmax(fmax(gm, m0), m1), m2), m3);
+// The merge, in two passes. A thread's first element's o rows, every
+// range's, load first (they wait on nothing); then a simdgroup a head and
+// a lane a range find the head's max and sum and each range's weight (in
+// threadgroup memory); then each element adds w·o in range order (a
+// thread's later elements load their rows there).
+// CHECK:         float4 po3;
+// CHECK-NEXT:    if (tpos.x < 64u) {
+// CHECK:           const float4 t0 = part[0u * 264u + row * 33u + 1u + d / 4u];
+// CHECK:           const float4 t3 = part[3u * 264u + row * 33u + 1u + d / 4u];
+// CHECK:         for (uint hh = sg; hh < 2u; hh += nsg) {
+// CHECK:           const uint r0 = lane;
+// CHECK:           if (r0 < 4u) {
+// CHECK-NEXT:        const float4 ml = part[r0 * 264u + row * 33u];
+// CHECK:           const float gm = simd_max(m0);
+// CHECK-NEXT:      const float w0 = m0 == -INFINITY ? 0.0f : exp2(m0 - gm);
+// CHECK:           const float gl = simd_sum(l0 * w0);
+// CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:           if (e != tpos.x) {
+// CHECK:             const float4 t3 = part[3u * 264u + row * 33u + 1u + d / 4u];
+// CHECK:           o += wr[2u] * po0;
+// CHECK:           o += wr[5u] * po3;
 // CHECK:         yr[3] = (float)(gm == -INFINITY ? 0.0f : o.w / gl);
 // CHECK-NEXT:  }
 // CHECK-NEXT:  if (tpos.x == 0) {

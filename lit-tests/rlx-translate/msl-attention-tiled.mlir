@@ -7,23 +7,33 @@
 // default a cache whose key ranges give each simdgroup two steps or more
 // (8k keys: 32 ranges of 256, 64 keys a step) takes the tiled layout, one
 // of a step (1k: 64 keys a range) the per-key one. The tiled kernel
-// serves all four query heads of a KV head, loads the first step's rows
-// before copying q into threadgroup memory and the next step's before
-// this step's scores, and reads a key's four weights as one float4. Its
-// loop takes two steps, the registers of the two stages (c…, n…)
-// swapping roles, so no row is copied between them.
+// serves all four query heads of a KV head. It loads a thread's first
+// four elements of q, then the first two steps' rows (K in 16-byte loads,
+// two half4s each), then stores q into threadgroup memory; a step scores
+// its keys, moves the running max only when a score passes it by more
+// than 8 (one simd_any), reads a key's four weights as one float4, and
+// once done loads the rows of the step after next into its own
+// registers. The loop takes two steps, the registers of the two stages
+// (c…, n…) swapping roles, so no row is copied between them.
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
 // CHECK:         const uint grp = lane / 2u;
+// CHECK:         const uint qe = tpos.x * 4u;
+// CHECK:           const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (qe / 128u) * 128u + qe % 128u));
 // CHECK:         ckeepk = cjk < jhi && (long)cjk <= absq;
+// CHECK-NEXT:    {
+// CHECK-NEXT:      const uint4 t = *((device const uint4 *)(k + ((bb * 8192u + (ckeepk ? cjk : 0u)) * 8u + hk) * 128u + kl * 8u + 0u));
+// CHECK-NEXT:      ck_0 = as_type<half4>(t.xy);
+// CHECK-NEXT:      ck_1 = as_type<half4>(t.zw);
 // CHECK:         cv15_0 = t;
-// CHECK:         for (uint e = tpos.x * 4u; e < 512u; e += tptg.x * 4u) {
-// CHECK:           const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (e / 128u) * 128u + d));
+// CHECK:         njk = (jb + nsg * 16u) + grp;
+// CHECK:         nv15_0 = t;
+// CHECK:         tg[qe + 0u] = (float)qv.x;
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:         while (jb < jhi) {
-// CHECK:             nv15_0 = t;
 // CHECK:             sc0 += simd_shuffle_xor(sc0, 1u);
-// CHECK:             mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
+// CHECK:             if (simd_any(sc0 > m0 + 8.0f || sc1 > m1 + 8.0f || sc2 > m2 + 8.0f || sc3 > m3 + 8.0f)) {
+// CHECK:               mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
 // CHECK:             ps[grp * 4u + 3u] = pk3;
 // CHECK:             simdgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:             const float4 p0 = *((threadgroup const float4 *)(ps + 60u));
@@ -34,12 +44,21 @@
 // CHECK-NEXT:      if (jb >= jhi) {
 // CHECK-NEXT:        break;
 // CHECK-NEXT:      }
-// CHECK-NEXT:      {
-// CHECK:             cv15_0 = t;
+// CHECK-NEXT:      cjk = (jb + nsg * 16u) + grp;
+// CHECK:           cv15_0 = t;
+// CHECK:           {
 // CHECK:             o0_0 += p0.x * (float)nv15_0.x;
 // CHECK:             jb += nsg * 16u;
 // CHECK-NEXT:      }
+// CHECK-NEXT:      if (jb >= jhi) {
+// CHECK-NEXT:        break;
+// CHECK-NEXT:      }
+// CHECK-NEXT:      njk = (jb + nsg * 16u) + grp;
+// CHECK:           nv15_0 = t;
+// CHECK:         }
 // CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:    l0 += simd_shuffle_xor(l0, 1u);
 // CHECK-NOT:     cjk = njk;
 // CHECK:         l0 += simd_shuffle_xor(l0, 16u);
 // CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]

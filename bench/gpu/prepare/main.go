@@ -56,7 +56,7 @@ func run(dir string, parts int, skipReal bool, tune string, mo metal.Options) er
 	if err := cuda.WriteShim(dir); err != nil {
 		return err
 	}
-	for _, f := range []string{"run.sh", "check.py", "bench.py", "report.py", "ncu.py"} {
+	for _, f := range []string{"run.sh", "check.py", "bench.py", "report.py", "ncu.py", "timeline.py"} {
 		data, err := os.ReadFile(filepath.Join("bench", "gpu", f))
 		if err != nil {
 			return fmt.Errorf("%v (run prepare from the repository root)", err)

@@ -25,7 +25,7 @@ import (
 // would otherwise first show in a device call).
 func TestScriptsParse(t *testing.T) {
 	python := lookPath(t, "python3")
-	for _, f := range []string{"check.py", "bench.py", "report.py", "ncu.py"} {
+	for _, f := range []string{"check.py", "bench.py", "report.py", "ncu.py", "timeline.py"} {
 		src := filepath.Join("..", f)
 		if out, err := exec.Command(python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", src).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)

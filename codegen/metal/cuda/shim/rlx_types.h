@@ -405,6 +405,12 @@ RLX_HD T as_type(const U &u) {
   RLX_MEMCPY((void *)&t, (const void *)&u, sizeof t);
   return t;
 }
+// A swizzle's bits are those of the vector it names (t.xy of a uint4 is
+// a uint2), not of the storage it points into.
+template <class T, class E, int N, int... I>
+RLX_HD T as_type(const swz<E, N, I...> &u) {
+  return as_type<T>(u.get());
+}
 
 }  // namespace metal
 

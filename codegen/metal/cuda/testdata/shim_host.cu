@@ -126,6 +126,7 @@ static void test_vectors() {
   CHECK(all(cross(float3(1.0f, 0.0f, 0.0f), float3(0.0f, 1.0f, 0.0f)) == float3(0.0f, 0.0f, 1.0f)));
   CHECK(as_type<uint>(1.0f) == 0x3f800000u);
   CHECK(as_type<float2>(uint2(0x3f800000u, 0x40000000u)).y == 2.0f);
+  CHECK(as_type<float2>(uint4(0u, 0u, 0x3f800000u, 0x40000000u).zw).x == 1.0f);
   uchar4 u = uchar4(250, 1, 2, 3);
   CHECK((u + uchar4(10)).x == 4);  // wraps as uchar
 }
