@@ -146,8 +146,9 @@ func (p *attnDecodePlan) split(s *attnShape, target int64) {
 	if base < target {
 		p.splits = max(1, min(ceilDiv(target, base), ceilDiv(s.sk, attnMinKeys)))
 	}
-	// A folded merge keeps hb·(splits + 2) floats of weights in
-	// threadgroup memory (attnFoldWeights).
+	// At most as many ranges as a folded merge's weights, hb·(splits + 2)
+	// floats, fit in threadgroup memory (attnFoldWeights); the same cap
+	// with or without the fold, so that folding changes no plan.
 	p.splits = min(p.splits, MaxThreadgroupMemory/4/p.hb-2)
 	p.ks = ceilDiv(s.sk, p.splits)
 	p.splits = ceilDiv(s.sk, p.ks)
@@ -800,6 +801,17 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 	// load before the first pass (their loads wait on nothing), into
 	// po<r>; later elements of the thread load theirs in the loop.
 	early := p.splits <= attnFoldChunk
+	// loadO loads every range's o of element (hh, d) into po<r>, each
+	// whole into a constant first (the CUDA shim assigns vectors element
+	// by element).
+	loadO := func() {
+		for r := range p.splits {
+			b.l("const %s t%d = %s;", ot, r, oAt(fmt.Sprintf("%du", r)))
+		}
+		for r := range p.splits {
+			b.l("po%d = t%d;", r, r)
+		}
+	}
 	if early {
 		for r := range p.splits {
 			b.l("%s po%d;", ot, r)
@@ -808,12 +820,7 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 		b.l("const uint e = tpos.x;")
 		attnDvIndex(b, s, unit)
 		b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
-		for r := range p.splits {
-			b.l("const %s t%d = %s;", ot, r, oAt(fmt.Sprintf("%du", r)))
-		}
-		for r := range p.splits {
-			b.l("po%d = t%d;", r, r)
-		}
+		loadO()
 		b.l("}")
 	}
 	attnFoldWeights(b, s, p, rowAt)
@@ -825,12 +832,7 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("%s o = 0.0f;", ot)
 	if early {
 		b.l("if (e != tpos.x) {")
-		for r := range p.splits {
-			b.l("const %s t%d = %s;", ot, r, oAt(fmt.Sprintf("%du", r)))
-		}
-		for r := range p.splits {
-			b.l("po%d = t%d;", r, r)
-		}
+		loadO()
 		b.l("}")
 		for r := range p.splits {
 			b.l("o += wr[%du] * po%d;", 2+r, r)

@@ -23,16 +23,18 @@ import (
 //     the key's row; q of the threadgroup's heads is read from threadgroup
 //     memory (each lane group reads the same address: a broadcast), so
 //     q costs no registers and one threadgroup serves every query head
-//     of its KV head, reading each K and V row once; the tile's maximum
-//     updates the running max once a tile, and the weights p go to the
-//     simdgroup's slot of threadgroup memory;
+//     of its KV head, reading each K and V row once (K in 16-byte loads
+//     where pairFits); the running max moves only when a score of the
+//     tile passes it by more than attnLazyLog2 (one simd_any a step,
+//     the tile's max and rescale only then), and the weights p go to
+//     the simdgroup's slot of threadgroup memory;
 //   - values: every lane holds Dv/32 elements of o for each head and adds
 //     p·v for each key of the tile (32 lanes read a V row's contiguous
 //     bytes), a key's weights read back as a broadcast.
 //
-// The steps are software-pipelined: the next step's K and V rows load
-// while this step's are used, and the first step's before q is copied.
-// The loop takes two steps, the two stages' registers swapping roles, so
+// The steps are software-pipelined: the first two steps' rows load
+// while q is copied, and a step's registers take the rows of the step
+// after next once it is done with them. The loop takes two steps, the two stages' registers swapping roles, so
 // that no row is copied from one stage to the other (on the H200 the
 // copies were half-word moves of the CUDA shim's half4; without them a
 // step is 1,170 SASS instructions instead of 1,293, and 8k and 32k keys

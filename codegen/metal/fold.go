@@ -20,9 +20,9 @@ import "fmt"
 //     (a word of the region's status buffer, which the runtime zeroes
 //     before the region: regionState.arrivals);
 //   - only the threadgroup that saw n−1 (the group's last) goes on: it
-//     fences again, merges the group's ranges in the same fixed order as
-//     attention_merge (results do not depend on which threadgroup came
-//     last), writes the result, and sets the counter back to 0, so that
+//     fences again, merges the group's ranges in a fixed order (attnFold:
+//     each range's weight from simd_max and simd_sum, then w·o; results
+//     do not depend on which threadgroup came last), writes the result, and sets the counter back to 0, so that
 //     the next dispatch of the region starts from 0 again.
 //
 // Nothing waits for another threadgroup, so there is no forward-progress

@@ -401,3 +401,22 @@ func runCheckPy(t *testing.T, script string, args ...string) string {
 	}
 	return string(out)
 }
+
+// TestTimelineSummarize re-summarizes run 16's stored timeline (raw
+// stamps and sites, as timeline.py --json wrote them on the GPU) and
+// compares the table with the one that run printed.
+func TestTimelineSummarize(t *testing.T) {
+	python := lookPath(t, "python3")
+	dir := filepath.Join("..", "results", "run16")
+	out, err := exec.Command(python, filepath.Join("..", "timeline.py"), "--summarize", filepath.Join(dir, "tl_RH.json")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("timeline.py --summarize: %v\n%s", err, out)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "tl_RH.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
+		t.Errorf("timeline.py --summarize differs from run 16's table:\n%s\nwant:\n%s", out, want)
+	}
+}

@@ -300,12 +300,12 @@ func attentionCases() []Case {
 		att("attn_decode_gqa_f16_split", 1, 1, 8, 128, 300, 2, 128, "f16", `mask = "causal"`, ""),
 		att("attn_decode_window_split", 1, 2, 4, 40, 150, 2, 24, "f32", `mask = "sliding_window", window = 70 : i64`, ""),
 		att("attn_decode_odd_dims_split", 1, 1, 3, 18, 70, 1, 10, "f32", `mask = "none"`, ""),
-		// Scores hundreds of log2 units apart: the running max moves by
-		// more than the decode kernels' lazy threshold after the first
-		// steps (a kernel that kept its first max would overflow).
 		// D = 20: the tiled layout's two lanes a key hold 12 elements
 		// each, q padded with zeros past D.
 		att("attn_decode_pad_split", 1, 1, 4, 20, 150, 2, 20, "f32", `mask = "causal"`, ""),
+		// Scores hundreds of log2 units apart: the running max moves by
+		// more than the decode kernels' lazy threshold after the first
+		// steps (a kernel that kept its first max would overflow).
 		att("attn_decode_sharp_split", 1, 1, 4, 64, 400, 1, 64, "f32", `mask = "causal", scale = 40.0 : f32`, ""),
 		// 33 key ranges: the merge's loop over whole chunks and its rest.
 		att("attn_decode_many_ranges", 1, 1, 2, 16, 2100, 1, 16, "f32", `mask = "causal"`, ""),
