@@ -32,9 +32,12 @@ import (
 //     p·v for each key of the tile (32 lanes read a V row's contiguous
 //     bytes), a key's weights read back as a broadcast.
 //
-// The steps are software-pipelined: the first two steps' rows load
-// while q is copied, and a step's registers take the rows of the step
-// after next once it is done with them. The loop takes two steps, the two stages' registers swapping roles, so
+// The steps are software-pipelined: the first step's rows load while q
+// is copied, and each step loads the next step's rows before its own
+// arithmetic. Loading the first two steps' rows before q's barrier, each
+// step then loading the step after next, was slower: 18.0 µs at 8k keys
+// against 16.4 (q's barrier waited behind twice the rows; run 16). The
+// loop takes two steps, the two stages' registers swapping roles, so
 // that no row is copied from one stage to the other (on the H200 the
 // copies were half-word moves of the CUDA shim's half4; without them a
 // step is 1,170 SASS instructions instead of 1,293, and 8k and 32k keys
@@ -156,11 +159,9 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("}")
 		}
 	}
-	// Software-pipelined: the first two steps' rows load while q is
-	// copied, and each step's registers take the rows of the step after
-	// next once it is done with them (a step past the range loads kept
-	// rows, unused), so that from the start two steps' rows are in
-	// flight. q of the threadgroup's heads (contiguous in q) goes to
+	// Software-pipelined: the first step's rows load while q is copied,
+	// and each step starts by loading the next step's rows (a step past
+	// the range loads kept rows, unused). q of the threadgroup's heads (contiguous in q) goes to
 	// threadgroup memory as floats, four at a time where the dims allow;
 	// a thread's first four are loaded before the rows and stored after
 	// them, so that q's load is not queued behind the rows'.
@@ -193,8 +194,6 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		b.l("qv = t;")
 		b.l("}")
 		load("c", "jb")
-		decl("n")
-		load("n", next)
 		b.l("if (qe < %du) {", n)
 		store("qe", "qv")
 		b.l("}")
@@ -215,8 +214,6 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 		b.l("}")
 	} else {
 		load("c", "jb")
-		decl("n")
-		load("n", next)
 		b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*dq)
 		b.l("const uint d = e %% %du;", dq)
 		b.l("tg[e] = d < %du ? (float)q[%s + (e / %du) * %du + d] : 0.0f;", s.d, qrow, dq, s.d)
@@ -231,23 +228,24 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("float o%d_%d = 0.0f;", hh, e)
 		}
 	}
-	// A step: this step's scores and values from the registers of stage
-	// cur, then, unless the range is done, the rows of the step after
-	// next into them. The loop takes two steps, the stages swapping
-	// roles, so that no register is copied from one stage to the other.
-	step := func(cur string) {
+	// A step: the next step's rows into the registers of stage nxt, then
+	// this step's scores and values from those of stage cur. The loop
+	// takes two steps, the stages swapping roles, so that no register is
+	// copied from one stage to the other.
+	step := func(cur, nxt string) {
 		b.l("{")
+		load(nxt, next)
 		attnTiledStep(b, s, p, ks, vs, cur)
 		b.l("jb += nsg * %du;", p.kpw)
 		b.l("}")
-		b.l("if (jb >= jhi) {")
-		b.l("break;")
-		b.l("}")
-		load(cur, next)
 	}
+	decl("n")
 	b.l("while (jb < jhi) {")
-	step("c")
-	step("n")
+	step("c", "n")
+	b.l("if (jb >= jhi) {")
+	b.l("break;")
+	b.l("}")
+	step("n", "c")
 	b.l("}")
 	for hh := range p.hb {
 		for off := 1; off < SimdWidth; off *= 2 {

@@ -8,13 +8,12 @@
 // (8k keys: 32 ranges of 256, 64 keys a step) takes the tiled layout, one
 // of a step (1k: 64 keys a range) the per-key one. The tiled kernel
 // serves all four query heads of a KV head. It loads a thread's first
-// four elements of q, then the first two steps' rows (K in 16-byte loads,
-// two half4s each), then stores q into threadgroup memory; a step scores
-// its keys, moves the running max only when a score passes it by more
-// than 8 (one simd_any), reads a key's four weights as one float4, and
-// once done loads the rows of the step after next into its own
-// registers. The loop takes two steps, the registers of the two stages
-// (c…, n…) swapping roles, so no row is copied between them.
+// four elements of q, then the first step's rows (K in 16-byte loads, two
+// half4s each), then stores q into threadgroup memory; a step loads the
+// next step's rows, scores its keys, moves the running max only when a
+// score passes it by more than 8 (one simd_any) and reads a key's four
+// weights as one float4. The loop takes two steps, the registers of the
+// two stages (c…, n…) swapping roles, so no row is copied between them.
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
 // CHECK:         const uint grp = lane / 2u;
@@ -26,11 +25,13 @@
 // CHECK-NEXT:      ck_0 = as_type<half4>(t.xy);
 // CHECK-NEXT:      ck_1 = as_type<half4>(t.zw);
 // CHECK:         cv15_0 = t;
-// CHECK:         njk = (jb + nsg * 16u) + grp;
-// CHECK:         nv15_0 = t;
+// CHECK-NOT:     njk
 // CHECK:         tg[qe + 0u] = (float)qv.x;
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:         while (jb < jhi) {
+// CHECK-NEXT:      {
+// CHECK-NEXT:        njk = (jb + nsg * 16u) + grp;
+// CHECK:             nv15_0 = t;
 // CHECK:             sc0 += simd_shuffle_xor(sc0, 1u);
 // CHECK:             if (simd_any(sc0 > m0 + 8.0f || sc1 > m1 + 8.0f || sc2 > m2 + 8.0f || sc3 > m3 + 8.0f)) {
 // CHECK:               mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
@@ -44,22 +45,14 @@
 // CHECK-NEXT:      if (jb >= jhi) {
 // CHECK-NEXT:        break;
 // CHECK-NEXT:      }
-// CHECK-NEXT:      cjk = (jb + nsg * 16u) + grp;
-// CHECK:           cv15_0 = t;
-// CHECK:           {
+// CHECK-NEXT:      {
+// CHECK-NEXT:        cjk = (jb + nsg * 16u) + grp;
+// CHECK:             cv15_0 = t;
 // CHECK:             o0_0 += p0.x * (float)nv15_0.x;
 // CHECK:             jb += nsg * 16u;
 // CHECK-NEXT:      }
-// CHECK-NEXT:      if (jb >= jhi) {
-// CHECK-NEXT:        break;
-// CHECK-NEXT:      }
-// CHECK-NEXT:      njk = (jb + nsg * 16u) + grp;
-// CHECK:           nv15_0 = t;
-// CHECK:         }
 // CHECK-NEXT:    }
-// CHECK-NEXT:  }
 // CHECK-NEXT:    l0 += simd_shuffle_xor(l0, 1u);
-// CHECK-NOT:     cjk = njk;
 // CHECK:         l0 += simd_shuffle_xor(l0, 16u);
 // CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]
 
