@@ -42,11 +42,11 @@ import (
 // copies were half-word moves of the CUDA shim's half4; without them a
 // step is 1,170 SASS instructions instead of 1,293, and 8k and 32k keys
 // took 20.6 and 49.8 µs against 20.9 and 50.9, docs/gpu-check.md, run
-// 15). The two stages'
-// rows are most of the kernel's registers (174 at D = 128 on the H200);
-// pipelining only K took it to 144, three threadgroups a
-// multiprocessor, and was no faster at 8k keys at 256, 384 or 512
-// threadgroups (run 14e). Loading a step's V rows from one base where
+// 15). The two stages' rows are most of the kernel's registers (174 at
+// D = 128 on the H200 in run 15, 201 after run 16: two threadgroups a
+// multiprocessor either way); pipelining only K took it to 144, three
+// threadgroups a multiprocessor, and was no faster at 8k keys at 256,
+// 384 or 512 threadgroups (run 14e). Loading a step's V rows from one base where
 // all its keys are kept (no per-key test and select) was slower: 25.3
 // and 62.8 µs (run 15).
 //
@@ -247,11 +247,6 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("}")
 	step("n", "c")
 	b.l("}")
-	for hh := range p.hb {
-		for off := 1; off < SimdWidth; off *= 2 {
-			b.l("l%d += simd_shuffle_xor(l%d, %du);", hh, hh, off)
-		}
-	}
 	b.l("threadgroup float *ms = tg + %du;", p.mOff())
 	attnCombine(b, s, p, "ms", vs, "")
 }
@@ -337,19 +332,22 @@ func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur
 		b.l("}")
 	}
 	b.l("}")
-	// Each key's weight once: l sums over the lanes at the end.
+	// Each key's weight once, to the simdgroup's slot.
 	for hh := range p.hb {
 		b.l("const float pk%d = sc%d == -INFINITY ? 0.0f : exp2(sc%d - m%d);", hh, hh, hh, hh)
 	}
 	b.l("if (kl == 0u) {")
 	for hh := range p.hb {
 		b.l("ps[grp * %du + %du] = pk%d;", p.hb, hh, hh)
-		b.l("l%d += pk%d;", hh, hh)
 	}
 	b.l("}")
 	b.l("simdgroup_barrier(mem_flags::mem_threadgroup);")
 	// A key at a time (its weights read once, as a float4 for each four
-	// heads), so that one key's weights are live, not the tile's.
+	// heads), so that one key's weights are live, not the tile's. Every
+	// lane adds each key's weight to its l too, so that l needs no
+	// shuffles at the end: 16.0 µs at 8k keys against 16.2 to 16.3 with
+	// one lane of each key's group adding its own and five shuffles a
+	// head after the loop (docs/gpu-check.md, run 16).
 	for t := range p.kpw {
 		b.l("{")
 		pw := func(hh int64) string { return fmt.Sprintf("ps[%du]", t*p.hb+hh) }
@@ -360,6 +358,7 @@ func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur
 			pw = func(hh int64) string { return fmt.Sprintf("p%d.%s", hh/4, comps[hh%4]) }
 		}
 		for hh := range p.hb {
+			b.l("l%d += %s;", hh, pw(hh))
 			for e := range p.nv {
 				b.l("o%d_%d += %s * %s;", hh, e, pw(hh), vs.elem(fmt.Sprintf("%sv%d_", cur, t), e))
 			}

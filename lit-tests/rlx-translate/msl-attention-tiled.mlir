@@ -12,8 +12,10 @@
 // half4s each), then stores q into threadgroup memory; a step loads the
 // next step's rows, scores its keys, moves the running max only when a
 // score passes it by more than 8 (one simd_any) and reads a key's four
-// weights as one float4. The loop takes two steps, the registers of the
-// two stages (c…, n…) swapping roles, so no row is copied between them.
+// weights as one float4 (every lane adding them to its l, so that l
+// needs no shuffles after the loop). The loop takes two steps, the
+// registers of the two stages (c…, n…) swapping roles, so no row is
+// copied between them.
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
 // CHECK:         const uint grp = lane / 2u;
@@ -38,6 +40,7 @@
 // CHECK:             ps[grp * 4u + 3u] = pk3;
 // CHECK:             simdgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:             const float4 p0 = *((threadgroup const float4 *)(ps + 60u));
+// CHECK-NEXT:        l0 += p0.x;
 // CHECK-NEXT:        o0_0 += p0.x * (float)cv15_0.x;
 // CHECK:             simdgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:        jb += nsg * 16u;
@@ -52,8 +55,9 @@
 // CHECK:             jb += nsg * 16u;
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
-// CHECK-NEXT:    l0 += simd_shuffle_xor(l0, 1u);
-// CHECK:         l0 += simd_shuffle_xor(l0, 16u);
+// CHECK-NEXT:    threadgroup float *ms = tg + 768u;
+// CHECK-NOT:     simd_shuffle_xor(l0
+// CHECK:         mine[1] = l0;
 // CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 1024 8 128] v[1 1024 8 128], mask causal, {{.*}}, keys in 16 ranges of 64

@@ -55,6 +55,7 @@ func TestReportReproducesRuns(t *testing.T) {
 		{"run13b", ""},
 		{filepath.Join("run14a", "n32"), ""},
 		{filepath.Join("run14b", "f32"), ""},
+		{filepath.Join("run16b", "LW_F"), ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()
