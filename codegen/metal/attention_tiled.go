@@ -46,9 +46,9 @@ import (
 // D = 128 on the H200 in run 15, 201 after run 16: two threadgroups a
 // multiprocessor either way); pipelining only K took it to 144, three
 // threadgroups a multiprocessor, and was no faster at 8k keys at 256,
-// 384 or 512 threadgroups (run 14e). Loading a step's V rows from one base where
-// all its keys are kept (no per-key test and select) was slower: 25.3
-// and 62.8 µs (run 15).
+// 384 or 512 threadgroups (run 14e). Loading a step's V rows from one
+// base where all its keys are kept (no per-key test and select) was
+// slower: 25.3 and 62.8 µs (run 15).
 //
 // A simdgroup's lanes meet only in its own slot of threadgroup memory
 // (two simdgroup barriers a step); the simdgroups combine at the end as
@@ -161,10 +161,11 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	}
 	// Software-pipelined: the first step's rows load while q is copied,
 	// and each step starts by loading the next step's rows (a step past
-	// the range loads kept rows, unused). q of the threadgroup's heads (contiguous in q) goes to
-	// threadgroup memory as floats, four at a time where the dims allow;
-	// a thread's first four are loaded before the rows and stored after
-	// them, so that q's load is not queued behind the rows'.
+	// the range loads kept rows, unused). q of the threadgroup's heads
+	// (contiguous in q) goes to threadgroup memory as floats, four at a
+	// time where the dims allow; a thread's first four are loaded before
+	// the rows and stored after them, so that q's load is not queued
+	// behind the rows'.
 	b.l("uint jb = jlo + sg * %du;", p.kpw)
 	next := fmt.Sprintf("(jb + nsg * %du)", p.kpw)
 	decl("c")
