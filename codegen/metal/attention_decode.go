@@ -62,6 +62,7 @@ type attnDecodePlan struct {
 	kl, kpw    int64 // lanes per key, keys per simdgroup step
 	vecQ, vecV bool  // four-wide loads of q and k, of v
 	pairK      bool  // the tiled layout's K rows in 16-byte loads (attnSlice.pair)
+	qShared    bool  // the tiled layout's q: one copy a threadgroup, not one a simdgroup (attnTiledQ)
 	nq, nv     int64 // elements of D and Dv a lane holds
 	hb         int64 // query heads per threadgroup
 	splits, ks int64 // key ranges, keys per range
@@ -798,8 +799,12 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 		return fmt.Sprintf("part[%s + 2u + d]", rowAt(r))
 	}
 	// Where the ranges are one chunk, a thread's first element's o rows
-	// load before the first pass (their loads wait on nothing), into
-	// po<r>; later elements of the thread load theirs in the loop.
+	// load during the first pass, into po<r>, right after its simdgroup's
+	// loads of m and l (first, below; after the pass in a simdgroup with
+	// no head), so that the weights do not wait behind them; later
+	// elements of the thread load theirs in the loop. Loaded before the
+	// first pass (until run 17), 8k and 32k keys took 16.0 and 41.5 µs on
+	// the H200 against 15.9 and 40.4 (docs/gpu-check.md, run 17).
 	early := p.splits <= attnFoldChunk
 	// loadO loads every range's o of element (hh, d) into po<r>, each
 	// whole into a constant first (the CUDA shim assigns vectors element
@@ -812,18 +817,21 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 			b.l("po%d = t%d;", r, r)
 		}
 	}
+	var first func()
 	if early {
 		for r := range p.splits {
 			b.l("%s po%d;", ot, r)
 		}
-		b.l("if (tpos.x < %du) {", n)
-		b.l("const uint e = tpos.x;")
-		attnDvIndex(b, s, unit)
-		b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
-		loadO()
-		b.l("}")
+		first = func() {
+			b.l("if (tpos.x < %du) {", n)
+			b.l("const uint e = tpos.x;")
+			attnDvIndex(b, s, unit)
+			b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
+			loadO()
+			b.l("}")
+		}
 	}
-	attnFoldWeights(b, s, p, rowAt)
+	attnFoldWeights(b, s, p, rowAt, first)
 	attnDvLoop(b, s, p, unit)
 	b.l("const uint row = (bb * %du + i) * %du + h0 + hh;", s.sq, s.h)
 	b.l("threadgroup const float *wr = tg + hh * %du;", stride)
@@ -867,8 +875,11 @@ func attnFold(b *kb, s *attnShape, p *attnDecodePlan) {
 // kept no key), so that the second pass only adds w·o: its loads of o
 // wait on nothing, and no rescale waits on the one before. On the H200
 // the serial merge of 32 ranges took 4.1 µs of an 8k-key attention
-// decode's 20.3 (docs/gpu-check.md, run 16).
-func attnFoldWeights(b *kb, s *attnShape, p *attnDecodePlan, rowAt func(r string) string) {
+// decode's 20.3 (docs/gpu-check.md, run 16). first, where not nil,
+// emits code that each thread runs once, after its simdgroup's loads of
+// m and l (in the loop's first pass, or after the loop in a simdgroup
+// that has no head).
+func attnFoldWeights(b *kb, s *attnShape, p *attnDecodePlan, rowAt func(r string) string, first func()) {
 	stride := p.splits + 2
 	if need := int(p.hb * stride * 4); need > b.k.ThreadgroupMemory {
 		b.tgmem("float", need)
@@ -896,6 +907,11 @@ func attnFoldWeights(b *kb, s *attnShape, p *attnDecodePlan, rowAt func(r string
 		}
 		b.l("}")
 	}
+	if first != nil {
+		b.l("if (hh == sg) {")
+		first()
+		b.l("}")
+	}
 	mx := "m0"
 	for k := int64(1); k < per; k++ {
 		mx = fmt.Sprintf("fmax(%s, m%d)", mx, k)
@@ -915,6 +931,14 @@ func attnFoldWeights(b *kb, s *attnShape, p *attnDecodePlan, rowAt func(r string
 	b.l("wr[1] = gl;")
 	b.l("}")
 	b.l("}")
+	// A simdgroup with no head runs first after the pass: before it,
+	// the 1k-key decode (two heads, four simdgroups) took 9.1 to 9.2 µs on
+	// the H200 against 9.0 (docs/gpu-check.md, run 17).
+	if first != nil && int64(p.nsg) > p.hb {
+		b.l("if (sg >= %du) {", p.hb)
+		first()
+		b.l("}")
+	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 }
 

@@ -66,6 +66,10 @@ const (
 	// attnTiledORegs is the most floats of o a lane holds for the heads
 	// of its threadgroup (Dv/32 a head).
 	attnTiledORegs = 32
+	// attnQVecs is how many vectors of four of q a lane loads before the
+	// first step's rows, to store after them (the rest, where q is
+	// longer, are copied after the rows).
+	attnQVecs = 4
 	// attnLazyLog2 is how far, in log2 units, a score may pass the
 	// running max before the max moves: below it a key's weight is at
 	// most 2^attnLazyLog2 (256) and o and l keep their scale, so most
@@ -91,7 +95,14 @@ func planAttnTiled(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	p.nv = attnSliceLen(s.dv, SimdWidth, p.vecV)
 	p.tgStride = 2 + s.dv
 	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
+	// The heads and simdgroups as with one copy of q; then a copy a
+	// simdgroup where it fits (tiledFloats).
+	p.qShared = true
 	p.fit(s, func(hb int64) bool { return hb*p.nv <= attnTiledORegs }, p.tiledFloats)
+	p.qShared = false
+	if p.tiledFloats(p.hb)*4 > MaxThreadgroupMemory {
+		p.qShared = true
+	}
 	p.split(s, target)
 	return p
 }
@@ -117,20 +128,28 @@ func attnSliceLen(n, kl int64, vec bool) int64 {
 }
 
 // The tiled layout's threadgroup memory, in floats: q of hb heads, padded
-// to dq = KL·nq a head (zeros past D); then each simdgroup's weights, kpw
-// keys of hb heads; then each simdgroup's (m, l, o) for attnCombine.
-func (p *attnDecodePlan) dq() int64   { return p.kl * p.nq }
-func (p *attnDecodePlan) pOff() int64 { return p.hb * p.dq() }
+// to dq = KL·nq a head (zeros past D), a copy for each simdgroup or, with
+// qShared, one for the threadgroup; then each simdgroup's weights, kpw
+// keys of hb heads; then each simdgroup's (m, l, o) for attnCombine. The
+// heads a threadgroup serves are chosen with one copy (so that the copies
+// never cost a plan its heads), and each simdgroup gets its own where
+// they fit.
+func (p *attnDecodePlan) dq() int64 { return p.kl * p.nq }
+func (p *attnDecodePlan) qCopies() int64 {
+	if p.qShared {
+		return 1
+	}
+	return int64(p.nsg)
+}
+func (p *attnDecodePlan) pOff() int64 { return p.qCopies() * p.hb * p.dq() }
 func (p *attnDecodePlan) mOff() int64 { return p.pOff() + int64(p.nsg)*p.kpw*p.hb }
 func (p *attnDecodePlan) tiledFloats(hb int64) int64 {
-	return hb*p.dq() + int64(p.nsg)*hb*(p.kpw+p.tgStride)
+	return p.qCopies()*hb*p.dq() + int64(p.nsg)*hb*(p.kpw+p.tgStride)
 }
 
 func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	ks := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, pair: p.pairK, n: p.nq}
 	vs := attnSlice{dim: s.dv, kl: SimdWidth, lane: "lane", vec: p.vecV, n: p.nv}
-	dq := p.dq()
-	comps := []string{"x", "y", "z", "w"}
 	b.tgmem("float", int(p.tiledFloats(p.hb)*4))
 	attnDecodePrologue(b, s, p)
 	safe, kept := attnSafeRow(s)
@@ -161,66 +180,17 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	}
 	// Software-pipelined: the first step's rows load while q is copied,
 	// and each step starts by loading the next step's rows (a step past
-	// the range loads kept rows, unused). q of the threadgroup's heads
-	// (contiguous in q) goes to threadgroup memory as floats, four at a
-	// time where the dims allow; a thread's first four are loaded before
-	// the rows and stored after them, so that q's load is not queued
-	// behind the rows'.
+	// the range loads kept rows, unused). Where a lane's share of q is
+	// held in registers (attnTiledQ), the first step stores it after the
+	// second step's loads, so that both steps' rows are in flight while
+	// q arrives.
 	b.l("uint jb = jlo + sg * %du;", p.kpw)
 	next := fmt.Sprintf("(jb + nsg * %du)", p.kpw)
 	decl("c")
-	qrow := fmt.Sprintf("((bb * %du + i) * %du + h0) * %du", s.sq, s.h, s.d)
-	if p.vecQ && (s.q.elem == elemF32 || s.q.elem == elemF16) {
-		vt := s.q.elem.msl() + "4"
-		n := p.hb * dq
-		qAt := func(e string) string {
-			return fmt.Sprintf("*((device const %s *)(q + %s + (%s / %du) * %du + %s %% %du))", vt, qrow, e, dq, s.d, e, dq)
-		}
-		store := func(e, v string) {
-			for c, comp := range comps {
-				b.l("tg[%s + %du] = (float)%s.%s;", e, c, v, comp)
-			}
-		}
-		// A half4 is loaded whole into a constant and then assigned (the
-		// CUDA shim assigns vectors element by element: a load assigned
-		// straight to qv became four 2-byte loads).
-		inDim := func(e string) string { return "" }
-		if dq > s.d {
-			inDim = func(e string) string { return fmt.Sprintf(" && %s %% %du < %du", e, dq, s.d) }
-		}
-		b.l("const uint qe = tpos.x * 4u;")
-		b.l("%s qv = %s(0.0f);", vt, vt)
-		b.l("if (qe < %du%s) {", n, inDim("qe"))
-		b.l("const %s t = %s;", vt, qAt("qe"))
-		b.l("qv = t;")
-		b.l("}")
-		load("c", "jb")
-		b.l("if (qe < %du) {", n)
-		store("qe", "qv")
-		b.l("}")
-		b.l("for (uint e = qe + tptg.x * 4u; e < %du; e += tptg.x * 4u) {", n)
-		if dq > s.d {
-			b.l("if (e %% %du < %du) {", dq, s.d)
-			b.l("const %s t = %s;", vt, qAt("e"))
-			store("e", "t")
-			b.l("} else {")
-			for c := range comps {
-				b.l("tg[e + %du] = 0.0f;", c)
-			}
-			b.l("}")
-		} else {
-			b.l("const %s t = %s;", vt, qAt("e"))
-			store("e", "t")
-		}
-		b.l("}")
-	} else {
-		load("c", "jb")
-		b.l("for (uint e = tpos.x; e < %du; e += tptg.x) {", p.hb*dq)
-		b.l("const uint d = e %% %du;", dq)
-		b.l("tg[e] = d < %du ? (float)q[%s + (e / %du) * %du + d] : 0.0f;", s.d, qrow, dq, s.d)
-		b.l("}")
+	qStore := attnTiledQ(b, s, p, func() { load("c", "jb") })
+	if qStore != nil {
+		b.l("bool qdue = true;")
 	}
-	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("threadgroup float *ps = tg + %du + sg * %du;", p.pOff(), p.kpw*p.hb)
 	for hh := range p.hb {
 		b.l("float m%d = -INFINITY;", hh)
@@ -236,6 +206,14 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	step := func(cur, nxt string) {
 		b.l("{")
 		load(nxt, next)
+		// Only the loop's first step can be the first.
+		if qStore != nil && cur == "c" {
+			b.l("if (qdue) {")
+			b.l("qdue = false;")
+			qStore()
+			b.l("simdgroup_barrier(mem_flags::mem_threadgroup);")
+			b.l("}")
+		}
 		attnTiledStep(b, s, p, ks, vs, cur)
 		b.l("jb += nsg * %du;", p.kpw)
 		b.l("}")
@@ -250,6 +228,121 @@ func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	b.l("}")
 	b.l("threadgroup float *ms = tg + %du;", p.mOff())
 	attnCombine(b, s, p, "ms", vs, "")
+}
+
+// attnTiledQ copies q of the threadgroup's hb heads (contiguous in q) to
+// threadgroup memory, qs, as floats, padded to dq a head with zeros;
+// loadRows emits the first step's loads. Each simdgroup copies all of q
+// to its own region and reads only that, so that a simdgroup barrier,
+// not a threadgroup barrier, orders the copy: on the H200 a threadgroup
+// barrier after the first step's loads passed 2 to 3 µs into an 8k-key
+// decode, about when those rows had arrived (docs/gpu-check.md, run 16),
+// and each step's loads then waited for it. With qShared (the copies do
+// not fit) the threadgroup copies it once, behind a threadgroup barrier.
+//
+// Four at a time where the dims allow. With a copy a simdgroup, a lane's
+// first attnQVecs vectors load before the rows, into registers, and the
+// returned function stores them (the caller puts it, and the simdgroup
+// barrier after it, behind the next step's loads); the rest, if any, are
+// copied after the rows. On the H200 at 8k and 32k keys (run 17): 15.8
+// and 39.9 µs so, 15.8 to 15.9 and 40.1 storing them before the loop,
+// 16.0 and 40.0 with one copy a threadgroup. Otherwise (one copy, or q
+// element by element) the copy and its barrier come right after the rows,
+// a thread's first vector loaded before them, and the function is nil.
+func attnTiledQ(b *kb, s *attnShape, p *attnDecodePlan, loadRows func()) func() {
+	dq := p.dq()
+	n := p.hb * dq
+	qrow := fmt.Sprintf("((bb * %du + i) * %du + h0) * %du", s.sq, s.h, s.d)
+	// The first element a thread copies, and the threads that copy.
+	first, threads, barrier := "lane", fmt.Sprintf("%du", SimdWidth), "simdgroup_barrier"
+	if p.qShared {
+		first, threads, barrier = "tpos.x", "tptg.x", "threadgroup_barrier"
+		b.l("threadgroup float *qs = tg;")
+	} else {
+		b.l("threadgroup float *qs = tg + sg * %du;", n)
+	}
+	if !p.vecQ || (s.q.elem != elemF32 && s.q.elem != elemF16) {
+		loadRows()
+		b.l("for (uint e = %s; e < %du; e += %s) {", first, n, threads)
+		b.l("const uint d = e %% %du;", dq)
+		b.l("qs[e] = d < %du ? (float)q[%s + (e / %du) * %du + d] : 0.0f;", s.d, qrow, dq, s.d)
+		b.l("}")
+		b.l("%s(mem_flags::mem_threadgroup);", barrier)
+		return nil
+	}
+	vt := s.q.elem.msl() + "4"
+	qAt := func(e string) string {
+		return fmt.Sprintf("*((device const %s *)(q + %s + (%s / %du) * %du + %s %% %du))", vt, qrow, e, dq, s.d, e, dq)
+	}
+	store := func(e, v string) {
+		for c, comp := range []string{"x", "y", "z", "w"} {
+			b.l("qs[%s + %du] = (float)%s.%s;", e, c, v, comp)
+		}
+	}
+	inDim := func(e string) string { return "" }
+	if dq > s.d {
+		inDim = func(e string) string { return fmt.Sprintf(" && %s %% %du < %du", e, dq, s.d) }
+	}
+	// rest copies the vectors from e0 on, a loop step each, after the
+	// rows.
+	rest := func(e0, step string) {
+		b.l("for (uint e = %s; e < %du; e += %s) {", e0, n, step)
+		b.l("%s t = %s(0.0f);", vt, vt)
+		if dq > s.d {
+			b.l("if (e %% %du < %du) {", dq, s.d)
+			b.l("t = %s;", qAt("e"))
+			b.l("}")
+		} else {
+			b.l("t = %s;", qAt("e"))
+		}
+		store("e", "t")
+		b.l("}")
+	}
+	// Each vector is loaded whole into a constant and then assigned (the
+	// CUDA shim assigns vectors element by element: a load assigned
+	// straight to qv became four 2-byte loads).
+	if p.qShared {
+		b.l("const uint qe = tpos.x * 4u;")
+		b.l("%s qv = %s(0.0f);", vt, vt)
+		b.l("if (qe < %du%s) {", n, inDim("qe"))
+		b.l("const %s t = %s;", vt, qAt("qe"))
+		b.l("qv = t;")
+		b.l("}")
+		loadRows()
+		b.l("if (qe < %du) {", n)
+		store("qe", "qv")
+		b.l("}")
+		rest("qe + tptg.x * 4u", "tptg.x * 4u")
+		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		return nil
+	}
+	per := 4 * int64(SimdWidth)
+	u := min(ceilDiv(n, per), attnQVecs)
+	at := func(v int64) string { return fmt.Sprintf("lane * 4u + %du", v*per) }
+	for v := range u {
+		b.l("%s qv%d = %s(0.0f);", vt, v, vt)
+		b.l("{")
+		b.l("const uint e = %s;", at(v))
+		b.l("if (e < %du%s) {", n, inDim("e"))
+		b.l("const %s t = %s;", vt, qAt("e"))
+		b.l("qv%d = t;", v)
+		b.l("}")
+		b.l("}")
+	}
+	loadRows()
+	if ceilDiv(n, per) > u {
+		rest(at(u), fmt.Sprintf("%du", per))
+	}
+	return func() {
+		for v := range u {
+			b.l("{")
+			b.l("const uint e = %s;", at(v))
+			b.l("if (e < %du) {", n)
+			store("e", fmt.Sprintf("qv%d", v))
+			b.l("}")
+			b.l("}")
+		}
+	}
 }
 
 // attnTiledStep writes a step's arithmetic on the rows in the registers
@@ -268,14 +361,14 @@ func attnTiledStep(b *kb, s *attnShape, p *attnDecodePlan, ks, vs attnSlice, cur
 		chains := make([][]string, 4)
 		if ks.vec {
 			for v := range ks.n / 4 {
-				b.l("const float4 q%d = *((threadgroup const float4 *)(tg + %du + %s));", v, hh*dq, ks.vecStart(v))
+				b.l("const float4 q%d = *((threadgroup const float4 *)(qs + %du + %s));", v, hh*dq, ks.vecStart(v))
 				for c, comp := range comps {
 					chains[c] = append(chains[c], fmt.Sprintf("q%d.%s * %s", v, comp, ks.elem(cur+"k_", 4*v+int64(c))))
 				}
 			}
 		} else {
 			for e := range ks.n {
-				chains[e%4] = append(chains[e%4], fmt.Sprintf("tg[%du + %s] * %s", hh*dq, ks.index(e), ks.elem(cur+"k_", e)))
+				chains[e%4] = append(chains[e%4], fmt.Sprintf("qs[%du + %s] * %s", hh*dq, ks.index(e), ks.elem(cur+"k_", e)))
 			}
 		}
 		var sums []string

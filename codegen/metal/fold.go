@@ -15,15 +15,24 @@ import "fmt"
 // buffers. So with msl-version 3.2 attention decode folds its merge:
 //
 //   - the partials buffer is coherent(device);
-//   - every thread fences at device scope after its partial writes, and
-//     after a threadgroup barrier one thread adds 1 to its group's counter
-//     (a word of the region's status buffer, which the runtime zeroes
-//     before the region: regionState.arrivals);
-//   - only the threadgroup that saw n−1 (the group's last) goes on: it
-//     fences again, merges the group's ranges in a fixed order (attnFold:
-//     each range's weight from simd_max and simd_sum, then w·o; results
-//     do not depend on which threadgroup came last), writes the result, and sets the counter back to 0, so that
-//     the next dispatch of the region starts from 0 again.
+//   - after a threadgroup barrier that orders device memory (so that
+//     every thread's partial writes come before what thread 0 does
+//     next), thread 0 fences at device scope and adds 1 to its group's
+//     counter (a word of the region's status buffer, which the runtime
+//     zeroes before the region: regionState.arrivals);
+//   - only the threadgroup that saw n−1 (the group's last) goes on: its
+//     thread 0 fences again, and a second device barrier puts that fence
+//     before every thread's reads of the partials; it merges the group's
+//     ranges in a fixed order (attnFold: each range's weight from
+//     simd_max and simd_sum, then w·o; results do not depend on which
+//     threadgroup came last), writes the result, and sets the counter
+//     back to 0, so that the next dispatch of the region starts from 0
+//     again.
+//
+// With every thread fencing (until run 17) 8k keys took 16.04 to 16.09
+// µs on the H200; with thread 0's fences 15.98 to 16.04, faster in each
+// of three interleaved pairs (docs/gpu-check.md, run 17). Metal's fences
+// take relaxed or seq_cst orders only, so both are seq_cst.
 //
 // Nothing waits for another threadgroup, so there is no forward-progress
 // assumption: a threadgroup that is not last returns.
@@ -46,17 +55,20 @@ func foldArrive(b *kb, group string, n int64) {
 	if b.tgT != "float" || b.k.ThreadgroupMemory < 4 {
 		panic(fmt.Sprintf("foldArrive in %s: needs float threadgroup memory, has %q (%d bytes)", b.k.Name, b.tgT, b.k.ThreadgroupMemory))
 	}
-	b.l("atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);")
-	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	b.l("threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);")
 	b.l("if (tpos.x == 0) {")
-	b.l("tg[0] = atomic_fetch_add_explicit(arrive + 1u + %s, 1u, memory_order_relaxed) == %du ? 1.0f : 0.0f;", group, n-1)
+	b.l("atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);")
+	b.l("const bool last = atomic_fetch_add_explicit(arrive + 1u + %s, 1u, memory_order_relaxed) == %du;", group, n-1)
+	b.l("if (last) {")
+	b.l("atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);")
+	b.l("}")
+	b.l("tg[0] = last ? 1.0f : 0.0f;")
 	b.l("}")
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (tg[0] == 0.0f) {")
 	b.l("return;")
 	b.l("}")
-	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);")
+	b.l("threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);")
 }
 
 // foldDone sets group's counter back to 0, after the last threadgroup's

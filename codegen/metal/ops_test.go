@@ -3,6 +3,7 @@ package metal_test
 import (
 	"flag"
 	"fmt"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"os"
 	"slices"
 	"strings"
@@ -184,6 +185,17 @@ func casesNamed(names []string) []opCase {
 func TestOpsAttentionLayouts(t *testing.T) {
 	t.Parallel()
 	cases := casesPrefixed("attn_decode_")
+	// Six and eight query heads of one KV head at D = 128, f16
+	// (attention_tiled.go: attnTiledQ): six heads' q is 768 floats a
+	// simdgroup's copy, more than a lane's first vectors, so the rest is
+	// copied after the rows; eight heads' copies would not fit in
+	// threadgroup memory, so the threadgroup shares one.
+	for _, h := range []int{6, 8} {
+		q := fmt.Sprintf("tensor<1x1x%dx128xf16>", h)
+		kv := "tensor<1x200x1x128xf16>"
+		cases = append(cases, opsuite.One(fmt.Sprintf("attn_decode_q%d", h), opsuite.LimitMatmul,
+			[]string{q, kv, kv}, q, "attention", `mask = "causal"`))
+	}
 	tiled := func(k *metal.Kernel) bool { return strings.Contains(k.Summary, ", tiled") }
 	for _, k := range opSuite(t).out.Kernels {
 		if k.Family == "attention_decode" && tiled(k) {
@@ -207,6 +219,14 @@ func TestOpsAttentionLayouts(t *testing.T) {
 	}
 	if n != len(cases) {
 		t.Errorf("%d attention_decode kernels for %d cases", n, len(cases))
+	}
+	for _, want := range []string{
+		"for (uint e = lane * 4u + 512u; e < 768u; e += 128u) {",
+		"threadgroup float *qs = tg;",
+	} {
+		if !strings.Contains(s.out.Source, want) {
+			t.Errorf("no tiled kernel has %q (attn_decode_q6, attn_decode_q8)", want)
+		}
 	}
 	runChecked(t, s, mslcpu.Plain, 10, mslcpu.RegionOptions{}, mslcpu.RegionOptions{MaxThreads: 96})
 	// One key range a query (a grid of 8 threadgroups is aimed at 1):

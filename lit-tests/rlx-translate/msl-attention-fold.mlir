@@ -4,10 +4,11 @@
 
 // With MSL 3.2 attention decode folds its merge (codegen/metal/fold.go):
 // each of the 4 key ranges writes its (m, l, 0, 0, o…) row of float4s to a
-// coherent(device) buffer, fences at device scope and counts itself in its
-// head block's arrival counter (word 1 + group of the status buffer); the
-// last of the four merges the ranges, writes y and sets the counter back
-// to 0. The split GEMV keeps its gemv_merge dispatch.
+// coherent(device) buffer; after a device barrier one thread fences at
+// device scope and counts the threadgroup in its head block's arrival
+// counter (word 1 + group of the status buffer); the last of the four
+// merges the ranges, writes y and sets the counter back to 0. The split
+// GEMV keeps its gemv_merge dispatch.
 
 // CHECK-LABEL: // gemv [1 256]·[256 64], f32·f32, K in 8 splits of 32
 // CHECK-LABEL: // gemv_merge: 8 splits of 64 partial sums into f32
@@ -20,35 +21,44 @@
 // CHECK:         const uint pr = (((split * 1u + bb) * 1u + i) * 8u + h) * 33u;
 // CHECK:           part[pr] = ml;
 // CHECK:         part[pr + 1u + d / 4u] = o;
-// The arrival: fence, barrier, count, and only the last goes on.
+// The arrival: a device barrier, then thread 0 fences, counts, and
+// fences again if last; only the last goes on, past a second device
+// barrier.
 // CHECK-NEXT:  }
-// CHECK-NEXT:  atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
-// CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
 // CHECK-NEXT:  if (tpos.x == 0) {
-// CHECK-NEXT:    tg[0] = atomic_fetch_add_explicit(arrive + 1u + bb * 4u + tgpos.y, 1u, memory_order_relaxed) == 3u ? 1.0f : 0.0f;
+// CHECK-NEXT:    atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
+// CHECK-NEXT:    const bool last = atomic_fetch_add_explicit(arrive + 1u + bb * 4u + tgpos.y, 1u, memory_order_relaxed) == 3u;
+// CHECK-NEXT:    if (last) {
+// CHECK-NEXT:      atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
+// CHECK-NEXT:    }
+// CHECK-NEXT:    tg[0] = last ? 1.0f : 0.0f;
 // CHECK-NEXT:  }
 // CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:  if (tg[0] == 0.0f) {
 // CHECK-NEXT:    return;
 // CHECK-NEXT:  }
-// CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT:  atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
-// The merge, in two passes. A thread's first element's o rows, every
-// range's, load first (they wait on nothing); then a simdgroup a head and
-// a lane a range find the head's max and sum and each range's weight (in
-// threadgroup memory); then each element adds w·o in range order (a
-// thread's later elements load their rows there).
+// CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
+// The merge, in two passes. A simdgroup a head and a lane a range load
+// the ranges' m and l; then a thread's first element's o rows, every
+// range's, load (in the simdgroup's first head, behind m and l; after
+// the loop in a simdgroup without one); the head's max and sum and
+// each range's weight go to threadgroup memory; then each element adds
+// w·o in range order (a thread's later elements load their rows there).
 // CHECK:         float4 po3;
-// CHECK-NEXT:    if (tpos.x < 64u) {
-// CHECK:           const float4 t0 = part[0u * 264u + row * 33u + 1u + d / 4u];
-// CHECK:           const float4 t3 = part[3u * 264u + row * 33u + 1u + d / 4u];
-// CHECK:         for (uint hh = sg; hh < 2u; hh += nsg) {
+// CHECK-NEXT:    for (uint hh = sg; hh < 2u; hh += nsg) {
 // CHECK:           const uint r0 = lane;
 // CHECK:           if (r0 < 4u) {
 // CHECK-NEXT:        const float4 ml = part[r0 * 264u + row * 33u];
+// CHECK:           if (hh == sg) {
+// CHECK-NEXT:        if (tpos.x < 64u) {
+// CHECK:               const float4 t0 = part[0u * 264u + row * 33u + 1u + d / 4u];
+// CHECK:               const float4 t3 = part[3u * 264u + row * 33u + 1u + d / 4u];
 // CHECK:           const float gm = simd_max(m0);
 // CHECK-NEXT:      const float w0 = m0 == -INFINITY ? 0.0f : exp2(m0 - gm);
 // CHECK:           const float gl = simd_sum(l0 * w0);
+// CHECK:         if (sg >= 2u) {
+// CHECK-NEXT:      if (tpos.x < 64u) {
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:           if (e != tpos.x) {
 // CHECK:             const float4 t3 = part[3u * 264u + row * 33u + 1u + d / 4u];

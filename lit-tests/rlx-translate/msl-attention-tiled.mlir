@@ -7,20 +7,29 @@
 // default a cache whose key ranges give each simdgroup two steps or more
 // (8k keys: 32 ranges of 256, 64 keys a step) takes the tiled layout, one
 // of a step (1k: 64 keys a range) the per-key one. The tiled kernel
-// serves all four query heads of a KV head. It loads a thread's first
-// four elements of q, then the first step's rows (K in 16-byte loads, two
-// half4s each), then stores q into threadgroup memory; a step loads the
-// next step's rows, scores its keys, moves the running max only when a
-// score passes it by more than 8 (one simd_any) and reads a key's four
-// weights as one float4 (every lane adding them to its l, so that l
-// needs no shuffles after the loop). The loop takes two steps, the
-// registers of the two stages (c…, n…) swapping roles, so no row is
-// copied between them.
+// serves all four query heads of a KV head. A lane loads its sixteen
+// elements of q (four half4s; each simdgroup copies all of q, to its own
+// region of threadgroup memory), then the first step's rows (K in 16-byte
+// loads, two half4s each); the loop's first step loads the second step's
+// rows and only then stores q, behind a simdgroup barrier (no threadgroup
+// barrier before the loop). A step loads the next step's rows, scores its
+// keys, moves the running max only when a score passes it by more than 8
+// (one simd_any) and reads a key's four weights as one float4 (every lane
+// adding them to its l, so that l needs no shuffles after the loop). The
+// loop takes two steps, the registers of the two stages (c…, n…)
+// swapping roles, so no row is copied between them.
 
 // CHECK-LABEL: // attention_decode q[1 1 32 128] k[1 8192 8 128] v[1 8192 8 128], mask causal, {{.*}}, keys in 32 ranges of 256, tiled
 // CHECK:         const uint grp = lane / 2u;
-// CHECK:         const uint qe = tpos.x * 4u;
-// CHECK:           const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (qe / 128u) * 128u + qe % 128u));
+// CHECK:         threadgroup float *qs = tg + sg * 512u;
+// CHECK-NEXT:    half4 qv0 = half4(0.0f);
+// CHECK-NEXT:    {
+// CHECK-NEXT:      const uint e = lane * 4u + 0u;
+// CHECK-NEXT:      if (e < 512u) {
+// CHECK-NEXT:        const half4 t = *((device const half4 *)(q + ((bb * 1u + i) * 32u + h0) * 128u + (e / 128u) * 128u + e % 128u));
+// CHECK:         half4 qv3 = half4(0.0f);
+// CHECK-NEXT:    {
+// CHECK-NEXT:      const uint e = lane * 4u + 384u;
 // CHECK:         ckeepk = cjk < jhi && (long)cjk <= absq;
 // CHECK-NEXT:    {
 // CHECK-NEXT:      const uint4 t = *((device const uint4 *)(k + ((bb * 8192u + (ckeepk ? cjk : 0u)) * 8u + hk) * 128u + kl * 8u + 0u));
@@ -28,12 +37,20 @@
 // CHECK-NEXT:      ck_1 = as_type<half4>(t.zw);
 // CHECK:         cv15_0 = t;
 // CHECK-NOT:     njk
-// CHECK:         tg[qe + 0u] = (float)qv.x;
-// CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NOT:     threadgroup_barrier
+// CHECK:         bool qdue = true;
+// CHECK-NEXT:    threadgroup float *ps = tg + 2048u + sg * 64u;
 // CHECK:         while (jb < jhi) {
 // CHECK-NEXT:      {
 // CHECK-NEXT:        njk = (jb + nsg * 16u) + grp;
 // CHECK:             nv15_0 = t;
+// CHECK:             if (qdue) {
+// CHECK-NEXT:          qdue = false;
+// CHECK:                 qs[e + 0u] = (float)qv0.x;
+// CHECK:                 qs[e + 3u] = (float)qv3.w;
+// CHECK:               simdgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        }
+// CHECK:             const float4 q0 = *((threadgroup const float4 *)(qs + 0u + kl * 8u + 0u));
 // CHECK:             sc0 += simd_shuffle_xor(sc0, 1u);
 // CHECK:             if (simd_any(sc0 > m0 + 8.0f || sc1 > m1 + 8.0f || sc2 > m2 + 8.0f || sc3 > m3 + 8.0f)) {
 // CHECK:               mx3 = fmax(mx3, simd_shuffle_xor(mx3, 16u));
@@ -50,12 +67,14 @@
 // CHECK-NEXT:      }
 // CHECK-NEXT:      {
 // CHECK-NEXT:        cjk = (jb + nsg * 16u) + grp;
+// CHECK-NOT:         qdue
 // CHECK:             cv15_0 = t;
+// CHECK-NOT:         qdue
 // CHECK:             o0_0 += p0.x * (float)nv15_0.x;
 // CHECK:             jb += nsg * 16u;
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
-// CHECK-NEXT:    threadgroup float *ms = tg + 768u;
+// CHECK-NEXT:    threadgroup float *ms = tg + 2304u;
 // CHECK-NOT:     simd_shuffle_xor(l0
 // CHECK:         mine[1] = l0;
 // CHECK:       // attention_merge: 32 key ranges into y[1 1 32 128]

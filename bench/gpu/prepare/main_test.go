@@ -56,6 +56,8 @@ func TestReportReproducesRuns(t *testing.T) {
 		{filepath.Join("run14a", "n32"), ""},
 		{filepath.Join("run14b", "f32"), ""},
 		{filepath.Join("run16b", "LW_F"), ""},
+		{filepath.Join("run17b", "E2_F"), ""},
+		{filepath.Join("run17c", "FIN_F"), ""},
 	} {
 		dir := filepath.Join("..", "results", run.dir)
 		out := t.TempDir()
