@@ -22,9 +22,9 @@ import (
 //   - scores: KL lanes (2 at D = 128) share a key, each holding a slice of
 //     the key's row; q of the threadgroup's heads is read from the
 //     simdgroup's copy in threadgroup memory (attnTiledQ; each lane group
-//     reads the same address: a broadcast), so q costs no registers in
-//     the loop and one threadgroup serves every query head
-//     of its KV head, reading each K and V row once (K in 16-byte loads
+//     reads the same address: a broadcast), so the scores do not hold q
+//     in registers and one threadgroup serves every query head of its
+//     KV head, reading each K and V row once (K in 16-byte loads
 //     where pairFits); the running max moves only when a score of the
 //     tile passes it by more than attnLazyLog2 (one simd_any a step,
 //     the tile's max and rescale only then), and the weights p go to
@@ -36,18 +36,18 @@ import (
 // The steps are software-pipelined: the first step's rows load while q
 // is loaded, and each step loads the next step's rows before its own
 // arithmetic (the first step stores q after those loads). With q copied
-// once a threadgroup behind a threadgroup barrier (until run 17), loading
-// the first two steps' rows before that barrier, each step then loading
-// the step after next, was slower: 18.0 µs at 8k keys against 16.4 (the
-// barrier waited behind twice the rows; run 16). The
-// loop takes two steps, the two stages' registers swapping roles, so
-// that no row is copied from one stage to the other (on the H200 the
-// copies were half-word moves of the CUDA shim's half4; without them a
-// step is 1,170 SASS instructions instead of 1,293, and 8k and 32k keys
-// took 20.6 and 49.8 µs against 20.9 and 50.9, docs/gpu-check.md, run
-// 15). The two stages' rows are most of the kernel's registers (174 at
-// D = 128 on the H200 in run 15, 201 after run 16, 254 after run 17:
-// two threadgroups a multiprocessor each time); pipelining only K took it to 144, three
+// once a threadgroup behind a threadgroup barrier (until run 17),
+// loading the first two steps' rows before that barrier, each step then
+// loading the step after next, was slower: 18.0 µs at 8k keys against
+// 16.4 (the barrier waited behind twice the rows; run 16). The loop
+// takes two steps, the two stages' registers swapping roles, so that no
+// row is copied from one stage to the other (on the H200 the copies were
+// half-word moves of the CUDA shim's half4; without them a step is 1,170
+// SASS instructions instead of 1,293, and 8k and 32k keys took 20.6 and
+// 49.8 µs against 20.9 and 50.9, docs/gpu-check.md, run 15). The two
+// stages' rows are most of the kernel's registers (174 at D = 128 on the
+// H200 in run 15, 201 after run 16, 254 after run 17: two threadgroups a
+// multiprocessor each time); pipelining only K took it to 144, three
 // threadgroups a multiprocessor, and was no faster at 8k keys at 256,
 // 384 or 512 threadgroups (run 14e). Loading a step's V rows from one
 // base where all its keys are kept (no per-key test and select) was
