@@ -99,13 +99,10 @@ func planAttnTiled(s *attnShape, maxThreads int, target int64) attnDecodePlan {
 	p.tgStride = 2 + s.dv
 	p.nsg = max(1, min(attnSimds, maxThreads/SimdWidth))
 	// The heads and simdgroups as with one copy of q; then a copy a
-	// simdgroup where it fits (tiledFloats).
-	p.qShared = true
-	p.fit(s, func(hb int64) bool { return hb*p.nv <= attnTiledORegs }, p.tiledFloats)
-	p.qShared = false
-	if p.tiledFloats(p.hb)*4 > MaxThreadgroupMemory {
-		p.qShared = true
-	}
+	// simdgroup where it fits.
+	p.fit(s, func(hb int64) bool { return hb*p.nv <= attnTiledORegs },
+		func(hb int64) int64 { return p.tiledFloats(hb, 1) })
+	p.qShared = p.tiledFloats(p.hb, int64(p.nsg))*4 > MaxThreadgroupMemory
 	p.split(s, target)
 	return p
 }
@@ -146,14 +143,14 @@ func (p *attnDecodePlan) qCopies() int64 {
 }
 func (p *attnDecodePlan) pOff() int64 { return p.qCopies() * p.hb * p.dq() }
 func (p *attnDecodePlan) mOff() int64 { return p.pOff() + int64(p.nsg)*p.kpw*p.hb }
-func (p *attnDecodePlan) tiledFloats(hb int64) int64 {
-	return p.qCopies()*hb*p.dq() + int64(p.nsg)*hb*(p.kpw+p.tgStride)
+func (p *attnDecodePlan) tiledFloats(hb, qCopies int64) int64 {
+	return qCopies*hb*p.dq() + int64(p.nsg)*hb*(p.kpw+p.tgStride)
 }
 
 func attnTiledBody(b *kb, s *attnShape, p *attnDecodePlan) {
 	ks := attnSlice{dim: s.d, kl: p.kl, lane: "kl", vec: p.vecQ, pair: p.pairK, n: p.nq}
 	vs := attnSlice{dim: s.dv, kl: SimdWidth, lane: "lane", vec: p.vecV, n: p.nv}
-	b.tgmem("float", int(p.tiledFloats(p.hb)*4))
+	b.tgmem("float", int(p.tiledFloats(p.hb, p.qCopies())*4))
 	attnDecodePrologue(b, s, p)
 	safe, kept := attnSafeRow(s)
 	row := func(j, keep string, dim int64) string {
@@ -286,9 +283,27 @@ func attnTiledQ(b *kb, s *attnShape, p *attnDecodePlan, loadRows func()) func() 
 	if dq > s.d {
 		inDim = func(e string) string { return fmt.Sprintf(" && %s %% %du < %du", e, dq, s.d) }
 	}
-	// rest copies the vectors from e0 on, a loop step each, after the
-	// rows.
-	rest := func(e0, step string) {
+	// A thread's first u vectors load before the rows, into registers,
+	// each whole into a constant first (the CUDA shim assigns vectors
+	// element by element: a load assigned straight to qv became four
+	// 2-byte loads); at(v) is the thread's v-th vector, step the stride
+	// of the rest. With one copy the threadgroup's size is not known here:
+	// a thread loads one vector first.
+	per := 4 * int64(SimdWidth)
+	u := min(ceilDiv(n, per), attnQVecs)
+	at := func(v int64) string { return fmt.Sprintf("lane * 4u + %du", v*per) }
+	step := fmt.Sprintf("%du", per)
+	if p.qShared {
+		u, step = 1, "tptg.x * 4u"
+		at = func(v int64) string {
+			if v == 0 {
+				return "tpos.x * 4u"
+			}
+			return "tpos.x * 4u + " + step
+		}
+	}
+	// rest copies the vectors from e0 on, step apart, after the rows.
+	rest := func(e0 string) {
 		b.l("for (uint e = %s; e < %du; e += %s) {", e0, n, step)
 		b.l("%s t = %s(0.0f);", vt, vt)
 		if dq > s.d {
@@ -301,27 +316,6 @@ func attnTiledQ(b *kb, s *attnShape, p *attnDecodePlan, loadRows func()) func() 
 		store("e", "t")
 		b.l("}")
 	}
-	// Each vector is loaded whole into a constant and then assigned (the
-	// CUDA shim assigns vectors element by element: a load assigned
-	// straight to qv became four 2-byte loads).
-	if p.qShared {
-		b.l("const uint qe = tpos.x * 4u;")
-		b.l("%s qv = %s(0.0f);", vt, vt)
-		b.l("if (qe < %du%s) {", n, inDim("qe"))
-		b.l("const %s t = %s;", vt, qAt("qe"))
-		b.l("qv = t;")
-		b.l("}")
-		loadRows()
-		b.l("if (qe < %du) {", n)
-		store("qe", "qv")
-		b.l("}")
-		rest("qe + tptg.x * 4u", "tptg.x * 4u")
-		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-		return nil
-	}
-	per := 4 * int64(SimdWidth)
-	u := min(ceilDiv(n, per), attnQVecs)
-	at := func(v int64) string { return fmt.Sprintf("lane * 4u + %du", v*per) }
 	for v := range u {
 		b.l("%s qv%d = %s(0.0f);", vt, v, vt)
 		b.l("{")
@@ -333,10 +327,7 @@ func attnTiledQ(b *kb, s *attnShape, p *attnDecodePlan, loadRows func()) func() 
 		b.l("}")
 	}
 	loadRows()
-	if ceilDiv(n, per) > u {
-		rest(at(u), fmt.Sprintf("%du", per))
-	}
-	return func() {
+	stores := func() {
 		for v := range u {
 			b.l("{")
 			b.l("const uint e = %s;", at(v))
@@ -346,6 +337,16 @@ func attnTiledQ(b *kb, s *attnShape, p *attnDecodePlan, loadRows func()) func() 
 			b.l("}")
 		}
 	}
+	if p.qShared {
+		stores()
+		rest(at(1))
+		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		return nil
+	}
+	if ceilDiv(n, per) > u {
+		rest(at(u))
+	}
+	return stores
 }
 
 // attnTiledStep writes a step's arithmetic on the rows in the registers
