@@ -1,27 +1,39 @@
-// dqprobe: how fast could the dequantising GEMV be on this GPU, with the
-// emitted kernel's layout, in other arithmetic? (docs/gpu-check.md, run 18)
+// dqprobe: what bounds the dequantising GEMV on this GPU: the emitted
+// kernel's loads, or its decode? (docs/gpu-check.md, run 18)
 //
 // Hand-written CUDA, not emitted MSL: a measurement of ceilings, not a
-// kernel rlx ships. For q4_0 and q8_0 at K × N = 4096 × 14336 and
-// 14336 × 4096 it times, each as a CUDA graph cycling through enough
-// weight copies to be four times the 60 MB L2 (bench.py's method: median
-// over 7 trials of trial time / launches):
+// kernel rlx ships. For q4_0 (and the first three for q8_0) at K × N =
+// 4096 × 14336 and 14336 × 4096 it times, each as a CUDA graph cycling
+// through enough weight copies to be four times the 60 MB L2 (bench.py's
+// method: median over 7 trials of trial time / launches):
 //
-//   float   the emitted kernel's loop (codegen/metal/dequant_gemv.go: 128
-//           threads, four rows a threadgroup, two lanes a block, 2-byte
-//           loads, fields as floats through 2^23's bits), to calibrate
-//           against the emitted kernel's time in the same setting
-//   loads   the same loads with the arithmetic replaced by an XOR of the
-//           words: what the loads alone cost
-//   half2   the same loads, each 32-bit word's fields made into two halves
-//           at once (1024's bits ORed in, 1024 + offset subtracted) and
-//           multiplied into a half2 sum a block (x as half2, pre-scaled
-//           by 1/16 for the high nibbles); the sums are floats from there
+//   float     the emitted kernel's loop (codegen/metal/dequant_gemv.go:
+//             128 threads, four rows a threadgroup, two lanes a block,
+//             2-byte loads, fields as floats through 2^23's bits), to
+//             calibrate against the emitted kernel's time
+//   loads     the same loads, the arithmetic replaced by an XOR of the
+//             words: what the loads alone cost
+//   half2     the same loads, each 32-bit word's fields made into two
+//             halves at once (1024's bits ORed in, 1024 + offset
+//             subtracted) and multiplied into a half2 sum a block
+//   float8, half2_8   eight rows a threadgroup
+//   readall   the weights read with 16-byte loads, consecutive threads on
+//             consecutive vectors: the best these bytes can be read
+//   pair_loads        loads only, a pair of blocks (36 bytes) a lane in
+//             nine 4-byte loads
+//   staged_loads, staged_float   staged through threadgroup memory in
+//             16-byte loads (two buffers, the next stage's loads before
+//             this stage's decode), loads only or with the emitted float
+//             decode; four or eight rows
+//   row_loads, row_float, row_half2   a row a lane, 144 bytes at a time
+//             in 16-byte loads, S simdgroups splitting the row
 //
-// and a device-to-device copy for the roofline. Each kernel's y is checked
-// against a double-precision reference on the host (NMSE).
+// and a copy kernel for the roofline. Each decoding kernel's y is checked
+// against a double-precision reference on the host (NMSE). With
+// DQPROBE_ONCE set it launches each q4_0 kernel once and times nothing,
+// for ncu.
 //
-//   nvcc -O3 -arch=sm_90 -o dqprobe dqprobe.cu && ./dqprobe > probe.tsv
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o dqprobe dqprobe.cu && ./dqprobe > probe.tsv
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -392,6 +404,103 @@ __global__ void __launch_bounds__(128) pairLoads(const float *x, const uint8_t *
   if (bits == 0x12345678u) y[r0] = x[0];
 }
 
+// Staged (codegen/metal/dequant_stage.go's idea, run 11): the
+// threadgroup copies a stage of 64 blocks of each of its ROWS rows (1,152
+// bytes a row, 72 16-byte loads) into one of two threadgroup buffers, the
+// next stage's loads issued before this stage's decode, one barrier a
+// stage. The lanes then decode as the emitted kernel does (two lanes a
+// block, x shared by the rows), but read a lane's 8 bytes of qs as three
+// aligned 4-byte words shifted into two (a block's qs start at 2 mod 4 in
+// every other block) instead of four 2-byte reads. LOADS: the staging
+// only, the decode replaced by an XOR of the same words.
+template <int ROWS, Var V>
+__global__ void __launch_bounds__(128) stagedQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                  uint32_t k) {
+  constexpr uint32_t SB = 64 * 18, SV = SB / 16;  // a row's stage: bytes, 16-byte vectors
+  // A lane's third word may lie 4 bytes past its row's stage (unused then).
+  __shared__ __attribute__((aligned(16))) uint8_t buf[2][ROWS * SB + 16];
+  __shared__ float red[4][ROWS];
+  const uint32_t t = threadIdx.x, nb = k / 32, stages = nb / 64, rowBytes = nb * 18;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  constexpr int PER = (ROWS * SV + 127) / 128;  // vectors a thread copies a stage
+  uint4 v[PER];
+  auto load = [&](uint32_t s) {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const uint32_t e = t + 128 * i;
+      if (e < ROWS * SV) {
+        const uint32_t r = e / SV, c = e % SV;
+        const uint32_t row = r0 + r < n ? r0 + r : n - 1;
+        v[i] = __ldg((const uint4 *)(w + (size_t)row * rowBytes + (size_t)s * SB) + c);
+      }
+    }
+  };
+  auto store = [&](uint32_t b) {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const uint32_t e = t + 128 * i;
+      if (e < ROWS * SV) ((uint4 *)buf[b])[e] = v[i];
+    }
+  };
+  load(0);
+  store(0);
+  __syncthreads();
+  float acc[ROWS] = {};
+  uint32_t bits = 0;
+  const uint32_t blk = t / 2, p = t % 2;
+  const uint32_t a = blk * 18 + 2 + 8 * p, base = a & ~3u, sh = (a & 3u) * 8;
+  for (uint32_t s = 0; s < stages; s++) {
+    if (s + 1 < stages) load(s + 1);
+    const uint8_t *sb = buf[s % 2];
+    if (V == LOADS) {
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t *wd = (const uint32_t *)(sb + r * SB + base);
+        bits ^= wd[0] ^ (wd[1] << 1) ^ (wd[2] << 2) ^ *(const uint16_t *)(sb + r * SB + blk * 18);
+      }
+    } else {
+      const float *xb = x + (s * 64 + blk) * 32;
+      const float4 l0 = *(const float4 *)(xb + p * 8), l1 = *(const float4 *)(xb + p * 8 + 4);
+      const float4 h0 = *(const float4 *)(xb + p * 8 + 16), h1 = *(const float4 *)(xb + p * 8 + 20);
+      const float sx = (l0.x + l0.y + l0.z + l0.w) + (l1.x + l1.y + l1.z + l1.w) + (h0.x + h0.y + h0.z + h0.w) +
+                       (h1.x + h1.y + h1.z + h1.w);
+      const float xl[8] = {l0.x, l0.y * 0.00390625f, l0.z, l0.w * 0.00390625f,
+                           l1.x, l1.y * 0.00390625f, l1.z, l1.w * 0.00390625f};
+      const float xh[8] = {h0.x * 0.0625f, h0.y * 0.000244140625f, h0.z * 0.0625f, h0.w * 0.000244140625f,
+                           h1.x * 0.0625f, h1.y * 0.000244140625f, h1.z * 0.0625f, h1.w * 0.000244140625f};
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t *wd = (const uint32_t *)(sb + r * SB + base);
+        const float d = h2f(*(const uint16_t *)(sb + r * SB + blk * 18));
+        const uint32_t w0 = wd[0], w1 = wd[1], w2 = wd[2];
+        const uint32_t qw[2] = {__funnelshift_r(w0, w1, sh), __funnelshift_r(w1, w2, sh)};
+        float al = 0.f, ah = 0.f;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+          const uint32_t u = (i % 2 == 0 ? (qw[i / 2] & 0xFFFFu) : (qw[i / 2] >> 16)) | 0x4B000000u;
+          al += xl[2 * i] * mf(u & 0x4B00000Fu);
+          al += xl[2 * i + 1] * mf(u & 0x4B000F00u);
+          ah += xh[2 * i] * mf(u & 0x4B0000F0u);
+          ah += xh[2 * i + 1] * mf(u & 0x4B00F000u);
+        }
+        acc[r] += d * ((al + ah) - 8.0f * sx);
+      }
+    }
+    if (s + 1 < stages) store((s + 1) % 2);
+    __syncthreads();
+  }
+  const uint32_t lane = t % 32, sg = t / 32;
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    float sum = V == LOADS ? (float)(bits & 0xFFFFu) : acc[r];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    if (lane == 0) red[sg][r] = sum;
+  }
+  __syncthreads();
+  if (t < ROWS && r0 + t < n) y[r0 + t] = red[0][t] + red[1][t] + red[2][t] + red[3][t];
+}
+
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
 struct Variant {
   const char *name;
@@ -407,6 +516,10 @@ static const Variant variants[] = {
     {"half2", HALF2, 4, THREADS, 0, {gemv<Q4_0, HALF2, 4>, gemv<Q8_0, HALF2, 4>}},
     {"readall", LOADS, 0, 256, 0, {readAll, nullptr}},
     {"pair_loads", LOADS, 4, 128, 0, {pairLoads, nullptr}},
+    {"staged_loads", LOADS, 4, 128, 0, {stagedQ4_0<4, LOADS>, nullptr}},
+    {"staged_float", FLOAT, 4, 128, 0, {stagedQ4_0<4, FLOAT>, nullptr}},
+    {"staged_loads8", LOADS, 8, 128, 0, {stagedQ4_0<8, LOADS>, nullptr}},
+    {"staged_float8", FLOAT, 8, 128, 0, {stagedQ4_0<8, FLOAT>, nullptr}},
     {"row_loads_S4", LOADS, 32, 128, 0, {rowlaneQ4_0<4, LOADS>, nullptr}},
     {"row_loads_S8", LOADS, 32, 256, 0, {rowlaneQ4_0<8, LOADS>, nullptr}},
     {"row_loads_S16", LOADS, 32, 512, 0, {rowlaneQ4_0<16, LOADS>, nullptr}},
