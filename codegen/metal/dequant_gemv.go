@@ -38,13 +38,14 @@ import "fmt"
 // counters then said the kernels wait on memory latency (ncu,
 // docs/gpu-check.md, run 10), but staging the rows through threadgroup
 // memory with 16-byte loads (dequant_stage.go) left q4_0 and q8_0 as
-// slow or slower (run 11): on the H200 they are close to bound by
-// instruction issue (q4_0 at 4096×14336 executes 10.6 million warp
-// instructions, 10.3 µs at one a cycle on every scheduler), q8_0 by load
-// latency that staging did not hide. q4_k (−18% at 14336×4096, its
-// stalls on loads from 4.8 to 1.6 cycles an instruction) and q6_k (−11%
-// there, with the next stage's loads issued before this stage's decode)
-// are staged, on eight rows.
+// slow or slower (run 11). Run 18's CUDA probe (bench/gpu/dqprobe) found
+// two limits of about the same height for q4_0 on the H200: this
+// layout's 2-byte loads alone take 91 to 93% of the kernel's time, and
+// with the rows staged the float decode alone takes as long (10.4 to
+// 12.1 million warp instructions at 4096×14336); q8_0 is bound by its
+// loads alone. q4_k (−18% at 14336×4096, its stalls on loads from 4.8 to
+// 1.6 cycles an instruction) and q6_k (−11% there, with the next stage's
+// loads issued before this stage's decode) are staged, on eight rows.
 //
 // Per format, the lanes L per block and a lane's part:
 //
