@@ -3,7 +3,6 @@ package metal_test
 import (
 	"flag"
 	"fmt"
-	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 )
 
 // TestOps runs every case of the op suite through the harness and compares

@@ -85,39 +85,89 @@ __device__ __forceinline__ void xorWords(const uint8_t *const *w, uint32_t ib, u
   }
 }
 
+// x's slice for q4_0 lane part p of the block at xb: weights 8p..8p+7
+// (l0, l1) and 16+8p..16+8p+7 (h0, h1), and their sum.
+struct XQ4 {
+  float4 l0, l1, h0, h1;
+  float sx;
+};
+__device__ __forceinline__ XQ4 xq4(const float *xb, uint32_t p) {
+  XQ4 v;
+  v.l0 = *(const float4 *)(xb + p * 8);
+  v.l1 = *(const float4 *)(xb + p * 8 + 4);
+  v.h0 = *(const float4 *)(xb + p * 8 + 16);
+  v.h1 = *(const float4 *)(xb + p * 8 + 20);
+  v.sx = (v.l0.x + v.l0.y + v.l0.z + v.l0.w) + (v.l1.x + v.l1.y + v.l1.z + v.l1.w) +
+         (v.h0.x + v.h0.y + v.h0.z + v.h0.w) + (v.h1.x + v.h1.y + v.h1.z + v.h1.w);
+  return v;
+}
+
+// The emitted float decode's x: each weight's x pre-scaled by 1, 1/16,
+// 1/256 or 1/4096 for its nibble's place in a 16-bit word.
+struct XQ4F {
+  float xl[8], xh[8], sx;
+};
+__device__ __forceinline__ XQ4F xq4Scaled(const XQ4 &v) {
+  return XQ4F{{v.l0.x, v.l0.y * 0.00390625f, v.l0.z, v.l0.w * 0.00390625f, v.l1.x, v.l1.y * 0.00390625f, v.l1.z,
+               v.l1.w * 0.00390625f},
+              {v.h0.x * 0.0625f, v.h0.y * 0.000244140625f, v.h0.z * 0.0625f, v.h0.w * 0.000244140625f,
+               v.h1.x * 0.0625f, v.h1.y * 0.000244140625f, v.h1.z * 0.0625f, v.h1.w * 0.000244140625f},
+              v.sx};
+}
+
+// The emitted float decode of a q4_0 lane part: h holds its four 16-bit
+// words of qs, d is the block's scale.
+__device__ __forceinline__ float q4Float(const XQ4F &x, const uint32_t *h, float d) {
+  float al = 0.f, ah = 0.f;
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    const uint32_t u = h[i] | 0x4B000000u;
+    al += x.xl[2 * i] * mf(u & 0x4B00000Fu);
+    al += x.xl[2 * i + 1] * mf(u & 0x4B000F00u);
+    ah += x.xh[2 * i] * mf(u & 0x4B0000F0u);
+    ah += x.xh[2 * i + 1] * mf(u & 0x4B00F000u);
+  }
+  return d * ((al + ah) - 8.0f * x.sx);
+}
+
+// Each row's sum (one a lane) summed over the threadgroup's simdgroups
+// through red, in simdgroup order, and stored to y[r0 + r].
+template <int ROWS>
+__device__ __forceinline__ void storeRows(const float *sum, float (*red)[ROWS], float *y, uint32_t r0, uint32_t n) {
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32;
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) {
+    float s = sum[r];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (lane == 0) red[sg][r] = s;
+  }
+  __syncthreads();
+  if (t < ROWS && r0 + t < n) {
+    float s = 0.f;
+    for (uint32_t g = 0; g < blockDim.x / 32; g++) s += red[g][t];
+    y[r0 + t] = s;
+  }
+}
+
 // One block slot ib of q4_0 for every row: lane part p holds qs bytes
 // 8p..8p+7 (weights 8p+j low nibbles, 16+8p+j high nibbles).
 template <Var V, int ROWS>
 __device__ __forceinline__ void slotQ4_0(const float *x, const uint8_t *const *w, uint32_t ib, uint32_t p,
                                          float *acc, uint32_t *bits) {
-  const float *xb = x + ib * 32;
-  const float4 l0 = *(const float4 *)(xb + p * 8), l1 = *(const float4 *)(xb + p * 8 + 4);
-  const float4 h0 = *(const float4 *)(xb + p * 8 + 16), h1 = *(const float4 *)(xb + p * 8 + 20);
-  const float sx = (l0.x + l0.y + l0.z + l0.w) + (l1.x + l1.y + l1.z + l1.w) + (h0.x + h0.y + h0.z + h0.w) +
-                   (h1.x + h1.y + h1.z + h1.w);
+  const XQ4 v = xq4(x + ib * 32, p);
+  const float4 l0 = v.l0, l1 = v.l1, h0 = v.h0, h1 = v.h1;
   if (V == FLOAT) {
-    const float xl[8] = {l0.x, l0.y * 0.00390625f, l0.z, l0.w * 0.00390625f,
-                         l1.x, l1.y * 0.00390625f, l1.z, l1.w * 0.00390625f};
-    const float xh[8] = {h0.x * 0.0625f, h0.y * 0.000244140625f, h0.z * 0.0625f, h0.w * 0.000244140625f,
-                         h1.x * 0.0625f, h1.y * 0.000244140625f, h1.z * 0.0625f, h1.w * 0.000244140625f};
+    const XQ4F xs = xq4Scaled(v);
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const uint16_t *q = (const uint16_t *)(w[r] + ib * 18);
-      const float d = h2f(q[0]);
-      float al = 0.f, ah = 0.f;
-#pragma unroll
-      for (int i = 0; i < 4; i++) {
-        const uint32_t u = q[1 + p * 4 + i] | 0x4B000000u;
-        al += xl[2 * i] * mf(u & 0x4B00000Fu);
-        al += xl[2 * i + 1] * mf(u & 0x4B000F00u);
-        ah += xh[2 * i] * mf(u & 0x4B0000F0u);
-        ah += xh[2 * i + 1] * mf(u & 0x4B00F000u);
-      }
-      acc[r] += d * ((al + ah) - 8.0f * sx);
+      const uint32_t h[4] = {q[1 + p * 4], q[2 + p * 4], q[3 + p * 4], q[4 + p * 4]};
+      acc[r] += q4Float(xs, h, h2f(q[0]));
     }
   } else if (V == LOADS) {
     xorWords<ROWS, 18, 4>(w, ib, p, bits);
-    acc[0] += sx;
+    acc[0] += v.sx;
   } else {
     // Word k (bytes 8p+4k .. 8p+4k+3): a = weights 8p+4k, +2 (low nibbles
     // of bytes 0, 2), c = +1, +3 (bytes 1, 3); b, d the same bytes' high
@@ -234,27 +284,17 @@ __global__ void __launch_bounds__(THREADS) gemv(const float *x, const uint8_t *w
   } else {
     for (; ib0 < nb; ib0 += stride) slotQ8_0<V, ROWS>(x, wr, ib0, p, acc, bits);
   }
-  const uint32_t lane = t % 32, sg = t / 32;
+  float sum[ROWS];
 #pragma unroll
-  for (int r = 0; r < ROWS; r++) {
-    float s = V == LOADS ? (float)(bits[r] & 0xFFFFu) + acc[0] : acc[r];
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    if (lane == 0) red[sg][r] = s;
-  }
-  __syncthreads();
-  if (t < ROWS && r0 + t < n) {
-    float s = 0.f;
-    for (uint32_t g = 0; g < blockDim.x / 32; g++) s += red[g][t];
-    y[r0 + t] = s;
-  }
+  for (int r = 0; r < ROWS; r++) sum[r] = V == LOADS ? (float)(bits[r] & 0xFFFFu) + acc[0] : acc[r];
+  storeRows<ROWS>(sum, red, y, r0, n);
 }
 
 
 // The whole weight buffer read with 16-byte loads, consecutive threads on
 // consecutive vectors: what reading these bytes can cost at best.
 __global__ void __launch_bounds__(256) readAll(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
-  const size_t nv = (size_t)n * (k / 32) * (size_t)(k ? 18 : 18) / 16;  // q4_0 rows are whole 16-byte units
+  const size_t nv = (size_t)n * (k / 32) * 18 / 16;  // q4_0 rows are whole 16-byte units
   const uint4 *v = (const uint4 *)w;
   uint32_t b = 0;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nv; i += (size_t)gridDim.x * blockDim.x) {
@@ -459,46 +499,23 @@ __global__ void __launch_bounds__(128) stagedQ4_0(const float *x, const uint8_t 
         bits ^= wd[0] ^ (wd[1] << 1) ^ (wd[2] << 2) ^ *(const uint16_t *)(sb + r * SB + blk * 18);
       }
     } else {
-      const float *xb = x + (s * 64 + blk) * 32;
-      const float4 l0 = *(const float4 *)(xb + p * 8), l1 = *(const float4 *)(xb + p * 8 + 4);
-      const float4 h0 = *(const float4 *)(xb + p * 8 + 16), h1 = *(const float4 *)(xb + p * 8 + 20);
-      const float sx = (l0.x + l0.y + l0.z + l0.w) + (l1.x + l1.y + l1.z + l1.w) + (h0.x + h0.y + h0.z + h0.w) +
-                       (h1.x + h1.y + h1.z + h1.w);
-      const float xl[8] = {l0.x, l0.y * 0.00390625f, l0.z, l0.w * 0.00390625f,
-                           l1.x, l1.y * 0.00390625f, l1.z, l1.w * 0.00390625f};
-      const float xh[8] = {h0.x * 0.0625f, h0.y * 0.000244140625f, h0.z * 0.0625f, h0.w * 0.000244140625f,
-                           h1.x * 0.0625f, h1.y * 0.000244140625f, h1.z * 0.0625f, h1.w * 0.000244140625f};
+      const XQ4F xs = xq4Scaled(xq4(x + (s * 64 + blk) * 32, p));
 #pragma unroll
       for (int r = 0; r < ROWS; r++) {
         const uint32_t *wd = (const uint32_t *)(sb + r * SB + base);
-        const float d = h2f(*(const uint16_t *)(sb + r * SB + blk * 18));
         const uint32_t w0 = wd[0], w1 = wd[1], w2 = wd[2];
-        const uint32_t qw[2] = {__funnelshift_r(w0, w1, sh), __funnelshift_r(w1, w2, sh)};
-        float al = 0.f, ah = 0.f;
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-          const uint32_t u = (i % 2 == 0 ? (qw[i / 2] & 0xFFFFu) : (qw[i / 2] >> 16)) | 0x4B000000u;
-          al += xl[2 * i] * mf(u & 0x4B00000Fu);
-          al += xl[2 * i + 1] * mf(u & 0x4B000F00u);
-          ah += xh[2 * i] * mf(u & 0x4B0000F0u);
-          ah += xh[2 * i + 1] * mf(u & 0x4B00F000u);
-        }
-        acc[r] += d * ((al + ah) - 8.0f * sx);
+        const uint32_t q01 = __funnelshift_r(w0, w1, sh), q23 = __funnelshift_r(w1, w2, sh);
+        const uint32_t h[4] = {q01 & 0xFFFFu, q01 >> 16, q23 & 0xFFFFu, q23 >> 16};
+        acc[r] += q4Float(xs, h, h2f(*(const uint16_t *)(sb + r * SB + blk * 18)));
       }
     }
     if (s + 1 < stages) store((s + 1) % 2);
     __syncthreads();
   }
-  const uint32_t lane = t % 32, sg = t / 32;
+  float sum[ROWS];
 #pragma unroll
-  for (int r = 0; r < ROWS; r++) {
-    float sum = V == LOADS ? (float)(bits & 0xFFFFu) : acc[r];
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-    if (lane == 0) red[sg][r] = sum;
-  }
-  __syncthreads();
-  if (t < ROWS && r0 + t < n) y[r0 + t] = red[0][t] + red[1][t] + red[2][t] + red[3][t];
+  for (int r = 0; r < ROWS; r++) sum[r] = V == LOADS ? (float)(bits & 0xFFFFu) : acc[r];
+  storeRows<ROWS>(sum, red, y, r0, n);
 }
 
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
@@ -684,7 +701,10 @@ int main() {
         const dim3 grid(rows ? (n + rows - 1) / rows : 132 * 8);
         const int threads = var.threads;
         const size_t smem = (size_t)var.smemX * k + (rows == 32 ? (size_t)threads * 4 : 0);
-        if (smem > 48 * 1024) continue;
+        if (smem > 48 * 1024) {  // over a launch's default limit: say so, run the rest
+          fprintf(stderr, "%s %u×%u %s: skipped, needs %zu bytes of shared memory\n", fmtName[fi], k, n, var.name, smem);
+          continue;
+        }
         kern<<<grid, threads, smem>>>(x, ws[0], y, n, k);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
