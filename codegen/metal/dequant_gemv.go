@@ -46,6 +46,11 @@ import "fmt"
 // loads alone. q4_k (−18% at 14336×4096, its stalls on loads from 4.8 to
 // 1.6 cycles an instruction) and q6_k (−11% there, with the next stage's
 // loads issued before this stage's decode) are staged, on eight rows.
+// Run 19's counters put half of q4_0's and q8_0's L1 passes in bank
+// conflicts of their x loads (a load's lanes on the same 16-byte places
+// of 16 lines); their lanes now take their x pieces in an order that
+// changes from block to block (dqLaneQ4_0, dqLaneQ8_0): q8_0 −3 to −13%,
+// q4_0 level to −6%.
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -97,12 +102,11 @@ func dqLayoutOf(f quantInfo) dqLayout {
 // 10g; µs at 4096×4096, 4096×14336, 14336×4096), two slots against one:
 // q4_0 8.0, 20.0, 20.1 against 8.8, 22.0, 22.1; q6_k 9.8, 24.9, 27.0
 // against 10.6, 27.3, 30.0; q4_k 10.9, 24.6, 31.2 against 11.0, 24.9,
-// 30.6; q8_0 10.0, 27.5, 26.3 against 9.4, 26.4, 24.6, so q8_0 keeps one
-// (four slots: 9.5, 25.3, 24.9, timed once).
-func dqUnroll(f quantInfo) int64 {
-	if f.name == "q8_0" {
-		return 1
-	}
+// 30.6. q8_0 kept one slot (10.0, 27.5, 26.3 against 9.4, 26.4, 24.6)
+// until its x loads were spread over more banks (dqLaneQ8_0): since then
+// two slots measure 8.9, 23.1, 23.8 against 9.4, 24.0, 25.0 (run 19e,
+// three alternating repeats each, within 0.1 µs).
+func dqUnroll(quantInfo) int64 {
 	return 2
 }
 
@@ -252,9 +256,18 @@ func accIndex(r, mi, m int64) int64 { return r*m + mi }
 // xfloats loads count floats of xb from offset off as float4s into
 // scalars named name0…, each multiplied by scale(i).
 func xfloats(b *kb, name string, off string, count int, scale func(i int) string) {
+	offs := make([]string, count/4)
+	for v := range offs {
+		offs[v] = fmt.Sprintf("%s + %du", off, 4*v)
+	}
+	xfloatsAt(b, name, offs, scale)
+}
+
+// xfloatsAt is xfloats with the float4s at the offsets offs of xb.
+func xfloatsAt(b *kb, name string, offs []string, scale func(i int) string) {
 	comps := []string{"x", "y", "z", "w"}
-	for v := range count / 4 {
-		b.l("const float4 %sv%d = *((device const float4 *)(xb + %s + %du));", name, v, off, 4*v)
+	for v, off := range offs {
+		b.l("const float4 %sv%d = *((device const float4 *)(xb + %s));", name, v, off)
 		for c := range 4 {
 			i := 4*v + c
 			if s := scale(i); s != "" {
@@ -289,11 +302,21 @@ func pick(i int, a, b string) string {
 // q4_0: lane part p (0 or 1) holds qs bytes 8p..8p+7: the low nibbles are
 // weights 8p+j, the high nibbles weights 16+8p+j. 2-byte word i holds
 // bytes 8p+2i (bits 0-7) and 8p+2i+1 (bits 8-15).
+//
+// The lane's x is four float4 pieces: bytes 8p..8p+3 and 8p+4..8p+7 (words
+// 0-1 and 2-3), low and high nibbles. Piece slot s holds piece s ^ (ib & 1)
+// with the words that go with it, so that in one load neighbouring
+// blocks' lanes read different 16-byte places of their x lines (four
+// places a load instead of two: fewer bank conflicts on the H200,
+// docs/gpu-check.md, run 19); any ib gives the same sums.
 func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
-	xfloats(b, "xl", "p * 8u", 8, func(i int) string { return pick(i, "", "0.00390625f") })
-	xfloats(b, "xh", "p * 8u + 16u", 8, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	b.l("const uint sw = (ib & 1u) * 4u;")
+	xfloatsAt(b, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloatsAt(b, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
 	sumOf(b, "sxl", "xl", 2)
 	sumOf(b, "sxh", "xh", 2)
+	b.l("const uint wq = 1u + p * 4u;")
+	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
 		b.l("{")
 		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 18u);", src.space, src.space, src.row(r))
@@ -302,7 +325,7 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 		b.l("float ah = 0.0f;")
 		for i := range 4 {
 			b.l("{")
-			b.l("const uint u = q[1u + p * 4u + %du] | 0x4B000000u;", i)
+			b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
 			b.l("al += xl%d * rlx_mf(u & 0x4B00000Fu);", 2*i)
 			b.l("al += xl%d * rlx_mf(u & 0x4B000F00u);", 2*i+1)
 			b.l("ah += xh%d * rlx_mf(u & 0x4B0000F0u);", 2*i)
@@ -316,9 +339,18 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 
 // q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
 // word i holds weights 16p+2i and 16p+2i+1. XOR 0x80 turns a signed byte
-// q into q + 128.
+// q into q + 128. The lane's x is four float4 pieces (weights 16p+4c ..,
+// words 2c, 2c+1); piece slot s holds piece (s + ib) % 4 with its words,
+// so that one load's lanes spread over eight 16-byte places of their x
+// lines instead of two (as q4_0's, run 19).
 func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
-	xfloats(b, "xs", "p * 16u", 16, func(i int) string { return pick(i, "", "0.00390625f") })
+	b.l("const uint rot = ib & 3u;")
+	var offs []string
+	for s := range 4 {
+		b.l("const uint pc%d = (%du + rot) & 3u;", s, s)
+		offs = append(offs, fmt.Sprintf("p * 16u + pc%d * 4u", s))
+	}
+	xfloatsAt(b, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	sumOf(b, "sx", "xs", 4)
 	for r := range src.rows {
 		b.l("{")
@@ -328,7 +360,7 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 		b.l("float a1 = 0.0f;")
 		for i := range 8 {
 			b.l("{")
-			b.l("const uint u = q[1u + p * 8u + %du] ^ 0x4B008080u;", i)
+			b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)
 			b.l("a0 += xs%d * rlx_mf(u & 0x4B0000FFu);", 2*i)
 			b.l("a1 += xs%d * rlx_mf(u & 0x4B00FF00u);", 2*i+1)
 			b.l("}")

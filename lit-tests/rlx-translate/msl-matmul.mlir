@@ -61,9 +61,13 @@
 // CHECK-NEXT:    for (; ib0 + 1u * stride < 8u; ib0 += 2u * stride) {
 // CHECK-NEXT:      {
 // CHECK-NEXT:        const uint ib = ib0 + 0u * stride;
-// CHECK:             const float4 xlv0 = *((device const float4 *)(xb + p * 8u + 0u));
+// A lane's x pieces (and their words) alternate from block to block.
+// CHECK:             const uint sw = (ib & 1u) * 4u;
+// CHECK-NEXT:        const float4 xlv0 = *((device const float4 *)(xb + p * 8u + sw));
+// CHECK:             const float4 xlv1 = *((device const float4 *)(xb + p * 8u + (4u - sw)));
+// CHECK:             const uint ws = sw / 2u;
 // CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
-// CHECK:                 const uint u = q[1u + p * 4u + 0u] | 0x4B000000u;
+// CHECK:                 const uint u = q[wq + (0u ^ ws)] | 0x4B000000u;
 // CHECK-NEXT:            al += xl0 * rlx_mf(u & 0x4B00000Fu);
 // CHECK-NEXT:            al += xl1 * rlx_mf(u & 0x4B000F00u);
 // CHECK-NEXT:            ah += xh0 * rlx_mf(u & 0x4B0000F0u);
@@ -75,7 +79,12 @@
 // CHECK:           for (uint g = 0; g < tptg.x / 32u; g++) {
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q8_0
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// CHECK:                 const uint u = q[1u + p * 8u + 0u] ^ 0x4B008080u;
+// q8_0 also takes two slots a step, its pieces rotated by ib % 4.
+// CHECK:         for (; ib0 + 1u * stride < 8u; ib0 += 2u * stride) {
+// CHECK:             const uint rot = ib & 3u;
+// CHECK-NEXT:        const uint pc0 = (0u + rot) & 3u;
+// CHECK:             const float4 xsv0 = *((device const float4 *)(xb + p * 16u + pc0 * 4u));
+// CHECK:                 const uint u = q[1u + p * 8u + pc0 * 2u + 0u] ^ 0x4B008080u;
 // CHECK-NEXT:            a0 += xs0 * rlx_mf(u & 0x4B0000FFu);
 // CHECK-NEXT:            a1 += xs1 * rlx_mf(u & 0x4B00FF00u);
 // q4_k: eight rows a threadgroup, staged through threadgroup memory

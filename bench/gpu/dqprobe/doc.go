@@ -1,6 +1,6 @@
 // Package dqprobe holds dqprobe.cu, a hand-written CUDA program that the
 // GPU check runs on the lent NVIDIA machine to measure what bounds the
-// dequantising GEMVs (docs/gpu-check.md, run 18): the emitted kernel's
+// dequantising GEMVs (docs/gpu-check.md, runs 18 and 19): the emitted kernel's
 // layout with its arithmetic replaced (loads only, packed halves), other
 // layouts of the same loads, and a plain 16-byte read of the same bytes,
 // each timed as bench.py times the emitted kernels and checked against a
@@ -10,6 +10,11 @@
 // On the GPU machine, from the repository root:
 //
 //	nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/dqp bench/gpu/dqprobe/dqprobe.cu && /tmp/dqp
+//
+// or, for the times, each kernel's SASS instructions by opcode and ncu's
+// counters for the kernels a regular expression names, in one call:
+//
+//	OUT=$OUT/probe DQPROBE_ONLY=float,rot NCU_KERNELS=gemv bash bench/gpu/dqprobe/run.sh
 //
 // Here, the package's test checks the program's syntax with clang-19 in
 // CUDA mode (host and device sides) against declarations of our own

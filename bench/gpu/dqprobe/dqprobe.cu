@@ -28,9 +28,25 @@
 //   row_loads, row_float, row_half2   a row a lane, 144 bytes at a time
 //             in 16-byte loads, S simdgroups splitting the row
 //
+// and, from run 19 (pairQ4_0, pairQ8_0, pairTQ4_0, pairTQ8_0, ROT below):
+//
+//   pair_*    a lane a pair of blocks, all in 4-byte loads, x read straight
+//             from device memory a half of qs at a time; f = the emitted
+//             float decode, m1/m2 = fields as 1 + q/16 (m2 with 1.0's bits
+//             in a register); r = rows, t = threads
+//   pairT_*   two lanes a pair (a block each, five or nine 4-byte loads),
+//             x through threadgroup memory a chunk of 128 blocks at a time
+//   rot, rot8 the emitted layout with each lane's x pieces (and the qs
+//             words that go with them) taken in an order that changes
+//             from block to block, so that one load's lanes spread over
+//             more banks; four or eight rows
+//
+// DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
+// run.sh does a whole device call (build, times, SASS counts, ncu).
+//
 // and a copy kernel for the roofline. Each decoding kernel's y is checked
 // against a double-precision reference on the host (NMSE). With
-// DQPROBE_ONCE set it launches each q4_0 kernel once and times nothing,
+// DQPROBE_ONCE set it launches each kernel once at the first shape and times nothing,
 // for ncu.
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o dqprobe dqprobe.cu && ./dqprobe > probe.tsv
@@ -55,7 +71,7 @@
   } while (0)
 
 enum Fmt { Q4_0, Q8_0 };
-enum Var { FLOAT, LOADS, HALF2 };
+enum Var { FLOAT, LOADS, HALF2, ROT };
 static const char *fmtName[] = {"q4_0", "q8_0"};
 
 constexpr int THREADS = 128;
@@ -155,7 +171,7 @@ __device__ __forceinline__ void storeRows(const float *sum, float (*red)[ROWS], 
 template <Var V, int ROWS>
 __device__ __forceinline__ void slotQ4_0(const float *x, const uint8_t *const *w, uint32_t ib, uint32_t p,
                                          float *acc, uint32_t *bits) {
-  const XQ4 v = xq4(x + ib * 32, p);
+  const XQ4 v = xq4(x + ib * 32, p);  // unused (and not loaded) by ROT
   const float4 l0 = v.l0, l1 = v.l1, h0 = v.h0, h1 = v.h1;
   if (V == FLOAT) {
     const XQ4F xs = xq4Scaled(v);
@@ -164,6 +180,29 @@ __device__ __forceinline__ void slotQ4_0(const float *x, const uint8_t *const *w
       const uint16_t *q = (const uint16_t *)(w[r] + ib * 18);
       const uint32_t h[4] = {q[1 + p * 4], q[2 + p * 4], q[3 + p * 4], q[4 + p * 4]};
       acc[r] += q4Float(xs, h, h2f(q[0]));
+    }
+  } else if (V == ROT) {
+    // Run 19d: the lane's two x pieces of each half (weights 8p..8p+3 and
+    // 8p+4..8p+7, and the same 16 on) loaded in an order that alternates
+    // between neighbouring blocks, with the qs halves they go with, so
+    // that one load's lanes spread over four 16-byte places of their
+    // 128-byte lines instead of two (fewer bank conflicts). The same
+    // arithmetic in the same order for each piece slot.
+    const uint32_t b = ib & 1u;
+    XQ4 rv;
+    const float *xb = x + ib * 32;
+    rv.l0 = *(const float4 *)(xb + p * 8 + 4 * b);
+    rv.l1 = *(const float4 *)(xb + p * 8 + 4 * (1 - b));
+    rv.h0 = *(const float4 *)(xb + p * 8 + 16 + 4 * b);
+    rv.h1 = *(const float4 *)(xb + p * 8 + 20 - 4 * b);
+    rv.sx = (rv.l0.x + rv.l0.y + rv.l0.z + rv.l0.w) + (rv.l1.x + rv.l1.y + rv.l1.z + rv.l1.w) +
+            (rv.h0.x + rv.h0.y + rv.h0.z + rv.h0.w) + (rv.h1.x + rv.h1.y + rv.h1.z + rv.h1.w);
+    const XQ4F xs = xq4Scaled(rv);
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const uint16_t *q = (const uint16_t *)(w[r] + ib * 18) + 1 + p * 4;
+      const uint32_t h[4] = {q[2 * b], q[2 * b + 1], q[2 - 2 * b], q[3 - 2 * b]};
+      acc[r] += q4Float(xs, h, h2f(*(const uint16_t *)(w[r] + ib * 18)));
     }
   } else if (V == LOADS) {
     xorWords<ROWS, 18, 4>(w, ib, p, bits);
@@ -208,7 +247,42 @@ __device__ __forceinline__ void slotQ8_0(const float *x, const uint8_t *const *w
                v3 = *(const float4 *)(xb + 12);
   const float xs[16] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w,
                         v2.x, v2.y, v2.z, v2.w, v3.x, v3.y, v3.z, v3.w};
-  if (V == FLOAT) {
+  if (V == ROT) {
+    // Run 19d: piece slot c (four weights, one float4 of x, two qs halves)
+    // holds piece (c + ib) % 4, so that one load's lanes spread over eight
+    // 16-byte places of their 128-byte lines instead of two.
+    const uint32_t rot = ib & 3u;
+    float xsc[16];
+    float sx = 0.f;
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const uint32_t pc = (c + rot) & 3u;
+      const float4 vv = *(const float4 *)(x + ib * 32 + p * 16 + 4 * pc);
+      xsc[4 * c] = vv.x;
+      xsc[4 * c + 1] = vv.y * 0.00390625f;
+      xsc[4 * c + 2] = vv.z;
+      xsc[4 * c + 3] = vv.w * 0.00390625f;
+      sx += (vv.x + vv.y) + (vv.z + vv.w);
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const uint16_t *q = (const uint16_t *)(w[r] + ib * 34);
+      const float d = h2f(q[0]);
+      float a0 = 0.f, a1 = 0.f;
+#pragma unroll
+      for (int c = 0; c < 4; c++) {
+        const uint32_t pc = (c + rot) & 3u;
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+          const uint32_t u = q[1 + p * 8 + 2 * pc + e] ^ 0x4B008080u;
+          a0 += xsc[4 * c + 2 * e] * mf(u & 0x4B0000FFu);
+          a1 += xsc[4 * c + 2 * e + 1] * mf(u & 0x4B00FF00u);
+        }
+      }
+      acc[r] += d * ((a0 + a1) - 128.0f * sx);
+    }
+    (void)xs;
+  } else if (V == FLOAT) {
     float xsc[16];
     float sx = 0.f;
 #pragma unroll
@@ -444,6 +518,283 @@ __global__ void __launch_bounds__(128) pairLoads(const float *x, const uint8_t *
   if (bits == 0x12345678u) y[r0] = x[0];
 }
 
+// Run 19's helpers. wordRows: each row's first 4-byte word (plus off
+// words), rows past n reading the last row.
+template <int ROWS>
+__device__ __forceinline__ void wordRows(const uint8_t *w, uint32_t r0, uint32_t n, uint32_t rowWords, uint32_t off,
+                                         const uint32_t **wr) {
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) wr[r] = (const uint32_t *)w + (size_t)min(r0 + r, n - 1) * rowWords + off;
+}
+
+// q4Half: s plus the four weights of the 16-bit half of v at bit o (0 or
+// 16) times x0..x3 (pre-scaled for M): M = 0 the emitted float decode
+// (fields ORed into 2^23's bits, 2^23 subtracted), else fields moved to
+// mantissa bits 15..18 and 19..22 and ORed into one (1.0's bits).
+template <int M>
+__device__ __forceinline__ float q4Half(uint32_t v, int o, float x0, float x1, float x2, float x3, uint32_t one,
+                                        float s) {
+  if (M == 0) {
+    const uint32_t u = (v >> o) | 0x4B000000u;
+    s += x0 * mf(u & 0x4B00000Fu);
+    s += x1 * mf(u & 0x4B0000F0u);
+    s += x2 * mf(u & 0x4B000F00u);
+    s += x3 * mf(u & 0x4B00F000u);
+  } else {
+    const uint32_t a = o ? v >> 1 : v << 15, e = o ? v >> 9 : v << 7;
+    s += x0 * __uint_as_float((a & 0x00078000u) | one);
+    s += x1 * __uint_as_float((a & 0x00780000u) | one);
+    s += x2 * __uint_as_float((e & 0x00078000u) | one);
+    s += x3 * __uint_as_float((e & 0x00780000u) | one);
+  }
+  return s;
+}
+
+// q8Half: s plus the two q8_0 weights of the 16-bit half of v at bit o
+// times x0, x1 (x1 pre-scaled by 1/256), each as q + 128.
+__device__ __forceinline__ float q8Half(uint32_t v, int o, float x0, float x1, float s) {
+  const uint32_t u = ((v >> o) & 0xFFFFu) ^ 0x4B008080u;  // the other half must not reach bits 24..31
+  s += x0 * mf(u & 0x4B0000FFu);
+  s += x1 * mf(u & 0x4B00FF00u);
+  return s;
+}
+
+// stageX: chunk cb's 128 blocks of x into xs, a block's 32 floats at a
+// stride of 34, thread t copying float4s t, t + 128, … (run 19b's pairT).
+__device__ __forceinline__ void stageX(const float *x, float *xs, uint32_t cb, uint32_t nb, uint32_t t) {
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+    const uint32_t f = t + 128 * i, b = f / 8, q = f % 8;
+    if (cb + b < nb) {
+      const float4 v = *(const float4 *)(x + (size_t)(cb + b) * 32 + 4 * q);
+      *(float2 *)(xs + b * 34 + 4 * q) = make_float2(v.x, v.y);
+      *(float2 *)(xs + b * 34 + 4 * q + 2) = make_float2(v.z, v.w);
+    }
+  }
+}
+
+// Pair layout (run 19): a lane owns a pair of blocks of each of its
+// ROWS rows (q4_0: 36 bytes, q8_0: 68: 4-byte aligned), read in 4-byte
+// loads, thread t on pairs t, t + THR, …. All of a row's words are loaded
+// before any is decoded; x is read a 16-bit half of qs at a time (the
+// four or two weights it holds), shared by the rows, so a lane holds its
+// rows' words, not the pair's 64 x values. Every half's place in the
+// pair is known when compiling: no shifts or selects to find it.
+//   M = 0: the emitted float decode (the half ORed into 2^23's bits, each
+//          field ANDed out, 2^23 subtracted, x pre-scaled by its place)
+//   M = 1: a field moved to mantissa bits 15..18 or 19..22 and ORed into
+//          1.0's bits is the float 1 + q/256 or 1 + q/16: one shift (for
+//          two fields), one AND-OR and one multiply-add a weight, against
+//          x pre-scaled by 256 or 16; the pair's 1·x terms and the −8
+//          offset come off once a block (C, shared by the rows)
+//   M = 2: as 1, with 1.0's bits in a register the compiler cannot fold
+//          (so each AND-OR can be one LOP3)
+template <int ROWS, int M, int THR>
+__global__ void __launch_bounds__(THR) pairQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                               uint32_t k) {
+  __shared__ float red[THR / 32][ROWS];
+  const uint32_t t = threadIdx.x, np = k / 64, rowWords = (k / 32) * 18 / 4;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  const uint32_t one = M == 2 ? (0x3F800000u | (k >> 31)) : 0x3F800000u;
+  const uint32_t *wr[ROWS];
+  wordRows<ROWS>(w, r0, n, rowWords, 0, wr);
+  float acc[ROWS] = {};
+  for (uint32_t pr = t; pr < np; pr += THR) {
+    uint32_t wd[ROWS][9];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+#pragma unroll
+      for (int i = 0; i < 9; i++) wd[r][i] = __ldg(wr[r] + pr * 9 + i);
+    const float *xp = x + pr * 64;
+#pragma unroll
+    for (int b = 0; b < 2; b++) {  // block b: d is half 9b, qs halves 9b+1 .. 9b+8
+      float s[ROWS] = {};
+      float c = 0.f;
+#pragma unroll
+      for (int m = 0; m < 8; m++) {  // qs bytes 2m, 2m+1: weights 2m (bits 0..3), 2m+16, 2m+1, 2m+17
+        const float2 xl = *(const float2 *)(xp + 32 * b + 2 * m);
+        const float2 xh = *(const float2 *)(xp + 32 * b + 16 + 2 * m);
+        const int hj = 9 * b + 1 + m, o = (hj % 2) * 16;
+        if (M == 0) {
+          c += (xl.x + xl.y) + (xh.x + xh.y);
+        } else {
+          c += 264.0f * (xl.x + xl.y) + 24.0f * (xh.x + xh.y);
+        }
+        const float x0 = M == 0 ? xl.x : xl.x * 256.0f, x1 = M == 0 ? xh.x * 0.0625f : xh.x * 16.0f;
+        const float x2 = M == 0 ? xl.y * 0.00390625f : xl.y * 256.0f, x3 = M == 0 ? xh.y * 0.000244140625f : xh.y * 16.0f;
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) s[r] = q4Half<M>(wd[r][hj / 2], o, x0, x1, x2, x3, one, s[r]);
+      }
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t dw = wd[r][(9 * b) / 2];
+        const float d = h2f((uint16_t)(b ? dw >> 16 : dw));
+        acc[r] += d * (s[r] - (M == 0 ? 8.0f * c : c));
+      }
+    }
+  }
+  storeRows<ROWS>(acc, red, y, r0, n);
+}
+
+// q8_0 in the pair layout: 68 bytes = 17 words a pair; d0 is half 0, qs0
+// halves 1..16, d1 half 17, qs1 halves 18..33; each half two weights
+// (the emitted float decode: signs flipped, ORed into 2^23's bits).
+template <int ROWS, int THR>
+__global__ void __launch_bounds__(THR) pairQ8_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                               uint32_t k) {
+  __shared__ float red[THR / 32][ROWS];
+  const uint32_t t = threadIdx.x, np = k / 64, rowWords = (k / 32) * 34 / 4;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  const uint32_t *wr[ROWS];
+  wordRows<ROWS>(w, r0, n, rowWords, 0, wr);
+  float acc[ROWS] = {};
+  for (uint32_t pr = t; pr < np; pr += THR) {
+    uint32_t wd[ROWS][17];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+#pragma unroll
+      for (int i = 0; i < 17; i++) wd[r][i] = __ldg(wr[r] + pr * 17 + i);
+    const float *xp = x + pr * 64;
+#pragma unroll
+    for (int b = 0; b < 2; b++) {  // block b: d is half 17b, qs halves 17b+1 .. 17b+16
+      float s[ROWS] = {};
+      float c = 0.f;
+#pragma unroll
+      for (int m = 0; m < 16; m++) {
+        const float2 xv = *(const float2 *)(xp + 32 * b + 2 * m);
+        c += xv.x + xv.y;
+        const float x0 = xv.x, x1 = xv.y * 0.00390625f;
+        const int hj = 17 * b + 1 + m, o = (hj % 2) * 16;
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) s[r] = q8Half(wd[r][hj / 2], o, x0, x1, s[r]);
+      }
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t dw = wd[r][(17 * b) / 2];
+        const float d = h2f((uint16_t)(b ? dw >> 16 : dw));
+        acc[r] += d * (s[r] - 128.0f * c);
+      }
+    }
+  }
+  storeRows<ROWS>(acc, red, y, r0, n);
+}
+
+// Run 19b: the pair layout with two lanes a pair and x through
+// threadgroup memory. Lane part p = t % 2 owns block 2·pr + p of the pair
+// pr = t / 2 + 64·c of each of its ROWS rows and loads five of the pair's
+// nine words (p = 0: words 0..4, p = 1: words 4..8): its 16 bytes of qs
+// as four aligned words (a funnel shift by 16 for p = 0, none for p = 1:
+// a select and a shift a word, the same code in every lane). x comes
+// through threadgroup memory a chunk of 128 blocks at a time: each thread
+// copies eight float4s of the chunk (consecutive threads on consecutive
+// float4s), a block's 32 floats at a stride of 34 (so that both the
+// copy's and the lanes' 8-byte accesses miss no bank), and each lane
+// reads its block's x there, two float2s a half of qs, shared by the
+// rows. M: the decode, as pairQ4_0's (0: the emitted float decode; 2: the
+// 1 + q/16 fields with 1.0's bits in a register).
+template <int ROWS, int M>
+__global__ void __launch_bounds__(128) pairTQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                uint32_t k) {
+  constexpr uint32_t CH = 128, XS = 34;  // blocks a chunk, floats a staged block (stageX)
+  __shared__ __attribute__((aligned(16))) float xs[CH * XS];
+  __shared__ float red[4][ROWS];
+  const uint32_t t = threadIdx.x, p = t % 2, nb = k / 32, rowWords = nb * 18 / 4;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  const uint32_t one = M == 2 ? (0x3F800000u | (k >> 31)) : 0x3F800000u;
+  const uint32_t sh = 16u * (1u - p);
+  const uint32_t *wr[ROWS];
+  wordRows<ROWS>(w, r0, n, rowWords, 4 * p, wr);
+  float acc[ROWS] = {};
+  for (uint32_t cb = 0; cb < nb; cb += CH) {
+    __syncthreads();  // the last chunk's reads are done
+    stageX(x, xs, cb, nb, t);
+    __syncthreads();
+    if (cb + t >= nb) continue;  // the last chunk may be short (nb even: whole pairs)
+    const uint32_t pr = (cb + t) / 2;
+    uint32_t wd[ROWS][5];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+#pragma unroll
+      for (int i = 0; i < 5; i++) wd[r][i] = __ldg(wr[r] + pr * 9 + i);
+    const float *xb = xs + t * XS;
+    float s[ROWS] = {};
+    float c = 0.f;
+#pragma unroll
+    for (int m = 0; m < 8; m++) {  // qs bytes 2m, 2m+1: weights 2m (bits 0..3), 2m+16, 2m+1, 2m+17
+      const float2 xl = *(const float2 *)(xb + 2 * m), xh = *(const float2 *)(xb + 16 + 2 * m);
+      if (M == 0) {
+        c += (xl.x + xl.y) + (xh.x + xh.y);
+      } else {
+        c += 264.0f * (xl.x + xl.y) + 24.0f * (xh.x + xh.y);
+      }
+      const float x0 = M == 0 ? xl.x : xl.x * 256.0f, x1 = M == 0 ? xh.x * 0.0625f : xh.x * 16.0f;
+      const float x2 = M == 0 ? xl.y * 0.00390625f : xl.y * 256.0f, x3 = M == 0 ? xh.y * 0.000244140625f : xh.y * 16.0f;
+      const int i = m / 2, o = (m % 2) * 16;
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t q = __funnelshift_r(p ? wd[r][i + 1] : wd[r][i], wd[r][i + 1], sh);
+        s[r] = q4Half<M>(q, o, x0, x1, x2, x3, one, s[r]);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const float d = h2f((uint16_t)(p ? wd[r][0] >> 16 : wd[r][0]));
+      acc[r] += d * (s[r] - (M == 0 ? 8.0f * c : c));
+    }
+  }
+  storeRows<ROWS>(acc, red, y, r0, n);
+}
+
+// q8_0 the same way: a pair is 17 words; lane part p loads nine (p = 0:
+// words 0..8, p = 1: words 8..16), its 32 bytes of qs as eight aligned
+// words (shifted as q4_0's), its block's x from the same staging.
+template <int ROWS>
+__global__ void __launch_bounds__(128) pairTQ8_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                uint32_t k) {
+  constexpr uint32_t CH = 128, XS = 34;
+  __shared__ __attribute__((aligned(16))) float xs[CH * XS];
+  __shared__ float red[4][ROWS];
+  const uint32_t t = threadIdx.x, p = t % 2, nb = k / 32, rowWords = nb * 34 / 4;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  const uint32_t sh = 16u * (1u - p);
+  const uint32_t *wr[ROWS];
+  wordRows<ROWS>(w, r0, n, rowWords, 8 * p, wr);
+  float acc[ROWS] = {};
+  for (uint32_t cb = 0; cb < nb; cb += CH) {
+    __syncthreads();
+    stageX(x, xs, cb, nb, t);
+    __syncthreads();
+    if (cb + t >= nb) continue;
+    const uint32_t pr = (cb + t) / 2;
+    uint32_t wd[ROWS][9];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+#pragma unroll
+      for (int i = 0; i < 9; i++) wd[r][i] = __ldg(wr[r] + pr * 17 + i);
+    const float *xb = xs + t * XS;
+    float s[ROWS] = {};
+    float c = 0.f;
+#pragma unroll
+    for (int m = 0; m < 16; m++) {  // qs bytes 2m, 2m+1
+      const float2 xv = *(const float2 *)(xb + 2 * m);
+      c += xv.x + xv.y;
+      const float x0 = xv.x, x1 = xv.y * 0.00390625f;
+      const int i = m / 2, o = (m % 2) * 16;
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t q = __funnelshift_r(p ? wd[r][i + 1] : wd[r][i], wd[r][i + 1], sh);
+        s[r] = q8Half(q, o, x0, x1, s[r]);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      const float d = h2f((uint16_t)(p ? wd[r][0] >> 16 : wd[r][0]));
+      acc[r] += d * (s[r] - 128.0f * c);
+    }
+  }
+  storeRows<ROWS>(acc, red, y, r0, n);
+}
+
 // Staged (codegen/metal/dequant_stage.go's idea, run 11): the
 // threadgroup copies a stage of 64 blocks of each of its ROWS rows (1,152
 // bytes a row, 72 16-byte loads) into one of two threadgroup buffers, the
@@ -546,6 +897,20 @@ static const Variant variants[] = {
     {"row_half2_S4", HALF2, 32, 128, 2, {rowlaneQ4_0<4, HALF2>, nullptr}},
     {"row_half2_S8", HALF2, 32, 256, 2, {rowlaneQ4_0<8, HALF2>, nullptr}},
     {"row_half2_S16", HALF2, 32, 512, 2, {rowlaneQ4_0<16, HALF2>, nullptr}},
+    {"pair_f_r4_t64", FLOAT, 4, 64, 0, {pairQ4_0<4, 0, 64>, pairQ8_0<4, 64>}},
+    {"pair_f_r4_t128", FLOAT, 4, 128, 0, {pairQ4_0<4, 0, 128>, pairQ8_0<4, 128>}},
+    {"pair_f_r8_t64", FLOAT, 8, 64, 0, {pairQ4_0<8, 0, 64>, pairQ8_0<8, 64>}},
+    {"pair_f_r2_t64", FLOAT, 2, 64, 0, {pairQ4_0<2, 0, 64>, pairQ8_0<2, 64>}},
+    {"pair_m1_r4_t64", FLOAT, 4, 64, 0, {pairQ4_0<4, 1, 64>, nullptr}},
+    {"pair_m2_r4_t64", FLOAT, 4, 64, 0, {pairQ4_0<4, 2, 64>, nullptr}},
+    {"pair_m2_r8_t64", FLOAT, 8, 64, 0, {pairQ4_0<8, 2, 64>, nullptr}},
+    {"pair_m2_r4_t128", FLOAT, 4, 128, 0, {pairQ4_0<4, 2, 128>, nullptr}},
+    {"rot", ROT, 4, THREADS, 0, {gemv<Q4_0, ROT, 4>, gemv<Q8_0, ROT, 4>}},
+    {"rot8", ROT, 8, THREADS, 0, {gemv<Q4_0, ROT, 8>, gemv<Q8_0, ROT, 8>}},
+    {"pairT_f_r4", FLOAT, 4, 128, 0, {pairTQ4_0<4, 0>, pairTQ8_0<4>}},
+    {"pairT_f_r8", FLOAT, 8, 128, 0, {pairTQ4_0<8, 0>, pairTQ8_0<8>}},
+    {"pairT_m2_r4", FLOAT, 4, 128, 0, {pairTQ4_0<4, 2>, nullptr}},
+    {"pairT_m2_r8", FLOAT, 8, 128, 0, {pairTQ4_0<8, 2>, nullptr}},
 };
 
 static uint32_t rng = 12345u;
@@ -655,8 +1020,11 @@ static double timeGraph(Rec record, int launches) {
 
 int main() {
   CK(cudaSetDevice(0));
-  // DQPROBE_ONCE=1: launch each kernel once and time nothing (for ncu).
+  // DQPROBE_ONCE=1: launch each kernel once, at the first shape, and time
+  // nothing (for ncu).
   const bool once = getenv("DQPROBE_ONCE") != nullptr;
+  // DQPROBE_ONLY=a,b: only the variants whose names occur in it.
+  const char *only = getenv("DQPROBE_ONLY");
   // Copy roofline: a 1 GiB device-to-device copy (read + write) by a kernel
   // (a graph's memcpy node measured 2.7 TB/s here, against 4.1 to 4.2 for
   // torch's copy_ in the check).
@@ -672,9 +1040,10 @@ int main() {
   printf("copy\t%.3f TB/s\n", copyTBs);
   printf("format\tK\tN\tvariant\tus\troofline\tnmse\n");
   const uint32_t shapes[2][2] = {{4096, 14336}, {14336, 4096}};  // K, N
-  for (int fi = 0; fi < (once ? 1 : 2); fi++) {
+  for (int fi = 0; fi < 2; fi++) {
     const Fmt f = (Fmt)fi;
     for (auto &sh : shapes) {
+      if (once && &sh != &shapes[0]) break;  // under a profiler: the first shape only
       const uint32_t k = sh[0], n = sh[1];
       const std::vector<uint8_t> wh = makeWeights(f, n, k);
       std::vector<float> xh(k);
@@ -696,7 +1065,7 @@ int main() {
       for (const Variant &var : variants) {
         const Var v = var.v;
         const Kern kern = var.k[fi];
-        if (!kern) continue;
+        if (!kern || (only && !strstr(only, var.name))) continue;
         const int rows = var.rows;
         const dim3 grid(rows ? (n + rows - 1) / rows : 132 * 8);
         const int threads = var.threads;

@@ -24,9 +24,13 @@ struct dim3 {
   unsigned x, y, z;
   __host__ __device__ dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
+struct __attribute__((aligned(8))) float2 {
+  float x, y;
+};
 struct __attribute__((aligned(16))) float4 {
   float x, y, z, w;
 };
+
 struct __attribute__((aligned(16))) uint4 {
   unsigned x, y, z, w;
 };
@@ -70,6 +74,7 @@ cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 
 __device__ void *memcpy(void *, const void *, size_t);
 #define DQPROBE_STUB static __device__ __forceinline__
+DQPROBE_STUB float2 make_float2(float a, float b) { return float2{a, b}; }
 DQPROBE_STUB unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 DQPROBE_STUB float __uint_as_float(unsigned) { return 0.0f; }
 DQPROBE_STUB float __shfl_xor_sync(unsigned, float v, int, int = 32) { return v; }
