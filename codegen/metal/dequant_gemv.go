@@ -97,18 +97,17 @@ func dqLayoutOf(f quantInfo) dqLayout {
 	return dqLayout{rows: 4}
 }
 
-// dqUnroll is how many block slots a lane takes a loop step, per format,
-// in the unstaged kernel. On the H200 (docs/gpu-check.md, runs 10f and
-// 10g; µs at 4096×4096, 4096×14336, 14336×4096), two slots against one:
-// q4_0 8.0, 20.0, 20.1 against 8.8, 22.0, 22.1; q6_k 9.8, 24.9, 27.0
-// against 10.6, 27.3, 30.0; q4_k 10.9, 24.6, 31.2 against 11.0, 24.9,
-// 30.6. q8_0 kept one slot (10.0, 27.5, 26.3 against 9.4, 26.4, 24.6)
-// until its x loads were spread over more banks (dqLaneQ8_0): since then
-// two slots measure 8.9, 23.1, 23.8 against 9.4, 24.0, 25.0 (run 19e,
-// three alternating repeats each, within 0.1 µs).
-func dqUnroll(quantInfo) int64 {
-	return 2
-}
+// dqSlots is how many block slots a lane takes a loop step in the
+// unstaged kernel, every format. On the H200 (docs/gpu-check.md, runs
+// 10f and 10g; µs at 4096×4096, 4096×14336, 14336×4096), two slots
+// against one: q4_0 8.0, 20.0, 20.1 against 8.8, 22.0, 22.1; q6_k 9.8,
+// 24.9, 27.0 against 10.6, 27.3, 30.0; q4_k 10.9, 24.6, 31.2 against
+// 11.0, 24.9, 30.6. q8_0 kept one slot (10.0, 27.5, 26.3 against 9.4,
+// 26.4, 24.6) until its x loads were spread over more banks
+// (dqLaneQ8_0): since then two slots measure 8.9, 23.1, 23.8 against
+// 9.4, 24.0, 25.0 (run 19e, three alternating repeats each, within 0.1
+// µs).
+const dqSlots = 2
 
 // dqLanes is L, the lanes that share one block, per format.
 func dqLanes(f quantInfo) int64 {
@@ -222,20 +221,13 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
 	}
 	src := dqSrc{"device", rows, func(r int64) string { return fmt.Sprintf("w%d", r) }}
-	un := dqUnroll(f)
-	if un == 1 {
-		b.l("for (uint ib = tpos.x / %du; ib < %du; ib += tptg.x / %du) {", L, nb, L)
-		dqSlot(b, f, m, k, "ib", src)
-		b.l("}")
-		return
-	}
-	// un slots a step, in one basic block, so that the compiler can issue
-	// the later slots' loads before the first slot's arithmetic; the slots
-	// still add up in order. Then the rest, one at a time.
+	// dqSlots slots a step, in one basic block, so that the compiler can
+	// issue the later slots' loads before the first slot's arithmetic; the
+	// slots still add up in order. Then the rest, one at a time.
 	b.l("const uint stride = tptg.x / %du;", L)
 	b.l("uint ib0 = tpos.x / %du;", L)
-	b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", un-1, nb, un)
-	for u := range un {
+	b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", dqSlots-1, nb, dqSlots)
+	for u := range dqSlots {
 		b.l("{")
 		b.l("const uint ib = ib0 + %du * stride;", u)
 		dqSlot(b, f, m, k, "ib", src)

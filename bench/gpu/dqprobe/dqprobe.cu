@@ -102,17 +102,19 @@ __device__ __forceinline__ void xorWords(const uint8_t *const *w, uint32_t ib, u
 }
 
 // x's slice for q4_0 lane part p of the block at xb: weights 8p..8p+7
-// (l0, l1) and 16+8p..16+8p+7 (h0, h1), and their sum.
+// (l0, l1) and 16+8p..16+8p+7 (h0, h1), and their sum. With b = 1 the
+// two pieces of each half come swapped (l0 holds weights 8p+4..8p+7: run
+// 19d's ROT, whose qs words are swapped to match).
 struct XQ4 {
   float4 l0, l1, h0, h1;
   float sx;
 };
-__device__ __forceinline__ XQ4 xq4(const float *xb, uint32_t p) {
+__device__ __forceinline__ XQ4 xq4(const float *xb, uint32_t p, uint32_t b) {
   XQ4 v;
-  v.l0 = *(const float4 *)(xb + p * 8);
-  v.l1 = *(const float4 *)(xb + p * 8 + 4);
-  v.h0 = *(const float4 *)(xb + p * 8 + 16);
-  v.h1 = *(const float4 *)(xb + p * 8 + 20);
+  v.l0 = *(const float4 *)(xb + p * 8 + 4 * b);
+  v.l1 = *(const float4 *)(xb + p * 8 + 4 * (1 - b));
+  v.h0 = *(const float4 *)(xb + p * 8 + 16 + 4 * b);
+  v.h1 = *(const float4 *)(xb + p * 8 + 16 + 4 * (1 - b));
   v.sx = (v.l0.x + v.l0.y + v.l0.z + v.l0.w) + (v.l1.x + v.l1.y + v.l1.z + v.l1.w) +
          (v.h0.x + v.h0.y + v.h0.z + v.h0.w) + (v.h1.x + v.h1.y + v.h1.z + v.h1.w);
   return v;
@@ -171,38 +173,22 @@ __device__ __forceinline__ void storeRows(const float *sum, float (*red)[ROWS], 
 template <Var V, int ROWS>
 __device__ __forceinline__ void slotQ4_0(const float *x, const uint8_t *const *w, uint32_t ib, uint32_t p,
                                          float *acc, uint32_t *bits) {
-  const XQ4 v = xq4(x + ib * 32, p);  // unused (and not loaded) by ROT
+  // ROT (run 19d): the lane's two x pieces of each half (weights 8p..8p+3
+  // and 8p+4..8p+7, and the same 16 on) taken in an order that alternates
+  // between neighbouring blocks, with the qs halves they go with, so that
+  // one load's lanes spread over four 16-byte places of their 128-byte
+  // lines instead of two (fewer bank conflicts). The same arithmetic in
+  // the same order for each piece slot; b = 0 is the emitted order.
+  const uint32_t b = V == ROT ? ib & 1u : 0u;
+  const XQ4 v = xq4(x + ib * 32, p, b);
   const float4 l0 = v.l0, l1 = v.l1, h0 = v.h0, h1 = v.h1;
-  if (V == FLOAT) {
+  if (V == FLOAT || V == ROT) {
     const XQ4F xs = xq4Scaled(v);
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
       const uint16_t *q = (const uint16_t *)(w[r] + ib * 18);
-      const uint32_t h[4] = {q[1 + p * 4], q[2 + p * 4], q[3 + p * 4], q[4 + p * 4]};
+      const uint32_t h[4] = {q[1 + p * 4 + 2 * b], q[2 + p * 4 + 2 * b], q[3 + p * 4 - 2 * b], q[4 + p * 4 - 2 * b]};
       acc[r] += q4Float(xs, h, h2f(q[0]));
-    }
-  } else if (V == ROT) {
-    // Run 19d: the lane's two x pieces of each half (weights 8p..8p+3 and
-    // 8p+4..8p+7, and the same 16 on) loaded in an order that alternates
-    // between neighbouring blocks, with the qs halves they go with, so
-    // that one load's lanes spread over four 16-byte places of their
-    // 128-byte lines instead of two (fewer bank conflicts). The same
-    // arithmetic in the same order for each piece slot.
-    const uint32_t b = ib & 1u;
-    XQ4 rv;
-    const float *xb = x + ib * 32;
-    rv.l0 = *(const float4 *)(xb + p * 8 + 4 * b);
-    rv.l1 = *(const float4 *)(xb + p * 8 + 4 * (1 - b));
-    rv.h0 = *(const float4 *)(xb + p * 8 + 16 + 4 * b);
-    rv.h1 = *(const float4 *)(xb + p * 8 + 20 - 4 * b);
-    rv.sx = (rv.l0.x + rv.l0.y + rv.l0.z + rv.l0.w) + (rv.l1.x + rv.l1.y + rv.l1.z + rv.l1.w) +
-            (rv.h0.x + rv.h0.y + rv.h0.z + rv.h0.w) + (rv.h1.x + rv.h1.y + rv.h1.z + rv.h1.w);
-    const XQ4F xs = xq4Scaled(rv);
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      const uint16_t *q = (const uint16_t *)(w[r] + ib * 18) + 1 + p * 4;
-      const uint32_t h[4] = {q[2 * b], q[2 * b + 1], q[2 - 2 * b], q[3 - 2 * b]};
-      acc[r] += q4Float(xs, h, h2f(*(const uint16_t *)(w[r] + ib * 18)));
     }
   } else if (V == LOADS) {
     xorWords<ROWS, 18, 4>(w, ib, p, bits);
@@ -243,52 +229,30 @@ template <Var V, int ROWS>
 __device__ __forceinline__ void slotQ8_0(const float *x, const uint8_t *const *w, uint32_t ib, uint32_t p,
                                          float *acc, uint32_t *bits) {
   const float *xb = x + ib * 32 + p * 16;
-  const float4 v0 = *(const float4 *)xb, v1 = *(const float4 *)(xb + 4), v2 = *(const float4 *)(xb + 8),
-               v3 = *(const float4 *)(xb + 12);
-  const float xs[16] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w,
-                        v2.x, v2.y, v2.z, v2.w, v3.x, v3.y, v3.z, v3.w};
-  if (V == ROT) {
-    // Run 19d: piece slot c (four weights, one float4 of x, two qs halves)
-    // holds piece (c + ib) % 4, so that one load's lanes spread over eight
-    // 16-byte places of their 128-byte lines instead of two.
-    const uint32_t rot = ib & 3u;
+  if (V == FLOAT || V == ROT) {
+    // ROT (run 19d): piece slot c (four weights, one float4 of x, two qs
+    // halves) holds piece (c + ib) % 4, so that one load's lanes spread
+    // over eight 16-byte places of their 128-byte lines instead of two;
+    // rot = 0 is the emitted order. (Σx is summed a piece at a time in
+    // ROT, a weight at a time in FLOAT, as each ran.)
+    const uint32_t rot = V == ROT ? ib & 3u : 0u;
     float xsc[16];
     float sx = 0.f;
 #pragma unroll
     for (int c = 0; c < 4; c++) {
-      const uint32_t pc = (c + rot) & 3u;
-      const float4 vv = *(const float4 *)(x + ib * 32 + p * 16 + 4 * pc);
+      const float4 vv = *(const float4 *)(xb + 4 * ((c + rot) & 3u));
       xsc[4 * c] = vv.x;
       xsc[4 * c + 1] = vv.y * 0.00390625f;
       xsc[4 * c + 2] = vv.z;
       xsc[4 * c + 3] = vv.w * 0.00390625f;
-      sx += (vv.x + vv.y) + (vv.z + vv.w);
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      const uint16_t *q = (const uint16_t *)(w[r] + ib * 34);
-      const float d = h2f(q[0]);
-      float a0 = 0.f, a1 = 0.f;
-#pragma unroll
-      for (int c = 0; c < 4; c++) {
-        const uint32_t pc = (c + rot) & 3u;
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-          const uint32_t u = q[1 + p * 8 + 2 * pc + e] ^ 0x4B008080u;
-          a0 += xsc[4 * c + 2 * e] * mf(u & 0x4B0000FFu);
-          a1 += xsc[4 * c + 2 * e + 1] * mf(u & 0x4B00FF00u);
-        }
+      if (V == ROT) {
+        sx += (vv.x + vv.y) + (vv.z + vv.w);
+      } else {
+        sx += vv.x;
+        sx += vv.y;
+        sx += vv.z;
+        sx += vv.w;
       }
-      acc[r] += d * ((a0 + a1) - 128.0f * sx);
-    }
-    (void)xs;
-  } else if (V == FLOAT) {
-    float xsc[16];
-    float sx = 0.f;
-#pragma unroll
-    for (int i = 0; i < 16; i++) {
-      xsc[i] = (i & 1) ? xs[i] * 0.00390625f : xs[i];
-      sx += xs[i];
     }
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
@@ -297,13 +261,19 @@ __device__ __forceinline__ void slotQ8_0(const float *x, const uint8_t *const *w
       float a0 = 0.f, a1 = 0.f;
 #pragma unroll
       for (int i = 0; i < 8; i++) {
-        const uint32_t u = q[1 + p * 8 + i] ^ 0x4B008080u;
+        const uint32_t u = q[1 + p * 8 + 2 * ((i / 2 + rot) & 3u) + i % 2] ^ 0x4B008080u;
         a0 += xsc[2 * i] * mf(u & 0x4B0000FFu);
         a1 += xsc[2 * i + 1] * mf(u & 0x4B00FF00u);
       }
       acc[r] += d * ((a0 + a1) - 128.0f * sx);
     }
-  } else if (V == LOADS) {
+    return;
+  }
+  const float4 v0 = *(const float4 *)xb, v1 = *(const float4 *)(xb + 4), v2 = *(const float4 *)(xb + 8),
+               v3 = *(const float4 *)(xb + 12);
+  const float xs[16] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w,
+                        v2.x, v2.y, v2.z, v2.w, v3.x, v3.y, v3.z, v3.w};
+  if (V == LOADS) {
     xorWords<ROWS, 34, 8>(w, ib, p, bits);
     float sx = 0.f;
 #pragma unroll
@@ -527,6 +497,20 @@ __device__ __forceinline__ void wordRows(const uint8_t *w, uint32_t r0, uint32_t
   for (int r = 0; r < ROWS; r++) wr[r] = (const uint32_t *)w + (size_t)min(r0 + r, n - 1) * rowWords + off;
 }
 
+// loadWords: W consecutive 4-byte words of each row from word at on,
+// every load issued before any is used.
+template <int ROWS, int W>
+__device__ __forceinline__ void loadWords(const uint32_t *const *wr, uint32_t at, uint32_t (*wd)[W]) {
+#pragma unroll
+  for (int r = 0; r < ROWS; r++)
+#pragma unroll
+    for (int i = 0; i < W; i++) wd[r][i] = __ldg(wr[r] + at + i);
+}
+
+// halfBits: the half (hi = 0: bits 0..15, 1: bits 16..31) of v as a
+// half float's value (a block's d).
+__device__ __forceinline__ float halfBits(uint32_t v, int hi) { return h2f((uint16_t)(hi ? v >> 16 : v)); }
+
 // q4Half: s plus the four weights of the 16-bit half of v at bit o (0 or
 // 16) times x0..x3 (pre-scaled for M): M = 0 the emitted float decode
 // (fields ORed into 2^23's bits, 2^23 subtracted), else fields moved to
@@ -559,18 +543,54 @@ __device__ __forceinline__ float q8Half(uint32_t v, int o, float x0, float x1, f
   return s;
 }
 
-// stageX: chunk cb's 128 blocks of x into xs, a block's 32 floats at a
-// stride of 34, thread t copying float4s t, t + 128, … (run 19b's pairT).
-__device__ __forceinline__ void stageX(const float *x, float *xs, uint32_t cb, uint32_t nb, uint32_t t) {
-#pragma unroll
-  for (int i = 0; i < 8; i++) {
-    const uint32_t f = t + 128 * i, b = f / 8, q = f % 8;
-    if (cb + b < nb) {
-      const float4 v = *(const float4 *)(x + (size_t)(cb + b) * 32 + 4 * q);
-      *(float2 *)(xs + b * 34 + 4 * q) = make_float2(v.x, v.y);
-      *(float2 *)(xs + b * 34 + 4 * q + 2) = make_float2(v.z, v.w);
+// PairFmt: what the pair kernels need of a format. A pair of blocks is
+// WORDS 4-byte words; a block's d is its first 16-bit half, then HALVES
+// halves of qs. x(xb, m, c, xv): half m's x (xb: the block's 32 floats)
+// pre-scaled for the decode into xv, its part of the block's offset term
+// added to c. half(v, o, xv, one, s): s plus half (v, o)'s weights times
+// xv. offset(c): what comes off the block's sum before d multiplies it.
+template <Fmt F, int M>
+struct PairFmt;
+template <int M>
+struct PairFmt<Q4_0, M> {
+  static constexpr int WORDS = 9, HALVES = 8;
+  // qs bytes 2m, 2m+1: weights 2m (bits 0..3), 2m+16, 2m+1, 2m+17
+  static __device__ __forceinline__ void x(const float *xb, int m, float &c, float *xv) {
+    const float2 xl = *(const float2 *)(xb + 2 * m), xh = *(const float2 *)(xb + 16 + 2 * m);
+    if (M == 0) {
+      c += (xl.x + xl.y) + (xh.x + xh.y);
+    } else {
+      c += 264.0f * (xl.x + xl.y) + 24.0f * (xh.x + xh.y);
     }
+    xv[0] = M == 0 ? xl.x : xl.x * 256.0f;
+    xv[1] = M == 0 ? xh.x * 0.0625f : xh.x * 16.0f;
+    xv[2] = M == 0 ? xl.y * 0.00390625f : xl.y * 256.0f;
+    xv[3] = M == 0 ? xh.y * 0.000244140625f : xh.y * 16.0f;
   }
+  static __device__ __forceinline__ float half(uint32_t v, int o, const float *xv, uint32_t one, float s) {
+    return q4Half<M>(v, o, xv[0], xv[1], xv[2], xv[3], one, s);
+  }
+  static __device__ __forceinline__ float offset(float c) { return M == 0 ? 8.0f * c : c; }
+};
+template <int M>
+struct PairFmt<Q8_0, M> {
+  static constexpr int WORDS = 17, HALVES = 16;
+  static __device__ __forceinline__ void x(const float *xb, int m, float &c, float *xv) {
+    const float2 v = *(const float2 *)(xb + 2 * m);
+    c += v.x + v.y;
+    xv[0] = v.x;
+    xv[1] = v.y * 0.00390625f;
+  }
+  static __device__ __forceinline__ float half(uint32_t v, int o, const float *xv, uint32_t, float s) {
+    return q8Half(v, o, xv[0], xv[1], s);
+  }
+  static __device__ __forceinline__ float offset(float c) { return 128.0f * c; }
+};
+
+// M = 2's 1.0: its bits in a register the compiler cannot fold (k < 2^31).
+template <int M>
+__device__ __forceinline__ uint32_t oneBits(uint32_t k) {
+  return M == 2 ? (0x3F800000u | (k >> 31)) : 0x3F800000u;
 }
 
 // Pair layout (run 19): a lane owns a pair of blocks of each of its
@@ -582,217 +602,126 @@ __device__ __forceinline__ void stageX(const float *x, float *xs, uint32_t cb, u
 // pair is known when compiling: no shifts or selects to find it.
 //   M = 0: the emitted float decode (the half ORed into 2^23's bits, each
 //          field ANDed out, 2^23 subtracted, x pre-scaled by its place)
-//   M = 1: a field moved to mantissa bits 15..18 or 19..22 and ORed into
-//          1.0's bits is the float 1 + q/256 or 1 + q/16: one shift (for
-//          two fields), one AND-OR and one multiply-add a weight, against
-//          x pre-scaled by 256 or 16; the pair's 1·x terms and the −8
-//          offset come off once a block (C, shared by the rows)
+//   M = 1: (q4_0) a field moved to mantissa bits 15..18 or 19..22 and
+//          ORed into 1.0's bits is the float 1 + q/256 or 1 + q/16: one
+//          shift (for two fields), one AND-OR and one multiply-add a
+//          weight, against x pre-scaled by 256 or 16; the pair's 1·x
+//          terms and the −8 offset come off once a block (c, shared by
+//          the rows)
 //   M = 2: as 1, with 1.0's bits in a register the compiler cannot fold
 //          (so each AND-OR can be one LOP3)
+template <Fmt F, int ROWS, int M, int THR>
+__device__ __forceinline__ void pairBody(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  using P = PairFmt<F, M>;
+  constexpr int W = P::WORDS, H = P::HALVES;
+  __shared__ float red[THR / 32][ROWS];
+  const uint32_t t = threadIdx.x, np = k / 64, r0 = blockIdx.x * ROWS, one = oneBits<M>(k);
+  const uint32_t *wr[ROWS];
+  wordRows<ROWS>(w, r0, n, np * W, 0, wr);
+  float acc[ROWS] = {};
+  for (uint32_t pr = t; pr < np; pr += THR) {
+    uint32_t wd[ROWS][W];
+    loadWords<ROWS, W>(wr, pr * W, wd);
+#pragma unroll
+    for (int b = 0; b < 2; b++) {  // block b: d is half (H+1)b, qs halves (H+1)b+1 .. (H+1)b+H
+      float s[ROWS] = {};
+      float c = 0.f;
+#pragma unroll
+      for (int m = 0; m < H; m++) {
+        float xv[4];
+        P::x(x + pr * 64 + 32 * b, m, c, xv);
+        const int hj = (H + 1) * b + 1 + m;
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) s[r] = P::half(wd[r][hj / 2], (hj % 2) * 16, xv, one, s[r]);
+      }
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) acc[r] += halfBits(wd[r][((H + 1) * b) / 2], b) * (s[r] - P::offset(c));
+    }
+  }
+  storeRows<ROWS>(acc, red, y, r0, n);
+}
 template <int ROWS, int M, int THR>
 __global__ void __launch_bounds__(THR) pairQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                uint32_t k) {
-  __shared__ float red[THR / 32][ROWS];
-  const uint32_t t = threadIdx.x, np = k / 64, rowWords = (k / 32) * 18 / 4;
-  const uint32_t r0 = blockIdx.x * ROWS;
-  const uint32_t one = M == 2 ? (0x3F800000u | (k >> 31)) : 0x3F800000u;
-  const uint32_t *wr[ROWS];
-  wordRows<ROWS>(w, r0, n, rowWords, 0, wr);
-  float acc[ROWS] = {};
-  for (uint32_t pr = t; pr < np; pr += THR) {
-    uint32_t wd[ROWS][9];
-#pragma unroll
-    for (int r = 0; r < ROWS; r++)
-#pragma unroll
-      for (int i = 0; i < 9; i++) wd[r][i] = __ldg(wr[r] + pr * 9 + i);
-    const float *xp = x + pr * 64;
-#pragma unroll
-    for (int b = 0; b < 2; b++) {  // block b: d is half 9b, qs halves 9b+1 .. 9b+8
-      float s[ROWS] = {};
-      float c = 0.f;
-#pragma unroll
-      for (int m = 0; m < 8; m++) {  // qs bytes 2m, 2m+1: weights 2m (bits 0..3), 2m+16, 2m+1, 2m+17
-        const float2 xl = *(const float2 *)(xp + 32 * b + 2 * m);
-        const float2 xh = *(const float2 *)(xp + 32 * b + 16 + 2 * m);
-        const int hj = 9 * b + 1 + m, o = (hj % 2) * 16;
-        if (M == 0) {
-          c += (xl.x + xl.y) + (xh.x + xh.y);
-        } else {
-          c += 264.0f * (xl.x + xl.y) + 24.0f * (xh.x + xh.y);
-        }
-        const float x0 = M == 0 ? xl.x : xl.x * 256.0f, x1 = M == 0 ? xh.x * 0.0625f : xh.x * 16.0f;
-        const float x2 = M == 0 ? xl.y * 0.00390625f : xl.y * 256.0f, x3 = M == 0 ? xh.y * 0.000244140625f : xh.y * 16.0f;
-#pragma unroll
-        for (int r = 0; r < ROWS; r++) s[r] = q4Half<M>(wd[r][hj / 2], o, x0, x1, x2, x3, one, s[r]);
-      }
-#pragma unroll
-      for (int r = 0; r < ROWS; r++) {
-        const uint32_t dw = wd[r][(9 * b) / 2];
-        const float d = h2f((uint16_t)(b ? dw >> 16 : dw));
-        acc[r] += d * (s[r] - (M == 0 ? 8.0f * c : c));
-      }
-    }
-  }
-  storeRows<ROWS>(acc, red, y, r0, n);
+  pairBody<Q4_0, ROWS, M, THR>(x, w, y, n, k);
 }
-
-// q8_0 in the pair layout: 68 bytes = 17 words a pair; d0 is half 0, qs0
-// halves 1..16, d1 half 17, qs1 halves 18..33; each half two weights
-// (the emitted float decode: signs flipped, ORed into 2^23's bits).
 template <int ROWS, int THR>
 __global__ void __launch_bounds__(THR) pairQ8_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                uint32_t k) {
-  __shared__ float red[THR / 32][ROWS];
-  const uint32_t t = threadIdx.x, np = k / 64, rowWords = (k / 32) * 34 / 4;
-  const uint32_t r0 = blockIdx.x * ROWS;
-  const uint32_t *wr[ROWS];
-  wordRows<ROWS>(w, r0, n, rowWords, 0, wr);
-  float acc[ROWS] = {};
-  for (uint32_t pr = t; pr < np; pr += THR) {
-    uint32_t wd[ROWS][17];
+  pairBody<Q8_0, ROWS, 0, THR>(x, w, y, n, k);
+}
+
+// pairT's x staging: a chunk of XCH blocks, a block's 32 floats at a
+// stride of XSTRIDE floats (so that both the copy's and the lanes' 8-byte
+// accesses miss no bank). stageX copies chunk cb, thread t taking float4s
+// t, t + 128, … (consecutive threads on consecutive float4s).
+constexpr uint32_t XCH = 128, XSTRIDE = 34;
+__device__ __forceinline__ void stageX(const float *x, float *xs, uint32_t cb, uint32_t nb, uint32_t t) {
 #pragma unroll
-    for (int r = 0; r < ROWS; r++)
-#pragma unroll
-      for (int i = 0; i < 17; i++) wd[r][i] = __ldg(wr[r] + pr * 17 + i);
-    const float *xp = x + pr * 64;
-#pragma unroll
-    for (int b = 0; b < 2; b++) {  // block b: d is half 17b, qs halves 17b+1 .. 17b+16
-      float s[ROWS] = {};
-      float c = 0.f;
-#pragma unroll
-      for (int m = 0; m < 16; m++) {
-        const float2 xv = *(const float2 *)(xp + 32 * b + 2 * m);
-        c += xv.x + xv.y;
-        const float x0 = xv.x, x1 = xv.y * 0.00390625f;
-        const int hj = 17 * b + 1 + m, o = (hj % 2) * 16;
-#pragma unroll
-        for (int r = 0; r < ROWS; r++) s[r] = q8Half(wd[r][hj / 2], o, x0, x1, s[r]);
-      }
-#pragma unroll
-      for (int r = 0; r < ROWS; r++) {
-        const uint32_t dw = wd[r][(17 * b) / 2];
-        const float d = h2f((uint16_t)(b ? dw >> 16 : dw));
-        acc[r] += d * (s[r] - 128.0f * c);
-      }
+  for (int i = 0; i < 8; i++) {
+    const uint32_t f = t + 128 * i, b = f / 8, q = f % 8;
+    if (cb + b < nb) {
+      const float4 v = *(const float4 *)(x + (size_t)(cb + b) * 32 + 4 * q);
+      *(float2 *)(xs + b * XSTRIDE + 4 * q) = make_float2(v.x, v.y);
+      *(float2 *)(xs + b * XSTRIDE + 4 * q + 2) = make_float2(v.z, v.w);
     }
   }
-  storeRows<ROWS>(acc, red, y, r0, n);
 }
 
 // Run 19b: the pair layout with two lanes a pair and x through
-// threadgroup memory. Lane part p = t % 2 owns block 2·pr + p of the pair
-// pr = t / 2 + 64·c of each of its ROWS rows and loads five of the pair's
-// nine words (p = 0: words 0..4, p = 1: words 4..8): its 16 bytes of qs
-// as four aligned words (a funnel shift by 16 for p = 0, none for p = 1:
-// a select and a shift a word, the same code in every lane). x comes
-// through threadgroup memory a chunk of 128 blocks at a time: each thread
-// copies eight float4s of the chunk (consecutive threads on consecutive
-// float4s), a block's 32 floats at a stride of 34 (so that both the
-// copy's and the lanes' 8-byte accesses miss no bank), and each lane
-// reads its block's x there, two float2s a half of qs, shared by the
-// rows. M: the decode, as pairQ4_0's (0: the emitted float decode; 2: the
-// 1 + q/16 fields with 1.0's bits in a register).
-template <int ROWS, int M>
-__global__ void __launch_bounds__(128) pairTQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
-                                                uint32_t k) {
-  constexpr uint32_t CH = 128, XS = 34;  // blocks a chunk, floats a staged block (stageX)
-  __shared__ __attribute__((aligned(16))) float xs[CH * XS];
+// threadgroup memory (128 threads). Lane part p = t % 2 owns block
+// 2·pr + p of the pair pr = t / 2 + 64·c of each of its ROWS rows and
+// loads W/2 + 1 of the pair's W words (from word p·W/2: q4_0 p = 0 words
+// 0..4, p = 1 words 4..8; q8_0 0..8, 8..16): its qs as aligned words (a
+// funnel shift by 16 for p = 0, none for p = 1: a select and a shift a
+// word, the same code in every lane), its d the first or second half of
+// its first word. Each lane reads its block's x from stageX's copy, shared
+// by the rows. M: the decode, as pairBody's.
+template <Fmt F, int ROWS, int M>
+__device__ __forceinline__ void pairTBody(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  using P = PairFmt<F, M>;
+  constexpr int W = P::WORDS, LW = W / 2 + 1, H = P::HALVES;
+  __shared__ __attribute__((aligned(16))) float xs[XCH * XSTRIDE];
   __shared__ float red[4][ROWS];
-  const uint32_t t = threadIdx.x, p = t % 2, nb = k / 32, rowWords = nb * 18 / 4;
-  const uint32_t r0 = blockIdx.x * ROWS;
-  const uint32_t one = M == 2 ? (0x3F800000u | (k >> 31)) : 0x3F800000u;
+  const uint32_t t = threadIdx.x, p = t % 2, nb = k / 32, r0 = blockIdx.x * ROWS, one = oneBits<M>(k);
   const uint32_t sh = 16u * (1u - p);
   const uint32_t *wr[ROWS];
-  wordRows<ROWS>(w, r0, n, rowWords, 4 * p, wr);
+  wordRows<ROWS>(w, r0, n, nb / 2 * W, W / 2 * p, wr);
   float acc[ROWS] = {};
-  for (uint32_t cb = 0; cb < nb; cb += CH) {
+  for (uint32_t cb = 0; cb < nb; cb += XCH) {
     __syncthreads();  // the last chunk's reads are done
     stageX(x, xs, cb, nb, t);
     __syncthreads();
     if (cb + t >= nb) continue;  // the last chunk may be short (nb even: whole pairs)
-    const uint32_t pr = (cb + t) / 2;
-    uint32_t wd[ROWS][5];
-#pragma unroll
-    for (int r = 0; r < ROWS; r++)
-#pragma unroll
-      for (int i = 0; i < 5; i++) wd[r][i] = __ldg(wr[r] + pr * 9 + i);
-    const float *xb = xs + t * XS;
+    uint32_t wd[ROWS][LW];
+    loadWords<ROWS, LW>(wr, (cb + t) / 2 * W, wd);
     float s[ROWS] = {};
     float c = 0.f;
 #pragma unroll
-    for (int m = 0; m < 8; m++) {  // qs bytes 2m, 2m+1: weights 2m (bits 0..3), 2m+16, 2m+1, 2m+17
-      const float2 xl = *(const float2 *)(xb + 2 * m), xh = *(const float2 *)(xb + 16 + 2 * m);
-      if (M == 0) {
-        c += (xl.x + xl.y) + (xh.x + xh.y);
-      } else {
-        c += 264.0f * (xl.x + xl.y) + 24.0f * (xh.x + xh.y);
-      }
-      const float x0 = M == 0 ? xl.x : xl.x * 256.0f, x1 = M == 0 ? xh.x * 0.0625f : xh.x * 16.0f;
-      const float x2 = M == 0 ? xl.y * 0.00390625f : xl.y * 256.0f, x3 = M == 0 ? xh.y * 0.000244140625f : xh.y * 16.0f;
-      const int i = m / 2, o = (m % 2) * 16;
+    for (int m = 0; m < H; m++) {
+      float xv[4];
+      P::x(xs + t * XSTRIDE, m, c, xv);
+      const int i = m / 2;
 #pragma unroll
       for (int r = 0; r < ROWS; r++) {
         const uint32_t q = __funnelshift_r(p ? wd[r][i + 1] : wd[r][i], wd[r][i + 1], sh);
-        s[r] = q4Half<M>(q, o, x0, x1, x2, x3, one, s[r]);
+        s[r] = P::half(q, (m % 2) * 16, xv, one, s[r]);
       }
     }
 #pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      const float d = h2f((uint16_t)(p ? wd[r][0] >> 16 : wd[r][0]));
-      acc[r] += d * (s[r] - (M == 0 ? 8.0f * c : c));
-    }
+    for (int r = 0; r < ROWS; r++) acc[r] += halfBits(wd[r][0], p) * (s[r] - P::offset(c));
   }
   storeRows<ROWS>(acc, red, y, r0, n);
 }
-
-// q8_0 the same way: a pair is 17 words; lane part p loads nine (p = 0:
-// words 0..8, p = 1: words 8..16), its 32 bytes of qs as eight aligned
-// words (shifted as q4_0's), its block's x from the same staging.
+template <int ROWS, int M>
+__global__ void __launch_bounds__(128) pairTQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                uint32_t k) {
+  pairTBody<Q4_0, ROWS, M>(x, w, y, n, k);
+}
 template <int ROWS>
 __global__ void __launch_bounds__(128) pairTQ8_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                 uint32_t k) {
-  constexpr uint32_t CH = 128, XS = 34;
-  __shared__ __attribute__((aligned(16))) float xs[CH * XS];
-  __shared__ float red[4][ROWS];
-  const uint32_t t = threadIdx.x, p = t % 2, nb = k / 32, rowWords = nb * 34 / 4;
-  const uint32_t r0 = blockIdx.x * ROWS;
-  const uint32_t sh = 16u * (1u - p);
-  const uint32_t *wr[ROWS];
-  wordRows<ROWS>(w, r0, n, rowWords, 8 * p, wr);
-  float acc[ROWS] = {};
-  for (uint32_t cb = 0; cb < nb; cb += CH) {
-    __syncthreads();
-    stageX(x, xs, cb, nb, t);
-    __syncthreads();
-    if (cb + t >= nb) continue;
-    const uint32_t pr = (cb + t) / 2;
-    uint32_t wd[ROWS][9];
-#pragma unroll
-    for (int r = 0; r < ROWS; r++)
-#pragma unroll
-      for (int i = 0; i < 9; i++) wd[r][i] = __ldg(wr[r] + pr * 17 + i);
-    const float *xb = xs + t * XS;
-    float s[ROWS] = {};
-    float c = 0.f;
-#pragma unroll
-    for (int m = 0; m < 16; m++) {  // qs bytes 2m, 2m+1
-      const float2 xv = *(const float2 *)(xb + 2 * m);
-      c += xv.x + xv.y;
-      const float x0 = xv.x, x1 = xv.y * 0.00390625f;
-      const int i = m / 2, o = (m % 2) * 16;
-#pragma unroll
-      for (int r = 0; r < ROWS; r++) {
-        const uint32_t q = __funnelshift_r(p ? wd[r][i + 1] : wd[r][i], wd[r][i + 1], sh);
-        s[r] = q8Half(q, o, x0, x1, s[r]);
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      const float d = h2f((uint16_t)(p ? wd[r][0] >> 16 : wd[r][0]));
-      acc[r] += d * (s[r] - 128.0f * c);
-    }
-  }
-  storeRows<ROWS>(acc, red, y, r0, n);
+  pairTBody<Q8_0, ROWS, 0>(x, w, y, n, k);
 }
 
 // Staged (codegen/metal/dequant_stage.go's idea, run 11): the
@@ -850,7 +779,7 @@ __global__ void __launch_bounds__(128) stagedQ4_0(const float *x, const uint8_t 
         bits ^= wd[0] ^ (wd[1] << 1) ^ (wd[2] << 2) ^ *(const uint16_t *)(sb + r * SB + blk * 18);
       }
     } else {
-      const XQ4F xs = xq4Scaled(xq4(x + (s * 64 + blk) * 32, p));
+      const XQ4F xs = xq4Scaled(xq4(x + (s * 64 + blk) * 32, p, 0));
 #pragma unroll
       for (int r = 0; r < ROWS; r++) {
         const uint32_t *wd = (const uint32_t *)(sb + r * SB + base);

@@ -31,20 +31,45 @@ func TestProbeSyntax(t *testing.T) {
 	if out, err := syntax(t, "dqprobe.cu"); err != nil {
 		t.Fatalf("dqprobe.cu: %v\n%s", err, out)
 	}
-	src, err := os.ReadFile("dqprobe.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := strings.Replace(string(src), "__hfma2(", "__hfma3(", 1)
-	if bad == string(src) {
-		t.Fatal("the planted edit missed: dqprobe.cu has no __hfma2 call")
-	}
-	path := filepath.Join(t.TempDir(), "bad.cu")
-	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := plant(t, "dqprobe.cu", "__hfma2(", "__hfma3(", "bad.cu")
 	out, err := syntax(t, path)
 	if err == nil || !strings.Contains(string(out), "bad.cu:") || !strings.Contains(string(out), "__hfma3") {
 		t.Fatalf("want an error located in bad.cu naming __hfma3, got %v\n%s", err, out)
 	}
+}
+
+// TestRunScript: run.sh parses as bash (it only runs on the GPU
+// machine), and the check fails on a script that does not.
+func TestRunScript(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("skipping: bash not found")
+	}
+	if out, err := exec.Command(bash, "-n", "run.sh").CombinedOutput(); err != nil {
+		t.Fatalf("run.sh: %v\n%s", err, out)
+	}
+	path := plant(t, "run.sh", "\nfi\n", "\n", "bad.sh")
+	if out, err := exec.Command(bash, "-n", path).CombinedOutput(); err == nil {
+		t.Fatalf("bash -n accepted run.sh without its closing fi:\n%s", out)
+	}
+}
+
+// plant writes file with its first old replaced by new to a temporary
+// file named name, and returns its path; the test fails if file has no
+// old.
+func plant(t *testing.T, file, old, new, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), old, new, 1)
+	if bad == string(src) {
+		t.Fatalf("the planted edit missed: %s has no %q", file, old)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
