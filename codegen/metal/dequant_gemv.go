@@ -50,22 +50,30 @@ import "fmt"
 // conflicts of their x loads (a load's lanes on the same 16-byte places
 // of 16 lines); their lanes now take their x pieces in an order that
 // changes from block to block (dqLaneQ4_0, dqLaneQ8_0): q8_0 −3 to −13%,
-// q4_0 level to −6%.
+// q4_0 level to −6%. Run 20: q8_0 reads its weights as 4-byte words
+// (dqLaneQ8_0Words, a third fewer L1 passes) and, with q4_0, takes more
+// block slots a step (dqSlotsOf; ncu had q8_0 waiting on memory latency,
+// with 42% of an SM's warp slots in use): q8_0 8.9, 21.3, 22.1 µs
+// (0.69 and 0.67 of the roofline at the real shapes), q4_0 7.6, 18.2,
+// 18.7.
 //
 // Per format, the lanes L per block and a lane's part:
 //
 //	q4_0  L = 2   8 bytes of qs (16 weights), four 2-byte loads, and d
-//	q8_0  L = 2   16 bytes of qs (16 weights), eight 2-byte loads, and d
+//	q8_0  L = 2   16 bytes of qs (16 weights), five 4-byte loads (rows of
+//	              an even number of blocks) or eight 2-byte loads, and d
 //	q4_k  L = 8   16 bytes of one 32-byte chunk (32 weights of two
 //	              sub-blocks) and the 16-byte header, two 16-byte loads
 //	q6_k  L = 16  4 bytes each of ql (twice) and qh (16 weights of four
 //	              groups), six 2-byte loads, four scales and d
 //
 // The 2-byte loads are what the 18-, 34- and 210-byte blocks allow (their
-// alignment alternates between blocks); q4_k's 144-byte blocks keep
-// 16-byte alignment. Staged formats read the same parts from threadgroup
-// memory. The threadgroup's sums meet through simd_sum and threadgroup
-// memory, each in a fixed order.
+// alignment alternates between blocks), except that q8_0's pairs of
+// blocks are 68 bytes, so its rows of an even number of blocks allow
+// 4-byte words; q4_k's 144-byte blocks keep 16-byte alignment. Staged
+// formats read the same parts from threadgroup memory. The threadgroup's
+// sums meet through simd_sum and threadgroup memory, each in a fixed
+// order.
 
 const dqSimds = 4 // simdgroups per threadgroup
 
@@ -97,17 +105,33 @@ func dqLayoutOf(f quantInfo) dqLayout {
 	return dqLayout{rows: 4}
 }
 
-// dqSlots is how many block slots a lane takes a loop step in the
-// unstaged kernel, every format. On the H200 (docs/gpu-check.md, runs
-// 10f and 10g; µs at 4096×4096, 4096×14336, 14336×4096), two slots
-// against one: q4_0 8.0, 20.0, 20.1 against 8.8, 22.0, 22.1; q6_k 9.8,
-// 24.9, 27.0 against 10.6, 27.3, 30.0; q4_k 10.9, 24.6, 31.2 against
-// 11.0, 24.9, 30.6. q8_0 kept one slot (10.0, 27.5, 26.3 against 9.4,
-// 26.4, 24.6) until its x loads were spread over more banks
-// (dqLaneQ8_0): since then two slots measure 8.9, 23.1, 23.8 against
-// 9.4, 24.0, 25.0 (run 19e, three alternating repeats each, within 0.1
-// µs).
-const dqSlots = 2
+// dqSlotsOf is how many block slots a lane takes a loop step in the
+// unstaged kernel: each slot's loads are issued before the first slot's
+// arithmetic, so more slots put more bytes in flight a thread, at the
+// cost of registers. On the H200 (µs at 4096×4096, 4096×14336,
+// 14336×4096):
+//
+//   - q8_0, 4-byte words (dqLaneQ8_0Words): 2 slots 8.9, 22.8, 23.1; 3
+//     slots 9.0, 21.3, 21.8; 4 slots 8.9, 21.1, 21.9; 6 slots 9.0, 21.2,
+//     21.7 (docs/gpu-check.md, run 20b and 20c, two alternating repeats
+//     each). Before the words, with 2-byte loads, one slot had measured
+//     faster than two until the x loads were rotated (runs 10f, 19e).
+//   - q4_0: 2 slots 7.9, 20.0, 19.1; 3 slots 7.6, 18.3, 18.9; 4 slots 7.7,
+//     18.5, 19.6; 6 slots 7.5, 18.9, 19.0 (run 20c). One slot measured 8.8,
+//     22.0, 22.1 (run 10f).
+//   - q4_k and q6_k are staged (dqLayoutOf); their unstaged fallback keeps
+//     two slots. Unstaged on 3 or 4 slots they were slower than staged at
+//     the real shapes (run 20c: q4_k 25.6 to 27.4 and 28.3 to 32.0 µs
+//     against 24.2 and 25.7; q6_k faster only at 4096×4096).
+func dqSlotsOf(f quantInfo) int64 {
+	switch f.name {
+	case "q4_0":
+		return 3
+	case "q8_0":
+		return 4
+	}
+	return 2
+}
 
 // dqLanes is L, the lanes that share one block, per format.
 func dqLanes(f quantInfo) int64 {
@@ -200,7 +224,7 @@ func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
 		case "q4_0":
 			dqLaneQ4_0(b, mi, m, src)
 		case "q8_0":
-			dqLaneQ8_0(b, mi, m, src)
+			dqLaneQ8_0(b, mi, m, src, k/f.block)
 		case "q4_k":
 			dqLaneQ4K(b, mi, m, src)
 		case "q6_k":
@@ -211,7 +235,8 @@ func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
 }
 
 // dqDirectLoop walks the rows' blocks straight from device memory, with
-// the 2-byte loads the blocks' alignment allows.
+// the 2-byte loads the blocks' alignment allows (q8_0 rows of an even
+// number of blocks: 4-byte words, dqLaneQ8_0Words).
 func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 	L := dqLanes(f)
 	nb := k / f.block
@@ -221,13 +246,14 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
 	}
 	src := dqSrc{"device", rows, func(r int64) string { return fmt.Sprintf("w%d", r) }}
-	// dqSlots slots a step, in one basic block, so that the compiler can
+	// dqSlotsOf slots a step, in one basic block, so that the compiler can
 	// issue the later slots' loads before the first slot's arithmetic; the
 	// slots still add up in order. Then the rest, one at a time.
 	b.l("const uint stride = tptg.x / %du;", L)
 	b.l("uint ib0 = tpos.x / %du;", L)
-	b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", dqSlots-1, nb, dqSlots)
-	for u := range dqSlots {
+	slots := dqSlotsOf(f)
+	b.l("for (; ib0 + %du * stride < %du; ib0 += %du * stride) {", slots-1, nb, slots)
+	for u := range slots {
 		b.l("{")
 		b.l("const uint ib = ib0 + %du * stride;", u)
 		dqSlot(b, f, m, k, "ib", src)
@@ -334,8 +360,13 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 // q into q + 128. The lane's x is four float4 pieces (weights 16p+4c ..,
 // words 2c, 2c+1); piece slot s holds piece (s + ib) % 4 with its words,
 // so that one load's lanes spread over eight 16-byte places of their x
-// lines instead of two (as q4_0's, run 19).
-func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
+// lines instead of two (as q4_0's, run 19). Rows of an even number of
+// blocks (nb) take dqLaneQ8_0Words instead.
+func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc, nb int64) {
+	if nb%2 == 0 {
+		dqLaneQ8_0Words(b, mi, m, src)
+		return
+	}
 	b.l("const uint rot = ib & 3u;")
 	var offs []string
 	for s := range 4 {
@@ -362,9 +393,78 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	}
 }
 
+// dqLaneQ8_0Words is dqLaneQ8_0 with the weights read as 4-byte words,
+// for rows of an even number of blocks (68-byte pairs, so every row
+// starts 4-byte aligned). A lane's 16 bytes of qs start at qa = 34·ib + 2
+// + 16p: 4-byte aligned when ib is odd, 2 bytes past a word when ib is
+// even. The lane loads the five words from (qa − 2) rounded down to a
+// word and funnels each neighbouring pair right by 32 or 16 bits into
+// the four words of its qs: five loads a row and slot instead of eight.
+// The 20 bytes lie inside the row in both cases (they reach into the
+// block before an odd ib, into the block after an even ib, which exists
+// as nb is even).
+//
+// The x pieces are rotated as in dqLaneQ8_0, but by two pieces on odd
+// blocks only (slot s holds piece s ^ rot, rot 0 or 2), and put back in
+// order with one select a float, shared by the threadgroup's rows: the
+// funnelled words then need no rotation. On the H200 (run 20a; µs at
+// 4096×14336, 14336×4096, two slots a step) this measured 22.8, 23.1
+// against 23.1, 23.8 for the 2-byte loads, 22.5, 23.6 with the rotation
+// by ib % 4 (two selects a float) and 23.7, 24.0 with none; ncu counted
+// a third fewer L1 wavefronts (2.6 against 3.9 million at 4096×14336)
+// and 7% more instructions.
+func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
+	b.l("const uint rot = (ib & 1u) * 2u;")
+	var offs []string
+	for s := range 4 {
+		offs = append(offs, fmt.Sprintf("p * 16u + (%du ^ rot) * 4u", s))
+	}
+	xfloatsAt(b, "xr", offs, func(i int) string { return pick(i, "", "0.00390625f") })
+	sumOf(b, "sx", "xr", 4)
+	// Piece v is in slot v ^ rot: float i of the pieces in order is float
+	// i ^ 8 of the slots when rot is 2.
+	for i := range 16 {
+		b.l("const float xs%d = rot != 0u ? xr%d : xr%d;", i, i^8, i)
+	}
+	b.l("const uint qa = ib * 34u + 2u + p * 16u;")
+	b.l("const uint wb = (qa - 2u) / 4u;")
+	b.l("const uint sh = 32u - (qa & 2u) * 8u;")
+	for r := range src.rows {
+		b.l("{")
+		b.l("%s const uint *q = (%s const uint *)%s + wb;", src.space, src.space, src.row(r))
+		b.l("const float d = rlx_half_bits(((%s const ushort *)(%s + ib * 34u))[0]);", src.space, src.row(r))
+		for i := range 5 {
+			b.l("const uint qw%d = q[%d];", i, i)
+		}
+		b.l("float a0 = 0.0f;")
+		b.l("float a1 = 0.0f;")
+		for i := range 4 {
+			b.l("{")
+			b.l("const uint v = (uint)((((ulong)qw%d << 32) | (ulong)qw%d) >> sh) ^ 0x80808080u;", i+1, i)
+			b.l("const uint lo = v | 0x4B000000u;")
+			b.l("const uint hi = (v >> 16) | 0x4B000000u;")
+			b.l("a0 += xs%d * rlx_mf(lo & 0x4B0000FFu);", 4*i)
+			b.l("a1 += xs%d * rlx_mf(lo & 0x4B00FF00u);", 4*i+1)
+			b.l("a0 += xs%d * rlx_mf(hi & 0x4B0000FFu);", 4*i+2)
+			b.l("a1 += xs%d * rlx_mf(hi & 0x4B00FF00u);", 4*i+3)
+			b.l("}")
+		}
+		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(r, mi, m))
+		b.l("}")
+	}
+}
+
 // q4_k: lane part p = 2c + h: chunk c (32 bytes of qs: low nibbles
 // sub-block 2c, high nibbles sub-block 2c+1), bytes 16h..16h+15 of it,
 // that is weights 16h+j of both sub-blocks.
+//
+// Its x loads take 16 L1 passes each (the 32 lanes read 16 different
+// lines, the four blocks' four chunks). Spreading them over the banks as
+// q8_0's are did not help (run 20a): with a lane taking the words j =
+// (2e + h + 2·(ib & 3)) & 7 of its chunk (four 4-byte reads of the
+// staged words instead of one 16-byte read) ncu counted the same L1
+// wavefronts, and the kernel measured 11.0, 24.1, 27.8 µs against 10.5,
+// 24.2, 25.7.
 func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint c = p / 2u;")
 	b.l("const uint h = p %% 2u;")

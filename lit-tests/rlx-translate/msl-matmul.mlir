@@ -55,10 +55,10 @@
 // CHECK-NEXT:      device const uchar *w {{\[\[}}buffer(1){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(2){{\]\]}},
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// Two block slots a loop step, then the rest one at a time.
+// Three block slots a loop step, then the rest one at a time.
 // CHECK:         const uint stride = tptg.x / 2u;
 // CHECK-NEXT:    uint ib0 = tpos.x / 2u;
-// CHECK-NEXT:    for (; ib0 + 1u * stride < 8u; ib0 += 2u * stride) {
+// CHECK-NEXT:    for (; ib0 + 2u * stride < 8u; ib0 += 3u * stride) {
 // CHECK-NEXT:      {
 // CHECK-NEXT:        const uint ib = ib0 + 0u * stride;
 // A lane's x pieces (and their words) alternate from block to block.
@@ -79,14 +79,27 @@
 // CHECK:           for (uint g = 0; g < tptg.x / 32u; g++) {
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q8_0
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// q8_0 also takes two slots a step, its pieces rotated by ib % 4.
-// CHECK:         for (; ib0 + 1u * stride < 8u; ib0 += 2u * stride) {
-// CHECK:             const uint rot = ib & 3u;
-// CHECK-NEXT:        const uint pc0 = (0u + rot) & 3u;
-// CHECK:             const float4 xsv0 = *((device const float4 *)(xb + p * 16u + pc0 * 4u));
-// CHECK:                 const uint u = q[1u + p * 8u + pc0 * 2u + 0u] ^ 0x4B008080u;
-// CHECK-NEXT:            a0 += xs0 * rlx_mf(u & 0x4B0000FFu);
-// CHECK-NEXT:            a1 += xs1 * rlx_mf(u & 0x4B00FF00u);
+// q8_0 takes four slots a step. Its rows are an even number of blocks,
+// so it reads 4-byte words, five a lane and row, funnelled into the four
+// words of its qs; its x pieces are swapped by two on odd blocks and put
+// back in order with selects.
+// CHECK:         for (; ib0 + 3u * stride < 8u; ib0 += 4u * stride) {
+// CHECK:             const uint rot = (ib & 1u) * 2u;
+// CHECK-NEXT:        const float4 xrv0 = *((device const float4 *)(xb + p * 16u + (0u ^ rot) * 4u));
+// CHECK:             const float xs0 = rot != 0u ? xr8 : xr0;
+// CHECK:             const float xs15 = rot != 0u ? xr7 : xr15;
+// CHECK-NEXT:        const uint qa = ib * 34u + 2u + p * 16u;
+// CHECK-NEXT:        const uint wb = (qa - 2u) / 4u;
+// CHECK-NEXT:        const uint sh = 32u - (qa & 2u) * 8u;
+// CHECK:               device const uint *q = (device const uint *)w0 + wb;
+// CHECK:               const uint qw4 = q[4];
+// CHECK:                 const uint v = (uint)((((ulong)qw1 << 32) | (ulong)qw0) >> sh) ^ 0x80808080u;
+// CHECK-NEXT:            const uint lo = v | 0x4B000000u;
+// CHECK-NEXT:            const uint hi = (v >> 16) | 0x4B000000u;
+// CHECK-NEXT:            a0 += xs0 * rlx_mf(lo & 0x4B0000FFu);
+// CHECK-NEXT:            a1 += xs1 * rlx_mf(lo & 0x4B00FF00u);
+// CHECK-NEXT:            a0 += xs2 * rlx_mf(hi & 0x4B0000FFu);
+// CHECK-NEXT:            a1 += xs3 * rlx_mf(hi & 0x4B00FF00u);
 // q4_k: eight rows a threadgroup, staged through threadgroup memory
 // (lit-tests/rlx-translate/msl-dequant-staged.mlir has the stages).
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k

@@ -21,7 +21,7 @@ import (
 // The device driver's scripts only run on the GPU machine, which CI never
 // reaches: these tests check here what can be checked without a GPU.
 
-// TestScriptsParse parses the Python scripts and run.sh (a syntax error
+// TestScriptsParse parses the Python scripts, run.sh and ab.sh (a syntax error
 // would otherwise first show in a device call).
 func TestScriptsParse(t *testing.T) {
 	python := lookPath(t, "python3")
@@ -32,8 +32,10 @@ func TestScriptsParse(t *testing.T) {
 		}
 	}
 	bash := lookPath(t, "bash")
-	if out, err := exec.Command(bash, "-n", filepath.Join("..", "run.sh")).CombinedOutput(); err != nil {
-		t.Errorf("run.sh: %v\n%s", err, out)
+	for _, f := range []string{"run.sh", "ab.sh"} {
+		if out, err := exec.Command(bash, "-n", filepath.Join("..", f)).CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", f, err, out)
+		}
 	}
 }
 

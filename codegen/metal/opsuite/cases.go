@@ -238,18 +238,27 @@ func matmulCases() []Case {
 // dequantCases: every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
 // multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
-// walk twice, and a K whose rows the GEMV stages through threadgroup
-// memory in more than one stage.
+// walk twice, a K whose rows the GEMV stages through threadgroup memory
+// in more than one stage, and for the unstaged formats Ks whose blocks a
+// 128-thread GEMV walks in whole loop steps of its block slots and then
+// a shorter rest (q8_0: an even number of blocks, read as 4-byte words,
+// and an odd one).
 func dequantCases() []Case {
 	var cs []Case
 	for _, f := range []struct {
 		name   string
 		block  int
 		bytes  int
-		long   int // K whose blocks a 128-thread GEMV walks twice, the second time in part
-		staged int // K of 16-byte-multiple rows: two full stages and a shorter one (q6_k: two full)
-	}{{"q4_0", 32, 18, 2592, 4352}, {"q8_0", 32, 34, 2592, 4352}, {"q4_k", 256, 144, 4352, 8960}, {"q6_k", 256, 210, 2304, 4096}} {
-		for _, s := range []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}} {
+		long   int   // K whose blocks a 128-thread GEMV walks twice, the second time in part
+		staged int   // K of 16-byte-multiple rows: two full stages and a shorter one (q6_k: two full)
+		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592}},
+		{"q4_k", 256, 144, 4352, 8960, nil}, {"q6_k", 256, 210, 2304, 4096, nil}} {
+		shapes := []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
+		for _, k := range f.steps {
+			shapes = append(shapes, struct{ m, n, k int }{1, 40, k})
+		}
+		for _, s := range shapes {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
 			y := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.n)

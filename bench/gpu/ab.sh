@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# bench/gpu/ab.sh: time emitter variants against each other in one device
+# call, alternating, so that the machine's drift falls on all of them
+# alike (docs/gpu-check.md, runs 19e and 20). Each variant is a directory
+# that `go run ./bench/gpu/prepare -o DIR` wrote, trimmed to the real
+# suite (rm -rf DIR/small* DIR/tune* DIR/planted* DIR/fillcheck*
+# DIR/real.expect DIR/probe* DIR/short*: 1.8 MB), carried next to this
+# script:
+#
+#   VARIANTS="A B" ROUNDS=2 NCU="B" OUT=$OUT bash .devcarry/ab.sh
+#
+# Each round runs every variant's bench stage (run.sh full --only bench:
+# build, then the speed table) and prints the dequantising GEMV rows that
+# match $SHOW (default q8_0); in the first round the variants named in
+# $NCU are also read by ncu (L1 wavefronts and bank conflicts,
+# instructions, occupancy, stalls) on the cases in $NCU_CASES. Every
+# report and counter file goes into one archive, $OUT/ab.tar.gz, as the
+# device tool brings back only eight files.
+set -u
+root=$(cd "$(dirname "$0")" && pwd)
+res=/tmp/ab
+rm -rf "$res"
+mkdir -p "$res"
+final=${OUT:-/tmp/abo}
+metrics=l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_conflicts_pipe_lsu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+metrics=$metrics,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
+metrics=$metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  for v in ${VARIANTS:?name the variant directories}; do
+    echo "== $v$round $(date +%T)"
+    OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench >"$res/$v$round.log" 2>&1
+    grep -h "^| dequant_gemv_q\|^| gemv_f16" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}"
+    if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
+      # run.sh leaves its built variant in /tmp/rlx-gpu.
+      (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --kernel-name regex:^rlx_k_ --metrics "$metrics" \
+        python3 bench.py --profile "${NCU_CASES:-dequant_gemv_q8_0_4096x14336,dequant_gemv_q8_0_14336x4096}" >"$res/ncu_$v.txt" 2>&1)
+      grep -E "^  rlx_k_|    [a-z]" "$res/ncu_$v.txt" | head -60
+    fi
+  done
+done
+mkdir -p "$final"
+tar -czf "$final/ab.tar.gz" -C "$res" .
