@@ -51,7 +51,7 @@ import "fmt"
 // of 16 lines); their lanes now take their x pieces in an order that
 // changes from block to block (dqLaneQ4_0, dqLaneQ8_0): q8_0 −3 to −13%,
 // q4_0 level to −6%. Run 20: q8_0 reads its weights as 4-byte words
-// (dqLaneQ8_0Words, a third fewer L1 passes) and, with q4_0, takes more
+// (dqLaneQ8_0Words, a fifth fewer L1 passes) and, with q4_0, takes more
 // block slots a step (dqSlotsOf; ncu had q8_0 waiting on memory latency,
 // with 42% of an SM's warp slots in use): q8_0 8.9, 21.3, 22.1 µs
 // (0.69 and 0.67 of the roofline at the real shapes), q4_0 7.6, 18.2,
@@ -410,9 +410,9 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc, nb int64) {
 // funnelled words then need no rotation. On the H200 (run 20a; µs at
 // 4096×14336, 14336×4096, two slots a step) this measured 22.8, 23.1
 // against 23.1, 23.8 for the 2-byte loads, 22.5, 23.6 with the rotation
-// by ib % 4 (two selects a float) and 23.7, 24.0 with none; ncu counted
-// a third fewer L1 wavefronts (2.6 against 3.9 million at 4096×14336)
-// and 7% more instructions.
+// by ib % 4 (two selects a float) and 23.7, 24.0 with none. ncu at
+// 4096×14336 counted 3.1 million L1 wavefronts against 3.9 for the 2-byte
+// loads (2.6 with the rotation by ib % 4) and 1% more instructions (7%).
 func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint rot = (ib & 1u) * 2u;")
 	var offs []string
