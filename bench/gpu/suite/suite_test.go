@@ -192,3 +192,25 @@ func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
 	}
 	return kernels
 }
+
+// TestQ8WordLoads compiles the real q8_0 GEMVs (rows of 128 and 448
+// blocks: even, so read as 4-byte words, dqLaneQ8_0Words) to PTX and
+// fails when their quants come in 2-byte loads again: only each block's
+// scale d is a 2-byte load, one a row and block slot (four rows, and the
+// four slots of a step plus the rest loop's one), against five 4-byte
+// loads a row and slot.
+func TestQ8WordLoads(t *testing.T) {
+	kernels := realPTX(t, "dequant_gemv_q8_0_", "rlx_k_dequant_gemv_q8_0_")
+	const rows, slots = 4, 4 + 1
+	for name, body := range kernels {
+		u16 := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.nc.u16")
+		u32 := strings.Count(body, "ld.global.u32") + strings.Count(body, "ld.global.nc.u32")
+		if u16 > rows*slots {
+			t.Errorf("%s: %d 2-byte global loads, more than the %d scales", name, u16, rows*slots)
+		}
+		if u32 < 5*rows*slots {
+			t.Errorf("%s: %d 4-byte global loads, fewer than five a row and slot (%d)", name, u32, 5*rows*slots)
+		}
+		t.Logf("%s: %d 2-byte and %d 4-byte global loads", name, u16, u32)
+	}
+}
