@@ -17,17 +17,17 @@
 # report and counter file goes into one archive, $OUT/ab.tar.gz, as the
 # device tool brings back only eight files.
 set -u
+variants=${VARIANTS:?name the variant directories, e.g. VARIANTS="A B"}
 root=$(cd "$(dirname "$0")" && pwd)
-res=/tmp/ab
-rm -rf "$res"
-mkdir -p "$res"
+res=$(mktemp -d "${TMPDIR:-/tmp}/ab.XXXXXX")
 final=${OUT:-/tmp/abo}
 metrics=l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_conflicts_pipe_lsu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 metrics=$metrics,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
 metrics=$metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
+metrics=$metrics,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  for v in ${VARIANTS:?name the variant directories}; do
+  for v in $variants; do
     echo "== $v$round $(date +%T)"
     OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench >"$res/$v$round.log" 2>&1
     grep -h "^| dequant_gemv_q\|^| gemv_f16" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}"

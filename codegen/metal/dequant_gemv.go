@@ -224,7 +224,12 @@ func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
 		case "q4_0":
 			dqLaneQ4_0(b, mi, m, src)
 		case "q8_0":
-			dqLaneQ8_0(b, mi, m, src, k/f.block)
+			// Rows of an even number of blocks are 4-byte aligned.
+			if k/f.block%2 == 0 {
+				dqLaneQ8_0Words(b, mi, m, src)
+			} else {
+				dqLaneQ8_0(b, mi, m, src)
+			}
 		case "q4_k":
 			dqLaneQ4K(b, mi, m, src)
 		case "q6_k":
@@ -361,12 +366,8 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 // words 2c, 2c+1); piece slot s holds piece (s + ib) % 4 with its words,
 // so that one load's lanes spread over eight 16-byte places of their x
 // lines instead of two (as q4_0's, run 19). Rows of an even number of
-// blocks (nb) take dqLaneQ8_0Words instead.
-func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc, nb int64) {
-	if nb%2 == 0 {
-		dqLaneQ8_0Words(b, mi, m, src)
-		return
-	}
+// blocks take dqLaneQ8_0Words instead (dqSlot).
+func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint rot = ib & 3u;")
 	var offs []string
 	for s := range 4 {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"archive/tar"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
+	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -36,6 +39,82 @@ func TestScriptsParse(t *testing.T) {
 		if out, err := exec.Command(bash, "-n", filepath.Join("..", f)).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
 		}
+	}
+}
+
+// TestABScript runs bench/gpu/ab.sh here with a stand-in for a prepared
+// variant's run.sh (one that writes a report.md of two rows): the script
+// must refuse to start without VARIANTS, and otherwise run each variant's
+// bench stage once a round, print the rows $SHOW names and bring every
+// report and log back in one archive.
+func TestABScript(t *testing.T) {
+	bash := lookPath(t, "bash")
+	lookPath(t, "tar")
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "ab.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "ab.sh")
+	if err := os.WriteFile(script, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stub := `mkdir -p "$OUT"
+printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_0_4096x14336 | a | b | c | 21.3 | d | 0.70 |\nargs: %s\n' "$*" >"$OUT/report.md"
+`
+	if err := os.MkdirAll(filepath.Join(dir, "A"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "A", "run.sh"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(env ...string) (string, error) {
+		cmd := exec.Command(bash, script)
+		cmd.Env = append(os.Environ(), "TMPDIR="+dir, "OUT="+filepath.Join(dir, "out"), "VARIANTS=", "NCU=", "SHOW=")
+		cmd.Env = append(cmd.Env, env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+
+	if out, err := run(); err == nil || !strings.Contains(out, "VARIANTS") {
+		t.Fatalf("without VARIANTS: want a failure naming VARIANTS, got %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "ab.tar.gz")); err == nil {
+		t.Fatal("without VARIANTS the script still wrote ab.tar.gz")
+	}
+
+	out, err := run("VARIANTS=A", "ROUNDS=2", "SHOW=q8_0")
+	if err != nil {
+		t.Fatalf("ab.sh: %v\n%s", err, out)
+	}
+	for _, want := range []string{"== A1", "== A2", " dequant_gemv_q8_0_4096x14336   21.3   0.70 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "gemv_f16") {
+		t.Errorf("SHOW=q8_0 printed the f16 row:\n%s", out)
+	}
+	files := map[string]string{}
+	tr := tar.NewReader(gunzip(t, filepath.Join(dir, "out", "ab.tar.gz")))
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			break
+		}
+		b := new(strings.Builder)
+		if _, err := io.Copy(b, tr); err != nil {
+			t.Fatal(err)
+		}
+		files[h.Name] = b.String()
+	}
+	for _, name := range []string{"./A1.log", "./A2.log", "./A1/report.md", "./A2/report.md"} {
+		if _, ok := files[name]; !ok {
+			t.Errorf("ab.tar.gz lacks %s (has %v)", name, slices.Sorted(maps.Keys(files)))
+		}
+	}
+	if got := files["./A1/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench\n") {
+		t.Errorf("run.sh was not asked for the bench stage alone:\n%s", got)
 	}
 }
 
@@ -97,17 +176,8 @@ func TestReportReproducesRuns(t *testing.T) {
 func TestNCUParse(t *testing.T) {
 	python := lookPath(t, "python3")
 	dir := filepath.Join("..", "results", "run10a")
-	f, err := os.Open(filepath.Join(dir, "profile.csv.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(python, filepath.Join("..", "ncu.py"))
-	cmd.Stdin = zr
+	cmd.Stdin = gunzip(t, filepath.Join(dir, "profile.csv.gz"))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("ncu.py: %v", err)
@@ -148,6 +218,22 @@ func pythonWith(t *testing.T, module, hint string) string {
 	}
 	t.Skipf("skipping: no python3 with %s (%s)", module, hint)
 	return ""
+}
+
+// gunzip opens the gzip file at path for reading, closed when the test
+// ends.
+func gunzip(t *testing.T, path string) *gzip.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return zr
 }
 
 func lookPath(t *testing.T, name string) string {

@@ -254,9 +254,10 @@ func dequantCases() []Case {
 		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
 	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592}},
 		{"q4_k", 256, 144, 4352, 8960, nil}, {"q6_k", 256, 210, 2304, 4096, nil}} {
-		shapes := []struct{ m, n, k int }{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
+		type shape struct{ m, n, k int }
+		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
-			shapes = append(shapes, struct{ m, n, k int }{1, 40, k})
+			shapes = append(shapes, shape{1, 40, k})
 		}
 		for _, s := range shapes {
 			nbytes := s.n * s.k / f.block * f.bytes
