@@ -51,6 +51,10 @@ const dequantHelpers = `
 // 0x4B000000 once gives each of its fields so with one AND (by 0x4B000000
 // | the field's mask).
 static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
+// rlx_mfo: the same field less an offset folded into the subtraction (o =
+// 2^23 + the field's offset, exact below 2^24): q4_0's q − 8 and q8_0's q
+// (its byte XORed with 0x80, so q + 128 in the field) straight away.
+static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
 // rlx_q4k_scale_min: the 6-bit scale and minimum of q4_k sub-block j from
 // the block's first 16 bytes (hd.y..hd.w hold the 12 scale bytes), as
 // scale | min << 8.

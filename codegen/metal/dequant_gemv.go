@@ -24,10 +24,13 @@ import "fmt"
 // Decoding follows ggml's mul_mv (metal.md §1.3) in spirit: the x slice is
 // pre-scaled by 1, 1/16, 1/256 or 1/4096 so that a 4-bit or 8-bit value
 // masked in place inside a 16-bit word needs no shift, and offsets are
-// folded out of the sum — q4_0's −8 as d·(acc − 8·Σx), q8_0's sign as
-// (q + 128) − 128, q4_k's minimum as −dmin·m·Σx, q6_k's −32 as −32·Σx.
-// The masked words become floats through rlx_mf (the bits of 2²³ + q,
-// minus 2²³) instead of integer-to-float conversions, which run at a
+// folded out of the sum: q4_0's −8 and q8_0's 128 (its bytes XORed with
+// 0x80, q + 128) go with the subtraction of 2²³ below (rlx_mfo, run 21c:
+// −1 to −4%, the lanes no longer sum their x); q4_k's minimum is
+// −dmin·m·Σx and q6_k's −32 is −32·Σx (taken with the subtraction, q6_k
+// was 1 to 5% slower). The masked words become floats through rlx_mf
+// (the bits of 2²³ + q, minus 2²³) instead of integer-to-float
+// conversions, which run at a
 // fraction of the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
 // bits once, and each field is then one AND (with 2²³'s bits and the
 // field's mask), one subtraction and one multiply-add into a running sum
@@ -55,7 +58,11 @@ import "fmt"
 // block slots a step (dqSlotsOf; ncu had q8_0 waiting on memory latency,
 // with 42% of an SM's warp slots in use): q8_0 8.9, 21.3, 22.1 µs
 // (0.69 and 0.67 of the roofline at the real shapes), q4_0 7.6, 18.2,
-// 18.7.
+// 18.7. Run 21: the rows' sums meet in one butterfly (simdFold), a
+// lane's last blocks go in one step (dqTailOf) and the offsets with the
+// float conversion: q8_0 8.4, 20.5, 20.8 µs (0.72, 0.71), q4_0 7.1,
+// 17.3, 18.4, q4_k 9.8, 22.5, 25.5, q6_k 9.3, 23.0, 23.1
+// (docs/gpu-check.md, run 21).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -133,6 +140,25 @@ func dqSlotsOf(f quantInfo) int64 {
 	return 2
 }
 
+// dqTailOf is the fewest blocks that the unstaged kernel's lanes take in
+// one step after its dqSlotsOf steps, when fewer than a step's slots are
+// left to a lane (a lane's count of blocks, not a multiple of the slots,
+// differs by at most one between lanes); fewer are taken one at a time.
+// On the H200 (docs/gpu-check.md, run 21a; µs at 4096×4096, 4096×14336,
+// 14336×4096, two alternating repeats, with simdFold's sums):
+//
+//   - q4_0 (3 slots): one at a time 7.1, 17.8, 19.0; from 2 blocks 7.4,
+//     17.2, 18.9 (4096×14336: two blocks a lane in one step).
+//   - q8_0 (4 slots): one at a time 8.5, 20.7, 21.6; from 2 blocks 8.7,
+//     21.1, 21.4: the three blocks left at 14336×4096 gain in one step,
+//     the two at 4096×14336 lose, so q8_0 takes them from 3.
+func dqTailOf(f quantInfo) int64 {
+	if f.name == "q8_0" {
+		return 3
+	}
+	return 2
+}
+
 // dqLanes is L, the lanes that share one block, per format.
 func dqLanes(f quantInfo) int64 {
 	switch f.name {
@@ -191,15 +217,14 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 		dqDirectLoop(b, f, m, n, k, rows)
 	}
 	// Every lane reaches the sums (the loop bounds are uniform); the
-	// simdgroups' totals meet in threadgroup memory.
-	for i := range rm {
-		b.l("{")
-		b.l("const float s = simd_sum(acc[%d]);", i)
-		b.l("if (lane == 0) {")
-		b.l("%s[sg * %du + %du] = s;", red, rm, i)
-		b.l("}")
-		b.l("}")
-	}
+	// simdgroups' totals meet in threadgroup memory. One butterfly for
+	// all rows instead of a simd_sum each: 6 shuffles instead of 20 for
+	// four rows, 9 instead of 40 for eight (run 21a, with the staging
+	// change of dqUnit: q4_k and q6_k −6 to −7% at 4096×4096 and
+	// 4096×14336, q8_0 and q4_0 −2 to −6%).
+	simdFold(b, "acc", rm, func(idx, v string) {
+		b.l("%s[sg * %du + %s] = %s;", red, rm, idx, v)
+	})
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (tpos.x < %du) {", rm)
 	b.l("float s = 0.0f;")
@@ -253,7 +278,7 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 	src := dqSrc{"device", rows, func(r int64) string { return fmt.Sprintf("w%d", r) }}
 	// dqSlotsOf slots a step, in one basic block, so that the compiler can
 	// issue the later slots' loads before the first slot's arithmetic; the
-	// slots still add up in order. Then the rest, one at a time.
+	// slots still add up in order. Then the rest (dqTailOf).
 	b.l("const uint stride = tptg.x / %du;", L)
 	b.l("uint ib0 = tpos.x / %du;", L)
 	slots := dqSlotsOf(f)
@@ -265,6 +290,26 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 		b.l("}")
 	}
 	b.l("}")
+	// Fewer than slots blocks are left to a lane: when they are at least
+	// dqTailOf(f), the step that takes them all; fewer go one at a time.
+	lo := max(dqTailOf(f), 2)
+	for s := slots - 1; s >= lo; s-- {
+		if s == slots-1 {
+			b.l("if (ib0 + %du * stride < %du) {", s-1, nb)
+		} else {
+			b.l("} else if (ib0 + %du * stride < %du) {", s-1, nb)
+		}
+		for u := range s {
+			b.l("{")
+			b.l("const uint ib = ib0 + %du * stride;", u)
+			dqSlot(b, f, m, k, "ib", src)
+			b.l("}")
+		}
+		b.l("ib0 += %du * stride;", s)
+		if s == lo {
+			b.l("}")
+		}
+	}
 	b.l("for (; ib0 < %du; ib0 += stride) {", nb)
 	b.l("{")
 	b.l("const uint ib = ib0;")
@@ -336,8 +381,6 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint sw = (ib & 1u) * 4u;")
 	xfloatsAt(b, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, func(i int) string { return pick(i, "", "0.00390625f") })
 	xfloatsAt(b, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
-	sumOf(b, "sxl", "xl", 2)
-	sumOf(b, "sxh", "xh", 2)
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
@@ -349,13 +392,13 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 		for i := range 4 {
 			b.l("{")
 			b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
-			b.l("al += xl%d * rlx_mf(u & 0x4B00000Fu);", 2*i)
-			b.l("al += xl%d * rlx_mf(u & 0x4B000F00u);", 2*i+1)
-			b.l("ah += xh%d * rlx_mf(u & 0x4B0000F0u);", 2*i)
-			b.l("ah += xh%d * rlx_mf(u & 0x4B00F000u);", 2*i+1)
+			b.l("al += xl%d * %s;", 2*i, mfo("u & 0x4B00000Fu", 8))
+			b.l("al += xl%d * %s;", 2*i+1, mfo("u & 0x4B000F00u", 8<<8))
+			b.l("ah += xh%d * %s;", 2*i, mfo("u & 0x4B0000F0u", 8<<4))
+			b.l("ah += xh%d * %s;", 2*i+1, mfo("u & 0x4B00F000u", 8<<12))
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((al + ah) - 8.0f * (sxl + sxh));", accIndex(r, mi, m))
+		b.l("acc[%d] += d * (al + ah);", accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -375,7 +418,6 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 		offs = append(offs, fmt.Sprintf("p * 16u + pc%d * 4u", s))
 	}
 	xfloatsAt(b, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
-	sumOf(b, "sx", "xs", 4)
 	for r := range src.rows {
 		b.l("{")
 		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 34u);", src.space, src.space, src.row(r))
@@ -385,11 +427,11 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 		for i := range 8 {
 			b.l("{")
 			b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)
-			b.l("a0 += xs%d * rlx_mf(u & 0x4B0000FFu);", 2*i)
-			b.l("a1 += xs%d * rlx_mf(u & 0x4B00FF00u);", 2*i+1)
+			b.l("a0 += xs%d * %s;", 2*i, mfo("u & 0x4B0000FFu", 128))
+			b.l("a1 += xs%d * %s;", 2*i+1, mfo("u & 0x4B00FF00u", 128<<8))
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(r, mi, m))
+		b.l("acc[%d] += d * (a0 + a1);", accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -421,7 +463,6 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 		offs = append(offs, fmt.Sprintf("p * 16u + (%du ^ rot) * 4u", s))
 	}
 	xfloatsAt(b, "xr", offs, func(i int) string { return pick(i, "", "0.00390625f") })
-	sumOf(b, "sx", "xr", 4)
 	// Piece v is in slot v ^ rot: float i of the pieces in order is float
 	// i ^ 8 of the slots when rot is 2.
 	for i := range 16 {
@@ -444,13 +485,13 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 			b.l("const uint v = (uint)((((ulong)qw%d << 32) | (ulong)qw%d) >> sh) ^ 0x80808080u;", i+1, i)
 			b.l("const uint lo = v | 0x4B000000u;")
 			b.l("const uint hi = (v >> 16) | 0x4B000000u;")
-			b.l("a0 += xs%d * rlx_mf(lo & 0x4B0000FFu);", 4*i)
-			b.l("a1 += xs%d * rlx_mf(lo & 0x4B00FF00u);", 4*i+1)
-			b.l("a0 += xs%d * rlx_mf(hi & 0x4B0000FFu);", 4*i+2)
-			b.l("a1 += xs%d * rlx_mf(hi & 0x4B00FF00u);", 4*i+3)
+			b.l("a0 += xs%d * %s;", 4*i, mfo("lo & 0x4B0000FFu", 128))
+			b.l("a1 += xs%d * %s;", 4*i+1, mfo("lo & 0x4B00FF00u", 128<<8))
+			b.l("a0 += xs%d * %s;", 4*i+2, mfo("hi & 0x4B0000FFu", 128))
+			b.l("a1 += xs%d * %s;", 4*i+3, mfo("hi & 0x4B00FF00u", 128<<8))
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((a0 + a1) - 128.0f * sx);", accIndex(r, mi, m))
+		b.l("acc[%d] += d * (a0 + a1);", accIndex(r, mi, m))
 		b.l("}")
 	}
 }
@@ -548,4 +589,12 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 		b.l("acc[%d] += d * a;", accIndex(r, mi, m))
 		b.l("}")
 	}
+}
+
+// mfo is the float of a field masked in place in a word ORed with 2²³'s
+// bits (rlx_mfo), less off (the field's offset, in its place: q4_0's 8
+// in the nibble at bits 4–7 is 128): the subtraction of 2²³ that makes
+// the float takes the offset with it, so the sums need no Σx term.
+func mfo(field string, off int64) string {
+	return fmt.Sprintf("rlx_mfo(%s, %d.0f)", field, 1<<23+off)
 }

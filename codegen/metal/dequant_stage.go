@@ -132,8 +132,14 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 
 // dqUnit is the 16-byte unit e (an expression) of a stage of the
 // threadgroup's rows, u16 units a row, whose first unit is off16 (an
-// expression) units into each row of row16; rows past n read the last.
+// expression) units into each row of row16; rows past n read the last
+// row (the last unit of w when a stage is whole rows).
 func dqUnit(e string, u16, n, row16 int64, off16 string) string {
+	if u16 == row16 {
+		// The stage is the rows themselves, consecutive in w: unit e of
+		// the stage is unit e past the first row's start.
+		return fmt.Sprintf("wq[min(r0 * %du + %s, %du)]", row16, e, n*row16-1)
+	}
 	off := ""
 	if off16 != "0u" {
 		off = " + " + off16

@@ -61,9 +61,12 @@
 // CHECK-NEXT:        {
 // CHECK-NEXT:          device const float *xb = x + 0u + (32u + ib) * 256u;
 // CHECK:                 threadgroup const uchar *blk = (tb + 432u) + ib * 144u;
-// Then the sums, as the unstaged kernel meets them.
-// CHECK:           const float s = simd_sum(acc[0]);
-// CHECK:             red[sg * 16u + 0u] = s;
+// Then the sums, as the unstaged kernel meets them: 16 (eight rows, two
+// of x) in a butterfly that leaves sum i with lane 2i.
+// CHECK:           const float f0_0 = (up0 ? acc[8] : acc[0]) + simd_shuffle_xor(up0 ? acc[0] : acc[8], 16u);
+// CHECK:           const float f4_0 = f3_0 + simd_shuffle_xor(f3_0, 1u);
+// CHECK-NEXT:      if ((lane & 1u) == 0u) {
+// CHECK-NEXT:        red[sg * 16u + lane / 2u] = f4_0;
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:             s += red[g * 16u + tpos.x];
 // CHECK:           y[(tpos.x % 2u) * 20u + row] = s;

@@ -7,11 +7,13 @@
 // dequant_matmul: GEMV with four simdgroups on four weight rows (q4_k:
 // eight, staged through threadgroup memory), lanes sharing blocks, x
 // loaded once per block for all rows and pre-scaled so masked words need
-// no shift, the sums met through simd_sum and threadgroup memory; GEMM
+// no shift (offsets such as q4_0's −8 going with the float conversion),
+// the sums met through shuffles and threadgroup memory; GEMM
 // through threadgroup tiles, decoding 32 weights at a time by one helper
 // per format.
 
 // CHECK:       static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
+// CHECK:       static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
 // CHECK:       static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
@@ -55,7 +57,7 @@
 // CHECK-NEXT:      device const uchar *w {{\[\[}}buffer(1){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(2){{\]\]}},
 // CHECK:         const uint r0 = tgpos.x * 4u;
-// Three block slots a loop step, then the rest one at a time.
+// Three block slots a loop step, then the rest (below).
 // CHECK:         const uint stride = tptg.x / 2u;
 // CHECK-NEXT:    uint ib0 = tpos.x / 2u;
 // CHECK-NEXT:    for (; ib0 + 2u * stride < 8u; ib0 += 3u * stride) {
@@ -68,13 +70,29 @@
 // CHECK:             const uint ws = sw / 2u;
 // CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
 // CHECK:                 const uint u = q[wq + (0u ^ ws)] | 0x4B000000u;
-// CHECK-NEXT:            al += xl0 * rlx_mf(u & 0x4B00000Fu);
-// CHECK-NEXT:            al += xl1 * rlx_mf(u & 0x4B000F00u);
-// CHECK-NEXT:            ah += xh0 * rlx_mf(u & 0x4B0000F0u);
-// CHECK-NEXT:            ah += xh1 * rlx_mf(u & 0x4B00F000u);
-// CHECK:               acc[0] += d * ((al + ah) - 8.0f * (sxl + sxh));
-// CHECK:           const float s = simd_sum(acc[0]);
-// CHECK:             tg[sg * 4u + 0u] = s;
+// q4_0's −8 goes with the subtraction of 2²³, in each field's place.
+// CHECK-NEXT:            al += xl0 * rlx_mfo(u & 0x4B00000Fu, 8388616.0f);
+// CHECK-NEXT:            al += xl1 * rlx_mfo(u & 0x4B000F00u, 8390656.0f);
+// CHECK-NEXT:            ah += xh0 * rlx_mfo(u & 0x4B0000F0u, 8388736.0f);
+// CHECK-NEXT:            ah += xh1 * rlx_mfo(u & 0x4B00F000u, 8421376.0f);
+// CHECK:               acc[0] += d * (al + ah);
+// Two blocks left to a lane take one step; one goes alone.
+// CHECK:         if (ib0 + 1u * stride < 8u) {
+// CHECK:           ib0 += 2u * stride;
+// CHECK-NEXT:    }
+// CHECK-NEXT:    for (; ib0 < 8u; ib0 += stride) {
+// The four rows' sums meet in a butterfly: each exchange halves the sums
+// a lane holds, and lane 8r ends with row r's.
+// CHECK:           const bool up0 = (lane & 16u) != 0u;
+// CHECK-NEXT:      const float f0_0 = (up0 ? acc[2] : acc[0]) + simd_shuffle_xor(up0 ? acc[0] : acc[2], 16u);
+// CHECK-NEXT:      const float f0_1 = (up0 ? acc[3] : acc[1]) + simd_shuffle_xor(up0 ? acc[1] : acc[3], 16u);
+// CHECK-NEXT:      const bool up1 = (lane & 8u) != 0u;
+// CHECK-NEXT:      const float f1_0 = (up1 ? f0_1 : f0_0) + simd_shuffle_xor(up1 ? f0_0 : f0_1, 8u);
+// CHECK-NEXT:      const float f2_0 = f1_0 + simd_shuffle_xor(f1_0, 4u);
+// CHECK-NEXT:      const float f3_0 = f2_0 + simd_shuffle_xor(f2_0, 2u);
+// CHECK-NEXT:      const float f4_0 = f3_0 + simd_shuffle_xor(f3_0, 1u);
+// CHECK-NEXT:      if ((lane & 7u) == 0u) {
+// CHECK-NEXT:        tg[sg * 4u + lane / 8u] = f4_0;
 // CHECK:         threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:           for (uint g = 0; g < tptg.x / 32u; g++) {
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q8_0
@@ -96,10 +114,15 @@
 // CHECK:                 const uint v = (uint)((((ulong)qw1 << 32) | (ulong)qw0) >> sh) ^ 0x80808080u;
 // CHECK-NEXT:            const uint lo = v | 0x4B000000u;
 // CHECK-NEXT:            const uint hi = (v >> 16) | 0x4B000000u;
-// CHECK-NEXT:            a0 += xs0 * rlx_mf(lo & 0x4B0000FFu);
-// CHECK-NEXT:            a1 += xs1 * rlx_mf(lo & 0x4B00FF00u);
-// CHECK-NEXT:            a0 += xs2 * rlx_mf(hi & 0x4B0000FFu);
-// CHECK-NEXT:            a1 += xs3 * rlx_mf(hi & 0x4B00FF00u);
+// CHECK-NEXT:            a0 += xs0 * rlx_mfo(lo & 0x4B0000FFu, 8388736.0f);
+// CHECK-NEXT:            a1 += xs1 * rlx_mfo(lo & 0x4B00FF00u, 8421376.0f);
+// CHECK-NEXT:            a0 += xs2 * rlx_mfo(hi & 0x4B0000FFu, 8388736.0f);
+// CHECK-NEXT:            a1 += xs3 * rlx_mfo(hi & 0x4B00FF00u, 8421376.0f);
+// Three blocks left to a lane take one step; fewer go one at a time.
+// CHECK:         if (ib0 + 2u * stride < 8u) {
+// CHECK:           ib0 += 3u * stride;
+// CHECK-NEXT:    }
+// CHECK-NEXT:    for (; ib0 < 8u; ib0 += stride) {
 // q4_k: eight rows a threadgroup, staged through threadgroup memory
 // (lit-tests/rlx-translate/msl-dequant-staged.mlir has the stages).
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
@@ -115,6 +138,7 @@
 // CHECK:                 const uint lo = q0 | 0x4B000000u;
 // CHECK-NEXT:            const uint hi = (q0 >> 16) | 0x4B000000u;
 // CHECK-NEXT:            float t = x0_0 * rlx_mf(lo & 0x4B0000FFu);
+// CHECK:                 a += (float)sc[0] * (t - 32.0f * sx0);
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {

@@ -99,7 +99,7 @@ func RealCases() []Case {
 		return fromOp(opsuite.Case{Name: name, Args: []string{x},
 			Body: fmt.Sprintf("%%w = graph.param \"w\" : %s\n%%0 = graph.dequant_matmul %%a0, %%w {format = %q, k = %d : i64, n = %d : i64} : (%s, %s) -> %s",
 				w, f, k, n, x, w, y),
-			Yield: []string{"%0"}, Results: []string{y}, Limit: opsuite.LimitMatmul})
+			Yield: []string{"%0"}, Results: []string{y}, Limit: opsuite.LimitDequant})
 	}
 	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q6_k"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {

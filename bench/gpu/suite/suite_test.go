@@ -197,11 +197,12 @@ func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
 // blocks: even, so read as 4-byte words, dqLaneQ8_0Words) to PTX and
 // fails when their quants come in 2-byte loads again: only each block's
 // scale d is a 2-byte load, one a row and block slot (four rows, and the
-// four slots of a step plus the rest loop's one), against five 4-byte
-// loads a row and slot.
+// four slots of a step, the three of the tail step and the rest loop's
+// one: dqSlotsOf and dqTailOf, unexported in codegen/metal), against five
+// 4-byte loads a row and slot.
 func TestQ8WordLoads(t *testing.T) {
 	kernels := realPTX(t, "dequant_gemv_q8_0_", "rlx_k_dequant_gemv_q8_0_")
-	const rows, slots = 4, 4 + 1
+	const rows, slots = 4, 4 + 3 + 1
 	for name, body := range kernels {
 		u16 := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.nc.u16")
 		u32 := strings.Count(body, "ld.global.u32") + strings.Count(body, "ld.global.nc.u32")
