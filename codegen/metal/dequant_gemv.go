@@ -60,9 +60,9 @@ import "fmt"
 // (0.69 and 0.67 of the roofline at the real shapes), q4_0 7.6, 18.2,
 // 18.7. Run 21: the rows' sums meet in one butterfly (simdFold), a
 // lane's last blocks go in one step (dqTailOf) and the offsets with the
-// float conversion: q8_0 8.4, 20.5, 20.8 µs (0.72, 0.71), q4_0 7.1,
-// 17.3, 18.4, q4_k 9.8, 22.5, 25.5, q6_k 9.3, 23.0, 23.1
-// (docs/gpu-check.md, run 21).
+// float conversion: q8_0 8.3, 20.4, 20.8 µs (0.72 and 0.71 of the
+// roofline), q4_0 7.0, 17.3, 18.4, q4_k 9.8, 22.6, 25.6, q6_k 9.4,
+// 23.0, 23.2 (docs/gpu-check.md, run 21d).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -141,9 +141,8 @@ func dqSlotsOf(f quantInfo) int64 {
 }
 
 // dqTailOf is the fewest blocks that the unstaged kernel's lanes take in
-// one step after its dqSlotsOf steps, when fewer than a step's slots are
-// left to a lane (a lane's count of blocks, not a multiple of the slots,
-// differs by at most one between lanes); fewer are taken one at a time.
+// one step when, after their dqSlotsOf steps, fewer than a step's slots
+// are left to a lane; fewer are taken one at a time.
 // On the H200 (docs/gpu-check.md, run 21a; µs at 4096×4096, 4096×14336,
 // 14336×4096, two alternating repeats, with simdFold's sums):
 //

@@ -6,11 +6,11 @@ import "fmt"
 // floats <acc>[0] … <acc>[n-1], as a butterfly that halves the values a
 // lane holds at each exchange: at lane bit o (16, 8, …) a lane keeps one
 // half of its values, the half its bit o selects, sends the other half to
-// lane ^ o and adds what it receives, so that the n sums take n − 1 + (5
-// − log₂ n) shuffles and as many additions instead of 5n for n separate
-// simd_sums (n padded with zeros to a power of two; a lane holds n/32 of
-// them at the end when n > 32). store is called once with the index
-// expression of the sum a lane holds (a uint) and the value's name,
+// lane ^ o and adds what it receives, so that n ≤ 32 sums take n − 1 +
+// (5 − log₂ n) shuffles and as many additions instead of 5n for n
+// separate simd_sums (n padded with zeros to a power of two; past 32, a
+// lane holds n/32 of them at the end). store is called for each sum a
+// lane holds, with its index expression (a uint) and the value's name,
 // inside an if that lets through one lane a sum; indices past n are not
 // stored. Every lane of the simdgroup must reach it.
 //
