@@ -55,20 +55,23 @@ static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // 2^23 + the field's offset, exact below 2^24): q4_0's q − 8 and q8_0's q
 // (its byte XORed with 0x80, so q + 128 in the field) straight away.
 static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
-// rlx_q4k_scale_min: the 6-bit scale and minimum of q4_k sub-block j from
-// the block's first 16 bytes (hd.y..hd.w hold the 12 scale bytes), as
-// scale | min << 8.
-static inline uint rlx_q4k_byte(uint4 hd, uint i) {
-  const uint w = i < 4u ? hd.y : (i < 8u ? hd.z : hd.w);
-  return (w >> (8u * (i % 4u))) & 255u;
-}
-static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
-  if (j < 4u) {
-    return (rlx_q4k_byte(hd, j) & 63u) | ((rlx_q4k_byte(hd, j + 4u) & 63u) << 8);
-  }
-  const uint sc = (rlx_q4k_byte(hd, j + 4u) & 15u) | ((rlx_q4k_byte(hd, j - 4u) >> 6) << 4);
-  const uint mn = (rlx_q4k_byte(hd, j + 4u) >> 4) | ((rlx_q4k_byte(hd, j) >> 6) << 4);
-  return sc | (mn << 8);
+// rlx_q4k_pair: the 6-bit scales and minimums of q4_k sub-blocks 2c and
+// 2c + 1 from the block's first 16 bytes (hd.y..hd.w hold the 12 scale
+// bytes: sub-blocks 0-3 in bytes 0-7; 4-7 in the low nibbles (scales)
+// and high nibbles (minimums) of bytes 8-11 with the top two bits of
+// bytes 0-3 and 4-7), as one byte each: scale 2c, scale 2c + 1, minimum
+// 2c, minimum 2c + 1 from the low byte up. The two sub-blocks' bytes
+// are neighbours, so both come from one shift of each word. Both forms
+// are computed and one selected: a simdgroup's lanes take both anyway,
+// and with a branch the compiler split hd's 16-byte load into three.
+static inline uint rlx_q4k_pair(uint4 hd, uint c) {
+  const uint s = (c & 1u) * 16u;
+  const uint y = hd.y >> s;
+  const uint z = hd.z >> s;
+  const uint w = hd.w >> s;
+  const uint lo = (y & 0x3F3Fu) | ((z & 0x3F3Fu) << 16);
+  const uint hi = ((w & 0x0F0Fu) | ((y >> 2) & 0x3030u)) | ((((w >> 4) & 0x0F0Fu) | ((z >> 2) & 0x3030u)) << 16);
+  return c < 2u ? lo : hi;
 }
 static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
   device const ushort *p = (device const ushort *)(row + u * 18u);

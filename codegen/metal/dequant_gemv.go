@@ -61,8 +61,10 @@ import "fmt"
 // 18.7. Run 21: the rows' sums meet in one butterfly (simdFold), a
 // lane's last blocks go in one step (dqTailOf) and the offsets with the
 // float conversion: q8_0 8.3, 20.4, 20.8 µs (0.72 and 0.71 of the
-// roofline), q4_0 7.0, 17.3, 18.4, q4_k 9.8, 22.6, 25.6, q6_k 9.4,
-// 23.0, 23.2 (docs/gpu-check.md, run 21d).
+// roofline), q4_0 7.0, 17.3, 18.4, q6_k 9.4, 23.0, 23.2
+// (docs/gpu-check.md, run 21d); q4_k, with its scales two sub-blocks at
+// a time (rlx_q4k_pair), 8.5, 21.5, 21.0 against 9.8, 22.6, 25.5 (run
+// 21e).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -521,8 +523,7 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 		b.l("%s const uchar *blk = %s + ib * 144u;", src.space, src.row(r))
 		b.l("const uint4 hd = *((%s const uint4 *)blk);", src.space)
 		b.l("const uint4 qv = *((%s const uint4 *)(blk + 16u + c * 32u + h * 16u));", src.space)
-		b.l("const uint sm0 = rlx_q4k_scale_min(hd, 2u * c);")
-		b.l("const uint sm1 = rlx_q4k_scale_min(hd, 2u * c + 1u);")
+		b.l("const uint sm = rlx_q4k_pair(hd, c);")
 		b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
 		b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")
 		b.l("float al = 0.0f;")
@@ -541,7 +542,7 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 			}
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((float)(sm0 & 255u) * al + (float)(sm1 & 255u) * ah) - dmin * ((float)(sm0 >> 8) * sxl + (float)(sm1 >> 8) * sxh);",
+		b.l("acc[%d] += d * ((float)(sm & 255u) * al + (float)((sm >> 8) & 255u) * ah) - dmin * ((float)((sm >> 16) & 255u) * sxl + (float)(sm >> 24) * sxh);",
 			accIndex(r, mi, m))
 		b.l("}")
 	}

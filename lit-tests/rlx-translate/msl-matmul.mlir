@@ -14,7 +14,7 @@
 
 // CHECK:       static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // CHECK:       static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
-// CHECK:       static inline uint rlx_q4k_scale_min(uint4 hd, uint j) {
+// CHECK:       static inline uint rlx_q4k_pair(uint4 hd, uint c) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
 // CHECK:       static inline void rlx_dq32_q8_0(device const uchar *row, uint u, thread float *w) {
@@ -130,6 +130,9 @@
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK:               threadgroup const uchar *blk = tb + ib * 144u;
 // CHECK-NEXT:          const uint4 hd = *((threadgroup const uint4 *)blk);
+// A lane's two sub-blocks' scales and minimums come from one call.
+// CHECK-NEXT:          const uint4 qv = *((threadgroup const uint4 *)(blk + 16u + c * 32u + h * 16u));
+// CHECK-NEXT:          const uint sm = rlx_q4k_pair(hd, c);
 // CHECK:                 const uint u0 = qv.x | 0x4B000000u;
 // CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
 // CHECK-NEXT:            al += xl0 * rlx_mf(u0 & 0x4B00000Fu);
