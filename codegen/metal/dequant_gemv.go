@@ -293,13 +293,9 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 	b.l("}")
 	// Fewer than slots blocks are left to a lane: when they are at least
 	// dqTailOf(f), the step that takes them all; fewer go one at a time.
-	lo := max(dqTailOf(f), 2)
-	for s := slots - 1; s >= lo; s-- {
-		if s == slots-1 {
-			b.l("if (ib0 + %du * stride < %du) {", s-1, nb)
-		} else {
-			b.l("} else if (ib0 + %du * stride < %du) {", s-1, nb)
-		}
+	kw := "if"
+	for s := slots - 1; s >= max(dqTailOf(f), 2); s-- {
+		b.l("%s (ib0 + %du * stride < %du) {", kw, s-1, nb)
 		for u := range s {
 			b.l("{")
 			b.l("const uint ib = ib0 + %du * stride;", u)
@@ -307,9 +303,10 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 			b.l("}")
 		}
 		b.l("ib0 += %du * stride;", s)
-		if s == lo {
-			b.l("}")
-		}
+		kw = "} else if"
+	}
+	if kw != "if" {
+		b.l("}")
 	}
 	b.l("for (; ib0 < %du; ib0 += stride) {", nb)
 	b.l("{")
@@ -321,6 +318,20 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 
 // accIndex is the accumulator of row r and x row mi.
 func accIndex(r, mi, m int64) int64 { return r*m + mi }
+
+// dqRowSums emits one weight row's part of a block slot for q4_0 and
+// q8_0: head loads the row's words and its scale d, body adds the
+// products into the two running sums s0 and s1 (two, for the latency),
+// and the row's accumulator acc takes d · (s0 + s1).
+func dqRowSums(b *kb, acc int64, s0, s1 string, head, body func()) {
+	b.l("{")
+	head()
+	b.l("float %s = 0.0f;", s0)
+	b.l("float %s = 0.0f;", s1)
+	body()
+	b.l("acc[%d] += d * (%s + %s);", acc, s0, s1)
+	b.l("}")
+}
 
 // xfloats loads count floats of xb from offset off as float4s into
 // scalars named name0…, each multiplied by scale(i).
@@ -385,22 +396,20 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
-		b.l("{")
-		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 18u);", src.space, src.space, src.row(r))
-		b.l("const float d = rlx_half_bits(q[0]);")
-		b.l("float al = 0.0f;")
-		b.l("float ah = 0.0f;")
-		for i := range 4 {
-			b.l("{")
-			b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
-			b.l("al += xl%d * %s;", 2*i, mfo("u & 0x4B00000Fu", 8))
-			b.l("al += xl%d * %s;", 2*i+1, mfo("u & 0x4B000F00u", 8<<8))
-			b.l("ah += xh%d * %s;", 2*i, mfo("u & 0x4B0000F0u", 8<<4))
-			b.l("ah += xh%d * %s;", 2*i+1, mfo("u & 0x4B00F000u", 8<<12))
-			b.l("}")
-		}
-		b.l("acc[%d] += d * (al + ah);", accIndex(r, mi, m))
-		b.l("}")
+		dqRowSums(b, accIndex(r, mi, m), "al", "ah", func() {
+			b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 18u);", src.space, src.space, src.row(r))
+			b.l("const float d = rlx_half_bits(q[0]);")
+		}, func() {
+			for i := range 4 {
+				b.l("{")
+				b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
+				b.l("al += xl%d * %s;", 2*i, mfo("u & 0x4B00000Fu", 8))
+				b.l("al += xl%d * %s;", 2*i+1, mfo("u & 0x4B000F00u", 8<<8))
+				b.l("ah += xh%d * %s;", 2*i, mfo("u & 0x4B0000F0u", 8<<4))
+				b.l("ah += xh%d * %s;", 2*i+1, mfo("u & 0x4B00F000u", 8<<12))
+				b.l("}")
+			}
+		})
 	}
 }
 
@@ -420,20 +429,18 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	}
 	xfloatsAt(b, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	for r := range src.rows {
-		b.l("{")
-		b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 34u);", src.space, src.space, src.row(r))
-		b.l("const float d = rlx_half_bits(q[0]);")
-		b.l("float a0 = 0.0f;")
-		b.l("float a1 = 0.0f;")
-		for i := range 8 {
-			b.l("{")
-			b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)
-			b.l("a0 += xs%d * %s;", 2*i, mfo("u & 0x4B0000FFu", 128))
-			b.l("a1 += xs%d * %s;", 2*i+1, mfo("u & 0x4B00FF00u", 128<<8))
-			b.l("}")
-		}
-		b.l("acc[%d] += d * (a0 + a1);", accIndex(r, mi, m))
-		b.l("}")
+		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() {
+			b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 34u);", src.space, src.space, src.row(r))
+			b.l("const float d = rlx_half_bits(q[0]);")
+		}, func() {
+			for i := range 8 {
+				b.l("{")
+				b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)
+				b.l("a0 += xs%d * %s;", 2*i, mfo("u & 0x4B0000FFu", 128))
+				b.l("a1 += xs%d * %s;", 2*i+1, mfo("u & 0x4B00FF00u", 128<<8))
+				b.l("}")
+			}
+		})
 	}
 }
 
@@ -473,27 +480,25 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint wb = (qa - 2u) / 4u;")
 	b.l("const uint sh = 32u - (qa & 2u) * 8u;")
 	for r := range src.rows {
-		b.l("{")
-		b.l("%s const uint *q = (%s const uint *)%s + wb;", src.space, src.space, src.row(r))
-		b.l("const float d = rlx_half_bits(((%s const ushort *)(%s + ib * 34u))[0]);", src.space, src.row(r))
-		for i := range 5 {
-			b.l("const uint qw%d = q[%d];", i, i)
-		}
-		b.l("float a0 = 0.0f;")
-		b.l("float a1 = 0.0f;")
-		for i := range 4 {
-			b.l("{")
-			b.l("const uint v = (uint)((((ulong)qw%d << 32) | (ulong)qw%d) >> sh) ^ 0x80808080u;", i+1, i)
-			b.l("const uint lo = v | 0x4B000000u;")
-			b.l("const uint hi = (v >> 16) | 0x4B000000u;")
-			b.l("a0 += xs%d * %s;", 4*i, mfo("lo & 0x4B0000FFu", 128))
-			b.l("a1 += xs%d * %s;", 4*i+1, mfo("lo & 0x4B00FF00u", 128<<8))
-			b.l("a0 += xs%d * %s;", 4*i+2, mfo("hi & 0x4B0000FFu", 128))
-			b.l("a1 += xs%d * %s;", 4*i+3, mfo("hi & 0x4B00FF00u", 128<<8))
-			b.l("}")
-		}
-		b.l("acc[%d] += d * (a0 + a1);", accIndex(r, mi, m))
-		b.l("}")
+		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() {
+			b.l("%s const uint *q = (%s const uint *)%s + wb;", src.space, src.space, src.row(r))
+			b.l("const float d = rlx_half_bits(((%s const ushort *)(%s + ib * 34u))[0]);", src.space, src.row(r))
+			for i := range 5 {
+				b.l("const uint qw%d = q[%d];", i, i)
+			}
+		}, func() {
+			for i := range 4 {
+				b.l("{")
+				b.l("const uint v = (uint)((((ulong)qw%d << 32) | (ulong)qw%d) >> sh) ^ 0x80808080u;", i+1, i)
+				b.l("const uint lo = v | 0x4B000000u;")
+				b.l("const uint hi = (v >> 16) | 0x4B000000u;")
+				b.l("a0 += xs%d * %s;", 4*i, mfo("lo & 0x4B0000FFu", 128))
+				b.l("a1 += xs%d * %s;", 4*i+1, mfo("lo & 0x4B00FF00u", 128<<8))
+				b.l("a0 += xs%d * %s;", 4*i+2, mfo("hi & 0x4B0000FFu", 128))
+				b.l("a1 += xs%d * %s;", 4*i+3, mfo("hi & 0x4B00FF00u", 128<<8))
+				b.l("}")
+			}
+		})
 	}
 }
 
