@@ -11,7 +11,7 @@
 #
 # Each round runs every variant's bench stage (run.sh full --only bench:
 # build, then the speed table) and prints the dequantising GEMV rows that
-# match $SHOW (default q8_0); in the first round the variants named in
+# match $SHOW (default q8_0; attention decode rows too); in the first round the variants named in
 # $NCU are also read by ncu (L1 wavefronts and bank conflicts,
 # instructions, occupancy, stalls) on the cases in $NCU_CASES. Every
 # report and counter file goes into one archive, $OUT/ab.tar.gz, as the
@@ -30,7 +30,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
   for v in $variants; do
     echo "== $v$round $(date +%T)"
     OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench >"$res/$v$round.log" 2>&1
-    grep -h "^| dequant_gemv_q\|^| gemv_f16" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}"
+    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}"
     if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
       # run.sh leaves its built variant in /tmp/rlx-gpu.
       (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --kernel-name regex:^rlx_k_ --metrics "$metrics" \

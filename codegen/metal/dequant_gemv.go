@@ -64,7 +64,8 @@ import "fmt"
 // roofline), q4_0 7.0, 17.3, 18.4, q6_k 9.4, 23.0, 23.2
 // (docs/gpu-check.md, run 21d); q4_k, with its scales two sub-blocks at
 // a time (rlx_q4k_pair), 8.5, 21.5, 21.0 against 9.8, 22.6, 25.5 (run
-// 21e).
+// 21e). Run 22: q4_k on two simdgroups, with stages of 8 blocks that
+// it prefetches, 8.2, 19.6, 19.0 (dqSimdsOf).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -84,8 +85,6 @@ import "fmt"
 // sums meet through simd_sum and threadgroup memory, each in a fixed
 // order.
 
-const dqSimds = 4 // simdgroups per threadgroup
-
 // dqLayout is how a format's kernel walks its weight rows.
 type dqLayout struct {
 	rows     int64 // weight rows a threadgroup owns
@@ -96,22 +95,56 @@ type dqLayout struct {
 // dqLayoutOf is the layout of each format, as measured on the H200
 // (docs/gpu-check.md, run 11; µs at 4096×4096, 4096×14336, 14336×4096,
 // K × N). q4_k: staged on 8 rows 10.4, 24.3, 25.6 against 10.9, 24.6,
-// 31.2 unstaged on 4 rows and 10.0, 26.6, 26.4 unstaged on 8 (its real
-// shapes have a single stage or a shorter last one, so no prefetch).
+// 31.2 unstaged on 4 rows and 10.0, 26.6, 26.4 unstaged on 8; since run
+// 22 on two simdgroups, whose stages are whole at the real shapes, with
+// prefetch (dqSimdsOf).
 // q6_k: staged with prefetch on 8 rows 10.1, 24.3, 24.1 against 9.8,
 // 25.1, 27.2 unstaged on 4 rows (10.4, 25.1, 26.7 staged on 8 without
 // prefetch). q4_0 and q8_0 stay unstaged on 4 rows: staged they were
 // slower or level (q4_0 8.6, 23.2, 22.4 on 4 rows, 8.4, 20.3, 19.4 with
 // prefetch on 8, against 8.0, 20.1, 20.4; q8_0 at best 10.7, 29.5, 24.7
-// against 9.5, 26.4, 24.7).
-func dqLayoutOf(f quantInfo) dqLayout {
+// against 9.5, 26.4, 24.7). q4_0 takes 8 rows where they still make
+// dqWideGrid threadgroups or more (n weight rows): at 4096×14336 16.2 µs
+// against 17.2 on 4, but 22.2 against 18.3 at 14336×4096 and 7.4
+// against 7.0 at 4096×4096, 512 threadgroups; q8_0 on 8 rows was slower
+// at all three (8.9, 22.5, 21.6 against 8.3, 20.6, 21.0; run 22c).
+func dqLayoutOf(f quantInfo, n int64) dqLayout {
 	switch f.name {
 	case "q4_k":
-		return dqLayout{rows: 8, staged: true}
+		return dqLayout{rows: 8, staged: true, prefetch: true}
 	case "q6_k":
 		return dqLayout{rows: 8, staged: true, prefetch: true}
+	case "q4_0":
+		if ceilDiv(n, 8) >= dqWideGrid {
+			return dqLayout{rows: 8}
+		}
 	}
 	return dqLayout{rows: 4}
+}
+
+// dqWideGrid is the fewest threadgroups of 8 rows that q4_0 takes
+// (dqLayoutOf): 1792 at N = 14336 are enough, 512 at N = 4096 too few.
+const dqWideGrid = 1024
+
+// dqSimdsOf is the simdgroups of a format's threadgroup. A staged
+// format's stage is as many blocks a row as its threads fill in one step
+// (dqStaging), so fewer simdgroups make shorter stages: q4_k on two has
+// stages of 8 blocks, whole at both real K (two at 4096, seven at
+// 14336), so it prefetches (dqLayoutOf). On the H200 (docs/gpu-check.md,
+// runs 22a and 22b, two alternating repeats; µs at 4096×4096,
+// 4096×14336, 14336×4096):
+//
+//   - q4_k: two simdgroups 8.18, 19.6, 19.0; four (stages of 16 blocks,
+//     no prefetch at the real shapes) 8.59, 21.5, 21.1; one (stages of
+//     4) 9.03, 19.5, 23.8; two on 4 rows 8.47, 20.3, 20.2.
+//   - q6_k on two: 10.0, 26.1, 26.8 against 9.3, 23.0, 23.1 on four.
+//   - q4_0 and q8_0 (unstaged) on two: q4_0 7.6, 17.3, 20.2 against
+//     7.0, 17.3, 18.4; q8_0 8.3, 20.1, 22.7 against 8.3, 20.5, 20.8.
+func dqSimdsOf(f quantInfo) int {
+	if f.name == "q4_k" {
+		return 2
+	}
+	return 4
 }
 
 // dqSlotsOf is how many block slots a lane takes a loop step in the
@@ -183,10 +216,10 @@ type dqSrc struct {
 // dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
 // and y bound).
 func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
-	nsg := min(dqSimds, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	nsg := min(dqSimdsOf(f), b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
 	L := dqLanes(f)
 	nb := k / f.block
-	lay := dqLayoutOf(f)
+	lay := dqLayoutOf(f, n)
 	rows := lay.rows
 	rm := rows * m
 	st, staged := dqStage{}, false

@@ -17,6 +17,11 @@
 // CHECK:           coherent(device) device float4 *part {{\[\[}}buffer(3)]],
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(4)]],
 // CHECK-NEXT:      device atomic_uint *arrive {{\[\[}}buffer(5)]],
+// The grid: the (query, head block) in x, so that the four head blocks
+// of a key range are neighbours in the dispatch order; the range in y.
+// CHECK:         const uint split = tgpos.y;
+// CHECK-NEXT:    const uint i = tgpos.x / 4u;
+// CHECK-NEXT:    const uint h0 = (tgpos.x % 4u) * 2u;
 // The partial rows, four elements of Dv a thread.
 // CHECK:         const uint pr = (((split * 1u + bb) * 1u + i) * 8u + h) * 33u;
 // CHECK:           part[pr] = ml;
@@ -28,7 +33,7 @@
 // CHECK-NEXT:  threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup);
 // CHECK-NEXT:  if (tpos.x == 0) {
 // CHECK-NEXT:    atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
-// CHECK-NEXT:    const bool last = atomic_fetch_add_explicit(arrive + 1u + bb * 4u + tgpos.y, 1u, memory_order_relaxed) == 3u;
+// CHECK-NEXT:    const bool last = atomic_fetch_add_explicit(arrive + 1u + bb * 4u + tgpos.x, 1u, memory_order_relaxed) == 3u;
 // CHECK-NEXT:    if (last) {
 // CHECK-NEXT:      atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);
 // CHECK-NEXT:    }
@@ -67,7 +72,7 @@
 // CHECK:         yr[3] = (float)(gm == -INFINITY ? 0.0f : o.w / gl);
 // CHECK-NEXT:  }
 // CHECK-NEXT:  if (tpos.x == 0) {
-// CHECK-NEXT:    atomic_store_explicit(arrive + 1u + bb * 4u + tgpos.y, 0u, memory_order_relaxed);
+// CHECK-NEXT:    atomic_store_explicit(arrive + 1u + bb * 4u + tgpos.x, 0u, memory_order_relaxed);
 // CHECK-NEXT:  }
 // CHECK-NEXT: }
 // CHECK-NOT:  attention_merge

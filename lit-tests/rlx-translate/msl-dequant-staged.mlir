@@ -1,58 +1,59 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
-// The staged dequantising GEMV (q4_k): a threadgroup of 128 threads owns
-// eight weight rows and copies them into threadgroup memory a stage at a
-// time with 16-byte loads, all of a thread's loads before its stores,
-// then decodes the staged blocks. K = 8960 is 35 blocks a row: two full
-// stages of 16 blocks (1152 16-byte units for the eight rows, 9 a
-// thread) in a loop, then a last stage of 3 (216 units, 2 a thread) at
-// the row's 288th unit. Rows past N = 20 read row 19; x has 2 rows.
+// The staged dequantising GEMV (q4_k): a threadgroup of 64 threads (two
+// simdgroups, dqSimdsOf) owns eight weight rows and copies them into
+// threadgroup memory a stage at a time with 16-byte loads, all of a
+// thread's loads before its stores, then decodes the staged blocks.
+// K = 8960 is 35 blocks a row: four full stages of 8 blocks (576 16-byte
+// units for the eight rows, 9 a thread) in a loop, then a last stage of
+// 3 (216 units, 4 a thread) at the row's 288th unit. Rows past N = 20
+// read row 19; x has 2 rows.
 
 // CHECK-LABEL: // x[2, 8960] · W[20, 8960]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemv_q4_k_0(
 // CHECK:           threadgroup uint4 *tg {{\[\[}}threadgroup(0){{\]\]}},
-// The reduction's floats after the 18432-byte tile.
-// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 1152u);
+// The reduction's floats after the 9216-byte tile.
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK-NEXT:    const uint p = tpos.x % 8u;
 // CHECK-NEXT:    float acc[16];
 // CHECK:         device const uint4 *wq = (device const uint4 *)w;
 // CHECK-NEXT:    threadgroup const uchar *tb = (threadgroup const uchar *)tg;
-// CHECK-NEXT:    for (uint s = 0; s < 2u; s++) {
-// CHECK-NEXT:      for (uint i0 = tpos.x; i0 < 1152u; i0 += 9u * tptg.x) {
+// CHECK-NEXT:    for (uint s = 0; s < 4u; s++) {
+// CHECK-NEXT:      for (uint i0 = tpos.x; i0 < 576u; i0 += 9u * tptg.x) {
 // CHECK-NEXT:        const uint e0 = i0;
-// CHECK-NEXT:        const uint4 v0 = wq[min(r0 + e0 / 144u, 19u) * 315u + s * 144u + e0 % 144u];
-// CHECK-NEXT:        const uint e1 = min(i0 + 1u * tptg.x, 1151u);
-// CHECK-NEXT:        const uint4 v1 = wq[min(r0 + e1 / 144u, 19u) * 315u + s * 144u + e1 % 144u];
-// CHECK:             const uint e8 = min(i0 + 8u * tptg.x, 1151u);
-// CHECK-NEXT:        const uint4 v8 = wq[min(r0 + e8 / 144u, 19u) * 315u + s * 144u + e8 % 144u];
+// CHECK-NEXT:        const uint4 v0 = wq[min(r0 + e0 / 72u, 19u) * 315u + s * 72u + e0 % 72u];
+// CHECK-NEXT:        const uint e1 = min(i0 + 1u * tptg.x, 575u);
+// CHECK-NEXT:        const uint4 v1 = wq[min(r0 + e1 / 72u, 19u) * 315u + s * 72u + e1 % 72u];
+// CHECK:             const uint e8 = min(i0 + 8u * tptg.x, 575u);
+// CHECK-NEXT:        const uint4 v8 = wq[min(r0 + e8 / 72u, 19u) * 315u + s * 72u + e8 % 72u];
 // CHECK-NEXT:        tg[i0] = v0;
-// CHECK-NEXT:        if (i0 + 1u * tptg.x < 1152u) {
+// CHECK-NEXT:        if (i0 + 1u * tptg.x < 576u) {
 // CHECK-NEXT:          tg[i0 + 1u * tptg.x] = v1;
 // CHECK-NEXT:        }
-// CHECK:             if (i0 + 8u * tptg.x < 1152u) {
+// CHECK:             if (i0 + 8u * tptg.x < 576u) {
 // CHECK-NEXT:          tg[i0 + 8u * tptg.x] = v8;
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT:      for (uint ib = tpos.x / 8u; ib < 16u; ib += tptg.x / 8u) {
+// CHECK-NEXT:      for (uint ib = tpos.x / 8u; ib < 8u; ib += tptg.x / 8u) {
 // CHECK-NEXT:        {
-// CHECK-NEXT:          device const float *xb = x + 0u + (s * 16u + ib) * 256u;
+// CHECK-NEXT:          device const float *xb = x + 0u + (s * 8u + ib) * 256u;
 // CHECK:                 threadgroup const uchar *blk = tb + ib * 144u;
 // CHECK-NEXT:            const uint4 hd = *((threadgroup const uint4 *)blk);
 // CHECK-NEXT:            const uint4 qv = *((threadgroup const uint4 *)(blk + 16u + c * 32u + h * 16u));
 // CHECK:                 acc[0] +=
-// Row 7 of the tile, 7 · 2304 bytes in; x's second row.
-// CHECK:                 threadgroup const uchar *blk = (tb + 16128u) + ib * 144u;
+// Row 7 of the tile, 7 · 1152 bytes in; x's second row.
+// CHECK:                 threadgroup const uchar *blk = (tb + 8064u) + ib * 144u;
 // CHECK:                 acc[14] +=
-// CHECK:               device const float *xb = x + 8960u + (s * 16u + ib) * 256u;
+// CHECK:               device const float *xb = x + 8960u + (s * 8u + ib) * 256u;
 // CHECK:                 acc[15] +=
 // The next stage's stores wait for every lane's reads.
 // CHECK:           threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:    }
 // The last stage: 3 blocks a row from block 32, 16-byte unit 288.
 // CHECK-NEXT:    {
-// CHECK-NEXT:      for (uint i0 = tpos.x; i0 < 216u; i0 += 2u * tptg.x) {
+// CHECK-NEXT:      for (uint i0 = tpos.x; i0 < 216u; i0 += 4u * tptg.x) {
 // CHECK-NEXT:        const uint e0 = i0;
 // CHECK-NEXT:        const uint4 v0 = wq[min(r0 + e0 / 27u, 19u) * 315u + 288u + e0 % 27u];
 // CHECK-NEXT:        const uint e1 = min(i0 + 1u * tptg.x, 215u);
@@ -128,6 +129,33 @@ func.func @prefetch(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
   ^bb0(%a: tensor<1x4096xf32>):
     %w = graph.param "w.q6_k" : tensor<67200xui8>
     %0 = graph.dequant_matmul %a, %w {format = "q6_k", k = 4096 : i64, n = 20 : i64} : (tensor<1x4096xf32>, tensor<67200xui8>) -> tensor<1x20xf32>
+    thunk.yield %0 : tensor<1x20xf32>
+  }
+  return %r : tensor<1x20xf32>
+}
+
+// q4_k at K = 4096: two whole stages of 8 blocks (72 16-byte units a row,
+// 576 for the eight rows, 9 a thread at 64 threads), so it prefetches
+// as q6_k does.
+
+// CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q4_k
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
+// CHECK:         if (tptg.x == 64u) {
+// CHECK:           uint4 v8;
+// CHECK:           for (uint s = 0; s < 2u; s++) {
+// CHECK:             tg[tpos.x + 512u] = v8;
+// CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        if (s + 1u < 2u) {
+// CHECK-NEXT:          {
+// CHECK-NEXT:            const uint e = min(tpos.x + 0u, 575u);
+// CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 72u, 19u) * 144u + (s + 1u) * 72u + e % 72u];
+// CHECK:             for (uint ib = tpos.x / 8u; ib < 8u; ib += 8u) {
+
+func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  %r = thunk.call @prefetch_q4k_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  ^bb0(%a: tensor<1x4096xf32>):
+    %w = graph.param "w.q4_k" : tensor<46080xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q4_k", k = 4096 : i64, n = 20 : i64} : (tensor<1x4096xf32>, tensor<46080xui8>) -> tensor<1x20xf32>
     thunk.yield %0 : tensor<1x20xf32>
   }
   return %r : tensor<1x20xf32>

@@ -4,8 +4,9 @@
 // bytes of each row of b, a simdgroup loads 4 rows before using them, K
 // split across threadgroups with the partials added in order by
 // gemv_merge; msl-gemv-narrow.mlir has the narrow one), tiled GEMM above.
-// dequant_matmul: GEMV with four simdgroups on four weight rows (q4_k:
-// eight, staged through threadgroup memory), lanes sharing blocks, x
+// dequant_matmul: GEMV with four simdgroups on four weight rows (q4_0
+// eight at wide N; q4_k two simdgroups on eight, staged through
+// threadgroup memory), lanes sharing blocks, x
 // loaded once per block for all rows and pre-scaled so masked words need
 // no shift (offsets such as q4_0's −8 going with the float conversion),
 // the sums met through shuffles and threadgroup memory; GEMM
@@ -166,4 +167,25 @@ func.func @mm(%x: tensor<1x64xf32>, %b: tensor<64x96xf32>, %y: tensor<12x64xf32>
     thunk.yield %0, %1, %2, %3, %4, %5, %6 : tensor<1x96xf32>, tensor<12x96xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<20x40xf32>
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : tensor<1x96xf32>, tensor<12x96xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<20x40xf32>
+}
+
+// q4_0 takes eight rows a threadgroup where that still makes 1024
+// threadgroups (N ≥ 8185), four below.
+// CHECK-LABEL: // x[1, 32] · W[8195, 32]ᵀ, W in q4_0
+// CHECK:         const uint r0 = tgpos.x * 8u;
+// CHECK:         float acc[8];
+// CHECK-LABEL: // x[1, 32] · W[8184, 32]ᵀ, W in q4_0
+// CHECK:         const uint r0 = tgpos.x * 4u;
+// CHECK:         float acc[4];
+
+func.func @wide(%x: tensor<1x32xf32>) -> (tensor<1x8195xf32>, tensor<1x8184xf32>) {
+  %r:2 = thunk.call @wide_thunk(%x) {target = "metal"} : (tensor<1x32xf32>) -> (tensor<1x8195xf32>, tensor<1x8184xf32>) {
+  ^bb0(%a: tensor<1x32xf32>):
+    %w0 = graph.param "w.wide" : tensor<147510xui8>
+    %w1 = graph.param "w.narrow" : tensor<147312xui8>
+    %0 = graph.dequant_matmul %a, %w0 {format = "q4_0", k = 32 : i64, n = 8195 : i64} : (tensor<1x32xf32>, tensor<147510xui8>) -> tensor<1x8195xf32>
+    %1 = graph.dequant_matmul %a, %w1 {format = "q4_0", k = 32 : i64, n = 8184 : i64} : (tensor<1x32xf32>, tensor<147312xui8>) -> tensor<1x8184xf32>
+    thunk.yield %0, %1 : tensor<1x8195xf32>, tensor<1x8184xf32>
+  }
+  return %r#0, %r#1 : tensor<1x8195xf32>, tensor<1x8184xf32>
 }

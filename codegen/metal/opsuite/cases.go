@@ -248,7 +248,9 @@ func matmulCases() []Case {
 // 128-thread GEMV walks in whole loop steps of its block slots and then
 // a shorter rest, in one step or one block at a time (q8_0: an even
 // number of blocks, read as 4-byte words, and an odd one; K = 12800 gives
-// some lanes a step of four blocks and one of three).
+// some lanes a step of four blocks and one of three), and for q4_0 an N
+// whose GEMV takes 8 rows a threadgroup instead of 4 (N = 8195: 1025
+// threadgroups of 8 rows, the last one short).
 func dequantCases() []Case {
 	var cs []Case
 	for _, f := range []struct {
@@ -258,12 +260,16 @@ func dequantCases() []Case {
 		long   int   // K whose blocks a 128-thread GEMV walks twice, the second time in part
 		staged int   // K of 16-byte-multiple rows: two full stages and a shorter one (q6_k: two full)
 		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
-	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}},
-		{"q4_k", 256, 144, 4352, 8960, nil}, {"q6_k", 256, 210, 2304, 4096, nil}} {
+		wide   int   // an N whose GEMV takes more rows a threadgroup (0: none)
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, 8195}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, 0},
+		{"q4_k", 256, 144, 4352, 8960, nil, 0}, {"q6_k", 256, 210, 2304, 4096, nil, 0}} {
 		type shape struct{ m, n, k int }
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
 			shapes = append(shapes, shape{1, 40, k})
+		}
+		if f.wide > 0 {
+			shapes = append(shapes, shape{1, f.wide, f.block})
 		}
 		for _, s := range shapes {
 			nbytes := s.n * s.k / f.block * f.bytes
