@@ -10,12 +10,13 @@
 #   VARIANTS="A B" ROUNDS=2 NCU="B" OUT=$OUT bash .devcarry/ab.sh
 #
 # Each round runs every variant's bench stage (run.sh full --only bench:
-# build, then the speed table) and prints the dequantising GEMV rows that
-# match $SHOW (default q8_0; attention decode rows too); in the first round the variants named in
-# $NCU are also read by ncu (L1 wavefronts and bank conflicts,
-# instructions, occupancy, stalls) on the cases in $NCU_CASES. Every
-# report and counter file goes into one archive, $OUT/ab.tar.gz, as the
-# device tool brings back only eight files.
+# build, then the speed table) and prints the GEMV and attention decode
+# rows that match $SHOW (default q8_0; e.g. SHOW='q4_k\|attention'); in
+# the first round the variants named in $NCU are also read by ncu (L1
+# wavefronts and bank conflicts, instructions, occupancy, stalls) on the
+# cases in $NCU_CASES. Every report and counter file goes into one
+# archive, $OUT/ab.tar.gz, as the device tool brings back only eight
+# files.
 set -u
 variants=${VARIANTS:?name the variant directories, e.g. VARIANTS="A B"}
 root=$(cd "$(dirname "$0")" && pwd)

@@ -6,10 +6,10 @@ import "fmt"
 // Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
 //
 // A threadgroup owns a few consecutive weight rows (four, or eight for
-// q4_k and q6_k: dqLayoutOf), and all its threads walk those rows' blocks
-// together: thread t takes part t % L of blocks t / L, t / L + T / L, …
-// (L lanes share a block, T threads), so the lanes of a simdgroup read
-// neighbouring bytes of a row. For each block a lane loads its slice of x
+// q4_k, q6_k and q4_0 at wide N: dqLayoutOf), and all its threads walk
+// those rows' blocks together: thread t takes part t % L of blocks t / L,
+// t / L + T / L, … (L lanes share a block, T threads), so the lanes of a
+// simdgroup read neighbouring bytes of a row. For each block a lane loads its slice of x
 // once, into registers, and uses it for every row of the threadgroup, so
 // x is read once per threadgroup instead of once per row. The loop is the
 // same for any T that is a multiple of 32, so the kernel may run with
@@ -137,7 +137,10 @@ const dqWideGrid = 1024
 //   - q4_k: two simdgroups 8.18, 19.6, 19.0; four (stages of 16 blocks,
 //     no prefetch at the real shapes) 8.59, 21.5, 21.1; one (stages of
 //     4) 9.03, 19.5, 23.8; two on 4 rows 8.47, 20.3, 20.2.
-//   - q6_k on two: 10.0, 26.1, 26.8 against 9.3, 23.0, 23.1 on four.
+//   - q6_k on two: 10.0, 26.1, 26.8 against 9.3, 23.0, 23.1 on four;
+//     on two with eight lanes a block (dqLanes; a lane 32 weights, two
+//     words of each region, stages of 8 blocks) 9.30, 24.47, 22.47
+//     against 9.35, 23.04, 23.18 (run 22e, one round).
 //   - q4_0 and q8_0 (unstaged) on two: q4_0 7.6, 17.3, 20.2 against
 //     7.0, 17.3, 18.4; q8_0 8.3, 20.1, 22.7 against 8.3, 20.5, 20.8.
 func dqSimdsOf(f quantInfo) int {
