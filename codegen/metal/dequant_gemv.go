@@ -110,9 +110,7 @@ type dqLayout struct {
 // at all three (8.9, 22.5, 21.6 against 8.3, 20.6, 21.0; run 22c).
 func dqLayoutOf(f quantInfo, n int64) dqLayout {
 	switch f.name {
-	case "q4_k":
-		return dqLayout{rows: 8, staged: true, prefetch: true}
-	case "q6_k":
+	case "q4_k", "q6_k":
 		return dqLayout{rows: 8, staged: true, prefetch: true}
 	case "q4_0":
 		if ceilDiv(n, 8) >= dqWideGrid {
@@ -369,6 +367,14 @@ func dqRowSums(b *kb, acc int64, s0, s1 string, head, body func()) {
 	b.l("}")
 }
 
+// dqHalfWords emits the head of row r's block ib for blocks of bytes
+// bytes that start with their half scale d (q4_0, q8_0): the block as
+// 2-byte words q, and d = q[0].
+func dqHalfWords(b *kb, src dqSrc, r, bytes int64) {
+	b.l("%s const ushort *q = (%s const ushort *)(%s + ib * %du);", src.space, src.space, src.row(r), bytes)
+	b.l("const float d = rlx_half_bits(q[0]);")
+}
+
 // xfloats loads count floats of xb from offset off as float4s into
 // scalars named name0…, each multiplied by scale(i).
 func xfloats(b *kb, name string, off string, count int, scale func(i int) string) {
@@ -432,10 +438,7 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
-		dqRowSums(b, accIndex(r, mi, m), "al", "ah", func() {
-			b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 18u);", src.space, src.space, src.row(r))
-			b.l("const float d = rlx_half_bits(q[0]);")
-		}, func() {
+		dqRowSums(b, accIndex(r, mi, m), "al", "ah", func() { dqHalfWords(b, src, r, 18) }, func() {
 			for i := range 4 {
 				b.l("{")
 				b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
@@ -465,10 +468,7 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	}
 	xfloatsAt(b, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	for r := range src.rows {
-		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() {
-			b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 34u);", src.space, src.space, src.row(r))
-			b.l("const float d = rlx_half_bits(q[0]);")
-		}, func() {
+		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() { dqHalfWords(b, src, r, 34) }, func() {
 			for i := range 8 {
 				b.l("{")
 				b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)

@@ -37,9 +37,9 @@ func (st dqStage) whole() bool { return st.rem == 0 && st.stages > 1 }
 
 // dqStaging plans the stages for rows of nb blocks, slots block slots a
 // step; false when the rows cannot be staged with 16-byte loads. The tile
-// is rows·p·bytes: q4_k's eight rows of 8 blocks (two simdgroups)
-// take 9 KB, q6_k's of 8 blocks 13 KB, within Metal's 32 KB a threadgroup (the kernel check
-// rejects more). Threadgroup memory also bounds how many threadgroups an
+// is rows·p·bytes: q4_k's eight rows of 8 blocks (two simdgroups) take
+// 9 KB, q6_k's of 8 blocks 13 KB, within Metal's 32 KB a threadgroup
+// (the kernel check rejects more). Threadgroup memory also bounds how many threadgroups an
 // Apple GPU core holds at once; nothing here measured that.
 func dqStaging(f quantInfo, nb, slots int64) (dqStage, bool) {
 	if nb*f.bytes%16 != 0 {
