@@ -65,7 +65,9 @@ import "fmt"
 // (docs/gpu-check.md, run 21d); q4_k, with its scales two sub-blocks at
 // a time (rlx_q4k_pair), 8.5, 21.5, 21.0 against 9.8, 22.6, 25.5 (run
 // 21e). Run 22: q4_k on two simdgroups, with stages of 8 blocks that
-// it prefetches, 8.2, 19.6, 19.0 (dqSimdsOf).
+// it prefetches, 8.2, 19.6, 19.0 (dqSimdsOf). Run 23: the staged
+// kernels load a lane's x a stage ahead too (dqXAhead): q4_k 7.6,
+// 17.8, 17.3, q6_k 8.3, 21.0, 20.1 (0.54 and 0.56 of the roofline).
 //
 // Per format, the lanes L per block and a lane's part:
 //
@@ -212,6 +214,19 @@ type dqSrc struct {
 	space string
 	rows  int64
 	row   func(r int64) string
+	// xv, where set, names the register that holds float4 v of the
+	// lane's x piece name, loaded a stage ahead (dqXAhead; "": none, the
+	// lane loads it).
+	xv func(name string, v int) string
+}
+
+// reg is the register that holds float4 v of the lane's x piece name
+// ("": none).
+func (s dqSrc) reg(name string, v int) string {
+	if s.xv == nil {
+		return ""
+	}
+	return s.xv(name, v)
 }
 
 // dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
@@ -310,7 +325,7 @@ func dqDirectLoop(b *kb, f quantInfo, m, n, k, rows int64) {
 	for r := range rows {
 		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
 	}
-	src := dqSrc{"device", rows, func(r int64) string { return fmt.Sprintf("w%d", r) }}
+	src := dqSrc{space: "device", rows: rows, row: func(r int64) string { return fmt.Sprintf("w%d", r) }}
 	// dqSlotsOf slots a step, in one basic block, so that the compiler can
 	// issue the later slots' loads before the first slot's arithmetic; the
 	// slots still add up in order. Then the rest (dqTailOf).
@@ -377,19 +392,23 @@ func dqHalfWords(b *kb, src dqSrc, r, bytes int64) {
 
 // xfloats loads count floats of xb from offset off as float4s into
 // scalars named name0…, each multiplied by scale(i).
-func xfloats(b *kb, name string, off string, count int, scale func(i int) string) {
+func xfloats(b *kb, src dqSrc, name string, off string, count int, scale func(i int) string) {
 	offs := make([]string, count/4)
 	for v := range offs {
 		offs[v] = fmt.Sprintf("%s + %du", off, 4*v)
 	}
-	xfloatsAt(b, name, offs, scale)
+	xfloatsAt(b, src, name, offs, scale)
 }
 
 // xfloatsAt is xfloats with the float4s at the offsets offs of xb.
-func xfloatsAt(b *kb, name string, offs []string, scale func(i int) string) {
+func xfloatsAt(b *kb, src dqSrc, name string, offs []string, scale func(i int) string) {
 	comps := []string{"x", "y", "z", "w"}
 	for v, off := range offs {
-		b.l("const float4 %sv%d = *((device const float4 *)(xb + %s));", name, v, off)
+		if r := src.reg(name, v); r != "" {
+			b.l("const float4 %sv%d = %s;", name, v, r)
+		} else {
+			b.l("const float4 %sv%d = *((device const float4 *)(xb + %s));", name, v, off)
+		}
 		for c := range 4 {
 			i := 4*v + c
 			if s := scale(i); s != "" {
@@ -433,8 +452,8 @@ func pick(i int, a, b string) string {
 // docs/gpu-check.md, run 19); any ib gives the same sums.
 func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint sw = (ib & 1u) * 4u;")
-	xfloatsAt(b, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, func(i int) string { return pick(i, "", "0.00390625f") })
-	xfloatsAt(b, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	xfloatsAt(b, src, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloatsAt(b, src, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
@@ -466,7 +485,7 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 		b.l("const uint pc%d = (%du + rot) & 3u;", s, s)
 		offs = append(offs, fmt.Sprintf("p * 16u + pc%d * 4u", s))
 	}
-	xfloatsAt(b, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloatsAt(b, src, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	for r := range src.rows {
 		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() { dqHalfWords(b, src, r, 34) }, func() {
 			for i := range 8 {
@@ -506,7 +525,7 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 	for s := range 4 {
 		offs = append(offs, fmt.Sprintf("p * 16u + (%du ^ rot) * 4u", s))
 	}
-	xfloatsAt(b, "xr", offs, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloatsAt(b, src, "xr", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	// Piece v is in slot v ^ rot: float i of the pieces in order is float
 	// i ^ 8 of the slots when rot is 2.
 	for i := range 16 {
@@ -555,8 +574,8 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint xo = c * 64u + h * 16u;")
 	// Byte j of a 4-byte word: j = 0, 1 masked in place, j = 2, 3 after a
 	// shift by 16, so the scales alternate between even and odd bytes.
-	xfloats(b, "xl", "xo", 16, func(i int) string { return pick(i, "", "0.00390625f") })
-	xfloats(b, "xh", "xo + 32u", 16, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	xfloats(b, src, "xl", "xo", 16, func(i int) string { return pick(i, "", "0.00390625f") })
+	xfloats(b, src, "xh", "xo + 32u", 16, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
 	sumOf(b, "sxl", "xl", 4)
 	sumOf(b, "sxh", "xh", 4)
 	for r := range src.rows {
@@ -598,7 +617,7 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint n6 = p / 8u;")
 	b.l("const uint j6 = p %% 8u;")
 	for g := range 4 {
-		xfloats(b, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4,
+		xfloats(b, src, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4,
 			func(i int) string { return pick(i, "", "0.00390625f") })
 		sumOf(b, fmt.Sprintf("sx%d", g), fmt.Sprintf("x%d_", g), 1)
 	}

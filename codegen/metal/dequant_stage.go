@@ -21,8 +21,15 @@ import "fmt"
 // decodes one slot a stage; a shorter last stage takes the rest of the
 // row. With prefetch (dqStagedPrefetch, rows of whole stages) a thread
 // issues the next stage's loads right after storing this stage's, so
-// they are in flight during the decode; without it a stage's loads wait
-// for the previous stage's decode.
+// they are in flight during the decode, and, with one row of x, the x
+// its next block needs (dqXAhead); without it a stage's loads wait for
+// the previous stage's decode.
+//
+// Not taken (docs/gpu-check.md, run 23, H200): two groups of simdgroups
+// a threadgroup, each with its own stage buffer and taking every other
+// stage (twice the warps at the same stage length), and two stage
+// buffers with one barrier a stage instead of two; both were slower or
+// level.
 
 // dqStage is the plan of a staged dequantising GEMV.
 type dqStage struct {
@@ -127,7 +134,7 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 	}
 	b.l("}")
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)))
+	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)), nil)
 }
 
 // dqUnit is the 16-byte unit e (an expression) of a stage of the
@@ -150,13 +157,13 @@ func dqUnit(e string, u16, n, row16 int64, off16 string) string {
 // dqDecodeStage emits the decode of a staged stage of p blocks a row
 // (first: the expression of its first block; step: the block slots a
 // loop step takes).
-func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string) {
-	src := dqSrc{"threadgroup", rows, func(r int64) string {
+func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, xv func(string, int) string) {
+	src := dqSrc{space: "threadgroup", rows: rows, row: func(r int64) string {
 		if r == 0 {
 			return "tb"
 		}
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
-	}}
+	}, xv: xv}
 	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
 	dqSlot(b, f, m, k, addExpr(first, "ib"), src)
 	b.l("}")
@@ -189,6 +196,17 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	for j := range un {
 		b.l("uint4 v%d;", j)
 	}
+	xa := dqXAheadOf(f, m, st.p, threads)
+	var xv func(string, int) string
+	if xa != nil {
+		xv = xa.reg
+		b.l("const uint xq = %s;", xa.base)
+		for i := range xa.pieces {
+			b.l("float4 xc%d;", i)
+			b.l("float4 xn%d;", i)
+		}
+		xa.load(b, "xc", fmt.Sprintf("tpos.x / %du", dqLanes(f)))
+	}
 	load("0u")
 	b.l("for (uint s = 0; s < %du; s++) {", st.stages)
 	for j := range un {
@@ -203,11 +221,95 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (s + 1u < %du) {", st.stages)
 	load(fmt.Sprintf("(s + 1u) * %du", u16))
+	if xa != nil {
+		xa.load(b, "xn", fmt.Sprintf("(s + 1u) * %du + tpos.x / %du", st.p, dqLanes(f)))
+	}
 	b.l("}")
-	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)))
+	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xv)
+	if xa != nil {
+		for i := range xa.pieces {
+			b.l("xc%d = xn%d;", i, i)
+		}
+	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("}")
 	b.l("} else {")
 	dqStagedLoop(b, f, m, n, k, rows, st, threads)
+	b.l("}")
+}
+
+// dqXAhead is how the prefetching kernel loads a lane's x a stage ahead,
+// where each thread decodes one block slot a stage and there is one row
+// of x (dqXAheadOf): the float4s of x that the lane's decode of its next
+// block reads are loaded with that stage's weights, into registers xn…,
+// and copied to xc… for the decode, which then reads no x from device
+// memory. Loaded in the decode itself, x's latency (an L2 read) stalled
+// the few warps a scheduler holds (q4_k on the H200: 0.9 cycles of
+// every 3.6 a warp's instruction took waiting on device loads; ncu,
+// docs/gpu-check.md, run 23).
+type dqXAhead struct {
+	base   string // the lane's offset into its block's x, in floats, from its part p
+	pieces []dqXPiece
+	block  int64 // floats of x a block
+}
+
+// dqXPiece is one float4 of a lane's x: float4 v of the decode's piece
+// name (xfloats), off floats past the lane's base.
+type dqXPiece struct {
+	name string
+	v    int
+	off  int64
+}
+
+// dqXAheadOf plans the loads of x a stage ahead for format f (nil where
+// the kernel loads x in its decode: more than one row of x, or more block
+// slots a stage than threads to take them, p ≠ threads / L).
+func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
+	if m != 1 || p != threads/dqLanes(f) {
+		return nil
+	}
+	a := &dqXAhead{block: f.block}
+	switch f.name {
+	case "q4_k": // dqLaneQ4K: xl at xo, xh at xo + 32, xo = 64c + 16h
+		a.base = "(p / 2u) * 64u + (p % 2u) * 16u"
+		for v := range 4 {
+			a.pieces = append(a.pieces, dqXPiece{"xl", v, int64(4 * v)})
+		}
+		for v := range 4 {
+			a.pieces = append(a.pieces, dqXPiece{"xh", v, int64(32 + 4*v)})
+		}
+	case "q6_k": // dqLaneQ6K: group g at 128·n6 + 32g + 4·j6
+		a.base = "(p / 8u) * 128u + (p % 8u) * 4u"
+		for g := range 4 {
+			a.pieces = append(a.pieces, dqXPiece{fmt.Sprintf("x%d_", g), 0, int64(32 * g)})
+		}
+	default:
+		return nil
+	}
+	return a
+}
+
+// reg is the register that holds float4 v of piece name for the decode
+// ("" where the plan has none: the decode loads it).
+func (a *dqXAhead) reg(name string, v int) string {
+	for i, pc := range a.pieces {
+		if pc.name == name && pc.v == v {
+			return fmt.Sprintf("xc%d", i)
+		}
+	}
+	return ""
+}
+
+// load emits the loads of the lane's x float4s of block blk (an
+// expression: the block's index in the row) into registers prefix0….
+func (a *dqXAhead) load(b *kb, prefix, blk string) {
+	b.l("{")
+	b.l("device const float *xa = x + (%s) * %du + xq;", blk, a.block)
+	for i, pc := range a.pieces {
+		b.l("const float4 t%d = *((device const float4 *)(xa + %du));", i, pc.off)
+	}
+	for i := range a.pieces {
+		b.l("%s%d = t%d;", prefix, i, i)
+	}
 	b.l("}")
 }

@@ -76,14 +76,29 @@
 // 840 for the threadgroup, 7 a thread, the last one guarded), with the
 // next stage's loads issued after this stage's stores and before its
 // decode; each load initialises a constant that is then assigned (the
-// CUDA shim assigns vectors element by element). A threadgroup of
-// another size takes the plain staged loop.
+// CUDA shim assigns vectors element by element). With one row of x and
+// one block slot a thread a stage, the lane's x is loaded a stage ahead
+// too (dqXAhead): four float4s, 32 floats apart from 128·n6 + 4·j6 of its
+// block, into xn…, copied to xc… after the decode, which reads them
+// instead of loading x. A threadgroup of another size takes the plain
+// staged loop, which loads x in the decode.
 
 // CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q6_k
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 840u);
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK:         if (tptg.x == 128u) {
 // CHECK:           uint4 v6;
+// CHECK-NEXT:      const uint xq = (p / 8u) * 128u + (p % 8u) * 4u;
+// CHECK-NEXT:      float4 xc0;
+// CHECK-NEXT:      float4 xn0;
+// CHECK:           device const float *xa = x + (tpos.x / 16u) * 256u + xq;
+// CHECK-NEXT:      const float4 t0 = *((device const float4 *)(xa + 0u));
+// CHECK-NEXT:      const float4 t1 = *((device const float4 *)(xa + 32u));
+// CHECK-NEXT:      const float4 t2 = *((device const float4 *)(xa + 64u));
+// CHECK-NEXT:      const float4 t3 = *((device const float4 *)(xa + 96u));
+// CHECK-NEXT:      xc0 = t0;
+// CHECK:           xc3 = t3;
+// CHECK-NEXT:    }
 // CHECK-NEXT:      {
 // CHECK-NEXT:        const uint e = min(tpos.x + 0u, 839u);
 // CHECK-NEXT:        const uint4 t = wq[min(r0 + e / 105u, 19u) * 210u + e % 105u];
@@ -101,18 +116,33 @@
 // CHECK-NEXT:            const uint e = min(tpos.x + 0u, 839u);
 // CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 105u, 19u) * 210u + (s + 1u) * 105u + e % 105u];
 // CHECK-NEXT:            v0 = t;
-// CHECK:             for (uint ib = tpos.x / 16u; ib < 8u; ib += 8u) {
+// CHECK:                 v6 = t;
+// CHECK-NEXT:          }
+// CHECK-NEXT:          {
+// CHECK-NEXT:            device const float *xa = x + ((s + 1u) * 8u + tpos.x / 16u) * 256u + xq;
+// CHECK-NEXT:            const float4 t0 = *((device const float4 *)(xa + 0u));
+// CHECK:                 xn3 = t3;
+// CHECK-NEXT:          }
+// CHECK-NEXT:        }
+// CHECK-NEXT:        for (uint ib = tpos.x / 16u; ib < 8u; ib += 8u) {
 // CHECK-NEXT:          {
 // CHECK-NEXT:            device const float *xb = x + 0u + (s * 8u + ib) * 256u;
+// CHECK:                 const float4 x0_v0 = xc0;
+// CHECK:                 const float4 x3_v0 = xc3;
 // CHECK:                   threadgroup const uchar *blk = tb + ib * 210u;
 // CHECK:                   threadgroup const ushort *hw = (threadgroup const ushort *)blk;
-// CHECK:             threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:               xc0 = xn0;
+// CHECK-NEXT:          xc1 = xn1;
+// CHECK-NEXT:          xc2 = xn2;
+// CHECK-NEXT:          xc3 = xn3;
+// CHECK-NEXT:          threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:      }
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      device const uint4 *wq = (device const uint4 *)w;
 // CHECK-NEXT:      threadgroup const uchar *tb = (threadgroup const uchar *)tg;
 // CHECK-NEXT:      for (uint s = 0; s < 2u; s++) {
 // CHECK-NEXT:        for (uint i0 = tpos.x; i0 < 840u; i0 += 7u * tptg.x) {
+// CHECK:                 const float4 x0_v0 = *((device const float4 *)(xb + n6 * 128u + 0u + j6 * 4u + 0u));
 
 func.func @staged(%x: tensor<2x8960xf32>) -> tensor<2x20xf32> {
   %r = thunk.call @staged_thunk(%x) {target = "metal"} : (tensor<2x8960xf32>) -> tensor<2x20xf32> {
@@ -136,12 +166,15 @@ func.func @prefetch(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 
 // q4_k at K = 4096: two whole stages of 8 blocks (72 16-byte units a row,
 // 576 for the eight rows, 9 a thread at 64 threads), so it prefetches
-// as q6_k does.
+// as q6_k does, x too: eight float4s from 64c + 16h, four of xl and,
+// 32 floats on, four of xh.
 
 // CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q4_k
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
 // CHECK:         if (tptg.x == 64u) {
 // CHECK:           uint4 v8;
+// CHECK-NEXT:      const uint xq = (p / 2u) * 64u + (p % 2u) * 16u;
+// CHECK:           const float4 t4 = *((device const float4 *)(xa + 32u));
 // CHECK:           for (uint s = 0; s < 2u; s++) {
 // CHECK:             tg[tpos.x + 512u] = v8;
 // CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
@@ -150,6 +183,10 @@ func.func @prefetch(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // CHECK-NEXT:            const uint e = min(tpos.x + 0u, 575u);
 // CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 72u, 19u) * 144u + (s + 1u) * 72u + e % 72u];
 // CHECK:             for (uint ib = tpos.x / 8u; ib < 8u; ib += 8u) {
+// CHECK:                 const float4 xlv0 = xc0;
+// CHECK:                 const float4 xhv0 = xc4;
+// CHECK:                 const float4 xhv3 = xc7;
+// CHECK:             xc7 = xn7;
 
 func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
   %r = thunk.call @prefetch_q4k_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x20xf32> {

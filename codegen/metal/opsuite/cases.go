@@ -245,7 +245,9 @@ func matmulCases() []Case {
 // multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
 // walk twice, a K whose rows the GEMV stages through threadgroup memory
 // in more than one stage, for q4_k a K of whole stages (two of 8 blocks),
-// which the staged GEMV prefetches (q6_k's staged K is one), and for the unstaged formats Ks whose blocks a
+// which the staged GEMV prefetches (q6_k's staged K is one), and for both
+// a decode case (M = 1) at such a K, whose prefetch loads x a stage ahead
+// too (dqXAhead), and for the unstaged formats Ks whose blocks a
 // 128-thread GEMV walks in whole loop steps of its block slots and then
 // a shorter rest, in one step or one block at a time (q8_0: an even
 // number of blocks, read as 4-byte words, and an odd one; K = 12800 gives
@@ -263,8 +265,9 @@ func dequantCases() []Case {
 		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
 		wide   int   // an N whose GEMV takes more rows a threadgroup (0: none)
 		whole  int   // a K of whole stages, more than one, besides staged (0: none)
-	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, 8195, 0}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, 0, 0},
-		{"q4_k", 256, 144, 4352, 8960, nil, 0, 4096}, {"q6_k", 256, 210, 2304, 4096, nil, 0, 0}} {
+		ahead  int   // a K of whole stages for a decode case (M = 1; 0: none)
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, 8195, 0, 0}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, 0, 0, 0},
+		{"q4_k", 256, 144, 4352, 8960, nil, 0, 4096, 4096}, {"q6_k", 256, 210, 2304, 4096, nil, 0, 0, 4096}} {
 		type shape struct{ m, n, k int }
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
@@ -275,6 +278,9 @@ func dequantCases() []Case {
 		}
 		if f.whole > 0 {
 			shapes = append(shapes, shape{2, 21, f.whole})
+		}
+		if f.ahead > 0 {
+			shapes = append(shapes, shape{1, 21, f.ahead})
 		}
 		for _, s := range shapes {
 			nbytes := s.n * s.k / f.block * f.bytes
