@@ -246,7 +246,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 // memory. Loaded in the decode itself, x's latency (an L2 read) stalled
 // the few warps a scheduler holds (q4_k on the H200: 0.9 cycles of
 // every 3.6 a warp's instruction took waiting on device loads; ncu,
-// docs/gpu-check.md, run 23).
+// docs/gpu-check.md, run 23). The pieces' offsets repeat those of
+// dqLaneQ4K and dqLaneQ6K; the op suite's decode cases at K = 4096
+// (dequant_q4_k_1x21x4096, dequant_q6_k_1x21x4096) fail if they part.
 type dqXAhead struct {
 	base   string // the lane's offset into its block's x, in floats, from its part p
 	pieces []dqXPiece
