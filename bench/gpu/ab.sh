@@ -16,12 +16,15 @@
 # wavefronts and bank conflicts, instructions, occupancy, stalls) on the
 # cases in $NCU_CASES. Every report and counter file goes into one
 # archive, $OUT/ab.tar.gz, as the device tool brings back only eight
-# files.
+# files; the rows printed are also appended to $OUT/ab.txt as they come,
+# so a call cut short by its time limit still brings back its finished
+# rounds (run 23g lost its timing for want of that).
 set -u
 variants=${VARIANTS:?name the variant directories, e.g. VARIANTS="A B"}
 root=$(cd "$(dirname "$0")" && pwd)
 res=$(mktemp -d "${TMPDIR:-/tmp}/ab.XXXXXX")
 final=${OUT:-/tmp/abo}
+mkdir -p "$final"
 metrics=l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_conflicts_pipe_lsu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 metrics=$metrics,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
@@ -29,9 +32,9 @@ metrics=$metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_act
 metrics=$metrics,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
 for round in $(seq 1 "${ROUNDS:-2}"); do
   for v in $variants; do
-    echo "== $v$round $(date +%T)"
+    echo "== $v$round $(date +%T)" | tee -a "$final/ab.txt"
     OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench >"$res/$v$round.log" 2>&1
-    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}"
+    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
     if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
       # run.sh leaves its built variant in /tmp/rlx-gpu.
       (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --kernel-name regex:^rlx_k_ --metrics "$metrics" \
@@ -40,5 +43,4 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     fi
   done
 done
-mkdir -p "$final"
 tar -czf "$final/ab.tar.gz" -C "$res" .

@@ -214,19 +214,9 @@ type dqSrc struct {
 	space string
 	rows  int64
 	row   func(r int64) string
-	// xv, where set, names the register that holds float4 v of the
-	// lane's x piece name, loaded a stage ahead (dqXAhead; "": none, the
-	// lane loads it).
-	xv func(name string, v int) string
-}
-
-// reg is the register that holds float4 v of the lane's x piece name
-// ("": none).
-func (s dqSrc) reg(name string, v int) string {
-	if s.xv == nil {
-		return ""
-	}
-	return s.xv(name, v)
+	// xa, where set, holds the lane's x, loaded a stage ahead
+	// (dqXAhead); nil: the lane loads it.
+	xa *dqXAhead
 }
 
 // dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
@@ -404,7 +394,7 @@ func xfloats(b *kb, src dqSrc, name string, off string, count int, scale func(i 
 func xfloatsAt(b *kb, src dqSrc, name string, offs []string, scale func(i int) string) {
 	comps := []string{"x", "y", "z", "w"}
 	for v, off := range offs {
-		if r := src.reg(name, v); r != "" {
+		if r := src.xa.reg(name, v); r != "" {
 			b.l("const float4 %sv%d = %s;", name, v, r)
 		} else {
 			b.l("const float4 %sv%d = *((device const float4 *)(xb + %s));", name, v, off)

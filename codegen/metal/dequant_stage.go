@@ -156,14 +156,14 @@ func dqUnit(e string, u16, n, row16 int64, off16 string) string {
 
 // dqDecodeStage emits the decode of a staged stage of p blocks a row
 // (first: the expression of its first block; step: the block slots a
-// loop step takes).
-func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, xv func(string, int) string) {
+// loop step takes; xa: the lane's x loaded ahead, or nil).
+func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, xa *dqXAhead) {
 	src := dqSrc{space: "threadgroup", rows: rows, row: func(r int64) string {
 		if r == 0 {
 			return "tb"
 		}
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
-	}, xv: xv}
+	}, xa: xa}
 	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
 	dqSlot(b, f, m, k, addExpr(first, "ib"), src)
 	b.l("}")
@@ -197,9 +197,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		b.l("uint4 v%d;", j)
 	}
 	xa := dqXAheadOf(f, m, st.p, threads)
-	var xv func(string, int) string
 	if xa != nil {
-		xv = xa.reg
 		b.l("const uint xq = %s;", xa.base)
 		for i := range xa.pieces {
 			b.l("float4 xc%d;", i)
@@ -225,7 +223,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		xa.load(b, "xn", fmt.Sprintf("(s + 1u) * %du + tpos.x / %du", st.p, dqLanes(f)))
 	}
 	b.l("}")
-	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xv)
+	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xa)
 	if xa != nil {
 		for i := range xa.pieces {
 			b.l("xc%d = xn%d;", i, i)
@@ -292,8 +290,11 @@ func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
 }
 
 // reg is the register that holds float4 v of piece name for the decode
-// ("" where the plan has none: the decode loads it).
+// ("" where the plan has none, or there is no plan: the decode loads it).
 func (a *dqXAhead) reg(name string, v int) string {
+	if a == nil {
+		return ""
+	}
 	for i, pc := range a.pieces {
 		if pc.name == name && pc.v == v {
 			return fmt.Sprintf("xc%d", i)
@@ -303,7 +304,8 @@ func (a *dqXAhead) reg(name string, v int) string {
 }
 
 // load emits the loads of the lane's x float4s of block blk (an
-// expression: the block's index in the row) into registers prefix0….
+// expression: the block's index in the row) into registers prefix0…,
+// each through a constant as dqStagedPrefetch's weights are.
 func (a *dqXAhead) load(b *kb, prefix, blk string) {
 	b.l("{")
 	b.l("device const float *xa = x + (%s) * %du + xq;", blk, a.block)

@@ -255,6 +255,7 @@ func matmulCases() []Case {
 // whose GEMV takes 8 rows a threadgroup instead of 4 (N = 8195: 1025
 // threadgroups of 8 rows, the last one short).
 func dequantCases() []Case {
+	type shape struct{ m, n, k int }
 	var cs []Case
 	for _, f := range []struct {
 		name   string
@@ -263,25 +264,17 @@ func dequantCases() []Case {
 		long   int   // K whose blocks a 128-thread GEMV walks twice, the second time in part
 		staged int   // K of 16-byte-multiple rows: full stages and a shorter one (q6_k: two full)
 		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
-		wide   int   // an N whose GEMV takes more rows a threadgroup (0: none)
-		whole  int   // a K of whole stages, more than one, besides staged (0: none)
-		ahead  int   // a K of whole stages for a decode case (M = 1; 0: none)
-	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, 8195, 0, 0}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, 0, 0, 0},
-		{"q4_k", 256, 144, 4352, 8960, nil, 0, 4096, 4096}, {"q6_k", 256, 210, 2304, 4096, nil, 0, 0, 4096}} {
-		type shape struct{ m, n, k int }
+		// Shapes that each take one layout: q4_0's wide N (8 rows a
+		// threadgroup), q4_k's whole stages at M = 2, and the decode
+		// case (M = 1) at whole stages, x loaded a stage ahead.
+		more []shape
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, nil},
+		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
 			shapes = append(shapes, shape{1, 40, k})
 		}
-		if f.wide > 0 {
-			shapes = append(shapes, shape{1, f.wide, f.block})
-		}
-		if f.whole > 0 {
-			shapes = append(shapes, shape{2, 21, f.whole})
-		}
-		if f.ahead > 0 {
-			shapes = append(shapes, shape{1, 21, f.ahead})
-		}
+		shapes = append(shapes, f.more...)
 		for _, s := range shapes {
 			nbytes := s.n * s.k / f.block * f.bytes
 			x := fmt.Sprintf("tensor<%dx%dxf32>", s.m, s.k)
