@@ -6,7 +6,7 @@ import "fmt"
 // Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
 //
 // A threadgroup owns a few consecutive weight rows (four, or eight for
-// q4_k, q6_k and q4_0 at wide N: dqLayoutOf), and all its threads walk
+// q4_k, q6_k and q4_0 staged or at wide N: dqLayoutOf), and all its threads walk
 // those rows' blocks together: thread t takes part t % L of blocks t / L,
 // t / L + T / L, … (L lanes share a block, T threads), so the lanes of a
 // simdgroup read neighbouring bytes of a row. For each block a lane loads its slice of x
@@ -110,11 +110,20 @@ type dqLayout struct {
 // against 17.2 on 4, but 22.2 against 18.3 at 14336×4096 and 7.4
 // against 7.0 at 4096×4096, 512 threadgroups; q8_0 on 8 rows was slower
 // at all three (8.9, 22.5, 21.6 against 8.3, 20.6, 21.0; run 22c).
-func dqLayoutOf(f quantInfo, n int64) dqLayout {
+// Since run 24 q4_0 with one row of x (m = 1) and rows of whole stages
+// (slots block slots a step, dqStaging) is staged with prefetch on 8 rows,
+// x loaded a stage ahead (dqXAhead): 6.6, 15.9, 15.1 against 7.0, 16.2,
+// 18.3 (on 4 rows 7.6, 17.6, 18.3; run 24a, three alternating rounds).
+// Staged with x loaded in the decode it had lost (run 11, above); other
+// shapes and small batches keep the unstaged layout.
+func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 	switch f.name {
 	case "q4_k", "q6_k":
 		return dqLayout{rows: 8, staged: true, prefetch: true}
 	case "q4_0":
+		if st, ok := dqStaging(f, nb, slots); ok && st.whole() && m == 1 {
+			return dqLayout{rows: 8, staged: true, prefetch: true}
+		}
 		if ceilDiv(n, 8) >= dqWideGrid {
 			return dqLayout{rows: 8}
 		}
@@ -225,7 +234,7 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	nsg := min(dqSimdsOf(f), b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
 	L := dqLanes(f)
 	nb := k / f.block
-	lay := dqLayoutOf(f, n)
+	lay := dqLayoutOf(f, m, n, nb, int64(nsg)*SimdWidth/L)
 	rows := lay.rows
 	rm := rows * m
 	st, staged := dqStage{}, false

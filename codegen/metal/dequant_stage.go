@@ -13,7 +13,8 @@ import "fmt"
 // and 210-byte blocks otherwise allow only 2-byte loads, and the kernel
 // waited on memory latency with too few bytes in flight a thread
 // (docs/gpu-check.md, run 10). On the H200 staging paid for q4_k and q6_k
-// only (run 11; dqLayoutOf says which formats stage).
+// (run 11), and for q4_0 once its x was loaded a stage ahead (run 24);
+// dqLayoutOf says which formats and shapes stage.
 //
 // A stage holds p blocks of each of the threadgroup's rows: p is the
 // block slots the threadgroup's lanes fill in one step (threads / lanes a
@@ -199,6 +200,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	xa := dqXAheadOf(f, m, st.p, threads)
 	if xa != nil {
 		b.l("const uint xq = %s;", xa.base)
+		for _, d := range xa.decls {
+			b.l("%s", d)
+		}
 		for i := range xa.pieces {
 			b.l("float4 xc%d;", i)
 			b.l("float4 xn%d;", i)
@@ -245,10 +249,12 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 // the few warps a scheduler holds (q4_k on the H200: 0.9 cycles of
 // every 3.6 a warp's instruction took waiting on device loads; ncu,
 // docs/gpu-check.md, run 23). The pieces' offsets repeat those of
-// dqLaneQ4K and dqLaneQ6K; the op suite's decode cases at K = 4096
-// (dequant_q4_k_1x21x4096, dequant_q6_k_1x21x4096) fail if they part.
+// dqLaneQ4K, dqLaneQ6K and dqLaneQ4_0; the op suite's decode cases at
+// K = 4096 (dequant_q4_k_1x21x4096, dequant_q6_k_1x21x4096,
+// dequant_q4_0_1x21x4096) fail if they part.
 type dqXAhead struct {
-	base   string // the lane's offset into its block's x, in floats, from its part p
+	base   string   // the lane's offset into its block's x, in floats, from its part p
+	decls  []string // constants the offsets use
 	pieces []dqXPiece
 	block  int64 // floats of x a block
 }
@@ -258,7 +264,7 @@ type dqXAhead struct {
 type dqXPiece struct {
 	name string
 	v    int
-	off  int64
+	off  string
 }
 
 // dqXAheadOf plans the loads of x a stage ahead for format f (nil where
@@ -273,16 +279,23 @@ func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
 	case "q4_k": // dqLaneQ4K: xl at xo, xh at xo + 32, xo = 64c + 16h
 		a.base = "(p / 2u) * 64u + (p % 2u) * 16u"
 		for v := range 4 {
-			a.pieces = append(a.pieces, dqXPiece{"xl", v, int64(4 * v)})
+			a.pieces = append(a.pieces, dqXPiece{"xl", v, fmt.Sprintf("%du", 4*v)})
 		}
 		for v := range 4 {
-			a.pieces = append(a.pieces, dqXPiece{"xh", v, int64(32 + 4*v)})
+			a.pieces = append(a.pieces, dqXPiece{"xh", v, fmt.Sprintf("%du", 32+4*v)})
 		}
 	case "q6_k": // dqLaneQ6K: group g at 128·n6 + 32g + 4·j6
 		a.base = "(p / 8u) * 128u + (p % 8u) * 4u"
 		for g := range 4 {
-			a.pieces = append(a.pieces, dqXPiece{fmt.Sprintf("x%d_", g), 0, int64(32 * g)})
+			a.pieces = append(a.pieces, dqXPiece{fmt.Sprintf("x%d_", g), 0, fmt.Sprintf("%du", 32*g)})
 		}
+	case "q4_0": // dqLaneQ4_0: the pieces rotated by the block's parity, which p even keeps
+		if p%2 != 0 {
+			return nil
+		}
+		a.base = "p * 8u"
+		a.decls = []string{"const uint xsw = ((tpos.x / 2u) & 1u) * 4u;"}
+		a.pieces = []dqXPiece{{"xl", 0, "xsw"}, {"xl", 1, "(4u - xsw)"}, {"xh", 0, "16u + xsw"}, {"xh", 1, "16u + (4u - xsw)"}}
 	default:
 		return nil
 	}
@@ -310,7 +323,7 @@ func (a *dqXAhead) load(b *kb, prefix, blk string) {
 	b.l("{")
 	b.l("device const float *xa = x + (%s) * %du + xq;", blk, a.block)
 	for i, pc := range a.pieces {
-		b.l("const float4 t%d = *((device const float4 *)(xa + %du));", i, pc.off)
+		b.l("const float4 t%d = *((device const float4 *)(xa + %s));", i, pc.off)
 	}
 	for i := range a.pieces {
 		b.l("%s%d = t%d;", prefix, i, i)

@@ -197,3 +197,52 @@ func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
   }
   return %r : tensor<1x20xf32>
 }
+
+// q4_0 with one row of x at K = 4096: 128 blocks a row, two whole stages
+// of 64 (dqLayoutOf stages q4_0 only so), 8 rows of 1152 bytes, 576
+// 16-byte units, 5 a thread at 128 threads (the fifth in range for the
+// first 64). x goes a stage ahead in four float4s a lane, rotated by its
+// block's parity (xsw) as the unstaged decode rotates them (sw), so the
+// decode reads xc0..xc3 and then the staged ushorts.
+
+// CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q4_0
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
+// CHECK-NEXT:    const uint p = tpos.x % 2u;
+// CHECK:         if (tptg.x == 128u) {
+// CHECK:           uint4 v4;
+// CHECK-NEXT:      const uint xq = p * 8u;
+// CHECK-NEXT:      const uint xsw = ((tpos.x / 2u) & 1u) * 4u;
+// CHECK:             device const float *xa = x + (tpos.x / 2u) * 32u + xq;
+// CHECK-NEXT:        const float4 t0 = *((device const float4 *)(xa + xsw));
+// CHECK-NEXT:        const float4 t1 = *((device const float4 *)(xa + (4u - xsw)));
+// CHECK-NEXT:        const float4 t2 = *((device const float4 *)(xa + 16u + xsw));
+// CHECK-NEXT:        const float4 t3 = *((device const float4 *)(xa + 16u + (4u - xsw)));
+// CHECK:             const uint e = min(tpos.x + 512u, 575u);
+// CHECK:           for (uint s = 0; s < 2u; s++) {
+// CHECK:             if (tpos.x + 512u < 576u) {
+// CHECK-NEXT:          tg[tpos.x + 512u] = v4;
+// CHECK-NEXT:        }
+// CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        if (s + 1u < 2u) {
+// CHECK:               device const float *xa = x + ((s + 1u) * 64u + tpos.x / 2u) * 32u + xq;
+// CHECK:             for (uint ib = tpos.x / 2u; ib < 64u; ib += 64u) {
+// CHECK:                 const uint sw = (ib & 1u) * 4u;
+// CHECK-NEXT:            const float4 xlv0 = xc0;
+// CHECK:                 const float4 xhv1 = xc3;
+// CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)(tb + ib * 18u);
+// CHECK:                   acc[0] += d * (al + ah);
+// CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)((tb + 8064u) + ib * 18u);
+// CHECK:                   acc[7] += d * (al + ah);
+// CHECK:             xc3 = xn3;
+// CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
+
+func.func @prefetch_q40(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  %r = thunk.call @prefetch_q40_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x20xf32> {
+  ^bb0(%a: tensor<1x4096xf32>):
+    %w = graph.param "w.q4_0" : tensor<46080xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q4_0", k = 4096 : i64, n = 20 : i64} : (tensor<1x4096xf32>, tensor<46080xui8>) -> tensor<1x20xf32>
+    thunk.yield %0 : tensor<1x20xf32>
+  }
+  return %r : tensor<1x20xf32>
+}

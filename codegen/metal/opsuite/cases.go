@@ -245,9 +245,10 @@ func matmulCases() []Case {
 // multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
 // walk twice, a K whose rows the GEMV stages through threadgroup memory
 // in more than one stage, for q4_k a K of whole stages (two of 8 blocks),
-// which the staged GEMV prefetches (q6_k's staged K is one), and for both
-// a decode case (M = 1) at such a K, whose prefetch loads x a stage ahead
-// too (dqXAhead), and for the unstaged formats Ks whose blocks a
+// which the staged GEMV prefetches (q6_k's staged K is one), and for
+// q4_k, q6_k and q4_0 a decode case (M = 1) at such a K (q4_0 stages only
+// there), whose prefetch loads x a stage ahead too (dqXAhead), and for
+// the unstaged formats Ks whose blocks a
 // 128-thread GEMV walks in whole loop steps of its block slots and then
 // a shorter rest, in one step or one block at a time (q8_0: an even
 // number of blocks, read as 4-byte words, and an odd one; K = 12800 gives
@@ -268,7 +269,7 @@ func dequantCases() []Case {
 		// threadgroup), q4_k's whole stages at M = 2, and the decode
 		// case (M = 1) at whole stages, x loaded a stage ahead.
 		more []shape
-	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, nil},
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, nil},
 		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
