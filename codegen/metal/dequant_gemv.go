@@ -115,21 +115,33 @@ type dqLayout struct {
 // x loaded a stage ahead (dqXAhead): 6.6, 15.9, 15.1 against 7.0, 16.2,
 // 18.3 (on 4 rows 7.6, 17.6, 18.3; run 24a, three alternating rounds).
 // Staged with x loaded in the decode it had lost (run 11, above); other
-// shapes and small batches keep the unstaged layout.
+// shapes and small batches keep the unstaged layout. q8_0 is staged so
+// (8 rows, x ahead) only where its rows are dqLongStages stages or more:
+// 20.35 µs against 21.00 at 14336×4096 (seven stages), but 8.85 and
+// 21.65 against 8.31 and 20.68 at K = 4096 (two; on 4 rows 9.26, 25.06,
+// 22.03; run 24b, two alternating rounds).
 func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 	switch f.name {
 	case "q4_k", "q6_k":
 		return dqLayout{rows: 8, staged: true, prefetch: true}
-	case "q4_0":
-		if st, ok := dqStaging(f, nb, slots); ok && st.whole() && m == 1 {
+	case "q4_0", "q8_0":
+		st, ok := dqStaging(f, nb, slots)
+		if ok && st.whole() && m == 1 && (f.name == "q4_0" || st.stages >= dqLongStages) {
 			return dqLayout{rows: 8, staged: true, prefetch: true}
 		}
-		if ceilDiv(n, 8) >= dqWideGrid {
+		if f.name == "q4_0" && ceilDiv(n, 8) >= dqWideGrid {
 			return dqLayout{rows: 8}
 		}
 	}
 	return dqLayout{rows: 4}
 }
+
+// dqLongStages is the fewest stages a row for the choices that paid only
+// on long rows on the H200 (run 24): q8_0's staged layout and q4_k's
+// table of scales (dqScalesOf) were faster with seven stages a row (K =
+// 14336) and slower with two (K = 4096) at 4096×14336; nothing between
+// was measured.
+const dqLongStages = 4
 
 // dqWideGrid is the fewest threadgroups of 8 rows that q4_0 takes
 // (dqLayoutOf): 1792 at N = 14336 are enough, 512 at N = 4096 too few.
@@ -226,6 +238,10 @@ type dqSrc struct {
 	// xa, where set, holds the lane's x, loaded a stage ahead
 	// (dqXAhead); nil: the lane loads it.
 	xa *dqXAhead
+	// scales, where set, is the expression of row r's current block's
+	// float4 of scales in the stage's table (dqScales); nil: the lane
+	// decodes them from the block.
+	scales func(r int64) string
 }
 
 // dequantGEMV writes the body of a dequantising GEMV kernel (buffers x, w
@@ -242,8 +258,16 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 		st, staged = dqStaging(f, nb, int64(nsg)*SimdWidth/L)
 	}
 	red := "tg"
+	var sc *dqScales
+	if staged && lay.prefetch && st.whole() {
+		sc = dqScalesOf(f, rows, st, int64(nsg)*SimdWidth)
+	}
 	if staged {
 		tile := rows * st.p * f.bytes
+		if sc != nil {
+			sc.at = tile / 16
+			tile += sc.bytes()
+		}
 		b.tgmem("uint4", int(tile+int64(nsg)*rm*4))
 		red = "red"
 		b.l("threadgroup float *red = (threadgroup float *)(tg + %du);", tile/16)
@@ -259,7 +283,7 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	}
 	switch {
 	case staged && lay.prefetch && st.whole():
-		dqStagedPrefetch(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
+		dqStagedPrefetch(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth, sc)
 	case staged:
 		dqStagedLoop(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
 	default:
@@ -580,11 +604,15 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 	for r := range src.rows {
 		b.l("{")
 		b.l("%s const uchar *blk = %s + ib * 144u;", src.space, src.row(r))
-		b.l("const uint4 hd = *((%s const uint4 *)blk);", src.space)
+		if src.scales == nil {
+			b.l("const uint4 hd = *((%s const uint4 *)blk);", src.space)
+		}
 		b.l("const uint4 qv = *((%s const uint4 *)(blk + 16u + c * 32u + h * 16u));", src.space)
-		b.l("const uint sm = rlx_q4k_pair(hd, c);")
-		b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
-		b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")
+		if src.scales == nil {
+			b.l("const uint sm = rlx_q4k_pair(hd, c);")
+			b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
+			b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")
+		}
 		b.l("float al = 0.0f;")
 		b.l("float ah = 0.0f;")
 		for e, comp := range []string{"x", "y", "z", "w"} {
@@ -601,8 +629,13 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 			}
 			b.l("}")
 		}
-		b.l("acc[%d] += d * ((float)(sm & 255u) * al + (float)((sm >> 8) & 255u) * ah) - dmin * ((float)((sm >> 16) & 255u) * sxl + (float)(sm >> 24) * sxh);",
-			accIndex(r, mi, m))
+		if src.scales != nil {
+			b.l("const float4 sc = %s;", src.scales(r))
+			b.l("acc[%d] += (sc.x * al + sc.y * ah) - (sc.z * sxl + sc.w * sxh);", accIndex(r, mi, m))
+		} else {
+			b.l("acc[%d] += d * ((float)(sm & 255u) * al + (float)((sm >> 8) & 255u) * ah) - dmin * ((float)((sm >> 16) & 255u) * sxl + (float)(sm >> 24) * sxh);",
+				accIndex(r, mi, m))
+		}
 		b.l("}")
 	}
 }

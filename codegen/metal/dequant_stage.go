@@ -135,7 +135,7 @@ func dqStage1(b *kb, f quantInfo, m, n, k, rows, p int64, first, off16 string, r
 	}
 	b.l("}")
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)), nil)
+	dqDecodeStage(b, f, m, k, rows, p, first, fmt.Sprintf("tptg.x / %du", dqLanes(f)), nil, nil)
 }
 
 // dqUnit is the 16-byte unit e (an expression) of a stage of the
@@ -157,14 +157,20 @@ func dqUnit(e string, u16, n, row16 int64, off16 string) string {
 
 // dqDecodeStage emits the decode of a staged stage of p blocks a row
 // (first: the expression of its first block; step: the block slots a
-// loop step takes; xa: the lane's x loaded ahead, or nil).
-func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, xa *dqXAhead) {
+// loop step takes; xa: the lane's x loaded ahead, or nil; sc: the
+// stage's table of scales, or nil).
+func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, xa *dqXAhead, sc *dqScales) {
 	src := dqSrc{space: "threadgroup", rows: rows, row: func(r int64) string {
 		if r == 0 {
 			return "tb"
 		}
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
 	}, xa: xa}
+	if sc != nil {
+		src.scales = func(r int64) string {
+			return fmt.Sprintf("ts[(%du + ib) * 4u + c]", r*p)
+		}
+	}
 	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
 	dqSlot(b, f, m, k, addExpr(first, "ib"), src)
 	b.l("}")
@@ -174,7 +180,7 @@ func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, 
 // before this stage's decode, into registers that the next stage then
 // stores, for rows of whole stages (st.whole()) at the launched size;
 // a threadgroup run with fewer threads takes dqStagedLoop.
-func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threads int64) {
+func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threads int64, sc *dqScales) {
 	row16 := k / f.block * f.bytes / 16
 	u16 := st.p * f.bytes / 16
 	q := rows * u16
@@ -194,6 +200,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("if (tptg.x == %du) {", threads)
 	b.l("device const uint4 *wq = (device const uint4 *)w;")
 	b.l("threadgroup const uchar *tb = (threadgroup const uchar *)tg;")
+	if sc != nil {
+		b.l("threadgroup float4 *ts = (threadgroup float4 *)(tg + %du);", sc.at)
+	}
 	for j := range un {
 		b.l("uint4 v%d;", j)
 	}
@@ -220,6 +229,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		b.l("tg[tpos.x + %du] = v%d;", j*threads, j)
 		b.l("}")
 	}
+	if sc != nil {
+		sc.decode(b)
+	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (s + 1u < %du) {", st.stages)
 	load(fmt.Sprintf("(s + 1u) * %du", u16))
@@ -227,7 +239,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		xa.load(b, "xn", fmt.Sprintf("(s + 1u) * %du + tpos.x / %du", st.p, dqLanes(f)))
 	}
 	b.l("}")
-	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xa)
+	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xa, sc)
 	if xa != nil {
 		for i := range xa.pieces {
 			b.l("xc%d = xn%d;", i, i)
@@ -249,9 +261,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 // the few warps a scheduler holds (q4_k on the H200: 0.9 cycles of
 // every 3.6 a warp's instruction took waiting on device loads; ncu,
 // docs/gpu-check.md, run 23). The pieces' offsets repeat those of
-// dqLaneQ4K, dqLaneQ6K and dqLaneQ4_0; the op suite's decode cases at
-// K = 4096 (dequant_q4_k_1x21x4096, dequant_q6_k_1x21x4096,
-// dequant_q4_0_1x21x4096) fail if they part.
+// dqLaneQ4K, dqLaneQ6K, dqLaneQ4_0 and dqLaneQ8_0Words; the op suite's
+// decode cases (dequant_q4_k_1x21x4096, dequant_q6_k_1x21x4096,
+// dequant_q4_0_1x21x4096, dequant_q8_0_1x21x8192) fail if they part.
 type dqXAhead struct {
 	base   string   // the lane's offset into its block's x, in floats, from its part p
 	decls  []string // constants the offsets use
@@ -288,6 +300,15 @@ func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
 		a.base = "(p / 8u) * 128u + (p % 8u) * 4u"
 		for g := range 4 {
 			a.pieces = append(a.pieces, dqXPiece{fmt.Sprintf("x%d_", g), 0, fmt.Sprintf("%du", 32*g)})
+		}
+	case "q8_0": // dqLaneQ8_0Words (rows of whole stages have an even number of blocks): the pieces rotated by two on odd blocks
+		if p%2 != 0 {
+			return nil
+		}
+		a.base = "p * 16u"
+		a.decls = []string{"const uint xrot = ((tpos.x / 2u) & 1u) * 2u;"}
+		for s := range 4 {
+			a.pieces = append(a.pieces, dqXPiece{"xr", s, fmt.Sprintf("(%du ^ xrot) * 4u", s)})
 		}
 	case "q4_0": // dqLaneQ4_0: the pieces rotated by the block's parity, which p even keeps
 		if p%2 != 0 {
@@ -327,6 +348,97 @@ func (a *dqXAhead) load(b *kb, prefix, blk string) {
 	}
 	for i := range a.pieces {
 		b.l("%s%d = t%d;", prefix, i, i)
+	}
+	b.l("}")
+}
+
+// dqScales is the prefetching q4_k kernel's table of scales: each stage,
+// before its barrier, every thread decodes the header (d, dmin and the
+// 12 bytes of 6-bit scales and minimums) of one block of the stage,
+// which it stored itself, into four float4s, one a pair of sub-blocks
+// (d·scale 2c, d·scale 2c + 1, dmin·minimum 2c, dmin·minimum 2c + 1),
+// and the lanes' decodes read their pair's float4 instead of each
+// decoding it from the block: once a block instead of once a lane and
+// row of x. The table follows the tile in threadgroup memory, 64 bytes a
+// block.
+type dqScales struct {
+	units   int64 // 16-byte units a block
+	threads int64
+	pick    string // the unit of the thread's stores that is a block's header, as j of tpos.x + j·threads
+	at      int64  // the table's first uint4 of tg (set by dequantGEMV)
+	blocks  int64  // blocks a stage (rows · p)
+}
+
+// dqScalesOf plans the table for format f's prefetching kernel, or nil
+// where there is none: formats other than q4_k, rows of fewer than
+// dqLongStages stages, and stages where the threads' stores do not hold
+// exactly one block header each (the thread then has no header of its
+// own to decode before the barrier). On the H200 (run 24, µs at
+// 4096×4096, 4096×14336, 14336×4096) the table measured 7.36, 18.84,
+// 16.71 against 7.58, 17.84, 17.29 (24a; 7.39, 18.80, 16.73 against
+// 7.60, 17.77, 17.29 in 24b): slower where 1792 threadgroups each take
+// two stages. Occupancy did not change (registers allow 6 threadgroups
+// a multiprocessor either way, ncu; the table's 4 KB leave 9).
+// A thread stores units tpos.x + j·threads (dqStagedPrefetch); unit e
+// is a header when e is a multiple of the block's units. With threads
+// prime to the units, j = (units − tpos.x mod units)·threads⁻¹ mod
+// units; every thread is checked here.
+func dqScalesOf(f quantInfo, rows int64, st dqStage, threads int64) *dqScales {
+	if f.name != "q4_k" || f.bytes%16 != 0 || st.stages < dqLongStages {
+		return nil
+	}
+	u := f.bytes / 16
+	q := rows * st.p * u
+	un := ceilDiv(q, threads)
+	if rows*st.p != threads || gcd(threads%u, u) != 1 {
+		return nil
+	}
+	inv := int64(1)
+	for (threads*inv)%u != 1 {
+		inv++
+	}
+	for t := range threads {
+		j := (u - t%u) % u * inv % u
+		heads := 0
+		for jj := range un {
+			if e := t + jj*threads; e < q && e%u == 0 {
+				heads++
+			}
+		}
+		if e := t + j*threads; j >= un || e >= q || e%u != 0 || heads != 1 {
+			return nil
+		}
+	}
+	pick := fmt.Sprintf("(%du - tpos.x %% %du) %% %du", u, u, u)
+	if inv != 1 {
+		pick = fmt.Sprintf("((%du - tpos.x %% %du) * %du) %% %du", u, u, inv, u)
+	}
+	return &dqScales{units: u, threads: threads, pick: pick, blocks: rows * st.p}
+}
+
+// bytes is the table's size in threadgroup memory.
+func (sc *dqScales) bytes() int64 { return sc.blocks * 64 }
+
+// decode emits the thread's decode of its block's header into the table
+// (after its stores of the stage, before the barrier: it reads back its
+// own store).
+func (sc *dqScales) decode(b *kb) {
+	b.l("{")
+	b.l("const uint eh = tpos.x + %du * (%s);", sc.threads, sc.pick)
+	b.l("const uint4 hd = tg[eh];")
+	b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
+	b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")
+	b.l("threadgroup float4 *tsb = ts + (eh / %du) * 4u;", sc.units)
+	for c := range 4 {
+		b.l("{")
+		b.l("const uint sm = rlx_q4k_pair(hd, %du);", c)
+		b.l("float4 t = 0.0f;")
+		b.l("t.x = d * (float)(sm & 255u);")
+		b.l("t.y = d * (float)((sm >> 8) & 255u);")
+		b.l("t.z = dmin * (float)((sm >> 16) & 255u);")
+		b.l("t.w = dmin * (float)(sm >> 24);")
+		b.l("tsb[%d] = t;", c)
+		b.l("}")
 	}
 	b.l("}")
 }

@@ -246,3 +246,83 @@ func.func @prefetch_q40(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
   }
   return %r : tensor<1x20xf32>
 }
+
+// q4_k at K = 8192: four whole stages, as many as dqLongStages asks for
+// the table of scales. Each thread, after its nine stores, reads back
+// the one header among them (unit tpos.x + 64·((9 − tpos.x mod 9) mod
+// 9)) and writes its block's four float4s of d·scale and dmin·minimum
+// after the 9216-byte tile (576 uint4s; the reduction's floats move past
+// the table's 4096 bytes, to uint4 832); the lanes read their pair's
+// float4 in place of the header.
+
+// CHECK-LABEL: // x[1, 8192] · W[20, 8192]ᵀ, W in q4_k
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 832u);
+// CHECK:         if (tptg.x == 64u) {
+// CHECK:           threadgroup float4 *ts = (threadgroup float4 *)(tg + 576u);
+// CHECK:           for (uint s = 0; s < 4u; s++) {
+// CHECK:             tg[tpos.x + 512u] = v8;
+// CHECK-NEXT:        {
+// CHECK-NEXT:          const uint eh = tpos.x + 64u * ((9u - tpos.x % 9u) % 9u);
+// CHECK-NEXT:          const uint4 hd = tg[eh];
+// CHECK:               threadgroup float4 *tsb = ts + (eh / 9u) * 4u;
+// CHECK:                 const uint sm = rlx_q4k_pair(hd, 3u);
+// CHECK:                 t.w = dmin * (float)(sm >> 24);
+// CHECK-NEXT:            tsb[3] = t;
+// CHECK:             threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        if (s + 1u < 4u) {
+// CHECK:             for (uint ib = tpos.x / 8u; ib < 8u; ib += 8u) {
+// CHECK-NOT:           rlx_q4k_pair
+// CHECK:                   const float4 sc = ts[(0u + ib) * 4u + c];
+// CHECK-NEXT:              acc[0] += (sc.x * al + sc.y * ah) - (sc.z * sxl + sc.w * sxh);
+// CHECK:                   const float4 sc = ts[(56u + ib) * 4u + c];
+// CHECK-NEXT:              acc[7] += (sc.x * al + sc.y * ah) - (sc.z * sxl + sc.w * sxh);
+// CHECK:             xc7 = xn7;
+// The fallback for a smaller threadgroup decodes the headers itself.
+// CHECK:         } else {
+// CHECK:                   const uint sm = rlx_q4k_pair(hd, c);
+
+func.func @table_q4k(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
+  %r = thunk.call @table_q4k_thunk(%x) {target = "metal"} : (tensor<1x8192xf32>) -> tensor<1x20xf32> {
+  ^bb0(%a: tensor<1x8192xf32>):
+    %w = graph.param "w.q4_k" : tensor<92160xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q4_k", k = 8192 : i64, n = 20 : i64} : (tensor<1x8192xf32>, tensor<92160xui8>) -> tensor<1x20xf32>
+    thunk.yield %0 : tensor<1x20xf32>
+  }
+  return %r : tensor<1x20xf32>
+}
+
+// q8_0 with one row of x stages only where its rows are four stages or
+// more (K = 8192: 256 blocks, four of 64): 8 rows of 2176 bytes, 1088
+// 16-byte units, 9 a thread at 128 threads (the ninth in range for the
+// first 64). x goes a stage ahead in four float4s a lane, rotated by two
+// on odd blocks (xrot) as dqLaneQ8_0Words rotates them (rot), which then
+// reads the staged rows as 4-byte words.
+
+// CHECK-LABEL: // x[1, 8192] · W[20, 8192]ᵀ, W in q8_0
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 1088u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
+// CHECK:         if (tptg.x == 128u) {
+// CHECK:           uint4 v8;
+// CHECK-NEXT:      const uint xq = p * 16u;
+// CHECK-NEXT:      const uint xrot = ((tpos.x / 2u) & 1u) * 2u;
+// CHECK:             const float4 t3 = *((device const float4 *)(xa + (3u ^ xrot) * 4u));
+// CHECK:           for (uint s = 0; s < 4u; s++) {
+// CHECK:             if (tpos.x + 1024u < 1088u) {
+// CHECK-NEXT:          tg[tpos.x + 1024u] = v8;
+// CHECK:                 device const float *xa = x + ((s + 1u) * 64u + tpos.x / 2u) * 32u + xq;
+// CHECK:             for (uint ib = tpos.x / 2u; ib < 64u; ib += 64u) {
+// CHECK:                 const uint rot = (ib & 1u) * 2u;
+// CHECK-NEXT:            const float4 xrv0 = xc0;
+// CHECK:                   threadgroup const uint *q = (threadgroup const uint *)(tb + 15232u) + wb;
+// CHECK:                   acc[7] += d * (a0 + a1);
+// CHECK:             xc3 = xn3;
+
+func.func @staged_q80(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
+  %r = thunk.call @staged_q80_thunk(%x) {target = "metal"} : (tensor<1x8192xf32>) -> tensor<1x20xf32> {
+  ^bb0(%a: tensor<1x8192xf32>):
+    %w = graph.param "w.q8_0" : tensor<174080xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q8_0", k = 8192 : i64, n = 20 : i64} : (tensor<1x8192xf32>, tensor<174080xui8>) -> tensor<1x20xf32>
+    thunk.yield %0 : tensor<1x20xf32>
+  }
+  return %r : tensor<1x20xf32>
+}

@@ -199,13 +199,26 @@ func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
 // scale d is a 2-byte load, one a row and block slot (four rows, and the
 // four slots of a step, the three of the tail step and the rest loop's
 // one: dqSlotsOf and dqTailOf, unexported in codegen/metal), against five
-// 4-byte loads a row and slot.
+// 4-byte loads a row and slot. The 448-block rows of 14336 are staged
+// (seven stages of 64 blocks, dqLongStages): that kernel must read its
+// weights in 16-byte loads and its quants from threadgroup memory as
+// 4-byte words, with no 2-byte global load at all.
 func TestQ8WordLoads(t *testing.T) {
 	kernels := realPTX(t, "dequant_gemv_q8_0_", "rlx_k_dequant_gemv_q8_0_")
 	const rows, slots = 4, 4 + 3 + 1
+	staged := 0
 	for name, body := range kernels {
 		u16 := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.nc.u16")
 		u32 := strings.Count(body, "ld.global.u32") + strings.Count(body, "ld.global.nc.u32")
+		if strings.Contains(body, "ld.shared.u32") {
+			staged++
+			v4 := strings.Count(body, "ld.global.v4.u32") + strings.Count(body, "ld.global.nc.v4.u32")
+			if u16 > 0 || u32 > 0 || v4 == 0 {
+				t.Errorf("%s (staged): %d 2-byte, %d 4-byte and %d 16-byte global loads; want 16-byte ones only", name, u16, u32, v4)
+			}
+			t.Logf("%s (staged): %d 16-byte global loads", name, v4)
+			continue
+		}
 		if u16 > rows*slots {
 			t.Errorf("%s: %d 2-byte global loads, more than the %d scales", name, u16, rows*slots)
 		}
@@ -213,5 +226,8 @@ func TestQ8WordLoads(t *testing.T) {
 			t.Errorf("%s: %d 4-byte global loads, fewer than five a row and slot (%d)", name, u32, 5*rows*slots)
 		}
 		t.Logf("%s: %d 2-byte and %d 4-byte global loads", name, u16, u32)
+	}
+	if staged != 1 {
+		t.Errorf("%d staged q8_0 kernels, want 1 (14336×4096)", staged)
 	}
 }
