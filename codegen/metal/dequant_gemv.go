@@ -89,9 +89,10 @@ import "fmt"
 
 // dqLayout is how a format's kernel walks its weight rows.
 type dqLayout struct {
-	rows     int64 // weight rows a threadgroup owns
-	staged   bool  // through threadgroup memory (dequant_stage.go)
-	prefetch bool  // staged, with the next stage's loads issued before this stage's decode
+	rows     int64   // weight rows a threadgroup owns
+	staged   bool    // through threadgroup memory (dequant_stage.go), in the stages st
+	prefetch bool    // staged in whole stages, the next stage's loads issued before this stage's decode
+	st       dqStage // the stages, where staged
 }
 
 // dqLayoutOf is the layout of each format, as measured on the H200
@@ -121,13 +122,16 @@ type dqLayout struct {
 // 21.65 against 8.31 and 20.68 at K = 4096 (two; on 4 rows 9.26, 25.06,
 // 22.03; run 24b, two alternating rounds).
 func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
+	st, ok := dqStaging(f, nb, slots)
 	switch f.name {
 	case "q4_k", "q6_k":
-		return dqLayout{rows: 8, staged: true, prefetch: true}
+		if !ok {
+			return dqLayout{rows: 8}
+		}
+		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
 	case "q4_0", "q8_0":
-		st, ok := dqStaging(f, nb, slots)
 		if ok && st.whole() && m == 1 && (f.name == "q4_0" || st.stages >= dqLongStages) {
-			return dqLayout{rows: 8, staged: true, prefetch: true}
+			return dqLayout{rows: 8, staged: true, prefetch: true, st: st}
 		}
 		if f.name == "q4_0" && ceilDiv(n, 8) >= dqWideGrid {
 			return dqLayout{rows: 8}
@@ -250,19 +254,16 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	nsg := min(dqSimdsOf(f), b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
 	L := dqLanes(f)
 	nb := k / f.block
-	lay := dqLayoutOf(f, m, n, nb, int64(nsg)*SimdWidth/L)
-	rows := lay.rows
+	threads := int64(nsg) * SimdWidth
+	lay := dqLayoutOf(f, m, n, nb, threads/L)
+	rows, st := lay.rows, lay.st
 	rm := rows * m
-	st, staged := dqStage{}, false
-	if lay.staged {
-		st, staged = dqStaging(f, nb, int64(nsg)*SimdWidth/L)
-	}
 	red := "tg"
 	var sc *dqScales
-	if staged && lay.prefetch && st.whole() {
-		sc = dqScalesOf(f, rows, st, int64(nsg)*SimdWidth)
+	if lay.prefetch {
+		sc = dqScalesOf(f, rows, st, threads)
 	}
-	if staged {
+	if lay.staged {
 		tile := rows * st.p * f.bytes
 		if sc != nil {
 			sc.at = tile / 16
@@ -282,10 +283,10 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 		b.l("acc[%d] = 0.0f;", i)
 	}
 	switch {
-	case staged && lay.prefetch && st.whole():
-		dqStagedPrefetch(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth, sc)
-	case staged:
-		dqStagedLoop(b, f, m, n, k, rows, st, int64(nsg)*SimdWidth)
+	case lay.prefetch:
+		dqStagedPrefetch(b, f, m, n, k, rows, st, threads, sc)
+	case lay.staged:
+		dqStagedLoop(b, f, m, n, k, rows, st, threads)
 	default:
 		dqDirectLoop(b, f, m, n, k, rows)
 	}

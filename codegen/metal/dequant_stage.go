@@ -167,9 +167,7 @@ func dqDecodeStage(b *kb, f quantInfo, m, k, rows, p int64, first, step string, 
 		return fmt.Sprintf("(tb + %du)", r*p*f.bytes)
 	}, xa: xa}
 	if sc != nil {
-		src.scales = func(r int64) string {
-			return fmt.Sprintf("ts[(%du + ib) * 4u + c]", r*p)
-		}
+		src.scales = sc.entry
 	}
 	b.l("for (uint ib = tpos.x / %du; ib < %du; ib += %s) {", dqLanes(f), p, step)
 	dqSlot(b, f, m, k, addExpr(first, "ib"), src)
@@ -364,9 +362,9 @@ func (a *dqXAhead) load(b *kb, prefix, blk string) {
 type dqScales struct {
 	units   int64 // 16-byte units a block
 	threads int64
-	pick    string // the unit of the thread's stores that is a block's header, as j of tpos.x + j·threads
-	at      int64  // the table's first uint4 of tg (set by dequantGEMV)
-	blocks  int64  // blocks a stage (rows · p)
+	inv     int64 // threads⁻¹ mod units: the thread's header is its store j = (units − tpos.x mod units)·inv mod units
+	rows, p int64 // the stage: p blocks of each of rows rows
+	at      int64 // the table's first uint4 of tg (set by dequantGEMV)
 }
 
 // dqScalesOf plans the table for format f's prefetching kernel, or nil
@@ -393,12 +391,12 @@ func dqScalesOf(f quantInfo, rows int64, st dqStage, threads int64) *dqScales {
 	if rows*st.p != threads || gcd(threads%u, u) != 1 {
 		return nil
 	}
-	inv := int64(1)
-	for (threads*inv)%u != 1 {
-		inv++
+	sc := &dqScales{units: u, threads: threads, inv: 1, rows: rows, p: st.p}
+	for (threads*sc.inv)%u != 1 {
+		sc.inv++
 	}
 	for t := range threads {
-		j := (u - t%u) % u * inv % u
+		j := sc.header(t)
 		heads := 0
 		for jj := range un {
 			if e := t + jj*threads; e < q && e%u == 0 {
@@ -409,22 +407,40 @@ func dqScalesOf(f quantInfo, rows int64, st dqStage, threads int64) *dqScales {
 			return nil
 		}
 	}
-	pick := fmt.Sprintf("(%du - tpos.x %% %du) %% %du", u, u, u)
-	if inv != 1 {
-		pick = fmt.Sprintf("((%du - tpos.x %% %du) * %du) %% %du", u, u, inv, u)
-	}
-	return &dqScales{units: u, threads: threads, pick: pick, blocks: rows * st.p}
+	return sc
 }
 
-// bytes is the table's size in threadgroup memory.
-func (sc *dqScales) bytes() int64 { return sc.blocks * 64 }
+// header is j of thread t's store tpos.x + j·threads that holds a block
+// header (the emitted pick computes the same).
+func (sc *dqScales) header(t int64) int64 {
+	u := sc.units
+	return (u - t%u) % u * sc.inv % u
+}
+
+// pick is the MSL expression of header(tpos.x).
+func (sc *dqScales) pick() string {
+	u := sc.units
+	if sc.inv == 1 {
+		return fmt.Sprintf("(%du - tpos.x %% %du) %% %du", u, u, u)
+	}
+	return fmt.Sprintf("((%du - tpos.x %% %du) * %du) %% %du", u, u, sc.inv, u)
+}
+
+// bytes is the table's size in threadgroup memory: four float4s a block.
+func (sc *dqScales) bytes() int64 { return sc.rows * sc.p * 64 }
+
+// entry is the expression of row r's float4 for the lane's pair c of its
+// block slot ib in the stage's table ts (dqLaneQ4K's src.scales).
+func (sc *dqScales) entry(r int64) string {
+	return fmt.Sprintf("ts[(%du + ib) * 4u + c]", r*sc.p)
+}
 
 // decode emits the thread's decode of its block's header into the table
 // (after its stores of the stage, before the barrier: it reads back its
 // own store).
 func (sc *dqScales) decode(b *kb) {
 	b.l("{")
-	b.l("const uint eh = tpos.x + %du * (%s);", sc.threads, sc.pick)
+	b.l("const uint eh = tpos.x + %du * (%s);", sc.threads, sc.pick())
 	b.l("const uint4 hd = tg[eh];")
 	b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
 	b.l("const float dmin = rlx_half_bits((ushort)(hd.x >> 16));")

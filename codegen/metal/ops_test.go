@@ -397,3 +397,40 @@ func TestOpsGEMVLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestOpsDequantOneSimdgroup runs the dequantising cases for a device
+// whose pipelines take at most 32 threads: one simdgroup a threadgroup,
+// so q4_k's stages are 4 blocks (32 units of 9 a stage for 32 threads)
+// and its table of scales finds each thread's header through the
+// inverse of 32 mod 9 (2), which the default 64 threads (64 mod 9 = 1)
+// never take; q4_0's stages are 16 blocks, x still a stage ahead.
+//
+// Only the decode cases (M = 1) run: at 32 threads the GEMV's last step
+// (one thread a row and row of x, if tpos.x < rows·M) leaves rows·M − 32
+// results unwritten when rows·M > 32 (q4_k and q6_k at M = 5: 40), and
+// the dequantising GEMM's tiles need more than 32 threads; both fail
+// with 32 threads at f0482e4 too (found here, not yet mended).
+func TestOpsDequantOneSimdgroup(t *testing.T) {
+	t.Parallel()
+	var cases []opCase
+	for _, c := range casesPrefixed("dequant_") {
+		if strings.Contains(c.Name, "_1x") {
+			cases = append(cases, c)
+		}
+	}
+	opts := suiteOptions
+	opts.MaxThreadsPerThreadgroup = 32
+	s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"const uint eh = tpos.x + 32u * (((9u - tpos.x % 9u) * 2u) % 9u);",
+		"const uint xsw = ((tpos.x / 2u) & 1u) * 4u;",
+	} {
+		if !strings.Contains(s.out.Source, want) {
+			t.Errorf("no kernel has %q", want)
+		}
+	}
+	runChecked(t, s, mslcpu.Plain, 5, mslcpu.RegionOptions{})
+}
