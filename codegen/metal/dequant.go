@@ -191,8 +191,8 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 				b.l("}")
 			},
 			func(b *kb) { // Bs[kk][j] = W[n0+j, k0+kk], one unit per row
-				b.l("if (tpos.x < %du) {", gemmBN)
-				b.l("const uint gn = n0 + tpos.x;")
+				b.l("for (uint j = tpos.x; j < %du; j += tptg.x) {", gemmBN)
+				b.l("const uint gn = n0 + j;")
 				b.l("float wv[32];")
 				b.l("if (gn < %du) {", n)
 				b.l("rlx_dq32_%s(w + gn * %du, k0 / 32u, wv);", f.name, rowBytes)
@@ -202,7 +202,7 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 				b.l("}")
 				b.l("}")
 				b.l("for (uint kk = 0; kk < 32u; kk++) {")
-				b.l("Bs[kk * %du + tpos.x] = wv[kk];", gemmBN)
+				b.l("Bs[kk * %du + j] = wv[kk];", gemmBN)
 				b.l("}")
 				b.l("}")
 			}, 32, k)

@@ -300,14 +300,23 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 		b.l("%s[sg * %du + %s] = %s;", red, rm, idx, v)
 	})
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-	b.l("if (tpos.x < %du) {", rm)
+	// One thread a result. A threadgroup has at least one simdgroup
+	// (resized or emitted for one), so up to 32 results need no loop;
+	// more (rows·M = 40 at M = 5) do.
+	i := "tpos.x"
+	if rm > SimdWidth {
+		i = "i"
+		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", rm)
+	} else {
+		b.l("if (tpos.x < %du) {", rm)
+	}
 	b.l("float s = 0.0f;")
 	b.l("for (uint g = 0; g < tptg.x / 32u; g++) {")
-	b.l("s += %s[g * %du + tpos.x];", red, rm)
+	b.l("s += %s[g * %du + %s];", red, rm, i)
 	b.l("}")
-	b.l("const uint row = r0 + tpos.x / %du;", m)
+	b.l("const uint row = r0 + %s / %du;", i, m)
 	b.l("if (row < %du) {", n)
-	b.l("y[(tpos.x %% %du) * %du + row] = s;", m, n)
+	b.l("y[(%s %% %du) * %du + row] = s;", i, m, n)
 	b.l("}")
 	b.l("}")
 }

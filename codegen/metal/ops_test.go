@@ -244,10 +244,12 @@ func TestOpsAttentionLayouts(t *testing.T) {
 // TestOpsSmallThreadgroups runs the suite as a runtime must on a device
 // whose pipelines allow fewer threads than the manifest asks for: every
 // kernel that may shrink (resize "rows" or "threads") runs with 96 threads,
-// a size that is not a power of two.
+// a size that is not a power of two, and with 32, one simdgroup (where
+// the prefetching dequant GEMVs take their unstaged path and the GEMVs
+// of 40 results a threadgroup loop in their last step).
 func TestOpsSmallThreadgroups(t *testing.T) {
 	t.Parallel()
-	runChecked(t, opSuite(t), mslcpu.Plain, 3, mslcpu.RegionOptions{MaxThreads: 96})
+	runChecked(t, opSuite(t), mslcpu.Plain, 3, mslcpu.RegionOptions{MaxThreads: 96}, mslcpu.RegionOptions{MaxThreads: 32})
 }
 
 // TestOpsFibers runs the suite with the fiber executor, which the model
@@ -398,29 +400,21 @@ func TestOpsGEMVLayouts(t *testing.T) {
 	}
 }
 
-// TestOpsDequantOneSimdgroup runs the dequantising cases for a device
-// whose pipelines take at most 32 threads: one simdgroup a threadgroup,
-// so q4_k's stages are 4 blocks (32 units of 9 a stage for 32 threads)
-// and its table of scales finds each thread's header through the
-// inverse of 32 mod 9 (2), which the default 64 threads (64 mod 9 = 1)
-// never take; q4_0's stages are 16 blocks, x still a stage ahead.
-//
-// Only the decode cases (M = 1) run: at 32 threads the GEMV's last step
-// (one thread a row and row of x, if tpos.x < rows·M) leaves rows·M − 32
-// results unwritten when rows·M > 32 (q4_k and q6_k at M = 5: 40), and
-// the dequantising GEMM's tiles need more than 32 threads; both fail
-// with 32 threads at f0482e4 too (found here, not yet mended).
-func TestOpsDequantOneSimdgroup(t *testing.T) {
+// TestOpsOneSimdgroup runs the suite emitted for a device whose
+// pipelines take at most 32 threads (--max-threads-per-threadgroup=32):
+// one simdgroup a threadgroup. q4_k's stages are then 4 blocks (32
+// units of 9 a stage) and its table of scales finds each thread's header
+// through the inverse of 32 mod 9 (2), which the default 64 threads (64
+// mod 9 = 1) never take; q4_0's stages are 16 blocks, x still a stage
+// ahead; the dequant GEMVs' last step has more results (rows·M = 40 at
+// M = 5) than threads, and the dequantising GEMM's 64 weight columns are
+// filled by 32 threads (the last two left results unwritten before they
+// looped).
+func TestOpsOneSimdgroup(t *testing.T) {
 	t.Parallel()
-	var cases []opCase
-	for _, c := range casesPrefixed("dequant_") {
-		if strings.Contains(c.Name, "_1x") {
-			cases = append(cases, c)
-		}
-	}
 	opts := suiteOptions
 	opts.MaxThreadsPerThreadgroup = 32
-	s, err := buildSuite(compiler(t), opts, cases, mslcpu.Plain)
+	s, err := buildSuite(compiler(t), opts, opCases(), mslcpu.Plain)
 	if err != nil {
 		t.Fatal(err)
 	}

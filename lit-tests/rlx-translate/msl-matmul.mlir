@@ -146,9 +146,9 @@
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {
-// CHECK:             if (tpos.x < 64u) {
+// CHECK:             for (uint j = tpos.x; j < 64u; j += tptg.x) {
 // CHECK:                 rlx_dq32_q4_k(w + gn * 144u, k0 / 32u, wv);
-// CHECK:                 Bs[kk * 64u + tpos.x] = wv[kk];
+// CHECK:                 Bs[kk * 64u + j] = wv[kk];
 
 func.func @mm(%x: tensor<1x64xf32>, %b: tensor<64x96xf32>, %y: tensor<12x64xf32>, %xq: tensor<1x256xf32>, %xg: tensor<20x256xf32>) -> (tensor<1x96xf32>, tensor<12x96xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<20x40xf32>) {
   %r:7 = thunk.call @mm_thunk(%x, %b, %y, %xq, %xg) {target = "metal"} : (tensor<1x64xf32>, tensor<64x96xf32>, tensor<12x64xf32>, tensor<1x256xf32>, tensor<20x256xf32>) -> (tensor<1x96xf32>, tensor<12x96xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<1x40xf32>, tensor<20x40xf32>) {
