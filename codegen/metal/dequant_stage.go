@@ -377,6 +377,10 @@ type dqScales struct {
 // 7.60, 17.77, 17.29 in 24b): slower where 1792 threadgroups each take
 // two stages. Occupancy did not change (registers allow 6 threadgroups
 // a multiprocessor either way, ncu; the table's 4 KB leave 9).
+// q6_k has none: its headers straddle two threads' stores, and a table
+// decoded after the barrier, with a second barrier, was 7 to 10% slower
+// at every real shape (run 25a; the patch is in
+// bench/gpu/results/run25a).
 // A thread stores units tpos.x + j·threads (dqStagedPrefetch); unit e
 // is a header when e is a multiple of the block's units. With threads
 // prime to the units, j = (units − tpos.x mod units)·threads⁻¹ mod
