@@ -137,6 +137,8 @@
 // CHECK:                 const uint u0 = qv.x | 0x4B000000u;
 // CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
 // CHECK-NEXT:            al += xl0 * rlx_mf(u0 & 0x4B00000Fu);
+// CHECK:         if (tpos.x < 8u) {
+// CHECK-NEXT:      float s = 0.0f;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
 // CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
 // CHECK:                 const uint lo = q0 | 0x4B000000u;
@@ -188,4 +190,28 @@ func.func @wide(%x: tensor<1x32xf32>) -> (tensor<1x8195xf32>, tensor<1x8184xf32>
     thunk.yield %0, %1 : tensor<1x8195xf32>, tensor<1x8184xf32>
   }
   return %r#0, %r#1 : tensor<1x8195xf32>, tensor<1x8184xf32>
+}
+
+// Five rows of x on q4_k's eight weight rows: 40 results a threadgroup,
+// more than a simdgroup's threads, so the last step loops (a threadgroup
+// of one simdgroup, emitted or resized, has 32). Up to 32 results take
+// one thread each without a loop (q4_k's one row of x above: 8).
+// CHECK-LABEL: // x[5, 256] · W[40, 256]ᵀ, W in q4_k
+// CHECK:         for (uint i = tpos.x; i < 40u; i += tptg.x) {
+// CHECK-NEXT:      float s = 0.0f;
+// CHECK-NEXT:      for (uint g = 0; g < tptg.x / 32u; g++) {
+// CHECK-NEXT:        s += red[g * 40u + i];
+// CHECK-NEXT:      }
+// CHECK-NEXT:      const uint row = r0 + i / 5u;
+// CHECK-NEXT:      if (row < 40u) {
+// CHECK-NEXT:        y[(i % 5u) * 40u + row] = s;
+
+func.func @batch5(%x: tensor<5x256xf32>) -> tensor<5x40xf32> {
+  %r = thunk.call @batch5_thunk(%x) {target = "metal"} : (tensor<5x256xf32>) -> tensor<5x40xf32> {
+  ^bb0(%a: tensor<5x256xf32>):
+    %w = graph.param "w.q4_k" : tensor<5760xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q4_k", k = 256 : i64, n = 40 : i64} : (tensor<5x256xf32>, tensor<5760xui8>) -> tensor<5x40xf32>
+    thunk.yield %0 : tensor<5x40xf32>
+  }
+  return %r : tensor<5x40xf32>
 }
