@@ -121,6 +121,10 @@ type dqLayout struct {
 // 20.35 µs against 21.00 at 14336×4096 (seven stages), but 8.85 and
 // 21.65 against 8.31 and 20.68 at K = 4096 (two; on 4 rows 9.26, 25.06,
 // 22.03; run 24b, two alternating rounds).
+// q4_k and q6_k on 4 rows where 8 make only 512 threadgroups (N = 4096)
+// were slower (run 25c: q4_k 7.97 and 18.92 µs against 7.62 and 16.77
+// at 4096×4096 and 14336×4096; q6_k 8.77 and 21.78 against 8.25 and
+// 20.18): more warps, but 25% more instructions.
 func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 	st, ok := dqStaging(f, nb, slots)
 	switch f.name {
