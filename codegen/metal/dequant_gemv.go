@@ -134,7 +134,7 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 		}
 		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
 	case "q4_0", "q8_0":
-		if ok && st.whole() && m == 1 && (f.name == "q4_0" || st.stages >= dqLongStages) {
+		if ok && st.whole() && m == 1 && st.stages >= dqStagedFrom(f) {
 			return dqLayout{rows: 8, staged: true, prefetch: true, st: st}
 		}
 		if f.name == "q4_0" && ceilDiv(n, 8) >= dqWideGrid {
@@ -142,6 +142,16 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 		}
 	}
 	return dqLayout{rows: 4}
+}
+
+// dqStagedFrom is the fewest stages a row at which q4_0 and q8_0 (one
+// row of x) are staged: q4_0 from two (every whole-stage row), q8_0
+// from dqLongStages (dqLayoutOf's measurements).
+func dqStagedFrom(f quantInfo) int64 {
+	if f.name == "q8_0" {
+		return dqLongStages
+	}
+	return 2
 }
 
 // dqLongStages is the fewest stages a row for the choices that paid only
