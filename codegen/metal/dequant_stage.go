@@ -9,8 +9,9 @@ import "fmt"
 // thread issuing all of its loads of a stage before its first store —
 // and the lanes then decode the staged blocks exactly as the unstaged
 // kernel decodes them from device memory (same lanes a block, same parts,
-// same order of sums, so the results are the same bits). The 18-, 34-
-// and 210-byte blocks otherwise allow only 2-byte loads, and the kernel
+// same order of sums within a stage; the prefetching kernel may take the
+// stages in a rotated order, dqRotates). The 18-, 34- and 210-byte
+// blocks otherwise allow only 2-byte loads, and the kernel
 // waited on memory latency with too few bytes in flight a thread
 // (docs/gpu-check.md, run 10). On the H200 staging paid for q4_k and q6_k
 // (run 11), and for q4_0 once its x was loaded a stage ahead (run 24);
@@ -198,6 +199,21 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("if (tptg.x == %du) {", threads)
 	b.l("device const uint4 *wq = (device const uint4 *)w;")
 	b.l("threadgroup const uchar *tb = (threadgroup const uchar *)tg;")
+	// The stages a loop step decodes (cur) and loads (next), and the
+	// first one loaded: in order, or from stage tgpos.x mod stages on,
+	// wrapping (dqRotates).
+	first, cur, next := "0u", "s", "(s + 1u)"
+	at := func(stage string, per int64) string { // the stage's first unit or block
+		if stage == "0u" {
+			return "0u"
+		}
+		return fmt.Sprintf("%s * %du", stage, per)
+	}
+	lane := fmt.Sprintf("tpos.x / %du", dqLanes(f)) // the thread's block slot
+	if dqRotates(f, sc) {
+		b.l("const uint s0 = tgpos.x %% %du;", st.stages)
+		first, cur, next = "s0", "sr", "sn"
+	}
 	if sc != nil {
 		b.l("threadgroup float4 *ts = (threadgroup float4 *)(tg + %du);", sc.at)
 	}
@@ -214,10 +230,14 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 			b.l("float4 xc%d;", i)
 			b.l("float4 xn%d;", i)
 		}
-		xa.load(b, "xc", fmt.Sprintf("tpos.x / %du", dqLanes(f)))
+		xa.load(b, "xc", addSum(at(first, st.p), lane))
 	}
-	load("0u")
+	load(at(first, u16))
 	b.l("for (uint s = 0; s < %du; s++) {", st.stages)
+	if cur != "s" {
+		b.l("const uint sr = (s + s0) %% %du;", st.stages)
+		b.l("const uint sn = (s + s0 + 1u) %% %du;", st.stages)
+	}
 	for j := range un {
 		if (j+1)*threads <= q {
 			b.l("tg[tpos.x + %du] = v%d;", j*threads, j)
@@ -232,12 +252,12 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	}
 	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
 	b.l("if (s + 1u < %du) {", st.stages)
-	load(fmt.Sprintf("(s + 1u) * %du", u16))
+	load(at(next, u16))
 	if xa != nil {
-		xa.load(b, "xn", fmt.Sprintf("(s + 1u) * %du + tpos.x / %du", st.p, dqLanes(f)))
+		xa.load(b, "xn", addSum(at(next, st.p), lane))
 	}
 	b.l("}")
-	dqDecodeStage(b, f, m, k, rows, st.p, fmt.Sprintf("s * %du", st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xa, sc)
+	dqDecodeStage(b, f, m, k, rows, st.p, at(cur, st.p), fmt.Sprintf("%du", threads/dqLanes(f)), xa, sc)
 	if xa != nil {
 		for i := range xa.pieces {
 			b.l("xc%d = xn%d;", i, i)
@@ -248,6 +268,42 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("} else {")
 	dqStagedLoop(b, f, m, n, k, rows, st, threads)
 	b.l("}")
+}
+
+// addSum is a + b without parentheses (b alone when a is 0u).
+func addSum(a, b string) string {
+	if a == "0u" {
+		return b
+	}
+	return a + " + " + b
+}
+
+// dqRotates says whether format f's prefetching kernel (sc: its table of
+// scales, or nil) takes its stages in a rotated order: threadgroup t
+// from stage t mod stages on, wrapping, so that at a given moment the
+// threadgroups read different columns of the matrix rather than all the
+// same ones. On the H200 (docs/gpu-check.md, run 26; medians of two
+// alternating rounds, µs at 4096×4096, 4096×14336, 14336×4096), rotated
+// against in order:
+//
+//   - q4_0: 6.5, 15.5, 14.9–15.0 against 6.6, 15.9–16.0, 15.1–15.2
+//     (26f);
+//   - q8_0, staged at 14336×4096 only: 19.6 against 20.3–20.4 (26f);
+//   - q4_k without the table (K = 4096): 7.2, 16.9 against 7.6, 17.8
+//     (26f);
+//   - q4_k with the table (14336×4096): 17.0 against 16.7, and q6_k 8.5,
+//     21.7, 20.6 against 8.3, 21.1, 20.1 (26e): these keep the order.
+//
+// A rotated kernel's stages add up in a different order from the
+// unstaged kernel's.
+func dqRotates(f quantInfo, sc *dqScales) bool {
+	switch f.name {
+	case "q4_0", "q8_0":
+		return true
+	case "q4_k":
+		return sc == nil
+	}
+	return false
 }
 
 // dqXAhead is how the prefetching kernel loads a lane's x a stage ahead,

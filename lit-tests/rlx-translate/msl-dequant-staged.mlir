@@ -87,6 +87,7 @@
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 840u);
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK:         if (tptg.x == 128u) {
+// CHECK-NOT:       s0
 // CHECK:           uint4 v6;
 // CHECK-NEXT:      const uint xq = (p / 8u) * 128u + (p % 8u) * 4u;
 // CHECK-NEXT:      float4 xc0;
@@ -167,22 +168,32 @@ func.func @prefetch(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // q4_k at K = 4096: two whole stages of 8 blocks (72 16-byte units a row,
 // 576 for the eight rows, 9 a thread at 64 threads), so it prefetches
 // as q6_k does, x too: eight float4s from 64c + 16h, four of xl and,
-// 32 floats on, four of xh.
+// 32 floats on, four of xh. Without the table of scales it takes its
+// stages in a rotated order (dqRotates): threadgroup t starts at stage
+// t mod 2 (s0), decodes stage sr and loads stage sn a step.
 
 // CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q4_k
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
 // CHECK:         if (tptg.x == 64u) {
+// CHECK:           const uint s0 = tgpos.x % 2u;
 // CHECK:           uint4 v8;
 // CHECK-NEXT:      const uint xq = (p / 2u) * 64u + (p % 2u) * 16u;
+// CHECK:             device const float *xa = x + (s0 * 8u + tpos.x / 8u) * 256u + xq;
 // CHECK:           const float4 t4 = *((device const float4 *)(xa + 32u));
+// CHECK:             const uint4 t = wq[min(r0 + e / 72u, 19u) * 144u + s0 * 72u + e % 72u];
 // CHECK:           for (uint s = 0; s < 2u; s++) {
+// CHECK-NEXT:        const uint sr = (s + s0) % 2u;
+// CHECK-NEXT:        const uint sn = (s + s0 + 1u) % 2u;
 // CHECK:             tg[tpos.x + 512u] = v8;
 // CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:        if (s + 1u < 2u) {
 // CHECK-NEXT:          {
 // CHECK-NEXT:            const uint e = min(tpos.x + 0u, 575u);
-// CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 72u, 19u) * 144u + (s + 1u) * 72u + e % 72u];
+// CHECK-NEXT:            const uint4 t = wq[min(r0 + e / 72u, 19u) * 144u + sn * 72u + e % 72u];
+// CHECK:                 device const float *xa = x + (sn * 8u + tpos.x / 8u) * 256u + xq;
 // CHECK:             for (uint ib = tpos.x / 8u; ib < 8u; ib += 8u) {
+// CHECK-NEXT:          {
+// CHECK-NEXT:            device const float *xb = x + 0u + (sr * 8u + ib) * 256u;
 // CHECK:                 const float4 xlv0 = xc0;
 // CHECK:                 const float4 xhv0 = xc4;
 // CHECK:                 const float4 xhv3 = xc7;
@@ -203,17 +214,19 @@ func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // 16-byte units, 5 a thread at 128 threads (the fifth in range for the
 // first 64). x goes a stage ahead in four float4s a lane, rotated by its
 // block's parity (xsw) as the unstaged decode rotates them (sw), so the
-// decode reads xc0..xc3 and then the staged ushorts.
+// decode reads xc0..xc3 and then the staged ushorts. The stages go in a
+// rotated order (dqRotates), as q4_k's above.
 
 // CHECK-LABEL: // x[1, 4096] · W[20, 4096]ᵀ, W in q4_0
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 576u);
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK-NEXT:    const uint p = tpos.x % 2u;
 // CHECK:         if (tptg.x == 128u) {
+// CHECK:           const uint s0 = tgpos.x % 2u;
 // CHECK:           uint4 v4;
 // CHECK-NEXT:      const uint xq = p * 8u;
 // CHECK-NEXT:      const uint xsw = ((tpos.x / 2u) & 1u) * 4u;
-// CHECK:             device const float *xa = x + (tpos.x / 2u) * 32u + xq;
+// CHECK:             device const float *xa = x + (s0 * 64u + tpos.x / 2u) * 32u + xq;
 // CHECK-NEXT:        const float4 t0 = *((device const float4 *)(xa + xsw));
 // CHECK-NEXT:        const float4 t1 = *((device const float4 *)(xa + (4u - xsw)));
 // CHECK-NEXT:        const float4 t2 = *((device const float4 *)(xa + 16u + xsw));
@@ -225,7 +238,7 @@ func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // CHECK-NEXT:        }
 // CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK-NEXT:        if (s + 1u < 2u) {
-// CHECK:               device const float *xa = x + ((s + 1u) * 64u + tpos.x / 2u) * 32u + xq;
+// CHECK:               device const float *xa = x + (sn * 64u + tpos.x / 2u) * 32u + xq;
 // CHECK:             for (uint ib = tpos.x / 2u; ib < 64u; ib += 64u) {
 // CHECK:                 const uint sw = (ib & 1u) * 4u;
 // CHECK-NEXT:            const float4 xlv0 = xc0;
@@ -253,11 +266,13 @@ func.func @prefetch_q40(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // 9)) and writes its block's four float4s of d·scale and dmin·minimum
 // after the 9216-byte tile (576 uint4s; the reduction's floats move past
 // the table's 4096 bytes, to uint4 832); the lanes read their pair's
-// float4 in place of the header.
+// float4 in place of the header. With the table the stages stay in
+// order (dqRotates).
 
 // CHECK-LABEL: // x[1, 8192] · W[20, 8192]ᵀ, W in q4_k
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 832u);
 // CHECK:         if (tptg.x == 64u) {
+// CHECK-NOT:       s0
 // CHECK:           threadgroup float4 *ts = (threadgroup float4 *)(tg + 576u);
 // CHECK:           for (uint s = 0; s < 4u; s++) {
 // CHECK:             tg[tpos.x + 512u] = v8;
@@ -302,6 +317,7 @@ func.func @table_q4k(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
 // CHECK:         threadgroup float *red = (threadgroup float *)(tg + 1088u);
 // CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
 // CHECK:         if (tptg.x == 128u) {
+// CHECK:           const uint s0 = tgpos.x % 4u;
 // CHECK:           uint4 v8;
 // CHECK-NEXT:      const uint xq = p * 16u;
 // CHECK-NEXT:      const uint xrot = ((tpos.x / 2u) & 1u) * 2u;
@@ -309,7 +325,7 @@ func.func @table_q4k(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
 // CHECK:           for (uint s = 0; s < 4u; s++) {
 // CHECK:             if (tpos.x + 1024u < 1088u) {
 // CHECK-NEXT:          tg[tpos.x + 1024u] = v8;
-// CHECK:                 device const float *xa = x + ((s + 1u) * 64u + tpos.x / 2u) * 32u + xq;
+// CHECK:                 device const float *xa = x + (sn * 64u + tpos.x / 2u) * 32u + xq;
 // CHECK:             for (uint ib = tpos.x / 2u; ib < 64u; ib += 64u) {
 // CHECK:                 const uint rot = (ib & 1u) * 2u;
 // CHECK-NEXT:            const float4 xrv0 = xc0;
