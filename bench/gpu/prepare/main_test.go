@@ -28,14 +28,14 @@ import (
 // would otherwise first show in a device call).
 func TestScriptsParse(t *testing.T) {
 	python := lookPath(t, "python3")
-	for _, f := range []string{"check.py", "bench.py", "report.py", "ncu.py", "timeline.py"} {
+	for _, f := range []string{"check.py", "bench.py", "report.py", "ncu.py", "timeline.py", "banks.py"} {
 		src := filepath.Join("..", f)
 		if out, err := exec.Command(python, "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])", src).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
 		}
 	}
 	bash := lookPath(t, "bash")
-	for _, f := range []string{"run.sh", "ab.sh"} {
+	for _, f := range []string{"run.sh", "ab.sh", "variant.sh"} {
 		if out, err := exec.Command(bash, "-n", filepath.Join("..", f)).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
 		}
@@ -115,6 +115,119 @@ printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_
 	}
 	if got := files["./A1/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench\n") {
 		t.Errorf("run.sh was not asked for the bench stage alone:\n%s", got)
+	}
+}
+
+// TestVariantScript runs bench/gpu/variant.sh in a scratch repository with
+// a stand-in for prepare (one that copies a file of the worktree into
+// its output beside files of every suite): the variant must carry the
+// patched file, be trimmed to the real suite (or, with FULL=1, to what a
+// full check needs), leave no worktree behind, and fail, writing
+// nothing, on a patch that does not apply or a name that is a path.
+func TestVariantScript(t *testing.T) {
+	bash := lookPath(t, "bash")
+	git := lookPath(t, "git")
+	repo := t.TempDir()
+	run := func(dir string, env []string, name string, args ...string) (string, error) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		cmd.Env = append(cmd.Env, env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	must := func(out string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ab, err := os.ReadFile(filepath.Join("..", "ab.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(repo, "bench", "gpu", "ab.sh"), string(ab))
+	write(filepath.Join(repo, "emitter.txt"), "old\n")
+	must(run(repo, nil, git, "init", "-q"))
+	must(run(repo, nil, git, "add", "."))
+	must(run(repo, nil, git, "commit", "-q", "-m", "base"))
+	write(filepath.Join(repo, "emitter.txt"), "new\n")
+	patch, err := run(repo, nil, git, "diff")
+	must(patch, err)
+	must(run(repo, nil, git, "checkout", "emitter.txt"))
+	scratch := t.TempDir()
+	good := filepath.Join(scratch, "good.patch")
+	write(good, patch)
+	bad := filepath.Join(scratch, "bad.patch")
+	write(bad, strings.ReplaceAll(patch, "-old", "-gone"))
+	prep := filepath.Join(scratch, "prep.sh")
+	write(prep, `out=${@: -1}
+mkdir -p "$out"
+cp emitter.txt "$out/"
+for f in real.metal real.json real.expect real_part0.cu small.jobs small.expect planted.metal probe.metal tune2048.metal short.jobs fillcheck.bin run.sh; do
+  echo x >"$out/$f"
+done
+`)
+	env := []string{"PREPARE=bash " + prep, "TMPDIR=" + scratch}
+	script, err := filepath.Abs(filepath.Join("..", "variant.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing := func(dir string) []string {
+		t.Helper()
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+
+	must(run(repo, env, bash, script, "V", good))
+	if b, err := os.ReadFile(filepath.Join(repo, ".devcarry", "V", "emitter.txt")); err != nil || string(b) != "new\n" {
+		t.Errorf("the variant's emitter.txt is %q (%v), want the patched \"new\"", b, err)
+	}
+	if got, want := listing(filepath.Join(repo, ".devcarry", "V")), []string{"emitter.txt", "real.json", "real_part0.cu", "run.sh"}; !slices.Equal(got, want) {
+		t.Errorf("trimmed variant holds %v, want %v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".devcarry", "ab.sh")); err != nil {
+		t.Errorf("ab.sh was not copied beside the variant: %v", err)
+	}
+	must(run(repo, append(env, "FULL=1"), bash, script, "W"))
+	if got, want := listing(filepath.Join(repo, ".devcarry", "W")), []string{"emitter.txt", "fillcheck.bin", "planted.metal", "real.expect", "real.json", "real_part0.cu", "run.sh", "short.jobs", "small.expect", "small.jobs"}; !slices.Equal(got, want) {
+		t.Errorf("FULL=1 variant holds %v, want %v", got, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, ".devcarry", "W", "emitter.txt")); string(b) != "old\n" {
+		t.Errorf("a variant without patches has emitter.txt %q, want HEAD's", b)
+	}
+
+	out, err := run(repo, env, bash, script, "B", bad)
+	if err == nil || !strings.Contains(out, "does not apply") {
+		t.Errorf("a patch that does not apply: want a failure saying so, got %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".devcarry", "B")); err == nil {
+		t.Error("a failed variant was still written")
+	}
+	out, err = run(repo, env, bash, script, "../B")
+	if err == nil || !strings.Contains(out, "plain directory name") {
+		t.Errorf("a name that is a path: want a failure, got %v\n%s", err, out)
+	}
+	out, err = run(repo, nil, git, "worktree", "list")
+	must(out, err)
+	if n := strings.Count(strings.TrimSpace(out), "\n") + 1; n != 1 {
+		t.Errorf("worktrees left behind:\n%s", out)
 	}
 }
 
