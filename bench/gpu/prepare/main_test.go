@@ -231,6 +231,35 @@ done
 	}
 }
 
+// TestVariantPatchesApply: every patch in bench/gpu/variants applies to
+// the tree (git apply --check), so that the prepared experiments cannot
+// silently go stale.
+func TestVariantPatchesApply(t *testing.T) {
+	git := lookPath(t, "git")
+	patches, err := filepath.Glob(filepath.Join("..", "variants", "*.patch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(patches) == 0 {
+		t.Fatal("no patches in bench/gpu/variants")
+	}
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range patches {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(git, "apply", "--check", abs)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s no longer applies: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
+}
+
 // TestReportReproducesRuns rebuilds report.md from the results.json of
 // committed device runs with report.py and compares it with the
 // report.md the run wrote, so that report.py cannot drift from the
