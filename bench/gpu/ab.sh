@@ -3,9 +3,8 @@
 # call, alternating, so that the machine's drift falls on all of them
 # alike (docs/gpu-check.md, runs 19e and 20). Each variant is a directory
 # that `go run ./bench/gpu/prepare -o DIR` wrote, trimmed to the real
-# suite (rm -rf DIR/small* DIR/tune* DIR/planted* DIR/fillcheck*
-# DIR/real.expect DIR/probe* DIR/short*: 1.8 MB), carried next to this
-# script:
+# suite (bench/gpu/variant.sh prepares and trims one, from HEAD and
+# patches: about 1.3 MB), carried next to this script:
 #
 #   VARIANTS="A B" ROUNDS=2 NCU="B" OUT=$OUT bash .devcarry/ab.sh
 #

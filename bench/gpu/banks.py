@@ -26,15 +26,27 @@ def per_weight(requests, weights):
     return sum(wavefronts(r) for r in requests) / weights
 
 
+def lanes(warp, per_block, first=0):
+    """The (block, part) of each lane of a warp of a 128-thread threadgroup
+    whose per_block lanes share a block, from block first on."""
+    return [(first + (warp * 32 + l) // per_block, l % per_block) for l in range(32)]
+
+
+def stage_units(j, warp):
+    """The 16-byte units of a stage's 8 rows (576) that a warp's lanes
+    store in their j-th store (unit tpos.x + 128j)."""
+    return [e for e in (warp * 32 + l + 128 * j for l in range(32)) if e < 576]
+
+
 def committed():
     """Two lanes a block (p), 16 blocks a warp; a lane reads d and four
     2-byte words of its 8 quant bytes from the raw 18-byte blocks."""
     reqs = []
     for warp in range(4):
-        lanes = [(warp * 32 + l) // 2 for l in range(32)], [l % 2 for l in range(32)]
-        reqs.append([ib * 18 for ib in lanes[0]])
+        ls = lanes(warp, 2)
+        reqs.append([ib * 18 for ib, _ in ls])
         for i in range(4):
-            reqs.append([ib * 18 + 2 + 8 * p + 2 * i for ib, p in zip(*lanes)])
+            reqs.append([ib * 18 + 2 + 8 * p + 2 * i for ib, p in ls])
     return reqs, 64 * 32  # one row of a 64-block stage
 
 
@@ -44,10 +56,9 @@ def eight_lanes():
     reqs = []
     for slot in range(4):  # 128 threads cover 16 blocks a slot
         for warp in range(4):
-            ibs = [slot * 16 + (warp * 32 + l) // 8 for l in range(32)]
-            ps = [l % 8 for l in range(32)]
-            reqs.append([ib * 18 for ib in ibs])
-            reqs.append([ib * 18 + 2 + 2 * p for ib, p in zip(ibs, ps)])
+            ls = lanes(warp, 8, slot * 16)
+            reqs.append([ib * 18 for ib, _ in ls])
+            reqs.append([ib * 18 + 2 + 2 * p for ib, p in ls])
     return reqs, 64 * 32
 
 
@@ -58,10 +69,9 @@ def aligned_tile():
     counted."""
     reqs = []
     for warp in range(4):
-        ibs = [(warp * 32 + l) // 2 for l in range(32)]
-        ps = [l % 2 for l in range(32)]
-        reqs.append([4096 + 2 * ib for ib in ibs])  # d, 2 bytes a block
-        q = [ib * 16 + 8 * p for ib, p in zip(ibs, ps)]
+        ls = lanes(warp, 2)
+        reqs.append([4096 + 2 * ib for ib, _ in ls])  # d, 2 bytes a block
+        q = [ib * 16 + 8 * p for ib, p in ls]
         # An 8-byte request is served a half-warp at a time, each lane
         # taking two words.
         for half in (q[:16], q[16:]):
@@ -70,14 +80,12 @@ def aligned_tile():
 
 
 def raw_stores():
-    """The committed staging: each thread stores its 16-byte units (unit
-    tpos.x + 128j of the 576 of a stage's 8 rows) as they came, one
-    16-byte store each (served a quarter-warp at a time)."""
+    """The committed staging: each thread stores its 16-byte units as they
+    came, one 16-byte store each (served a quarter-warp at a time)."""
     reqs = []
     for j in range(5):
         for warp in range(4):
-            es = [warp * 32 + l + 128 * j for l in range(32)]
-            es = [e for e in es if e < 576]
+            es = stage_units(j, warp)
             for quarter in range(4):
                 part = es[quarter * 8:(quarter + 1) * 8]
                 if part:
@@ -92,8 +100,7 @@ def relaid_stores():
     reqs = []
     for j in range(5):
         for warp in range(4):
-            es = [warp * 32 + l + 128 * j for l in range(32)]
-            es = [e for e in es if e < 576]
+            es = stage_units(j, warp)
             if not es:
                 continue
             for k in range(8):

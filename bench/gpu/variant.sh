@@ -4,9 +4,9 @@
 #   bash bench/gpu/variant.sh NAME [PATCH...]
 #
 # checks out HEAD in a temporary worktree, applies each PATCH there (git
-# apply; bench/gpu/results/run*/ keep the patches of the variants runs
-# measured, such as run26c/LO.patch, the decode replaced by a fold of the
-# loaded words), runs `go run ./bench/gpu/prepare -msl-version 3.2 -tune
+# apply; bench/gpu/variants/ keeps patches that still apply, such as
+# loads-only.patch, the decode replaced by a fold of the loaded words),
+# runs `go run ./bench/gpu/prepare -msl-version 3.2 -tune
 # 2048` in it, and writes the result to .devcarry/NAME (replacing it)
 # trimmed to what ab.sh's bench stage needs: the real suite without its
 # expected outputs (about 1.3 MB). With FULL=1 it keeps what a full

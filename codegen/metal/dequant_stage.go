@@ -210,7 +210,8 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 		return fmt.Sprintf("%s * %du", stage, per)
 	}
 	lane := fmt.Sprintf("tpos.x / %du", dqLanes(f)) // the thread's block slot
-	if dqRotates(f, sc) {
+	rot := dqRotates(f, sc)
+	if rot {
 		b.l("const uint s0 = tgpos.x %% %du;", st.stages)
 		first, cur, next = "s0", "sr", "sn"
 	}
@@ -234,7 +235,7 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	}
 	load(at(first, u16))
 	b.l("for (uint s = 0; s < %du; s++) {", st.stages)
-	if cur != "s" {
+	if rot {
 		b.l("const uint sr = (s + s0) %% %du;", st.stages)
 		b.l("const uint sn = (s + s0 + 1u) %% %du;", st.stages)
 	}
@@ -270,7 +271,9 @@ func dqStagedPrefetch(b *kb, f quantInfo, m, n, k, rows int64, st dqStage, threa
 	b.l("}")
 }
 
-// addSum is a + b without parentheses (b alone when a is 0u).
+// addSum is a + b without parentheses (b alone when a is 0u): addExpr for
+// a sum its use already parenthesises (dqXAhead.load's block index), so
+// that the in-order kernels' text stays as it was measured.
 func addSum(a, b string) string {
 	if a == "0u" {
 		return b

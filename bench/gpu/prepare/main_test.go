@@ -224,10 +224,46 @@ done
 	if err == nil || !strings.Contains(out, "plain directory name") {
 		t.Errorf("a name that is a path: want a failure, got %v\n%s", err, out)
 	}
+	out, err = run(repo, env, bash, script, "M", filepath.Join(scratch, "missing.patch"))
+	if err == nil || !strings.Contains(out, "no patch file") {
+		t.Errorf("a patch file that does not exist: want a failure naming it, got %v\n%s", err, out)
+	}
+	out, err = run(repo, []string{"PREPARE=false", "TMPDIR=" + scratch}, bash, script, "P")
+	if err == nil {
+		t.Errorf("a prepare that fails: want a failure, got none\n%s", out)
+	}
+	for _, v := range []string{"M", "P"} {
+		if _, err := os.Stat(filepath.Join(repo, ".devcarry", v)); err == nil {
+			t.Errorf("failed variant %s was still written", v)
+		}
+	}
 	out, err = run(repo, nil, git, "worktree", "list")
 	must(out, err)
 	if n := strings.Count(strings.TrimSpace(out), "\n") + 1; n != 1 {
 		t.Errorf("worktrees left behind:\n%s", out)
+	}
+}
+
+// TestBanksModel runs bench/gpu/banks.py and checks the figures that
+// docs/gpu-check.md (run 26) quotes from it, so that a change to the
+// model cannot leave the page behind.
+func TestBanksModel(t *testing.T) {
+	python := lookPath(t, "python3")
+	out, err := exec.Command(python, filepath.Join("..", "banks.py")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("banks.py: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"committed (2 lanes)    0.0195",
+		"8 lanes a block        0.0156",
+		"16-byte aligned tile   0.0059",
+		"stores, raw units      0.0044",
+		"stores, re-laid        0.0377",
+		"committed at 14336x4096: 1146880 wavefronts, 573440 requests",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("banks.py's output lacks %q:\n%s", want, out)
+		}
 	}
 }
 
