@@ -5,8 +5,9 @@ import "fmt"
 // The dequantising GEMV (dequant_matmul with M ≤ gemvMaxRows): y[m, n] =
 // Σ_k x[m, k]·W[n, k], W's rows stored as GGUF blocks.
 //
-// A threadgroup owns a few consecutive weight rows (four, or eight for
-// q4_k, q6_k and q4_0 staged or at wide N: dqLayoutOf), and all its threads walk
+// A threadgroup owns a few consecutive weight rows (four, eight for
+// q4_k, q6_k and q4_0 staged or at wide N, sixteen for q4_0 staged on
+// long rows: dqLayoutOf), and all its threads walk
 // those rows' blocks together: thread t takes part t % L of blocks t / L,
 // t / L + T / L, … (L lanes share a block, T threads), so the lanes of a
 // simdgroup read neighbouring bytes of a row. For each block a lane loads its slice of x
@@ -135,13 +136,36 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
 	case "q4_0", "q8_0":
 		if ok && st.whole() && m == 1 && st.stages >= dqStagedFrom(f) {
-			return dqLayout{rows: 8, staged: true, prefetch: true, st: st}
+			return dqLayout{rows: dqStagedRows(f, st), staged: true, prefetch: true, st: st}
 		}
 		if f.name == "q4_0" && ceilDiv(n, 8) >= dqWideGrid {
 			return dqLayout{rows: 8}
 		}
 	}
 	return dqLayout{rows: 4}
+}
+
+// dqStagedRows is the rows a threadgroup of the staged q4_0 or q8_0
+// GEMV owns: q4_0 takes 16 where its rows are dqLongStages stages or
+// more, so that each lane's x, loaded once a stage, serves twice the
+// weights (18 KB of tile; x crosses the L1 pipe as many bytes as the
+// weights, docs/gpu-check.md, run 26). On the H200 (run 27, medians of
+// alternating rounds, µs at 4096×4096, 4096×14336, 14336×4096), 16 rows
+// at every shape against 8: 6.4, 15.5–15.6, 14.3–14.4 against 6.4,
+// 15.4–15.5, 14.9–15.0 (27a, 27b); 16 rows at K = 14336 only (this
+// rule): 14.3–14.5 against 15.0–15.1 (27c). Without the decode (loads
+// only, 27a): 12.3–12.4 against 13.5 at 14336×4096, 12.9–13.0 against
+// 13.0 and 5.8 against 5.6–5.7 at K = 4096. With 256 threadgroups at
+// N = 4096 the grid holds about two a multiprocessor, and their 119
+// registers a thread do not limit it (ncu, 27d). q8_0's 16 rows
+// need 34 KB of tile, over Metal's 32 KB; q4_k and q6_k on 16 rows were
+// slower at every shape (27c: q4_k 10.6, 21.2, 27.7 against 7.2, 17.0,
+// 16.8; q6_k 9.0, 21.6, 21.3 against 8.3, 21.0, 20.2).
+func dqStagedRows(f quantInfo, st dqStage) int64 {
+	if f.name == "q4_0" && st.stages >= dqLongStages {
+		return 16
+	}
+	return 8
 }
 
 // dqStagedFrom is the fewest stages a row at which q4_0 and q8_0 (one

@@ -342,3 +342,35 @@ func.func @staged_q80(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
   }
   return %r : tensor<1x20xf32>
 }
+
+// q4_0 with one row of x at K = 8192: four whole stages of 64 blocks, as
+// many as dqLongStages asks for, so 16 rows a threadgroup
+// (dqStagedRows): a tile of 16 rows of 1152 bytes, 1152 16-byte units,
+// 9 a thread at 128 threads, all in range. N = 21 makes two
+// threadgroups; the second's rows past 20 load row 20 and store nothing.
+
+// CHECK-LABEL: // x[1, 8192] · W[21, 8192]ᵀ, W in q4_0
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 1152u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 16u;
+// CHECK:         acc[15] = 0.0f;
+// CHECK:         if (tptg.x == 128u) {
+// CHECK:           const uint s0 = tgpos.x % 4u;
+// CHECK:           uint4 v8;
+// CHECK-NOT:       uint4 v9;
+// CHECK:             const uint e = min(tpos.x + 1024u, 1151u);
+// CHECK-NEXT:        const uint4 t = wq[min(r0 + e / 72u, 20u) * 288u + s0 * 72u + e % 72u];
+// CHECK:           for (uint s = 0; s < 4u; s++) {
+// CHECK:             tg[tpos.x + 1024u] = v8;
+// CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)((tb + 17280u) + ib * 18u);
+// CHECK:                   acc[15] += d * (al + ah);
+
+func.func @staged_q40_16(%x: tensor<1x8192xf32>) -> tensor<1x21xf32> {
+  %r = thunk.call @staged_q40_16_thunk(%x) {target = "metal"} : (tensor<1x8192xf32>) -> tensor<1x21xf32> {
+  ^bb0(%a: tensor<1x8192xf32>):
+    %w = graph.param "w.q4_0" : tensor<96768xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q4_0", k = 8192 : i64, n = 21 : i64} : (tensor<1x8192xf32>, tensor<96768xui8>) -> tensor<1x21xf32>
+    thunk.yield %0 : tensor<1x21xf32>
+  }
+  return %r : tensor<1x21xf32>
+}

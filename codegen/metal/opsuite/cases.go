@@ -249,8 +249,9 @@ func matmulCases() []Case {
 // q4_k, q6_k and q4_0 a decode case (M = 1) at such a K (q4_0 stages only
 // there), whose prefetch loads x a stage ahead too (dqXAhead), and at a
 // K of four whole stages (K = 8192: the fewest, dqLongStages) q8_0's
-// decode case, staged only there, and q4_k's at M = 1 and 2, which take
-// the table of scales (dqScales), and for the unstaged formats Ks whose
+// decode case, staged only there, q4_0's, staged on 16 rows there (N =
+// 21: two threadgroups, the second short), and q4_k's at M = 1 and 2,
+// which take the table of scales (dqScales), and for the unstaged formats Ks whose
 // blocks a 128-thread GEMV walks in whole loop steps of its block slots
 // and then a shorter rest, in one step or one block at a time (q8_0: an even
 // number of blocks, read as 4-byte words, and an odd one; K = 12800 gives
@@ -269,9 +270,10 @@ func dequantCases() []Case {
 		steps  []int // Ks whose blocks the unstaged GEMV walks in whole steps and a rest
 		// Shapes that each take one layout: q4_0's wide N (8 rows a
 		// threadgroup), q4_k's whole stages at M = 2, and the decode
-		// case (M = 1) at whole stages, x loaded a stage ahead.
+		// case (M = 1) at whole stages, x loaded a stage ahead (q4_0
+		// on 16 rows at four stages or more).
 		more []shape
-	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, []shape{{1, 21, 8192}}},
+	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}, {1, 21, 8192}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, []shape{{1, 21, 8192}}},
 		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}, {2, 21, 8192}, {1, 21, 8192}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
