@@ -8,9 +8,11 @@
 #
 #   VARIANTS="A B" ROUNDS=2 NCU="B" OUT=$OUT bash .devcarry/ab.sh
 #
-# Each round runs every variant's bench stage (run.sh full --only bench:
-# build, then the speed table) and prints the GEMV and attention decode
-# rows that match $SHOW (default q8_0; e.g. SHOW='q4_k\|attention'); in
+# Each round runs every variant's bench and sass stages (run.sh full
+# --only bench,sass: build, the speed table, the static SASS counts) and
+# prints the GEMV and attention decode rows that match $SHOW (default
+# q8_0; e.g. SHOW='q4_k\|attention'), and in its first round each
+# dequantising GEMV's static instruction count (" sass KERNEL N"); in
 # the first round the variants named in $NCU are also read by ncu (L1
 # wavefronts and bank conflicts, instructions, occupancy, stalls) on the
 # cases in $NCU_CASES. Every report and counter file goes into one
@@ -32,8 +34,12 @@ metrics=$metrics,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.
 for round in $(seq 1 "${ROUNDS:-2}"); do
   for v in $variants; do
     echo "== $v$round $(date +%T)" | tee -a "$final/ab.txt"
-    OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench >"$res/$v$round.log" 2>&1
+    OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench,sass >"$res/$v$round.log" 2>&1
     grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
+    if [ "$round" = 1 ]; then
+      # The static instruction counts (report.py's SASS table), once a variant.
+      grep -h "^| dequant_gemv_q[0-9]_[0-9a-z]_[0-9][0-9]* | [0-9][0-9]* | " "$res/$v$round/report.md" | awk -F'|' '{printf " sass %s %s\n", $2, $3}' | tee -a "$final/ab.txt"
+    fi
     if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
       # run.sh leaves its built variant in /tmp/rlx-gpu.
       (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --kernel-name regex:^rlx_k_ --metrics "$metrics" \

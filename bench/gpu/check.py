@@ -164,29 +164,49 @@ def build(logs, suites):
 
 
 def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode", "attention_merge")):
-    """The global loads of the split decode kernels, from cuobjdump's SASS:
-    per kernel, how many load instructions of each width (LDG.E.128 is a
-    16-byte load, LDG.E.U16 a 2-byte one), and the local-memory traffic
-    (LDL/STL: register arrays moved off chip)."""
+    """The decode kernels' SASS, from cuobjdump (the text lands in the
+    logs): per kernel, sass_counts's loads, opcodes and instructions."""
     p = subprocess.run(["cuobjdump", "-sass", os.path.join(HERE, f"lib{suite}.so")], capture_output=True, text=True,
                        timeout=max(5, min(120, time_left())))
     with open(os.path.join(logs, f"sass-{suite}.txt"), "w") as f:
         f.write(p.stdout)
+    return sass_counts(p.stdout, prefixes)
+
+
+SASS_LOADS = re.compile(r"\b(LDG\.E[.\w]*|LDS[.\w]*|LDL[.\w]*|STL[.\w]*|SHFL\.\w+|I2F[.\w]*|F2F[.\w]*)\b")
+# An instruction line: its address comment, an optional predicate, the
+# opcode (the base name before the first dot is what is counted).
+SASS_INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)[.\s;]")
+
+
+def sass_counts(text, prefixes):
+    """Per kernel rlx_k_<name> whose name starts with one of prefixes: how
+    many load instructions of each width (LDG.E.128 is a 16-byte load,
+    LDG.E.U16 a 2-byte one) and the local-memory traffic (LDL/STL:
+    register arrays moved off chip), as before; and, under "opcodes" and
+    "instructions", the static count of every instruction by its base
+    opcode (LOP3.LUT counts as LOP3) and their total: the instruction mix
+    of one copy of the kernel's code, not of its executed instructions
+    (docs/gpu-check.md, run 27d)."""
     res, current = {}, None
-    for line in p.stdout.splitlines():
+    for line in text.splitlines():
         m = re.search(r"Function : rlx_k_(\w+)", line)
         if m:
             name = m.group(1)
             current = name if name.startswith(prefixes) else None
             if current:
-                res[current] = {}
+                res[current] = {"opcodes": {}, "instructions": 0}
             continue
         if current is None:
             continue
-        m = re.search(r"\b(LDG\.E[.\w]*|LDS[.\w]*|LDL[.\w]*|STL[.\w]*|SHFL\.\w+|I2F[.\w]*|F2F[.\w]*)\b", line)
+        k = res[current]
+        m = SASS_INSTRUCTION.search(line)
         if m:
-            op = m.group(1)
-            res[current][op] = res[current].get(op, 0) + 1
+            k["opcodes"][m.group(1)] = k["opcodes"].get(m.group(1), 0) + 1
+            k["instructions"] += 1
+        m = SASS_LOADS.search(line)
+        if m:
+            k[m.group(1)] = k.get(m.group(1), 0) + 1
     return res
 
 

@@ -148,11 +148,35 @@ def write(R, out):
                     g = regs[k]
                     L.append(f"- {k}: {g.get('registers')} registers, {g.get('spill_stores', 0)} B spill stores, {g.get('stack', 0)} B stack")
             L.append("")
+    L += sass_lines(R.get("sass"))
     L += counters(R.get("profile"))
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(text)
     return {"lines": len(L)}
+
+
+# The opcodes sass_lines gives a column each (the decode's AND, its
+# subtraction and multiply-add, integer address arithmetic, shared loads).
+SASS_COLUMNS = ["LOP3", "FADD", "FFMA", "IMAD", "IADD3", "LDS", "LDG"]
+
+
+def sass_lines(s):
+    """The sass stage's static instruction counts of the dequantising
+    GEMVs (none where the stage did not run, or ran before it counted
+    opcodes)."""
+    rows = {k: v for k, v in (s or {}).items() if isinstance(v, dict) and "opcodes" in v and k.startswith("dequant_gemv")}
+    if not rows:
+        return []
+    L = ["Static SASS instructions of the dequantising GEMVs (cuobjdump; one copy of each kernel's code, "
+         "not the instructions it executes):", "",
+         "| kernel | instructions | " + " | ".join(SASS_COLUMNS) + " |",
+         "| --- | --- | " + " | ".join("---" for _ in SASS_COLUMNS) + " |"]
+    for k in sorted(rows):
+        v = rows[k]
+        L.append(f"| {k} | {v['instructions']} | " + " | ".join(str(v["opcodes"].get(c, 0)) for c in SASS_COLUMNS) + " |")
+    L.append("")
+    return L
 
 
 def counters(p):

@@ -60,7 +60,7 @@ func TestABScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	stub := `mkdir -p "$OUT"
-printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_0_4096x14336 | a | b | c | 21.3 | d | 0.70 |\nargs: %s\n' "$*" >"$OUT/report.md"
+printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_0_4096x14336 | 512 × 128 | b | c | 21.3 | d | 0.70 |\n| dequant_q8_0_1x21x8192 | dequant_gemv_q8_0_7 | 1e-12 |\n| dequant_gemv_q8_0_2 | 1952 | 428 | 310 |\nargs: %s\n' "$*" >"$OUT/report.md"
 `
 	if err := os.MkdirAll(filepath.Join(dir, "A"), 0o755); err != nil {
 		t.Fatal(err)
@@ -92,6 +92,10 @@ printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// The SASS count, once (the first round), and no other table's rows.
+	if n := strings.Count(out, " sass "); n != 1 || !strings.Contains(out, " sass  dequant_gemv_q8_0_2   1952 \n") {
+		t.Errorf("want one sass line for dequant_gemv_q8_0_2, got %d:\n%s", n, out)
+	}
 	if strings.Contains(out, "gemv_f16") {
 		t.Errorf("SHOW=q8_0 printed the f16 row:\n%s", out)
 	}
@@ -113,8 +117,8 @@ printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_
 			t.Errorf("ab.tar.gz lacks %s (has %v)", name, slices.Sorted(maps.Keys(files)))
 		}
 	}
-	if got := files["./A1/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench\n") {
-		t.Errorf("run.sh was not asked for the bench stage alone:\n%s", got)
+	if got := files["./A1/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench,sass\n") {
+		t.Errorf("run.sh was not asked for the bench and sass stages alone:\n%s", got)
 	}
 }
 
@@ -687,5 +691,63 @@ func TestTimelineSummarize(t *testing.T) {
 	}
 	if string(out) != string(want) {
 		t.Errorf("timeline.py --summarize differs from run 16's table:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestSassCounts: check.py's sass_counts on run 27d's excerpt of a
+// q4_0 kernel's SASS under a function header, beside a kernel of another
+// family (not counted) and a GEMV whose load is predicated: static
+// counts by base opcode, their total, and the loads by width; and
+// report.py's table of them for the dequantising GEMVs only.
+func TestSassCounts(t *testing.T) {
+	excerpt, err := os.ReadFile(filepath.Join("..", "results", "run27d", "N_q4_0_excerpt.sass"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "\tcode for sm_90\n\t\tFunction : rlx_k_dequant_gemv_q4_0_2\n" + string(excerpt) +
+		"\t\tFunction : rlx_k_ew_0\n        /*0000*/                   FFMA R1, R2, R3, R4 ;\n" +
+		"\t\tFunction : rlx_k_gemv_0\n        /*0000*/                   @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;  /* 0x000fe20000000f00 */\n" +
+		"                                                                 /* 0x000fe20000000f00 */\n" +
+		"        /*0010*/                   EXIT ;\n"
+	file := filepath.Join(t.TempDir(), "sass.txt")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runCheckPy(t, "r = check.sass_counts(open(sys.argv[1]).read(), ('gemv', 'dequant_gemv')); "+
+		"print(json.dumps(r, sort_keys=True)); "+
+		"import report; print('\\n'.join(report.sass_lines(r)))", file)
+	lines := strings.SplitN(out, "\n", 2)
+	var got map[string]struct {
+		Opcodes      map[string]int `json:"opcodes"`
+		Instructions int            `json:"instructions"`
+		LDSU16       int            `json:"LDS.U16"`
+		LDG128       int            `json:"LDG.E.128"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if _, ok := got["ew_0"]; ok || len(got) != 2 {
+		t.Errorf("kernels: %v, want dequant_gemv_q4_0_2 and gemv_0", slices.Sorted(maps.Keys(got)))
+	}
+	q := got["dequant_gemv_q4_0_2"]
+	want := map[string]int{"LOP3": 20, "FFMA": 10, "IMAD": 5, "LDS": 4, "FADD": 2}
+	for op, n := range want {
+		if q.Opcodes[op] != n {
+			t.Errorf("q4_0 %s: %d, want %d", op, q.Opcodes[op], n)
+		}
+	}
+	if q.Instructions != 41 || q.LDSU16 != 4 {
+		t.Errorf("q4_0: %d instructions and %d LDS.U16, want 41 and 4", q.Instructions, q.LDSU16)
+	}
+	g := got["gemv_0"]
+	if g.Instructions != 2 || g.Opcodes["LDG"] != 1 || g.Opcodes["EXIT"] != 1 || g.LDG128 != 1 {
+		t.Errorf("gemv_0: %+v, want 2 instructions, LDG and EXIT once, one LDG.E.128", g)
+	}
+	table := lines[1]
+	if !strings.Contains(table, "| dequant_gemv_q4_0_2 | 41 | 20 | 2 | 10 | 5 | 0 | 4 | 0 |") {
+		t.Errorf("report.sass_lines lacks the q4_0 row:\n%s", table)
+	}
+	if strings.Contains(table, "gemv_0") {
+		t.Errorf("report.sass_lines has a kernel other than the dequantising GEMVs:\n%s", table)
 	}
 }
