@@ -115,7 +115,8 @@ type dqLayout struct {
 // Since run 24 q4_0 with one row of x (m = 1) and rows of whole stages
 // (slots block slots a step, dqStaging) is staged with prefetch on 8 rows,
 // x loaded a stage ahead (dqXAhead): 6.6, 15.9, 15.1 against 7.0, 16.2,
-// 18.3 (on 4 rows 7.6, 17.6, 18.3; run 24a, three alternating rounds).
+// 18.3 (on 4 rows 7.6, 17.6, 18.3; run 24a, three alternating rounds);
+// since run 27 on 16 rows where its rows are long (dqStagedRows).
 // Staged with x loaded in the decode it had lost (run 11, above); other
 // shapes and small batches keep the unstaged layout. q8_0 is staged so
 // (8 rows, x ahead) only where its rows are dqLongStages stages or more:
