@@ -165,11 +165,14 @@ def build(logs, suites):
 
 def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode", "attention_merge")):
     """The decode kernels' SASS, from cuobjdump (the text lands in the
-    logs): per kernel, sass_counts's loads, opcodes and instructions."""
+    logs): per kernel, sass_counts's loads, opcodes and instructions. A
+    failing cuobjdump fails the stage rather than leave it empty."""
     p = subprocess.run(["cuobjdump", "-sass", os.path.join(HERE, f"lib{suite}.so")], capture_output=True, text=True,
                        timeout=max(5, min(120, time_left())))
     with open(os.path.join(logs, f"sass-{suite}.txt"), "w") as f:
         f.write(p.stdout)
+    if p.returncode != 0:
+        raise RuntimeError(f"cuobjdump -sass lib{suite}.so: exit {p.returncode}: {p.stderr.strip()[-2000:]}")
     return sass_counts(p.stdout, prefixes)
 
 
@@ -183,11 +186,11 @@ def sass_counts(text, prefixes):
     """Per kernel rlx_k_<name> whose name starts with one of prefixes: how
     many load instructions of each width (LDG.E.128 is a 16-byte load,
     LDG.E.U16 a 2-byte one) and the local-memory traffic (LDL/STL:
-    register arrays moved off chip), as before; and, under "opcodes" and
-    "instructions", the static count of every instruction by its base
-    opcode (LOP3.LUT counts as LOP3) and their total: the instruction mix
-    of one copy of the kernel's code, not of its executed instructions
-    (docs/gpu-check.md, run 27d)."""
+    register arrays moved off chip), each under its full opcode; and,
+    under "opcodes" and "instructions", the static count of every
+    instruction by its base opcode (LOP3.LUT counts as LOP3) and their
+    total: the instruction mix of one copy of the kernel's code, not of
+    its executed instructions (docs/gpu-check.md, run 27d)."""
     res, current = {}, None
     for line in text.splitlines():
         m = re.search(r"Function : rlx_k_(\w+)", line)

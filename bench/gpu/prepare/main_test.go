@@ -751,3 +751,18 @@ func TestSassCounts(t *testing.T) {
 		t.Errorf("report.sass_lines has a kernel other than the dequantising GEMVs:\n%s", table)
 	}
 }
+
+// TestSassFailsLoudly: the sass stage with a cuobjdump that fails
+// raises (the stage records the error) instead of returning no kernels.
+func TestSassFailsLoudly(t *testing.T) {
+	bin := t.TempDir()
+	stub := "#!/bin/sh\necho 'cuobjdump fatal: no such file' >&2\nexit 2\n"
+	if err := os.WriteFile(filepath.Join(bin, "cuobjdump"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out := runCheckPy(t, `exec("try:\n    print(check.sass(sys.argv[1]))\nexcept RuntimeError as e:\n    print('raised', e)")`, t.TempDir())
+	if !strings.Contains(out, "raised cuobjdump -sass libreal.so: exit 2: cuobjdump fatal: no such file") {
+		t.Errorf("a failing cuobjdump: %s", out)
+	}
+}

@@ -251,11 +251,12 @@ func matmulCases() []Case {
 // K of four whole stages (K = 8192: the fewest, dqLongStages) q8_0's
 // decode case, staged only there, q4_0's, staged on 16 rows there (N =
 // 21: two threadgroups, the second short), and q4_k's at M = 1 and 2,
-// which take the table of scales (dqScales), and for the unstaged formats Ks whose
-// blocks a 128-thread GEMV walks in whole loop steps of its block slots
-// and then a shorter rest, in one step or one block at a time (q8_0: an even
-// number of blocks, read as 4-byte words, and an odd one; K = 12800 gives
-// some lanes a step of four blocks and one of three), and for q4_0 an N
+// which take the table of scales (dqScales), and for the unstaged
+// formats Ks whose blocks a 128-thread GEMV walks in whole loop steps of
+// its block slots and then a shorter rest, in one step or one block at a
+// time (q8_0: an even number of blocks, read as 4-byte words, and an odd
+// one; K = 12800 gives some lanes a step of four blocks and one of
+// three), and for q4_0 an N
 // whose GEMV takes 8 rows a threadgroup instead of 4 (N = 8195: 1025
 // threadgroups of 8 rows, the last one short).
 func dequantCases() []Case {
