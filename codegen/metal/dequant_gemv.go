@@ -27,9 +27,8 @@ import "fmt"
 // masked in place inside a 16-bit word needs no shift, and offsets are
 // folded out of the sum: q4_0's −8 and q8_0's 128 (its bytes XORed with
 // 0x80, q + 128) go with the subtraction of 2²³ below (rlx_mfo, run 21c:
-// −1 to −4%, the lanes no longer sum their x); q4_k's minimum is
-// −dmin·m·Σx and q6_k's −32 is −32·Σx (taken with the subtraction, q6_k
-// was 1 to 5% slower). The masked words become floats through rlx_mf
+// −1 to −4%, the lanes no longer sum their x), and so does q6_k's −32
+// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. The masked words become floats through rlx_mf
 // (the bits of 2²³ + q, minus 2²³) instead of integer-to-float
 // conversions, which run at a
 // fraction of the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
@@ -694,13 +693,27 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 // 6-bit values are assembled bytewise in one 32-bit word from ql (low
 // nibbles of l for g = 0, of l+32 for g = 1, high nibbles for g = 2, 3)
 // and qh (bits 2g, 2g+1).
+//
+// The fields and the group's signed 8-bit scale (XORed with 0x80: s +
+// 128) become floats through 2²³'s bits, the −32 and the −128 folded
+// into the subtraction (rlx_mfo), so the lane needs neither Σx nor an
+// integer-to-float conversion a group. 2²³'s bits come from a register
+// (mg, ORed with tgpos.y, which is 0 in the one-row grid, so the compiler
+// cannot fold them into a constant): on the H200 a field is then one
+// three-input AND-OR (an sm_90 LOP3 takes one immediate, the mask) where
+// a word ORed with the constant needs the OR too. Run 28 (µs at 4096²,
+// 4096×14336, 14336×4096, two calls of two and three rounds): 8.2, 20.5–
+// 20.7, 19.8–20.0 against 8.2–8.3, 21.0–21.1, 20.1, with 4.6% fewer
+// instructions (12.5 million at 14336×4096, against 13.2). Each half
+// alone was slower at 4096×14336: the register without the folds 21.5,
+// the folds with the constant 23.6.
 func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint n6 = p / 8u;")
 	b.l("const uint j6 = p %% 8u;")
+	b.l("const uint mg = 0x4B000000u | tgpos.y;")
 	for g := range 4 {
 		xfloats(b, src, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4,
 			func(i int) string { return pick(i, "", "0.00390625f") })
-		sumOf(b, fmt.Sprintf("sx%d", g), fmt.Sprintf("x%d_", g), 1)
 	}
 	for r := range src.rows {
 		b.l("{")
@@ -709,7 +722,7 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 		b.l("const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);")
 		b.l("const uint qb = (uint)hw[n6 * 32u + 16u + j6 * 2u] | ((uint)hw[n6 * 32u + 16u + j6 * 2u + 1u] << 16);")
 		b.l("const uint qh = (uint)hw[64u + n6 * 16u + j6 * 2u] | ((uint)hw[64u + n6 * 16u + j6 * 2u + 1u] << 16);")
-		b.l("%s const char *sc = (%s const char *)(blk + 192u + n6 * 8u + j6 / 4u);", src.space, src.space)
+		b.l("%s const uchar *sc = blk + 192u + n6 * 8u + j6 / 4u;", src.space)
 		b.l("const float d = rlx_half_bits(hw[104]);")
 		b.l("const uint q0 = (qa & 0x0F0F0F0Fu) | ((qh & 0x03030303u) << 4);")
 		b.l("const uint q1 = (qb & 0x0F0F0F0Fu) | ((qh & 0x0C0C0C0Cu) << 2);")
@@ -718,13 +731,12 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 		b.l("float a = 0.0f;")
 		for g := range 4 {
 			b.l("{")
-			b.l("const uint lo = q%d | 0x4B000000u;", g)
-			b.l("const uint hi = (q%d >> 16) | 0x4B000000u;", g)
-			b.l("float t = x%d_0 * rlx_mf(lo & 0x4B0000FFu);", g)
-			b.l("t += x%d_1 * rlx_mf(lo & 0x4B00FF00u);", g)
-			b.l("t += x%d_2 * rlx_mf(hi & 0x4B0000FFu);", g)
-			b.l("t += x%d_3 * rlx_mf(hi & 0x4B00FF00u);", g)
-			b.l("a += (float)sc[%d] * (t - 32.0f * sx%d);", 2*g, g)
+			b.l("const uint hi = q%d >> 16;", g)
+			b.l("float t = x%d_0 * %s;", g, mfo(fmt.Sprintf("(q%d & 0x00FFu) | mg", g), 32))
+			b.l("t += x%d_1 * %s;", g, mfo(fmt.Sprintf("(q%d & 0xFF00u) | mg", g), 32<<8))
+			b.l("t += x%d_2 * %s;", g, mfo("(hi & 0x00FFu) | mg", 32))
+			b.l("t += x%d_3 * %s;", g, mfo("(hi & 0xFF00u) | mg", 32<<8))
+			b.l("a += %s * t;", mfo(fmt.Sprintf("((uint)sc[%d] ^ 0x80u) | mg", 2*g), 128))
 			b.l("}")
 		}
 		b.l("acc[%d] += d * a;", accIndex(r, mi, m))

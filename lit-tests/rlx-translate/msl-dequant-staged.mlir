@@ -128,10 +128,25 @@
 // CHECK-NEXT:        for (uint ib = tpos.x / 16u; ib < 8u; ib += 8u) {
 // CHECK-NEXT:          {
 // CHECK-NEXT:            device const float *xb = x + 0u + (s * 8u + ib) * 256u;
-// CHECK:                 const float4 x0_v0 = xc0;
+// CHECK:                 const uint mg = 0x4B000000u | tgpos.y;
+// CHECK-NEXT:            const float4 x0_v0 = xc0;
 // CHECK:                 const float4 x3_v0 = xc3;
 // CHECK:                   threadgroup const uchar *blk = tb + ib * 210u;
 // CHECK:                   threadgroup const ushort *hw = (threadgroup const ushort *)blk;
+// The group's scale and its four 6-bit fields become floats through 2²³'s
+// bits held in a register (mg, run 28), the fields' −32 (at bits 0 and 8:
+// 2²³ + 32 and 2²³ + 32·256) and the scale's −128 taken with the
+// subtraction: no Σx, no integer conversion.
+// CHECK:                   threadgroup const uchar *sc = blk + 192u + n6 * 8u + j6 / 4u;
+// CHECK:                     const uint hi = q0 >> 16;
+// CHECK-NEXT:                float t = x0_0 * rlx_mfo((q0 & 0x00FFu) | mg, 8388640.0f);
+// CHECK-NEXT:                t += x0_1 * rlx_mfo((q0 & 0xFF00u) | mg, 8396800.0f);
+// CHECK-NEXT:                t += x0_2 * rlx_mfo((hi & 0x00FFu) | mg, 8388640.0f);
+// CHECK-NEXT:                t += x0_3 * rlx_mfo((hi & 0xFF00u) | mg, 8396800.0f);
+// CHECK-NEXT:                a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * t;
+// CHECK:                     a += rlx_mfo(((uint)sc[6] ^ 0x80u) | mg, 8388736.0f) * t;
+// CHECK-NEXT:              }
+// CHECK-NEXT:              acc[0] += d * a;
 // CHECK:               xc0 = xn0;
 // CHECK-NEXT:          xc1 = xn1;
 // CHECK-NEXT:          xc2 = xn2;

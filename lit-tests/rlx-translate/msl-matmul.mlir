@@ -141,10 +141,9 @@
 // CHECK-NEXT:      float s = 0.0f;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
 // CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
-// CHECK:                 const uint lo = q0 | 0x4B000000u;
-// CHECK-NEXT:            const uint hi = (q0 >> 16) | 0x4B000000u;
-// CHECK-NEXT:            float t = x0_0 * rlx_mf(lo & 0x4B0000FFu);
-// CHECK:                 a += (float)sc[0] * (t - 32.0f * sx0);
+// CHECK:                 const uint hi = q0 >> 16;
+// CHECK-NEXT:            float t = x0_0 * rlx_mfo((q0 & 0x00FFu) | mg, 8388640.0f);
+// CHECK:                 a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * t;
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {
