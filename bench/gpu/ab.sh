@@ -8,13 +8,15 @@
 #
 #   VARIANTS="A B" ROUNDS=2 NCU="B" OUT=$OUT bash .devcarry/ab.sh
 #
-# Each round runs every variant's bench and sass stages (run.sh full
-# --only bench,sass: build, the speed table, the static SASS counts) and
+# Each round runs every variant's bench stage (run.sh full --only bench:
+# build and the speed table; in the first round also the sass stage, the
+# static SASS counts) and
 # prints the GEMV and attention decode rows that match $SHOW (default
 # q8_0; e.g. SHOW='q4_k\|attention'), and in its first round each
 # dequantising GEMV's static instruction count (" sass KERNEL N"); in
 # the first round the variants named in $NCU are also read by ncu (L1
-# wavefronts and bank conflicts, instructions, occupancy, stalls) on the
+# wavefronts and bank conflicts, instructions, occupancy, stall reasons,
+# instructions by opcode) on the
 # cases in $NCU_CASES. Every report and counter file goes into one
 # archive, $OUT/ab.tar.gz, as the device tool brings back only eight
 # files; the rows printed are also appended to $OUT/ab.txt as they come,
@@ -31,10 +33,19 @@ metrics=$metrics,smsp__inst_executed.sum,gpu__time_duration.sum,sm__warps_active
 metrics=$metrics,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
 metrics=$metrics,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
 metrics=$metrics,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio
+# The rest of the stall reasons (warps stalled for each, per issued
+# instruction) and the executed instructions by opcode.
+for stall in short_scoreboard wait math_pipe_throttle mio_throttle barrier not_selected selected dispatch_stall no_instruction branch_resolving; do
+  metrics=$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio
+done
+metrics=$metrics,sass__inst_executed_per_opcode
 for round in $(seq 1 "${ROUNDS:-2}"); do
   for v in $variants; do
     echo "== $v$round $(date +%T)" | tee -a "$final/ab.txt"
-    OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only bench,sass >"$res/$v$round.log" 2>&1
+    # The SASS (its dump is megabytes) only in the first round.
+    stages=bench
+    [ "$round" = 1 ] && stages=bench,sass
+    OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only $stages >"$res/$v$round.log" 2>&1
     grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
     if [ "$round" = 1 ]; then
       # The static instruction counts (report.py's SASS table), once a variant.
@@ -42,9 +53,9 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     fi
     if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
       # run.sh leaves its built variant in /tmp/rlx-gpu.
-      (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --kernel-name regex:^rlx_k_ --metrics "$metrics" \
+      (cd /tmp/rlx-gpu && timeout 150 ncu --clock-control none --print-metric-instances values --kernel-name regex:^rlx_k_ --metrics "$metrics" \
         python3 bench.py --profile "${NCU_CASES:-dequant_gemv_q8_0_4096x14336,dequant_gemv_q8_0_14336x4096}" >"$res/ncu_$v.txt" 2>&1)
-      grep -E "^  rlx_k_|    [a-z]" "$res/ncu_$v.txt" | head -60
+      grep -E "^  rlx_k_|    [a-z]" "$res/ncu_$v.txt" | cut -c1-400 | head -90
     fi
   done
 done

@@ -41,6 +41,16 @@
 //             from block to block, so that one load's lanes spread over
 //             more banks; four or eight rows
 //
+// and, from run 28 (soaQ4_0):
+//
+//   soa_*     q4_0 repacked out of GGUF's blocks (every block's qs, then
+//             every block's d; the same bytes), read straight into
+//             registers, a lane's 8 bytes of qs and its block's d a row,
+//             the next block's loaded before this one's decode; loads =
+//             loads only, float = the float decode above, emit = the
+//             emitted kernel's decode (offsets with the subtraction, two
+//             sums a row); the number is the rows a threadgroup of 128
+//
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
 //
@@ -798,6 +808,85 @@ __global__ void __launch_bounds__(128) stagedQ4_0(const float *x, const uint8_t 
   storeRows<ROWS>(sum, red, y, r0, n);
 }
 
+// Run 28: q4_0 repacked out of GGUF's blocks into two arrays, every
+// block's 16 bytes of qs (row-major, [n][nb][16]) and then every block's
+// d ([n][nb] halves), the same bytes as GGUF's. A lane reads its 8 bytes
+// of qs in one 8-byte load (lanes 2i, 2i+1 read block i's 16), and the
+// block's d in a 2-byte load, straight into registers: no staging, and
+// the next block's words loaded before this one's decode. x as the
+// emitted kernel reads it, a lane's 16 floats. ROWS rows a threadgroup
+// of 128.
+template <int ROWS, Var V, bool EMIT = false>
+__global__ void __launch_bounds__(128) soaQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                               uint32_t k) {
+  __shared__ float red[4][ROWS];
+  const uint32_t t = threadIdx.x, nb = k / 32, p = t % 2, blk = t / 2;
+  const uint32_t r0 = blockIdx.x * ROWS;
+  const uint16_t *dd = (const uint16_t *)(w + (size_t)n * nb * 16);
+  size_t rb[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) rb[r] = (size_t)(r0 + r < n ? r0 + r : n - 1) * nb;
+  uint2 q[ROWS];
+  uint16_t dh[ROWS];
+  auto load = [&](uint32_t ib) {
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      q[r] = __ldg((const uint2 *)(w + (rb[r] + ib) * 16 + 8 * p));
+      dh[r] = __ldg(dd + rb[r] + ib);
+    }
+  };
+  float acc[ROWS] = {};
+  uint32_t bits = 0;
+  uint32_t ib = blk;
+  if (ib < nb) load(ib);
+  for (; ib < nb; ib += 64) {
+    uint2 qc[ROWS];
+    uint16_t dc[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+      qc[r] = q[r];
+      dc[r] = dh[r];
+    }
+    if (ib + 64 < nb) load(ib + 64);
+    if (V == LOADS) {
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) bits ^= qc[r].x ^ (qc[r].y << 1) ^ dc[r];
+    } else if (EMIT) {
+      // The emitted kernel's decode (dqLaneQ4_0 since run 21c): q − 8
+      // taken with the subtraction of 2²³ (2²³ + 8·place), two sums a
+      // row; a 32-bit word ORed with 2²³'s bits serves its low half's
+      // four fields (the masks clear bits 16–22), its high half is
+      // shifted down first.
+      const XQ4F xs = xq4Scaled(xq4(x + ib * 32, p, 0));
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t u[4] = {qc[r].x | 0x4B000000u, (qc[r].x >> 16) | 0x4B000000u, qc[r].y | 0x4B000000u,
+                               (qc[r].y >> 16) | 0x4B000000u};
+        float al = 0.f, ah = 0.f;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+          al += xs.xl[2 * i] * (__uint_as_float(u[i] & 0x4B00000Fu) - 8388616.0f);
+          al += xs.xl[2 * i + 1] * (__uint_as_float(u[i] & 0x4B000F00u) - 8390656.0f);
+          ah += xs.xh[2 * i] * (__uint_as_float(u[i] & 0x4B0000F0u) - 8388736.0f);
+          ah += xs.xh[2 * i + 1] * (__uint_as_float(u[i] & 0x4B00F000u) - 8421376.0f);
+        }
+        acc[r] += h2f(dc[r]) * (al + ah);
+      }
+    } else {
+      const XQ4F xs = xq4Scaled(xq4(x + ib * 32, p, 0));
+#pragma unroll
+      for (int r = 0; r < ROWS; r++) {
+        const uint32_t h[4] = {qc[r].x & 0xFFFFu, qc[r].x >> 16, qc[r].y & 0xFFFFu, qc[r].y >> 16};
+        acc[r] += q4Float(xs, h, h2f(dc[r]));
+      }
+    }
+  }
+  float sum[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; r++) sum[r] = V == LOADS ? (float)(bits & 0xFFFFu) : acc[r];
+  storeRows<ROWS>(sum, red, y, r0, n);
+}
+
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
 struct Variant {
   const char *name;
@@ -806,6 +895,7 @@ struct Variant {
   int threads;  // a threadgroup
   int smemX;    // threadgroup bytes a weight column (k): 2 for half2 x, else 0
   Kern k[2];    // q4_0, q8_0 (null: q4_0 only)
+  bool soa;     // reads q4_0 repacked (soaQ4_0), not GGUF's blocks
 };
 static const Variant variants[] = {
     {"float", FLOAT, 4, THREADS, 0, {gemv<Q4_0, FLOAT, 4>, gemv<Q8_0, FLOAT, 4>}},
@@ -840,7 +930,25 @@ static const Variant variants[] = {
     {"pairT_f_r8", FLOAT, 8, 128, 0, {pairTQ4_0<8, 0>, pairTQ8_0<8>}},
     {"pairT_m2_r4", FLOAT, 4, 128, 0, {pairTQ4_0<4, 2>, nullptr}},
     {"pairT_m2_r8", FLOAT, 8, 128, 0, {pairTQ4_0<8, 2>, nullptr}},
+    {"soa_loads8", LOADS, 8, 128, 0, {soaQ4_0<8, LOADS>, nullptr}, true},
+    {"soa_loads16", LOADS, 16, 128, 0, {soaQ4_0<16, LOADS>, nullptr}, true},
+    {"soa_float8", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT>, nullptr}, true},
+    {"soa_float16", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT>, nullptr}, true},
+    {"soa_emit8", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, true>, nullptr}, true},
+    {"soa_emit16", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT, true>, nullptr}, true},
+    {"soa_emit4", FLOAT, 4, 128, 0, {soaQ4_0<4, FLOAT, true>, nullptr}, true},
 };
+
+// q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
+static std::vector<uint8_t> repackQ4_0(const std::vector<uint8_t> &w) {
+  const size_t blocks = w.size() / 18;
+  std::vector<uint8_t> o(w.size());
+  for (size_t b = 0; b < blocks; b++) {
+    memcpy(&o[b * 16], &w[b * 18 + 2], 16);
+    memcpy(&o[blocks * 16 + b * 2], &w[b * 18], 2);
+  }
+  return o;
+}
 
 static uint32_t rng = 12345u;
 static uint32_t next() {
@@ -990,6 +1098,16 @@ int main() {
         CK(cudaMalloc(&p, wbytes));
         CK(cudaMemcpy(p, wh.data(), wbytes, cudaMemcpyHostToDevice));
       }
+      // The repacked copies (q4_0 only), for the soa variants.
+      std::vector<uint8_t *> wsoa;
+      if (f == Q4_0) {
+        const std::vector<uint8_t> rh = repackQ4_0(wh);
+        wsoa.resize(sets);
+        for (auto &p : wsoa) {
+          CK(cudaMalloc(&p, wbytes));
+          CK(cudaMemcpy(p, rh.data(), wbytes, cudaMemcpyHostToDevice));
+        }
+      }
       const double bytes = (double)wbytes + k * 4.0 + n * 4.0;
       for (const Variant &var : variants) {
         const Var v = var.v;
@@ -1003,7 +1121,8 @@ int main() {
           fprintf(stderr, "%s %u×%u %s: skipped, needs %zu bytes of shared memory\n", fmtName[fi], k, n, var.name, smem);
           continue;
         }
-        kern<<<grid, threads, smem>>>(x, ws[0], y, n, k);
+        const std::vector<uint8_t *> &wv = var.soa ? wsoa : ws;
+        kern<<<grid, threads, smem>>>(x, wv[0], y, n, k);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         std::vector<float> yh(n);
@@ -1019,7 +1138,7 @@ int main() {
         }
         const double us = timeGraph(
             [&](cudaStream_t s) {
-              for (int i = 0; i < sets; i++) kern<<<grid, threads, smem, s>>>(x, ws[i], y + (size_t)i * n, n, k);
+              for (int i = 0; i < sets; i++) kern<<<grid, threads, smem, s>>>(x, wv[i], y + (size_t)i * n, n, k);
             },
             sets);
         char nmse[32] = "-";
@@ -1029,6 +1148,7 @@ int main() {
         fflush(stdout);
       }
       for (auto &p : ws) CK(cudaFree(p));
+      for (auto &p : wsoa) CK(cudaFree(p));
       CK(cudaFree(x));
       CK(cudaFree(y));
     }

@@ -120,6 +120,9 @@ printf '| gemv_f16_4096x4096 | a | b | c | 11.2 | d | 0.72 |\n| dequant_gemv_q8_
 	if got := files["./A1/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench,sass\n") {
 		t.Errorf("run.sh was not asked for the bench and sass stages alone:\n%s", got)
 	}
+	if got := files["./A2/report.md"]; !strings.Contains(got, "args: full --budget 150 --only bench\n") {
+		t.Errorf("run.sh was not asked for the bench stage alone after the first round:\n%s", got)
+	}
 }
 
 // TestVariantScript runs bench/gpu/variant.sh in a scratch repository with

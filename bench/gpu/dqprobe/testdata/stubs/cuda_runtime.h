@@ -31,6 +31,9 @@ struct __attribute__((aligned(16))) float4 {
   float x, y, z, w;
 };
 
+struct __attribute__((aligned(8))) uint2 {
+  unsigned x, y;
+};
 struct __attribute__((aligned(16))) uint4 {
   unsigned x, y, z, w;
 };
@@ -80,6 +83,8 @@ DQPROBE_STUB float __uint_as_float(unsigned) { return 0.0f; }
 DQPROBE_STUB float __shfl_xor_sync(unsigned, float v, int, int = 32) { return v; }
 DQPROBE_STUB uint4 __ldg(const uint4 *p) { return *p; }
 DQPROBE_STUB unsigned __ldg(const unsigned *p) { return *p; }
+DQPROBE_STUB uint2 __ldg(const uint2 *p) { return *p; }
+DQPROBE_STUB unsigned short __ldg(const unsigned short *p) { return *p; }
 DQPROBE_STUB unsigned __funnelshift_r(unsigned lo, unsigned, unsigned) { return lo; }
 #undef DQPROBE_STUB
 
