@@ -28,10 +28,10 @@ import "fmt"
 // folded out of the sum: q4_0's −8 and q8_0's 128 (its bytes XORed with
 // 0x80, q + 128) go with the subtraction of 2²³ below (rlx_mfo, run 21c:
 // −1 to −4%, the lanes no longer sum their x), and so does q6_k's −32
-// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. The masked words become floats through rlx_mf
-// (the bits of 2²³ + q, minus 2²³) instead of integer-to-float
-// conversions, which run at a
-// fraction of the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
+// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. The masked
+// words become floats through rlx_mf (the bits of 2²³ + q, minus 2²³)
+// instead of integer-to-float conversions, which run at a fraction of
+// the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
 // bits once, and each field is then one AND (with 2²³'s bits and the
 // field's mask), one subtraction and one multiply-add into a running sum
 // (two sums a row, for the latency). Against the first form (each field
@@ -313,6 +313,8 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	} else {
 		b.tgmem("float", int(int64(nsg)*rm*4))
 	}
+	// One row of threadgroups: dqLaneQ6K reads tgpos.y as a zero the
+	// compiler cannot see.
 	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
 	b.l("const uint r0 = tgpos.x * %du;", rows)
 	b.l("const uint p = tpos.x %% %du;", L)
@@ -702,8 +704,8 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 // cannot fold them into a constant): on the H200 a field is then one
 // three-input AND-OR (an sm_90 LOP3 takes one immediate, the mask) where
 // a word ORed with the constant needs the OR too. Run 28 (µs at 4096²,
-// 4096×14336, 14336×4096, two calls of two and three rounds): 8.2, 20.5–
-// 20.7, 19.8–20.0 against 8.2–8.3, 21.0–21.1, 20.1, with 4.6% fewer
+// 4096×14336, 14336×4096, two calls of two and three rounds): 8.2–8.3,
+// 20.5–20.6, 19.8–20.0 against 8.2–8.3, 21.0–21.1, 20.1, with 4.6% fewer
 // instructions (12.5 million at 14336×4096, against 13.2). Each half
 // alone was slower at 4096×14336: the register without the folds 21.5,
 // the folds with the constant 23.6.
