@@ -51,7 +51,9 @@
 //             emitted kernel's decode (offsets with the subtraction, two
 //             sums a row), sub = fields read as subnormal floats (an
 //             AND and a multiply-add a weight; exact only where subnormals
-//             are kept); the number is the rows a threadgroup of 128
+//             are kept); the number is the rows a threadgroup of 128,
+//             _a2 = the loads two block slots ahead, _m8 = at most 64
+//             registers a thread (eight threadgroups a multiprocessor)
 //
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
@@ -818,9 +820,9 @@ __global__ void __launch_bounds__(128) stagedQ4_0(const float *x, const uint8_t 
 // the next block's words loaded before this one's decode. x as the
 // emitted kernel reads it, a lane's 16 floats. ROWS rows a threadgroup
 // of 128.
-template <int ROWS, Var V, int DEC = 0>
-__global__ void __launch_bounds__(128) soaQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
-                                               uint32_t k) {
+template <int ROWS, Var V, int DEC = 0, int AHEAD = 1, int MINB = 1>
+__global__ void __launch_bounds__(128, MINB) soaQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                     uint32_t k) {
   __shared__ float red[4][ROWS];
   const uint32_t t = threadIdx.x, nb = k / 32, p = t % 2, blk = t / 2;
   const uint32_t r0 = blockIdx.x * ROWS;
@@ -828,28 +830,20 @@ __global__ void __launch_bounds__(128) soaQ4_0(const float *x, const uint8_t *w,
   size_t rb[ROWS];
 #pragma unroll
   for (int r = 0; r < ROWS; r++) rb[r] = (size_t)(r0 + r < n ? r0 + r : n - 1) * nb;
-  uint2 q[ROWS];
-  uint16_t dh[ROWS];
-  auto load = [&](uint32_t ib) {
+  // AHEAD sets of a block's words a row: the loads of block slot ib +
+  // 64·AHEAD are issued before slot ib's decode.
+  uint2 q[AHEAD][ROWS];
+  uint16_t dh[AHEAD][ROWS];
+  auto load = [&](int a, uint32_t ib) {
 #pragma unroll
     for (int r = 0; r < ROWS; r++) {
-      q[r] = __ldg((const uint2 *)(w + (rb[r] + ib) * 16 + 8 * p));
-      dh[r] = __ldg(dd + rb[r] + ib);
+      q[a][r] = __ldg((const uint2 *)(w + (rb[r] + ib) * 16 + 8 * p));
+      dh[a][r] = __ldg(dd + rb[r] + ib);
     }
   };
   float acc[ROWS] = {};
   uint32_t bits = 0;
-  uint32_t ib = blk;
-  if (ib < nb) load(ib);
-  for (; ib < nb; ib += 64) {
-    uint2 qc[ROWS];
-    uint16_t dc[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; r++) {
-      qc[r] = q[r];
-      dc[r] = dh[r];
-    }
-    if (ib + 64 < nb) load(ib + 64);
+  auto step = [&](uint32_t ib, const uint2 *qc, const uint16_t *dc) {
     if (V == LOADS) {
 #pragma unroll
       for (int r = 0; r < ROWS; r++) bits ^= qc[r].x ^ (qc[r].y << 1) ^ dc[r];
@@ -908,6 +902,26 @@ __global__ void __launch_bounds__(128) soaQ4_0(const float *x, const uint8_t *w,
       for (int r = 0; r < ROWS; r++) {
         const uint32_t h[4] = {qc[r].x & 0xFFFFu, qc[r].x >> 16, qc[r].y & 0xFFFFu, qc[r].y >> 16};
         acc[r] += q4Float(xs, h, h2f(dc[r]));
+      }
+    }
+  };
+#pragma unroll
+  for (int a = 0; a < AHEAD; a++)
+    if (blk + 64 * a < nb) load(a, blk + 64 * a);
+  for (uint32_t ib0 = blk; ib0 < nb; ib0 += 64 * AHEAD) {
+#pragma unroll
+    for (int a = 0; a < AHEAD; a++) {
+      const uint32_t ib = ib0 + 64 * a;
+      if (ib < nb) {
+        uint2 qc[ROWS];
+        uint16_t dc[ROWS];
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+          qc[r] = q[a][r];
+          dc[r] = dh[a][r];
+        }
+        if (ib + 64 * AHEAD < nb) load(a, ib + 64 * AHEAD);
+        step(ib, qc, dc);
       }
     }
   }
@@ -969,6 +983,10 @@ static const Variant variants[] = {
     {"soa_emit4", FLOAT, 4, 128, 0, {soaQ4_0<4, FLOAT, 1>, nullptr}, true},
     {"soa_sub8", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 2>, nullptr}, true},
     {"soa_sub16", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT, 2>, nullptr}, true},
+    {"soa_sub8_a2", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 2, 2>, nullptr}, true},
+    {"soa_sub8_m8", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 2, 1, 8>, nullptr}, true},
+    {"soa_sub4_a2", FLOAT, 4, 128, 0, {soaQ4_0<4, FLOAT, 2, 2>, nullptr}, true},
+    {"soa_loads8_a2", LOADS, 8, 128, 0, {soaQ4_0<8, LOADS, 0, 2>, nullptr}, true},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
