@@ -52,8 +52,9 @@
 //             sums a row), sub = fields read as subnormal floats (an
 //             AND and a multiply-add a weight; exact only where subnormals
 //             are kept); the number is the rows a threadgroup of 128,
-//             _a2 = the loads two block slots ahead, _m8 = at most 64
-//             registers a thread (eight threadgroups a multiprocessor)
+//             _a2, _a3 = the loads two or three block slots ahead,
+//             _m8 = at most 64 registers a thread (eight threadgroups a
+//             multiprocessor)
 //
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
@@ -987,6 +988,10 @@ static const Variant variants[] = {
     {"soa_sub8_m8", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 2, 1, 8>, nullptr}, true},
     {"soa_sub4_a2", FLOAT, 4, 128, 0, {soaQ4_0<4, FLOAT, 2, 2>, nullptr}, true},
     {"soa_loads8_a2", LOADS, 8, 128, 0, {soaQ4_0<8, LOADS, 0, 2>, nullptr}, true},
+    {"soa_sub8_a3", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 2, 3>, nullptr}, true},
+    {"soa_emit8_a2", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 2>, nullptr}, true},
+    {"soa_emit8_a3", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 3>, nullptr}, true},
+    {"soa_emit16_a2", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT, 1, 2>, nullptr}, true},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
