@@ -176,10 +176,13 @@ def sass(logs, suite="real", prefixes=("gemv", "dequant_gemv", "attention_decode
     return sass_counts(p.stdout, prefixes)
 
 
-SASS_LOADS = re.compile(r"\b(LDG\.E[.\w]*|LDS[.\w]*|LDL[.\w]*|STL[.\w]*|SHFL\.\w+|I2F[.\w]*|F2F[.\w]*)\b")
+# The full opcodes counted under their own name: loads of each width,
+# local-memory traffic, shuffles and conversions.
+SASS_LOADS = re.compile(r"LDG\.E[.\w]*|LDS[.\w]*|LDL[.\w]*|STL[.\w]*|SHFL\.\w+|I2F[.\w]*|F2F[.\w]*")
 # An instruction line: its address comment, an optional predicate, the
-# opcode (the base name before the first dot is what is counted).
-SASS_INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)[.\s;]")
+# full opcode (its base name, before the first dot, is what "opcodes"
+# counts).
+SASS_INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*(?:\.\w+)*)[\s;]")
 
 
 def sass_counts(text, prefixes):
@@ -202,14 +205,15 @@ def sass_counts(text, prefixes):
             continue
         if current is None:
             continue
-        k = res[current]
         m = SASS_INSTRUCTION.search(line)
-        if m:
-            k["opcodes"][m.group(1)] = k["opcodes"].get(m.group(1), 0) + 1
-            k["instructions"] += 1
-        m = SASS_LOADS.search(line)
-        if m:
-            k[m.group(1)] = k.get(m.group(1), 0) + 1
+        if not m:
+            continue
+        k, op = res[current], m.group(1)
+        base = op.split(".")[0]
+        k["opcodes"][base] = k["opcodes"].get(base, 0) + 1
+        k["instructions"] += 1
+        if SASS_LOADS.fullmatch(op):
+            k[op] = k.get(op, 0) + 1
     return res
 
 
