@@ -56,6 +56,19 @@
 //             _m8 = at most 64 registers a thread (eight threadgroups a
 //             multiprocessor)
 //
+// and, from run 29 (xsQ4_0):
+//
+//   xs_*      x-stationary: the same repacked q4_0, a lane a block column
+//             with its 32 x values in registers, walking r rows (r16,
+//             r32, r64) with its 16-byte loads d rows ahead (d4, d8);
+//             fields through per-place exponents (no x scaling); a
+//             threadgroup of k/32 lanes; loads = the loads only; _c4 =
+//             four (eight) sums a row instead of two; _k = built for
+//             that k; xs2 = two lanes a block column, each with 8 bytes
+//             of qs and 16 x values
+//   xsb_*     xs with the rows split evenly over 132·B threadgroups
+//             (B = 4 at k = 4096, 1 at 14336; _g3: 3 at 4096; d4: 5, 2)
+//
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
 //
@@ -74,6 +87,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #define CK(x)                                                                                   \
@@ -932,15 +946,235 @@ __global__ void __launch_bounds__(128, MINB) soaQ4_0(const float *x, const uint8
   storeRows<ROWS>(sum, red, y, r0, n);
 }
 
+// Run 29: x-stationary. A lane owns one block column of q4_0 repacked as
+// soaQ4_0 reads it: x's 32 floats for that column stay in its registers
+// while it walks RPT consecutive rows, one 16-byte load of qs and a
+// 2-byte load of d a row, the load D rows ahead issued before this row's
+// decode (a loop of D rows a turn, so the code stays small). A
+// threadgroup has k/32 lanes (a whole row a threadgroup). Each field is
+// (q & mask) | E_s as a float, E_s the exponent that makes the field's
+// unit 1 (2^(23−s) + q for a field at bit s), less 2^(23−s) + 8: q − 8
+// exactly, so x needs no scaling; E_s is a constant plus blockIdx.y (0)
+// so the compiler keeps it in a register and the AND and OR are one
+// instruction (ORed with blockIdx.y, or shuffled, it splits them). NB:
+// the blocks a row as a constant (the emitted kernel knows k), so that
+// the D loads of a turn are one address plus constant offsets. A word's fields at bits 20,
+// 24, 28 are shifted down 12 first. Every 4 rows a simdgroup halves its
+// sums twice (lanes 0, 8, 16, 24 end with rows 0..3) and sums the rest
+// over its lanes, into threadgroup memory; the simdgroups' sums are
+// added at the end. LOADS: the decode replaced by an XOR of the words.
+__device__ __forceinline__ void qWords(const uint4 &q, uint32_t *w) { w[0] = q.x, w[1] = q.y, w[2] = q.z, w[3] = q.w; }
+__device__ __forceinline__ void qWords(const uint2 &q, uint32_t *w) { w[0] = q.x, w[1] = q.y; }
+__device__ __forceinline__ uint32_t qXor(const uint4 &q) { return q.x ^ (q.y << 1) ^ (q.z << 2) ^ (q.w << 3); }
+__device__ __forceinline__ uint32_t qXor(const uint2 &q) { return q.x ^ (q.y << 1); }
+
+template <int RPT, int D, Var V, uint32_t NB, int CH = 2, int LPC = 1>
+__global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
+                                                    uint32_t k) {
+  static_assert(RPT % D == 0 && D % 4 == 0, "RPT: a multiple of D, D of 4");
+  // LPC lanes a block column, each with W of the block's four words of
+  // qs (lane part h: words hW..hW+W−1) and the 2W·4 x values they meet.
+  constexpr int W = 4 / LPC;
+  using QT = typename std::conditional<W == 4, uint4, uint2>::type;
+  __shared__ float red[14 * LPC][RPT];
+  constexpr uint32_t nb = NB;
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, h = t % LPC, c = t / LPC;
+  const uint32_t r0 = blockIdx.x * RPT;
+  // xv[4j + b] = x[4(hW + j) + b], xv[4W + 4j + b] = x[16 + 4(hW + j) + b]
+  float xv[8 * W];
+#pragma unroll
+  for (int i = 0; i < 2 * W; i++) {
+    const float4 v = __ldg((const float4 *)(x + c * 32 + (i / W) * 16 + h * 4 * W) + i % W);
+    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
+  }
+  const uint32_t z = blockIdx.y, all = 0xffffffffu;
+  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
+                 e16 = 0x43000000u + z;
+  const QT *qp = (const QT *)w + (size_t)r0 * nb * LPC + t;
+  const uint16_t *dp = (const uint16_t *)(w + (size_t)n * nb * 16) + (size_t)r0 * nb + c;
+  QT qr[D];
+  uint16_t dr[D];
+#pragma unroll
+  for (int i = 0; i < D; i++) {
+    qr[i] = __ldg(qp + (size_t)i * nb * LPC);
+    dr[i] = __ldg(dp + (size_t)i * nb);
+  }
+  uint32_t bits = 0;
+  // A turn: D rows, each row's load D rows on issued first when more
+  // rows follow (the last turn issues none), then the pointers move on.
+  const QT *qn = qp + D * nb * LPC;
+  const uint16_t *dn = dp + D * nb;
+  auto turn = [&](uint32_t rt, auto more) {
+    float part[4];
+#pragma unroll
+    for (int i = 0; i < D; i++) {
+      const QT q = qr[i];
+      const uint16_t dh = dr[i];
+      if (decltype(more)::value) {
+        qr[i] = __ldg(qn + i * nb * LPC);
+        dr[i] = __ldg(dn + i * nb);
+      }
+      if (V == LOADS) {
+        bits ^= qXor(q) ^ dh;
+        part[i % 4] = (float)(bits & 1u);
+      } else {
+        uint32_t qw[W];
+        qWords(q, qw);
+        float acc[CH] = {};
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+          const uint32_t u = qw[j], v = u >> 12;
+          const float *xj = xv + 4 * j;
+          // bit s of u: byte s/8, high nibble if s%8 = 4: weight 4j + s/8 + 16·(s%8/4)
+          acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
+          acc[(8 * j + 1) % CH] += xj[4 * W] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
+          acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
+          acc[(8 * j + 3) % CH] += xj[4 * W + 1] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
+          acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
+          acc[(8 * j + 5) % CH] += xj[4 * W + 2] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
+          acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
+          acc[(8 * j + 7) % CH] += xj[4 * W + 3] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
+        }
+#pragma unroll
+        for (int c = CH / 2; c > 0; c /= 2)
+#pragma unroll
+          for (int j = 0; j < c; j++) acc[j] += acc[j + c];
+        part[i % 4] = h2f(dh) * acc[0];
+      }
+      if (i % 4 == 3) {
+        // Rows rt+i−3..rt+i: halve twice (lane bit 16 keeps rows 2, 3;
+        // bit 8 the odd one), then sum over the remaining 8 lanes.
+        const bool u16 = lane & 16, u8 = lane & 8;
+        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
+        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
+        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
+        float s = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
+        s += __shfl_xor_sync(all, s, 4);
+        s += __shfl_xor_sync(all, s, 2);
+        s += __shfl_xor_sync(all, s, 1);
+        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = s;
+      }
+    }
+    if (decltype(more)::value) {
+      qn += D * nb * LPC;
+      dn += D * nb;
+    }
+  };
+#pragma unroll 1
+  for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
+  turn(RPT - D, std::false_type{});
+  __syncthreads();
+  if (t < RPT && r0 + t < n) {
+    float s = 0.f;
+    for (uint32_t g = 0; g < blockDim.x / 32; g++) s += red[g][t];
+    y[r0 + t] = s;
+  }
+}
+
+// Run 29: xsQ4_0 with the rows split evenly over a grid of B
+// threadgroups a multiprocessor (132·B): threadgroup g takes row quads
+// [g·Q/G, (g+1)·Q/G) of Q = n/4, so no multiprocessor gets a whole
+// threadgroup more than another (n/RPT threadgroups on 132
+// multiprocessors leave some with 4 and some with 3). The row count is
+// then known only at run time: loads past the threadgroup's rows are
+// skipped, and a turn's second four rows when they are past its end.
+template <int D, uint32_t NB, int CH>
+__global__ void __launch_bounds__(448) xsbQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  static_assert(D % 4 == 0 && D <= 8, "D: 4 or 8");
+  constexpr int MAXR = 64;
+  __shared__ float red[14][MAXR];
+  constexpr uint32_t nb = NB;
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, all = 0xffffffffu;
+  const uint32_t quads = n / 4, G = gridDim.x, g = blockIdx.x;
+  const uint32_t qb = (uint32_t)((uint64_t)g * quads / G), qe = (uint32_t)((uint64_t)(g + 1) * quads / G);
+  const uint32_t r0 = 4 * qb, count = 4 * (qe - qb);  // count <= MAXR for the grids used here
+  float xv[32];
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+    const float4 v = __ldg((const float4 *)(x + t * 32) + i);
+    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
+  }
+  const uint32_t z = blockIdx.y;
+  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
+                 e16 = 0x43000000u + z;
+  const uint4 *qn = (const uint4 *)w + (size_t)r0 * nb + t;
+  const uint16_t *dn = (const uint16_t *)(w + (size_t)n * nb * 16) + (size_t)r0 * nb + t;
+  uint4 qr[D];
+  uint16_t dr[D];
+#pragma unroll
+  for (int i = 0; i < D; i++)
+    if (i < count) {
+      qr[i] = __ldg(qn + i * nb);
+      dr[i] = __ldg(dn + i * nb);
+    }
+  qn += D * nb;
+  dn += D * nb;
+#pragma unroll 1
+  for (uint32_t rt = 0; rt < count; rt += D) {
+    float part[4];
+#pragma unroll
+    for (int i = 0; i < D; i++) {
+      if (i == 4 && rt + 4 >= count) break;
+      const uint4 q = qr[i];
+      const uint16_t dh = dr[i];
+      if (rt + i + D < count) {
+        qr[i] = __ldg(qn + i * nb);
+        dr[i] = __ldg(dn + i * nb);
+      }
+      const uint32_t qw[4] = {q.x, q.y, q.z, q.w};
+      float acc[CH] = {};
+#pragma unroll
+      for (int j = 0; j < 4; j++) {
+        const uint32_t u = qw[j], v = u >> 12;
+        const float *xj = xv + 4 * j;
+        acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
+        acc[(8 * j + 1) % CH] += xj[16] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
+        acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
+        acc[(8 * j + 3) % CH] += xj[17] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
+        acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
+        acc[(8 * j + 5) % CH] += xj[18] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
+        acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
+        acc[(8 * j + 7) % CH] += xj[19] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
+      }
+#pragma unroll
+      for (int c = CH / 2; c > 0; c /= 2)
+#pragma unroll
+        for (int j = 0; j < c; j++) acc[j] += acc[j + c];
+      part[i % 4] = h2f(dh) * acc[0];
+      if (i % 4 == 3) {
+        const bool u16 = lane & 16, u8 = lane & 8;
+        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
+        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
+        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
+        float sum = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
+        sum += __shfl_xor_sync(all, sum, 4);
+        sum += __shfl_xor_sync(all, sum, 2);
+        sum += __shfl_xor_sync(all, sum, 1);
+        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = sum;
+      }
+    }
+    qn += D * nb;
+    dn += D * nb;
+  }
+  __syncthreads();
+  if (t < count) {
+    float sum = 0.f;
+    for (uint32_t gg = 0; gg < blockDim.x / 32; gg++) sum += red[gg][t];
+    y[r0 + t] = sum;
+  }
+}
+
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
 struct Variant {
   const char *name;
   Var v;
   int rows;     // rows a threadgroup
-  int threads;  // a threadgroup
+  int threads;  // a threadgroup (0: k/32, a lane a block column; k/16 for xs2_)
   int smemX;    // threadgroup bytes a weight column (k): 2 for half2 x, else 0
   Kern k[2];    // q4_0, q8_0 (null: q4_0 only)
   bool soa;     // reads q4_0 repacked (soaQ4_0), not GGUF's blocks
+  uint32_t onlyK;  // the only k it is built for (0: any)
+  int grid;        // threadgroups (0: one a rows rows)
 };
 static const Variant variants[] = {
     {"float", FLOAT, 4, THREADS, 0, {gemv<Q4_0, FLOAT, 4>, gemv<Q8_0, FLOAT, 4>}},
@@ -992,6 +1226,28 @@ static const Variant variants[] = {
     {"soa_emit8_a2", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 2>, nullptr}, true},
     {"soa_emit8_a3", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 3>, nullptr}, true},
     {"soa_emit16_a2", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT, 1, 2>, nullptr}, true},
+    {"xs_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4>, nullptr}, true, 4096},
+    {"xs_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4>, nullptr}, true, 14336},
+    {"xs_r32_d8_c8_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 8>, nullptr}, true, 4096},
+    {"xs_r32_d8_c8_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 8>, nullptr}, true, 14336},
+    {"xs_r32_d16_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 128, 4>, nullptr}, true, 4096},
+    {"xs_r32_d16_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 448, 4>, nullptr}, true, 14336},
+    {"xs2_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r32_d16_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d16_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r16_d8_c4_k4096", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r16_d8_c4_k14336", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r32_d8_c2_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d8_c2_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 2>, nullptr}, true, 14336},
+    {"xsb_d8_c4_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 4},
+    {"xsb_d8_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
+    {"xsb_d8_c4_g3_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 3},
+    {"xsb_d8_c4_g3_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
+    {"xsb_d4_c4_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<4, 128, 4>, nullptr}, true, 4096, 132 * 5},
+    {"xsb_d4_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<4, 448, 4>, nullptr}, true, 14336, 132 * 2},
+    {"xsb_d8_c2_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 2>, nullptr}, true, 4096, 132 * 4},
+    {"xsb_d8_c2_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 2>, nullptr}, true, 14336, 132 * 1},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
@@ -1167,11 +1423,11 @@ int main() {
       for (const Variant &var : variants) {
         const Var v = var.v;
         const Kern kern = var.k[fi];
-        if (!kern || (only && !strstr(only, var.name))) continue;
+        if (!kern || (only && !strstr(only, var.name)) || (var.onlyK && var.onlyK != k)) continue;
         const int rows = var.rows;
-        const dim3 grid(rows ? (n + rows - 1) / rows : 132 * 8);
-        const int threads = var.threads;
-        const size_t smem = (size_t)var.smemX * k + (rows == 32 ? (size_t)threads * 4 : 0);
+        const dim3 grid(var.grid ? var.grid : rows ? (n + rows - 1) / rows : 132 * 8);
+        const int threads = var.threads ? var.threads : (int)(k / 32) * (strncmp(var.name, "xs2_", 4) ? 1 : 2);
+        const size_t smem = (size_t)var.smemX * k + (rows == 32 && var.threads ? (size_t)threads * 4 : 0);
         if (smem > 48 * 1024) {  // over a launch's default limit: say so, run the rest
           fprintf(stderr, "%s %u×%u %s: skipped, needs %zu bytes of shared memory\n", fmtName[fi], k, n, var.name, smem);
           continue;

@@ -24,9 +24,15 @@ if k: res.append((k, c))
 for k, c in res: print(k, sum(c.values()), c.most_common(14))
 ' >"$out/sass_counts.txt"
 if [ -n "${NCU_KERNELS:-}" ]; then
+  # L1 wavefronts and bank conflicts, and each stall reason (warps
+  # stalled for it per issued instruction).
+  metrics=l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_conflicts_pipe_lsu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed
+  for stall in long_scoreboard short_scoreboard wait math_pipe_throttle mio_throttle lg_throttle barrier not_selected selected dispatch_stall no_instruction branch_resolving; do
+    metrics=$metrics,smsp__average_warps_issue_stalled_${stall}_per_issue_active.ratio
+  done
   DQPROBE_ONCE=1 timeout 300 ncu --clock-control none -k "regex:${NCU_KERNELS}" -c "${NCU_COUNT:-8}" \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
     --section InstructionStats --section ComputeWorkloadAnalysis --section SchedulerStats \
-    --metrics l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_conflicts_pipe_lsu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed /tmp/dqp >"$out/ncu.txt" 2>&1
+    --metrics "$metrics" /tmp/dqp >"$out/ncu.txt" 2>&1
   echo "ncu rc=$?"
 fi

@@ -81,10 +81,12 @@ DQPROBE_STUB float2 make_float2(float a, float b) { return float2{a, b}; }
 DQPROBE_STUB unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 DQPROBE_STUB float __uint_as_float(unsigned) { return 0.0f; }
 DQPROBE_STUB float __shfl_xor_sync(unsigned, float v, int, int = 32) { return v; }
+DQPROBE_STUB unsigned __shfl_sync(unsigned, unsigned v, int, int = 32) { return v; }
 DQPROBE_STUB uint4 __ldg(const uint4 *p) { return *p; }
 DQPROBE_STUB unsigned __ldg(const unsigned *p) { return *p; }
 DQPROBE_STUB uint2 __ldg(const uint2 *p) { return *p; }
 DQPROBE_STUB unsigned short __ldg(const unsigned short *p) { return *p; }
+DQPROBE_STUB float4 __ldg(const float4 *p) { return *p; }
 DQPROBE_STUB unsigned __funnelshift_r(unsigned lo, unsigned, unsigned) { return lo; }
 #undef DQPROBE_STUB
 
