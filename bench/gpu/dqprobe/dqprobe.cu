@@ -66,6 +66,8 @@
 //             four (eight) sums a row instead of two; _k = built for
 //             that k; xs2 = two lanes a block column, each with 8 bytes
 //             of qs and 16 x values
+//   xsg_*     xs on GGUF's blocks as they are: two lanes a pair of
+//             blocks, five 4-byte loads each, the qs words funnel-shifted
 //   xsb_*     xs with the rows split evenly over 132·B threadgroups
 //             (B = 4 at k = 4096, 1 at 14336; _g3: 3 at 4096; d4: 5, 2)
 //
@@ -1164,6 +1166,94 @@ __global__ void __launch_bounds__(448) xsbQ4_0(const float *x, const uint8_t *w,
   }
 }
 
+// Run 29: xsQ4_0 on GGUF's own blocks (no repacking). Two neighbouring
+// lanes own a pair of blocks (36 bytes, 4-byte aligned where a row has
+// an even number of blocks): lane part h reads the pair's words 4h..4h+4
+// (five 4-byte loads); part 0's block is d at bytes 0–1 and qs at 2–17,
+// part 1's d at 18–19 and qs at 20–35, so a lane's qs words are its
+// words funnel-shifted by 16 (part 0) or 32 (part 1). x, decode, sums
+// and rows as xsQ4_0 (RPT rows, D rows ahead, CH sums a row).
+template <int RPT, int D, uint32_t NB, int CH>
+__global__ void __launch_bounds__(448) xsgQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  static_assert(RPT % D == 0 && D % 4 == 0 && NB % 2 == 0, "RPT: a multiple of D, D of 4; NB even");
+  __shared__ float red[14][RPT];
+  constexpr uint32_t nb = NB, rowWords = NB * 18 / 4;
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, h = t % 2, all = 0xffffffffu;
+  const uint32_t r0 = blockIdx.x * RPT;
+  float xv[32];
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+    const float4 v = __ldg((const float4 *)(x + t * 32) + i);
+    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
+  }
+  const uint32_t z = blockIdx.y;
+  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
+                 e16 = 0x43000000u + z;
+  const uint32_t sh = 16 + 16 * h, dsh = 16 * h;
+  // the lane's first word: pair t/2's word 4h of row r0
+  const uint32_t *wp = (const uint32_t *)w + (size_t)r0 * rowWords + (t / 2) * 9 + 4 * h;
+  uint32_t wr[D][5];
+#pragma unroll
+  for (int i = 0; i < D; i++)
+#pragma unroll
+    for (int j = 0; j < 5; j++) wr[i][j] = __ldg(wp + i * rowWords + j);
+  const uint32_t *wn = wp + D * rowWords;
+  auto turn = [&](uint32_t rt, auto more) {
+    float part[4];
+#pragma unroll
+    for (int i = 0; i < D; i++) {
+      uint32_t W[5];
+#pragma unroll
+      for (int j = 0; j < 5; j++) W[j] = wr[i][j];
+      if (decltype(more)::value) {
+#pragma unroll
+        for (int j = 0; j < 5; j++) wr[i][j] = __ldg(wn + i * rowWords + j);
+      }
+      float acc[CH] = {};
+#pragma unroll
+      for (int j = 0; j < 4; j++) {
+        const uint32_t u = __funnelshift_rc(W[j], W[j + 1], sh), v = u >> 12;
+        const float *xj = xv + 4 * j;
+        acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
+        acc[(8 * j + 1) % CH] += xj[16] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
+        acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
+        acc[(8 * j + 3) % CH] += xj[17] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
+        acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
+        acc[(8 * j + 5) % CH] += xj[18] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
+        acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
+        acc[(8 * j + 7) % CH] += xj[19] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
+      }
+#pragma unroll
+      for (int c = CH / 2; c > 0; c /= 2)
+#pragma unroll
+        for (int j = 0; j < c; j++) acc[j] += acc[j + c];
+      part[i % 4] = h2f((uint16_t)(W[0] >> dsh)) * acc[0];
+      if (i % 4 == 3) {
+        const bool u16 = lane & 16, u8 = lane & 8;
+        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
+        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
+        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
+        float sum = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
+        sum += __shfl_xor_sync(all, sum, 4);
+        sum += __shfl_xor_sync(all, sum, 2);
+        sum += __shfl_xor_sync(all, sum, 1);
+        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = sum;
+      }
+    }
+    if (decltype(more)::value) wn += D * rowWords;
+  };
+#pragma unroll 1
+  for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
+  turn(RPT - D, std::false_type{});
+  __syncthreads();
+  if (t < RPT && r0 + t < n) {
+    float sum = 0.f;
+    for (uint32_t g = 0; g < blockDim.x / 32; g++) sum += red[g][t];
+    y[r0 + t] = sum;
+  }
+  (void)nb;
+}
+
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
 struct Variant {
   const char *name;
@@ -1248,6 +1338,12 @@ static const Variant variants[] = {
     {"xsb_d4_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<4, 448, 4>, nullptr}, true, 14336, 132 * 2},
     {"xsb_d8_c2_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 2>, nullptr}, true, 4096, 132 * 4},
     {"xsb_d8_c2_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 2>, nullptr}, true, 14336, 132 * 1},
+    {"xsg_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 448, 4>, nullptr}, false, 14336},
+    {"xsg_r32_d4_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 4, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r32_d4_c4_k14336", FLOAT, 32, 0, 0, {xsgQ4_0<32, 4, 448, 4>, nullptr}, false, 14336},
+    {"xsg_r16_d4_c4_k4096", FLOAT, 16, 0, 0, {xsgQ4_0<16, 4, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r16_d4_c4_k14336", FLOAT, 16, 0, 0, {xsgQ4_0<16, 4, 448, 4>, nullptr}, false, 14336},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
