@@ -1,8 +1,10 @@
 // Package dqprobe holds dqprobe.cu, a hand-written CUDA program that the
 // GPU check runs on the lent NVIDIA machine to measure what bounds the
-// dequantising GEMVs (docs/gpu-check.md, runs 18 and 19): the emitted kernel's
-// layout with its arithmetic replaced (loads only, packed halves), other
-// layouts of the same loads, and a plain 16-byte read of the same bytes,
+// dequantising GEMVs (docs/gpu-check.md, runs 18, 19, 28 and 29): the emitted
+// kernel's layout with its arithmetic replaced (loads only, packed halves),
+// other layouts of the same loads (q4_0 repacked into arrays of qs and d;
+// x-stationary shapes, a lane a block column walking rows), and a plain
+// 16-byte read of the same bytes,
 // each timed as bench.py times the emitted kernels and checked against a
 // double-precision reference on the host. It is a measurement, not a
 // kernel rlx emits.
@@ -16,7 +18,8 @@
 //
 //	OUT=$OUT/probe DQPROBE_ONLY=float,rot NCU_KERNELS=gemv bash bench/gpu/dqprobe/run.sh
 //
-// Here, the package's test checks the program's syntax with clang-19 in
+// DQPROBE_ONLY takes full variant names (a variant runs when its name
+// occurs in the list). Here, the package's test checks the program's syntax with clang-19 in
 // CUDA mode (host and device sides) against declarations of our own
 // (testdata/stubs), so that CI notices when it no longer compiles.
 package dqprobe
