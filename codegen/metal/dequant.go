@@ -55,6 +55,15 @@ static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // 2^23 + the field's offset, exact below 2^24): q4_0's q − 8 and q8_0's q
 // (its byte XORed with 0x80, so q + 128 in the field) straight away.
 static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
+// rlx_n256, rlx_n16: a byte moved to bits 15-22 of v, one nibble of it
+// as a float with no subtraction: e holds 256's bits (0x43800000), with
+// which bit 15 is worth 1, so the low nibble (bits 15-18) is 256 + q;
+// or 16's (0x41800000), with which bit 19 is worth 1, so the high
+// nibble (bits 19-22) is 16 + q. e comes from a register (a constant
+// plus tgpos.y, which is 0) so that the AND and the OR stay one
+// instruction on GPUs whose three-input logic ops take one constant.
+static inline float rlx_n256(uint v, uint e) { return as_type<float>((v & 0x00078000u) | e); }
+static inline float rlx_n16(uint v, uint e) { return as_type<float>((v & 0x00780000u) | e); }
 // rlx_q4k_pair: the 6-bit scales and minimums of q4_k sub-blocks 2c and
 // 2c + 1 from the block's first 16 bytes (hd.y..hd.w hold the 12 scale
 // bytes: sub-blocks 0-3 in bytes 0-7; 4-7 in the low nibbles (scales)

@@ -28,7 +28,9 @@ import "fmt"
 // folded out of the sum: q4_0's −8 and q8_0's 128 (its bytes XORed with
 // 0x80, q + 128) go with the subtraction of 2²³ below (rlx_mfo, run 21c:
 // −1 to −4%, the lanes no longer sum their x), and so does q6_k's −32
-// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. The masked
+// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. (Since run
+// 29 q4_0's and q4_k's nibbles take a shift a byte instead and no
+// subtraction, their x unscaled: dqShiftedDecode.) The masked
 // words become floats through rlx_mf (the bits of 2²³ + q, minus 2²³)
 // instead of integer-to-float conversions, which run at a fraction of
 // the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
@@ -313,7 +315,7 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	} else {
 		b.tgmem("float", int(int64(nsg)*rm*4))
 	}
-	// One row of threadgroups: dqLaneQ6K reads tgpos.y as a zero the
+	// One row of threadgroups: dqLaneQ6K and dqNibbleExponents read tgpos.y as a zero the
 	// compiler cannot see.
 	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
 	b.l("const uint r0 = tgpos.x * %du;", rows)
@@ -522,26 +524,79 @@ func pick(i int, a, b string) string {
 // with the words that go with it, so that in one load neighbouring
 // blocks' lanes read different 16-byte places of their x lines (four
 // places a load instead of two: fewer bank conflicts on the H200,
-// docs/gpu-check.md, run 19); any ib gives the same sums.
+// docs/gpu-check.md, run 19); any ib gives the same sums. The fields
+// become floats as dqShiftedDecode says.
 func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint sw = (ib & 1u) * 4u;")
-	xfloatsAt(b, src, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, func(i int) string { return pick(i, "", "0.00390625f") })
-	xfloatsAt(b, src, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	xfloatsAt(b, src, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, noScale)
+	xfloatsAt(b, src, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, noScale)
+	sumOf(b, "sxl", "xl", 2)
+	sumOf(b, "sxh", "xh", 2)
+	dqNibbleExponents(b)
+	// The low nibbles come out as 256 + q, the high ones as 16 + q
+	// (rlx_n256, rlx_n16): q − 8 is the sums less 264·Σxl and 24·Σxh.
+	b.l("const float xo = 264.0f * sxl + 24.0f * sxh;")
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
-		dqRowSums(b, accIndex(r, mi, m), "al", "ah", func() { dqHalfWords(b, src, r, 18) }, func() {
+		dqRowSumsLess(b, accIndex(r, mi, m), "al", "ah", "xo", func() { dqHalfWords(b, src, r, 18) }, func() {
 			for i := range 4 {
 				b.l("{")
-				b.l("const uint u = q[wq + (%du ^ ws)] | 0x4B000000u;", i)
-				b.l("al += xl%d * %s;", 2*i, mfo("u & 0x4B00000Fu", 8))
-				b.l("al += xl%d * %s;", 2*i+1, mfo("u & 0x4B000F00u", 8<<8))
-				b.l("ah += xh%d * %s;", 2*i, mfo("u & 0x4B0000F0u", 8<<4))
-				b.l("ah += xh%d * %s;", 2*i+1, mfo("u & 0x4B00F000u", 8<<12))
+				b.l("const uint u = q[wq + (%du ^ ws)];", i)
+				// Each byte to bits 15-22: its low nibble at 15-18, its high at 19-22.
+				b.l("const uint v0 = u << 15;")
+				b.l("const uint v1 = u << 7;")
+				b.l("al += xl%d * rlx_n256(v0, e256);", 2*i)
+				b.l("al += xl%d * rlx_n256(v1, e256);", 2*i+1)
+				b.l("ah += xh%d * rlx_n16(v0, e16);", 2*i)
+				b.l("ah += xh%d * rlx_n16(v1, e16);", 2*i+1)
 				b.l("}")
 			}
 		})
 	}
+}
+
+// dqShiftedDecode: q4_0's and q4_k's nibbles become floats with no
+// subtraction and no conversion (run 29h). Each byte is shifted to bits
+// 15-22; with 256's exponent bits ORed in, the low nibble (bits 15-18,
+// the others masked off) reads as 256 + q, and with 16's the high one
+// (bits 19-22) as 16 + q (rlx_n256, rlx_n16), so a field is a shift a
+// byte, one AND-OR and the multiply-add: 2.5 instructions a weight
+// instead of 3. The sums take 256·Σx and 16·Σx (q4_0: 264 and 24, its
+// −8 with them) back off once a block and row. The exponents come from
+// registers (dqNibbleExponents): with two constants a field an sm_90
+// LOP3, which takes one, splits in two (run 27b, where this form lost
+// 3–10% for that). On the H200 (run 29h, three alternating rounds, µs at
+// 4096×4096, 4096×14336, 14336×4096) q4_0 6.3, 14.5–14.6, 13.9 against
+// 6.4, 15.5, 14.3–14.5 and q4_k 7.0, 16.0, 15.4 against 7.3, 16.9,
+// 16.7–16.8, with 15% and 17% fewer instructions (ncu at 14336×4096:
+// 6.84 million against 8.05, 6.99 against 8.41). The values a sum meets
+// are up to 271·|x| rather than 15·|x|, so its rounding is coarser: NMSE
+// 1e-11 to 3e-11 on the op suite against 2e-14 to 3e-12 (limit 1e-8).
+// q6_k's 6-bit fields are whole bytes already in place (dqLaneQ6K): a
+// shift a byte would cost what the subtraction saves.
+
+// dqNibbleExponents declares e256 and e16, the exponents rlx_n256 and
+// rlx_n16 OR in, as constants plus tgpos.y (0 in the one-row grid of
+// the dequantising GEMV) so that the compiler keeps each in a register.
+func dqNibbleExponents(b *kb) {
+	b.l("const uint e256 = 0x43800000u + tgpos.y;")
+	b.l("const uint e16 = 0x41800000u + tgpos.y;")
+}
+
+// noScale is xfloats' scale for x taken as it is.
+func noScale(int) string { return "" }
+
+// dqRowSumsLess is dqRowSums with off taken from the two sums before d
+// scales them.
+func dqRowSumsLess(b *kb, acc int64, s0, s1, off string, head, body func()) {
+	b.l("{")
+	head()
+	b.l("float %s = 0.0f;", s0)
+	b.l("float %s = 0.0f;", s1)
+	body()
+	b.l("acc[%d] += d * ((%s + %s) - %s);", acc, s0, s1, off)
+	b.l("}")
 }
 
 // q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
@@ -645,12 +700,12 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint c = p / 2u;")
 	b.l("const uint h = p %% 2u;")
 	b.l("const uint xo = c * 64u + h * 16u;")
-	// Byte j of a 4-byte word: j = 0, 1 masked in place, j = 2, 3 after a
-	// shift by 16, so the scales alternate between even and odd bytes.
-	xfloats(b, src, "xl", "xo", 16, func(i int) string { return pick(i, "", "0.00390625f") })
-	xfloats(b, src, "xh", "xo + 32u", 16, func(i int) string { return pick(i, "0.0625f", "0.000244140625f") })
+	// Each byte of a 4-byte word is shifted to bits 15-22 (dqShiftedDecode).
+	xfloats(b, src, "xl", "xo", 16, noScale)
+	xfloats(b, src, "xh", "xo + 32u", 16, noScale)
 	sumOf(b, "sxl", "xl", 4)
 	sumOf(b, "sxh", "xh", 4)
+	dqNibbleExponents(b)
 	for r := range src.rows {
 		b.l("{")
 		b.l("%s const uchar *blk = %s + ib * 144u;", src.space, src.row(r))
@@ -667,18 +722,20 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 		b.l("float ah = 0.0f;")
 		for e, comp := range []string{"x", "y", "z", "w"} {
 			b.l("{")
-			// u0's bits 16-23 are cleared by every mask below.
-			b.l("const uint u0 = qv.%s | 0x4B000000u;", comp)
-			b.l("const uint u1 = (qv.%s >> 16) | 0x4B000000u;", comp)
-			for half := range 2 {
-				j := 4*e + 2*half
-				b.l("al += xl%d * rlx_mf(u%d & 0x4B00000Fu);", j, half)
-				b.l("al += xl%d * rlx_mf(u%d & 0x4B000F00u);", j+1, half)
-				b.l("ah += xh%d * rlx_mf(u%d & 0x4B0000F0u);", j, half)
-				b.l("ah += xh%d * rlx_mf(u%d & 0x4B00F000u);", j+1, half)
+			// Byte k of the word to bits 15-22: its low nibble (sub-block
+			// 2c) at 15-18, its high one (2c + 1) at 19-22.
+			for k, sh := range []string{"<< 15", "<< 7", ">> 1", ">> 9"} {
+				b.l("const uint v%d = qv.%s %s;", k, comp, sh)
+			}
+			for k := range 4 {
+				b.l("al += xl%d * rlx_n256(v%d, e256);", 4*e+k, k)
+				b.l("ah += xh%d * rlx_n16(v%d, e16);", 4*e+k, k)
 			}
 			b.l("}")
 		}
+		// The nibbles came out as 256 + q and 16 + q.
+		b.l("al -= 256.0f * sxl;")
+		b.l("ah -= 16.0f * sxh;")
 		if src.scales != nil {
 			b.l("const float4 sc = %s;", src.scales(r))
 			b.l("acc[%d] += (sc.x * al + sc.y * ah) - (sc.z * sxl + sc.w * sxh);", accIndex(r, mi, m))

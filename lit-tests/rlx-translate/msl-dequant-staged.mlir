@@ -259,9 +259,9 @@ func.func @prefetch_q4k(%x: tensor<1x4096xf32>) -> tensor<1x20xf32> {
 // CHECK-NEXT:            const float4 xlv0 = xc0;
 // CHECK:                 const float4 xhv1 = xc3;
 // CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)(tb + ib * 18u);
-// CHECK:                   acc[0] += d * (al + ah);
+// CHECK:                   acc[0] += d * ((al + ah) - xo);
 // CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)((tb + 8064u) + ib * 18u);
-// CHECK:                   acc[7] += d * (al + ah);
+// CHECK:                   acc[7] += d * ((al + ah) - xo);
 // CHECK:             xc3 = xn3;
 // CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
 
@@ -378,7 +378,7 @@ func.func @staged_q80(%x: tensor<1x8192xf32>) -> tensor<1x20xf32> {
 // CHECK:             tg[tpos.x + 1024u] = v8;
 // CHECK-NEXT:        threadgroup_barrier(mem_flags::mem_threadgroup);
 // CHECK:                   threadgroup const ushort *q = (threadgroup const ushort *)((tb + 17280u) + ib * 18u);
-// CHECK:                   acc[15] += d * (al + ah);
+// CHECK:                   acc[15] += d * ((al + ah) - xo);
 
 func.func @staged_q40_16(%x: tensor<1x8192xf32>) -> tensor<1x21xf32> {
   %r = thunk.call @staged_q40_16_thunk(%x) {target = "metal"} : (tensor<1x8192xf32>) -> tensor<1x21xf32> {

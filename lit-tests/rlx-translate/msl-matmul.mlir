@@ -8,13 +8,17 @@
 // eight at wide N; q4_k two simdgroups on eight, staged through
 // threadgroup memory), lanes sharing blocks, x
 // loaded once per block for all rows and pre-scaled so masked words need
-// no shift (offsets such as q4_0's −8 going with the float conversion),
+// no shift (q8_0's 128 going with the float conversion), or, for q4_0
+// and q4_k, taken as it is, each byte of the weights shifted to the
+// mantissa's top so that a nibble reads as 256 + q or 16 + q,
 // the sums met through shuffles and threadgroup memory; GEMM
 // through threadgroup tiles, decoding 32 weights at a time by one helper
 // per format.
 
 // CHECK:       static inline float rlx_mf(uint v) { return as_type<float>(v) - 8388608.0f; }
 // CHECK:       static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
+// CHECK:       static inline float rlx_n256(uint v, uint e) { return as_type<float>((v & 0x00078000u) | e); }
+// CHECK-NEXT:  static inline float rlx_n16(uint v, uint e) { return as_type<float>((v & 0x00780000u) | e); }
 // CHECK:       static inline uint rlx_q4k_pair(uint4 hd, uint c) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
@@ -68,15 +72,24 @@
 // CHECK:             const uint sw = (ib & 1u) * 4u;
 // CHECK-NEXT:        const float4 xlv0 = *((device const float4 *)(xb + p * 8u + sw));
 // CHECK:             const float4 xlv1 = *((device const float4 *)(xb + p * 8u + (4u - sw)));
+// x as it is: each byte is shifted to the mantissa's top instead.
+// CHECK-NEXT:        const float xl4 = xlv1.x;
+// CHECK-NEXT:        const float xl5 = xlv1.y;
+// The exponents of 256 and 16 from registers (tgpos.y is 0), and q4_0's
+// −8 with the 256·Σx and 16·Σx that the fields carry, once a block.
+// CHECK:             const uint e256 = 0x43800000u + tgpos.y;
+// CHECK-NEXT:        const uint e16 = 0x41800000u + tgpos.y;
+// CHECK-NEXT:        const float xo = 264.0f * sxl + 24.0f * sxh;
 // CHECK:             const uint ws = sw / 2u;
 // CHECK:               device const ushort *q = (device const ushort *)(w0 + ib * 18u);
-// CHECK:                 const uint u = q[wq + (0u ^ ws)] | 0x4B000000u;
-// q4_0's −8 goes with the subtraction of 2²³, in each field's place.
-// CHECK-NEXT:            al += xl0 * rlx_mfo(u & 0x4B00000Fu, 8388616.0f);
-// CHECK-NEXT:            al += xl1 * rlx_mfo(u & 0x4B000F00u, 8390656.0f);
-// CHECK-NEXT:            ah += xh0 * rlx_mfo(u & 0x4B0000F0u, 8388736.0f);
-// CHECK-NEXT:            ah += xh1 * rlx_mfo(u & 0x4B00F000u, 8421376.0f);
-// CHECK:               acc[0] += d * (al + ah);
+// CHECK:                 const uint u = q[wq + (0u ^ ws)];
+// CHECK-NEXT:            const uint v0 = u << 15;
+// CHECK-NEXT:            const uint v1 = u << 7;
+// CHECK-NEXT:            al += xl0 * rlx_n256(v0, e256);
+// CHECK-NEXT:            al += xl1 * rlx_n256(v1, e256);
+// CHECK-NEXT:            ah += xh0 * rlx_n16(v0, e16);
+// CHECK-NEXT:            ah += xh1 * rlx_n16(v1, e16);
+// CHECK:               acc[0] += d * ((al + ah) - xo);
 // Two blocks left to a lane take one step; one goes alone.
 // CHECK:         if (ib0 + 1u * stride < 8u) {
 // CHECK:           ib0 += 2u * stride;
@@ -134,9 +147,16 @@
 // A lane's two sub-blocks' scales and minimums come from one call.
 // CHECK-NEXT:          const uint4 qv = *((threadgroup const uint4 *)(blk + 16u + c * 32u + h * 16u));
 // CHECK-NEXT:          const uint sm = rlx_q4k_pair(hd, c);
-// CHECK:                 const uint u0 = qv.x | 0x4B000000u;
-// CHECK-NEXT:            const uint u1 = (qv.x >> 16) | 0x4B000000u;
-// CHECK-NEXT:            al += xl0 * rlx_mf(u0 & 0x4B00000Fu);
+// Each byte of a word to bits 15-22: four shifts a word.
+// CHECK:                 const uint v0 = qv.x << 15;
+// CHECK-NEXT:            const uint v1 = qv.x << 7;
+// CHECK-NEXT:            const uint v2 = qv.x >> 1;
+// CHECK-NEXT:            const uint v3 = qv.x >> 9;
+// CHECK-NEXT:            al += xl0 * rlx_n256(v0, e256);
+// CHECK-NEXT:            ah += xh0 * rlx_n16(v0, e16);
+// The sums give back the 256 and 16 each field carries.
+// CHECK:               al -= 256.0f * sxl;
+// CHECK-NEXT:          ah -= 16.0f * sxh;
 // CHECK:         if (tpos.x < 8u) {
 // CHECK-NEXT:      float s = 0.0f;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
