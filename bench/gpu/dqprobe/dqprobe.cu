@@ -65,7 +65,9 @@
 //             threadgroup of k/32 lanes; loads = the loads only; _c4 =
 //             four (eight) sums a row instead of two; _k = built for
 //             that k; xs2 = two lanes a block column, each with 8 bytes
-//             of qs and 16 x values
+//             of qs and 16 x values; xs_sh = run 29h's decode (each byte
+//             shifted to the mantissa's top, 256 + q and 16 + q, no
+//             subtraction; NMSE about 1e-11)
 //   xsg_*     xs on GGUF's blocks as they are: two lanes a pair of
 //             blocks, five 4-byte loads each, the qs words funnel-shifted
 //   xsb_*     xs with the rows split evenly over 132·B threadgroups
@@ -970,7 +972,7 @@ __device__ __forceinline__ void qWords(const uint2 &q, uint32_t *w) { w[0] = q.x
 __device__ __forceinline__ uint32_t qXor(const uint4 &q) { return q.x ^ (q.y << 1) ^ (q.z << 2) ^ (q.w << 3); }
 __device__ __forceinline__ uint32_t qXor(const uint2 &q) { return q.x ^ (q.y << 1); }
 
-template <int RPT, int D, Var V, uint32_t NB, int CH = 2, int LPC = 1>
+template <int RPT, int D, Var V, uint32_t NB, int CH = 2, int LPC = 1, bool SHIFTED = false>
 __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                     uint32_t k) {
   static_assert(RPT % D == 0 && D % 4 == 0, "RPT: a multiple of D, D of 4");
@@ -992,6 +994,17 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
   const uint32_t z = blockIdx.y, all = 0xffffffffu;
   const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
                  e16 = 0x43000000u + z;
+  // SHIFTED (run 29h's emitted decode): each byte to bits 15-22, the low
+  // nibble read with 256's exponent (256 + q), the high with 16's (16 + q),
+  // no subtraction; the lane's 264·Σx_low + 24·Σx_high comes off once a row.
+  const uint32_t n256 = 0x43800000u + z, n16 = 0x41800000u + z;
+  float xo = 0.f;
+  if (SHIFTED) {
+    float sl = 0.f, sh = 0.f;
+#pragma unroll
+    for (int i = 0; i < 4 * W; i++) sl += xv[i], sh += xv[4 * W + i];
+    xo = 264.0f * sl + 24.0f * sh;
+  }
   const QT *qp = (const QT *)w + (size_t)r0 * nb * LPC + t;
   const uint16_t *dp = (const uint16_t *)(w + (size_t)n * nb * 16) + (size_t)r0 * nb + c;
   QT qr[D];
@@ -1024,7 +1037,18 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
         qWords(q, qw);
         float acc[CH] = {};
 #pragma unroll
-        for (int j = 0; j < W; j++) {
+        for (int j = 0; SHIFTED && j < W; j++) {
+          const uint32_t u = qw[j];
+          const uint32_t v[4] = {u << 15, u << 7, u >> 1, u >> 9};
+          const float *xj = xv + 4 * j;
+#pragma unroll
+          for (int b = 0; b < 4; b++) {
+            acc[(8 * j + 2 * b) % CH] += xj[b] * __uint_as_float((v[b] & 0x00078000u) | n256);
+            acc[(8 * j + 2 * b + 1) % CH] += xj[4 * W + b] * __uint_as_float((v[b] & 0x00780000u) | n16);
+          }
+        }
+#pragma unroll
+        for (int j = 0; !SHIFTED && j < W; j++) {
           const uint32_t u = qw[j], v = u >> 12;
           const float *xj = xv + 4 * j;
           // bit s of u: byte s/8, high nibble if s%8 = 4: weight 4j + s/8 + 16·(s%8/4)
@@ -1041,7 +1065,7 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
         for (int c = CH / 2; c > 0; c /= 2)
 #pragma unroll
           for (int j = 0; j < c; j++) acc[j] += acc[j + c];
-        part[i % 4] = h2f(dh) * acc[0];
+        part[i % 4] = h2f(dh) * (acc[0] - xo);
       }
       if (i % 4 == 3) {
         // Rows rt+i−3..rt+i: halve twice (lane bit 16 keeps rows 2, 3;
@@ -1338,6 +1362,12 @@ static const Variant variants[] = {
     {"xsb_d4_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<4, 448, 4>, nullptr}, true, 14336, 132 * 2},
     {"xsb_d8_c2_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 2>, nullptr}, true, 4096, 132 * 4},
     {"xsb_d8_c2_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 2>, nullptr}, true, 14336, 132 * 1},
+    {"xs_sh_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
+    {"xs_sh_r32_d8_c2_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r32_d8_c2_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 1, true>, nullptr}, true, 14336},
+    {"xs_sh_r16_d8_c4_k4096", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r16_d8_c4_k14336", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
     {"xsg_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 128, 4>, nullptr}, false, 4096},
     {"xsg_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 448, 4>, nullptr}, false, 14336},
     {"xsg_r32_d4_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 4, 128, 4>, nullptr}, false, 4096},
