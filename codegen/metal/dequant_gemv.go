@@ -446,14 +446,19 @@ func accIndex(r, mi, m int64) int64 { return r*m + mi }
 // dqRowSums emits one weight row's part of a block slot for q4_0 and
 // q8_0: head loads the row's words and its scale d, body adds the
 // products into the two running sums s0 and s1 (two, for the latency),
-// and the row's accumulator acc takes d · (s0 + s1).
-func dqRowSums(b *kb, acc int64, s0, s1 string, head, body func()) {
+// and the row's accumulator acc takes d · (s0 + s1), or d · ((s0 + s1) −
+// off) where off is set (q4_0's shifted decode, dqShiftedDecode).
+func dqRowSums(b *kb, acc int64, s0, s1, off string, head, body func()) {
 	b.l("{")
 	head()
 	b.l("float %s = 0.0f;", s0)
 	b.l("float %s = 0.0f;", s1)
 	body()
-	b.l("acc[%d] += d * (%s + %s);", acc, s0, s1)
+	if off != "" {
+		b.l("acc[%d] += d * ((%s + %s) - %s);", acc, s0, s1, off)
+	} else {
+		b.l("acc[%d] += d * (%s + %s);", acc, s0, s1)
+	}
 	b.l("}")
 }
 
@@ -539,13 +544,12 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint wq = 1u + p * 4u;")
 	b.l("const uint ws = sw / 2u;")
 	for r := range src.rows {
-		dqRowSumsLess(b, accIndex(r, mi, m), "al", "ah", "xo", func() { dqHalfWords(b, src, r, 18) }, func() {
+		dqRowSums(b, accIndex(r, mi, m), "al", "ah", "xo", func() { dqHalfWords(b, src, r, 18) }, func() {
 			for i := range 4 {
 				b.l("{")
 				b.l("const uint u = q[wq + (%du ^ ws)];", i)
 				// Each byte to bits 15-22: its low nibble at 15-18, its high at 19-22.
-				b.l("const uint v0 = u << 15;")
-				b.l("const uint v1 = u << 7;")
+				dqShiftedDecode(b, "u", 2)
 				b.l("al += xl%d * rlx_n256(v0, e256);", 2*i)
 				b.l("al += xl%d * rlx_n256(v1, e256);", 2*i+1)
 				b.l("ah += xh%d * rlx_n16(v0, e16);", 2*i)
@@ -575,6 +579,14 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 // 1e-11 to 3e-11 on the op suite against 2e-14 to 3e-12 (limit 1e-8).
 // q6_k's 6-bit fields are whole bytes already in place (dqLaneQ6K): a
 // shift a byte would cost what the subtraction saves.
+//
+// It declares v0…v(bytes−1): byte k of word at bits 15-22 of vk (above
+// them the bytes after k, which every mask clears).
+func dqShiftedDecode(b *kb, word string, bytes int) {
+	for k, sh := range []string{"<< 15", "<< 7", ">> 1", ">> 9"}[:bytes] {
+		b.l("const uint v%d = %s %s;", k, word, sh)
+	}
+}
 
 // dqNibbleExponents declares e256 and e16, the exponents rlx_n256 and
 // rlx_n16 OR in, as constants plus tgpos.y (0 in the one-row grid of
@@ -587,17 +599,6 @@ func dqNibbleExponents(b *kb) {
 // noScale is xfloats' scale for x taken as it is.
 func noScale(int) string { return "" }
 
-// dqRowSumsLess is dqRowSums with off taken from the two sums before d
-// scales them.
-func dqRowSumsLess(b *kb, acc int64, s0, s1, off string, head, body func()) {
-	b.l("{")
-	head()
-	b.l("float %s = 0.0f;", s0)
-	b.l("float %s = 0.0f;", s1)
-	body()
-	b.l("acc[%d] += d * ((%s + %s) - %s);", acc, s0, s1, off)
-	b.l("}")
-}
 
 // q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
 // word i holds weights 16p+2i and 16p+2i+1. XOR 0x80 turns a signed byte
@@ -615,7 +616,7 @@ func dqLaneQ8_0(b *kb, mi, m int64, src dqSrc) {
 	}
 	xfloatsAt(b, src, "xs", offs, func(i int) string { return pick(i, "", "0.00390625f") })
 	for r := range src.rows {
-		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() { dqHalfWords(b, src, r, 34) }, func() {
+		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", "", func() { dqHalfWords(b, src, r, 34) }, func() {
 			for i := range 8 {
 				b.l("{")
 				b.l("const uint u = q[1u + p * 8u + pc%d * 2u + %du] ^ 0x4B008080u;", i/2, i%2)
@@ -663,7 +664,7 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint wb = (qa - 2u) / 4u;")
 	b.l("const uint sh = 32u - (qa & 2u) * 8u;")
 	for r := range src.rows {
-		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", func() {
+		dqRowSums(b, accIndex(r, mi, m), "a0", "a1", "", func() {
 			b.l("%s const uint *q = (%s const uint *)%s + wb;", src.space, src.space, src.row(r))
 			b.l("const float d = rlx_half_bits(((%s const ushort *)(%s + ib * 34u))[0]);", src.space, src.row(r))
 			for i := range 5 {
@@ -724,9 +725,7 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 			b.l("{")
 			// Byte k of the word to bits 15-22: its low nibble (sub-block
 			// 2c) at 15-18, its high one (2c + 1) at 19-22.
-			for k, sh := range []string{"<< 15", "<< 7", ">> 1", ">> 9"} {
-				b.l("const uint v%d = qv.%s %s;", k, comp, sh)
-			}
+			dqShiftedDecode(b, "qv."+comp, 4)
 			for k := range 4 {
 				b.l("al += xl%d * rlx_n256(v%d, e256);", 4*e+k, k)
 				b.l("ah += xh%d * rlx_n16(v%d, e16);", 4*e+k, k)
