@@ -599,7 +599,6 @@ func dqNibbleExponents(b *kb) {
 // noScale is xfloats' scale for x taken as it is.
 func noScale(int) string { return "" }
 
-
 // q8_0: lane part p (0 or 1) holds qs bytes 16p..16p+15, weights 16p+j;
 // word i holds weights 16p+2i and 16p+2i+1. XOR 0x80 turns a signed byte
 // q into q + 128. The lane's x is four float4 pieces (weights 16p+4c ..,
