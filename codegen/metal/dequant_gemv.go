@@ -315,8 +315,8 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	} else {
 		b.tgmem("float", int(int64(nsg)*rm*4))
 	}
-	// One row of threadgroups: dqLaneQ6K and dqNibbleExponents read tgpos.y as a zero the
-	// compiler cannot see.
+	// One row of threadgroups: dqLaneQ6K and dqNibbleExponents read
+	// tgpos.y as a zero the compiler cannot see.
 	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
 	b.l("const uint r0 = tgpos.x * %du;", rows)
 	b.l("const uint p = tpos.x %% %du;", L)
@@ -580,8 +580,8 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 // q6_k's 6-bit fields are whole bytes already in place (dqLaneQ6K): a
 // shift a byte would cost what the subtraction saves.
 //
-// It declares v0…v(bytes−1): byte k of word at bits 15-22 of vk (above
-// them the bytes after k, which every mask clears).
+// It declares v0…v(bytes−1): byte k of word at bits 15-22 of vk (the
+// word's other bytes land outside them, where every mask clears them).
 func dqShiftedDecode(b *kb, word string, bytes int) {
 	for k, sh := range []string{"<< 15", "<< 7", ">> 1", ">> 9"}[:bytes] {
 		b.l("const uint v%d = %s %s;", k, word, sh)
