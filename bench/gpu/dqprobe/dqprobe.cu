@@ -972,6 +972,90 @@ __device__ __forceinline__ void qWords(const uint2 &q, uint32_t *w) { w[0] = q.x
 __device__ __forceinline__ uint32_t qXor(const uint4 &q) { return q.x ^ (q.y << 1) ^ (q.z << 2) ^ (q.w << 3); }
 __device__ __forceinline__ uint32_t qXor(const uint2 &q) { return q.x ^ (q.y << 1); }
 
+// The x-stationary kernels' shared pieces (xsQ4_0, xsbQ4_0, xsgQ4_0).
+
+// xsLoadX: the x values of lane part h of block column c, W of the
+// block's four qs words a part: xv[4j + b] = x[4(hW + j) + b] and
+// xv[4W + 4j + b] = x[16 + 4(hW + j) + b].
+template <int W>
+__device__ __forceinline__ void xsLoadX(const float *x, uint32_t c, uint32_t h, float *xv) {
+#pragma unroll
+  for (int i = 0; i < 2 * W; i++) {
+    const float4 v = __ldg((const float4 *)(x + c * 32 + (i / W) * 16 + h * 4 * W) + i % W);
+    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
+  }
+}
+
+// XsExp: the per-place exponents (2^(23−s)'s bits for a field at bit s),
+// each a constant plus blockIdx.y (0), so that ptxas keeps them in
+// registers and a field's AND-OR stays one LOP3 (run 29c).
+struct XsExp {
+  uint32_t e0, e4, e8, e12, e16;
+};
+__device__ __forceinline__ XsExp xsExp() {
+  const uint32_t z = blockIdx.y;
+  return XsExp{0x4B000000u + z, 0x49000000u + z, 0x47000000u + z, 0x45000000u + z, 0x43000000u + z};
+}
+
+// xsWord: word j of a lane's qs into its CH sums, each field read as
+// 2^(23−s) + q and less 2^(23−s) + 8 (q − 8 exactly); bit s of u is byte
+// s/8, the high nibble if s%8 = 4: weight 4j + s/8 + 16·(s%8/4), whose
+// x is xj[s/8] or xj[XH + s/8] (XH = 4W). The fields at bits 20, 24 and
+// 28 are read from u shifted down 12.
+template <int CH, int XH>
+__device__ __forceinline__ void xsWord(uint32_t u, int j, const float *xv, const XsExp &e, float *acc) {
+  const uint32_t v = u >> 12;
+  const float *xj = xv + 4 * j;
+  acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e.e0) - 8388616.0f);
+  acc[(8 * j + 1) % CH] += xj[XH] * (__uint_as_float((u & 0x000000F0u) | e.e4) - 524296.0f);
+  acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e.e8) - 32776.0f);
+  acc[(8 * j + 3) % CH] += xj[XH + 1] * (__uint_as_float((u & 0x0000F000u) | e.e12) - 2056.0f);
+  acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e.e16) - 136.0f);
+  acc[(8 * j + 5) % CH] += xj[XH + 2] * (__uint_as_float((v & 0x00000F00u) | e.e8) - 32776.0f);
+  acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e.e12) - 2056.0f);
+  acc[(8 * j + 7) % CH] += xj[XH + 3] * (__uint_as_float((v & 0x000F0000u) | e.e16) - 136.0f);
+}
+
+// xsTotal: a row's CH sums added pairwise into one.
+template <int CH>
+__device__ __forceinline__ float xsTotal(float *acc) {
+#pragma unroll
+  for (int c = CH / 2; c > 0; c /= 2)
+#pragma unroll
+    for (int j = 0; j < c; j++) acc[j] += acc[j + c];
+  return acc[0];
+}
+
+// xsExchange: four rows' lane sums (part[0..3]) of a simdgroup into its
+// row of threadgroup memory, redRow[0..3]: halve twice (lane bit 16
+// keeps rows 2, 3; bit 8 the odd one), then sum over the remaining 8
+// lanes; lanes 0, 8, 16, 24 store rows 0, 1, 2, 3.
+__device__ __forceinline__ void xsExchange(const float *part, uint32_t lane, float *redRow) {
+  const uint32_t all = 0xffffffffu;
+  const bool u16 = lane & 16, u8 = lane & 8;
+  const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
+  const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
+  const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
+  float s = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
+  s += __shfl_xor_sync(all, s, 4);
+  s += __shfl_xor_sync(all, s, 2);
+  s += __shfl_xor_sync(all, s, 1);
+  if ((lane & 7) == 0) redRow[(u8 ? 1 : 0) + (u16 ? 2 : 0)] = s;
+}
+
+// xsStore: after a barrier, thread t < rows adds row t's simdgroup sums
+// in simdgroup order and stores y[r0 + t].
+template <int R>
+__device__ __forceinline__ void xsStore(float (*red)[R], float *y, uint32_t r0, uint32_t rows) {
+  __syncthreads();
+  const uint32_t t = threadIdx.x;
+  if (t < rows) {
+    float s = 0.f;
+    for (uint32_t g = 0; g < blockDim.x / 32; g++) s += red[g][t];
+    y[r0 + t] = s;
+  }
+}
+
 template <int RPT, int D, Var V, uint32_t NB, int CH = 2, int LPC = 1, bool SHIFTED = false>
 __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                     uint32_t k) {
@@ -984,20 +1068,13 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
   constexpr uint32_t nb = NB;
   const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, h = t % LPC, c = t / LPC;
   const uint32_t r0 = blockIdx.x * RPT;
-  // xv[4j + b] = x[4(hW + j) + b], xv[4W + 4j + b] = x[16 + 4(hW + j) + b]
   float xv[8 * W];
-#pragma unroll
-  for (int i = 0; i < 2 * W; i++) {
-    const float4 v = __ldg((const float4 *)(x + c * 32 + (i / W) * 16 + h * 4 * W) + i % W);
-    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
-  }
-  const uint32_t z = blockIdx.y, all = 0xffffffffu;
-  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
-                 e16 = 0x43000000u + z;
+  xsLoadX<W>(x, c, h, xv);
+  const XsExp e = xsExp();
   // SHIFTED (run 29h's emitted decode): each byte to bits 15-22, the low
   // nibble read with 256's exponent (256 + q), the high with 16's (16 + q),
   // no subtraction; the lane's 264·Σx_low + 24·Σx_high comes off once a row.
-  const uint32_t n256 = 0x43800000u + z, n16 = 0x41800000u + z;
+  const uint32_t n256 = 0x43800000u + blockIdx.y, n16 = 0x41800000u + blockIdx.y;
   float xo = 0.f;
   if (SHIFTED) {
     float sl = 0.f, sh = 0.f;
@@ -1048,38 +1125,10 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
           }
         }
 #pragma unroll
-        for (int j = 0; !SHIFTED && j < W; j++) {
-          const uint32_t u = qw[j], v = u >> 12;
-          const float *xj = xv + 4 * j;
-          // bit s of u: byte s/8, high nibble if s%8 = 4: weight 4j + s/8 + 16·(s%8/4)
-          acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
-          acc[(8 * j + 1) % CH] += xj[4 * W] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
-          acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
-          acc[(8 * j + 3) % CH] += xj[4 * W + 1] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
-          acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
-          acc[(8 * j + 5) % CH] += xj[4 * W + 2] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
-          acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
-          acc[(8 * j + 7) % CH] += xj[4 * W + 3] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
-        }
-#pragma unroll
-        for (int c = CH / 2; c > 0; c /= 2)
-#pragma unroll
-          for (int j = 0; j < c; j++) acc[j] += acc[j + c];
-        part[i % 4] = h2f(dh) * (acc[0] - xo);
+        for (int j = 0; !SHIFTED && j < W; j++) xsWord<CH, 4 * W>(qw[j], j, xv, e, acc);
+        part[i % 4] = h2f(dh) * (xsTotal<CH>(acc) - xo);
       }
-      if (i % 4 == 3) {
-        // Rows rt+i−3..rt+i: halve twice (lane bit 16 keeps rows 2, 3;
-        // bit 8 the odd one), then sum over the remaining 8 lanes.
-        const bool u16 = lane & 16, u8 = lane & 8;
-        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
-        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
-        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
-        float s = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
-        s += __shfl_xor_sync(all, s, 4);
-        s += __shfl_xor_sync(all, s, 2);
-        s += __shfl_xor_sync(all, s, 1);
-        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = s;
-      }
+      if (i % 4 == 3) xsExchange(part, lane, &red[sg][rt + i - 3]);
     }
     if (decltype(more)::value) {
       qn += D * nb * LPC;
@@ -1089,12 +1138,7 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
 #pragma unroll 1
   for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
   turn(RPT - D, std::false_type{});
-  __syncthreads();
-  if (t < RPT && r0 + t < n) {
-    float s = 0.f;
-    for (uint32_t g = 0; g < blockDim.x / 32; g++) s += red[g][t];
-    y[r0 + t] = s;
-  }
+  xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
 }
 
 // Run 29: xsQ4_0 with the rows split evenly over a grid of B
@@ -1110,19 +1154,13 @@ __global__ void __launch_bounds__(448) xsbQ4_0(const float *x, const uint8_t *w,
   constexpr int MAXR = 64;
   __shared__ float red[14][MAXR];
   constexpr uint32_t nb = NB;
-  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, all = 0xffffffffu;
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32;
   const uint32_t quads = n / 4, G = gridDim.x, g = blockIdx.x;
   const uint32_t qb = (uint32_t)((uint64_t)g * quads / G), qe = (uint32_t)((uint64_t)(g + 1) * quads / G);
   const uint32_t r0 = 4 * qb, count = 4 * (qe - qb);  // count <= MAXR for the grids used here
   float xv[32];
-#pragma unroll
-  for (int i = 0; i < 8; i++) {
-    const float4 v = __ldg((const float4 *)(x + t * 32) + i);
-    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
-  }
-  const uint32_t z = blockIdx.y;
-  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
-                 e16 = 0x43000000u + z;
+  xsLoadX<4>(x, t, 0, xv);
+  const XsExp e = xsExp();
   const uint4 *qn = (const uint4 *)w + (size_t)r0 * nb + t;
   const uint16_t *dn = (const uint16_t *)(w + (size_t)n * nb * 16) + (size_t)r0 * nb + t;
   uint4 qr[D];
@@ -1150,44 +1188,14 @@ __global__ void __launch_bounds__(448) xsbQ4_0(const float *x, const uint8_t *w,
       const uint32_t qw[4] = {q.x, q.y, q.z, q.w};
       float acc[CH] = {};
 #pragma unroll
-      for (int j = 0; j < 4; j++) {
-        const uint32_t u = qw[j], v = u >> 12;
-        const float *xj = xv + 4 * j;
-        acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
-        acc[(8 * j + 1) % CH] += xj[16] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
-        acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
-        acc[(8 * j + 3) % CH] += xj[17] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
-        acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
-        acc[(8 * j + 5) % CH] += xj[18] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
-        acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
-        acc[(8 * j + 7) % CH] += xj[19] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
-      }
-#pragma unroll
-      for (int c = CH / 2; c > 0; c /= 2)
-#pragma unroll
-        for (int j = 0; j < c; j++) acc[j] += acc[j + c];
-      part[i % 4] = h2f(dh) * acc[0];
-      if (i % 4 == 3) {
-        const bool u16 = lane & 16, u8 = lane & 8;
-        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
-        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
-        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
-        float sum = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
-        sum += __shfl_xor_sync(all, sum, 4);
-        sum += __shfl_xor_sync(all, sum, 2);
-        sum += __shfl_xor_sync(all, sum, 1);
-        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = sum;
-      }
+      for (int j = 0; j < 4; j++) xsWord<CH, 16>(qw[j], j, xv, e, acc);
+      part[i % 4] = h2f(dh) * xsTotal<CH>(acc);
+      if (i % 4 == 3) xsExchange(part, lane, &red[sg][rt + i - 3]);
     }
     qn += D * nb;
     dn += D * nb;
   }
-  __syncthreads();
-  if (t < count) {
-    float sum = 0.f;
-    for (uint32_t gg = 0; gg < blockDim.x / 32; gg++) sum += red[gg][t];
-    y[r0 + t] = sum;
-  }
+  xsStore<MAXR>(red, y, r0, count);
 }
 
 // Run 29: xsQ4_0 on GGUF's own blocks (no repacking). Two neighbouring
@@ -1201,18 +1209,12 @@ template <int RPT, int D, uint32_t NB, int CH>
 __global__ void __launch_bounds__(448) xsgQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
   static_assert(RPT % D == 0 && D % 4 == 0 && NB % 2 == 0, "RPT: a multiple of D, D of 4; NB even");
   __shared__ float red[14][RPT];
-  constexpr uint32_t nb = NB, rowWords = NB * 18 / 4;
-  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, h = t % 2, all = 0xffffffffu;
+  constexpr uint32_t rowWords = NB * 18 / 4;
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, h = t % 2;
   const uint32_t r0 = blockIdx.x * RPT;
   float xv[32];
-#pragma unroll
-  for (int i = 0; i < 8; i++) {
-    const float4 v = __ldg((const float4 *)(x + t * 32) + i);
-    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
-  }
-  const uint32_t z = blockIdx.y;
-  const uint32_t e0 = 0x4B000000u + z, e4 = 0x49000000u + z, e8 = 0x47000000u + z, e12 = 0x45000000u + z,
-                 e16 = 0x43000000u + z;
+  xsLoadX<4>(x, t, 0, xv);
+  const XsExp e = xsExp();
   const uint32_t sh = 16 + 16 * h, dsh = 16 * h;
   // the lane's first word: pair t/2's word 4h of row r0
   const uint32_t *wp = (const uint32_t *)w + (size_t)r0 * rowWords + (t / 2) * 9 + 4 * h;
@@ -1235,47 +1237,16 @@ __global__ void __launch_bounds__(448) xsgQ4_0(const float *x, const uint8_t *w,
       }
       float acc[CH] = {};
 #pragma unroll
-      for (int j = 0; j < 4; j++) {
-        const uint32_t u = __funnelshift_rc(W[j], W[j + 1], sh), v = u >> 12;
-        const float *xj = xv + 4 * j;
-        acc[(8 * j + 0) % CH] += xj[0] * (__uint_as_float((u & 0x0000000Fu) | e0) - 8388616.0f);
-        acc[(8 * j + 1) % CH] += xj[16] * (__uint_as_float((u & 0x000000F0u) | e4) - 524296.0f);
-        acc[(8 * j + 2) % CH] += xj[1] * (__uint_as_float((u & 0x00000F00u) | e8) - 32776.0f);
-        acc[(8 * j + 3) % CH] += xj[17] * (__uint_as_float((u & 0x0000F000u) | e12) - 2056.0f);
-        acc[(8 * j + 4) % CH] += xj[2] * (__uint_as_float((u & 0x000F0000u) | e16) - 136.0f);
-        acc[(8 * j + 5) % CH] += xj[18] * (__uint_as_float((v & 0x00000F00u) | e8) - 32776.0f);
-        acc[(8 * j + 6) % CH] += xj[3] * (__uint_as_float((v & 0x0000F000u) | e12) - 2056.0f);
-        acc[(8 * j + 7) % CH] += xj[19] * (__uint_as_float((v & 0x000F0000u) | e16) - 136.0f);
-      }
-#pragma unroll
-      for (int c = CH / 2; c > 0; c /= 2)
-#pragma unroll
-        for (int j = 0; j < c; j++) acc[j] += acc[j + c];
-      part[i % 4] = h2f((uint16_t)(W[0] >> dsh)) * acc[0];
-      if (i % 4 == 3) {
-        const bool u16 = lane & 16, u8 = lane & 8;
-        const float s0 = u16 ? part[0] : part[2], s1 = u16 ? part[1] : part[3];
-        const float h0 = (u16 ? part[2] : part[0]) + __shfl_xor_sync(all, s0, 16);
-        const float h1 = (u16 ? part[3] : part[1]) + __shfl_xor_sync(all, s1, 16);
-        float sum = (u8 ? h1 : h0) + __shfl_xor_sync(all, u8 ? h0 : h1, 8);
-        sum += __shfl_xor_sync(all, sum, 4);
-        sum += __shfl_xor_sync(all, sum, 2);
-        sum += __shfl_xor_sync(all, sum, 1);
-        if ((lane & 7) == 0) red[sg][rt + i - 3 + (u8 ? 1 : 0) + (u16 ? 2 : 0)] = sum;
-      }
+      for (int j = 0; j < 4; j++) xsWord<CH, 16>(__funnelshift_rc(W[j], W[j + 1], sh), j, xv, e, acc);
+      part[i % 4] = h2f((uint16_t)(W[0] >> dsh)) * xsTotal<CH>(acc);
+      if (i % 4 == 3) xsExchange(part, lane, &red[sg][rt + i - 3]);
     }
     if (decltype(more)::value) wn += D * rowWords;
   };
 #pragma unroll 1
   for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
   turn(RPT - D, std::false_type{});
-  __syncthreads();
-  if (t < RPT && r0 + t < n) {
-    float sum = 0.f;
-    for (uint32_t g = 0; g < blockDim.x / 32; g++) sum += red[g][t];
-    y[r0 + t] = sum;
-  }
-  (void)nb;
+  xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
 }
 
 typedef void (*Kern)(const float *, const uint8_t *, float *, uint32_t, uint32_t);
@@ -1283,7 +1254,7 @@ struct Variant {
   const char *name;
   Var v;
   int rows;     // rows a threadgroup
-  int threads;  // a threadgroup (0: k/32, a lane a block column; k/16 for xs2_)
+  int threads;  // a threadgroup (the x-stationary kernels: k/32, a lane a block column; xs2_ k/16)
   int smemX;    // threadgroup bytes a weight column (k): 2 for half2 x, else 0
   Kern k[2];    // q4_0, q8_0 (null: q4_0 only)
   bool soa;     // reads q4_0 repacked (soaQ4_0), not GGUF's blocks
@@ -1340,40 +1311,50 @@ static const Variant variants[] = {
     {"soa_emit8_a2", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 2>, nullptr}, true},
     {"soa_emit8_a3", FLOAT, 8, 128, 0, {soaQ4_0<8, FLOAT, 1, 3>, nullptr}, true},
     {"soa_emit16_a2", FLOAT, 16, 128, 0, {soaQ4_0<16, FLOAT, 1, 2>, nullptr}, true},
-    {"xs_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4>, nullptr}, true, 4096},
-    {"xs_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4>, nullptr}, true, 14336},
-    {"xs_r32_d8_c8_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 8>, nullptr}, true, 4096},
-    {"xs_r32_d8_c8_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 8>, nullptr}, true, 14336},
-    {"xs_r32_d16_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 128, 4>, nullptr}, true, 4096},
-    {"xs_r32_d16_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 448, 4>, nullptr}, true, 14336},
-    {"xs2_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
-    {"xs2_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
-    {"xs2_r32_d16_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
-    {"xs2_r32_d16_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 16, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
-    {"xs2_r16_d8_c4_k4096", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
-    {"xs2_r16_d8_c4_k14336", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
-    {"xs2_r32_d8_c2_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 2>, nullptr}, true, 4096},
-    {"xs2_r32_d8_c2_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 2>, nullptr}, true, 14336},
-    {"xsb_d8_c4_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 4},
-    {"xsb_d8_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
-    {"xsb_d8_c4_g3_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 3},
-    {"xsb_d8_c4_g3_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
-    {"xsb_d4_c4_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<4, 128, 4>, nullptr}, true, 4096, 132 * 5},
-    {"xsb_d4_c4_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<4, 448, 4>, nullptr}, true, 14336, 132 * 2},
-    {"xsb_d8_c2_k4096", FLOAT, 0, 0, 0, {xsbQ4_0<8, 128, 2>, nullptr}, true, 4096, 132 * 4},
-    {"xsb_d8_c2_k14336", FLOAT, 0, 0, 0, {xsbQ4_0<8, 448, 2>, nullptr}, true, 14336, 132 * 1},
-    {"xs_sh_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
-    {"xs_sh_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
-    {"xs_sh_r32_d8_c2_k4096", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 1, true>, nullptr}, true, 4096},
-    {"xs_sh_r32_d8_c2_k14336", FLOAT, 32, 0, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 1, true>, nullptr}, true, 14336},
-    {"xs_sh_r16_d8_c4_k4096", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
-    {"xs_sh_r16_d8_c4_k14336", FLOAT, 16, 0, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
-    {"xsg_r32_d8_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 128, 4>, nullptr}, false, 4096},
-    {"xsg_r32_d8_c4_k14336", FLOAT, 32, 0, 0, {xsgQ4_0<32, 8, 448, 4>, nullptr}, false, 14336},
-    {"xsg_r32_d4_c4_k4096", FLOAT, 32, 0, 0, {xsgQ4_0<32, 4, 128, 4>, nullptr}, false, 4096},
-    {"xsg_r32_d4_c4_k14336", FLOAT, 32, 0, 0, {xsgQ4_0<32, 4, 448, 4>, nullptr}, false, 14336},
-    {"xsg_r16_d4_c4_k4096", FLOAT, 16, 0, 0, {xsgQ4_0<16, 4, 128, 4>, nullptr}, false, 4096},
-    {"xsg_r16_d4_c4_k14336", FLOAT, 16, 0, 0, {xsgQ4_0<16, 4, 448, 4>, nullptr}, false, 14336},
+    {"xs_loads_r16_d8_k4096", LOADS, 16, 128, 0, {xsQ4_0<16, 8, LOADS, 128>, nullptr}, true, 4096},
+    {"xs_loads_r16_d8_k14336", LOADS, 16, 448, 0, {xsQ4_0<16, 8, LOADS, 448>, nullptr}, true, 14336},
+    {"xs_r32_d8_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128>, nullptr}, true, 4096},
+    {"xs_r32_d8_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448>, nullptr}, true, 14336},
+    {"xs_r16_d4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 4, FLOAT, 128>, nullptr}, true, 4096},
+    {"xs_r16_d4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 4, FLOAT, 448>, nullptr}, true, 14336},
+    {"xs_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 4, FLOAT, 128, 4>, nullptr}, true, 4096},
+    {"xs_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 4, FLOAT, 448, 4>, nullptr}, true, 14336},
+    {"xs_r16_d8_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 8, FLOAT, 128>, nullptr}, true, 4096},
+    {"xs_r16_d8_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 8, FLOAT, 448>, nullptr}, true, 14336},
+    {"xs_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4>, nullptr}, true, 4096},
+    {"xs_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4>, nullptr}, true, 14336},
+    {"xs_r32_d8_c8_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 8>, nullptr}, true, 4096},
+    {"xs_r32_d8_c8_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 8>, nullptr}, true, 14336},
+    {"xs_r32_d16_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 16, FLOAT, 128, 4>, nullptr}, true, 4096},
+    {"xs_r32_d16_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 16, FLOAT, 448, 4>, nullptr}, true, 14336},
+    {"xs2_r32_d8_c4_k4096", FLOAT, 32, 256, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d8_c4_k14336", FLOAT, 32, 896, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r32_d16_c4_k4096", FLOAT, 32, 256, 0, {xsQ4_0<32, 16, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d16_c4_k14336", FLOAT, 32, 896, 0, {xsQ4_0<32, 16, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r16_d8_c4_k4096", FLOAT, 16, 256, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 2>, nullptr}, true, 4096},
+    {"xs2_r16_d8_c4_k14336", FLOAT, 16, 896, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 2>, nullptr}, true, 14336},
+    {"xs2_r32_d8_c2_k4096", FLOAT, 32, 256, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 2>, nullptr}, true, 4096},
+    {"xs2_r32_d8_c2_k14336", FLOAT, 32, 896, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 2>, nullptr}, true, 14336},
+    {"xsb_d8_c4_k4096", FLOAT, 0, 128, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 4},
+    {"xsb_d8_c4_k14336", FLOAT, 0, 448, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
+    {"xsb_d8_c4_g3_k4096", FLOAT, 0, 128, 0, {xsbQ4_0<8, 128, 4>, nullptr}, true, 4096, 132 * 3},
+    {"xsb_d8_c4_g3_k14336", FLOAT, 0, 448, 0, {xsbQ4_0<8, 448, 4>, nullptr}, true, 14336, 132 * 1},
+    {"xsb_d4_c4_k4096", FLOAT, 0, 128, 0, {xsbQ4_0<4, 128, 4>, nullptr}, true, 4096, 132 * 5},
+    {"xsb_d4_c4_k14336", FLOAT, 0, 448, 0, {xsbQ4_0<4, 448, 4>, nullptr}, true, 14336, 132 * 2},
+    {"xsb_d8_c2_k4096", FLOAT, 0, 128, 0, {xsbQ4_0<8, 128, 2>, nullptr}, true, 4096, 132 * 4},
+    {"xsb_d8_c2_k14336", FLOAT, 0, 448, 0, {xsbQ4_0<8, 448, 2>, nullptr}, true, 14336, 132 * 1},
+    {"xs_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
+    {"xs_sh_r32_d8_c2_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 2, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r32_d8_c2_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 2, 1, true>, nullptr}, true, 14336},
+    {"xs_sh_r16_d8_c4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 8, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
+    {"xs_sh_r16_d8_c4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 8, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
+    {"xsg_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsgQ4_0<32, 8, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsgQ4_0<32, 8, 448, 4>, nullptr}, false, 14336},
+    {"xsg_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsgQ4_0<32, 4, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsgQ4_0<32, 4, 448, 4>, nullptr}, false, 14336},
+    {"xsg_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsgQ4_0<16, 4, 128, 4>, nullptr}, false, 4096},
+    {"xsg_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsgQ4_0<16, 4, 448, 4>, nullptr}, false, 14336},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
@@ -1552,8 +1533,10 @@ int main() {
         if (!kern || (only && !strstr(only, var.name)) || (var.onlyK && var.onlyK != k)) continue;
         const int rows = var.rows;
         const dim3 grid(var.grid ? var.grid : rows ? (n + rows - 1) / rows : 132 * 8);
-        const int threads = var.threads ? var.threads : (int)(k / 32) * (strncmp(var.name, "xs2_", 4) ? 1 : 2);
-        const size_t smem = (size_t)var.smemX * k + (rows == 32 && var.threads ? (size_t)threads * 4 : 0);
+        const int threads = var.threads;
+        // The row-a-lane kernels (rowlaneQ4_0, 32 rows, any k) take 4 bytes a thread more.
+        const bool rowlane = rows == 32 && !var.onlyK;
+        const size_t smem = (size_t)var.smemX * k + (rowlane ? (size_t)threads * 4 : 0);
         if (smem > 48 * 1024) {  // over a launch's default limit: say so, run the rest
           fprintf(stderr, "%s %u×%u %s: skipped, needs %zu bytes of shared memory\n", fmtName[fi], k, n, var.name, smem);
           continue;
