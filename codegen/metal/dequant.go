@@ -64,6 +64,9 @@ static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
 // instruction on GPUs whose three-input logic ops take one constant.
 static inline float rlx_n256(uint v, uint e) { return as_type<float>((v & 0x00078000u) | e); }
 static inline float rlx_n16(uint v, uint e) { return as_type<float>((v & 0x00780000u) | e); }
+// rlx_b128: the byte at bits 16-23 of v, a field below 64 (q6_k's), as
+// 128 + q: e holds 128's bits (0x43000000), with which bit 16 is worth 1.
+static inline float rlx_b128(uint v, uint e) { return as_type<float>((v & 0x00FF0000u) | e); }
 // rlx_q4k_pair: the 6-bit scales and minimums of q4_k sub-blocks 2c and
 // 2c + 1 from the block's first 16 bytes (hd.y..hd.w hold the 12 scale
 // bytes: sub-blocks 0-3 in bytes 0-7; 4-7 in the low nibbles (scales)

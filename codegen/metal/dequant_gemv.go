@@ -27,10 +27,10 @@ import "fmt"
 // masked in place inside a 16-bit word needs no shift, and offsets are
 // folded out of the sum: q4_0's −8 and q8_0's 128 (its bytes XORed with
 // 0x80, q + 128) go with the subtraction of 2²³ below (rlx_mfo, run 21c:
-// −1 to −4%, the lanes no longer sum their x), and so does q6_k's −32
-// since run 28 (dqLaneQ6K); q4_k's minimum is −dmin·m·Σx. (Since run
-// 29 q4_0's and q4_k's nibbles take a shift a byte instead and no
-// subtraction, their x unscaled: dqShiftedDecode.) The masked
+// −1 to −4%, the lanes no longer sum their x); q4_k's minimum is
+// −dmin·m·Σx. (Since run 29 q4_0's and q4_k's nibbles take a shift a
+// byte instead and no subtraction, their x unscaled: dqShiftedDecode;
+// since run 30 q6_k's bytes likewise, as 128 + q: dqLaneQ6K.) The masked
 // words become floats through rlx_mf (the bits of 2²³ + q, minus 2²³)
 // instead of integer-to-float conversions, which run at a fraction of
 // the FMA rate on some GPUs: a loaded word is ORed with 2²³'s
@@ -577,8 +577,8 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 // 6.84 million against 8.05, 6.99 against 8.41). The values a sum meets
 // are up to 271·|x| rather than 15·|x|, so its rounding is coarser: NMSE
 // 1e-11 to 3e-11 on the op suite against 2e-14 to 3e-12 (limit 1e-8).
-// q6_k's 6-bit fields are whole bytes already in place (dqLaneQ6K): a
-// shift a byte would cost what the subtraction saves.
+// q6_k's 6-bit fields, whole bytes, go to bits 16-23 as 128 + q
+// (dqLaneQ6K, rlx_b128): a shift for three bytes of four.
 //
 // It declares v0…v(bytes−1): byte k of word at bits 15-22 of vk (the
 // word's other bytes land outside them, where every mask clears them).
@@ -751,26 +751,33 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 // nibbles of l for g = 0, of l+32 for g = 1, high nibbles for g = 2, 3)
 // and qh (bits 2g, 2g+1).
 //
-// The fields and the group's signed 8-bit scale (XORed with 0x80: s +
-// 128) become floats through 2²³'s bits, the −32 and the −128 folded
-// into the subtraction (rlx_mfo), so the lane needs neither Σx nor an
-// integer-to-float conversion a group. 2²³'s bits come from a register
-// (mg, ORed with tgpos.y, which is 0 in the one-row grid, so the compiler
-// cannot fold them into a constant): on the H200 a field is then one
-// three-input AND-OR (an sm_90 LOP3 takes one immediate, the mask) where
-// a word ORed with the constant needs the OR too. Run 28 (µs at 4096²,
-// 4096×14336, 14336×4096, two calls of two and three rounds): 8.2–8.3,
-// 20.5–20.6, 19.8–20.0 against 8.2–8.3, 21.0–21.1, 20.1, with 4.6% fewer
-// instructions (12.5 million at 14336×4096, against 13.2). Each half
-// alone was slower at 4096×14336: the register without the folds 21.5,
-// the folds with the constant 23.6.
+// Each field is moved to bits 16-23 (a shift, except byte 2, already
+// there) and becomes 128 + q with 128's exponent bits ORed in
+// (rlx_b128): no subtraction, x unscaled; the group's sum takes 160·Σx
+// (c_g, the −32 with it, once a block for all rows) off before its
+// scale multiplies it. The scale (XORed with 0x80: s + 128) becomes a
+// float through 2²³'s bits, its −128 folded into the subtraction
+// (rlx_mfo). Both exponents come from registers (mg, e128: constants
+// with tgpos.y, which is 0 in the one-row grid, so the compiler cannot
+// fold them): on the H200 a field is then one three-input AND-OR (an
+// sm_90 LOP3 takes one immediate, the mask), where a constant would need
+// a second instruction. Run 28 took the register and the folds (12.5
+// million instructions at 14336×4096 against 13.2); run 30a the 128 + q
+// form, in place of each field's subtraction of 2²³ + 32 (µs at 4096²,
+// 4096×14336, 14336×4096, three alternating rounds): 8.1, 20.2,
+// 19.2–19.3 against 8.2–8.3, 20.6, 19.9–20.0, with 3% fewer instructions
+// (12.16 million): the moved bytes' shifts take most of what the
+// subtractions gave back. A byte put in place through uchar4 (to invite
+// one byte permute) compiled to the same instruction counts and ran
+// slower at 4096×14336.
 func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint n6 = p / 8u;")
 	b.l("const uint j6 = p %% 8u;")
 	b.l("const uint mg = 0x4B000000u | tgpos.y;")
+	b.l("const uint e128 = 0x43000000u + tgpos.y;")
 	for g := range 4 {
-		xfloats(b, src, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4,
-			func(i int) string { return pick(i, "", "0.00390625f") })
+		xfloats(b, src, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4, noScale)
+		b.l("const float c%d = 160.0f * (x%d_v0.x + x%d_v0.y + x%d_v0.z + x%d_v0.w);", g, g, g, g, g)
 	}
 	for r := range src.rows {
 		b.l("{")
@@ -788,12 +795,11 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 		b.l("float a = 0.0f;")
 		for g := range 4 {
 			b.l("{")
-			b.l("const uint hi = q%d >> 16;", g)
-			b.l("float t = x%d_0 * %s;", g, mfo(fmt.Sprintf("(q%d & 0x00FFu) | mg", g), 32))
-			b.l("t += x%d_1 * %s;", g, mfo(fmt.Sprintf("(q%d & 0xFF00u) | mg", g), 32<<8))
-			b.l("t += x%d_2 * %s;", g, mfo("(hi & 0x00FFu) | mg", 32))
-			b.l("t += x%d_3 * %s;", g, mfo("(hi & 0xFF00u) | mg", 32<<8))
-			b.l("a += %s * t;", mfo(fmt.Sprintf("((uint)sc[%d] ^ 0x80u) | mg", 2*g), 128))
+			b.l("float t = x%d_0 * rlx_b128(q%d << 16, e128);", g, g)
+			b.l("t += x%d_1 * rlx_b128(q%d << 8, e128);", g, g)
+			b.l("t += x%d_2 * rlx_b128(q%d, e128);", g, g)
+			b.l("t += x%d_3 * rlx_b128(q%d >> 8, e128);", g, g)
+			b.l("a += %s * (t - c%d);", mfo(fmt.Sprintf("((uint)sc[%d] ^ 0x80u) | mg", 2*g), 128), g)
 			b.l("}")
 		}
 		b.l("acc[%d] += d * a;", accIndex(r, mi, m))

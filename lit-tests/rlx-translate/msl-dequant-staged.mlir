@@ -129,22 +129,25 @@
 // CHECK-NEXT:          {
 // CHECK-NEXT:            device const float *xb = x + 0u + (s * 8u + ib) * 256u;
 // CHECK:                 const uint mg = 0x4B000000u | tgpos.y;
+// CHECK-NEXT:            const uint e128 = 0x43000000u + tgpos.y;
 // CHECK-NEXT:            const float4 x0_v0 = xc0;
+// CHECK:                 const float c0 = 160.0f * (x0_v0.x + x0_v0.y + x0_v0.z + x0_v0.w);
 // CHECK:                 const float4 x3_v0 = xc3;
+// CHECK:                 const float c3 = 160.0f * (x3_v0.x + x3_v0.y + x3_v0.z + x3_v0.w);
 // CHECK:                   threadgroup const uchar *blk = tb + ib * 210u;
 // CHECK:                   threadgroup const ushort *hw = (threadgroup const ushort *)blk;
-// The group's scale and its four 6-bit fields become floats through 2²³'s
-// bits held in a register (mg, run 28), the fields' −32 (at bits 0 and 8:
-// 2²³ + 32 and 2²³ + 32·256) and the scale's −128 taken with the
-// subtraction: no Σx, no integer conversion.
+// Each 6-bit field, moved to bits 16-23 (a shift, except byte 2) and
+// ORed with 128's exponent bits held in a register (e128), reads as
+// 128 + q with no subtraction; the group's sum takes 160·Σx (c0…c3,
+// its −32 with it) off once. The scale's −128 goes with the subtraction
+// of 2²³ (rlx_mfo, mg from a register, run 28).
 // CHECK:                   threadgroup const uchar *sc = blk + 192u + n6 * 8u + j6 / 4u;
-// CHECK:                     const uint hi = q0 >> 16;
-// CHECK-NEXT:                float t = x0_0 * rlx_mfo((q0 & 0x00FFu) | mg, 8388640.0f);
-// CHECK-NEXT:                t += x0_1 * rlx_mfo((q0 & 0xFF00u) | mg, 8396800.0f);
-// CHECK-NEXT:                t += x0_2 * rlx_mfo((hi & 0x00FFu) | mg, 8388640.0f);
-// CHECK-NEXT:                t += x0_3 * rlx_mfo((hi & 0xFF00u) | mg, 8396800.0f);
-// CHECK-NEXT:                a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * t;
-// CHECK:                     a += rlx_mfo(((uint)sc[6] ^ 0x80u) | mg, 8388736.0f) * t;
+// CHECK:                     float t = x0_0 * rlx_b128(q0 << 16, e128);
+// CHECK-NEXT:                t += x0_1 * rlx_b128(q0 << 8, e128);
+// CHECK-NEXT:                t += x0_2 * rlx_b128(q0, e128);
+// CHECK-NEXT:                t += x0_3 * rlx_b128(q0 >> 8, e128);
+// CHECK-NEXT:                a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * (t - c0);
+// CHECK:                     a += rlx_mfo(((uint)sc[6] ^ 0x80u) | mg, 8388736.0f) * (t - c3);
 // CHECK-NEXT:              }
 // CHECK-NEXT:              acc[0] += d * a;
 // CHECK:               xc0 = xn0;

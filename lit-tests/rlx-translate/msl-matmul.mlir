@@ -19,6 +19,7 @@
 // CHECK:       static inline float rlx_mfo(uint v, float o) { return as_type<float>(v) - o; }
 // CHECK:       static inline float rlx_n256(uint v, uint e) { return as_type<float>((v & 0x00078000u) | e); }
 // CHECK-NEXT:  static inline float rlx_n16(uint v, uint e) { return as_type<float>((v & 0x00780000u) | e); }
+// CHECK:       static inline float rlx_b128(uint v, uint e) { return as_type<float>((v & 0x00FF0000u) | e); }
 // CHECK:       static inline uint rlx_q4k_pair(uint4 hd, uint c) {
 // CHECK:       static inline void rlx_dq32_q4_0(device const uchar *row, uint u, thread float *w) {
 // CHECK-NEXT:    device const ushort *p = (device const ushort *)(row + u * 18u);
@@ -161,9 +162,8 @@
 // CHECK-NEXT:      float s = 0.0f;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
 // CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
-// CHECK:                 const uint hi = q0 >> 16;
-// CHECK-NEXT:            float t = x0_0 * rlx_mfo((q0 & 0x00FFu) | mg, 8388640.0f);
-// CHECK:                 a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * t;
+// CHECK:                 float t = x0_0 * rlx_b128(q0 << 16, e128);
+// CHECK:                 a += rlx_mfo(((uint)sc[0] ^ 0x80u) | mg, 8388736.0f) * (t - c0);
 // CHECK-LABEL: // x[20, 256] · W[40, 256]ᵀ, W in q4_k
 // CHECK-NEXT:  kernel void dequant_gemm_q4_k_0(
 // CHECK:         for (uint k0 = 0; k0 < 256u; k0 += 32u) {
