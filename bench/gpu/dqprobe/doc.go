@@ -1,9 +1,10 @@
 // Package dqprobe holds dqprobe.cu, a hand-written CUDA program that the
 // GPU check runs on the lent NVIDIA machine to measure what bounds the
-// dequantising GEMVs (docs/gpu-check.md, runs 18, 19, 28 and 29): the emitted
-// kernel's layout with its arithmetic replaced (loads only, packed halves),
-// other layouts of the same loads (q4_0 repacked into arrays of qs and d;
-// x-stationary shapes, a lane a block column walking rows), and a plain
+// dequantising GEMVs (docs/gpu-check.md, runs 18, 19, 28, 29 and 30): the
+// emitted kernel's layout with its arithmetic replaced (loads only, packed
+// halves), other layouts of the same loads (q4_0 repacked into arrays of
+// qs and d; x-stationary shapes, a lane a block column walking rows, for
+// q4_0 and for q6_k repacked out of GGUF's blocks), and a plain
 // 16-byte read of the same bytes,
 // each timed as bench.py times the emitted kernels and checked against a
 // double-precision reference on the host. It is a measurement, not a

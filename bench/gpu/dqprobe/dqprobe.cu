@@ -2,7 +2,8 @@
 // kernel's loads, or its decode? (docs/gpu-check.md, run 18)
 //
 // Hand-written CUDA, not emitted MSL: a measurement of ceilings, not a
-// kernel rlx ships. For q4_0 (and the first three for q8_0) at K × N =
+// kernel rlx ships. For q4_0 (and the first three for q8_0; q6_k from
+// run 30) at K × N =
 // 4096 × 14336 and 14336 × 4096 it times, each as a CUDA graph cycling
 // through enough weight copies to be four times the 60 MB L2 (bench.py's
 // method: median over 7 trials of trial time / launches):
@@ -73,6 +74,17 @@
 //   xsb_*     xs with the rows split evenly over 132·B threadgroups
 //             (B = 4 at k = 4096, 1 at 14336; _g3: 3 at 4096; d4: 5, 2)
 //
+// and, from run 30 (xsQ6K; q6_k, at the same shapes):
+//
+//   xs6_*     x-stationary q6_k, repacked out of GGUF's blocks (the same
+//             bytes; repackQ6_K): a lane a column of 32 weights with its
+//             x in registers, a row one 16-byte load of low nibbles, one
+//             8-byte load of high bits, the two scales and d (one a
+//             block); each 6-bit field read as 128 + q (the emitter's
+//             rlx_b128); r, d, c as xs_; loads = the loads only
+//   xs6h_*    the same with a lane a column of 16 weights (one scale
+//             group; repackQ6_K with W = 16), k/16 threads, half the registers
+//
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
 //
@@ -103,9 +115,9 @@
     }                                                                                           \
   } while (0)
 
-enum Fmt { Q4_0, Q8_0 };
+enum Fmt { Q4_0, Q8_0, Q6_K };
 enum Var { FLOAT, LOADS, HALF2, ROT };
-static const char *fmtName[] = {"q4_0", "q8_0"};
+static const char *fmtName[] = {"q4_0", "q8_0", "q6_k"};
 
 constexpr int THREADS = 128;
 
@@ -971,6 +983,8 @@ __device__ __forceinline__ void qWords(const uint4 &q, uint32_t *w) { w[0] = q.x
 __device__ __forceinline__ void qWords(const uint2 &q, uint32_t *w) { w[0] = q.x, w[1] = q.y; }
 __device__ __forceinline__ uint32_t qXor(const uint4 &q) { return q.x ^ (q.y << 1) ^ (q.z << 2) ^ (q.w << 3); }
 __device__ __forceinline__ uint32_t qXor(const uint2 &q) { return q.x ^ (q.y << 1); }
+__device__ __forceinline__ void qWords(uint32_t q, uint32_t *w) { w[0] = q; }
+__device__ __forceinline__ uint32_t qXor(uint32_t q) { return q; }
 
 // The x-stationary kernels' shared pieces (xsQ4_0, xsbQ4_0, xsgQ4_0).
 
@@ -1141,6 +1155,124 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
   xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
 }
 
+// xs6Word: word m of a q6_k lane's low nibbles (byte b: field 4m + b,
+// and field H + 4m + b in its high nibble) with their high two bits from
+// hw (even m: bits 4-5 and 6-7 of each byte; odd m: 0-1 and 2-3, shifted
+// up), each byte then a 6-bit field moved to bits 16-23 and read as
+// 128 + q (e128: 128's exponent bits), into the CH sums: even sums take
+// the low nibbles' fields, odd ones the high nibbles'.
+template <int CH, int H>
+__device__ __forceinline__ void xs6Word(uint32_t u, uint32_t hw, int m, const float *xv, uint32_t e128, float *acc) {
+  const uint32_t hl = m % 2 ? (hw << 4) & 0x30303030u : hw & 0x30303030u;
+  const uint32_t hh = m % 2 ? (hw << 2) & 0x30303030u : (hw >> 2) & 0x30303030u;
+  const uint32_t lo = (u & 0x0F0F0F0Fu) | hl, hi = ((u >> 4) & 0x0F0F0F0Fu) | hh;
+  const uint32_t lv[4] = {lo << 16, lo << 8, lo, lo >> 8}, hv[4] = {hi << 16, hi << 8, hi, hi >> 8};
+#pragma unroll
+  for (int b = 0; b < 4; b++) {
+    acc[(2 * (4 * m + b)) % CH] += xv[4 * m + b] * __uint_as_float((lv[b] & 0x00FF0000u) | e128);
+    acc[(2 * (4 * m + b) + 1) % CH] += xv[H + 4 * m + b] * __uint_as_float((hv[b] & 0x00FF0000u) | e128);
+  }
+}
+
+// Run 30: q6_k repacked for the x-stationary shape (repackQ6_K, the same
+// 210 bytes a block): a lane owns a column of W weights (32: two of the
+// block's 16-weight scale groups; 16: one) with its W x values in
+// registers and walks RPT rows, D rows ahead, each row one load of the
+// low nibbles (W/2 bytes: byte j holds weight j's and, as its high
+// nibble, weight W/2 + j's), one of the high two bits (W/4 bytes, placed
+// as xs6Word reads them), one of the scales (W/16 bytes) and d, shared
+// by the block's 256/W lanes. Each group's sum takes 160·Σx off once
+// (the fields are 128 + q: its −32 with it); the scales (XORed with
+// 0x80) become floats through 2²³'s bits. With W = 32, even sums (of CH)
+// hold group 0, odd ones group 1; with 16, all one group.
+template <int RPT, int D, Var V, uint32_t NL, int CH = 2, int W = 32>
+__global__ void __launch_bounds__(NL) xsQ6K(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  static_assert(RPT % D == 0 && D % 4 == 0 && CH % 2 == 0 && (W == 32 || W == 16), "RPT: a multiple of D, D of 4");
+  using QL = typename std::conditional<W == 32, uint4, uint2>::type;
+  using QH = typename std::conditional<W == 32, uint2, uint32_t>::type;
+  using SC = typename std::conditional<W == 32, uint16_t, uint8_t>::type;
+  constexpr uint32_t LPB = 256 / W;  // lanes a block: one d
+  __shared__ float red[NL / 32][RPT];
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32;
+  const uint32_t r0 = blockIdx.x * RPT;
+  float xv[W];
+#pragma unroll
+  for (int i = 0; i < W / 4; i++) {
+    const float4 v = __ldg((const float4 *)(x + t * W) + i);
+    xv[4 * i] = v.x, xv[4 * i + 1] = v.y, xv[4 * i + 2] = v.z, xv[4 * i + 3] = v.w;
+  }
+  float c0 = 0.f, c1 = 0.f;
+#pragma unroll
+  for (int i = 0; i < 16; i++) c0 += xv[i], c1 += xv[(W - 16) + i];
+  c0 *= 160.0f, c1 *= 160.0f;
+  const uint32_t e128 = 0x43000000u + blockIdx.y, mg = 0x4B000000u + blockIdx.y;
+  const QL *qlp = (const QL *)w + (size_t)r0 * NL + t;
+  const QH *qhp = (const QH *)(w + (size_t)n * NL * (W / 2)) + (size_t)r0 * NL + t;
+  const SC *scp = (const SC *)(w + (size_t)n * NL * (3 * W / 4)) + (size_t)r0 * NL + t;
+  const uint16_t *dp = (const uint16_t *)(w + (size_t)n * NL * (13 * W / 16)) + (size_t)r0 * (NL / LPB) + t / LPB;
+  QL qlr[D];
+  QH qhr[D];
+  SC scr[D];
+  uint16_t dr[D];
+#pragma unroll
+  for (int i = 0; i < D; i++) {
+    qlr[i] = __ldg(qlp + (size_t)i * NL);
+    qhr[i] = __ldg(qhp + (size_t)i * NL);
+    scr[i] = __ldg(scp + (size_t)i * NL);
+    dr[i] = __ldg(dp + (size_t)i * (NL / LPB));
+  }
+  uint32_t bits = 0;
+  const QL *qln = qlp + D * NL;
+  const QH *qhn = qhp + D * NL;
+  const SC *scn = scp + D * NL;
+  const uint16_t *dn = dp + D * (NL / LPB);
+  auto turn = [&](uint32_t rt, auto more) {
+    float part[4];
+#pragma unroll
+    for (int i = 0; i < D; i++) {
+      const QL ql = qlr[i];
+      const QH qh = qhr[i];
+      const uint32_t sc = scr[i];
+      const uint16_t dh = dr[i];
+      if (decltype(more)::value) {
+        qlr[i] = __ldg(qln + i * NL);
+        qhr[i] = __ldg(qhn + i * NL);
+        scr[i] = __ldg(scn + i * NL);
+        dr[i] = __ldg(dn + i * (NL / LPB));
+      }
+      if (V == LOADS) {
+        bits ^= qXor(ql) ^ qXor(qh) ^ sc ^ dh;
+        part[i % 4] = (float)(bits & 1u);
+      } else {
+        uint32_t u[W / 8], h[W / 16];
+        qWords(ql, u);
+        qWords(qh, h);
+        float acc[CH] = {};
+#pragma unroll
+        for (int m = 0; m < W / 8; m++) xs6Word<CH, W / 2>(u[m], h[m / 2], m, xv, e128, acc);
+        float g0 = 0.f, g1 = 0.f;
+#pragma unroll
+        for (int c = 0; c < CH; c += 2) g0 += acc[c], g1 += acc[c + 1];
+        const float s0 = __uint_as_float(((sc ^ 0x80u) & 0xFFu) | mg) - 8388736.0f;
+        if (W == 32) {
+          const float s1 = __uint_as_float(((sc >> 8) ^ 0x80u) | mg) - 8388736.0f;
+          part[i % 4] = h2f(dh) * (s0 * (g0 - c0) + s1 * (g1 - c1));
+        } else {
+          part[i % 4] = h2f(dh) * (s0 * ((g0 + g1) - c0));
+        }
+      }
+      if (i % 4 == 3) xsExchange(part, lane, &red[sg][rt + i - 3]);
+    }
+    if (decltype(more)::value) {
+      qln += D * NL, qhn += D * NL, scn += D * NL, dn += D * (NL / LPB);
+    }
+  };
+#pragma unroll 1
+  for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
+  turn(RPT - D, std::false_type{});
+  xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
+}
+
 // Run 29: xsQ4_0 with the rows split evenly over a grid of B
 // threadgroups a multiprocessor (132·B): threadgroup g takes row quads
 // [g·Q/G, (g+1)·Q/G) of Q = n/4, so no multiprocessor gets a whole
@@ -1256,8 +1388,9 @@ struct Variant {
   int rows;     // rows a threadgroup
   int threads;  // a threadgroup (the x-stationary kernels: k/32, a lane a block column; xs2_ k/16)
   int smemX;    // threadgroup bytes a weight column (k): 2 for half2 x, else 0
-  Kern k[2];    // q4_0, q8_0 (null: q4_0 only)
-  bool soa;     // reads q4_0 repacked (soaQ4_0), not GGUF's blocks
+  Kern k[3];    // q4_0, q8_0, q6_k (null: not for that format)
+  int soa;      // the weights it reads: 0 GGUF's blocks; 1 repacked (q4_0: repackQ4_0; q6_k:
+                // repackQ6_K with 32-weight columns); 2 q6_k's 16-weight columns
   uint32_t onlyK;  // the only k it is built for (0: any)
   int grid;        // threadgroups (0: one a rows rows)
 };
@@ -1355,6 +1488,28 @@ static const Variant variants[] = {
     {"xsg_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsgQ4_0<32, 4, 448, 4>, nullptr}, false, 14336},
     {"xsg_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsgQ4_0<16, 4, 128, 4>, nullptr}, false, 4096},
     {"xsg_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsgQ4_0<16, 4, 448, 4>, nullptr}, false, 14336},
+    {"xs6_loads_r32_d8_k4096", LOADS, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 8, LOADS, 128>}, true, 4096},
+    {"xs6_loads_r32_d8_k14336", LOADS, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 8, LOADS, 448>}, true, 14336},
+    {"xs6_r32_d8_c2_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 128, 2>}, true, 4096},
+    {"xs6_r32_d8_c2_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 448, 2>}, true, 14336},
+    {"xs6_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 128, 4>}, true, 4096},
+    {"xs6_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 448, 4>}, true, 14336},
+    {"xs6_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4>}, true, 4096},
+    {"xs6_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4>}, true, 14336},
+    {"xs6_r16_d8_c4_k4096", FLOAT, 16, 128, 0, {nullptr, nullptr, xsQ6K<16, 8, FLOAT, 128, 4>}, true, 4096},
+    {"xs6_r16_d8_c4_k14336", FLOAT, 16, 448, 0, {nullptr, nullptr, xsQ6K<16, 8, FLOAT, 448, 4>}, true, 14336},
+    {"xs6h_loads_r32_d8_k4096", LOADS, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 8, LOADS, 256, 2, 16>}, 2, 4096},
+    {"xs6h_loads_r32_d8_k14336", LOADS, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 8, LOADS, 896, 2, 16>}, 2, 14336},
+    {"xs6h_r32_d8_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 256, 2, 16>}, 2, 4096},
+    {"xs6h_r32_d8_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 896, 2, 16>}, 2, 14336},
+    {"xs6h_r32_d8_c4_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 256, 4, 16>}, 2, 4096},
+    {"xs6h_r32_d8_c4_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 8, FLOAT, 896, 4, 16>}, 2, 14336},
+    {"xs6h_r32_d4_c4_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 4, 16>}, 2, 4096},
+    {"xs6h_r32_d4_c4_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 4, 16>}, 2, 14336},
+    {"xs6h_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16>}, 2, 4096},
+    {"xs6h_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16>}, 2, 14336},
+    {"xs6_r64_d4_c4_k4096", FLOAT, 64, 128, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 128, 4>}, true, 4096},
+    {"xs6_r64_d4_c4_k14336", FLOAT, 64, 448, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 448, 4>}, true, 14336},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
@@ -1388,26 +1543,81 @@ static float h2fHost(uint16_t h) {
   return f;
 }
 
-// Weights: random qs; d a half in [2^-9, 2^-6).
+// A format's block: weights and bytes.
+static uint32_t blockWeights(Fmt f) { return f == Q6_K ? 256 : 32; }
+static uint32_t blockBytes(Fmt f) { return f == Q4_0 ? 18 : f == Q8_0 ? 34 : 210; }
+
+// Weights: random qs (q6_k: random ql, qh and signed 8-bit scales); d a
+// half in [2^-9, 2^-6), at the block's start (q4_0, q8_0) or end (q6_k).
 static std::vector<uint8_t> makeWeights(Fmt f, uint32_t n, uint32_t k) {
-  const uint32_t bs = f == Q4_0 ? 18 : 34;
-  std::vector<uint8_t> w((size_t)n * (k / 32) * bs);
+  const uint32_t bs = blockBytes(f), dat = f == Q6_K ? 208 : 0;
+  std::vector<uint8_t> w((size_t)n * (k / blockWeights(f)) * bs);
   for (size_t b = 0; b < w.size() / bs; b++) {
     uint8_t *blk = &w[b * bs];
+    for (uint32_t i = 0; i < bs; i++) blk[i] = (uint8_t)next();
     const uint16_t d = (uint16_t)(((next() % 3u) + 6u) << 10 | (next() & 0x3FFu));  // exponents 6..8: 2^-9..2^-7
-    memcpy(blk, &d, 2);
-    for (uint32_t i = 2; i < bs; i++) blk[i] = (uint8_t)next();
+    memcpy(blk + dat, &d, 2);
   }
   return w;
 }
 
+// q6_k (GGUF's block_q6_K: ql[128], qh[64], int8 scales[16], half d):
+// weight i = 128n + 32g + l of a block is (ql[64n + 32(g & 1) + l]'s low
+// nibble for g < 2, high for g ≥ 2) | ((qh[32n + l] >> 2g) & 3) << 4,
+// less 32, times d · scales[i / 16].
+static int q6Value(const uint8_t *blk, uint32_t i) {
+  const uint32_t n = i / 128, g = i % 128 / 32, l = i % 32;
+  const uint8_t b = blk[64 * n + 32 * (g & 1) + l];
+  const uint32_t nib = g < 2 ? b & 15u : b >> 4;
+  return (int)(nib | ((blk[128 + 32 * n + l] >> (2 * g)) & 3u) << 4);
+}
+
+// q6_k repacked as xsQ6K reads it (the same bytes), for lane columns of
+// W weights (32 or 16): for row r and column c (weights Wc..Wc+W−1 of the
+// row), ql[r][c] (W/2 bytes: byte j holds weight j's low nibble and
+// weight W/2 + j's as its high one), then qh[r][c] (W/4 bytes: byte b of
+// word m/2 holds the high two bits of weights 4m + b and W/2 + 4m + b at
+// bits 4-5 and 6-7 for even m, 0-1 and 2-3 for odd m), then sc[r][c]
+// (the column's W/16 scales), then d[r][block].
+static std::vector<uint8_t> repackQ6_K(const std::vector<uint8_t> &w, uint32_t n, uint32_t k, uint32_t W) {
+  const uint32_t nl = k / W, nb = k / 256, lpb = 256 / W;
+  std::vector<uint8_t> o(w.size());
+  uint8_t *ql = o.data(), *qh = ql + (size_t)n * nl * W / 2, *sc = qh + (size_t)n * nl * W / 4;
+  uint8_t *dd = sc + (size_t)n * nl * W / 16;
+  for (uint32_t r = 0; r < n; r++) {
+    for (uint32_t c = 0; c < nl; c++) {
+      const uint8_t *blk = &w[((size_t)r * nb + c / lpb) * 210];
+      int q[32];
+      for (uint32_t j = 0; j < W; j++) q[j] = q6Value(blk, c % lpb * W + j);
+      const size_t at = (size_t)r * nl + c;
+      for (uint32_t j = 0; j < W / 2; j++) ql[at * W / 2 + j] = (uint8_t)((q[j] & 15) | (q[W / 2 + j] & 15) << 4);
+      for (uint32_t m = 0; m < W / 8; m++) {
+        for (uint32_t b = 0; b < 4; b++) {
+          const uint32_t sh = m % 2 ? 0 : 4;
+          qh[at * W / 4 + m / 2 * 4 + b] |= (uint8_t)((q[4 * m + b] >> 4) << sh | (q[W / 2 + 4 * m + b] >> 4) << (sh + 2));
+        }
+      }
+      for (uint32_t i = 0; i < W / 16; i++) sc[at * W / 16 + i] = blk[192 + c % lpb * (W / 16) + i];
+    }
+    for (uint32_t b = 0; b < nb; b++) memcpy(&dd[((size_t)r * nb + b) * 2], &w[((size_t)r * nb + b) * 210 + 208], 2);
+  }
+  return o;
+}
+
 static void reference(Fmt f, const std::vector<uint8_t> &w, const std::vector<float> &x, uint32_t n, uint32_t k,
                       std::vector<double> &y) {
-  const uint32_t bs = f == Q4_0 ? 18 : 34, nb = k / 32;
+  const uint32_t bs = blockBytes(f), nb = k / blockWeights(f);
   y.assign(n, 0.0);
   for (uint32_t r = 0; r < n; r++) {
     double s = 0;
-    for (uint32_t b = 0; b < nb; b++) {
+    for (uint32_t b = 0; b < nb && f == Q6_K; b++) {
+      const uint8_t *blk = &w[((size_t)r * nb + b) * bs];
+      uint16_t dh;
+      memcpy(&dh, blk + 208, 2);
+      const double d = h2fHost(dh);
+      for (uint32_t i = 0; i < 256; i++) s += d * (int8_t)blk[192 + i / 16] * (q6Value(blk, i) - 32) * x[b * 256 + i];
+    }
+    for (uint32_t b = 0; b < nb && f != Q6_K; b++) {
       const uint8_t *blk = &w[((size_t)r * nb + b) * bs];
       uint16_t dh;
       memcpy(&dh, blk, 2);
@@ -1495,8 +1705,12 @@ int main() {
   printf("copy\t%.3f TB/s\n", copyTBs);
   printf("format\tK\tN\tvariant\tus\troofline\tnmse\n");
   const uint32_t shapes[2][2] = {{4096, 14336}, {14336, 4096}};  // K, N
-  for (int fi = 0; fi < 2; fi++) {
+  for (int fi = 0; fi < 3; fi++) {
     const Fmt f = (Fmt)fi;
+    // Formats with no variant chosen: no weights, no reference.
+    bool any = false;
+    for (const Variant &var : variants) any = any || (var.k[fi] && (!only || strstr(only, var.name)));
+    if (!any) continue;
     for (auto &sh : shapes) {
       if (once && &sh != &shapes[0]) break;  // under a profiler: the first shape only
       const uint32_t k = sh[0], n = sh[1];
@@ -1516,10 +1730,18 @@ int main() {
         CK(cudaMalloc(&p, wbytes));
         CK(cudaMemcpy(p, wh.data(), wbytes, cudaMemcpyHostToDevice));
       }
-      // The repacked copies (q4_0 only), for the soa variants.
-      std::vector<uint8_t *> wsoa;
-      if (f == Q4_0) {
-        const std::vector<uint8_t> rh = repackQ4_0(wh);
+      // The repacked copies (q4_0, q6_k), for the soa variants.
+      std::vector<uint8_t *> wsoa, wsoh;
+      if (f == Q6_K) {  // and the 16-weight columns' layout, for the xs6h variants
+        const std::vector<uint8_t> rh = repackQ6_K(wh, n, k, 16);
+        wsoh.resize(sets);
+        for (auto &p : wsoh) {
+          CK(cudaMalloc(&p, wbytes));
+          CK(cudaMemcpy(p, rh.data(), wbytes, cudaMemcpyHostToDevice));
+        }
+      }
+      if (f != Q8_0) {
+        const std::vector<uint8_t> rh = f == Q4_0 ? repackQ4_0(wh) : repackQ6_K(wh, n, k, 32);
         wsoa.resize(sets);
         for (auto &p : wsoa) {
           CK(cudaMalloc(&p, wbytes));
@@ -1541,7 +1763,7 @@ int main() {
           fprintf(stderr, "%s %u×%u %s: skipped, needs %zu bytes of shared memory\n", fmtName[fi], k, n, var.name, smem);
           continue;
         }
-        const std::vector<uint8_t *> &wv = var.soa ? wsoa : ws;
+        const std::vector<uint8_t *> &wv = var.soa == 2 ? wsoh : var.soa ? wsoa : ws;
         kern<<<grid, threads, smem>>>(x, wv[0], y, n, k);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
@@ -1569,6 +1791,7 @@ int main() {
       }
       for (auto &p : ws) CK(cudaFree(p));
       for (auto &p : wsoa) CK(cudaFree(p));
+      for (auto &p : wsoh) CK(cudaFree(p));
       CK(cudaFree(x));
       CK(cudaFree(y));
     }

@@ -86,6 +86,7 @@ DQPROBE_STUB uint4 __ldg(const uint4 *p) { return *p; }
 DQPROBE_STUB unsigned __ldg(const unsigned *p) { return *p; }
 DQPROBE_STUB uint2 __ldg(const uint2 *p) { return *p; }
 DQPROBE_STUB unsigned short __ldg(const unsigned short *p) { return *p; }
+DQPROBE_STUB unsigned char __ldg(const unsigned char *p) { return *p; }
 DQPROBE_STUB float4 __ldg(const float4 *p) { return *p; }
 DQPROBE_STUB unsigned __funnelshift_r(unsigned lo, unsigned, unsigned) { return lo; }
 DQPROBE_STUB unsigned __funnelshift_rc(unsigned lo, unsigned, unsigned) { return lo; }
