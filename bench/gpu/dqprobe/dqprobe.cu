@@ -1604,33 +1604,28 @@ static std::vector<uint8_t> repackQ6_K(const std::vector<uint8_t> &w, uint32_t n
   return o;
 }
 
+// weightOf: weight i of a block as the reference reads it: d · q for
+// q4_0 (q − 8) and q8_0, d · scale · (q − 32) for q6_k.
+static double weightOf(Fmt f, const uint8_t *blk, uint32_t i) {
+  uint16_t dh;
+  if (f == Q6_K) {
+    memcpy(&dh, blk + 208, 2);
+    return (double)h2fHost(dh) * (int8_t)blk[192 + i / 16] * (q6Value(blk, i) - 32);
+  }
+  memcpy(&dh, blk, 2);
+  const int q = f == Q8_0 ? (int8_t)blk[2 + i] : i < 16 ? (blk[2 + i] & 15) - 8 : (blk[2 + i - 16] >> 4) - 8;
+  return (double)h2fHost(dh) * q;
+}
+
 static void reference(Fmt f, const std::vector<uint8_t> &w, const std::vector<float> &x, uint32_t n, uint32_t k,
                       std::vector<double> &y) {
-  const uint32_t bs = blockBytes(f), nb = k / blockWeights(f);
+  const uint32_t bs = blockBytes(f), bw = blockWeights(f), nb = k / bw;
   y.assign(n, 0.0);
   for (uint32_t r = 0; r < n; r++) {
     double s = 0;
-    for (uint32_t b = 0; b < nb && f == Q6_K; b++) {
+    for (uint32_t b = 0; b < nb; b++) {
       const uint8_t *blk = &w[((size_t)r * nb + b) * bs];
-      uint16_t dh;
-      memcpy(&dh, blk + 208, 2);
-      const double d = h2fHost(dh);
-      for (uint32_t i = 0; i < 256; i++) s += d * (int8_t)blk[192 + i / 16] * (q6Value(blk, i) - 32) * x[b * 256 + i];
-    }
-    for (uint32_t b = 0; b < nb && f != Q6_K; b++) {
-      const uint8_t *blk = &w[((size_t)r * nb + b) * bs];
-      uint16_t dh;
-      memcpy(&dh, blk, 2);
-      const double d = h2fHost(dh);
-      for (uint32_t j = 0; j < 32; j++) {
-        int q;
-        if (f == Q4_0) {
-          q = j < 16 ? (blk[2 + j] & 15) - 8 : (blk[2 + j - 16] >> 4) - 8;
-        } else {
-          q = (int8_t)blk[2 + j];
-        }
-        s += d * q * x[b * 32 + j];
-      }
+      for (uint32_t i = 0; i < bw; i++) s += weightOf(f, blk, i) * x[b * bw + i];
     }
     y[r] = s;
   }
