@@ -2,8 +2,8 @@
 // kernel's loads, or its decode? (docs/gpu-check.md, run 18)
 //
 // Hand-written CUDA, not emitted MSL: a measurement of ceilings, not a
-// kernel rlx ships. For q4_0 (and the first three for q8_0; q6_k from
-// run 30) at K × N =
+// kernel rlx ships. For q4_0 (and the first three for q8_0; q6_k and
+// q4_k from run 30) at K × N =
 // 4096 × 14336 and 14336 × 4096 it times, each as a CUDA graph cycling
 // through enough weight copies to be four times the 60 MB L2 (bench.py's
 // method: median over 7 trials of trial time / launches):
@@ -74,7 +74,7 @@
 //   xsb_*     xs with the rows split evenly over 132·B threadgroups
 //             (B = 4 at k = 4096, 1 at 14336; _g3: 3 at 4096; d4: 5, 2)
 //
-// and, from run 30 (xsQ6K; q6_k, at the same shapes):
+// and, from run 30 (xsQ6K, xsQ4K; q6_k and q4_k, at the same shapes):
 //
 //   xs6_*     x-stationary q6_k, repacked out of GGUF's blocks (the same
 //             bytes; repackQ6_K): a lane a column of 32 weights with its
@@ -82,8 +82,12 @@
 //             8-byte load of high bits, the two scales and d (one a
 //             block); each 6-bit field read as 128 + q (the emitter's
 //             rlx_b128); r, d, c as xs_; loads = the loads only
-//   xs6h_*    the same with a lane a column of 16 weights (one scale
-//             group; repackQ6_K with W = 16), k/16 threads, half the registers
+//   xs6h_*    xs6 with a lane a column of 16 weights (one scale group;
+//             repackQ6_K with W = 16), k/16 threads, half the registers
+//   xs4k_*    x-stationary q4_k, repacked (repackQ4_K: a sub-block
+//             column's 16 bytes of nibbles, and a 16-byte head a block
+//             with d, dmin and the scales and minimums as three words);
+//             nibbles read as xs_sh's
 //
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
@@ -115,9 +119,9 @@
     }                                                                                           \
   } while (0)
 
-enum Fmt { Q4_0, Q8_0, Q6_K };
+enum Fmt { Q4_0, Q8_0, Q6_K, Q4_K };
 enum Var { FLOAT, LOADS, HALF2, ROT };
-static const char *fmtName[] = {"q4_0", "q8_0", "q6_k"};
+static const char *fmtName[] = {"q4_0", "q8_0", "q6_k", "q4_k"};
 
 constexpr int THREADS = 128;
 
@@ -1070,6 +1074,23 @@ __device__ __forceinline__ void xsStore(float (*red)[R], float *y, uint32_t r0, 
   }
 }
 
+// xsShiftedWord: word j of a lane's 4-bit fields (run 29h's decode, as
+// the emitter's dqShiftedDecode): each byte to bits 15-22, its low nibble
+// read with 256's exponent bits (n256: 256 + q, weight 4j + b, x in
+// xv[4j + b]), its high one with 16's (n16: 16 + q, x in xv[XH + 4j +
+// b]), into the CH sums (even: low nibbles, odd: high ones).
+template <int CH, int XH>
+__device__ __forceinline__ void xsShiftedWord(uint32_t u, int j, const float *xv, uint32_t n256, uint32_t n16,
+                                              float *acc) {
+  const uint32_t v[4] = {u << 15, u << 7, u >> 1, u >> 9};
+  const float *xj = xv + 4 * j;
+#pragma unroll
+  for (int b = 0; b < 4; b++) {
+    acc[(8 * j + 2 * b) % CH] += xj[b] * __uint_as_float((v[b] & 0x00078000u) | n256);
+    acc[(8 * j + 2 * b + 1) % CH] += xj[XH + b] * __uint_as_float((v[b] & 0x00780000u) | n16);
+  }
+}
+
 template <int RPT, int D, Var V, uint32_t NB, int CH = 2, int LPC = 1, bool SHIFTED = false>
 __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_t *w, float *y, uint32_t n,
                                                     uint32_t k) {
@@ -1128,16 +1149,7 @@ __global__ void __launch_bounds__(448 * LPC) xsQ4_0(const float *x, const uint8_
         qWords(q, qw);
         float acc[CH] = {};
 #pragma unroll
-        for (int j = 0; SHIFTED && j < W; j++) {
-          const uint32_t u = qw[j];
-          const uint32_t v[4] = {u << 15, u << 7, u >> 1, u >> 9};
-          const float *xj = xv + 4 * j;
-#pragma unroll
-          for (int b = 0; b < 4; b++) {
-            acc[(8 * j + 2 * b) % CH] += xj[b] * __uint_as_float((v[b] & 0x00078000u) | n256);
-            acc[(8 * j + 2 * b + 1) % CH] += xj[4 * W + b] * __uint_as_float((v[b] & 0x00780000u) | n16);
-          }
-        }
+        for (int j = 0; SHIFTED && j < W; j++) xsShiftedWord<CH, 4 * W>(qw[j], j, xv, n256, n16, acc);
 #pragma unroll
         for (int j = 0; !SHIFTED && j < W; j++) xsWord<CH, 4 * W>(qw[j], j, xv, e, acc);
         part[i % 4] = h2f(dh) * (xsTotal<CH>(acc) - xo);
@@ -1273,6 +1285,75 @@ __global__ void __launch_bounds__(NL) xsQ6K(const float *x, const uint8_t *w, fl
   xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
 }
 
+// Run 30: q4_k repacked for the x-stationary shape (repackQ4_K, the same
+// 144 bytes a block): a lane owns one 32-weight sub-block column (its
+// scale and minimum) with its x in registers and walks RPT rows, D ahead,
+// each row one 16-byte load of its nibbles (byte j: weight j low, 16 + j
+// high, as repacked q4_0) and one 16-byte load of its block's head,
+// shared by the block's eight lanes: d, dmin, then the eight sub-blocks'
+// scales' low four bits (nibble j of a word), their minimums' low four
+// bits, and the top two bits of both (bits 4j..4j+1 and 4j+2..4j+3). The
+// nibbles are read as run 29h's (256 + q, 16 + q); the row's sum is
+// d·sc·(Σ − 256·Σx_low − 16·Σx_high) − dmin·m·Σx.
+template <int RPT, int D, Var V, uint32_t NL, int CH = 4>
+__global__ void __launch_bounds__(NL) xsQ4K(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
+  static_assert(RPT % D == 0 && D % 4 == 0 && CH % 2 == 0, "RPT: a multiple of D, D of 4, CH even");
+  __shared__ float red[NL / 32][RPT];
+  const uint32_t t = threadIdx.x, lane = t % 32, sg = t / 32, j = t % 8;
+  const uint32_t r0 = blockIdx.x * RPT;
+  float xv[32];
+  xsLoadX<4>(x, t, 0, xv);
+  float sl = 0.f, sh = 0.f;
+#pragma unroll
+  for (int i = 0; i < 16; i++) sl += xv[i], sh += xv[16 + i];
+  const float xo = 256.0f * sl + 16.0f * sh, xs = sl + sh;
+  const uint32_t n256 = 0x43800000u + blockIdx.y, n16 = 0x41800000u + blockIdx.y, mg = 0x4B000000u + blockIdx.y;
+  const uint4 *qp = (const uint4 *)w + (size_t)r0 * NL + t;
+  const uint4 *hp = (const uint4 *)(w + (size_t)n * NL * 16) + (size_t)r0 * (NL / 8) + t / 8;
+  uint4 qr[D], hr[D];
+#pragma unroll
+  for (int i = 0; i < D; i++) {
+    qr[i] = __ldg(qp + (size_t)i * NL);
+    hr[i] = __ldg(hp + (size_t)i * (NL / 8));
+  }
+  uint32_t bits = 0;
+  const uint4 *qn = qp + D * NL, *hn = hp + D * (NL / 8);
+  auto turn = [&](uint32_t rt, auto more) {
+    float part[4];
+#pragma unroll
+    for (int i = 0; i < D; i++) {
+      const uint4 q = qr[i], hd = hr[i];
+      if (decltype(more)::value) {
+        qr[i] = __ldg(qn + i * NL);
+        hr[i] = __ldg(hn + i * (NL / 8));
+      }
+      if (V == LOADS) {
+        bits ^= qXor(q) ^ qXor(hd);
+        part[i % 4] = (float)(bits & 1u);
+      } else {
+        uint32_t qw[4];
+        qWords(q, qw);
+        float acc[CH] = {};
+#pragma unroll
+        for (int m = 0; m < 4; m++) xsShiftedWord<CH, 16>(qw[m], m, xv, n256, n16, acc);
+        const uint32_t top = hd.w >> (4 * j);
+        const float sc = __uint_as_float((((hd.y >> (4 * j)) & 15u) | (top & 3u) << 4) | mg) - 8388608.0f;
+        const float mn = __uint_as_float((((hd.z >> (4 * j)) & 15u) | (top & 12u) << 2) | mg) - 8388608.0f;
+        const float d = h2f((uint16_t)(hd.x & 0xFFFFu)), dmin = h2f((uint16_t)(hd.x >> 16));
+        part[i % 4] = d * sc * (xsTotal<CH>(acc) - xo) - dmin * mn * xs;
+      }
+      if (i % 4 == 3) xsExchange(part, lane, &red[sg][rt + i - 3]);
+    }
+    if (decltype(more)::value) {
+      qn += D * NL, hn += D * (NL / 8);
+    }
+  };
+#pragma unroll 1
+  for (uint32_t rt = 0; rt + D < RPT; rt += D) turn(rt, std::true_type{});
+  turn(RPT - D, std::false_type{});
+  xsStore<RPT>(red, y, r0, min((uint32_t)RPT, n - r0));
+}
+
 // Run 29: xsQ4_0 with the rows split evenly over a grid of B
 // threadgroups a multiprocessor (132·B): threadgroup g takes row quads
 // [g·Q/G, (g+1)·Q/G) of Q = n/4, so no multiprocessor gets a whole
@@ -1388,9 +1469,9 @@ struct Variant {
   int rows;     // rows a threadgroup
   int threads;  // a threadgroup (the x-stationary kernels: k/32, a lane a block column; xs2_ k/16)
   int smemX;    // threadgroup bytes a weight column (k): 2 for half2 x, else 0
-  Kern k[3];    // q4_0, q8_0, q6_k (null: not for that format)
+  Kern k[4];    // q4_0, q8_0, q6_k, q4_k (null: not for that format)
   int soa;      // the weights it reads: 0 GGUF's blocks; 1 repacked (q4_0: repackQ4_0; q6_k:
-                // repackQ6_K with 32-weight columns); 2 q6_k's 16-weight columns
+                // repackQ6_K with 32-weight columns; q4_k: repackQ4_K); 2 q6_k's 16-weight columns
   uint32_t onlyK;  // the only k it is built for (0: any)
   int grid;        // threadgroups (0: one a rows rows)
 };
@@ -1510,6 +1591,14 @@ static const Variant variants[] = {
     {"xs6h_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16>}, 2, 14336},
     {"xs6_r64_d4_c4_k4096", FLOAT, 64, 128, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 128, 4>}, true, 4096},
     {"xs6_r64_d4_c4_k14336", FLOAT, 64, 448, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 448, 4>}, true, 14336},
+    {"xs4k_loads_r32_d8_k4096", LOADS, 32, 128, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, LOADS, 128>}, 1, 4096},
+    {"xs4k_loads_r32_d8_k14336", LOADS, 32, 448, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, LOADS, 448>}, 1, 14336},
+    {"xs4k_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, FLOAT, 128, 4>}, 1, 4096},
+    {"xs4k_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, FLOAT, 448, 4>}, 1, 14336},
+    {"xs4k_r32_d8_c2_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, FLOAT, 128, 2>}, 1, 4096},
+    {"xs4k_r32_d8_c2_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, FLOAT, 448, 2>}, 1, 14336},
+    {"xs4k_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 4, FLOAT, 128, 4>}, 1, 4096},
+    {"xs4k_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 4, FLOAT, 448, 4>}, 1, 14336},
 };
 
 // q4_0's blocks repacked as soaQ4_0 reads them: all qs, then all d.
@@ -1544,11 +1633,13 @@ static float h2fHost(uint16_t h) {
 }
 
 // A format's block: weights and bytes.
-static uint32_t blockWeights(Fmt f) { return f == Q6_K ? 256 : 32; }
-static uint32_t blockBytes(Fmt f) { return f == Q4_0 ? 18 : f == Q8_0 ? 34 : 210; }
+static uint32_t blockWeights(Fmt f) { return f == Q6_K || f == Q4_K ? 256 : 32; }
+static uint32_t blockBytes(Fmt f) { return f == Q4_0 ? 18 : f == Q8_0 ? 34 : f == Q6_K ? 210 : 144; }
 
-// Weights: random qs (q6_k: random ql, qh and signed 8-bit scales); d a
-// half in [2^-9, 2^-6), at the block's start (q4_0, q8_0) or end (q6_k).
+// Weights: random qs (q6_k: random ql, qh and signed 8-bit scales;
+// q4_k: random scales and minimums); d a half in [2^-9, 2^-6), at the
+// block's start (q4_0, q8_0; q4_k with dmin, another such half, after it)
+// or end (q6_k).
 static std::vector<uint8_t> makeWeights(Fmt f, uint32_t n, uint32_t k) {
   const uint32_t bs = blockBytes(f), dat = f == Q6_K ? 208 : 0;
   std::vector<uint8_t> w((size_t)n * (k / blockWeights(f)) * bs);
@@ -1557,6 +1648,10 @@ static std::vector<uint8_t> makeWeights(Fmt f, uint32_t n, uint32_t k) {
     for (uint32_t i = 0; i < bs; i++) blk[i] = (uint8_t)next();
     const uint16_t d = (uint16_t)(((next() % 3u) + 6u) << 10 | (next() & 0x3FFu));  // exponents 6..8: 2^-9..2^-7
     memcpy(blk + dat, &d, 2);
+    if (f == Q4_K) {
+      const uint16_t dmin = (uint16_t)(((next() % 3u) + 6u) << 10 | (next() & 0x3FFu));
+      memcpy(blk + 2, &dmin, 2);
+    }
   }
   return w;
 }
@@ -1579,6 +1674,59 @@ static int q6Value(const uint8_t *blk, uint32_t i) {
 // word m/2 holds the high two bits of weights 4m + b and W/2 + 4m + b at
 // bits 4-5 and 6-7 for even m, 0-1 and 2-3 for odd m), then sc[r][c]
 // (the column's W/16 scales), then d[r][block].
+// q4_k (GGUF's block_q4_K: half d, half dmin, scales[12], qs[128]):
+// sub-block j (weights 32j..32j+31) has a 6-bit scale and minimum
+// (get_scale_min_k4), and weight 64c + l (l < 32) is qs[32c + l]'s low
+// nibble, weight 64c + 32 + l its high one.
+static void q4kScaleMin(const uint8_t *blk, uint32_t j, int *sc, int *m) {
+  const uint8_t *s = blk + 4;
+  if (j < 4) {
+    *sc = s[j] & 63, *m = s[j + 4] & 63;
+  } else {
+    *sc = (s[j + 4] & 15) | ((s[j - 4] >> 6) << 4);
+    *m = (s[j + 4] >> 4) | ((s[j] >> 6) << 4);
+  }
+}
+static int q4kValue(const uint8_t *blk, uint32_t i) {
+  const uint8_t b = blk[16 + 32 * (i / 64) + i % 32];
+  return i % 64 < 32 ? b & 15 : b >> 4;
+}
+
+// q4_k repacked as xsQ4K reads it (the same bytes): qs[r][c] for row r
+// and sub-block column c (16 bytes: byte j holds weight j's nibble and
+// weight 16 + j's as its high one), then head[r][b] for each block b
+// (16 bytes: d, dmin, then three words: the eight scales' low four bits
+// as nibbles, the minimums' likewise, and the top two bits of scale j
+// and minimum j at bits 4j, 4j + 2).
+static std::vector<uint8_t> repackQ4_K(const std::vector<uint8_t> &w, uint32_t n, uint32_t k) {
+  const uint32_t nl = k / 32, nb = k / 256;
+  std::vector<uint8_t> o(w.size());
+  uint8_t *qs = o.data(), *hd = qs + (size_t)n * nl * 16;
+  for (uint32_t r = 0; r < n; r++) {
+    for (uint32_t b = 0; b < nb; b++) {
+      const uint8_t *blk = &w[((size_t)r * nb + b) * 144];
+      uint32_t lo = 0, mlo = 0, top = 0;
+      for (uint32_t j = 0; j < 8; j++) {
+        int sc, m;
+        q4kScaleMin(blk, j, &sc, &m);
+        lo |= (uint32_t)(sc & 15) << (4 * j);
+        mlo |= (uint32_t)(m & 15) << (4 * j);
+        top |= (uint32_t)(sc >> 4) << (4 * j) | (uint32_t)(m >> 4) << (4 * j + 2);
+        uint8_t *col = &qs[((size_t)r * nl + b * 8 + j) * 16];
+        for (uint32_t l = 0; l < 16; l++) {
+          col[l] = (uint8_t)(q4kValue(blk, 32 * j + l) | q4kValue(blk, 32 * j + 16 + l) << 4);
+        }
+      }
+      uint8_t *h = &hd[((size_t)r * nb + b) * 16];
+      memcpy(h, blk, 4);
+      memcpy(h + 4, &lo, 4);
+      memcpy(h + 8, &mlo, 4);
+      memcpy(h + 12, &top, 4);
+    }
+  }
+  return o;
+}
+
 static std::vector<uint8_t> repackQ6_K(const std::vector<uint8_t> &w, uint32_t n, uint32_t k, uint32_t W) {
   const uint32_t nl = k / W, nb = k / 256, lpb = 256 / W;
   std::vector<uint8_t> o(w.size());
@@ -1605,9 +1753,18 @@ static std::vector<uint8_t> repackQ6_K(const std::vector<uint8_t> &w, uint32_t n
 }
 
 // weightOf: weight i of a block as the reference reads it: d · q for
-// q4_0 (q − 8) and q8_0, d · scale · (q − 32) for q6_k.
+// q4_0 (q − 8) and q8_0, d · scale · (q − 32) for q6_k, d · sc · q −
+// dmin · m for q4_k.
 static double weightOf(Fmt f, const uint8_t *blk, uint32_t i) {
   uint16_t dh;
+  if (f == Q4_K) {
+    uint16_t mh;
+    memcpy(&dh, blk, 2);
+    memcpy(&mh, blk + 2, 2);
+    int sc, m;
+    q4kScaleMin(blk, i / 32, &sc, &m);
+    return (double)h2fHost(dh) * sc * q4kValue(blk, i) - (double)h2fHost(mh) * m;
+  }
   if (f == Q6_K) {
     memcpy(&dh, blk + 208, 2);
     return (double)h2fHost(dh) * (int8_t)blk[192 + i / 16] * (q6Value(blk, i) - 32);
@@ -1700,7 +1857,7 @@ int main() {
   printf("copy\t%.3f TB/s\n", copyTBs);
   printf("format\tK\tN\tvariant\tus\troofline\tnmse\n");
   const uint32_t shapes[2][2] = {{4096, 14336}, {14336, 4096}};  // K, N
-  for (int fi = 0; fi < 3; fi++) {
+  for (int fi = 0; fi < 4; fi++) {
     const Fmt f = (Fmt)fi;
     // Formats with no variant chosen: no weights, no reference.
     bool any = false;
@@ -1736,7 +1893,8 @@ int main() {
         }
       }
       if (f != Q8_0) {
-        const std::vector<uint8_t> rh = f == Q4_0 ? repackQ4_0(wh) : repackQ6_K(wh, n, k, 32);
+        const std::vector<uint8_t> rh =
+            f == Q4_0 ? repackQ4_0(wh) : f == Q6_K ? repackQ6_K(wh, n, k, 32) : repackQ4_K(wh, n, k);
         wsoa.resize(sets);
         for (auto &p : wsoa) {
           CK(cudaMalloc(&p, wbytes));
