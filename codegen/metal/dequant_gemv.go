@@ -503,14 +503,16 @@ func xfloatsAt(b *kb, src dqSrc, name string, offs []string, scale func(i int) s
 // sumOf writes const float <name> = the sum of the unscaled x slice: the
 // float4s loaded by xfloats.
 func sumOf(b *kb, name, src string, vecs int) {
-	terms := ""
-	for v := range vecs {
-		if v > 0 {
-			terms += " + "
-		}
-		terms += fmt.Sprintf("(%sv%d.x + %sv%d.y + %sv%d.z + %sv%d.w)", src, v, src, v, src, v, src, v)
+	b.l("const float %s = %s;", name, xSum(src, vecs))
+}
+
+// xSum is the expression of that sum: vecs float4s src…v0, src…v1, ….
+func xSum(src string, vecs int) string {
+	terms := make([]string, vecs)
+	for v := range terms {
+		terms[v] = fmt.Sprintf("(%sv%d.x + %sv%d.y + %sv%d.z + %sv%d.w)", src, v, src, v, src, v, src, v)
 	}
-	b.l("const float %s = %s;", name, terms)
+	return sumTerms(terms)
 }
 
 func pick(i int, a, b string) string {
@@ -776,8 +778,9 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 	b.l("const uint mg = 0x4B000000u | tgpos.y;")
 	b.l("const uint e128 = 0x43000000u + tgpos.y;")
 	for g := range 4 {
-		xfloats(b, src, fmt.Sprintf("x%d_", g), fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4, noScale)
-		b.l("const float c%d = 160.0f * (x%d_v0.x + x%d_v0.y + x%d_v0.z + x%d_v0.w);", g, g, g, g, g)
+		xg := fmt.Sprintf("x%d_", g)
+		xfloats(b, src, xg, fmt.Sprintf("n6 * 128u + %du + j6 * 4u", 32*g), 4, noScale)
+		b.l("const float c%d = 160.0f * %s;", g, xSum(xg, 1))
 	}
 	for r := range src.rows {
 		b.l("{")
