@@ -1636,6 +1636,13 @@ static float h2fHost(uint16_t h) {
 static uint32_t blockWeights(Fmt f) { return f == Q6_K || f == Q4_K ? 256 : 32; }
 static uint32_t blockBytes(Fmt f) { return f == Q4_0 ? 18 : f == Q8_0 ? 34 : f == Q6_K ? 210 : 144; }
 
+// randomScale: a half in [2^-9, 2^-6) (exponent fields 6 to 8), for d
+// and dmin.
+static uint16_t randomScale() {
+  const uint32_t e = next() % 3u + 6u;
+  return (uint16_t)(e << 10 | (next() & 0x3FFu));
+}
+
 // Weights: random qs (q6_k: random ql, qh and signed 8-bit scales;
 // q4_k: random scales and minimums); d a half in [2^-9, 2^-6), at the
 // block's start (q4_0, q8_0; q4_k with dmin, another such half, after it)
@@ -1646,10 +1653,10 @@ static std::vector<uint8_t> makeWeights(Fmt f, uint32_t n, uint32_t k) {
   for (size_t b = 0; b < w.size() / bs; b++) {
     uint8_t *blk = &w[b * bs];
     for (uint32_t i = 0; i < bs; i++) blk[i] = (uint8_t)next();
-    const uint16_t d = (uint16_t)(((next() % 3u) + 6u) << 10 | (next() & 0x3FFu));  // exponents 6..8: 2^-9..2^-7
+    const uint16_t d = randomScale();
     memcpy(blk + dat, &d, 2);
     if (f == Q4_K) {
-      const uint16_t dmin = (uint16_t)(((next() % 3u) + 6u) << 10 | (next() & 0x3FFu));
+      const uint16_t dmin = randomScale();
       memcpy(blk + 2, &dmin, 2);
     }
   }
