@@ -215,6 +215,10 @@ const (
 	Q8_0 QuantFormat = "q8_0"
 	Q4_K QuantFormat = "q4_k"
 	Q6_K QuantFormat = "q6_k"
+	// Q6_KC16 is q6_k's bytes rearranged over the whole matrix into
+	// columns of 16 weights for the GPU GEMV (runtime/gguf's Q6_KC16);
+	// checkpoints store q6_k and a binder converts it.
+	Q6_KC16 QuantFormat = "q6_k_c16"
 )
 
 // Block returns the number of weights per block and the bytes per block of
@@ -227,7 +231,7 @@ func (f QuantFormat) Block() (elems, nbytes int64, ok bool) {
 		return 32, 34, true
 	case Q4_K:
 		return 256, 144, true
-	case Q6_K:
+	case Q6_K, Q6_KC16:
 		return 256, 210, true
 	}
 	return 0, 0, false

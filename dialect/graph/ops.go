@@ -472,12 +472,12 @@ func opTable() []opInfo {
 		opInfo{
 			name: DequantMatMulName, group: groupBlocks,
 			summary: "`x · Wᵀ` where W `[n, k]` is stored row-major as GGUF blocks (q4_0: 32 weights in 18 bytes; q8_0: 32 in 34; " +
-				"q4_k: 256 in 144; q6_k: 256 in 210).",
+				"q4_k: 256 in 144; q6_k: 256 in 210; q6_k_c16: q6_k's bytes rearranged over the whole matrix into columns of 16 weights, docs/runtime-kernels.md).",
 			operands: "x `[M, k]` (f32), w `[NBYTES]` (ui8) with NBYTES = `n · k/block · blockbytes`",
 			result:   "`[M, n]` f32",
 			minIn:    2, maxIn: 2, numOut: 1,
 			attrs: []AttrSpec{
-				{Name: "format", Kind: AttrEnum, Required: true, Values: enumValues(Q4_0, Q8_0, Q4_K, Q6_K), Doc: "the GGUF block format"},
+				{Name: "format", Kind: AttrEnum, Required: true, Values: enumValues(Q4_0, Q8_0, Q4_K, Q6_K, Q6_KC16), Doc: "the GGUF block format, or q6_k_c16"},
 				{Name: "n", Kind: AttrI64, Required: true, Doc: "rows of W (output features), > 0"},
 				{Name: "k", Kind: AttrI64, Required: true, Doc: "columns of W (input features), > 0, a multiple of the block size"},
 			},

@@ -192,6 +192,8 @@ func TestVerify(t *testing.T) {
 		{"dequant q8_0", "%x: tensor<3x64xf32>, %w: tensor<136xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q8_0", k = 64, n = 2} : (tensor<3x64xf32>, tensor<136xui8>) -> tensor<3x2xf32>`, ""},
 		{"dequant q4_k", "%x: tensor<1x256xf32>, %w: tensor<288xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_k", k = 256, n = 2} : (tensor<1x256xf32>, tensor<288xui8>) -> tensor<1x2xf32>`, ""},
 		{"dequant q6_k", "%x: tensor<1x512xf32>, %w: tensor<840xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q6_k", k = 512, n = 2} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>`, ""},
+		{"dequant q6_k_c16", "%x: tensor<1x512xf32>, %w: tensor<840xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q6_k_c16", k = 512, n = 2} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>`, ""},
+		{"dequant q6_k_c16 k", "%x: tensor<1x128xf32>, %w: tensor<210xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q6_k_c16", k = 128, n = 2} : (tensor<1x128xf32>, tensor<210xui8>) -> tensor<1x2xf32>`, "attribute 'k' (128) is not a multiple of the q6_k_c16 block size 256"},
 		{"dequant q6_k bytes", "%x: tensor<1x512xf32>, %w: tensor<288xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q6_k", k = 512, n = 2} : (tensor<1x512xf32>, tensor<288xui8>) -> tensor<1x2xf32>`, "expected [840] (n·k/256 blocks of 210 bytes for q6_k)"},
 		{"dequant block", "%x: tensor<1x64xf32>, %w: tensor<144xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_k", k = 64, n = 1} : (tensor<1x64xf32>, tensor<144xui8>) -> tensor<1x1xf32>`, "attribute 'k' (64) is not a multiple of the q4_k block size 256"},
 		{"dequant k", "%x: tensor<1x32xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x32xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, "operand #0 has shape [1, 32], expected [1, 64] ([M, k])"},
@@ -199,7 +201,7 @@ func TestVerify(t *testing.T) {
 		{"dequant huge", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 9223372036854775807} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, "describe a weight too large to address"},
 		{"dequant x type", "%x: tensor<1x64xf16>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf16>, tensor<1152xui8>) -> tensor<1x32xf32>`, "operand #0 must have element type f32, got f16"},
 		{"dequant w type", "%x: tensor<1x64xf32>, %w: tensor<1152xi8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xi8>) -> tensor<1x32xf32>`, "operand #1 must have element type ui8, got i8"},
-		{"dequant format", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q5_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, `attribute 'format' must be one of "q4_0", "q8_0", "q4_k", "q6_k", got "q5_0"`},
+		{"dequant format", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q5_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, `attribute 'format' must be one of "q4_0", "q8_0", "q4_k", "q6_k", "q6_k_c16", got "q5_0"`},
 		{"dequant result", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x64xf32>`, "result shape [1, 64] does not match inferred [1, 32]"},
 
 		// Leaves.

@@ -9,6 +9,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/weights"
 )
@@ -206,7 +207,11 @@ func (g *builder) linear(x *ir.Value, name string, out, in int) *ir.Value {
 		g.fail("%s: tensor %q is %s, expected shape [%d, %d]", i.File, name, i, out, in)
 	}
 	if i.Quant.Valid() {
-		return g.dequantMatMul(x, g.quantParam(name, i), i, out, in)
+		f := i.Quant
+		if f == gguf.Q6_K && g.s.q6Columns {
+			f = gguf.Q6_KC16
+		}
+		return g.dequantMatMul(x, g.quantParam(name, i), f, out, in)
 	}
 	w, _ := g.param(name, out, in)
 	if !slices.Equal(shapeInts(w), []int{out, in}) {
@@ -233,9 +238,10 @@ func (g *builder) quantParam(name string, i weights.Info) *ir.Value {
 	return g.paramOf(name, []int{rows * (k / i.Quant.BlockSize()) * i.Quant.BlockBytes()}, g.ctx.IntegerType(8, ir.Unsigned))
 }
 
-func (g *builder) dequantMatMul(x, w *ir.Value, i weights.Info, out, in int) *ir.Value {
+// dequantMatMul reads w, an [out, in] weight's blocks, in format f.
+func (g *builder) dequantMatMul(x, w *ir.Value, f gguf.Format, out, in int) *ir.Value {
 	return g.op(graph.DequantMatMulName, []ir.NamedAttr{
-		g.strAttr("format", i.Quant.String()), g.intAttr("n", int64(out)), g.intAttr("k", int64(in)),
+		g.strAttr("format", f.String()), g.intAttr("n", int64(out)), g.intAttr("k", int64(in)),
 	}, x, w)
 }
 

@@ -58,6 +58,7 @@ func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
 		src.Close()
 		return nil, err
 	}
+	s.q6Columns = opts.Q6KColumns
 	return finish(ctx, s, n, src)
 }
 

@@ -17,6 +17,11 @@ type Options struct {
 	// MaxTokens is the capacity of the KV caches: the most tokens one
 	// sequence can hold. 0 means DefaultMaxTokens.
 	MaxTokens int
+	// Q6KColumns reads the dense projections stored as q6_k as q6_k_c16:
+	// the same bytes in the columns the GPU GEMV reads
+	// (dequant_gemv_q6_k_c16), which the weights binder rearranges them
+	// into when it loads them. Experts stay q6_k.
+	Q6KColumns bool
 }
 
 // Model is an imported checkpoint.
@@ -92,6 +97,7 @@ func ImportHF(ctx *ir.Context, dir string, opts Options) (*Model, error) {
 	s.aIsLog = true
 	s.fusedQKVZ = s.arch == "Qwen3NextForCausalLM"
 	s.fusedBA = s.fusedQKVZ
+	s.q6Columns = opts.Q6KColumns
 	return finish(ctx, s, hfNames(), src)
 }
 

@@ -53,7 +53,7 @@ func (g *builder) experts(i int, role string, x, idx *ir.Value, out, in int) *ir
 			if rows > 1 {
 				xj = g.slice(x, 0, j, 1)
 			}
-			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), info, out, in)
+			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), info.Quant, out, in)
 		}
 		return g.concat(0, parts...)
 	}

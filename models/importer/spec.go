@@ -40,6 +40,7 @@ type spec struct {
 	normTopK                  bool
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
+	q6Columns                 bool // Options.Q6KColumns
 }
 
 func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }

@@ -86,7 +86,7 @@ func (f quantFlag) Set(s string) error {
 	}
 	q := graph.QuantFormat(s)
 	if _, _, ok := q.Block(); !ok {
-		return errors.New("want none, q4_0, q8_0, q4_k or q6_k")
+		return errors.New("want none, q4_0, q8_0, q4_k, q6_k or q6_k_c16")
 	}
 	*f.q = q
 	return nil
@@ -103,7 +103,7 @@ func common(fs *flag.FlagSet, c *models.Common, tokens bool) {
 	fs.IntVar(&c.HeadDim, "head-dim", 0, "attention head size (0: hidden/heads)")
 	fs.IntVar(&c.FFN, "ffn", 0, "feed-forward inner size (0: 3·hidden)")
 	fs.IntVar(&c.Past, "past", c.Past, "cached positions before the decoded token")
-	fs.Var(quantFlag{&c.Quant}, "quant", "projection weights as GGUF blocks: none, q4_0, q8_0, q4_k or q6_k")
+	fs.Var(quantFlag{&c.Quant}, "quant", "projection weights as GGUF blocks: none, q4_0, q8_0, q4_k, q6_k, or q6_k_c16 (q6_k in the GPU GEMV's columns)")
 	dt := c.DType
 	if dt == "" {
 		dt = "f32"

@@ -27,6 +27,8 @@ Architectures: %s (GGUF: %s).
 flags:
   -o FILE            output file (default: stdout)
   --max-tokens N     cache capacity: the most tokens one sequence holds (default %d)
+  --q6k-columns      read q6_k projections as q6_k_c16, the GPU GEMV's columns
+                     (rlx-run's binder rearranges the blocks at load)
   --generic          print the generic form
   --weights-list     print the names of the weights the module binds to stderr
 `
@@ -52,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "-", "")
 	maxTokens := fs.Int("max-tokens", importer.DefaultMaxTokens, "")
 	generic := fs.Bool("generic", false, "")
+	columns := fs.Bool("q6k-columns", false, "")
 	list := fs.Bool("weights-list", false, "")
 	var pos []string
 	for {
@@ -77,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
-	m, err := importer.Import(ctx, pos[0], importer.Options{MaxTokens: *maxTokens})
+	m, err := importer.Import(ctx, pos[0], importer.Options{MaxTokens: *maxTokens, Q6KColumns: *columns})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -17,6 +18,9 @@ const (
 	Q8_0
 	Q4_K
 	Q6_K
+	// Q6_KC16 is q6_k's bytes rearranged into columns of 16 weights
+	// (columns.go); no GGUF tensor type stores it.
+	Q6_KC16
 )
 
 var formats = [...]struct {
@@ -27,22 +31,27 @@ var formats = [...]struct {
 	Q4_0: {"q4_0", 32, 18},
 	Q8_0: {"q8_0", 32, 34},
 	Q4_K: {"q4_k", 256, 144},
-	Q6_K: {"q6_k", 256, 210},
+	Q6_K:    {"q6_k", 256, 210},
+	Q6_KC16: {"q6_k_c16", 256, 210},
 }
 
-// ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k" or "q6_k",
-// the spelling of graph.dequant_matmul's format attribute).
+// ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k", "q6_k"
+// or "q6_k_c16", the spelling of graph.dequant_matmul's format attribute).
 func ParseFormat(s string) (Format, error) {
+	var names []string
 	for f, info := range formats {
 		if info.name != "" && info.name == s {
 			return Format(f), nil
 		}
+		if info.name != "" {
+			names = append(names, info.name)
+		}
 	}
-	return 0, fmt.Errorf("unknown GGUF format %q (want q4_0, q8_0, q4_k or q6_k)", s)
+	return 0, fmt.Errorf("unknown GGUF format %q (want one of %s)", s, strings.Join(names, ", "))
 }
 
 // Valid reports whether f is one of the supported formats.
-func (f Format) Valid() bool { return f >= Q4_0 && f <= Q6_K }
+func (f Format) Valid() bool { return f >= Q4_0 && f <= Q6_KC16 }
 
 // String returns the attribute spelling of the format.
 func (f Format) String() string {
@@ -112,19 +121,20 @@ func Dequantize(f Format, data []byte, n, k int) ([]float32, error) {
 		return nil, err
 	}
 	dst := make([]float32, n*k)
-	rowBytes := k / f.BlockSize() * f.BlockBytes()
 	for r := range n {
-		DequantizeRow(f, dst[r*k:(r+1)*k], data[r*rowBytes:(r+1)*rowBytes])
+		DequantizeMatrixRow(f, dst[r*k:(r+1)*k], data, n, k, r)
 	}
 	return dst, nil
 }
 
-// DequantizeRow decodes one row of blocks into dst. The caller must have
-// validated the sizes: len(row) = len(dst)/BlockSize·BlockBytes, with len(dst)
-// a multiple of the block size; otherwise DequantizeRow panics.
+// DequantizeRow decodes one row of blocks of a row-major format (see
+// RowMajor) into dst. The caller must have validated the sizes: len(row) =
+// len(dst)/BlockSize·BlockBytes, with len(dst) a multiple of the block
+// size; otherwise, or for Q6_KC16, whose rows are not contiguous,
+// DequantizeRow panics (DequantizeMatrixRow takes every format).
 func DequantizeRow(f Format, dst []float32, row []byte) {
 	bs, bb := f.BlockSize(), f.BlockBytes()
-	if bs == 0 || len(dst)%bs != 0 || len(row) != len(dst)/bs*bb {
+	if !f.RowMajor() || len(dst)%bs != 0 || len(row) != len(dst)/bs*bb {
 		panic(fmt.Sprintf("gguf.DequantizeRow: %v row of %d bytes does not hold %d weights", f, len(row), len(dst)))
 	}
 	for b := 0; b < len(dst)/bs; b++ {

@@ -16,6 +16,13 @@ import (
 // 8·65504): otherwise Quantize returns an error rather than blocks that
 // decode to infinities or NaNs.
 func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
+	if s := f.Storage(); s != f {
+		q, err := Quantize(s, w, n, k)
+		if err != nil {
+			return nil, fmt.Errorf("%w (for %v)", err, f)
+		}
+		return Convert(q, s, f, n, k)
+	}
 	size, err := ByteCount(f, n, k)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ const dequantRows = 4
 // W [N, K] packed as GGUF blocks in the ui8 tensor w (any shape; its byte
 // count must be N·(K/block)·blockbytes). The result is f32 [M, N].
 //
-// Each weight is first decoded exactly as gguf.DequantizeRow defines, then
+// Each weight is first decoded exactly as gguf.DequantizeMatrixRow defines, then
 // every result element is Σ_k x[m,k]·W[n,k] accumulated in float32 in
 // increasing k from +0, as s = s + float32(x·w), like MatMul. Rows of W are
 // decoded into a small per-goroutine buffer, never the whole matrix; the work
@@ -41,10 +41,6 @@ func DequantMatMul(x, w *tensor.Tensor, attrs DequantMatMulAttrs) (*tensor.Tenso
 	}
 	M := x.Shape()[0]
 	r := tensor.Zeros(tensor.F32, M, N)
-	rowBytes := 0
-	if N > 0 {
-		rowBytes = len(w.Bytes()) / N
-	}
 	xv, packed, out := x.Floats(), w.Bytes(), r.Floats()
 	groups := ceilDiv(N, dequantRows)
 	parallelFor(groups, 2*M*N*K+N*K*4, func(lo, hi int) {
@@ -55,7 +51,7 @@ func DequantMatMul(x, w *tensor.Tensor, attrs DequantMatMulAttrs) (*tensor.Tenso
 			nr := min(dequantRows, N-n0)
 			for i := range nr {
 				rows[i] = scratch[i*K : (i+1)*K]
-				gguf.DequantizeRow(f, rows[i], packed[(n0+i)*rowBytes:(n0+i+1)*rowBytes])
+				gguf.DequantizeMatrixRow(f, rows[i], packed, N, K, n0+i)
 			}
 			for m := range M {
 				xr := xv[m*K : (m+1)*K]

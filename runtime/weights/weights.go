@@ -316,6 +316,9 @@ func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := spec.Name + " " + spec.Type.String()
+	if spec.Quant != nil {
+		key += " " + spec.Quant.Format.String()
+	}
 	if t, ok := s.cache[key]; ok {
 		return t, nil
 	}
@@ -326,11 +329,38 @@ func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 	} else {
 		t, err = s.load(spec.Name, spec.Type)
 	}
+	if err == nil {
+		t, err = s.convert(t, spec)
+	}
 	if err != nil {
 		return nil, err
 	}
 	s.cache[key] = t
 	return t, nil
+}
+
+// convert gives the packed blocks t of a quantised weight the format the
+// graph.dequant_matmul reading them asks for (spec.Quant): as stored, or
+// q6_k rearranged into q6_k_c16's columns. Any other difference of format
+// is an error naming the weight: the blocks would decode to other values.
+func (s *Source) convert(t *tensor.Tensor, spec ref.Spec) (*tensor.Tensor, error) {
+	q := spec.Quant
+	if q == nil || t.DType() != tensor.UI8 {
+		return t, nil
+	}
+	name := strings.Replace(spec.Name, "*", "0", 1)
+	e, ok := s.entries[name]
+	if !ok || !e.Quant.Valid() || e.Quant == q.Format {
+		return t, nil
+	}
+	if e.Quant != q.Format.Storage() {
+		return nil, fmt.Errorf("weight %q is %v in %s; the graph reads it as %v", spec.Name, e.Quant, e.File, q.Format)
+	}
+	b, err := gguf.Convert(t.Bytes(), e.Quant, q.Format, q.N, q.K)
+	if err != nil {
+		return nil, fmt.Errorf("weight %q in %s: %v", spec.Name, e.File, err)
+	}
+	return tensor.FromBytes(t.Shape(), b)
 }
 
 // load reads the tensor name as type want.

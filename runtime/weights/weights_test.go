@@ -117,14 +117,7 @@ func TestGGUF(t *testing.T) {
 	w.AddTensor("m", gguf.TypeQ8_0, []int{4, 32}, q)
 	w.AddTensor("exps", gguf.TypeQ8_0, []int{2, 2, 32}, q)
 	w.AddTensor("n", gguf.TypeF32, []int{2}, []byte{0, 0, 128, 63, 0, 0, 0, 64})
-	var buf bytes.Buffer
-	w.WriteTo(&buf)
-	path := filepath.Join(t.TempDir(), "m.gguf")
-	os.WriteFile(path, buf.Bytes(), 0o644)
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, s := openGGUF(t, &w)
 	defer s.Close()
 	if s.GGUF == nil {
 		t.Fatal("not opened as GGUF")
@@ -150,4 +143,67 @@ func TestGGUF(t *testing.T) {
 	if _, err := s.Weight(spec("m", tensor.F16, 4, 32)); err == nil || !strings.Contains(err.Error(), `weight "m" is Q8_0 [4, 32] in `+path+`, expected tensor<4x32xf16>`) {
 		t.Errorf("f16 of a quantised tensor: %v", err)
 	}
+}
+
+// TestGGUFColumns binds a q6_k tensor to a graph.dequant_matmul that reads
+// q6_k_c16: the blocks come rearranged, decoding to the same weights; a
+// param read as another format is an error naming both.
+func TestGGUFColumns(t *testing.T) {
+	const n, k = 3, 512
+	vals := make([]float32, n*k)
+	for i := range vals {
+		vals[i] = float32(i%13-6) / 16
+	}
+	q, err := gguf.Quantize(gguf.Q6_K, vals, n, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.AddTensor("m", gguf.TypeQ6_K, []int{n, k}, q)
+	path, s := openGGUF(t, &w)
+	defer s.Close()
+	use := func(f gguf.Format) ref.Spec {
+		sp := spec("m", tensor.UI8, len(q))
+		sp.Quant = &ref.QuantUse{Format: f, N: n, K: k}
+		return sp
+	}
+	raw, err := s.Weight(use(gguf.Q6_K))
+	if err != nil || !bytes.Equal(raw.Bytes(), q) {
+		t.Fatalf("as q6_k: %v", err)
+	}
+	cols, err := s.Weight(use(gguf.Q6_KC16))
+	want, _ := gguf.Convert(q, gguf.Q6_K, gguf.Q6_KC16, n, k)
+	if err != nil || !bytes.Equal(cols.Bytes(), want) || bytes.Equal(want, q) {
+		t.Fatalf("as q6_k_c16: %v", err)
+	}
+	a, _ := gguf.Dequantize(gguf.Q6_K, q, n, k)
+	b, _ := gguf.Dequantize(gguf.Q6_KC16, cols.Bytes(), n, k)
+	if !slices.Equal(a, b) {
+		t.Error("q6_k_c16 decodes to other weights")
+	}
+	if again, _ := s.Weight(use(gguf.Q6_K)); !bytes.Equal(again.Bytes(), q) {
+		t.Error("the q6_k binding changed after the q6_k_c16 one")
+	}
+	if _, err := s.Weight(use(gguf.Q4_K)); err == nil || !strings.Contains(err.Error(), `weight "m" is q6_k in `+path+`; the graph reads it as q4_k`) {
+		t.Errorf("read as q4_k: %v", err)
+	}
+}
+
+// openGGUF writes w to a file in a test directory and opens it.
+func openGGUF(t *testing.T, w *gguf.Writer) (string, *Source) {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "m.gguf")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, s
 }
