@@ -401,7 +401,7 @@ func TestConfigErrors(t *testing.T) {
 
 // TestQuantFormats builds Qwen3.5 with each projection kind at hidden 1024.
 func TestQuantFormats(t *testing.T) {
-	for _, q := range []graph.QuantFormat{"", graph.Q4_0, graph.Q8_0, graph.Q4_K, graph.Q6_K} {
+	for _, q := range []graph.QuantFormat{"", graph.Q4_0, graph.Q8_0, graph.Q4_K, graph.Q6_K, graph.Q6_KC16} {
 		m, err := qwen35With(func(c *Qwen35Config) { c.Hidden, c.Quant = 1024, q })(newContext())
 		if err != nil {
 			t.Fatalf("quant %q: %v", q, err)

@@ -38,6 +38,8 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 		return quantInfo{"q4_k", 256, 144}, true
 	case "q6_k":
 		return quantInfo{"q6_k", 256, 210}, true
+	case "q6_k_c16":
+		return quantInfo{"q6_k_c16", 256, 210}, true
 	}
 	return quantInfo{}, false
 }
@@ -154,6 +156,28 @@ static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *
     w[2u * i + 1u] = dsc * (float)q1;
   }
 }
+// rlx_dq32_q6_k_c16: unit u of row r of an [n, k] q6_k_c16 weight w
+// (runtime/gguf's Q6_KC16), its columns 2u and 2u + 1 of 16 weights; c16
+// is n·k/16, the columns of the whole weight.
+static inline void rlx_dq32_q6_k_c16(device const uchar *w, uint c16, uint k, uint r, uint u, thread float *o) {
+  const float d = rlx_half_bits(((device const ushort *)(w + 13u * c16))[r * (k / 256u) + u / 8u]);
+  for (uint h = 0u; h < 2u; h++) {
+    const uint col = r * (k / 16u) + 2u * u + h;
+    const uint2 ql = ((device const uint2 *)w)[col];
+    const uint qh = ((device const uint *)(w + 8u * c16))[col];
+    const float dsc = d * (float)(int)(char)w[12u * c16 + col];
+    for (uint j = 0u; j < 8u; j++) {
+      const uint byte = ((j < 4u ? ql.x : ql.y) >> (8u * (j % 4u))) & 255u;
+      // The top bits of weight j (j < 4: qh byte j, bits 4-5; else byte
+      // j − 4, bits 0-1) and of weight 8 + j (bits 6-7; bits 2-3).
+      const uint hb = (qh >> (8u * (j % 4u))) & 255u;
+      const uint lo = (byte & 15u) | ((j < 4u ? (hb >> 4) : hb) & 3u) << 4;
+      const uint hi = (byte >> 4) | ((j < 4u ? (hb >> 6) : (hb >> 2)) & 3u) << 4;
+      o[16u * h + j] = dsc * (float)((int)lo - 32);
+      o[16u * h + 8u + j] = dsc * (float)((int)hi - 32);
+    }
+  }
+}
 `
 
 func emitDequantMatMul(r *regionState, op *ir.Operation) error {
@@ -186,7 +210,11 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 		b.buffer("x", x, accRead)
 		b.buffer("w", wt, accRead)
 		b.buffer("y", y, accWrite)
-		if gemv {
+		switch {
+		case gemv && f.name == "q6_k_c16":
+			dequantGEMVColumns(b, m, n, k)
+			return nil
+		case gemv:
 			dequantGEMV(b, f, m, n, k)
 			return nil
 		}
@@ -207,7 +235,11 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 				b.l("const uint gn = n0 + j;")
 				b.l("float wv[32];")
 				b.l("if (gn < %du) {", n)
-				b.l("rlx_dq32_%s(w + gn * %du, k0 / 32u, wv);", f.name, rowBytes)
+				if f.name == "q6_k_c16" {
+					b.l("rlx_dq32_q6_k_c16(w, %du, %du, gn, k0 / 32u, wv);", n*k/16, k)
+				} else {
+					b.l("rlx_dq32_%s(w + gn * %du, k0 / 32u, wv);", f.name, rowBytes)
+				}
 				b.l("} else {")
 				b.l("for (uint kk = 0; kk < 32u; kk++) {")
 				b.l("wv[kk] = 0.0f;")

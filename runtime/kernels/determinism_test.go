@@ -32,7 +32,7 @@ func scenarios(t *testing.T) map[string]func() []*tensor.Tensor {
 	rx := r(-1, 1, 2, 8, 16*64)
 	wq := r(-1, 1, 64, 512)
 	packed := map[gguf.Format]*tensor.Tensor{}
-	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K, gguf.Q6_KC16} {
 		p, err := gguf.Quantize(f, wq.Floats(), 64, 512)
 		if err != nil {
 			t.Fatal(err)
@@ -102,21 +102,22 @@ func TestDeterminismAcrossGOMAXPROCS(t *testing.T) {
 // hash and docs/runtime-kernels.md) or by accident (for example a fused
 // multiply-add on another architecture).
 var goldenHashes = map[string]uint64{
-	"attention":    0x1eb14a6b5e0552af,
-	"dequant_q4_0": 0x686ddd92f324665,
-	"dequant_q4_k": 0x4f606f1be4b0f377,
-	"dequant_q6_k": 0xf0907ddf14fd961d,
-	"dequant_q8_0": 0x203a1558780c6680,
-	"gdn":          0x2b329360ecf27e2c,
-	"gelu":         0xc57ec0f41f390f9f,
-	"layernorm":    0xfcd9a36556795077,
-	"lstm":         0x8cf73e05b251e14f,
-	"matmul":       0xe6bf92cd877ae9cb,
-	"matmul16":     0x32de766c73623e5e,
-	"reduce":       0xdc82bc57318f0131,
-	"rms_norm":     0xdb943c73468aff7,
-	"rope":         0x7a229bfe2d18622c,
-	"softmax":      0x484de85509d55628,
+	"attention":        0x1eb14a6b5e0552af,
+	"dequant_q4_0":     0x686ddd92f324665,
+	"dequant_q4_k":     0x4f606f1be4b0f377,
+	"dequant_q6_k":     0xf0907ddf14fd961d,
+	"dequant_q6_k_c16": 0xf0907ddf14fd961d, // q6_k's: the same blocks in columns
+	"dequant_q8_0":     0x203a1558780c6680,
+	"gdn":              0x2b329360ecf27e2c,
+	"gelu":             0xc57ec0f41f390f9f,
+	"layernorm":        0xfcd9a36556795077,
+	"lstm":             0x8cf73e05b251e14f,
+	"matmul":           0xe6bf92cd877ae9cb,
+	"matmul16":         0x32de766c73623e5e,
+	"reduce":           0xdc82bc57318f0131,
+	"rms_norm":         0xdb943c73468aff7,
+	"rope":             0x7a229bfe2d18622c,
+	"softmax":          0x484de85509d55628,
 }
 
 func TestGoldenBits(t *testing.T) {

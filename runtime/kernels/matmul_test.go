@@ -107,7 +107,7 @@ func TestMatMulErrors(t *testing.T) {
 
 func TestDequantMatMulMatchesMatMul(t *testing.T) {
 	rng := tensor.NewRNG(5)
-	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K, gguf.Q6_KC16} {
 		for _, M := range []int{1, 3} {
 			N, K := 7, 512
 			w := randF32(rng, -1, 1, N, K)

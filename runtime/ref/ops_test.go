@@ -349,7 +349,7 @@ func blockCases() []opCase {
 			},
 		})
 	}
-	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K, gguf.Q6_KC16} {
 		n, k := 4, 256
 		bytes, _ := gguf.ByteCount(f, n, k)
 		cases = append(cases, opCase{
@@ -396,7 +396,7 @@ func TestOpsDispatch(t *testing.T) {
 // TestSeededQuantWeights checks that a packed weight generated for a
 // dequant_matmul decodes close to the f32 matrix it was quantised from.
 func TestSeededQuantWeights(t *testing.T) {
-	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K} {
+	for _, f := range []gguf.Format{gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K, gguf.Q6_KC16} {
 		n, k := 8, 512
 		bytes, _ := gguf.ByteCount(f, n, k)
 		s := Spec{Name: "w", Type: TensorType{DType: tensor.UI8, Shape: []int{bytes}}, Quant: &QuantUse{Format: f, N: n, K: k}}

@@ -38,6 +38,7 @@ const (
 	Q8_0
 	Q4_K
 	Q6_K
+	Q6_KC16 // q6_k's bytes in columns (runtime/gguf's Q6_KC16): its d array, the last 2/210 of the bytes, is the scales
 )
 
 // ElemOf returns the element code of a manifest tensor type
@@ -53,6 +54,8 @@ func ElemOf(typ, quant string) (Elem, error) {
 		return Q4_K, nil
 	case "q6_k":
 		return Q6_K, nil
+	case "q6_k_c16":
+		return Q6_KC16, nil
 	case "":
 	default:
 		return 0, fmt.Errorf("no element code for format %q", quant)
@@ -228,6 +231,16 @@ func Fill(e Elem, size int64, seed uint32) []byte {
 	default:
 		for i := range out {
 			out[i] = byte(hash(uint64(i), seed))
+		}
+		if e == Q6_KC16 {
+			// The d array: the last size/105 bytes, f16 scales of
+			// 2 bytes, scale b drawn as block b's d would be.
+			at := size - size/105
+			for b := int64(0); at+2*b+2 <= size; b++ {
+				h := hash(uint64(b)*2, seed^0x51ca1e)
+				le.PutUint16(out[at+2*b:], tensor.F32ToF16Bits(uniform(h)/64))
+			}
+			break
 		}
 		bs, scales := quantBlocks(e)
 		for b := int64(0); bs > 0 && (b+1)*int64(bs) <= size; b++ {

@@ -57,7 +57,7 @@ bool check(cudaError_t e, const char *what) {
 }
 
 // Element codes of the job file (Elem in jobs.go).
-enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K };
+enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16 };
 
 // rlx_hash and the fill below make exactly the bytes of cuda.Fill in Go,
 // so that a reference computed there checks a run here.
@@ -111,6 +111,20 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
     case kI1:
       for (unsigned long long i = t; i < size; i += stride) p[i] = (unsigned char)(rlx_hash(i, seed) & 1u);
       return;
+  }
+  // q6_k_c16: bytes, and its d array (the last size/105 bytes) f16
+  // scales, scale b drawn as block b's d would be.
+  if (elem == kQ6_KC16) {
+    const unsigned long long at = size - size / 105;
+    for (unsigned long long i = t; i < size; i += stride) {
+      unsigned char v = (unsigned char)rlx_hash(i, seed);
+      if (i >= at && at + (i - at) / 2 * 2 + 2 <= size) {
+        const unsigned short h = rlx_to_f16(rlx_uniform(rlx_hash((i - at) / 2 * 2, seed ^ 0x51ca1eu)) / 64.0f);
+        v = (unsigned char)((i - at) % 2 == 0 ? h : h >> 8);
+      }
+      p[i] = v;
+    }
+    return;
   }
   // Bytes, and GGUF blocks whose scale fields (the f16 d, and dmin for
   // q4_k) are set apart.

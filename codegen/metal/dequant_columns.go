@@ -1,0 +1,179 @@
+package metal
+
+import "fmt"
+
+// The GEMV of q6_k_c16 (dequant_gemv_q6_k_c16): q6_k's bytes rearranged
+// over the whole [n, k] weight into columns of 16 weights (runtime/gguf's
+// Q6_KC16: four arrays, ql, qh, sc and d, every part of a column an
+// aligned load), for an x-stationary walk. A lane owns a column c of 16
+// weights: it loads its 16 x values (for each row of x) into registers
+// once, then walks the threadgroup's colRows weight rows, colAhead rows
+// ahead: each row is one 8-byte load of the column's low nibbles, one
+// 4-byte load of their top two bits, its scale byte and its block's d,
+// and the lanes of a simdgroup read neighbouring columns, so each load
+// is contiguous across the simdgroup. After every colAhead rows the
+// simdgroup's lanes fold their row sums (simdFold) into threadgroup
+// memory, one slot a simdgroup and row; the slots meet at the end in
+// simdgroup order. A threadgroup has a lane a column up to the thread
+// limit; a longer row takes more column passes, each adding into the
+// same slots, so the kernel also runs with fewer threads than it asks
+// for (ResizeRows).
+//
+// Each field is read as 128 + q without a subtraction (rlx_b128, as
+// dqLaneQ6K): the byte moved to bits 16-23 and ORed with 128's exponent
+// bits; the column's sum takes 160·Σx off once (q − 32 = (128 + q) −
+// 160).
+//
+// On the H200 the same kernel in the CUDA probe (bench/gpu/dqprobe,
+// xs6h_r32_d4_c2, run 30) took 16.6–16.8 µs at 14336×4096 against the
+// GGUF-layout kernel's 19.2, and 18.9–19.2 at 4096×14336 against 20.1
+// (docs/gpu-check.md, run 30).
+
+// colRows is the weight rows a threadgroup of the q6_k_c16 GEMV walks
+// with one x row, and colAhead how many rows ahead a lane loads.
+const (
+	colRows  = 32
+	colAhead = 4
+)
+
+// colPlan is the shape of a q6_k_c16 GEMV.
+type colPlan struct {
+	m, n, k int64
+	cols    int64 // columns of 16 weights a row
+	rows    int64 // weight rows a threadgroup owns, a multiple of colAhead
+	threads int64
+}
+
+func planColumns(m, n, k int64, maxThreads int) colPlan {
+	cols := k / 16
+	rows := max(colAhead, min(colRows/m/colAhead*colAhead, ceilDiv(n, colAhead)*colAhead))
+	threads := min(ceilDiv(cols, SimdWidth)*SimdWidth, int64(maxThreads)/SimdWidth*SimdWidth)
+	return colPlan{m: m, n: n, k: k, cols: cols, rows: rows, threads: threads}
+}
+
+// dequantGEMVColumns writes the body of the q6_k_c16 GEMV (buffers x, w
+// and y bound).
+func dequantGEMVColumns(b *kb, m, n, k int64) {
+	p := planColumns(m, n, k, b.e.opts.MaxThreadsPerThreadgroup)
+	rm := p.rows * m
+	nsg := p.threads / SimdWidth
+	b.tgmem("float", int(nsg*rm*4))
+	// One row of threadgroups: tgpos.y is a zero the compiler cannot see
+	// (the exponents come from registers, as in dqLaneQ6K).
+	b.launch([3]int{int(ceilDiv(n, p.rows)), 1, 1}, [3]int{int(p.threads), 1, 1}, ResizeRows)
+	nk16 := n * p.cols
+	b.l("device const uint2 *qlw = (device const uint2 *)w;")
+	b.l("device const uint *qhw = (device const uint *)(w + %du);", 8*nk16)
+	b.l("device const uchar *scw = w + %du;", 12*nk16)
+	b.l("device const ushort *dw = (device const ushort *)(w + %du);", 13*nk16)
+	b.l("const uint r0 = tgpos.x * %du;", p.rows)
+	b.l("const uint e128 = 0x43000000u + tgpos.y;")
+	b.l("const uint mg = 0x4B000000u | tgpos.y;")
+	b.l("for (uint c0 = 0u; c0 < %du; c0 += tptg.x) {", p.cols)
+	// A lane past the last column reads the last one with zero x.
+	b.l("const bool live = c0 + tpos.x < %du;", p.cols)
+	b.l("const uint c = min(c0 + tpos.x, %du);", p.cols-1)
+	for mi := range m {
+		for v := range 4 {
+			b.l("const float4 xv%d_%d = live ? *((device const float4 *)(x + %du + c * 16u + %du)) : float4(0.0f);", mi, v, mi*k, 4*v)
+		}
+		b.l("const float cx%d = 160.0f * (((xv%[1]d_0.x + xv%[1]d_0.y) + (xv%[1]d_0.z + xv%[1]d_0.w)) + ((xv%[1]d_1.x + xv%[1]d_1.y) + (xv%[1]d_1.z + xv%[1]d_1.w)) + ((xv%[1]d_2.x + xv%[1]d_2.y) + (xv%[1]d_2.z + xv%[1]d_2.w)) + ((xv%[1]d_3.x + xv%[1]d_3.y) + (xv%[1]d_3.z + xv%[1]d_3.w)));", mi)
+	}
+	for i := range int64(colAhead) {
+		b.l("uint2 ql%d;", i)
+		b.l("uint qh%d;", i)
+		b.l("uint sc%d;", i)
+		b.l("ushort d%d;", i)
+		colLoad(b, p, i, fmt.Sprintf("r0 + %du", i))
+	}
+	b.l("for (uint rt = 0u; rt < %du; rt += %du) {", p.rows-colAhead, colAhead)
+	colTurn(b, p, "rt", true)
+	b.l("}")
+	colTurn(b, p, fmt.Sprintf("%du", p.rows-colAhead), false)
+	b.l("}")
+	b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+	// One thread a result, the simdgroups' slots in order.
+	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", rm)
+	b.l("const uint row = r0 + i / %du;", m)
+	b.l("if (row < %du) {", n)
+	b.l("float s = 0.0f;")
+	b.l("for (uint g = 0u; g < tptg.x / 32u; g++) {")
+	b.l("s += tg[g * %du + i];", rm)
+	b.l("}")
+	b.l("y[(i %% %du) * %du + row] = s;", m, n)
+	b.l("}")
+	b.l("}")
+}
+
+// colLoad emits the loads of ahead-slot i's weight row, the expression
+// row (clamped to the last row when the rows do not fill the
+// threadgroups), into the slot's registers ql<i>, qh<i>, sc<i>, d<i>.
+func colLoad(b *kb, p colPlan, i int64, row string) {
+	if p.n%p.rows != 0 {
+		row = fmt.Sprintf("min(%s, %du)", row, p.n-1)
+	}
+	b.l("{")
+	b.l("const uint rr = %s;", row)
+	b.l("const uint o = rr * %du + c;", p.cols)
+	b.l("ql%d = qlw[o];", i)
+	b.l("qh%d = qhw[o];", i)
+	b.l("sc%d = scw[o];", i)
+	b.l("d%d = dw[rr * %du + c / 16u];", i, p.k/256)
+	b.l("}")
+}
+
+// colTurn emits colAhead rows from rt: each takes its registers, loads
+// its slot's next row when more follows, and adds its products; then
+// the simdgroup folds the rows' sums into its slots.
+func colTurn(b *kb, p colPlan, rt string, more bool) {
+	b.l("{")
+	b.l("float part[%d];", colAhead*p.m)
+	for i := range int64(colAhead) {
+		b.l("{")
+		b.l("const uint2 q = ql%d;", i)
+		b.l("const uint h = qh%d;", i)
+		b.l("const uint s = sc%d;", i)
+		b.l("const ushort dh = d%d;", i)
+		if more {
+			colLoad(b, p, i, fmt.Sprintf("r0 + %s + %du", rt, colAhead+i))
+		}
+		b.l("const uint l0 = (q.x & 0x0F0F0F0Fu) | (h & 0x30303030u);")
+		b.l("const uint h0 = ((q.x >> 4) & 0x0F0F0F0Fu) | ((h >> 2) & 0x30303030u);")
+		b.l("const uint l1 = (q.y & 0x0F0F0F0Fu) | ((h << 4) & 0x30303030u);")
+		b.l("const uint h1 = ((q.y >> 4) & 0x0F0F0F0Fu) | ((h << 2) & 0x30303030u);")
+		b.l("const float sd = %s;", mfo("(s ^ 0x80u) | mg", 128))
+		b.l("const float d = rlx_half_bits(dh);")
+		shifts := []string{" << 16", " << 8", "", " >> 8"}
+		comps := []string{"x", "y", "z", "w"}
+		for mi := range p.m {
+			b.l("{")
+			for j := range 8 {
+				lw, hw := fmt.Sprintf("l%d", j/4), fmt.Sprintf("h%d", j/4)
+				xl := fmt.Sprintf("xv%d_%d.%s", mi, j/4, comps[j%4])
+				xh := fmt.Sprintf("xv%d_%d.%s", mi, 2+j/4, comps[j%4])
+				op := "+="
+				if j == 0 {
+					op = "="
+					b.l("float a0 %s %s * rlx_b128(%s%s, e128);", op, xl, lw, shifts[j%4])
+					b.l("float a1 %s %s * rlx_b128(%s%s, e128);", op, xh, hw, shifts[j%4])
+					continue
+				}
+				b.l("a0 %s %s * rlx_b128(%s%s, e128);", op, xl, lw, shifts[j%4])
+				b.l("a1 %s %s * rlx_b128(%s%s, e128);", op, xh, hw, shifts[j%4])
+			}
+			b.l("part[%d] = d * (sd * ((a0 + a1) - cx%d));", i*p.m+mi, mi)
+			b.l("}")
+		}
+		b.l("}")
+	}
+	rm := p.rows * p.m
+	simdFold(b, "part", colAhead*p.m, func(idx, v string) {
+		at := fmt.Sprintf("sg * %du + %s * %du + %s", rm, rt, p.m, idx)
+		b.l("if (c0 == 0u) {")
+		b.l("tg[%s] = %s;", at, v)
+		b.l("} else {")
+		b.l("tg[%s] += %s;", at, v)
+		b.l("}")
+	})
+	b.l("}")
+}
