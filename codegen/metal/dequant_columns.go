@@ -73,11 +73,19 @@ func dequantGEMVColumns(b *kb, m, n, k int64) {
 	// A lane past the last column reads the last one with zero x.
 	b.l("const bool live = c0 + tpos.x < %du;", p.cols)
 	b.l("const uint c = min(c0 + tpos.x, %du);", p.cols-1)
+	comps := []string{"x", "y", "z", "w"}
 	for mi := range m {
 		for v := range 4 {
-			b.l("const float4 xv%d_%d = live ? *((device const float4 *)(x + %du + c * 16u + %du)) : float4(0.0f);", mi, v, mi*k, 4*v)
+			b.l("const float4 xr%d_%d = *((device const float4 *)(x + %du + c * 16u + %du));", mi, v, mi*k, 4*v)
+			for j, comp := range comps {
+				b.l("const float x%d_%d = live ? xr%d_%d.%s : 0.0f;", mi, 4*v+j, mi, v, comp)
+			}
 		}
-		b.l("const float cx%d = 160.0f * (((xv%[1]d_0.x + xv%[1]d_0.y) + (xv%[1]d_0.z + xv%[1]d_0.w)) + ((xv%[1]d_1.x + xv%[1]d_1.y) + (xv%[1]d_1.z + xv%[1]d_1.w)) + ((xv%[1]d_2.x + xv%[1]d_2.y) + (xv%[1]d_2.z + xv%[1]d_2.w)) + ((xv%[1]d_3.x + xv%[1]d_3.y) + (xv%[1]d_3.z + xv%[1]d_3.w)));", mi)
+		terms := make([]string, 4)
+		for v := range terms {
+			terms[v] = fmt.Sprintf("(x%[1]d_%[2]d + x%[1]d_%[3]d + x%[1]d_%[4]d + x%[1]d_%[5]d)", mi, 4*v, 4*v+1, 4*v+2, 4*v+3)
+		}
+		b.l("const float cx%d = 160.0f * (%s);", mi, sumTerms(terms))
 	}
 	for i := range int64(colAhead) {
 		b.l("uint2 ql%d;", i)
@@ -115,7 +123,11 @@ func colLoad(b *kb, p colPlan, i int64, row string) {
 	b.l("{")
 	b.l("const uint rr = %s;", row)
 	b.l("const uint o = rr * %du + c;", p.cols)
-	b.l("ql%d = qlw[o];", i)
+	// Loaded into a const first: the CUDA shim's vector assignment
+	// copies element by element (rlx_copy_storage), which split the
+	// 8-byte load in two; the copy construction is one load.
+	b.l("const uint2 lq = qlw[o];")
+	b.l("ql%d = lq;", i)
 	b.l("qh%d = qhw[o];", i)
 	b.l("sc%d = scw[o];", i)
 	b.l("d%d = dw[rr * %du + c / 16u];", i, p.k/256)
@@ -144,13 +156,11 @@ func colTurn(b *kb, p colPlan, rt string, more bool) {
 		b.l("const float sd = %s;", mfo("(s ^ 0x80u) | mg", 128))
 		b.l("const float d = rlx_half_bits(dh);")
 		shifts := []string{" << 16", " << 8", "", " >> 8"}
-		comps := []string{"x", "y", "z", "w"}
 		for mi := range p.m {
 			b.l("{")
 			for j := range 8 {
 				lw, hw := fmt.Sprintf("l%d", j/4), fmt.Sprintf("h%d", j/4)
-				xl := fmt.Sprintf("xv%d_%d.%s", mi, j/4, comps[j%4])
-				xh := fmt.Sprintf("xv%d_%d.%s", mi, 2+j/4, comps[j%4])
+				xl, xh := fmt.Sprintf("x%d_%d", mi, j), fmt.Sprintf("x%d_%d", mi, 8+j)
 				op := "+="
 				if j == 0 {
 					op = "="

@@ -27,12 +27,13 @@ type modelVariant struct {
 }
 
 // modelVariants are the three model graphs at hidden 1024, each as its
-// builder makes it by default and with q4_k, q6_k and q4_0 projections.
+// builder makes it by default and with q4_k, q6_k, q4_0 and q6_k_c16
+// projections.
 // The layer counts are the smallest that keep every layer kind (Qwen's
 // GDN and attention layers, Kimi's KDA and MLA layers).
 func modelVariants() []modelVariant {
 	var vs []modelVariant
-	for _, quant := range []graph.QuantFormat{"", "q4_k", "q6_k", "q4_0"} {
+	for _, quant := range []graph.QuantFormat{"", "q4_k", "q6_k", "q4_0", "q6_k_c16"} {
 		suffix := "default"
 		if quant != "" {
 			suffix = string(quant)

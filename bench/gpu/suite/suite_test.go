@@ -138,6 +138,29 @@ func TestStagedDequantLoadsFirst(t *testing.T) {
 	}
 }
 
+// TestColumnsLoads compiles the real suite's q6_k_c16 GEMVs
+// (codegen/metal dequant_columns.go) to PTX and checks that a lane's
+// loads of a weight row are what the layout is for: the column's low
+// nibbles one 8-byte load, its top bits one 4-byte load, its scale a byte
+// and d two bytes, for each of the four rows loaded ahead and the four
+// loaded in the row loop. The CUDA shim's vector assignment copies
+// element by element, which once split the 8-byte load in two.
+func TestColumnsLoads(t *testing.T) {
+	kernels := realPTX(t, "dequant_gemv_q6_k_c16_", "rlx_k_dequant_gemv_q6_k_c16_")
+	if len(kernels) != 3 {
+		t.Fatalf("%d q6_k_c16 kernels, want 3", len(kernels))
+	}
+	for name, body := range kernels {
+		count := func(op string) int { return strings.Count(body, op+" ") + strings.Count(body, op+"\t") }
+		got := [4]int{count("ld.global.u64") + count("ld.global.nc.u64") + count("ld.global.v2.u32") + count("ld.global.nc.v2.u32"),
+			count("ld.global.u32") + count("ld.global.nc.u32"), count("ld.global.u8") + count("ld.global.nc.u8"),
+			count("ld.global.u16") + count("ld.global.nc.u16")}
+		if want := [4]int{8, 8, 8, 8}; got != want {
+			t.Errorf("%s: 8-, 4-, 1- and 2-byte global loads %v, want %v", name, got, want)
+		}
+	}
+}
+
 // realPTX compiles the real suite's cases named casePrefix… to PTX with
 // clang-19 (LLVM's NVPTX back end, which nvcc's shares) and returns the
 // bodies of the kernels named kernelPrefix…, by name; it skips without
