@@ -41,6 +41,14 @@ func TestFill(t *testing.T) {
 			}
 		}
 	}
+	// q6_k_c16: its d array, the last 2/210 of the bytes, holds the scales.
+	cols := Fill(Q6_KC16, 210*6, 11)
+	for at := len(cols) - len(cols)/105; at < len(cols); at += 2 {
+		d := tensor.F16BitsToF32(le.Uint16(cols[at:]))
+		if math.IsNaN(float64(d)) || math.Abs(float64(d)) > 1.0/64 || d == 0 {
+			t.Fatalf("q6_k_c16 scale at byte %d is %v, not a finite nonzero value of at most 1/64", at, d)
+		}
+	}
 	for i, v := range Fill(I1, 100, 5) {
 		if v > 1 {
 			t.Fatalf("i1 element %d is %d", i, v)
