@@ -7,6 +7,7 @@ import (
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
 	"github.com/rlx-compiler/rlx/passes/lowertomps"
 	"github.com/rlx-compiler/rlx/passes/opstats"
+	"github.com/rlx-compiler/rlx/passes/q6kcolumns"
 	"github.com/rlx-compiler/rlx/passes/stripdebuginfo"
 	"github.com/rlx-compiler/rlx/passes/symboldce"
 	"github.com/rlx-compiler/rlx/passes/toposort"
@@ -23,6 +24,7 @@ func All() []*pipeline.PassInfo {
 		hybridsplit.Info,
 		lowertomps.Info,
 		opstats.Info,
+		q6kcolumns.Info,
 		stripdebuginfo.Info,
 		symboldce.Info,
 		toposort.Info,

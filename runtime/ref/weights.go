@@ -51,9 +51,16 @@ type TensorWeights struct {
 	// Source names where the tensors came from, for error messages
 	// (e.g. the safetensors file).
 	Source string
+	// Packed, where set, is the block format of the packed (ui8) tensors
+	// it names. A dequant_matmul that reads one in another format storing
+	// the same blocks (q6_k and q6_k_c16) gets it rearranged
+	// (gguf.Convert), as the weights binder does for a checkpoint;
+	// Materialize sets it.
+	Packed map[string]gguf.Format
 }
 
-// Weight returns the tensor named s.Name after checking its type.
+// Weight returns the tensor named s.Name after checking its type, its
+// packed blocks rearranged where Packed and s.Quant ask for it.
 func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 	t, ok := w.Tensors[s.Name]
 	if !ok {
@@ -61,6 +68,17 @@ func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 	}
 	if !s.Type.Matches(t) {
 		return nil, fmt.Errorf("weight %q is %s%s, expected %v", s.Name, t.Type(), w.in(), s.Type)
+	}
+	f, ok := w.Packed[s.Name]
+	if q := s.Quant; ok && q != nil && q.Format != f {
+		if f.Storage() != q.Format.Storage() {
+			return nil, fmt.Errorf("weight %q is %v%s; the graph reads it as %v", s.Name, f, w.in(), q.Format)
+		}
+		b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
+		if err != nil {
+			return nil, fmt.Errorf("weight %q%s: %v", s.Name, w.in(), err)
+		}
+		return tensor.FromBytes(t.Shape(), b)
 	}
 	return t, nil
 }
@@ -146,7 +164,8 @@ func SeededInputs(seed uint64, progs ...*Program) ([]*tensor.Tensor, error) {
 // once, and returns them in memory. When several programs read a weight,
 // their specs are merged (the first known dequant_matmul consumer, the
 // smallest gather bound), so programs compared with each other see the
-// same tensors.
+// same tensors; a packed one goes to a program that reads its blocks in
+// another layout (q6_k and q6_k_c16) rearranged (Packed).
 func Materialize(w Weights, progs ...*Program) (*TensorWeights, error) {
 	specs := map[string]Spec{}
 	var names []string
@@ -168,13 +187,16 @@ func Materialize(w Weights, progs ...*Program) (*TensorWeights, error) {
 		}
 	}
 	sort.Strings(names)
-	out := &TensorWeights{Tensors: make(map[string]*tensor.Tensor, len(names))}
+	out := &TensorWeights{Tensors: make(map[string]*tensor.Tensor, len(names)), Packed: map[string]gguf.Format{}}
 	for _, n := range names {
 		t, err := w.Weight(specs[n])
 		if err != nil {
 			return nil, err
 		}
 		out.Tensors[n] = t
+		if q := specs[n].Quant; q != nil {
+			out.Packed[n] = q.Format
+		}
 	}
 	return out, nil
 }

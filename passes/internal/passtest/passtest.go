@@ -15,6 +15,7 @@ import (
 	"github.com/rlx-compiler/rlx/passes/canonicalize"
 	"github.com/rlx-compiler/rlx/passes/cse"
 	"github.com/rlx-compiler/rlx/passes/opstats"
+	"github.com/rlx-compiler/rlx/passes/q6kcolumns"
 	"github.com/rlx-compiler/rlx/passes/stripdebuginfo"
 	"github.com/rlx-compiler/rlx/passes/symboldce"
 	"github.com/rlx-compiler/rlx/passes/toposort"
@@ -32,6 +33,7 @@ func Registry(w io.Writer) *pipeline.Registry {
 		canonicalize.NewInfo(rewritetest.Patterns),
 		cse.Info,
 		opstats.NewInfo(w),
+		q6kcolumns.Info,
 		stripdebuginfo.Info,
 		symboldce.Info,
 		toposort.Info,
