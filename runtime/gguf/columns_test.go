@@ -2,7 +2,9 @@ package gguf
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,4 +139,23 @@ func FuzzColumns(f *testing.F) {
 			t.Fatalf("[%d, %d]: round trip differs (%v)", n, k, err)
 		}
 	})
+}
+
+// ExampleConvert rearranges a q6_k weight [2, 512] into q6_k_c16's
+// columns: the same bytes in other places, decoding to the same weights.
+func ExampleConvert() {
+	w := make([]float32, 2*512)
+	for i := range w {
+		w[i] = float32(i%29-14) / 32
+	}
+	q6, _ := Quantize(Q6_K, w, 2, 512)
+	cols, err := Convert(q6, Q6_K, Q6_KC16, 2, 512)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a, _ := Dequantize(Q6_K, q6, 2, 512)
+	b, _ := Dequantize(Q6_KC16, cols, 2, 512)
+	fmt.Println(len(q6), len(cols), bytes.Equal(q6, cols), slices.Equal(a, b))
+	// Output: 840 840 false true
 }
