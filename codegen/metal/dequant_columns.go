@@ -24,10 +24,11 @@ import "fmt"
 // bits; the column's sum takes 160·Σx off once (q − 32 = (128 + q) −
 // 160).
 //
-// On the H200 the same kernel in the CUDA probe (bench/gpu/dqprobe,
+// On the H200 the CUDA probe's version of this kernel (bench/gpu/dqprobe,
 // xs6h_r32_d4_c2, run 30) took 16.6–16.8 µs at 14336×4096 against the
 // GGUF-layout kernel's 19.2, and 18.9–19.2 at 4096×14336 against 20.1
-// (docs/gpu-check.md, run 30).
+// (docs/gpu-check.md, run 30). The emitted kernel has not run on a GPU
+// yet (docs/gpu-check.md, What is not done).
 
 // colRows is the weight rows a threadgroup of the q6_k_c16 GEMV walks
 // with one x row, and colAhead how many rows ahead a lane loads.
@@ -161,15 +162,12 @@ func colTurn(b *kb, p colPlan, rt string, more bool) {
 			for j := range 8 {
 				lw, hw := fmt.Sprintf("l%d", j/4), fmt.Sprintf("h%d", j/4)
 				xl, xh := fmt.Sprintf("x%d_%d", mi, j), fmt.Sprintf("x%d_%d", mi, 8+j)
-				op := "+="
+				decl, op := "", "+="
 				if j == 0 {
-					op = "="
-					b.l("float a0 %s %s * rlx_b128(%s%s, e128);", op, xl, lw, shifts[j%4])
-					b.l("float a1 %s %s * rlx_b128(%s%s, e128);", op, xh, hw, shifts[j%4])
-					continue
+					decl, op = "float ", "="
 				}
-				b.l("a0 %s %s * rlx_b128(%s%s, e128);", op, xl, lw, shifts[j%4])
-				b.l("a1 %s %s * rlx_b128(%s%s, e128);", op, xh, hw, shifts[j%4])
+				b.l("%sa0 %s %s * rlx_b128(%s%s, e128);", decl, op, xl, lw, shifts[j%4])
+				b.l("%sa1 %s %s * rlx_b128(%s%s, e128);", decl, op, xh, hw, shifts[j%4])
 			}
 			b.l("part[%d] = d * (sd * ((a0 + a1) - cx%d));", i*p.m+mi, mi)
 			b.l("}")
