@@ -11,6 +11,7 @@
 //
 // Params are grouped by name, since a weight is bound by name: a name is
 // converted only when every param op of that name qualifies. A use by any
-// other op (a slice of an expert stack, a thunk.call operand after
-// hybrid-split) keeps the name q6_k; run the pass before hybrid-split.
+// other op (a slice of an expert stack, a reshape, a region's operand)
+// keeps the name q6_k. hybrid-split clones a param into the region that
+// reads it, so the pass finds the same params before and after it.
 package q6kcolumns
