@@ -32,3 +32,24 @@ func.func @h(%x: tensor<1x256xf32>, %y: tensor<1x512xf32>) -> (tensor<1x4xf32>, 
   %1 = graph.dequant_matmul %y, %e {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
   return %0, %1 : tensor<1x4xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// After hybrid-split: "f" is cloned into the thunk body that reads it and
+// converts; "g" reaches its dequant_matmul as the region's operand and
+// stays q6_k.
+func.func @split(%x: tensor<1x512xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %r = thunk.call @split_thunk0(%x) {target = "metal"} : (tensor<1x512xf32>) -> tensor<1x2xf32> {
+  ^bb0(%a: tensor<1x512xf32>):
+    %f = graph.param "f" : tensor<840xui8>
+    %0 = graph.dequant_matmul %a, %f {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+    thunk.yield %0 : tensor<1x2xf32>
+  }
+  %g = graph.param "g" : tensor<840xui8>
+  %s = thunk.call @split_thunk1(%x, %g) {target = "metal"} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32> {
+  ^bb0(%a: tensor<1x512xf32>, %b: tensor<840xui8>):
+    %0 = graph.dequant_matmul %a, %b {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+    thunk.yield %0 : tensor<1x2xf32>
+  }
+  return %r, %s : tensor<1x2xf32>, tensor<1x2xf32>
+}
