@@ -57,6 +57,9 @@ type TensorWeights struct {
 	// (gguf.Convert), as the weights binder does for a checkpoint;
 	// Materialize sets it.
 	Packed map[string]gguf.Format
+
+	mu        sync.Mutex
+	converted map[string]*tensor.Tensor // rearranged tensors, by name and format
 }
 
 // Weight returns the tensor named s.Name after checking its type, its
@@ -74,13 +77,33 @@ func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 		if f.Storage() != q.Format.Storage() {
 			return nil, fmt.Errorf("weight %q is %v%s; the graph reads it as %v", s.Name, f, w.in(), q.Format)
 		}
-		b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
-		if err != nil {
-			return nil, fmt.Errorf("weight %q%s: %v", s.Name, w.in(), err)
-		}
-		return tensor.FromBytes(t.Shape(), b)
+		return w.convert(t, s.Name, f, *q)
 	}
 	return t, nil
+}
+
+// convert returns t (packed as f) rearranged for q, once per name and
+// format: a decode loop asks for its weights every step.
+func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q QuantUse) (*tensor.Tensor, error) {
+	key := name + " " + q.Format.String()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if c, ok := w.converted[key]; ok {
+		return c, nil
+	}
+	b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
+	if err != nil {
+		return nil, fmt.Errorf("weight %q%s: %v", name, w.in(), err)
+	}
+	c, err := tensor.FromBytes(t.Shape(), b)
+	if err != nil {
+		return nil, err
+	}
+	if w.converted == nil {
+		w.converted = map[string]*tensor.Tensor{}
+	}
+	w.converted[key] = c
+	return c, nil
 }
 
 func (w *TensorWeights) in() string {

@@ -10,8 +10,8 @@ import (
 )
 
 // TestPackedConversion: TensorWeights rearranges a packed q6_k tensor for
-// a consumer that reads q6_k_c16 (and back), refuses one that reads other
-// blocks, and hands out an unpacked or unrecorded tensor as it is.
+// a consumer that reads q6_k_c16 (and back), once, refuses one that reads
+// other blocks, and hands out an unpacked or unrecorded tensor as it is.
 func TestPackedConversion(t *testing.T) {
 	const n, k = 2, 512
 	spec := func(f gguf.Format) Spec {
@@ -35,6 +35,10 @@ func TestPackedConversion(t *testing.T) {
 		if err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Errorf("%v from packed q6_k: %v", f, err)
 		}
+	}
+	first, _ := w.Weight(spec(gguf.Q6_KC16))
+	if again, _ := w.Weight(spec(gguf.Q6_KC16)); again != first {
+		t.Error("the rearranged tensor is made again on a second call")
 	}
 	if _, err := w.Weight(spec(gguf.Q4_K)); err == nil || !strings.Contains(err.Error(), `weight "w" is q6_k; the graph reads it as q4_k`) {
 		t.Errorf("q4_k from packed q6_k: %v", err)
