@@ -74,9 +74,6 @@ func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 	}
 	f, ok := w.Packed[s.Name]
 	if q := s.Quant; ok && q != nil && q.Format != f {
-		if f.Storage() != q.Format.Storage() {
-			return nil, fmt.Errorf("weight %q is %v%s; the graph reads it as %v", s.Name, f, w.in(), q.Format)
-		}
 		return w.convert(t, s.Name, f, *q)
 	}
 	return t, nil
@@ -91,11 +88,7 @@ func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q 
 	if c, ok := w.converted[key]; ok {
 		return c, nil
 	}
-	b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
-	if err != nil {
-		return nil, fmt.Errorf("weight %q%s: %v", name, w.in(), err)
-	}
-	c, err := tensor.FromBytes(t.Shape(), b)
+	c, err := ConvertPacked(t, f, q, name, w.in())
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +97,22 @@ func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q 
 	}
 	w.converted[key] = c
 	return c, nil
+}
+
+// ConvertPacked returns the packed weight t, stored as f, in the format
+// q reads it in: rearranged when the two store the same blocks (q6_k and
+// q6_k_c16, gguf.Convert), an error otherwise, since the blocks would
+// decode to other values. Errors name the weight and, where it is not
+// "", where it came from (" in FILE").
+func ConvertPacked(t *tensor.Tensor, f gguf.Format, q QuantUse, name, where string) (*tensor.Tensor, error) {
+	if f.Storage() != q.Format.Storage() {
+		return nil, fmt.Errorf("weight %q is %v%s; the graph reads it as %v", name, f, where, q.Format)
+	}
+	b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
+	if err != nil {
+		return nil, fmt.Errorf("weight %q%s: %v", name, where, err)
+	}
+	return tensor.FromBytes(t.Shape(), b)
 }
 
 func (w *TensorWeights) in() string {

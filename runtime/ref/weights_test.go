@@ -48,3 +48,16 @@ func TestPackedConversion(t *testing.T) {
 		t.Errorf("without Packed: %v", err)
 	}
 }
+
+// TestConvertPackedErrors: blocks that do not hold the [n, k] the graph
+// reads are an error naming the weight and where it came from.
+func TestConvertPackedErrors(t *testing.T) {
+	packed, _ := tensor.FromBytes([]int{840}, make([]byte, 840))
+	_, err := ConvertPacked(packed, gguf.Q6_K, QuantUse{Format: gguf.Q6_KC16, N: 1, K: 512}, "w", " in m.gguf")
+	if err == nil || !strings.Contains(err.Error(), `weight "w" in m.gguf: q6_k weight [1, 512] needs 420 bytes`) {
+		t.Errorf("a weight of other bytes: %v", err)
+	}
+	if _, err := ConvertPacked(packed, gguf.Q6_K, QuantUse{Format: gguf.Q8_0, N: 2, K: 512}, "w", ""); err == nil || err.Error() != `weight "w" is q6_k; the graph reads it as q8_0` {
+		t.Errorf("other blocks: %v", err)
+	}
+}

@@ -341,26 +341,18 @@ func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 
 // convert gives the packed blocks t of a quantised weight the format the
 // graph.dequant_matmul reading them asks for (spec.Quant): as stored, or
-// q6_k rearranged into q6_k_c16's columns. Any other difference of format
-// is an error naming the weight: the blocks would decode to other values.
+// rearranged by ref.ConvertPacked (q6_k into q6_k_c16's columns), which
+// refuses any other difference of format.
 func (s *Source) convert(t *tensor.Tensor, spec ref.Spec) (*tensor.Tensor, error) {
 	q := spec.Quant
 	if q == nil || t.DType() != tensor.UI8 {
 		return t, nil
 	}
-	name := strings.Replace(spec.Name, "*", "0", 1)
-	e, ok := s.entries[name]
+	e, ok := s.entries[strings.Replace(spec.Name, "*", "0", 1)]
 	if !ok || !e.Quant.Valid() || e.Quant == q.Format {
 		return t, nil
 	}
-	if e.Quant != q.Format.Storage() {
-		return nil, fmt.Errorf("weight %q is %v in %s; the graph reads it as %v", spec.Name, e.Quant, e.File, q.Format)
-	}
-	b, err := gguf.Convert(t.Bytes(), e.Quant, q.Format, q.N, q.K)
-	if err != nil {
-		return nil, fmt.Errorf("weight %q in %s: %v", spec.Name, e.File, err)
-	}
-	return tensor.FromBytes(t.Shape(), b)
+	return ref.ConvertPacked(t, e.Quant, *q, spec.Name, " in "+e.File)
 }
 
 // load reads the tensor name as type want.
