@@ -160,17 +160,27 @@ func columnsBlock(blk, data []byte, n, k, r, b int) {
 
 // DequantizeMatrixRow decodes row r of the [n, k] weight data (already
 // checked with CheckBytes) into dst (k values), for every format: a
-// row-major format's row is its own blocks; a Q6_KC16 row is gathered
-// from its columns.
+// row-major format's row is its own blocks; a Q6_KC16 row is decoded
+// column by column, in dequantQ6_K's arithmetic (each weight
+// float32(d·sc)·(q − 32), the same bits).
 func DequantizeMatrixRow(f Format, dst []float32, data []byte, n, k, r int) {
 	if f.RowMajor() {
 		rowBytes := k / f.BlockSize() * f.BlockBytes()
 		DequantizeRow(f, dst, data[r*rowBytes:(r+1)*rowBytes])
 		return
 	}
-	var blk [210]byte
+	_, scAt, dAt := columnsAt(n, k)
+	var c [16]uint8
 	for b := range k / 256 {
-		columnsBlock(blk[:], data, n, k, r, b)
-		dequantQ6_K(dst[256*b:256*b+256], blk[:])
+		d := f16(data[dAt+2*(r*(k/256)+b):])
+		for s := range 16 {
+			col := r*(k/16) + 16*b + s
+			columnCodes(c[:], data, n, k, col)
+			ds := d * float32(int8(data[scAt+col]))
+			y := dst[256*b+16*s : 256*b+16*s+16]
+			for j, q := range c {
+				y[j] = ds * q6Values[q]
+			}
+		}
 	}
 }
