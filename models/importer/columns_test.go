@@ -1,10 +1,8 @@
 package importer
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,12 +63,8 @@ func TestQ6KColumns(t *testing.T) {
 	add("blk.0.ffn_down.weight", true, hidden, ffn)
 	add("output_norm.weight", false, hidden)
 	add("output.weight", true, vocab, hidden)
-	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "q6k.gguf")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := w.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
 	tokens := []int{3, 1, 4, 1, 5}

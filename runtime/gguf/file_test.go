@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -140,6 +142,38 @@ func TestWriterErrors(t *testing.T) {
 	w.Add("bad", struct{}{})
 	if _, err := w.WriteTo(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "has no GGUF type") {
 		t.Errorf("WriteTo error = %v", err)
+	}
+	// WriteFile: the same error, and the file it would replace kept.
+	path := filepath.Join(t.TempDir(), "w.gguf")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile(path); err == nil || !strings.Contains(err.Error(), "has no GGUF type") {
+		t.Errorf("WriteFile error = %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("a failed WriteFile left %q", b)
+	}
+}
+
+// TestWriteFile writes a file with Writer.WriteFile and opens it.
+func TestWriteFile(t *testing.T) {
+	var w Writer
+	w.Add("general.architecture", "llama")
+	if err := w.AddTensor("t", TypeF32, []int{2}, make([]byte, 8)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "w.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if arch, _ := g.String("general.architecture"); arch != "llama" || len(g.Tensors) != 1 || g.Tensors[0].Name != "t" {
+		t.Errorf("read back: %q, %d tensors", arch, len(g.Tensors))
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/rlx-compiler/rlx/internal/outfile"
 )
 
 // Writer builds a GGUF file (version 3, little-endian, DefaultAlignment):
@@ -49,6 +51,15 @@ func (w *Writer) AddTensor(name string, t TensorType, shape []int, data []byte) 
 	info.Size = size
 	w.tensors = append(w.tensors, writeTensor{info, data})
 	return nil
+}
+
+// WriteFile writes the file at path, beside it first and renamed over it
+// when complete, so a failed write leaves path as it was.
+func (w *Writer) WriteFile(path string) error {
+	return outfile.WriteWith(path, func(f io.Writer) error {
+		_, err := w.WriteTo(f)
+		return err
+	})
 }
 
 // WriteTo writes the file.

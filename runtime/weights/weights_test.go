@@ -193,12 +193,8 @@ func TestGGUFColumns(t *testing.T) {
 // openGGUF writes w to a file in a test directory and opens it.
 func openGGUF(t *testing.T, w *gguf.Writer) (string, *Source) {
 	t.Helper()
-	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), "m.gguf")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := w.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open(path)
