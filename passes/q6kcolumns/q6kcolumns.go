@@ -10,9 +10,7 @@ import (
 // Run converts the qualifying params under op (see the package doc) and
 // returns their names, sorted.
 func Run(op *ir.Operation) []string {
-	type shape struct{ n, k int64 }
-	uses := map[string][]*ir.Operation{} // a name's dequant_matmuls
-	seen := map[string]shape{}
+	uses := map[string][]graph.DequantMatMul{} // a name's dequant_matmuls
 	bad := map[string]bool{}
 	op.Walk(func(o *ir.Operation) {
 		p, ok := graph.AsParam(o)
@@ -26,25 +24,20 @@ func Run(op *ir.Operation) []string {
 				bad[name] = true
 				continue
 			}
-			s := shape{d.N(), d.K()}
-			if prev, ok := seen[name]; ok && prev != s {
+			if prev := uses[name]; len(prev) > 0 && (prev[0].N() != d.N() || prev[0].K() != d.K()) {
 				bad[name] = true
 			}
-			seen[name] = s
-			uses[name] = append(uses[name], u.Owner())
-		}
-		if len(uses[name]) == 0 {
-			bad[name] = true
+			uses[name] = append(uses[name], d)
 		}
 	})
 	var names []string
 	ctx := op.Context()
-	for name, ops := range uses {
+	for name, ds := range uses {
 		if bad[name] {
 			continue
 		}
-		for _, d := range ops {
-			d.SetAttr(ctx, "format", ctx.StringAttr(string(graph.Q6_KC16)))
+		for _, d := range ds {
+			d.Op.SetAttr(ctx, "format", ctx.StringAttr(string(graph.Q6_KC16)))
 		}
 		names = append(names, name)
 	}

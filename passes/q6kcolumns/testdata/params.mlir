@@ -53,3 +53,17 @@ func.func @split(%x: tensor<1x512xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
   }
   return %r, %s : tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// An unused param op of a name reads no blocks: "p" still converts where
+// a dequant_matmul reads it.
+func.func @reads(%x: tensor<1x512xf32>) -> tensor<1x2xf32> {
+  %p = graph.param "p" : tensor<840xui8>
+  %0 = graph.dequant_matmul %x, %p {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
+}
+func.func @unused() {
+  %p = graph.param "p" : tensor<840xui8>
+  return
+}
