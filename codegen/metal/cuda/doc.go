@@ -24,7 +24,9 @@
 //     a parallel nvcc.
 //   - The runtime (shim/rlx_cuda_runtime.cu): rlx_launch, which checks a
 //     launch against the manifest's threadgroup and memory and launches
-//     on a caller's stream (Python drives it with ctypes), rlx_fill, and
+//     on a caller's stream (Python drives it with ctypes), rlx_fill (its
+//     kernel in shim/rlx_fill.h, which the tests also build for the host
+//     and compare with Fill), and
 //     rlx_run_jobs, which runs a job file (WriteJobs) with guard bytes and
 //     poisoned outputs, or with every buffer at its exact size for
 //     compute-sanitizer. rlx_cuda_main.cu makes a program of it.

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -104,4 +107,77 @@ func TestWriteJobs(t *testing.T) {
 	if err := WriteJobs(&buf, jobs, []string{"a"}); err == nil {
 		t.Error("a kernel missing from the table is not reported")
 	}
+}
+
+// TestDeviceFillOnHost builds the device's fill (shim/rlx_fill.h) as host
+// C++ and checks that it writes Fill's bytes for every element type, at
+// sizes that end inside a GGUF block and in the middle of an element: the
+// GPU check compares the two on the device too, but only a run there shows
+// it, and this runs on every commit. The f16 rounding is _Float16's on the
+// host (nearest even, as the device's cvt.rn.f16.f32).
+func TestDeviceFillOnHost(t *testing.T) {
+	clang, dir := shimForHost(t)
+	bin := filepath.Join(dir, "fill_host")
+	cmd := exec.Command(clang, "-x", "c++", "-std=c++17", "-O1", "-I", dir, filepath.Join("testdata", "fill_host.cpp"), "-o", bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the host fill: %v\n%s", err, out)
+	}
+	type fillCase struct {
+		e    Elem
+		size int64
+		seed uint32
+	}
+	var cases []fillCase
+	var args []string
+	for e := F32; e <= Q6_KC16; e++ {
+		for _, size := range []int64{0, 7, 210*6 + 3, 144*9 + 18*2 + 1, 210 * 105} {
+			c := fillCase{e, size, uint32(e)*977 + uint32(size)}
+			cases = append(cases, c)
+			args = append(args, strconv.Itoa(int(c.e)), strconv.FormatInt(c.size, 10), strconv.FormatUint(uint64(c.seed), 10))
+		}
+	}
+	out, err := exec.Command(bin, args...).Output()
+	if err != nil {
+		t.Fatalf("running the host fill: %v", err)
+	}
+	for _, c := range cases {
+		want := Fill(c.e, c.size, c.seed)
+		if int64(len(out)) < c.size {
+			t.Fatalf("the host fill wrote %d bytes too few", c.size-int64(len(out)))
+		}
+		got := out[:c.size]
+		out = out[c.size:]
+		// The bytes of a last, partial element: Fill leaves them zero, the
+		// device does not touch them (no buffer has such a tail: sizes come
+		// from tensor types).
+		whole := c.size / elemBytes[c.e] * elemBytes[c.e]
+		for i := whole; i < c.size; i++ {
+			if got[i] != 0xee || want[i] != 0 {
+				t.Errorf("element type %d, %d bytes: byte %d of the partial last element is %#x on the device (want untouched), %#x in Fill (want 0)", c.e, c.size, i, got[i], want[i])
+			}
+		}
+		if i := firstDiff(got[:whole], want[:whole]); i >= 0 {
+			t.Errorf("element type %d, %d bytes, seed %d: byte %d is %#x on the device, %#x in Fill", c.e, c.size, c.seed, i, got[i], want[i])
+		}
+	}
+	if len(out) != 0 {
+		t.Errorf("the host fill wrote %d bytes too many", len(out))
+	}
+}
+
+// elemBytes is the size of an element the fill writes whole; 1 for the
+// byte-wise types and GGUF formats.
+var elemBytes = map[Elem]int64{F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8, I8: 1, I1: 1, UI8: 1, U32: 4,
+	Q4_0: 1, Q8_0: 1, Q4_K: 1, Q6_K: 1, Q6_KC16: 1}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }
