@@ -506,3 +506,41 @@ func (o TopK) Indices() *ir.Value { return o.Op.Result(1) }
 func IsLeaf(op *ir.Operation) bool {
 	return op.Name() == ParamName || op.Name() == ConstantName
 }
+
+// MovesPacked reports whether the use u of a packed weight's bytes only
+// moves them on towards a graph.dequant_matmul, as an MoE block reads one
+// expert of a stack: a graph.reshape, or a graph.gather or graph.slice
+// that takes the bytes as its table or input. It returns the op's result
+// and the length of the runs of bytes the op selects whole (the product of
+// the dims after its axis; 0 for a reshape, which keeps every byte in
+// place). A run that is a multiple of a matrix's bytes selects whole
+// matrices, so a stack can be rearranged matrix by matrix.
+func MovesPacked(u *ir.OpOperand) (out *ir.Value, run int64, ok bool) {
+	owner := u.Owner()
+	if u.Index() != 0 || owner.NumResults() != 1 {
+		return nil, 0, false
+	}
+	var axis int
+	switch {
+	case owner.Name() == ReshapeName:
+		return owner.Result(0), 0, true
+	case owner.Name() == GatherName:
+		axis = Gather{owner}.Axis()
+	case owner.Name() == SliceName:
+		axis = Slice{owner}.Axis()
+	default:
+		return nil, 0, false
+	}
+	t, ok := owner.Operand(0).Type().(*ir.RankedTensorType)
+	if !ok || axis >= len(t.Shape) {
+		return nil, 0, false
+	}
+	run = 1
+	for _, d := range t.Shape[axis+1:] {
+		if d == ir.Dynamic {
+			return nil, 0, false
+		}
+		run *= d
+	}
+	return owner.Result(0), run, true
+}

@@ -3,6 +3,7 @@ package graph
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,4 +230,63 @@ func TestAttrs(t *testing.T) {
 	if Attrs("graph.nope") != nil || Attrs(AddName) != nil {
 		t.Error("Attrs of an unknown op or an op without attributes is not nil")
 	}
+}
+
+// TestMovesPacked follows an expert stack's bytes to its dequant_matmul
+// as an MoE block reads them, and stops at any other use.
+func TestMovesPacked(t *testing.T) {
+	ctx := newContext()
+	m := parseVerify(t, ctx, `func.func @f(%x: tensor<1x256xf32>, %i: tensor<2xi32>) {
+  %w = graph.param "exps" : tensor<3360xui8>
+  %0 = graph.reshape %w : (tensor<3360xui8>) -> tensor<4x2x420xui8>
+  %1 = graph.gather %0, %i {axis = 0 : i64} : (tensor<4x2x420xui8>, tensor<2xi32>) -> tensor<2x2x420xui8>
+  %2 = graph.slice %1 {axis = 1 : i64, length = 1 : i64, start = 1 : i64} : (tensor<2x2x420xui8>) -> tensor<2x1x420xui8>
+  %3 = graph.slice %2 {axis = 0 : i64, length = 1 : i64, start = 0 : i64} : (tensor<2x1x420xui8>) -> tensor<1x1x420xui8>
+  %4 = graph.reshape %3 : (tensor<1x1x420xui8>) -> tensor<420xui8>
+  %5 = graph.dequant_matmul %x, %4 {format = "q6_k", k = 256 : i64, n = 2 : i64} : (tensor<1x256xf32>, tensor<420xui8>) -> tensor<1x2xf32>
+  %6 = graph.gather %i, %i {axis = 0 : i64} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return
+}`)
+	var v *ir.Value
+	m.Walk(func(op *ir.Operation) {
+		if op.Name() == ParamName {
+			v = op.Result(0)
+		}
+	})
+	var runs []int64
+	for {
+		var next *ir.Value
+		for u := range v.Uses() {
+			out, run, ok := MovesPacked(u)
+			if !ok {
+				if _, dq := AsDequantMatMul(u.Owner()); !dq {
+					t.Fatalf("stopped at %s", u.Owner().Name())
+				}
+				continue
+			}
+			next = out
+			runs = append(runs, run)
+		}
+		if next == nil {
+			break
+		}
+		v = next
+	}
+	if want := []int64{0, 840, 420, 420, 0}; !slices.Equal(runs, want) {
+		t.Errorf("runs %v, want %v", runs, want)
+	}
+	// The gather's indices and a dequant_matmul's x are not moved bytes.
+	m.Walk(func(op *ir.Operation) {
+		for i := range op.NumOperands() {
+			if op.Name() == GatherName && i == 1 || op.Name() == DequantMatMulName {
+				for u := range op.Operand(i).Uses() {
+					if u.Owner() == op && u.Index() == i {
+						if _, _, ok := MovesPacked(u); ok {
+							t.Errorf("%s operand %d counted as moving packed bytes", op.Name(), i)
+						}
+					}
+				}
+			}
+		}
+	})
 }

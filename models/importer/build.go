@@ -207,11 +207,7 @@ func (g *builder) linear(x *ir.Value, name string, out, in int) *ir.Value {
 		g.fail("%s: tensor %q is %s, expected shape [%d, %d]", i.File, name, i, out, in)
 	}
 	if i.Quant.Valid() {
-		f := i.Quant
-		if f == gguf.Q6_K && g.s.q6Columns {
-			f = gguf.Q6_KC16
-		}
-		return g.dequantMatMul(x, g.quantParam(name, i), f, out, in)
+		return g.dequantMatMul(x, g.quantParam(name, i), g.readAs(i.Quant), out, in)
 	}
 	w, _ := g.param(name, out, in)
 	if !slices.Equal(shapeInts(w), []int{out, in}) {
@@ -223,6 +219,16 @@ func (g *builder) linear(x *ir.Value, name string, out, in int) *ir.Value {
 		g.cols[x] = col
 	}
 	return g.reshape(g.matmul(w, col), 1, out)
+}
+
+// readAs is the format a graph.dequant_matmul reads weights stored as f
+// in: q6_k as q6_k_c16 under Options.Q6KColumns (the weights binder
+// rearranges the blocks at load), every other format as stored.
+func (g *builder) readAs(f gguf.Format) gguf.Format {
+	if f == gguf.Q6_K && g.s.q6Columns {
+		return gguf.Q6_KC16
+	}
+	return f
 }
 
 // quantParam is a quantised tensor's raw blocks as a ui8 param.

@@ -17,10 +17,10 @@ type Options struct {
 	// MaxTokens is the capacity of the KV caches: the most tokens one
 	// sequence can hold. 0 means DefaultMaxTokens.
 	MaxTokens int
-	// Q6KColumns reads the dense projections stored as q6_k as q6_k_c16:
-	// the same bytes in the columns the GPU GEMV reads
-	// (dequant_gemv_q6_k_c16), which the weights binder rearranges them
-	// into when it loads them. Experts stay q6_k.
+	// Q6KColumns reads the projections stored as q6_k, dense and MoE
+	// experts, as q6_k_c16: the same bytes in the columns the GPU GEMV
+	// reads (dequant_gemv_q6_k_c16), which the weights binder rearranges
+	// them into when it loads them (an expert stack expert by expert).
 	Q6KColumns bool
 }
 

@@ -33,8 +33,10 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 // experts applies the chosen experts' projection role ([experts, out, in])
 // to x: x [1, in] for every expert, or [K, in] one row per chosen expert.
 // Only the K chosen experts' weights are read (graph.gather on the stack);
-// a quantised stack runs one graph.dequant_matmul per chosen expert. The
-// result is [K, out].
+// a quantised stack runs one graph.dequant_matmul per chosen expert (each
+// expert's blocks a whole matrix, so a q6_k stack read as q6_k_c16 is
+// rearranged expert by expert: ref.QuantUse.Stacked). The result is
+// [K, out].
 func (g *builder) experts(i int, role string, x, idx *ir.Value, out, in int) *ir.Value {
 	s := g.s
 	name := g.n.of(i, role)
@@ -53,7 +55,7 @@ func (g *builder) experts(i int, role string, x, idx *ir.Value, out, in int) *ir
 			if rows > 1 {
 				xj = g.slice(x, 0, j, 1)
 			}
-			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), info.Quant, out, in)
+			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), g.readAs(info.Quant), out, in)
 		}
 		return g.concat(0, parts...)
 	}

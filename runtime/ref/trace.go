@@ -57,19 +57,42 @@ func (c *compiler) callee(call *ir.Operation) *ir.Operation {
 }
 
 // quantUse returns how the first graph.dequant_matmul that reads v as its
-// packed weight interprets it, or nil.
+// packed weight interprets it, or nil. It follows the bytes through the
+// ops that only move them (graph.MovesPacked: an MoE block's reshape,
+// gather of the chosen experts and slice of one), marking the use
+// Stacked, and Partial when one of those selects runs of bytes that are
+// not whole matrices.
 func (c *compiler) quantUse(v *ir.Value) *QuantUse {
 	var q *QuantUse
-	c.forEachUse(v, func(u *ir.OpOperand) {
-		d, ok := graph.AsDequantMatMul(u.Owner())
-		if !ok || u.Index() != 1 || q != nil {
-			return
-		}
-		f, err := gguf.ParseFormat(string(d.Format()))
-		if err == nil {
-			q = &QuantUse{Format: f, N: int(d.N()), K: int(d.K())}
-		}
-	}, map[*ir.Value]bool{})
+	seen := map[*ir.Value]bool{}
+	var follow func(v *ir.Value, runs []int64)
+	follow = func(v *ir.Value, runs []int64) {
+		c.forEachUse(v, func(u *ir.OpOperand) {
+			if q != nil {
+				return
+			}
+			if out, run, ok := graph.MovesPacked(u); ok {
+				follow(out, append(runs[:len(runs):len(runs)], run))
+				return
+			}
+			d, ok := graph.AsDequantMatMul(u.Owner())
+			if !ok || u.Index() != 1 {
+				return
+			}
+			f, err := gguf.ParseFormat(string(d.Format()))
+			if err != nil {
+				return
+			}
+			q = &QuantUse{Format: f, N: int(d.N()), K: int(d.K()), Stacked: len(runs) > 0}
+			per, err := gguf.ByteCount(f, q.N, q.K)
+			for _, r := range runs {
+				if err != nil || r%int64(per) != 0 {
+					q.Partial = true
+				}
+			}
+		}, seen)
+	}
+	follow(v, nil)
 	return q
 }
 

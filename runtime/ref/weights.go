@@ -36,6 +36,36 @@ type Spec struct {
 type QuantUse struct {
 	Format gguf.Format
 	N, K   int
+	// Stacked: the dequant_matmul reads the weight through graph.reshape,
+	// graph.gather and graph.slice that select whole [N, K] matrices (an
+	// MoE block's expert stack), so the weight holds one or more of them,
+	// each packed on its own.
+	Stacked bool
+	// Partial: some gather or slice on the way selects less than whole
+	// matrices; the weight's blocks can be neither generated nor
+	// rearranged matrix by matrix.
+	Partial bool
+}
+
+// Matrices returns how many packed [N, K] matrices a weight of size bytes
+// holds as q reads it, or an error: one matrix's bytes unless q is
+// Stacked, then a whole positive number of them.
+func (q QuantUse) Matrices(size int) (int, error) {
+	per, err := gguf.ByteCount(q.Format, q.N, q.K)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case q.Partial:
+		return 0, fmt.Errorf("it is read as %v [%d, %d] through a gather or slice that cuts inside a matrix", q.Format, q.N, q.K)
+	case size == per:
+		return 1, nil
+	case q.Stacked && per > 0 && size > 0 && size%per == 0:
+		return size / per, nil
+	case q.Stacked:
+		return 0, fmt.Errorf("%d bytes, not a whole number of %v [%d, %d] matrices of %d bytes", size, q.Format, q.N, q.K, per)
+	}
+	return 0, fmt.Errorf("%d bytes, but a %v [%d, %d] weight needs %d", size, q.Format, q.N, q.K, per)
 }
 
 // Weights binds graph.param ops to tensors. The interpreter asks for a
@@ -59,7 +89,7 @@ type TensorWeights struct {
 	Packed map[string]gguf.Format
 
 	mu        sync.Mutex
-	converted map[string]*tensor.Tensor // rearranged tensors, by name and format
+	converted map[string]*tensor.Tensor // rearranged tensors, by name and use
 }
 
 // Weight returns the tensor named s.Name after checking its type, its
@@ -80,9 +110,9 @@ func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 }
 
 // convert returns t (packed as f) rearranged for q, once per name and
-// format: a decode loop asks for its weights every step.
+// use: a decode loop asks for its weights every step.
 func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q QuantUse) (*tensor.Tensor, error) {
-	key := name + " " + q.Format.String()
+	key := fmt.Sprintf("%s %+v", name, q)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if c, ok := w.converted[key]; ok {
@@ -108,11 +138,21 @@ func ConvertPacked(t *tensor.Tensor, f gguf.Format, q QuantUse, name, where stri
 	if f.Storage() != q.Format.Storage() {
 		return nil, fmt.Errorf("weight %q is %v%s; the graph reads it as %v", name, f, where, q.Format)
 	}
-	b, err := gguf.Convert(t.Bytes(), f, q.Format, q.N, q.K)
+	src := t.Bytes()
+	count, err := q.Matrices(len(src))
 	if err != nil {
 		return nil, fmt.Errorf("weight %q%s: %v", name, where, err)
 	}
-	return tensor.FromBytes(t.Shape(), b)
+	per := len(src) / count
+	out := make([]byte, 0, len(src))
+	for m := range count {
+		b, err := gguf.Convert(src[m*per:(m+1)*per], f, q.Format, q.N, q.K)
+		if err != nil {
+			return nil, fmt.Errorf("weight %q%s: %v", name, where, err)
+		}
+		out = append(out, b...)
+	}
+	return tensor.FromBytes(t.Shape(), out)
 }
 
 func (w *TensorWeights) in() string {
@@ -258,7 +298,10 @@ func StreamSeed(seed uint64, kind byte, name string) uint64 {
 //     other integers: Ints in [1, 16) (never 0, so integer division works);
 //   - ui8 packed weights read by a dequant_matmul: an f32 [N, K] matrix
 //     Uniform in [−1/√K, 1/√K], encoded by gguf.Quantize in the consumer's
-//     format, so every block is valid; other ui8 tensors: uniform bytes.
+//     format, so every block is valid (a stack of such matrices, each
+//     encoded on its own, when read through whole-matrix selections,
+//     QuantUse.Stacked); other ui8 tensors, and those read through a
+//     gather or slice that cuts a matrix (QuantUse.Partial): uniform bytes.
 func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 	if !s.Type.Static() {
 		return nil, fmt.Errorf("cannot generate %q: type %v has a dynamic dim", s.Name, s.Type)
@@ -276,20 +319,21 @@ func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 			b = float32(1 / math.Sqrt(float64(max(shape[r-2], 1))))
 		}
 		return uniform(stream, dt, shape, -b, b), nil
-	case dt == tensor.UI8 && s.Quant != nil:
+	case dt == tensor.UI8 && s.Quant != nil && !s.Quant.Partial:
 		q := s.Quant
-		want, err := gguf.ByteCount(q.Format, q.N, q.K)
+		count, err := q.Matrices(tensor.NumElements(shape))
 		if err != nil {
 			return nil, fmt.Errorf("cannot generate %q: %v", s.Name, err)
 		}
-		if n := tensor.NumElements(shape); n != want {
-			return nil, fmt.Errorf("cannot generate %q: %d bytes, but a %v [%d, %d] weight needs %d", s.Name, n, q.Format, q.N, q.K, want)
-		}
 		b := float32(1 / math.Sqrt(float64(max(q.K, 1))))
-		w := uniform(stream, tensor.F32, []int{q.N, q.K}, -b, b)
-		packed, err := gguf.Quantize(q.Format, w.Floats(), q.N, q.K)
-		if err != nil {
-			return nil, err
+		w := uniform(stream, tensor.F32, []int{count * q.N, q.K}, -b, b).Floats()
+		var packed []byte
+		for m := range count {
+			p, err := gguf.Quantize(q.Format, w[m*q.N*q.K:(m+1)*q.N*q.K], q.N, q.K)
+			if err != nil {
+				return nil, err
+			}
+			packed = append(packed, p...)
 		}
 		return tensor.FromBytes(shape, packed)
 	case dt == tensor.UI8:

@@ -317,7 +317,7 @@ func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 	defer s.mu.Unlock()
 	key := spec.Name + " " + spec.Type.String()
 	if spec.Quant != nil {
-		key += " " + spec.Quant.Format.String()
+		key += fmt.Sprintf(" %+v", *spec.Quant) // a conversion depends on the whole use
 	}
 	if t, ok := s.cache[key]; ok {
 		return t, nil

@@ -161,6 +161,12 @@ func TestGGUFColumns(t *testing.T) {
 	var w gguf.Writer
 	w.Add("general.architecture", "llama")
 	w.AddTensor("m", gguf.TypeQ6_K, []int{n, k}, q)
+	// An expert stack: two [n, k] matrices, the second the first negated.
+	for i := range vals {
+		vals[i] = -vals[i]
+	}
+	q2, _ := gguf.Quantize(gguf.Q6_K, vals, n, k)
+	w.AddTensor("exps", gguf.TypeQ6_K, []int{2, n, k}, append(append([]byte{}, q...), q2...))
 	path, s := openGGUF(t, &w)
 	defer s.Close()
 	use := func(f gguf.Format) ref.Spec {
@@ -187,6 +193,17 @@ func TestGGUFColumns(t *testing.T) {
 	}
 	if _, err := s.Weight(use(gguf.Q4_K)); err == nil || !strings.Contains(err.Error(), `weight "m" is q6_k in `+path+`; the graph reads it as q4_k`) {
 		t.Errorf("read as q4_k: %v", err)
+	}
+	sp := spec("exps", tensor.UI8, 2*len(q))
+	sp.Quant = &ref.QuantUse{Format: gguf.Q6_KC16, N: n, K: k, Stacked: true}
+	stack, err := s.Weight(sp)
+	want2, _ := gguf.Convert(q2, gguf.Q6_K, gguf.Q6_KC16, n, k)
+	if err != nil || !bytes.Equal(stack.Bytes(), append(append([]byte{}, want...), want2...)) {
+		t.Fatalf("the stack as q6_k_c16, expert by expert: %v", err)
+	}
+	sp.Quant.Stacked = false
+	if _, err := s.Weight(sp); err == nil || !strings.Contains(err.Error(), `weight "exps" in `+path+`: 2520 bytes, but a q6_k_c16 [3, 512] weight needs 1260`) {
+		t.Errorf("the stack read as one matrix: %v", err)
 	}
 }
 

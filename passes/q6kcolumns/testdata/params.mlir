@@ -67,3 +67,33 @@ func.func @unused() {
   %p = graph.param "p" : tensor<840xui8>
   return
 }
+
+// -----
+
+// An MoE block's expert stack: "exps" reaches its dequant_matmuls through
+// reshape, the gather of the chosen experts and slices, which select whole
+// [2, 512] matrices, so it converts (the binder rearranges it expert by
+// expert). "halves" is gathered in half matrices, and the gather of "seen"
+// also goes to the return: both stay q6_k.
+func.func @moe(%x: tensor<1x512xf32>, %i: tensor<2xi32>, %j: tensor<4xi32>) -> (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<2x840xui8>) {
+  %w = graph.param "exps" : tensor<3360xui8>
+  %0 = graph.reshape %w : (tensor<3360xui8>) -> tensor<4x840xui8>
+  %1 = graph.gather %0, %i {axis = 0 : i64} : (tensor<4x840xui8>, tensor<2xi32>) -> tensor<2x840xui8>
+  %2 = graph.slice %1 {axis = 0 : i64, length = 1 : i64, start = 1 : i64} : (tensor<2x840xui8>) -> tensor<1x840xui8>
+  %3 = graph.reshape %2 : (tensor<1x840xui8>) -> tensor<840xui8>
+  %4 = graph.dequant_matmul %x, %3 {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+  %h = graph.param "halves" : tensor<3360xui8>
+  %5 = graph.reshape %h : (tensor<3360xui8>) -> tensor<8x420xui8>
+  %6 = graph.gather %5, %j {axis = 0 : i64} : (tensor<8x420xui8>, tensor<4xi32>) -> tensor<4x420xui8>
+  %7 = graph.reshape %6 : (tensor<4x420xui8>) -> tensor<2x840xui8>
+  %8 = graph.slice %7 {axis = 0 : i64, length = 1 : i64, start = 0 : i64} : (tensor<2x840xui8>) -> tensor<1x840xui8>
+  %9 = graph.reshape %8 : (tensor<1x840xui8>) -> tensor<840xui8>
+  %10 = graph.dequant_matmul %x, %9 {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+  %s = graph.param "seen" : tensor<3360xui8>
+  %11 = graph.reshape %s : (tensor<3360xui8>) -> tensor<4x840xui8>
+  %12 = graph.gather %11, %i {axis = 0 : i64} : (tensor<4x840xui8>, tensor<2xi32>) -> tensor<2x840xui8>
+  %13 = graph.slice %12 {axis = 0 : i64, length = 1 : i64, start = 0 : i64} : (tensor<2x840xui8>) -> tensor<1x840xui8>
+  %14 = graph.reshape %13 : (tensor<1x840xui8>) -> tensor<840xui8>
+  %15 = graph.dequant_matmul %x, %14 {format = "q6_k", k = 512 : i64, n = 2 : i64} : (tensor<1x512xf32>, tensor<840xui8>) -> tensor<1x2xf32>
+  return %4, %10, %15, %12 : tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>, tensor<2x840xui8>
+}
