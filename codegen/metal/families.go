@@ -47,6 +47,7 @@ func familyTable() []struct {
 		{graph.AttentionName, family{emit: emitAttention}},
 		{graph.GatedDeltaNetName, family{emit: emitGatedDeltaNet}},
 		{graph.LSTMName, family{emit: emitLSTM}},
+		{graph.TopKName, family{emit: emitTopK}},
 	}
 }
 

@@ -19,6 +19,7 @@ const (
 	hTGSum  // threadgroup sum and max over simdgroups
 	hHalf   // half and bfloat from raw bits
 	hDequant
+	hTopK // top-k's order
 	numHelpers
 )
 
@@ -201,6 +202,29 @@ static inline float rlx_tg_max(float v, threadgroup float *scratch, uint lane, u
 static inline float rlx_half_bits(ushort h) { return (float)as_type<half>(h); }
 `,
 		hDequant: dequantHelpers,
+		hTopK: `
+// Top-k's order (kernels.TopK): larger values first, NaN above every
+// number and NaNs equal, equal values by lower index. An index of
+// 0xffffffff is no element, after every element.
+static inline bool rlx_topk_greater(float a, float b) {
+  if (isnan(a)) {
+    return !isnan(b);
+  }
+  if (isnan(b)) {
+    return false;
+  }
+  return a > b;
+}
+static inline bool rlx_topk_before(float av, uint ai, float bv, uint bi) {
+  if (ai == 0xffffffffu) {
+    return false;
+  }
+  if (bi == 0xffffffffu) {
+    return true;
+  }
+  return rlx_topk_greater(av, bv) || (!rlx_topk_greater(bv, av) && ai < bi);
+}
+`,
 	}[h]
 }
 

@@ -146,5 +146,10 @@ func RealCases() []Case {
 		Args:  []string{t("1x8x1024", "f32"), t("4096x1024", "f32"), t("4096x1024", "f32"), t("4096", "f32")},
 		Body:  "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
 		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6}))
+
+	// Qwen3-Next's router: the top 10 of 512 experts for one token.
+	cs = append(cs, fromOp(opsuite.Case{Name: "topk_router_512_top10", Args: []string{t("1x512", "f32")},
+		Body:  "%0:2 = graph.topk %a0 {k = 10 : i64} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>)",
+		Yield: []string{"%0#0", "%0#1"}, Results: []string{t("1x10", "f32"), t("1x10", "i32")}, Limit: 0}))
 	return cs
 }

@@ -18,6 +18,7 @@ func Cases() []Case {
 	cs = append(cs, dequantCases()...)
 	cs = append(cs, attentionCases()...)
 	cs = append(cs, recurrentCases()...)
+	cs = append(cs, topkCases()...)
 	return cs
 }
 
@@ -462,4 +463,47 @@ func (c Case) MLIR() string {
 	}
 	fmt.Fprintf(&b, "  return %s : %s\n}\n", strings.Join(rets, ", "), res)
 	return b.String()
+}
+
+// topkCases: a router's decode step (8 experts, top 2), rows of odd
+// length, 512 experts over 512 threads, f16, and rows with ties and NaNs
+// (x > 0 made 0.5, x < −0.5 made NaN by sqrt), where the order of equal
+// values and of NaNs decides the indices. Values and indices are exact.
+func topkCases() []Case {
+	cases := []struct {
+		name, x, shape string
+		k              int
+	}{
+		{"topk_router_1x8", "f32", "1x8", 2},
+		{"topk_rows_3x100", "f32", "3x100", 5},
+		{"topk_experts_2x512", "f32", "2x512", 8},
+		{"topk_f16_2x33", "f16", "2x33", 3},
+		{"topk_all_1x37", "f32", "1x37", 37},
+	}
+	var cs []Case
+	for _, c := range cases {
+		x := "tensor<" + c.shape + "x" + c.x + ">"
+		out := c.shape[:strings.Index(c.shape, "x")+1] + fmt.Sprint(c.k)
+		y, i := "tensor<"+out+"x"+c.x+">", "tensor<"+out+"xi32>"
+		cs = append(cs, Case{
+			Name: c.name, Args: []string{x},
+			Body:  fmt.Sprintf("%%0:2 = graph.topk %%a0 {k = %d : i64} : (%s) -> (%s, %s)", c.k, x, y, i),
+			Yield: []string{"%0#0", "%0#1"}, Results: []string{y, i}, Limit: 0,
+		})
+	}
+	const t = "tensor<4x70xf32>"
+	cs = append(cs, Case{
+		Name: "topk_ties_nans_4x70", Args: []string{t},
+		Body: `%z = graph.constant dense<0.0> : tensor<f32>
+%h = graph.constant dense<0.5> : tensor<f32>
+%m = graph.constant dense<-0.5> : tensor<f32>
+%p = graph.cmp %a0, %z {predicate = "gt"} : (` + t + `, tensor<f32>) -> tensor<4x70xi1>
+%q = graph.cmp %a0, %m {predicate = "lt"} : (` + t + `, tensor<f32>) -> tensor<4x70xi1>
+%n = graph.sqrt %a0 : (` + t + `) -> ` + t + `
+%0 = graph.select %p, %h, %a0 : (tensor<4x70xi1>, tensor<f32>, ` + t + `) -> ` + t + `
+%1 = graph.select %q, %n, %0 : (tensor<4x70xi1>, ` + t + `, ` + t + `) -> ` + t + `
+%2:2 = graph.topk %1 {k = 30 : i64} : (` + t + `) -> (tensor<4x30xf32>, tensor<4x30xi32>)`,
+		Yield: []string{"%2#0", "%2#1"}, Results: []string{"tensor<4x30xf32>", "tensor<4x30xi32>"}, Limit: 0,
+	})
+	return cs
 }
