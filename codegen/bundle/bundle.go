@@ -20,6 +20,7 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/backend/metal"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // File is one file of a bundle.
@@ -46,6 +47,20 @@ type WeightLayoutW struct {
 	Type   string `json:"type"`
 	Offset int64  `json:"offset"`
 	Bytes  int64  `json:"bytes"`
+	// Packed says, for a ui8 weight that a graph.dequant_matmul reads, the
+	// blocks the kernels expect: the loader must supply them in that
+	// format, so a q6_k_c16 weight is a checkpoint's q6_k rearranged
+	// (gguf.Convert, or rlx-run --save-weights; docs/apps.md).
+	Packed *PackedW `json:"packed,omitempty"`
+}
+
+// PackedW is a packed weight's format: Matrices [N, K] matrices (an expert
+// stack holds several), each packed on its own.
+type PackedW struct {
+	Format   string `json:"format"`
+	N        int    `json:"n"`
+	K        int    `json:"k"`
+	Matrices int    `json:"matrices"`
 }
 
 // Files returns the bundle of the function of module (after
@@ -83,9 +98,17 @@ func Files(module *ir.Operation, opts llvmir.Options) ([]File, error) {
 		return nil, err
 	}
 	add("plan.json", pj.Bytes())
+	packed, err := packedWeights(module, p.Function)
+	if err != nil {
+		return nil, err
+	}
 	wl := WeightLayout{Version: plan.Version, Function: p.Function, ArenaBytes: p.ArenaBytes, WeightBytes: p.WeightBytes}
 	for _, w := range p.Weights {
-		wl.Weights = append(wl.Weights, WeightLayoutW{w.Name, w.Kind, w.Type, w.Offset, w.Bytes})
+		lw := WeightLayoutW{Name: w.Name, Kind: w.Kind, Type: w.Type, Offset: w.Offset, Bytes: w.Bytes}
+		if w.Kind == plan.WeightParam {
+			lw.Packed = packed[w.Name]
+		}
+		wl.Weights = append(wl.Weights, lw)
 	}
 	var wj bytes.Buffer
 	enc := json.NewEncoder(&wj)
@@ -96,6 +119,30 @@ func Files(module *ir.Operation, opts llvmir.Options) ([]File, error) {
 	}
 	add("weights.json", wj.Bytes())
 	return files, nil
+}
+
+// packedWeights returns the packed format of every param of function f
+// that a graph.dequant_matmul reads, by name, as the reference
+// interpreter finds it (through regions, and through an expert stack's
+// reshape, gather and slice).
+func packedWeights(module *ir.Operation, f string) (map[string]*PackedW, error) {
+	prog, err := ref.Compile(module, f)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*PackedW{}
+	for _, s := range prog.Params() {
+		q := s.Quant
+		if q == nil || q.Partial {
+			continue
+		}
+		m, err := q.Matrices(tensor.NumElements(s.Type.Shape))
+		if err != nil {
+			return nil, fmt.Errorf("weight %q: %v", s.Name, err)
+		}
+		out[s.Name] = &PackedW{Format: q.Format.String(), N: q.N, K: q.K, Matrices: m}
+	}
+	return out, nil
 }
 
 // Write writes files into dir, creating it.

@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/codegen/bundle"
 	"github.com/rlx-compiler/rlx/codegen/llvmir"
 	"github.com/rlx-compiler/rlx/codegen/metal"
+	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
+	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
 	"github.com/rlx-compiler/rlx/runtime/plan"
 )
@@ -105,5 +108,61 @@ int run(void) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("clang-19 %s: %v\n%s", strings.Join(c, " "), err, out)
 		}
+	}
+}
+
+// TestPackedWeights: weights.json says which blocks each packed weight
+// must hold. The one-layer Qwen3-Next of the rlx-run lit inputs reads its
+// projections and expert stacks as q6_k_c16: every packed weight carries
+// that format, its [n, k] and its matrices (four for an expert stack),
+// and float weights carry none.
+func TestPackedWeights(t *testing.T) {
+	src, err := os.ReadFile("../../lit-tests/rlx-run/Inputs/qwen3next-moe-cols.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	f, err := asm.Parse(ctx, "moe.mlir", src, asm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hybridsplit.Split(f.Op.Region(0).First().First(), hybridsplit.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bundle.Files(f.Op, llvmir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wl bundle.WeightLayout
+	for _, file := range files {
+		if file.Name == "weights.json" {
+			if err := json.Unmarshal(file.Data, &wl); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	packed := map[string]bundle.PackedW{}
+	for _, w := range wl.Weights {
+		ui8 := strings.HasSuffix(w.Type, "xui8>")
+		if (w.Packed != nil) != (ui8 && w.Kind == plan.WeightParam) {
+			t.Errorf("%s (%s, %s): packed %+v", w.Name, w.Kind, w.Type, w.Packed)
+		}
+		if w.Packed != nil {
+			packed[w.Name] = *w.Packed
+		}
+	}
+	want := map[string]bundle.PackedW{
+		"blk.0.attn_q.weight":        {Format: "q6_k_c16", N: 512, K: 256, Matrices: 1},
+		"blk.0.ffn_down_exps.weight": {Format: "q6_k_c16", N: 256, K: 256, Matrices: 4},
+		"output.weight":              {Format: "q6_k_c16", N: 16, K: 256, Matrices: 1},
+	}
+	for name, w := range want {
+		if packed[name] != w {
+			t.Errorf("%s: packed %+v, want %+v", name, packed[name], w)
+		}
+	}
+	if len(packed) != 11 {
+		t.Errorf("%d packed weights, want 11 (q, k, v, o, the shared expert's three, three expert stacks, the head)", len(packed))
 	}
 }
