@@ -143,3 +143,39 @@ func.func @no_mps(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %d = graph.max %c, %x : (tensor<1x32xf32>, tensor<1x32xf32>) -> tensor<1x32xf32>
   return %d : tensor<1x32xf32>
 }
+
+// @sink_pick: an MoE block's second projection. Its expert's gather picks
+// from a weight by an index that is ready with the first projection's, so
+// the waves put it in @sink_pick_thunk0, and its 840-byte matrix would
+// cross two boundaries; a gather counts as computed from leaves whatever
+// its indices, so it moves down with its reshape to its dequant_matmul,
+// and the 4-byte index crosses instead.
+// CHECK-LABEL: func.func @sink_pick(
+// CHECK-NEXT:    thunk.call @sink_pick_thunk0(%arg1, %arg0) {target = "metal"} : (tensor<1xi32>, tensor<1x256xf32>) -> tensor<1x4xf32> {
+// CHECK:           graph.param "gate_exps"
+// CHECK-NOT:       graph.param "down_exps"
+// CHECK:           thunk.yield
+// CHECK:         mps.subgraph @sink_pick_mps1(
+// CHECK:         thunk.call @sink_pick_thunk2(%arg1, %{{.*}}) {target = "metal"} : (tensor<1xi32>, tensor<1x256xf32>) -> tensor<1x4xf32> {
+// CHECK-NEXT:    ^bb0(
+// CHECK-NEXT:      graph.param "down_exps"
+// CHECK-NEXT:      graph.reshape
+// CHECK-NEXT:      graph.gather
+// CHECK-NEXT:      graph.reshape
+// CHECK-NEXT:      graph.dequant_matmul
+func.func @sink_pick(%h: tensor<1x256xf32>, %i: tensor<1xi32>) -> tensor<1x4xf32> {
+  %a = graph.param "gate_exps" : tensor<6720xui8>
+  %b = graph.param "down_exps" : tensor<6720xui8>
+  %ra = graph.reshape %a : (tensor<6720xui8>) -> tensor<8x840xui8>
+  %ga = graph.gather %ra, %i {axis = 0 : i64} : (tensor<8x840xui8>, tensor<1xi32>) -> tensor<1x840xui8>
+  %ma = graph.reshape %ga : (tensor<1x840xui8>) -> tensor<840xui8>
+  %u = graph.dequant_matmul %h, %ma {format = "q6_k", k = 256 : i64, n = 4 : i64} : (tensor<1x256xf32>, tensor<840xui8>) -> tensor<1x4xf32>
+  %s = graph.silu %u : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %z = graph.constant dense<0.0> : tensor<1x252xf32>
+  %c = graph.concat %s, %z {axis = 1 : i64} : (tensor<1x4xf32>, tensor<1x252xf32>) -> tensor<1x256xf32>
+  %rb = graph.reshape %b : (tensor<6720xui8>) -> tensor<8x840xui8>
+  %gb = graph.gather %rb, %i {axis = 0 : i64} : (tensor<8x840xui8>, tensor<1xi32>) -> tensor<1x840xui8>
+  %mb = graph.reshape %gb : (tensor<1x840xui8>) -> tensor<840xui8>
+  %o = graph.dequant_matmul %c, %mb {format = "q6_k", k = 256 : i64, n = 4 : i64} : (tensor<1x256xf32>, tensor<840xui8>) -> tensor<1x4xf32>
+  return %o : tensor<1x4xf32>
+}

@@ -312,27 +312,42 @@ func (d *dag) dependency() *partition {
 // sink moves every op computed from leaves alone (a weight's transpose,
 // exp(A_log), …: constants of the function) from the early region the waves
 // put it in down to the latest region of its kind that comes no later
-// than its first consumer's, so that its result crosses no boundary. The
-// ops are visited from last to first, so consumers have their final
-// region; the sequence stays valid (producers stay earlier, consumers
-// later) and the region count cannot grow. Regions alternate kinds, so the
-// target is the first consumer's region or the one before it. Regions left
-// empty are dropped and their neighbours merged.
+// than its first consumer's, so that its result crosses no boundary. It
+// moves picked rows too: a graph.gather from such a table by any indices
+// (an MoE block's chosen experts, whose index is ready long before the
+// projection that reads them), when its result is not smaller than its
+// indices, and the reshapes and slices of what it picked; the indices
+// then cross to it instead of the rows. The ops are visited from last to
+// first, so consumers have their final region; the sequence stays valid
+// (producers stay earlier, consumers later) and the region count cannot
+// grow. Regions alternate kinds, so the target is the first consumer's
+// region or the one before it. Regions left empty are dropped and their
+// neighbours merged.
 func (d *dag) sink(p *partition) {
 	n := len(d.ops)
 	derived := make([]bool, n)
+	moves := make([]bool, n) // derived, or picked rows
 	for i := 0; i < n; i++ {
+		src := d.src[d.opOff[i]:d.opOff[i+1]]
 		derived[i] = true
-		for _, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+		for _, j := range src {
 			if j == srcArg || j >= 0 && !derived[j] {
 				derived[i] = false
 				break
 			}
 		}
+		switch name := d.ops[i].Name(); {
+		case derived[i]:
+			moves[i] = true
+		case name == graph.GatherName && d.picks(i):
+			moves[i] = src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]
+		case name == graph.ReshapeName || name == graph.SliceName:
+			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]]
+		}
 	}
 	moved := false
 	for i := n - 1; i >= 0; i-- {
-		if !derived[i] || d.succOff[i] == d.succOff[i+1] {
+		if !moves[i] || d.succOff[i] == d.succOff[i+1] {
 			continue
 		}
 		first := int32(len(p.native))
@@ -351,6 +366,13 @@ func (d *dag) sink(p *partition) {
 	if moved {
 		p.compact(&d.spare)
 	}
+}
+
+// picks reports whether graph.gather op i's result holds at least as many
+// bytes as its indices, so that sinking it does not add to the boundary.
+func (d *dag) picks(i int) bool {
+	op := d.ops[i]
+	return op.NumOperands() == 2 && op.NumResults() == 1 && sizeOf(op.Result(0).Type()) >= sizeOf(op.Operand(1).Type())
 }
 
 // compact drops empty regions and merges consecutive regions of one kind.
