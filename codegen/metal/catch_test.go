@@ -160,20 +160,59 @@ func TestStatusWord(t *testing.T) {
 	} {
 		idx, _ := tensor.FromInt64(tensor.I32, []int{3}, tc.idx)
 		num, _ := tensor.FromInt64(tensor.I32, []int{3}, []int64{7, 7, 7})
-		job, err := mslcpu.RegionJob(s.out.Manifest, s.region(c.Name), []*tensor.Tensor{table, idx, num}, nil, mslcpu.RegionOptions{})
-		if err != nil {
-			t.Fatal(err)
+		checkStatus(t, s, c.Name, []*tensor.Tensor{table, idx, num}, nil, tc.idx, tc.want)
+	}
+}
+
+// checkStatus runs case name's region of s on args (weights from weight)
+// and checks the error RegionOutputs reports: none when want is "",
+// otherwise one ending in want; idx names the run in messages.
+func checkStatus(t *testing.T, s *suite, name string, args []*tensor.Tensor, weight func(string) (*tensor.Tensor, error), idx []int64, want string) {
+	t.Helper()
+	job, err := mslcpu.RegionJob(s.out.Manifest, s.region(name), args, weight, mslcpu.RegionOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.bins[mslcpu.Plain].Run([]*mslcpu.Job{job})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = mslcpu.RegionOutputs(s.region(name), res[0])
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("indices %v: %v", idx, err)
+	case want != "" && (err == nil || !strings.HasSuffix(err.Error(), want)):
+		t.Errorf("indices %v: got %v, want …%s", idx, err, want)
+	}
+}
+
+// TestExpertIndexStatus: an MoE block's expert read in place (no gather
+// kernel) checks its index as the gather would: an index past the stack
+// or below 0 sets the status word, which RegionOutputs reports.
+func TestExpertIndexStatus(t *testing.T) {
+	t.Parallel()
+	var c opCase
+	for _, oc := range opsuite.Cases() {
+		if oc.Name == "experts_q8_0" {
+			c = oc
 		}
-		res, err := s.bins[mslcpu.Plain].Run([]*mslcpu.Job{job})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = mslcpu.RegionOutputs(s.region(c.Name), res[0])
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("indices %v: %v", tc.idx, err)
-		case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
-			t.Errorf("indices %v: got %v, want …%s", tc.idx, err, tc.want)
-		}
+	}
+	s := brokenSuite(t, c, nil, mslcpu.Plain)
+	if k := s.out.Kernel("gather_0"); k != nil {
+		t.Fatal("the experts' gather kept its kernel")
+	}
+	stack := tensor.Zeros(tensor.UI8, 4*64*512/32*34)
+	x := tensor.Zeros(tensor.F32, 1, 512)
+	for _, tc := range []struct {
+		idx  []int64
+		want string
+	}{
+		{[]int64{3, 0}, ""},
+		{[]int64{3, 4}, "status 0x1: a gather index was out of range"},
+		{[]int64{-1, 2}, "status 0x1: a gather index was out of range"},
+	} {
+		idx, _ := tensor.FromInt64(tensor.I32, []int{2}, tc.idx)
+		weight := func(name string) (*tensor.Tensor, error) { return stack, nil }
+		checkStatus(t, s, c.Name, []*tensor.Tensor{x, idx}, weight, tc.idx, tc.want)
 	}
 }

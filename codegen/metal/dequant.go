@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -203,13 +204,44 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 	if gemv {
 		family = "dequant_gemv_" + f.name
 	}
+	ex, inPlace := r.expert[op]
+	var stack, idx tensorInfo
 	key := keyOf(m, n, k)
+	if inPlace {
+		stack, _ = infoOf(ex.stack)
+		idx, _ = infoOf(ex.idx)
+		if ex.per != wt.n {
+			return ir.OpError(op, "internal error: an expert of %d bytes read as %d", ex.per, wt.n)
+		}
+		key = keyOf(m, n, k, ex.count, idx.elem, idx.n)
+		family += "_expert"
+	}
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.e.helpers.use(hDequant)
 		b.k.Summary = fmt.Sprintf("x[%d, %d] · W[%d, %d]ᵀ, W in %s", m, k, n, k, f.name)
 		b.buffer("x", x, accRead)
-		b.buffer("w", wt, accRead)
-		b.buffer("y", y, accWrite)
+		if inPlace {
+			b.k.Summary += fmt.Sprintf(", W the matrix of [%d] experts that eidx[ej] picks", ex.count)
+			b.buffer("wx", stack, accRead)
+			b.k.Reads -= stack.bytes() - ex.per // one matrix of the stack is read
+			b.buffer("eidx", idx, accRead)
+			b.rawBuffer("ej", "device const int *", "i32", []int64{1}, 4, accRead)
+			b.buffer("y", y, accWrite)
+			b.status()
+			// Which index is a constant buffer, not a literal, so that the
+			// K experts of a projection share one kernel. An index out of
+			// range reads expert 0 and sets the status word, as the gather
+			// it replaces would (the run fails).
+			b.l("const long e = (long)eidx[ej[0]];")
+			b.l("const bool ein = e >= 0 && e < %d;", ex.count)
+			b.l("if (!ein) {")
+			b.l("atomic_fetch_or_explicit(status, 1u, memory_order_relaxed);")
+			b.l("}")
+			b.l("device const uchar *w = wx + (ein ? (ulong)e : 0ul) * %dul;", ex.per)
+		} else {
+			b.buffer("w", wt, accRead)
+			b.buffer("y", y, accWrite)
+		}
 		switch {
 		case gemv && f.name == "q6_k_c16":
 			dequantGEMVColumns(b, m, n, k)
@@ -255,9 +287,16 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	ids, err := r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)})
+	reads, writes := []*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)}
+	if inPlace {
+		reads, writes = []*ir.Value{op.Operand(0), ex.stack, ex.idx}, []*ir.Value{op.Result(0), nil}
+	}
+	ids, err := r.bind(reads, writes)
 	if err != nil {
 		return err
+	}
+	if inPlace {
+		ids = slices.Insert(ids, 3, r.literalI32(int32(ex.j)))
 	}
 	r.dispatch(kern, []*ir.Operation{op}, ids)
 	return nil

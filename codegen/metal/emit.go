@@ -1,6 +1,7 @@
 package metal
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -141,6 +142,12 @@ type regionState struct {
 	claim  map[*ir.Value]int // value → the output buffer its producer writes
 	params map[string]int
 	status int
+	// expert and absorbed: the dequant_matmuls that read an expert of a
+	// stack in place, and the gathers and slices left without a kernel
+	// (findExpertReads).
+	expert   map[*ir.Operation]expertRead
+	absorbed map[*ir.Operation]bool
+	literals map[int32]int // literalI32's buffers
 }
 
 func (e *emitter) region(c thunk.Call) error {
@@ -195,9 +202,10 @@ func (e *emitter) region(c thunk.Call) error {
 	}
 	ops := slices.Collect(body.Ops())
 	ops = ops[:len(ops)-1]
+	r.expert, r.absorbed = findExpertReads(ops)
 	for i := 0; i < len(ops); {
 		op := ops[i]
-		if isLeaf(op) || op.Name() == graph.ReshapeName {
+		if isLeaf(op) || op.Name() == graph.ReshapeName || r.absorbed[op] {
 			i++
 			continue
 		}
@@ -379,6 +387,25 @@ func (r *regionState) write(v *ir.Value) int {
 func (r *regionState) temp(t tensorInfo) int {
 	id := r.newBuffer(RoleTemp, 0, tensorTypeString(t), nil)
 	r.m.Buffers[id].Bytes = t.bytes()
+	return id
+}
+
+// literalI32 returns a constant buffer holding v (an i32), one per value
+// and region: a kernel argument that the emitter knows, for kernels that
+// would otherwise differ only in a literal.
+func (r *regionState) literalI32(v int32) int {
+	if id, ok := r.literals[v]; ok {
+		return id
+	}
+	id := r.newBuffer(RoleConstant, 0, "tensor<1xi32>", nil)
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(v))
+	r.m.Buffers[id].Bytes = 4
+	r.m.Buffers[id].Data = hex.EncodeToString(b[:])
+	if r.literals == nil {
+		r.literals = map[int32]int{}
+	}
+	r.literals[v] = id
 	return id
 }
 

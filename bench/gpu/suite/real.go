@@ -147,6 +147,26 @@ func RealCases() []Case {
 		Body:  "%0:3 = graph.lstm %a0, %a1, %a2, %a3 : (tensor<1x8x1024xf32>, tensor<4096x1024xf32>, tensor<4096x1024xf32>, tensor<4096xf32>) -> (tensor<1x8x1024xf32>, tensor<1x1024xf32>, tensor<1x1024xf32>)",
 		Yield: []string{"%0#0", "%0#1", "%0#2"}, Results: []string{t("1x8x1024", "f32"), t("1x1024", "f32"), t("1x1024", "f32")}, Limit: 1e-6}))
 
+	// An MoE block's expert reads: the router's top 2 of 64 experts of
+	// [512, 2048] in q4_k, each read in place from the 37.7 MB stack.
+	const experts, en, ek = 64, 512, 2048
+	per := en * ek / 256 * 144
+	stack, g := fmt.Sprintf("tensor<%dxui8>", experts*per), fmt.Sprintf("tensor<2x%dxui8>", per)
+	body := fmt.Sprintf(`%%t:2 = graph.topk %%a1 {k = 2 : i64} : (tensor<1x%dxf32>) -> (tensor<1x2xf32>, tensor<1x2xi32>)
+%%i = graph.reshape %%t#1 : (tensor<1x2xi32>) -> tensor<2xi32>
+%%w = graph.param "exps" : %s
+%%r = graph.reshape %%w : (%s) -> tensor<%dx%dxui8>
+%%g = graph.gather %%r, %%i {axis = 0 : i64} : (tensor<%dx%dxui8>, tensor<2xi32>) -> %s`, experts, stack, stack, experts, per, experts, per, g)
+	for j := range 2 {
+		body += fmt.Sprintf(`
+%%s%d = graph.slice %%g {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> tensor<1x%dxui8>
+%%m%d = graph.reshape %%s%d : (tensor<1x%dxui8>) -> tensor<%dxui8>
+%%y%d = graph.dequant_matmul %%a0, %%m%d {format = "q4_k", k = %d : i64, n = %d : i64} : (tensor<1x%dxf32>, tensor<%dxui8>) -> tensor<1x%dxf32>`,
+			j, j, g, per, j, j, per, per, j, j, ek, en, ek, per, en)
+	}
+	cs = append(cs, fromOp(opsuite.Case{Name: "moe_experts_q4_k_64x512x2048_top2", Args: []string{t("1x2048", "f32"), t("1x64", "f32")},
+		Body: body, Yield: []string{"%y0", "%y1"}, Results: []string{t("1x512", "f32"), t("1x512", "f32")}, Limit: opsuite.LimitDequant}))
+
 	// Qwen3-Next's router: the top 10 of 512 experts for one token.
 	cs = append(cs, fromOp(opsuite.Case{Name: "topk_router_512_top10", Args: []string{t("1x512", "f32")},
 		Body:  "%0:2 = graph.topk %a0 {k = 10 : i64} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>)",

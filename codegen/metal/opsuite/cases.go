@@ -16,6 +16,7 @@ func Cases() []Case {
 	cs = append(cs, movementCases()...)
 	cs = append(cs, matmulCases()...)
 	cs = append(cs, dequantCases()...)
+	cs = append(cs, expertCases()...)
 	cs = append(cs, attentionCases()...)
 	cs = append(cs, recurrentCases()...)
 	cs = append(cs, topkCases()...)
@@ -300,6 +301,47 @@ func dequantCases() []Case {
 			})
 		}
 	}
+	return cs
+}
+
+// expertCases: an MoE block's reads of two chosen experts of a stack of
+// four (reshape, gather, a slice per expert, reshape, dequant_matmul), which
+// the Metal kernels read in place, for every format; the GEMM (M = 9); and
+// a stack whose gathered rows are also a result, so the gather keeps its
+// kernel and the dequant_matmuls read its copy.
+func expertCases() []Case {
+	const k, n, experts = 512, 64, 4
+	expert := func(name, format string, block, bytes, m int, keep bool) Case {
+		per := n * k / block * bytes
+		x := fmt.Sprintf("tensor<%dx%dxf32>", m, k)
+		y := fmt.Sprintf("tensor<%dx%dxf32>", m, n)
+		g := fmt.Sprintf("tensor<2x%dxui8>", per)
+		body := fmt.Sprintf(`%%w = graph.param "exps" : tensor<%dxui8>
+%%r = graph.reshape %%w : (tensor<%dxui8>) -> tensor<%dx%dxui8>
+%%g = graph.gather %%r, %%a1 {axis = 0 : i64} : (tensor<%dx%dxui8>, tensor<2xi32>) -> %s`, experts*per, experts*per, experts, per, experts, per, g)
+		for j := range 2 {
+			body += fmt.Sprintf(`
+%%s%d = graph.slice %%g {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> tensor<1x%dxui8>
+%%m%d = graph.reshape %%s%d : (tensor<1x%dxui8>) -> tensor<%dxui8>
+%%y%d = graph.dequant_matmul %%a0, %%m%d {format = %q, k = %d : i64, n = %d : i64} : (%s, tensor<%dxui8>) -> %s`,
+				j, j, g, per, j, j, per, per, j, j, format, k, n, x, per, y)
+		}
+		c := Case{Name: name, Args: []string{x, "tensor<2xi32>"}, Body: body,
+			Yield: []string{"%y0", "%y1"}, Results: []string{y, y}, Limit: LimitDequant}
+		if keep {
+			c.Yield, c.Results = append(c.Yield, "%g"), append(c.Results, g)
+		}
+		return c
+	}
+	var cs []Case
+	for _, f := range []struct {
+		name         string
+		block, bytes int
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
+		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, false))
+	}
+	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, false))
+	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, true))
 	return cs
 }
 
