@@ -306,12 +306,13 @@ func dequantCases() []Case {
 
 // expertCases: an MoE block's reads of two chosen experts of a stack of
 // four (reshape, gather, a slice per expert, reshape, dequant_matmul), which
-// the Metal kernels read in place, for every format; the GEMM (M = 9); and
+// the Metal kernels read in place, for every format; the staged GEMVs
+// (q4_k's and q6_k's long rows of odd row counts); the GEMM (M = 9); and
 // a stack whose gathered rows are also a result, so the gather keeps its
 // kernel and the dequant_matmuls read its copy.
 func expertCases() []Case {
-	const k, n, experts = 512, 64, 4
-	expert := func(name, format string, block, bytes, m int, keep bool) Case {
+	const experts = 4
+	expert := func(name, format string, block, bytes, m, n, k int, keep bool) Case {
 		per := n * k / block * bytes
 		x := fmt.Sprintf("tensor<%dx%dxf32>", m, k)
 		y := fmt.Sprintf("tensor<%dx%dxf32>", m, n)
@@ -338,10 +339,12 @@ func expertCases() []Case {
 		name         string
 		block, bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
-		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, false))
+		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, false))
 	}
-	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, false))
-	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, true))
+	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, false))
+	cs = append(cs, expert("experts_staged_q6_k", "q6_k", 256, 210, 1, 24, 4096, false))
+	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, 64, 512, false))
+	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, 64, 512, true))
 	return cs
 }
 
