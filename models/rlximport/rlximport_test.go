@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/internal/ggufgen"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -151,5 +152,41 @@ func TestErrors(t *testing.T) {
 				t.Errorf("stderr\n  %q\nwant one line containing\n  %q", stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestQ6KColumnsFlag: --q6k-columns makes rlx-import read a GGUF's q6_k
+// matrices, dense and expert stacks, as q6_k_c16; without it they read as
+// stored.
+func TestQ6KColumnsFlag(t *testing.T) {
+	for _, build := range []func(uint64) (*ggufgen.Model, error){ggufgen.Llama, ggufgen.Qwen3Next} {
+		m, err := build(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		path := filepath.Join(dir, "q6k.gguf")
+		if err := m.W.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		for _, flag := range []bool{false, true} {
+			args := []string{path, "-o", filepath.Join(dir, "m.mlir")}
+			want, other := `format = "q6_k"`, `format = "q6_k_c16"`
+			if flag {
+				args = append(args, "--q6k-columns")
+				want, other = other, want
+			}
+			code, _, stderr := rlxImport(args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			mlir, err := os.ReadFile(filepath.Join(dir, "m.mlir"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(mlir), want); n != m.Reads || strings.Contains(string(mlir), other) {
+				t.Errorf("%v: %d reads %s, want %d and none %s", args, n, want, m.Reads, other)
+			}
+		}
 	}
 }

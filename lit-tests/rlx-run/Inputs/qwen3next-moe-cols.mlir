@@ -1,7 +1,7 @@
 // A one-layer Qwen3-Next decode step (full attention, 4 experts, top 2,
 // hidden 256) whose projections and expert stacks are read as q6_k_c16:
-// rlx-import --q6k-columns --max-tokens 8 of the GGUF that
-// models/importer TestQ6KColumnsExperts writes. Weights are generated
+// rlx-import --q6k-columns --max-tokens 8 of internal/ggufgen's
+// Qwen3Next(6), the GGUF of models/importer TestQ6KColumnsExperts. Weights are generated
 // (rlx-run --seed): every stack valid q6_k_c16 blocks, expert by expert.
 module {
   func.func @decode(%arg0: tensor<1x1xi32> {rlx.name = "token"}, %arg1: tensor<1xi32> {rlx.name = "pos"}, %arg2: tensor<1x8x1x128xf32> {rlx.name = "l0.k_cache"}, %arg3: tensor<1x8x1x128xf32> {rlx.name = "l0.v_cache"}) -> (tensor<1x16xf32> {rlx.name = "logits"}, tensor<1x8x1x128xf32> {rlx.name = "l0.k_cache"}, tensor<1x8x1x128xf32> {rlx.name = "l0.v_cache"}) attributes {rlx.max_tokens = 8 : i64} {
