@@ -179,3 +179,46 @@ func.func @sink_pick(%h: tensor<1x256xf32>, %i: tensor<1xi32>) -> tensor<1x4xf32
   %o = graph.dequant_matmul %c, %mb {format = "q6_k", k = 256 : i64, n = 4 : i64} : (tensor<1x256xf32>, tensor<840xui8>) -> tensor<1x4xf32>
   return %o : tensor<1x4xf32>
 }
+
+// @pick_rows and @pick_small: a gather by an argument's indices is ready
+// at the start, so the first wave puts it in the first MPS region. 100
+// f32 rows (400 bytes, as many as the indices) move down to the concat
+// that reads them; 100 f16 rows (200 bytes, fewer than the indices' 400)
+// stay, since moving them would carry more bytes across.
+// CHECK-LABEL: func.func @pick_rows(
+// CHECK-NEXT:    mps.subgraph @pick_rows_mps0(%arg0)
+// CHECK-NOT:       graph.gather
+// CHECK:         thunk.call @pick_rows_thunk1(
+// CHECK:         mps.subgraph @pick_rows_mps2(%arg1, %{{.*}})
+// CHECK:           graph.gather
+// CHECK:           graph.concat
+// CHECK-LABEL: func.func @pick_small(
+// CHECK-NEXT:    mps.subgraph @pick_small_mps0(%arg1, %arg0)
+// CHECK:           graph.gather
+// CHECK:         thunk.call @pick_small_thunk1(
+// CHECK:         mps.subgraph @pick_small_mps2(
+// CHECK-NOT:       graph.gather
+// CHECK:           graph.concat
+func.func @pick_rows(%h: tensor<1x256xf32>, %i: tensor<100xi32>) -> tensor<100x2xf32> {
+  %tab = graph.param "tab" : tensor<8x1xf32>
+  %w = graph.param "w" : tensor<840xui8>
+  %g = graph.gather %tab, %i {axis = 0 : i64} : (tensor<8x1xf32>, tensor<100xi32>) -> tensor<100x1xf32>
+  %e = graph.exp %h : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %u = graph.dequant_matmul %e, %w {format = "q6_k", k = 256 : i64, n = 4 : i64} : (tensor<1x256xf32>, tensor<840xui8>) -> tensor<1x4xf32>
+  %s = graph.slice %u {axis = 1 : i64, length = 1 : i64, start = 0 : i64} : (tensor<1x4xf32>) -> tensor<1x1xf32>
+  %b = graph.broadcast %s : (tensor<1x1xf32>) -> tensor<100x1xf32>
+  %c = graph.concat %g, %b {axis = 1 : i64} : (tensor<100x1xf32>, tensor<100x1xf32>) -> tensor<100x2xf32>
+  return %c : tensor<100x2xf32>
+}
+func.func @pick_small(%h: tensor<1x256xf32>, %i: tensor<100xi32>) -> tensor<100x2xf16> {
+  %tab = graph.param "tab" : tensor<8x1xf16>
+  %w = graph.param "w" : tensor<840xui8>
+  %g = graph.gather %tab, %i {axis = 0 : i64} : (tensor<8x1xf16>, tensor<100xi32>) -> tensor<100x1xf16>
+  %e = graph.exp %h : (tensor<1x256xf32>) -> tensor<1x256xf32>
+  %u = graph.dequant_matmul %e, %w {format = "q6_k", k = 256 : i64, n = 4 : i64} : (tensor<1x256xf32>, tensor<840xui8>) -> tensor<1x4xf32>
+  %s = graph.slice %u {axis = 1 : i64, length = 1 : i64, start = 0 : i64} : (tensor<1x4xf32>) -> tensor<1x1xf32>
+  %v = graph.cast %s : (tensor<1x1xf32>) -> tensor<1x1xf16>
+  %b = graph.broadcast %v : (tensor<1x1xf16>) -> tensor<100x1xf16>
+  %c = graph.concat %g, %b {axis = 1 : i64} : (tensor<100x1xf16>, tensor<100x1xf16>) -> tensor<100x2xf16>
+  return %c : tensor<100x2xf16>
+}
