@@ -182,6 +182,18 @@ static inline void rlx_dq32_q6_k_c16(device const uchar *w, uint c16, uint k, ui
 `
 
 func emitDequantMatMul(r *regionState, op *ir.Operation) error {
+	return emitDequant(r, op, nil)
+}
+
+// emitExpertBatch emits the one dispatch of an expert batch (experts.go).
+func emitExpertBatch(r *regionState, bt *expertBatch) error {
+	return emitDequant(r, bt.ops[0], bt)
+}
+
+// emitDequant emits op, a graph.dequant_matmul: from its packed weight,
+// from an expert of a stack in place (r.expert), or, with bt, the whole
+// batch of in-place experts that op leads.
+func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 	dq, _ := graph.AsDequantMatMul(op)
 	x, _ := infoOf(op.Operand(0))
 	wt, _ := infoOf(op.Operand(1))
@@ -216,9 +228,16 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 		key = keyOf(m, n, k, ex.count, idx.elem, idx.n)
 		family += "_expert"
 	}
+	if bt != nil {
+		key = keyOf(m, n, k, ex.count, idx.elem, idx.n, bt.shared)
+		family += "s"
+	}
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.e.helpers.use(hDequant)
 		b.k.Summary = fmt.Sprintf("x[%d, %d] · W[%d, %d]ᵀ, W in %s", m, k, n, k, f.name)
+		if bt != nil {
+			return expertBatchKernel(b, bt, f, m, n, k, x, stack, idx, y)
+		}
 		b.buffer("x", x, accRead)
 		if inPlace {
 			b.k.Summary += fmt.Sprintf(", W the matrix of [%d] experts that eidx[ej] picks", ex.count)
@@ -232,12 +251,7 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 			// K experts of a projection share one kernel. An index out of
 			// range reads expert 0 and sets the status word, as the gather
 			// it replaces would (the run fails).
-			b.l("const long e = (long)eidx[ej[0]];")
-			b.l("const bool ein = e >= 0 && e < %d;", ex.count)
-			b.l("if (!ein) {")
-			b.l("atomic_fetch_or_explicit(status, 1u, memory_order_relaxed);")
-			b.l("}")
-			b.l("device const uchar *w = wx + (ein ? (ulong)e : 0ul) * %dul;", ex.per)
+			expertBase(b, "ej[0]", ex)
 		} else {
 			b.buffer("w", wt, accRead)
 			b.buffer("y", y, accWrite)
@@ -287,17 +301,73 @@ func emitDequantMatMul(r *regionState, op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	reads, writes := []*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)}
-	if inPlace {
+	reads, writes, ops := []*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)}, []*ir.Operation{op}
+	switch {
+	case bt != nil:
+		reads, writes, ops = nil, nil, bt.ops
+		for _, dq := range bt.ops {
+			if !bt.shared || len(reads) == 0 {
+				reads = append(reads, dq.Operand(0))
+			}
+			writes = append(writes, dq.Result(0))
+		}
+		reads = append(reads, ex.stack, ex.idx)
+		writes = append(writes, nil)
+	case inPlace:
 		reads, writes = []*ir.Value{op.Operand(0), ex.stack, ex.idx}, []*ir.Value{op.Result(0), nil}
 	}
 	ids, err := r.bind(reads, writes)
 	if err != nil {
 		return err
 	}
-	if inPlace {
+	if inPlace && bt == nil {
 		ids = slices.Insert(ids, 3, r.literalI32(int32(ex.j)))
 	}
-	r.dispatch(kern, []*ir.Operation{op}, ids)
+	r.dispatch(kern, ops, ids)
+	return nil
+}
+
+// expertBatchKernel builds the kernel of an expert batch: the GEMV of one
+// expert, its index j the threadgroup's z position, reading its matrix in
+// place (an index out of range: expert 0 and the status word), x (its own
+// buffer xj, or the shared x) and writing yj.
+func expertBatchKernel(b *kb, bt *expertBatch, f quantInfo, m, n, k int64, x, stack, idx, y tensorInfo) error {
+	kexp := len(bt.ops)
+	b.k.Summary = fmt.Sprintf("x[%d, %d] · W[%d, %d]ᵀ for each of %d experts of [%d] that eidx picks, W in %s", m, k, n, k, kexp, bt.count, f.name)
+	pick := func(name string) string { // the buffer of expert tgpos.z
+		e := fmt.Sprintf("%s%d", name, kexp-1)
+		for j := kexp - 2; j >= 0; j-- {
+			e = fmt.Sprintf("tgpos.z == %du ? %s%d : %s", j, name, j, e)
+		}
+		return e
+	}
+	if bt.shared {
+		b.buffer("x", x, accRead)
+	} else {
+		for j := range kexp {
+			b.buffer(fmt.Sprintf("x%d", j), x, accRead)
+		}
+	}
+	b.buffer("wx", stack, accRead)
+	b.k.Reads -= stack.bytes() - int64(kexp)*bt.per // the chosen matrices of the stack are read
+	b.buffer("eidx", idx, accRead)
+	for j := range kexp {
+		b.buffer(fmt.Sprintf("y%d", j), y, accWrite)
+	}
+	b.status()
+	expertBase(b, "tgpos.z", bt.expertRead)
+	if !bt.shared {
+		b.l("device const float *x = %s;", pick("x"))
+	}
+	b.l("device float *y = %s;", pick("y"))
+	if f.name == "q6_k_c16" {
+		dequantGEMVColumns(b, m, n, k)
+	} else {
+		dequantGEMV(b, f, m, n, k)
+	}
+	if b.k.Grid[2] != 1 || b.k.Resize != ResizeRows {
+		return fmt.Errorf("internal error: an expert batch's GEMV launches %v threadgroups (%s)", b.k.Grid, b.k.Resize)
+	}
+	b.k.Grid[2] = kexp
 	return nil
 }

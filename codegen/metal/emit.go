@@ -143,8 +143,8 @@ type regionState struct {
 	params map[string]int
 	status int
 	// expert and absorbed: the dequant_matmuls that read an expert of a
-	// stack in place, and the gathers and slices left without a kernel
-	// (findExpertReads).
+	// stack in place, and the ops left without a kernel (findExpertReads,
+	// findExpertBatches).
 	expert   map[*ir.Operation]expertRead
 	absorbed map[*ir.Operation]bool
 	literals map[int32]int // literalI32's buffers
@@ -203,8 +203,16 @@ func (e *emitter) region(c thunk.Call) error {
 	ops := slices.Collect(body.Ops())
 	ops = ops[:len(ops)-1]
 	r.expert, r.absorbed = findExpertReads(ops)
+	batches := findExpertBatches(ops, r.expert, r.absorbed)
 	for i := 0; i < len(ops); {
 		op := ops[i]
+		if bt := batches[op]; bt != nil {
+			if err := emitExpertBatch(r, bt); err != nil {
+				return err
+			}
+			i++
+			continue
+		}
 		if isLeaf(op) || op.Name() == graph.ReshapeName || r.absorbed[op] {
 			i++
 			continue

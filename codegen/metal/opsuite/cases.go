@@ -305,31 +305,54 @@ func dequantCases() []Case {
 }
 
 // expertCases: an MoE block's reads of two chosen experts of a stack of
-// four (reshape, gather, a slice per expert, reshape, dequant_matmul), which
-// the Metal kernels read in place, for every format; the staged GEMVs
-// (q4_k's and q6_k's long rows of odd row counts); the GEMM (M = 9); and
-// a stack whose gathered rows are also a result, so the gather keeps its
-// kernel and the dequant_matmuls read its copy.
+// four (reshape, gather, a slice per expert, reshape, dequant_matmul),
+// which the Metal kernels read in place, both in one dispatch (the grid's
+// third axis), for every format; the staged GEMVs (q4_k's and q6_k's long
+// rows of odd row counts); a row of x per expert, sliced from one [2, k]
+// value (the down projection's shape); one of the two experts only, and
+// the GEMM (M = 9), one dispatch per expert; and a stack whose gathered
+// rows are also a result, so the gather keeps its kernel and the
+// dequant_matmuls read its copy.
 func expertCases() []Case {
 	const experts = 4
-	expert := func(name, format string, block, bytes, m, n, k int, keep bool) Case {
+	type mode int
+	const (
+		shared mode = iota // both experts, one x
+		rows               // both experts, x row j for expert j
+		one                // expert 1 only
+		kept               // both, the gathered rows also a result
+	)
+	expert := func(name, format string, block, bytes, m, n, k int, md mode) Case {
 		per := n * k / block * bytes
 		x := fmt.Sprintf("tensor<%dx%dxf32>", m, k)
 		y := fmt.Sprintf("tensor<%dx%dxf32>", m, n)
 		g := fmt.Sprintf("tensor<2x%dxui8>", per)
+		args := []string{x, "tensor<2xi32>"}
+		if md == rows {
+			args[0] = fmt.Sprintf("tensor<2x%dxf32>", k)
+		}
 		body := fmt.Sprintf(`%%w = graph.param "exps" : tensor<%dxui8>
 %%r = graph.reshape %%w : (tensor<%dxui8>) -> tensor<%dx%dxui8>
 %%g = graph.gather %%r, %%a1 {axis = 0 : i64} : (tensor<%dx%dxui8>, tensor<2xi32>) -> %s`, experts*per, experts*per, experts, per, experts, per, g)
+		c := Case{Name: name, Args: args, Limit: LimitDequant}
 		for j := range 2 {
+			if md == one && j == 0 {
+				continue
+			}
+			xj := "%a0"
+			if md == rows {
+				xj = fmt.Sprintf("%%x%d", j)
+				body += fmt.Sprintf("\n%s = graph.slice %%a0 {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> %s", xj, j, args[0], x)
+			}
 			body += fmt.Sprintf(`
 %%s%d = graph.slice %%g {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> tensor<1x%dxui8>
 %%m%d = graph.reshape %%s%d : (tensor<1x%dxui8>) -> tensor<%dxui8>
-%%y%d = graph.dequant_matmul %%a0, %%m%d {format = %q, k = %d : i64, n = %d : i64} : (%s, tensor<%dxui8>) -> %s`,
-				j, j, g, per, j, j, per, per, j, j, format, k, n, x, per, y)
+%%y%d = graph.dequant_matmul %s, %%m%d {format = %q, k = %d : i64, n = %d : i64} : (%s, tensor<%dxui8>) -> %s`,
+				j, j, g, per, j, j, per, per, j, xj, j, format, k, n, x, per, y)
+			c.Yield, c.Results = append(c.Yield, fmt.Sprintf("%%y%d", j)), append(c.Results, y)
 		}
-		c := Case{Name: name, Args: []string{x, "tensor<2xi32>"}, Body: body,
-			Yield: []string{"%y0", "%y1"}, Results: []string{y, y}, Limit: LimitDequant}
-		if keep {
+		c.Body = body
+		if md == kept {
 			c.Yield, c.Results = append(c.Yield, "%g"), append(c.Results, g)
 		}
 		return c
@@ -339,12 +362,14 @@ func expertCases() []Case {
 		name         string
 		block, bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
-		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, false))
+		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, shared))
 	}
-	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, false))
-	cs = append(cs, expert("experts_staged_q6_k", "q6_k", 256, 210, 1, 24, 4096, false))
-	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, 64, 512, false))
-	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, 64, 512, true))
+	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, shared))
+	cs = append(cs, expert("experts_staged_q6_k", "q6_k", 256, 210, 1, 24, 4096, shared))
+	cs = append(cs, expert("experts_rows_q6_k_c16", "q6_k_c16", 256, 210, 1, 64, 512, rows))
+	cs = append(cs, expert("experts_one_q4_0", "q4_0", 32, 18, 1, 64, 512, one))
+	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, 64, 512, shared))
+	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, 64, 512, kept))
 	return cs
 }
 
