@@ -2,7 +2,6 @@ package metal
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -216,6 +215,8 @@ func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 	if gemv {
 		family = "dequant_gemv_" + f.name
 	}
+	// Three kinds of kernel: the weight read from its own buffer, one
+	// expert of a stack read in place (r.expert), or a batch of them.
 	ex, inPlace := r.expert[op]
 	var stack, idx tensorInfo
 	key := keyOf(m, n, k)
@@ -225,12 +226,12 @@ func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 		if ex.per != wt.n {
 			return ir.OpError(op, "internal error: an expert of %d bytes read as %d", ex.per, wt.n)
 		}
-		key = keyOf(m, n, k, ex.count, idx.elem, idx.n)
 		family += "_expert"
-	}
-	if bt != nil {
-		key = keyOf(m, n, k, ex.count, idx.elem, idx.n, bt.shared)
-		family += "s"
+		key = keyOf(m, n, k, ex.count, idx.elem, idx.n)
+		if bt != nil {
+			family += "s"
+			key = keyOf(m, n, k, ex.count, idx.elem, idx.n, bt.shared)
+		}
 	}
 	kern, err := r.e.kernel(op, family, key, func(b *kb) error {
 		b.e.helpers.use(hDequant)
@@ -256,12 +257,8 @@ func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 			b.buffer("w", wt, accRead)
 			b.buffer("y", y, accWrite)
 		}
-		switch {
-		case gemv && f.name == "q6_k_c16":
-			dequantGEMVColumns(b, m, n, k)
-			return nil
-		case gemv:
-			dequantGEMV(b, f, m, n, k)
+		if gemv {
+			dequantGEMVBody(b, f, m, n, k)
 			return nil
 		}
 		b.l("device const float *ap = x;")
@@ -301,30 +298,45 @@ func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 	if err != nil {
 		return err
 	}
-	reads, writes, ops := []*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)}, []*ir.Operation{op}
+	// The bindings, in the kernel's parameter order.
+	var ids []int
+	ops := []*ir.Operation{op}
 	switch {
 	case bt != nil:
-		reads, writes, ops = nil, nil, bt.ops
+		var reads, writes []*ir.Value
 		for _, dq := range bt.ops {
 			if !bt.shared || len(reads) == 0 {
 				reads = append(reads, dq.Operand(0))
 			}
 			writes = append(writes, dq.Result(0))
 		}
-		reads = append(reads, ex.stack, ex.idx)
-		writes = append(writes, nil)
+		ids, err = r.bind(append(reads, ex.stack, ex.idx), append(writes, nil))
+		ops = bt.ops
 	case inPlace:
-		reads, writes = []*ir.Value{op.Operand(0), ex.stack, ex.idx}, []*ir.Value{op.Result(0), nil}
+		ids, err = r.bind([]*ir.Value{op.Operand(0), ex.stack, ex.idx}, nil)
+		if err == nil {
+			var out []int
+			out, err = r.bind(nil, []*ir.Value{op.Result(0), nil})
+			ids = append(append(ids, r.literalI32(int32(ex.j))), out...)
+		}
+	default:
+		ids, err = r.bind([]*ir.Value{op.Operand(0), op.Operand(1)}, []*ir.Value{op.Result(0)})
 	}
-	ids, err := r.bind(reads, writes)
 	if err != nil {
 		return err
 	}
-	if inPlace && bt == nil {
-		ids = slices.Insert(ids, 3, r.literalI32(int32(ex.j)))
-	}
 	r.dispatch(kern, ops, ids)
 	return nil
+}
+
+// dequantGEMVBody writes the GEMV of the format's layout: q6_k_c16's
+// columns (dequant_columns.go) or the GGUF blocks' (dequant_gemv.go).
+func dequantGEMVBody(b *kb, f quantInfo, m, n, k int64) {
+	if f.name == "q6_k_c16" {
+		dequantGEMVColumns(b, m, n, k)
+		return
+	}
+	dequantGEMV(b, f, m, n, k)
 }
 
 // expertBatchKernel builds the kernel of an expert batch: the GEMV of one
@@ -360,11 +372,7 @@ func expertBatchKernel(b *kb, bt *expertBatch, f quantInfo, m, n, k int64, x, st
 		b.l("device const float *x = %s;", pick("x"))
 	}
 	b.l("device float *y = %s;", pick("y"))
-	if f.name == "q6_k_c16" {
-		dequantGEMVColumns(b, m, n, k)
-	} else {
-		dequantGEMV(b, f, m, n, k)
-	}
+	dequantGEMVBody(b, f, m, n, k)
 	if b.k.Grid[2] != 1 || b.k.Resize != ResizeRows {
 		return fmt.Errorf("internal error: an expert batch's GEMV launches %v threadgroups (%s)", b.k.Grid, b.k.Resize)
 	}

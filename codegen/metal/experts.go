@@ -106,15 +106,12 @@ type expertBatch struct {
 	shared bool            // one x for all
 }
 
-// maxBindings is the most buffers a kernel binds (Metal's 31).
-const maxBindings = 31
-
 // findExpertBatches returns the batches among reads, by the dequant_matmul
 // where the batch's dispatch goes (the last of them, so that every x is
 // computed), and adds the others to absorbed. A batch needs one
 // dequant_matmul per index, all of one format and [n, k], each of one row
 // of x, none of whose results is read before the last of them, and its
-// buffers within Metal's 31.
+// buffers within MaxBuffers.
 func findExpertBatches(ops []*ir.Operation, reads map[*ir.Operation]expertRead, absorbed map[*ir.Operation]bool) map[*ir.Operation]*expertBatch {
 	if len(reads) == 0 {
 		return nil
@@ -170,7 +167,7 @@ func findExpertBatches(ops []*ir.Operation, reads map[*ir.Operation]expertRead, 
 		if b.shared {
 			xs = 1
 		}
-		if !ok || xs+len(dqs)+3 > maxBindings {
+		if !ok || xs+len(dqs)+3 > MaxBuffers {
 			continue
 		}
 		if out == nil {
