@@ -89,7 +89,14 @@ type TensorWeights struct {
 	Packed map[string]gguf.Format
 
 	mu        sync.Mutex
-	converted map[string]*tensor.Tensor // rearranged tensors, by name and use
+	converted map[convertKey]*tensor.Tensor // rearranged tensors
+}
+
+// convertKey names a rearranged tensor: a weight and the use it was
+// rearranged for.
+type convertKey struct {
+	name string
+	use  QuantUse
 }
 
 // Weight returns the tensor named s.Name after checking its type, its
@@ -112,7 +119,7 @@ func (w *TensorWeights) Weight(s Spec) (*tensor.Tensor, error) {
 // convert returns t (packed as f) rearranged for q, once per name and
 // use: a decode loop asks for its weights every step.
 func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q QuantUse) (*tensor.Tensor, error) {
-	key := fmt.Sprintf("%s %+v", name, q)
+	key := convertKey{name, q}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if c, ok := w.converted[key]; ok {
@@ -123,7 +130,7 @@ func (w *TensorWeights) convert(t *tensor.Tensor, name string, f gguf.Format, q 
 		return nil, err
 	}
 	if w.converted == nil {
-		w.converted = map[string]*tensor.Tensor{}
+		w.converted = map[convertKey]*tensor.Tensor{}
 	}
 	w.converted[key] = c
 	return c, nil

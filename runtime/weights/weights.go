@@ -67,7 +67,15 @@ type Source struct {
 	closers []io.Closer
 
 	mu    sync.Mutex
-	cache map[string]*tensor.Tensor
+	cache map[cacheKey]*tensor.Tensor
+}
+
+// cacheKey names a bound tensor: the weight, the type it was read as and,
+// for packed blocks, the use they were converted for (the zero QuantUse
+// for none).
+type cacheKey struct {
+	name, typ string
+	use       ref.QuantUse
 }
 
 type entry struct {
@@ -83,7 +91,7 @@ func Open(path string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{Path: path, entries: map[string]*entry{}, cache: map[string]*tensor.Tensor{}}
+	s := &Source{Path: path, entries: map[string]*entry{}, cache: map[cacheKey]*tensor.Tensor{}}
 	switch {
 	case st.IsDir():
 		err = s.openDir(path)
@@ -315,9 +323,9 @@ func (s *Source) openGGUF(path string) error {
 func (s *Source) Weight(spec ref.Spec) (*tensor.Tensor, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := spec.Name + " " + spec.Type.String()
+	key := cacheKey{name: spec.Name, typ: spec.Type.String()}
 	if spec.Quant != nil {
-		key += fmt.Sprintf(" %+v", *spec.Quant) // a conversion depends on the whole use
+		key.use = *spec.Quant // a conversion depends on the whole use
 	}
 	if t, ok := s.cache[key]; ok {
 		return t, nil
