@@ -309,18 +309,20 @@ func dequantCases() []Case {
 // which the Metal kernels read in place, both in one dispatch (the grid's
 // third axis), for every format; the staged GEMVs (q4_k's and q6_k's long
 // rows of odd row counts); a row of x per expert, sliced from one [2, k]
-// value (the down projection's shape); one of the two experts only, and
-// the GEMM (M = 9), one dispatch per expert; and a stack whose gathered
+// value (the down projection's shape); one of the two experts only, two
+// where the second reads the first's result (so no one dispatch can do
+// both), and the GEMM (M = 9), one dispatch per expert; and a stack whose gathered
 // rows are also a result, so the gather keeps its kernel and the
 // dequant_matmuls read its copy.
 func expertCases() []Case {
 	const experts = 4
 	type mode int
 	const (
-		shared mode = iota // both experts, one x
-		rows               // both experts, x row j for expert j
-		one                // expert 1 only
-		kept               // both, the gathered rows also a result
+		shared  mode = iota // both experts, one x
+		rows                // both experts, x row j for expert j
+		one                 // expert 1 only
+		kept                // both, the gathered rows also a result
+		chained             // expert 1 reads expert 0's result (n = k)
 	)
 	expert := func(name, format string, block, bytes, m, n, k int, md mode) Case {
 		per := n * k / block * bytes
@@ -340,6 +342,9 @@ func expertCases() []Case {
 				continue
 			}
 			xj := "%a0"
+			if md == chained && j == 1 {
+				xj = "%y0"
+			}
 			if md == rows {
 				xj = fmt.Sprintf("%%x%d", j)
 				body += fmt.Sprintf("\n%s = graph.slice %%a0 {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> %s", xj, j, args[0], x)
@@ -368,6 +373,7 @@ func expertCases() []Case {
 	cs = append(cs, expert("experts_staged_q6_k", "q6_k", 256, 210, 1, 24, 4096, shared))
 	cs = append(cs, expert("experts_rows_q6_k_c16", "q6_k_c16", 256, 210, 1, 64, 512, rows))
 	cs = append(cs, expert("experts_one_q4_0", "q4_0", 32, 18, 1, 64, 512, one))
+	cs = append(cs, expert("experts_chained_q8_0", "q8_0", 32, 34, 1, 256, 256, chained))
 	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, 64, 512, shared))
 	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, 64, 512, kept))
 	return cs
