@@ -100,8 +100,12 @@ func (c *config) int(key string, def int, required bool) int {
 		return def
 	}
 	i, err := n.Int64()
-	if err != nil || i < 0 || i > math.MaxInt32 {
+	if err != nil || i < 0 {
 		c.fail("field %q = %s is not a non-negative integer", key, v)
+		return def
+	}
+	if i > maxSize {
+		c.fail("field %q = %s is larger than rlx reads (%d)", key, v, maxSize)
 		return def
 	}
 	return int(i)
@@ -240,6 +244,10 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 func (s *spec) readCommon(c *config, defaultRotary float64) {
 	s.hidden = c.int("hidden_size", 0, true)
 	s.layers = c.int("num_hidden_layers", 0, true)
+	if s.layers > maxLayers {
+		c.fail("field \"num_hidden_layers\" = %d is more layers than rlx reads (%d)", s.layers, maxLayers)
+		return
+	}
 	s.vocab = c.int("vocab_size", 0, true)
 	s.heads = c.int("num_attention_heads", 0, true)
 	s.kvHeads = c.int("num_key_value_heads", s.heads, false)

@@ -99,6 +99,9 @@ func TestConfigErrors(t *testing.T) {
 		{`{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "layer_types": ["sliding_attention"]}`,
 			`gives layer 0 type "sliding_attention", which is not supported for Qwen3ForCausalLM`},
 		{`{"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 1}`, `missing field "hidden_size"`},
+		{strings.Replace(baseQwen35, `"head_dim": 16`, `"head_dim": 16777217`, 1) + `}`, `field "head_dim" = 16777217 is larger than rlx reads (16777216)`},
+		{strings.Replace(baseQwen35, `"num_hidden_layers": 8`, `"num_hidden_layers": 65537`, 1) + `}`, `field "num_hidden_layers" = 65537 is more layers than rlx reads (65536)`},
+		{baseQwen35 + `, "full_attention_interval": -1}`, `field "full_attention_interval" = -1 is not a non-negative integer`},
 		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -96,8 +96,8 @@ func (m *ggufMeta) uint(k string, def int, required bool) int {
 		}
 		return def
 	}
-	if v > math.MaxInt32 {
-		m.fail("metadata key %s = %d is too large", m.key(k), v)
+	if v > maxSize {
+		m.fail("metadata key %s = %d is larger than rlx reads (%d)", m.key(k), v, maxSize)
 		return def
 	}
 	return int(v)
@@ -126,6 +126,10 @@ func (m *ggufMeta) uintOrMax(k string, def int) int {
 			n = float64(y)
 		default:
 			m.fail("metadata key %s holds %T values, want integers", m.key(k), x)
+			return def
+		}
+		if n < 0 || n > maxSize {
+			m.fail("metadata key %s holds %g, want an integer in [0, %d]", m.key(k), n, maxSize)
 			return def
 		}
 		best = max(best, int(n))
@@ -170,6 +174,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	s := &spec{arch: arch, maxTokens: maxTokens, ropeStyle: graph.RopeNeoX}
 	s.hidden = m.uint("embedding_length", 0, true)
 	s.layers = m.uint("block_count", 0, true)
+	if s.layers > maxLayers {
+		m.fail("metadata key %s = %d is more layers than rlx reads (%d)", m.key("block_count"), s.layers, maxLayers)
+	}
 	s.heads = m.uint("attention.head_count", 0, true)
 	s.kvHeads = m.uintOrMax("attention.head_count_kv", s.heads)
 	s.ffn = m.uintOrMax("feed_forward_length", 0)

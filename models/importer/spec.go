@@ -10,6 +10,16 @@ const (
 	linearAttention = "linear_attention"
 )
 
+// Bounds on what a config.json or GGUF metadata may ask for, checked as
+// each field is read, before anything is allocated from it: a size
+// beyond maxSize, or a layer count beyond maxLayers, is refused as not
+// describing a model (the largest checkpoints have vocabularies of a few
+// hundred thousand and a few hundred layers).
+const (
+	maxSize   = 1 << 24
+	maxLayers = 1 << 16
+)
+
 // spec is a model resolved from a config.json or GGUF metadata: every size
 // and every choice the graph depends on, independent of where the tensors
 // come from (names says that).

@@ -79,7 +79,7 @@ func (c *checker) structure() {
 			c.errorf("value %s has %d bytes", v.Name, v.Bytes)
 		case v.Offset%p.Align != 0:
 			c.errorf("value %s at offset %d is not aligned to %d", v.Name, v.Offset, p.Align)
-		case v.Bytes > 0 && (v.Offset < 0 || v.Offset+v.Bytes+p.Guard > p.ArenaBytes):
+		case v.Bytes > 0 && (v.Offset < 0 || v.Bytes > p.ArenaBytes || p.Guard > p.ArenaBytes-v.Bytes || v.Offset > p.ArenaBytes-v.Bytes-p.Guard):
 			c.errorf("value %s [%d, %d) with its guard of %d is outside the arena of %d bytes", v.Name, v.Offset, v.Offset+v.Bytes, p.Guard, p.ArenaBytes)
 		case v.Def < -1 || v.Def > end || v.Last < v.Def || v.Last > end:
 			c.errorf("value %s is live over [%d, %d], outside the run's [-1, %d]", v.Name, v.Def, v.Last, end)
@@ -302,32 +302,51 @@ func (c *checker) overlaps() {
 
 // replay runs the plan over an arena of granules (Align bytes each; every
 // slot starts on one, so two byte ranges overlap exactly when they share a
-// granule) and checks that every read finds the value it expects.
+// granule) and checks that every read finds the value it expects. The
+// granules are kept as runs between the slots' ends, so the work grows
+// with the number of values, not with the arena's size.
 func (c *checker) replay() {
 	p := c.p
 	g := p.Align
-	owner := make([]int32, (p.ArenaBytes+g-1)/g)
+	span := func(v *Value) (int64, int64) {
+		return v.Offset / g, v.Offset/g + (v.Bytes+g-1)/g
+	}
+	// cuts are the granules where a run starts: every slot's first granule
+	// and the one after its last.
+	var cuts []int64
+	for _, v := range p.Values {
+		if v.Bytes > 0 {
+			lo, hi := span(v)
+			cuts = append(cuts, lo, hi)
+		}
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	owner := make([]int32, len(cuts))
 	for i := range owner {
 		owner[i] = -1
 	}
-	granules := func(v *Value) (int64, int64) {
-		return v.Offset / g, (v.Offset + v.Bytes + g - 1) / g
+	runs := func(v *Value) (int, int) {
+		lo, hi := span(v)
+		a, _ := slices.BinarySearch(cuts, lo)
+		b, _ := slices.BinarySearch(cuts, hi)
+		return a, b
 	}
 	write := func(v *Value, as int) {
-		lo, hi := granules(v)
+		lo, hi := runs(v)
 		for i := lo; i < hi; i++ {
 			owner[i] = int32(as)
 		}
 	}
 	read := func(v *Value, want int, what string) bool {
-		lo, hi := granules(v)
+		lo, hi := runs(v)
 		for i := lo; i < hi; i++ {
 			if owner[i] != int32(want) {
 				got := "nothing"
 				if o := owner[i]; o >= 0 {
 					got = p.Values[o].Name
 				}
-				c.errorf("%s reads %s from [%d, %d), but byte %d holds %s", what, p.Values[want].Name, v.Offset, v.Offset+v.Bytes, i*g, got)
+				c.errorf("%s reads %s from [%d, %d), but byte %d holds %s", what, p.Values[want].Name, v.Offset, v.Offset+v.Bytes, cuts[i]*g, got)
 				return false
 			}
 		}

@@ -1,0 +1,164 @@
+package importer
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/ggufgen"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+)
+
+// FuzzImportHF imports each fixture's checkpoint under an arbitrary
+// config.json: no panic and no runaway allocation (sizes are read before
+// the weights are); an import that succeeds gives a module that verifies.
+func FuzzImportHF(f *testing.F) {
+	for i, name := range fixtureNames {
+		data, err := os.ReadFile(filepath.Join("testdata/hf", name, "config.json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), data)
+		// Sizes that once allocated tens of GB before any weight was read.
+		for _, field := range []string{"num_hidden_layers", "head_dim", "hidden_size"} {
+			big := strings.Replace(string(data), `"`+field+`": `, `"`+field+`": 2147483646, "x_`+field+`": `, 1)
+			f.Add(uint8(i), []byte(big))
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, config []byte) {
+		src := filepath.Join("testdata/hf", fixtureNames[int(which)%len(fixtureNames)])
+		dir := t.TempDir()
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if filepath.Ext(e.Name()) == ".safetensors" || e.Name() == "model.safetensors.index.json" {
+				abs, err := filepath.Abs(filepath.Join(src, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(abs, filepath.Join(dir, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		checkImport(t, func() (*Model, error) { return ImportHF(newContext(), dir, Options{MaxTokens: 8}) })
+	})
+}
+
+// FuzzImportGGUF imports GGUF files whose metadata has one pair replaced
+// (or one added) by a value of any of GGUF's kinds: no panic and no
+// runaway allocation; an import that succeeds gives a module that
+// verifies. The files are the Qwen3 fixture and ggufgen's Qwen3-Next
+// (gated DeltaNet keys and experts).
+func FuzzImportGGUF(f *testing.F) {
+	next, err := ggufgen.Qwen3Next(1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	nextPath := filepath.Join(f.TempDir(), "qwen3next.gguf")
+	if err := next.W.WriteFile(nextPath); err != nil {
+		f.Fatal(err)
+	}
+	var files []*gguf.File
+	for _, path := range []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath} {
+		g, err := gguf.Open(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		defer g.Close()
+		files = append(files, g)
+	}
+	for which, g := range files {
+		f.Add(uint8(which), uint8(0), uint8(0), uint64(0))       // general.architecture := 0
+		f.Add(uint8(which), uint8(5), uint8(1), uint64(1<<32-1)) // −1 as an int32
+		f.Add(uint8(which), uint8(255), uint8(4), uint64(7))     // an added key
+		// Sizes that once allocated tens of GB before any weight was read.
+		arch, _ := g.String("general.architecture")
+		for i, kv := range g.KV {
+			switch strings.TrimPrefix(kv.Key, arch+".") {
+			case "block_count", "attention.key_length", "rope.dimension_count":
+				f.Add(uint8(which), uint8(i), uint8(0), uint64(1<<31-2))
+			case "feed_forward_length":
+				f.Add(uint8(which), uint8(i), uint8(6), uint64(1<<40))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which, key, kind uint8, v uint64) {
+		g := files[int(which)%len(files)]
+		var w gguf.Writer
+		edit := int(key) % (len(g.KV) + 1)
+		value := fuzzValue(kind, v)
+		for i, kv := range g.KV {
+			if i == edit {
+				w.Add(kv.Key, value)
+				continue
+			}
+			w.Add(kv.Key, kv.Value)
+		}
+		if edit == len(g.KV) {
+			w.Add(g.KV[int(v)%len(g.KV)].Key+".x", value)
+		}
+		for _, name := range g.Names() {
+			info, _ := g.Tensor(name)
+			data, err := g.TensorData(info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.AddTensor(name, info.Type, info.Shape(), data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "m.gguf")
+		if err := w.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		checkImport(t, func() (*Model, error) { return ImportGGUF(newContext(), path, Options{MaxTokens: 8}) })
+	})
+}
+
+// fuzzValue is a metadata value of one of GGUF's kinds made from v.
+func fuzzValue(kind uint8, v uint64) any {
+	switch kind % 8 {
+	case 0:
+		return uint32(v)
+	case 1:
+		return int32(v)
+	case 2:
+		return v
+	case 3:
+		return math.Float32frombits(uint32(v))
+	case 4:
+		return strings.Repeat("q", int(v%5))
+	case 5:
+		return v%2 == 1
+	case 6:
+		return []any{v, v >> 7}
+	default:
+		return []int32{int32(v), int32(v >> 32)}
+	}
+}
+
+// checkImport runs an import: an error must say something; a module must
+// verify.
+func checkImport(t *testing.T, run func() (*Model, error)) {
+	t.Helper()
+	m, err := run()
+	if err != nil {
+		if err.Error() == "" {
+			t.Fatal("empty error")
+		}
+		return
+	}
+	defer m.Source.Close()
+	if err := ir.Verify(m.Module); err != nil {
+		t.Fatalf("imported module does not verify: %v", err)
+	}
+}
