@@ -300,6 +300,10 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 	// sections and interleaving leave text rope unchanged.
 	sub.used["mrope_section"], sub.used["mrope_interleaved"] = true, true
 	s.theta = theta
+	if msg := s.badNumbers("rope_theta", "rms_norm_eps"); msg != "" {
+		c.fail("%s", msg)
+		return
+	}
 	s.rotaryDim = int(float64(s.headDim) * rotary)
 	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
 		c.fail("partial_rotary_factor %g gives a rotary dim of %d for head_dim %d; rlx needs an even dim in [2, head_dim]", rotary, s.rotaryDim, s.headDim)

@@ -101,6 +101,9 @@ func TestConfigErrors(t *testing.T) {
 		{`{"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 1}`, `missing field "hidden_size"`},
 		{strings.Replace(baseQwen35, `"head_dim": 16`, `"head_dim": 16777217`, 1) + `}`, `field "head_dim" = 16777217 is larger than rlx reads (16777216)`},
 		{strings.Replace(baseQwen35, `"num_hidden_layers": 8`, `"num_hidden_layers": 65537`, 1) + `}`, `field "num_hidden_layers" = 65537 is more layers than rlx reads (65536)`},
+		{baseQwen35 + `, "rope_theta": 0}`, `rope_theta = 0: rlx needs a finite rope base above 1`},
+		{baseQwen35 + `, "rms_norm_eps": -1e-6}`, `rms_norm_eps = -1e-06: rlx needs a finite, non-negative epsilon`},
+		{baseQwen35 + `, "rms_norm_eps": 1e999}`, `field "rms_norm_eps" = 1e999 is not a number`},
 		{baseQwen35 + `, "full_attention_interval": -1}`, `field "full_attention_interval" = -1 is not a non-negative integer`},
 		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
 	} {

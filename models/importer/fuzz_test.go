@@ -147,7 +147,8 @@ func fuzzValue(kind uint8, v uint64) any {
 }
 
 // checkImport runs an import: an error must say something; a module must
-// verify.
+// verify and decode two tokens to finite logits (what the import accepts,
+// the module must run).
 func checkImport(t *testing.T, run func() (*Model, error)) {
 	t.Helper()
 	m, err := run()
@@ -160,5 +161,11 @@ func checkImport(t *testing.T, run func() (*Model, error)) {
 	defer m.Source.Close()
 	if err := ir.Verify(m.Module); err != nil {
 		t.Fatalf("imported module does not verify: %v", err)
+	}
+	logits := decodeModule(t, m.Module, m.Source, []int{1, 2})
+	for i, x := range logits.Floats() {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			t.Fatalf("logit %d of an accepted import is %g", i, x)
+		}
 	}
 }

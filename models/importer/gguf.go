@@ -204,6 +204,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 
 	theta := m.float("rope.freq_base", 10000)
 	s.theta = theta
+	if msg := s.badNumbers(m.key("rope.freq_base"), m.key("attention.layer_norm_rms_epsilon")); msg != "" {
+		return nil, naming{}, fmt.Errorf("%s: %s", f.Name, msg)
+	}
 	s.rotaryDim = m.uint("rope.dimension_count", s.headDim, false)
 	if m.err != nil {
 		return nil, naming{}, m.err
@@ -223,6 +226,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			return nil, naming{}, fmt.Errorf("%s: tensor \"rope_freqs.weight\": %v", f.Name, err)
 		}
 		for i, d := range t.Floats() {
+			if !(d > 0) || math.IsInf(float64(d), 0) {
+				return nil, naming{}, fmt.Errorf("%s: tensor \"rope_freqs.weight\" holds %g at %d; rlx needs finite positive divisors", f.Name, d, i)
+			}
 			s.invFreq[i] /= float64(d)
 		}
 	}

@@ -1,6 +1,9 @@
 package importer
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/rlx-compiler/rlx/dialect/graph"
 )
 
@@ -51,6 +54,20 @@ type spec struct {
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
 	q6Columns                 bool // Options.Q6KColumns
+}
+
+// badNumbers says what is wrong with the spec's real-valued fields, or ""
+// when they describe a model: a rope base above 1 (1/base^(2i/d) is then a
+// finite frequency in (0, 1]) and a non-negative norm epsilon, both
+// finite. The names are those of the file's fields.
+func (s *spec) badNumbers(theta, eps string) string {
+	switch {
+	case !(s.theta > 1) || math.IsInf(s.theta, 0):
+		return fmt.Sprintf("%s = %g: rlx needs a finite rope base above 1", theta, s.theta)
+	case !(s.eps >= 0) || math.IsInf(s.eps, 0):
+		return fmt.Sprintf("%s = %g: rlx needs a finite, non-negative epsilon", eps, s.eps)
+	}
+	return ""
 }
 
 func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }
