@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/rlx-compiler/rlx/internal/ggufgen"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // FuzzImportHF imports each fixture's checkpoint under an arbitrary
@@ -54,7 +56,8 @@ func FuzzImportHF(f *testing.F) {
 }
 
 // FuzzImportGGUF imports GGUF files whose metadata has one pair replaced
-// (or one added) by a value of any of GGUF's kinds: no panic and no
+// (or one added) by a value of any of GGUF's kinds, and one tensor
+// re-encoded in another of the types rlx reads: no panic and no
 // runaway allocation; an import that succeeds gives a module that
 // verifies. The files are the Qwen3 fixture and ggufgen's Qwen3-Next
 // (gated DeltaNet keys and experts).
@@ -76,25 +79,34 @@ func FuzzImportGGUF(f *testing.F) {
 		defer g.Close()
 		files = append(files, g)
 	}
+	const (
+		noEdit = 255 // key: leave the metadata as it is
+		same   = 7   // typ: leave the tensors as they are
+	)
 	for which, g := range files {
-		f.Add(uint8(which), uint8(0), uint8(0), uint64(0))       // general.architecture := 0
-		f.Add(uint8(which), uint8(5), uint8(1), uint64(1<<32-1)) // −1 as an int32
-		f.Add(uint8(which), uint8(255), uint8(4), uint64(7))     // an added key
+		f.Add(uint8(which), uint8(0), uint8(0), uint64(0), uint8(0), uint8(same))       // general.architecture := 0
+		f.Add(uint8(which), uint8(5), uint8(1), uint64(1<<32-1), uint8(0), uint8(same)) // −1 as an int32
+		f.Add(uint8(which), uint8(254), uint8(4), uint64(7), uint8(0), uint8(same))     // an added key
 		// Sizes that once allocated tens of GB before any weight was read.
 		arch, _ := g.String("general.architecture")
 		for i, kv := range g.KV {
 			switch strings.TrimPrefix(kv.Key, arch+".") {
 			case "block_count", "attention.key_length", "rope.dimension_count":
-				f.Add(uint8(which), uint8(i), uint8(0), uint64(1<<31-2))
+				f.Add(uint8(which), uint8(i), uint8(0), uint64(1<<31-2), uint8(0), uint8(same))
 			case "feed_forward_length":
-				f.Add(uint8(which), uint8(i), uint8(6), uint64(1<<40))
+				f.Add(uint8(which), uint8(i), uint8(6), uint64(1<<40), uint8(0), uint8(same))
 			}
 		}
 	}
-	f.Fuzz(func(t *testing.T, which, key, kind uint8, v uint64) {
+	f.Add(uint8(0), uint8(noEdit), uint8(0), uint64(0), uint8(1), uint8(3))  // a tensor as q4_0
+	f.Add(uint8(1), uint8(noEdit), uint8(0), uint64(0), uint8(12), uint8(1)) // an expert stack as f16
+	f.Fuzz(func(t *testing.T, which, key, kind uint8, v uint64, tens, typ uint8) {
 		g := files[int(which)%len(files)]
 		var w gguf.Writer
 		edit := int(key) % (len(g.KV) + 1)
+		if key == noEdit {
+			edit = -1
+		}
 		value := fuzzValue(kind, v)
 		for i, kv := range g.KV {
 			if i == edit {
@@ -106,13 +118,18 @@ func FuzzImportGGUF(f *testing.F) {
 		if edit == len(g.KV) {
 			w.Add(g.KV[int(v)%len(g.KV)].Key+".x", value)
 		}
-		for _, name := range g.Names() {
+		names := g.Names()
+		for i, name := range names {
 			info, _ := g.Tensor(name)
 			data, err := g.TensorData(info)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.AddTensor(name, info.Type, info.Shape(), data); err != nil {
+			tt := info.Type
+			if i == int(tens)%len(names) && typ%8 != same {
+				tt, data = reencode(t, info, data, typ)
+			}
+			if err := w.AddTensor(name, tt, info.Shape(), data); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -122,6 +139,60 @@ func FuzzImportGGUF(f *testing.F) {
 		}
 		checkImport(t, func() (*Model, error) { return ImportGGUF(newContext(), path, Options{MaxTokens: 8}) })
 	})
+}
+
+// reencode returns the tensor's values in the type typ picks among those
+// rlx reads (f32, f16, bf16, q4_0, q8_0, q4_K, q6_K), or as they are when
+// its rows do not split into that type's blocks.
+func reencode(t *testing.T, info *gguf.TensorInfo, data []byte, typ uint8) (gguf.TensorType, []byte) {
+	k := int(info.Dims[0])
+	n := 1
+	for _, d := range info.Dims[1:] {
+		n *= int(d)
+	}
+	var w []float32
+	if fm, ok := info.Type.Format(); ok {
+		var err error
+		if w, err = gguf.Dequantize(fm, data, n, k); err != nil {
+			t.Fatal(err)
+		}
+	} else if info.Type == gguf.TypeF32 {
+		w = make([]float32, n*k)
+		for i := range w {
+			w[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		}
+	} else {
+		return info.Type, data
+	}
+	switch tt := []gguf.TensorType{gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ4_0, gguf.TypeQ8_0, gguf.TypeQ4_K, gguf.TypeQ6_K}[typ%7]; tt {
+	case gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16:
+		size := 2
+		if tt == gguf.TypeF32 {
+			size = 4
+		}
+		out := make([]byte, size*len(w))
+		for i, x := range w {
+			switch tt {
+			case gguf.TypeF32:
+				binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+			case gguf.TypeF16:
+				binary.LittleEndian.PutUint16(out[2*i:], tensor.F32ToF16Bits(x))
+			default:
+				binary.LittleEndian.PutUint16(out[2*i:], tensor.F32ToBF16Bits(x))
+			}
+		}
+		return tt, out
+	default:
+		fm, _ := tt.Format()
+		if k%fm.BlockSize() != 0 {
+			return info.Type, data
+		}
+		q, err := gguf.Quantize(fm, w, n, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tt, q
+	}
 }
 
 // fuzzValue is a metadata value of one of GGUF's kinds made from v.
