@@ -2,12 +2,15 @@ package suite
 
 import (
 	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/codegen/metal/cuda"
 )
@@ -114,28 +117,45 @@ func TestStagedDequantLoadsFirst(t *testing.T) {
 			if strings.HasPrefix(name, "rlx_k_dequant_gemv_q6_k_c16") {
 				continue // not staged: q6_k_c16's columns (dequant_columns.go)
 			}
-			if n := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.u8"); n > 0 {
-				t.Errorf("%s: %d 1- or 2-byte global loads; the staged rows should load 16 bytes at a time", name, n)
-			}
-			// The longest run of 16-byte weight loads before a shared
-			// store in one basic block.
-			best, run := 0, 0
-			for _, line := range strings.Split(body, "\n") {
-				line = strings.TrimSpace(line)
-				switch {
-				case strings.HasSuffix(line, ":") || strings.HasPrefix(line, "st.shared"):
-					run = 0
-				case strings.HasPrefix(line, "ld.global.v4.u32") || strings.HasPrefix(line, "ld.global.nc.v4.u32"):
-					run++
-					best = max(best, run)
-				}
-			}
-			if best < f.units {
-				t.Errorf("%s: at most %d 16-byte loads before a shared store; a stage's copy has %d a thread", name, best, f.units)
-			}
-			t.Logf("%s: %d 16-byte loads in flight before a store", name, best)
+			checkStagedLoads(t, name, body, f.units)
 		}
 	}
+	// The MoE case's experts, all chosen ones in one dispatch
+	// (codegen/metal experts.go), share the staged body: the same copy.
+	kernels := realPTX(t, "moe_experts_q4_k_", "rlx_k_dequant_gemv_q4_k_experts_")
+	if len(kernels) != 1 {
+		t.Errorf("%d batched q4_k expert kernels in moe_experts_q4_k_*, want 1", len(kernels))
+	}
+	for name, body := range kernels {
+		checkStagedLoads(t, name, body, 9)
+	}
+}
+
+// checkStagedLoads fails when a staged GEMV's weights come in 1- or
+// 2-byte global loads, or when fewer than units 16-byte loads are issued
+// before a store to shared memory in one basic block.
+func checkStagedLoads(t *testing.T, name, body string, units int) {
+	t.Helper()
+	if n := strings.Count(body, "ld.global.u16") + strings.Count(body, "ld.global.u8"); n > 0 {
+		t.Errorf("%s: %d 1- or 2-byte global loads; the staged rows should load 16 bytes at a time", name, n)
+	}
+	// The longest run of 16-byte weight loads before a shared store in
+	// one basic block.
+	best, run := 0, 0
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasSuffix(line, ":") || strings.HasPrefix(line, "st.shared"):
+			run = 0
+		case strings.HasPrefix(line, "ld.global.v4.u32") || strings.HasPrefix(line, "ld.global.nc.v4.u32"):
+			run++
+			best = max(best, run)
+		}
+	}
+	if best < units {
+		t.Errorf("%s: at most %d 16-byte loads before a shared store; a stage's copy has %d a thread", name, best, units)
+	}
+	t.Logf("%s: %d 16-byte loads in flight before a store", name, best)
 }
 
 // TestColumnsLoads compiles the real suite's q6_k_c16 GEMVs
@@ -167,10 +187,6 @@ func TestColumnsLoads(t *testing.T) {
 // clang-19 and fails when no case or kernel matches.
 func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
 	t.Helper()
-	clang, err := exec.LookPath("clang-19")
-	if err != nil {
-		t.Skip("skipping: ", cuda.ErrNoClang)
-	}
 	var cases []Case
 	for _, c := range RealCases() {
 		if strings.HasPrefix(c.Name, casePrefix) {
@@ -179,6 +195,18 @@ func realPTX(t *testing.T, casePrefix, kernelPrefix string) map[string]string {
 	}
 	if len(cases) == 0 {
 		t.Fatalf("no %s case in the real suite", casePrefix)
+	}
+	return casesPTX(t, cases, kernelPrefix)
+}
+
+// casesPTX compiles cases to PTX with clang-19 and returns the bodies of
+// the kernels named kernelPrefix…, by name; it skips without clang-19 and
+// fails when no kernel matches.
+func casesPTX(t *testing.T, cases []Case, kernelPrefix string) map[string]string {
+	t.Helper()
+	clang, err := exec.LookPath("clang-19")
+	if err != nil {
+		t.Skip("skipping: ", cuda.ErrNoClang)
 	}
 	dir := t.TempDir()
 	if err := cuda.WriteShim(dir); err != nil {
@@ -256,4 +284,69 @@ func TestQ8WordLoads(t *testing.T) {
 	if staged != 1 {
 		t.Errorf("%d staged q8_0 kernels, want 1 (14336×4096)", staged)
 	}
+}
+
+var updatePTX = flag.Bool("update-ptx", false, "rewrite testdata/ptx.txt from the emitted kernels")
+
+// TestTimedKernelsPTX compiles every kernel the real suite times (the
+// cases with a Bench) to PTX with clang-19 and compares its count of
+// PTX instructions with testdata/ptx.txt, exactly. A static count is not
+// what a kernel executes (ncu's counts, on the device, are), but the
+// decode kernels were tuned instruction by instruction (docs/gpu-check.md,
+// runs 11 to 30) and CI never runs the GPU: a change to the emitter or
+// the CUDA shim that grows a timed kernel shows here, in review, as a
+// changed line (go test ./bench/gpu/suite -run TestTimedKernelsPTX
+// -update-ptx rewrites it).
+func TestTimedKernelsPTX(t *testing.T) {
+	var cases []Case
+	for _, c := range RealCases() {
+		if c.Bench != nil {
+			cases = append(cases, c)
+		}
+	}
+	kernels := casesPTX(t, cases, "rlx_k_")
+	_, out, _, err := Emit("real", cases, Options{Parts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("# PTX instructions (clang-19 -O3, sm_90) of the real suite's timed kernels, by case: TestTimedKernelsPTX\n")
+	for _, r := range out.Manifest.Regions {
+		for _, d := range r.Dispatches {
+			body, ok := kernels["rlx_k_"+d.Kernel]
+			if !ok {
+				t.Fatalf("%s: no PTX for kernel %s", r.Function, d.Kernel)
+			}
+			fmt.Fprintf(&b, "%s %s %d\n", r.Function, d.Kernel, ptxInstructions(body))
+		}
+	}
+	path := filepath.Join("testdata", "ptx.txt")
+	if *updatePTX {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("PTX instruction counts differ from %s (-want +got); if the change is meant, rerun with -update-ptx and say why in the commit:\n%s", path, diff)
+	}
+}
+
+// ptxInstructions counts the instructions of a PTX kernel body: the
+// statements that end in ';' and are not directives (.reg, .shared, …).
+func ptxInstructions(body string) int {
+	n := 0
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasSuffix(line, ";") && !strings.HasPrefix(line, ".") && !strings.HasPrefix(line, "//") {
+			n++
+		}
+	}
+	return n
 }
