@@ -325,6 +325,9 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 		info.Buffers = append(info.Buffers, BufferInfo{ID: b.ID, Role: b.Role, Type: b.Type, Bytes: b.Bytes,
 			Init: int(buf.Init), Elem: int(elem), Seed: buf.Seed, Data: b.Data})
 	}
+	if c.Bench != nil && c.Bench.Bytes > 0 {
+		info.MinBytes = c.Bench.Bytes
+	}
 	for _, d := range reg.Dispatches {
 		k := kinfo[d.Kernel]
 		if k == nil {

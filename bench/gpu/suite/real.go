@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 )
@@ -149,27 +150,70 @@ func RealCases() []Case {
 
 	// An MoE block's expert reads: the router's top 2 of 64 experts of
 	// [512, 2048] in q4_k, each read in place from the 37.7 MB stack.
-	const experts, en, ek = 64, 512, 2048
-	per := en * ek / 256 * 144
-	stack, g := fmt.Sprintf("tensor<%dxui8>", experts*per), fmt.Sprintf("tensor<2x%dxui8>", per)
-	body := fmt.Sprintf(`%%t:2 = graph.topk %%a1 {k = 2 : i64} : (tensor<1x%dxf32>) -> (tensor<1x2xf32>, tensor<1x2xi32>)
-%%i = graph.reshape %%t#1 : (tensor<1x2xi32>) -> tensor<2xi32>
-%%w = graph.param "exps" : %s
-%%r = graph.reshape %%w : (%s) -> tensor<%dx%dxui8>
-%%g = graph.gather %%r, %%i {axis = 0 : i64} : (tensor<%dx%dxui8>, tensor<2xi32>) -> %s`, experts, stack, stack, experts, per, experts, per, g)
-	for j := range 2 {
-		body += fmt.Sprintf(`
-%%s%d = graph.slice %%g {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> tensor<1x%dxui8>
-%%m%d = graph.reshape %%s%d : (tensor<1x%dxui8>) -> tensor<%dxui8>
-%%y%d = graph.dequant_matmul %%a0, %%m%d {format = "q4_k", k = %d : i64, n = %d : i64} : (tensor<1x%dxf32>, tensor<%dxui8>) -> tensor<1x%dxf32>`,
-			j, j, g, per, j, j, per, per, j, j, ek, en, ek, per, en)
-	}
-	cs = append(cs, fromOp(opsuite.Case{Name: "moe_experts_q4_k_64x512x2048_top2", Args: []string{t("1x2048", "f32"), t("1x64", "f32")},
-		Body: body, Yield: []string{"%y0", "%y1"}, Results: []string{t("1x512", "f32"), t("1x512", "f32")}, Limit: opsuite.LimitDequant}))
+	cs = append(cs, moeExperts("moe_experts_q4_k_64x512x2048_top2", 64, 2, 512, 2048))
+	// Timed: Qwen3-Next's gate (or up) projection of its top 10 of 512
+	// experts of [512, 2048], all ten in one dispatch from a 302 MB
+	// stack, against the same ten matrices as ten separate weights, one
+	// GEMV dispatch each (what the experts cost without batching). The
+	// roofline counts the ten matrices, not the stack.
+	const moeN, moeK, moeTop = 512, 2048, 10
+	perExpert := moeN * moeK / 256 * 144
+	moeDims := map[string]int{"experts": 512, "top": moeTop, "N": moeN, "K": moeK}
+	moe := bench(moeExperts("moe_experts_q4_k_512x512x2048_top10", 512, moeTop, moeN, moeK), "moe", "", moeDims)
+	moe.Bench.Bytes = int64(moeTop*perExpert + 4*(moeK+512+moeTop*moeN))
+	cs = append(cs, moe)
+	dense := bench(denseExperts("dense_q4_k_10x512x2048", moeTop, moeN, moeK), "moe", "", moeDims)
+	cs = append(cs, dense)
 
 	// Qwen3-Next's router: the top 10 of 512 experts for one token.
 	cs = append(cs, fromOp(opsuite.Case{Name: "topk_router_512_top10", Args: []string{t("1x512", "f32")},
 		Body:  "%0:2 = graph.topk %a0 {k = 10 : i64} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>)",
 		Yield: []string{"%0#0", "%0#1"}, Results: []string{t("1x10", "f32"), t("1x10", "i32")}, Limit: 0}))
 	return cs
+}
+
+// moeExperts is a router's top k of e experts of [n, k] in q4_k, read in
+// place from their stack by one batched dispatch (codegen/metal
+// experts.go): graph.topk of the router logits, a gather of the chosen
+// experts' bytes, and a GEMV of x with each.
+func moeExperts(name string, experts, top, n, k int) Case {
+	t := func(shape string, elem string) string { return "tensor<" + shape + "x" + elem + ">" }
+	per := n * k / 256 * 144
+	stack, g := fmt.Sprintf("tensor<%dxui8>", experts*per), fmt.Sprintf("tensor<%dx%dxui8>", top, per)
+	body := fmt.Sprintf(`%%t:2 = graph.topk %%a1 {k = %d : i64} : (tensor<1x%dxf32>) -> (tensor<1x%dxf32>, tensor<1x%dxi32>)
+%%i = graph.reshape %%t#1 : (tensor<1x%dxi32>) -> tensor<%dxi32>
+%%w = graph.param "exps" : %s
+%%r = graph.reshape %%w : (%s) -> tensor<%dx%dxui8>
+%%g = graph.gather %%r, %%i {axis = 0 : i64} : (tensor<%dx%dxui8>, tensor<%dxi32>) -> %s`,
+		top, experts, top, top, top, top, stack, stack, experts, per, experts, per, top, g)
+	var yields, results []string
+	for j := range top {
+		body += fmt.Sprintf(`
+%%s%d = graph.slice %%g {axis = 0 : i64, length = 1 : i64, start = %d : i64} : (%s) -> tensor<1x%dxui8>
+%%m%d = graph.reshape %%s%d : (tensor<1x%dxui8>) -> tensor<%dxui8>
+%%y%d = graph.dequant_matmul %%a0, %%m%d {format = "q4_k", k = %d : i64, n = %d : i64} : (tensor<1x%dxf32>, tensor<%dxui8>) -> tensor<1x%dxf32>`,
+			j, j, g, per, j, j, per, per, j, j, k, n, k, per, n)
+		yields = append(yields, fmt.Sprintf("%%y%d", j))
+		results = append(results, t(fmt.Sprintf("1x%d", n), "f32"))
+	}
+	return fromOp(opsuite.Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f32"), t(fmt.Sprintf("1x%d", experts), "f32")},
+		Body: body, Yield: yields, Results: results, Limit: opsuite.LimitDequant})
+}
+
+// denseExperts is count separate q4_k weights of [n, k], each a GEMV of
+// the same x: moeExperts' reads without a router, one dispatch each.
+func denseExperts(name string, count, n, k int) Case {
+	t := func(shape string, elem string) string { return "tensor<" + shape + "x" + elem + ">" }
+	per := n * k / 256 * 144
+	var body []string
+	var yields, results []string
+	for j := range count {
+		body = append(body, fmt.Sprintf(`%%w%d = graph.param "w%d" : tensor<%dxui8>
+%%y%d = graph.dequant_matmul %%a0, %%w%d {format = "q4_k", k = %d : i64, n = %d : i64} : (tensor<1x%dxf32>, tensor<%dxui8>) -> tensor<1x%dxf32>`,
+			j, j, per, j, j, k, n, k, per, n))
+		yields = append(yields, fmt.Sprintf("%%y%d", j))
+		results = append(results, t(fmt.Sprintf("1x%d", n), "f32"))
+	}
+	return fromOp(opsuite.Case{Name: name, Args: []string{t(fmt.Sprintf("1x%d", k), "f32")},
+		Body: strings.Join(body, "\n"), Yield: yields, Results: results, Limit: opsuite.LimitDequant})
 }
