@@ -175,6 +175,19 @@ def bench_anchor(case, l2):
         t, times = time_graph(enqueue, n)
         return {"kernel": "scaled_dot_product_attention f16, enable_gqa", "seconds": t, "trials": times, "sets": n,
                 "bytes": 2 * (2 * Hkv * L * D + 2 * H * D)}
+    if a == "topk":
+        rows, n, k = d["rows"], d["N"], d["k"]
+        count = sets_for(rows * n * 4, l2)
+        xs = [torch.randn(rows, n, device="cuda") for _ in range(count)]
+        ys = [None] * count
+
+        def enqueue():
+            for i, x in enumerate(xs):
+                ys[i] = torch.topk(x, k)
+
+        t, times = time_graph(enqueue, count)
+        return {"kernel": "torch.topk f32", "seconds": t, "trials": times, "sets": count,
+                "bytes": rows * (4 * n + 12 * k)}
     if a == "rms_norm":
         rows, dim = d["rows"], d["dim"]
         n = sets_for(rows * dim * 8, l2)

@@ -204,25 +204,18 @@ static inline float rlx_half_bits(ushort h) { return (float)as_type<half>(h); }
 		hDequant: dequantHelpers,
 		hTopK: `
 // Top-k's order (kernels.TopK): larger values first, NaN above every
-// number and NaNs equal, equal values by lower index. An index of
-// 0xffffffff is no element, after every element.
-static inline bool rlx_topk_greater(float a, float b) {
-  if (isnan(a)) {
-    return !isnan(b);
+// number and NaNs equal, equal values (-0 and +0 too) by lower index. An
+// element is the key pair (rlx_topk_key(v), ~i): it comes first exactly
+// when its pair is the larger, high word first.
+static inline uint rlx_topk_key(float v) {
+  if (isnan(v)) {
+    return 0xffffffffu;
   }
-  if (isnan(b)) {
-    return false;
-  }
-  return a > b;
+  const uint u = v == 0.0f ? 0u : as_type<uint>(v);
+  return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
 }
-static inline bool rlx_topk_before(float av, uint ai, float bv, uint bi) {
-  if (ai == 0xffffffffu) {
-    return false;
-  }
-  if (bi == 0xffffffffu) {
-    return true;
-  }
-  return rlx_topk_greater(av, bv) || (!rlx_topk_greater(bv, av) && ai < bi);
+static inline bool rlx_topk_above(uint ah, uint al, uint bh, uint bl) {
+  return ah > bh || (ah == bh && al > bl);
 }
 `,
 	}[h]

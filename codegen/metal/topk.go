@@ -8,16 +8,21 @@ import (
 )
 
 // emitTopK emits graph.topk: one threadgroup per row of x [..., N], K
-// passes over the row. Pass j takes the first element, in top-k's order
-// (larger first, NaN above numbers, equal values by lower index), of
-// those after pass j−1's pick in that order: since the order is total,
-// that is the j-th largest, with no list of taken indices. In a pass each
-// thread keeps its best, a butterfly of simd_shuffle_xor gives every lane
-// its simdgroup's, and every thread folds the simdgroups' picks from
-// threadgroup memory in the same order, so all agree on the pick. Values
+// passes over the row. Each element is a pair of 32-bit keys, its value
+// mapped to an order-preserving integer (NaN highest) and its index
+// complemented, so that top-k's order (larger first, NaN above numbers,
+// equal values by lower index) is the pairs' descending order and a pick
+// is a maximum. Pass j takes the largest pair below pass j−1's pick:
+// since the order is total, that is the j-th element, with no list of
+// taken indices. In a pass each thread keeps its best pair, a butterfly
+// of simd_shuffle_xor gives lane 0 its simdgroup's, and simdgroup 0 folds
+// the simdgroups' pairs with a second butterfly and hands the pick to
+// every thread through threadgroup memory (two barriers a pass). Values
 // are copied from x (converted only to a narrower result type), as
 // kernels.TopK does. K is a router's experts per token, so K passes over
-// a row of N beat a sort.
+// a row of N beat a sort. (The first kernel compared floats with NaN and
+// tie rules in every step and had every thread fold every simdgroup's
+// pick: 24 µs for the top 10 of 512 on the H200, run 31.)
 func emitTopK(r *regionState, op *ir.Operation) error {
 	tk, _ := graph.AsTopK(op)
 	x, _ := infoOf(tk.Input())
@@ -42,50 +47,49 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 		b.buffer("idx", ix, accWrite)
 		b.h().use(hTopK)
 		slots := b.e.opts.MaxThreadsPerThreadgroup / SimdWidth
-		b.tgmem("uint", 4*2*slots) // a pick per simdgroup: value bits, then index
+		b.tgmem("uint", 4*(2*slots+2)) // a pair per simdgroup (high words, then low), then the pick
 		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads(n, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
 		b.l("const uint base = tgpos.x * %du;", n)
 		b.l("const uint nsg = (tptg.x + 31u) / 32u;")
-		b.l("float pv = 0.0f;")
-		b.l("uint pi = 0xffffffffu;")
+		b.l("uint ph = 0u;")
+		b.l("uint pl = 0u;")
 		b.l("for (uint j = 0; j < %du; j++) {", k)
-		b.l("float bv = 0.0f;")
-		b.l("uint bi = 0xffffffffu;")
+		b.l("uint bh = 0u;")
+		b.l("uint bl = 0u;")
 		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", n)
-		b.l("const float v = (float)x[base + i];")
-		b.l("if ((pi == 0xffffffffu || rlx_topk_before(pv, pi, v, i)) && rlx_topk_before(v, i, bv, bi)) {")
-		b.l("bv = v;")
-		b.l("bi = i;")
+		b.l("const uint h = rlx_topk_key((float)x[base + i]);")
+		b.l("const uint l = ~i;")
+		b.l("if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {")
+		b.l("bh = h;")
+		b.l("bl = l;")
 		b.l("}")
 		b.l("}")
-		b.l("for (ushort d = 16; d > 0; d >>= 1) {")
-		b.l("const float ov = simd_shuffle_xor(bv, d);")
-		b.l("const uint oi = simd_shuffle_xor(bi, d);")
-		b.l("if (rlx_topk_before(ov, oi, bv, bi)) {")
-		b.l("bv = ov;")
-		b.l("bi = oi;")
-		b.l("}")
-		b.l("}")
+		foldPair(b)
+		b.l("if (nsg > 1u) {")
 		b.l("if (lane == 0) {")
-		b.l("tg[sg] = as_type<uint>(bv);")
-		b.l("tg[%du + sg] = bi;", slots)
+		b.l("tg[sg] = bh;")
+		b.l("tg[%du + sg] = bl;", slots)
 		b.l("}")
 		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-		b.l("for (uint s = 0; s < nsg; s++) {")
-		b.l("const float sv = as_type<float>(tg[s]);")
-		b.l("const uint si = tg[%du + s];", slots)
-		b.l("if (rlx_topk_before(sv, si, bv, bi)) {")
-		b.l("bv = sv;")
-		b.l("bi = si;")
+		b.l("if (sg == 0) {")
+		b.l("bh = lane < nsg ? tg[lane] : 0u;")
+		b.l("bl = lane < nsg ? tg[%du + lane] : 0u;", slots)
+		foldPair(b)
+		b.l("if (lane == 0) {")
+		b.l("tg[%du] = bh;", 2*slots)
+		b.l("tg[%du] = bl;", 2*slots+1)
 		b.l("}")
 		b.l("}")
 		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		b.l("bh = tg[%du];", 2*slots)
+		b.l("bl = tg[%du];", 2*slots+1)
+		b.l("}")
 		b.l("if (tpos.x == 0) {")
-		b.l("y[tgpos.x * %du + j] = (%s)x[base + bi];", k, y.elem.msl())
-		b.l("idx[tgpos.x * %du + j] = (int)bi;", k)
+		b.l("y[tgpos.x * %du + j] = (%s)x[base + ~bl];", k, y.elem.msl())
+		b.l("idx[tgpos.x * %du + j] = (int)(~bl);", k)
 		b.l("}")
-		b.l("pv = bv;")
-		b.l("pi = bi;")
+		b.l("ph = bh;")
+		b.l("pl = bl;")
 		b.l("}")
 		return nil
 	})
@@ -98,4 +102,17 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 	}
 	r.dispatch(kern, []*ir.Operation{op}, ids)
 	return nil
+}
+
+// foldPair leaves in every lane the largest (bh, bl) pair of its
+// simdgroup: a butterfly of simd_shuffle_xor over both words.
+func foldPair(b *kb) {
+	b.l("for (ushort d = 16; d > 0; d >>= 1) {")
+	b.l("const uint oh = simd_shuffle_xor(bh, d);")
+	b.l("const uint ol = simd_shuffle_xor(bl, d);")
+	b.l("if (rlx_topk_above(oh, ol, bh, bl)) {")
+	b.l("bh = oh;")
+	b.l("bl = ol;")
+	b.l("}")
+	b.l("}")
 }

@@ -1,17 +1,22 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
 // graph.topk (codegen/metal topk.go), Qwen3-Next's router: one threadgroup
-// per row, ten passes; pass j takes the first element after pass j−1's
-// pick in top-k's order (no list of taken indices), each thread's best
-// through a simd_shuffle_xor butterfly, then the simdgroups' picks folded
-// from threadgroup memory (value bits, then index) by every thread alike;
-// values are copied from x.
+// per row, ten passes; each element a pair of 32-bit keys (its value
+// mapped to an order-preserving integer, NaN highest, -0 as +0; its index
+// complemented), so a pick is the largest pair; pass j takes the largest
+// pair below pass j−1's pick (no list of taken indices), each thread's
+// best through a simd_shuffle_xor butterfly, the simdgroups' pairs folded
+// by simdgroup 0's second butterfly and handed to every thread through
+// threadgroup memory; values are copied from x.
 
-// CHECK:       static inline bool rlx_topk_greater(float a, float b) {
-// CHECK-NEXT:    if (isnan(a)) {
-// CHECK-NEXT:      return !isnan(b);
-// CHECK:       static inline bool rlx_topk_before(float av, uint ai, float bv, uint bi) {
-// CHECK:         return rlx_topk_greater(av, bv) || (!rlx_topk_greater(bv, av) && ai < bi);
+// CHECK:       static inline uint rlx_topk_key(float v) {
+// CHECK-NEXT:    if (isnan(v)) {
+// CHECK-NEXT:      return 0xffffffffu;
+// CHECK-NEXT:    }
+// CHECK-NEXT:    const uint u = v == 0.0f ? 0u : as_type<uint>(v);
+// CHECK-NEXT:    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+// CHECK:       static inline bool rlx_topk_above(uint ah, uint al, uint bh, uint bl) {
+// CHECK-NEXT:    return ah > bh || (ah == bh && al > bl);
 
 // CHECK-LABEL: // top 10 of the last axis of [1 512], f32
 // CHECK-NEXT:  kernel void topk_0(
@@ -21,18 +26,27 @@
 // CHECK-NEXT:      threadgroup uint *tg {{\[\[}}threadgroup(0){{\]\]}},
 // CHECK:         for (uint j = 0; j < 10u; j++) {
 // CHECK:           for (uint i = tpos.x; i < 512u; i += tptg.x) {
-// CHECK:             if ((pi == 0xffffffffu || rlx_topk_before(pv, pi, v, i)) && rlx_topk_before(v, i, bv, bi)) {
+// CHECK-NEXT:        const uint h = rlx_topk_key((float)x[base + i]);
+// CHECK-NEXT:        const uint l = ~i;
+// CHECK-NEXT:        if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {
 // CHECK:           for (ushort d = 16; d > 0; d >>= 1) {
-// CHECK-NEXT:        const float ov = simd_shuffle_xor(bv, d);
-// CHECK-NEXT:        const uint oi = simd_shuffle_xor(bi, d);
-// CHECK:             tg[sg] = as_type<uint>(bv);
-// CHECK-NEXT:        tg[32u + sg] = bi;
-// CHECK:           threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT:      for (uint s = 0; s < nsg; s++) {
-// CHECK:           threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT:      if (tpos.x == 0) {
-// CHECK-NEXT:        y[tgpos.x * 10u + j] = (float)x[base + bi];
-// CHECK-NEXT:        idx[tgpos.x * 10u + j] = (int)bi;
+// CHECK-NEXT:        const uint oh = simd_shuffle_xor(bh, d);
+// CHECK-NEXT:        const uint ol = simd_shuffle_xor(bl, d);
+// CHECK:           if (nsg > 1u) {
+// CHECK:               tg[sg] = bh;
+// CHECK-NEXT:          tg[32u + sg] = bl;
+// CHECK:             threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        if (sg == 0) {
+// CHECK-NEXT:          bh = lane < nsg ? tg[lane] : 0u;
+// CHECK-NEXT:          bl = lane < nsg ? tg[32u + lane] : 0u;
+// CHECK:                 tg[64u] = bh;
+// CHECK-NEXT:            tg[65u] = bl;
+// CHECK:             threadgroup_barrier(mem_flags::mem_threadgroup);
+// CHECK-NEXT:        bh = tg[64u];
+// CHECK-NEXT:        bl = tg[65u];
+// CHECK:           if (tpos.x == 0) {
+// CHECK-NEXT:        y[tgpos.x * 10u + j] = (float)x[base + ~bl];
+// CHECK-NEXT:        idx[tgpos.x * 10u + j] = (int)(~bl);
 
 func.func @route(%x: tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) {
   %0:2 = thunk.call @route_thunk0(%x) {target = "metal"} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) {

@@ -581,5 +581,19 @@ func topkCases() []Case {
 %2:2 = graph.topk %1 {k = 30 : i64} : (` + t + `) -> (tensor<4x30xf32>, tensor<4x30xi32>)`,
 		Yield: []string{"%2#0", "%2#1"}, Results: []string{"tensor<4x30xf32>", "tensor<4x30xi32>"}, Limit: 0,
 	})
+	// Signed zeros: the few values above 0.8 kept, the rest x·0, which is
+	// -0 for negative x; -0 equals +0 in top-k's order, so after the
+	// large values the picks are the zeros by lowest index.
+	const z = "tensor<2x40xf32>"
+	cs = append(cs, Case{
+		Name: "topk_signed_zeros_2x40", Args: []string{z},
+		Body: `%z = graph.constant dense<0.0> : tensor<f32>
+%c = graph.constant dense<0.8> : tensor<f32>
+%p = graph.cmp %a0, %c {predicate = "gt"} : (` + z + `, tensor<f32>) -> tensor<2x40xi1>
+%m = graph.mul %a0, %z : (` + z + `, tensor<f32>) -> ` + z + `
+%0 = graph.select %p, %a0, %m : (tensor<2x40xi1>, ` + z + `, ` + z + `) -> ` + z + `
+%1:2 = graph.topk %0 {k = 12 : i64} : (` + z + `) -> (tensor<2x12xf32>, tensor<2x12xi32>)`,
+		Yield: []string{"%1#0", "%1#1"}, Results: []string{"tensor<2x12xf32>", "tensor<2x12xi32>"}, Limit: 0,
+	})
 	return cs
 }
