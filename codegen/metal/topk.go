@@ -22,7 +22,9 @@ import (
 // kernels.TopK does. K is a router's experts per token, so K passes over
 // a row of N beat a sort. (The first kernel compared floats with NaN and
 // tie rules in every step and had every thread fold every simdgroup's
-// pick: 24 µs for the top 10 of 512 on the H200, run 31.)
+// pick: 24 µs for the top 10 of 512 on the H200, run 31.) Rows of up to
+// 1024 elements (a router's experts) take topkSimd instead: one
+// simdgroup, its keys in registers.
 func emitTopK(r *regionState, op *ir.Operation) error {
 	tk, _ := graph.AsTopK(op)
 	x, _ := infoOf(tk.Input())
@@ -46,6 +48,10 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 		b.buffer("y", y, accWrite)
 		b.buffer("idx", ix, accWrite)
 		b.h().use(hTopK)
+		if n <= SimdWidth*topkLaneKeys {
+			topkSimd(b, y, rows, n, k)
+			return nil
+		}
 		slots := b.e.opts.MaxThreadsPerThreadgroup / SimdWidth
 		b.tgmem("uint", 4*(2*slots+2)) // a pair per simdgroup (high words, then low), then the pick
 		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads(n, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
@@ -114,5 +120,47 @@ func foldPair(b *kb) {
 	b.l("bh = oh;")
 	b.l("bl = ol;")
 	b.l("}")
+	b.l("}")
+}
+
+// topkLaneKeys is the most keys a lane of topkSimd holds in registers: a
+// row of up to 32·topkLaneKeys elements is one simdgroup's.
+const topkLaneKeys = 32
+
+// topkSimd writes topk for rows of at most SimdWidth·topkLaneKeys
+// elements (a router's experts): one simdgroup a row, each lane holding
+// its elements' keys in registers (element lane + 32e), so a pass is the
+// lane's compares and one butterfly, with no threadgroup memory, no
+// barrier and no reload of x.
+func topkSimd(b *kb, y tensorInfo, rows, n, k int64) {
+	e := ceilDiv(n, SimdWidth)
+	b.launch([3]int{int(rows), 1, 1}, [3]int{SimdWidth, 1, 1}, ResizeFixed)
+	b.l("const uint base = tgpos.x * %du;", n)
+	b.l("uint kh[%d];", e)
+	b.l("for (uint e = 0; e < %du; e++) {", e)
+	b.l("const uint i = lane + 32u * e;")
+	b.l("kh[e] = i < %du ? rlx_topk_key((float)x[base + i]) : 0u;", n)
+	b.l("}")
+	b.l("uint ph = 0u;")
+	b.l("uint pl = 0u;")
+	b.l("for (uint j = 0; j < %du; j++) {", k)
+	b.l("uint bh = 0u;")
+	b.l("uint bl = 0u;")
+	b.l("for (uint e = 0; e < %du; e++) {", e)
+	b.l("const uint i = lane + 32u * e;")
+	b.l("const uint h = kh[e];")
+	b.l("const uint l = i < %du ? ~i : 0u;", n)
+	b.l("if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {")
+	b.l("bh = h;")
+	b.l("bl = l;")
+	b.l("}")
+	b.l("}")
+	foldPair(b)
+	b.l("if (lane == 0) {")
+	b.l("y[tgpos.x * %du + j] = (%s)x[base + ~bl];", k, y.elem.msl())
+	b.l("idx[tgpos.x * %du + j] = (int)(~bl);", k)
+	b.l("}")
+	b.l("ph = bh;")
+	b.l("pl = bl;")
 	b.l("}")
 }

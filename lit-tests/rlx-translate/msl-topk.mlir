@@ -1,7 +1,8 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
-// graph.topk (codegen/metal topk.go), Qwen3-Next's router: one threadgroup
-// per row, ten passes; each element a pair of 32-bit keys (its value
+// graph.topk (codegen/metal topk.go), Qwen3-Next's router (512 experts:
+// one simdgroup a row, its keys in registers, no threadgroup memory) and
+// a row of 2000 (one threadgroup a row): ten passes; each element a pair of 32-bit keys (its value
 // mapped to an order-preserving integer, NaN highest, -0 as +0; its index
 // complemented), so a pick is the largest pair; pass j takes the largest
 // pair below pass j−1's pick (no list of taken indices), each thread's
@@ -23,9 +24,27 @@
 // CHECK-NEXT:      device const float *x {{\[\[}}buffer(0){{\]\]}},
 // CHECK-NEXT:      device float *y {{\[\[}}buffer(1){{\]\]}},
 // CHECK-NEXT:      device int *idx {{\[\[}}buffer(2){{\]\]}},
+// CHECK-NOT:       threadgroup uint *tg
+// CHECK:         uint kh[16];
+// CHECK:           kh[e] = i < 512u ? rlx_topk_key((float)x[base + i]) : 0u;
+// CHECK:         for (uint j = 0; j < 10u; j++) {
+// CHECK:           for (uint e = 0; e < 16u; e++) {
+// CHECK:             const uint h = kh[e];
+// CHECK-NEXT:        const uint l = i < 512u ? ~i : 0u;
+// CHECK:           for (ushort d = 16; d > 0; d >>= 1) {
+// CHECK-NOT:       threadgroup_barrier
+// CHECK:           if (lane == 0) {
+// CHECK-NEXT:        y[tgpos.x * 10u + j] = (float)x[base + ~bl];
+// CHECK-NEXT:        idx[tgpos.x * 10u + j] = (int)(~bl);
+
+// CHECK-LABEL: // top 10 of the last axis of [1 2000], f32
+// CHECK-NEXT:  kernel void topk_1(
+// CHECK-NEXT:      device const float *x {{\[\[}}buffer(0){{\]\]}},
+// CHECK-NEXT:      device float *y {{\[\[}}buffer(1){{\]\]}},
+// CHECK-NEXT:      device int *idx {{\[\[}}buffer(2){{\]\]}},
 // CHECK-NEXT:      threadgroup uint *tg {{\[\[}}threadgroup(0){{\]\]}},
 // CHECK:         for (uint j = 0; j < 10u; j++) {
-// CHECK:           for (uint i = tpos.x; i < 512u; i += tptg.x) {
+// CHECK:           for (uint i = tpos.x; i < 2000u; i += tptg.x) {
 // CHECK-NEXT:        const uint h = rlx_topk_key((float)x[base + i]);
 // CHECK-NEXT:        const uint l = ~i;
 // CHECK-NEXT:        if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {
@@ -52,6 +71,15 @@ func.func @route(%x: tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) 
   %0:2 = thunk.call @route_thunk0(%x) {target = "metal"} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) {
   ^bb0(%a: tensor<1x512xf32>):
     %1:2 = graph.topk %a {k = 10 : i64} : (tensor<1x512xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>)
+    thunk.yield %1#0, %1#1 : tensor<1x10xf32>, tensor<1x10xi32>
+  }
+  return %0#0, %0#1 : tensor<1x10xf32>, tensor<1x10xi32>
+}
+
+func.func @long(%x: tensor<1x2000xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) {
+  %0:2 = thunk.call @long_thunk0(%x) {target = "metal"} : (tensor<1x2000xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>) {
+  ^bb0(%a: tensor<1x2000xf32>):
+    %1:2 = graph.topk %a {k = 10 : i64} : (tensor<1x2000xf32>) -> (tensor<1x10xf32>, tensor<1x10xi32>)
     thunk.yield %1#0, %1#1 : tensor<1x10xf32>, tensor<1x10xi32>
   }
   return %0#0, %0#1 : tensor<1x10xf32>, tensor<1x10xi32>

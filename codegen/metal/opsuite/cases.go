@@ -555,6 +555,8 @@ func topkCases() []Case {
 		{"topk_experts_2x512", "f32", "2x512", 8},
 		{"topk_f16_2x33", "f16", "2x33", 3},
 		{"topk_all_1x37", "f32", "1x37", 37},
+		{"topk_long_2x3000", "f32", "2x3000", 5},  // over 1024: the threadgroup kernel
+		{"topk_lanes_1x1024", "f32", "1x1024", 7}, // 32 keys a lane
 	}
 	var cs []Case
 	for _, c := range cases {
