@@ -65,10 +65,7 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", n)
 		b.l("const uint h = rlx_topk_key((float)x[base + i]);")
 		b.l("const uint l = ~i;")
-		b.l("if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {")
-		b.l("bh = h;")
-		b.l("bl = l;")
-		b.l("}")
+		topkConsider(b)
 		b.l("}")
 		foldPair(b)
 		b.l("if (nsg > 1u) {")
@@ -90,13 +87,7 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 		b.l("bh = tg[%du];", 2*slots)
 		b.l("bl = tg[%du];", 2*slots+1)
 		b.l("}")
-		b.l("if (tpos.x == 0) {")
-		b.l("y[tgpos.x * %du + j] = (%s)x[base + ~bl];", k, y.elem.msl())
-		b.l("idx[tgpos.x * %du + j] = (int)(~bl);", k)
-		b.l("}")
-		b.l("ph = bh;")
-		b.l("pl = bl;")
-		b.l("}")
+		topkPick(b, y, k, "tpos.x == 0")
 		return nil
 	})
 	if err != nil {
@@ -150,13 +141,26 @@ func topkSimd(b *kb, y tensorInfo, rows, n, k int64) {
 	b.l("const uint i = lane + 32u * e;")
 	b.l("const uint h = kh[e];")
 	b.l("const uint l = i < %du ? ~i : 0u;", n)
+	topkConsider(b)
+	b.l("}")
+	foldPair(b)
+	topkPick(b, y, k, "lane == 0")
+}
+
+// topkConsider keeps the element (h, l) as the thread's best (bh, bl)
+// when it comes after the previous pick (ph, pl) and before the best.
+func topkConsider(b *kb) {
 	b.l("if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {")
 	b.l("bh = h;")
 	b.l("bl = l;")
 	b.l("}")
-	b.l("}")
-	foldPair(b)
-	b.l("if (lane == 0) {")
+}
+
+// topkPick ends pass j: the thread for which writer holds writes the
+// pick's value (copied from x) and index, every thread carries the pick
+// to the next pass, and the pass loop closes.
+func topkPick(b *kb, y tensorInfo, k int64, writer string) {
+	b.l("if (%s) {", writer)
 	b.l("y[tgpos.x * %du + j] = (%s)x[base + ~bl];", k, y.elem.msl())
 	b.l("idx[tgpos.x * %du + j] = (int)(~bl);", k)
 	b.l("}")
