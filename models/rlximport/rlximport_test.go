@@ -3,6 +3,8 @@ package rlximport
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,9 +123,39 @@ func TestErrors(t *testing.T) {
 	gemma := filepath.Join(t.TempDir(), "gemma.gguf")
 	os.WriteFile(gemma, buf.Bytes(), 0o644)
 
+	// Llama 3's rope_freqs with one divisor that is not finite and
+	// positive (the frequency it divides would be wrong or infinite).
+	ropeFreqs := func(bad float32) string {
+		m, err := ggufgen.Llama(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := make([]byte, 4*64) // head dim 128: 64 frequencies
+		for i := range 64 {
+			v := float32(1 + i%3)
+			if i == 5 {
+				v = bad
+			}
+			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
+		}
+		if err := m.W.AddTensor("rope_freqs.weight", gguf.TypeF32, []int{64}, data); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "freqs.gguf")
+		if err := m.W.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const freqsWant = `freqs.gguf: tensor "rope_freqs.weight" holds %s at 5; rlx needs finite positive divisors`
+
 	for _, tc := range []struct {
 		name, path, want string
 	}{
+		{"rope_freqs zero", ropeFreqs(0), fmt.Sprintf(freqsWant, "0")},
+		{"rope_freqs negative", ropeFreqs(-2), fmt.Sprintf(freqsWant, "-2")},
+		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
+		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"MistralForCausalLM"`), nil),
 			`config.json: architecture "MistralForCausalLM" is not supported (rlx imports LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM)`},
 		{"unsupported field value", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
