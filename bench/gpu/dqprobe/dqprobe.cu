@@ -95,7 +95,8 @@
 //             touching the lines of the rows (P + 1)·D on (P turns past
 //             the register loads), so that more bytes are in flight than
 //             the registers hold: K = 1 by prefetch.global.L2, K = 2 by a
-//             4-byte load whose value is kept a turn (MSL can say that)
+//             4-byte load whose value is kept a turn, K = 3 by a volatile
+//             4-byte load whose value is dropped (MSL can say 2 and 3)
 //
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
@@ -1105,7 +1106,9 @@ __device__ __forceinline__ void xsShiftedWord(uint32_t u, int j, const float *xv
 // they land. PFK 1: prefetch.global.L2 (no register; CUDA only). PFK 2:
 // a plain 4-byte load, its value XORed into a sum one turn later (what
 // MSL can say: the sum decides a store that never happens, so the load
-// stays). Touch j of a turn is lane j % 32's, j < TPR·D.
+// stays). PFK 3: a volatile 4-byte load whose value is dropped (MSL can
+// say that too; no sum, and ptxas may give it no register). Touch j of
+// a turn is lane j % 32's, j < TPR·D.
 template <int PFK>
 struct Touch {
   uint32_t acc = 0, pend = 0;
@@ -1115,6 +1118,7 @@ struct Touch {
       acc ^= pend;
       pend = *(const uint32_t *)p;
     }
+    if (PFK == 3) (void)*(const volatile uint32_t *)p;
   }
   // keep: the sum into a store no real input takes (k is never 0).
   __device__ __forceinline__ void keep(float *y, uint32_t k) {
@@ -1679,11 +1683,17 @@ static const Variant variants[] = {
     {"xsp13_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 3, 1>, nullptr}, true, 4096},
     {"xsp12_sh_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 4, FLOAT, 128, 4, 1, true, 2, 1>, nullptr}, true, 4096},
     {"xsp21_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 1, 2>, nullptr}, true, 4096},
+    {"xsp31_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 1, 3>, nullptr}, true, 4096},
     {"xsp22_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 2, 2>, nullptr}, true, 4096},
+    {"xsp32_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 2, 3>, nullptr}, true, 4096},
     {"xsp21_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 1, 2>, nullptr}, true, 4096},
+    {"xsp31_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 1, 3>, nullptr}, true, 4096},
     {"xsp22_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 2, 2>, nullptr}, true, 4096},
+    {"xsp32_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 2, 3>, nullptr}, true, 4096},
     {"xsp23_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 3, 2>, nullptr}, true, 4096},
+    {"xsp33_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true, 3, 3>, nullptr}, true, 4096},
     {"xsp22_sh_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 4, FLOAT, 128, 4, 1, true, 2, 2>, nullptr}, true, 4096},
+    {"xsp32_sh_r16_d4_c4_k4096", FLOAT, 16, 128, 0, {xsQ4_0<16, 4, FLOAT, 128, 4, 1, true, 2, 3>, nullptr}, true, 4096},
     {"xs_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true>, nullptr}, true, 14336},
     {"xsp11_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 1, 1>, nullptr}, true, 14336},
     {"xsp12_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 2, 1>, nullptr}, true, 14336},
@@ -1692,35 +1702,53 @@ static const Variant variants[] = {
     {"xsp13_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 3, 1>, nullptr}, true, 14336},
     {"xsp12_sh_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 4, FLOAT, 448, 4, 1, true, 2, 1>, nullptr}, true, 14336},
     {"xsp21_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 1, 2>, nullptr}, true, 14336},
+    {"xsp31_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 1, 3>, nullptr}, true, 14336},
     {"xsp22_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 2, 2>, nullptr}, true, 14336},
+    {"xsp32_sh_r32_d8_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 8, FLOAT, 448, 4, 1, true, 2, 3>, nullptr}, true, 14336},
     {"xsp21_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 1, 2>, nullptr}, true, 14336},
+    {"xsp31_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 1, 3>, nullptr}, true, 14336},
     {"xsp22_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 2, 2>, nullptr}, true, 14336},
+    {"xsp32_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 2, 3>, nullptr}, true, 14336},
     {"xsp23_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 3, 2>, nullptr}, true, 14336},
+    {"xsp33_sh_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {xsQ4_0<32, 4, FLOAT, 448, 4, 1, true, 3, 3>, nullptr}, true, 14336},
     {"xsp22_sh_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 4, FLOAT, 448, 4, 1, true, 2, 2>, nullptr}, true, 14336},
+    {"xsp32_sh_r16_d4_c4_k14336", FLOAT, 16, 448, 0, {xsQ4_0<16, 4, FLOAT, 448, 4, 1, true, 2, 3>, nullptr}, true, 14336},
     {"xs6p11_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 1, 1>}, true, 4096},
     {"xs6p12_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 2, 1>}, true, 4096},
     {"xs6p13_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 3, 1>}, true, 4096},
     {"xs6p21_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 1, 2>}, true, 4096},
+    {"xs6p31_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 1, 3>}, true, 4096},
     {"xs6p22_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 2, 2>}, true, 4096},
+    {"xs6p32_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 2, 3>}, true, 4096},
     {"xs6p23_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 3, 2>}, true, 4096},
+    {"xs6p33_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 128, 4, 32, 3, 3>}, true, 4096},
     {"xs6p11_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 1, 1>}, true, 14336},
     {"xs6p12_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 2, 1>}, true, 14336},
     {"xs6p13_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 3, 1>}, true, 14336},
     {"xs6p21_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 1, 2>}, true, 14336},
+    {"xs6p31_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 1, 3>}, true, 14336},
     {"xs6p22_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 2, 2>}, true, 14336},
+    {"xs6p32_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 2, 3>}, true, 14336},
     {"xs6p23_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 3, 2>}, true, 14336},
+    {"xs6p33_r32_d4_c4_k14336", FLOAT, 32, 448, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 448, 4, 32, 3, 3>}, true, 14336},
     {"xs6hp11_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 1, 1>}, 2, 4096},
     {"xs6hp12_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 2, 1>}, 2, 4096},
     {"xs6hp13_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 3, 1>}, 2, 4096},
     {"xs6hp21_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 1, 2>}, 2, 4096},
+    {"xs6hp31_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 1, 3>}, 2, 4096},
     {"xs6hp22_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 2, 2>}, 2, 4096},
+    {"xs6hp32_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 2, 3>}, 2, 4096},
     {"xs6hp23_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 3, 2>}, 2, 4096},
+    {"xs6hp33_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 3, 3>}, 2, 4096},
     {"xs6hp11_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 1, 1>}, 2, 14336},
     {"xs6hp12_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 2, 1>}, 2, 14336},
     {"xs6hp13_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 3, 1>}, 2, 14336},
     {"xs6hp21_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 1, 2>}, 2, 14336},
+    {"xs6hp31_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 1, 3>}, 2, 14336},
     {"xs6hp22_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 2, 2>}, 2, 14336},
+    {"xs6hp32_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 2, 3>}, 2, 14336},
     {"xs6hp23_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 3, 2>}, 2, 14336},
+    {"xs6hp33_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 3, 3>}, 2, 14336},
     {"xs6_r64_d4_c4_k4096", FLOAT, 64, 128, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 128, 4>}, true, 4096},
     {"xs6_r64_d4_c4_k14336", FLOAT, 64, 448, 0, {nullptr, nullptr, xsQ6K<64, 4, FLOAT, 448, 4>}, true, 14336},
     {"xs4k_loads_r32_d8_k4096", LOADS, 32, 128, 0, {nullptr, nullptr, nullptr, xsQ4K<32, 8, LOADS, 128>}, 1, 4096},
