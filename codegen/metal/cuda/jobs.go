@@ -232,21 +232,24 @@ func Fill(e Elem, size int64, seed uint32) []byte {
 		for i := range out {
 			out[i] = byte(hash(uint64(i), seed))
 		}
+		// scale k of block b, an f16 at out[at:].
+		scale := func(at, b int64, k int) {
+			h := hash(uint64(b)*2+uint64(k), seed^0x51ca1e)
+			le.PutUint16(out[at:], tensor.F32ToF16Bits(uniform(h)/64))
+		}
 		if e == Q6_KC16 {
 			// The d array: the last size/105 bytes, f16 scales of
 			// 2 bytes, scale b drawn as block b's d would be.
 			at := size - size/105
 			for b := int64(0); at+2*b+2 <= size; b++ {
-				h := hash(uint64(b)*2, seed^0x51ca1e)
-				le.PutUint16(out[at+2*b:], tensor.F32ToF16Bits(uniform(h)/64))
+				scale(at+2*b, b, 0)
 			}
 			break
 		}
 		bs, scales := quantBlocks(e)
 		for b := int64(0); bs > 0 && (b+1)*int64(bs) <= size; b++ {
 			for k, off := range scales {
-				h := hash(uint64(b)*2+uint64(k), seed^0x51ca1e)
-				le.PutUint16(out[b*int64(bs)+int64(off):], tensor.F32ToF16Bits(uniform(h)/64))
+				scale(b*int64(bs)+int64(off), b, k)
 			}
 		}
 	}
