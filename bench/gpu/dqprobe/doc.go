@@ -1,6 +1,6 @@
 // Package dqprobe holds dqprobe.cu, a hand-written CUDA program that the
 // GPU check runs on the lent NVIDIA machine to measure what bounds the
-// dequantising GEMVs (docs/gpu-check.md, runs 18, 19, 28, 29 and 30): the
+// dequantising GEMVs (docs/gpu-check.md, runs 18, 19, 28 to 30, 32): the
 // emitted kernel's layout with its arithmetic replaced (loads only, packed
 // halves), other layouts of the same loads (q4_0 repacked into arrays of
 // qs and d; x-stationary shapes, a lane a block column walking rows, for
