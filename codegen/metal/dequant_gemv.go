@@ -124,6 +124,12 @@ type dqLayout struct {
 // 20.35 µs against 21.00 at 14336×4096 (seven stages), but 8.85 and
 // 21.65 against 8.31 and 20.68 at K = 4096 (two; on 4 rows 9.26, 25.06,
 // 22.03; run 24b, two alternating rounds).
+// q4_k with one row of x whose rows are one stage (K = 2048 on two
+// simdgroups) is staged on 4 rows, twice the threadgroups with half the decode each: ten
+// dispatches of [512, 2048] took 31.4–31.5 µs against 35.5 on 8 rows,
+// and the batched experts case (moe_experts_q4_k_512x512x2048_top10)
+// 11.0 against 11.1; on 2 rows 29.7–29.8 and 11.9 (run 32b, two
+// alternating rounds). q6_k's one-stage rows were not measured.
 // q4_k and q6_k on 4 rows where 8 make only 512 threadgroups (N = 4096)
 // were slower (run 25c: q4_k 7.97 and 18.92 µs against 7.62 and 16.77
 // at 4096×4096 and 14336×4096; q6_k 8.77 and 21.78 against 8.25 and
@@ -134,6 +140,9 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 	case "q4_k", "q6_k":
 		if !ok {
 			return dqLayout{rows: 8}
+		}
+		if f.name == "q4_k" && m == 1 && st.stages == 1 && st.rem == 0 {
+			return dqLayout{rows: 4, staged: true, st: st}
 		}
 		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
 	case "q4_0", "q8_0":

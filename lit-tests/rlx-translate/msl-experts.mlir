@@ -45,8 +45,8 @@
 // CHECK-NEXT:    const long e = (long)eidx[ej[0]];
 // CHECK-NOT:   kernel void
 
-// MAN:      "name": "dequant_gemv_q4_k_experts_0", {{.*}} "grid": [8, 1, 2], {{.*}} "reads": 38920
-// MAN:      "name": "dequant_gemv_q4_k_expert_0", {{.*}} "grid": [8, 1, 1], {{.*}} "reads": 20492
+// MAN:      "name": "dequant_gemv_q4_k_experts_0", {{.*}} "grid": [16, 1, 2], {{.*}} "reads": 38920
+// MAN:      "name": "dequant_gemv_q4_k_expert_0", {{.*}} "grid": [16, 1, 1], {{.*}} "reads": 20492
 // MAN:      "kernel": "dequant_gemv_q4_k_experts_0", "buffers": [0, 4, 1, 2, 3, 5]
 // MAN:      "id": 5, "role": "constant", "index": 0, "type": "tensor<1xi32>", "bytes": 4, "data": "01000000"
 // MAN:      "kernel": "dequant_gemv_q4_k_expert_0", "buffers": [0, 3, 1, 5, 2, 4]

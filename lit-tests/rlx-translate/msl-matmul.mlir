@@ -138,11 +138,12 @@
 // CHECK:           ib0 += 3u * stride;
 // CHECK-NEXT:    }
 // CHECK-NEXT:    for (; ib0 < 8u; ib0 += stride) {
-// q4_k: eight rows a threadgroup, staged through threadgroup memory
-// (lit-tests/rlx-translate/msl-dequant-staged.mlir has the stages).
+// q4_k: staged through threadgroup memory (lit-tests/rlx-translate/
+// msl-dequant-staged.mlir has the stages); with one row of x and rows of
+// one stage (K = 256: one block), four rows a threadgroup, else eight.
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q4_k
-// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 72u);
-// CHECK-NEXT:    const uint r0 = tgpos.x * 8u;
+// CHECK:         threadgroup float *red = (threadgroup float *)(tg + 36u);
+// CHECK-NEXT:    const uint r0 = tgpos.x * 4u;
 // CHECK:               threadgroup const uchar *blk = tb + ib * 144u;
 // CHECK-NEXT:          const uint4 hd = *((threadgroup const uint4 *)blk);
 // A lane's two sub-blocks' scales and minimums come from one call.
@@ -158,7 +159,7 @@
 // The sums give back the 256 and 16 each field carries.
 // CHECK:               al -= 256.0f * sxl;
 // CHECK-NEXT:          ah -= 16.0f * sxh;
-// CHECK:         if (tpos.x < 8u) {
+// CHECK:         if (tpos.x < 4u) {
 // CHECK-NEXT:      float s = 0.0f;
 // CHECK-LABEL: // x[1, 256] · W[40, 256]ᵀ, W in q6_k
 // CHECK:               const uint qa = (uint)hw[n6 * 32u + j6 * 2u] | ((uint)hw[n6 * 32u + j6 * 2u + 1u] << 16);
