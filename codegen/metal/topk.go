@@ -57,37 +57,33 @@ func emitTopK(r *regionState, op *ir.Operation) error {
 		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads(n, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
 		b.l("const uint base = tgpos.x * %du;", n)
 		b.l("const uint nsg = (tptg.x + 31u) / 32u;")
-		b.l("uint ph = 0u;")
-		b.l("uint pl = 0u;")
-		b.l("for (uint j = 0; j < %du; j++) {", k)
-		b.l("uint bh = 0u;")
-		b.l("uint bl = 0u;")
-		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", n)
-		b.l("const uint h = rlx_topk_key((float)x[base + i]);")
-		b.l("const uint l = ~i;")
-		topkConsider(b)
-		b.l("}")
-		foldPair(b)
-		b.l("if (nsg > 1u) {")
-		b.l("if (lane == 0) {")
-		b.l("tg[sg] = bh;")
-		b.l("tg[%du + sg] = bl;", slots)
-		b.l("}")
-		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-		b.l("if (sg == 0) {")
-		b.l("bh = lane < nsg ? tg[lane] : 0u;")
-		b.l("bl = lane < nsg ? tg[%du + lane] : 0u;", slots)
-		foldPair(b)
-		b.l("if (lane == 0) {")
-		b.l("tg[%du] = bh;", 2*slots)
-		b.l("tg[%du] = bl;", 2*slots+1)
-		b.l("}")
-		b.l("}")
-		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
-		b.l("bh = tg[%du];", 2*slots)
-		b.l("bl = tg[%du];", 2*slots+1)
-		b.l("}")
-		topkPick(b, y, k, "tpos.x == 0")
+		topkPasses(b, y, k, "tpos.x == 0", func() {
+			b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", n)
+			b.l("const uint h = rlx_topk_key((float)x[base + i]);")
+			b.l("const uint l = ~i;")
+		}, func() {
+			// Simdgroup 0 folds the simdgroups' pairs and hands the
+			// pick to every thread.
+			b.l("if (nsg > 1u) {")
+			b.l("if (lane == 0) {")
+			b.l("tg[sg] = bh;")
+			b.l("tg[%du + sg] = bl;", slots)
+			b.l("}")
+			b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+			b.l("if (sg == 0) {")
+			b.l("bh = lane < nsg ? tg[lane] : 0u;")
+			b.l("bl = lane < nsg ? tg[%du + lane] : 0u;", slots)
+			foldPair(b)
+			b.l("if (lane == 0) {")
+			b.l("tg[%du] = bh;", 2*slots)
+			b.l("tg[%du] = bl;", 2*slots+1)
+			b.l("}")
+			b.l("}")
+			b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+			b.l("bh = tg[%du];", 2*slots)
+			b.l("bl = tg[%du];", 2*slots+1)
+			b.l("}")
+		})
 		return nil
 	})
 	if err != nil {
@@ -132,34 +128,38 @@ func topkSimd(b *kb, y tensorInfo, rows, n, k int64) {
 	b.l("const uint i = lane + 32u * e;")
 	b.l("kh[e] = i < %du ? rlx_topk_key((float)x[base + i]) : 0u;", n)
 	b.l("}")
+	topkPasses(b, y, k, "lane == 0", func() {
+		b.l("for (uint e = 0; e < %du; e++) {", e)
+		b.l("const uint i = lane + 32u * e;")
+		b.l("const uint h = kh[e];")
+		b.l("const uint l = i < %du ? ~i : 0u;", n)
+	}, nil)
+}
+
+// topkPasses writes the k passes of a topk kernel. Pass j starts with
+// the thread's best pair (bh, bl) empty; scan opens the loop over the
+// thread's elements and defines each one's pair (h, l), which is kept as
+// the best when it comes after the previous pick (ph, pl) and before the
+// best; foldPair then gives each simdgroup's lanes its best, and
+// combine, when not nil, makes that the row's in every thread. The
+// thread for which writer holds writes the pick's value (copied from x)
+// and index, and every thread carries the pick to the next pass.
+func topkPasses(b *kb, y tensorInfo, k int64, writer string, scan, combine func()) {
 	b.l("uint ph = 0u;")
 	b.l("uint pl = 0u;")
 	b.l("for (uint j = 0; j < %du; j++) {", k)
 	b.l("uint bh = 0u;")
 	b.l("uint bl = 0u;")
-	b.l("for (uint e = 0; e < %du; e++) {", e)
-	b.l("const uint i = lane + 32u * e;")
-	b.l("const uint h = kh[e];")
-	b.l("const uint l = i < %du ? ~i : 0u;", n)
-	topkConsider(b)
-	b.l("}")
-	foldPair(b)
-	topkPick(b, y, k, "lane == 0")
-}
-
-// topkConsider keeps the element (h, l) as the thread's best (bh, bl)
-// when it comes after the previous pick (ph, pl) and before the best.
-func topkConsider(b *kb) {
+	scan()
 	b.l("if ((j == 0u || rlx_topk_above(ph, pl, h, l)) && rlx_topk_above(h, l, bh, bl)) {")
 	b.l("bh = h;")
 	b.l("bl = l;")
 	b.l("}")
-}
-
-// topkPick ends pass j: the thread for which writer holds writes the
-// pick's value (copied from x) and index, every thread carries the pick
-// to the next pass, and the pass loop closes.
-func topkPick(b *kb, y tensorInfo, k int64, writer string) {
+	b.l("}")
+	foldPair(b)
+	if combine != nil {
+		combine()
+	}
 	b.l("if (%s) {", writer)
 	b.l("y[tgpos.x * %du + j] = (%s)x[base + ~bl];", k, y.elem.msl())
 	b.l("idx[tgpos.x * %du + j] = (int)(~bl);", k)
