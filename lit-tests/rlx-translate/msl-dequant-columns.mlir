@@ -9,7 +9,10 @@
 // load); each field read as 128 + q, the column's 160·Σx taken off once;
 // every four rows folded into the simdgroup's slots, the first column
 // pass storing and later ones adding. 64 rows fill two threadgroups of
-// 32, so no row is clamped.
+// 32, so no row is clamped, and a lane reads its rows through pointers
+// that each turn of four rows moves on (every load a pointer and a
+// constant). 40 rows (@ragged) do not fill the threadgroups: each row is
+// an index, clamped to the last row.
 
 // CHECK-LABEL: // x[1, 4096] · W[64, 4096]ᵀ, W in q6_k_c16
 // CHECK-NEXT: kernel void dequant_gemv_q6_k_c16_0(
@@ -27,15 +30,21 @@
 // CHECK-NEXT: const float x0_0 = live ? xr0_0.x : 0.0f;
 // CHECK: const float x0_15 = live ? xr0_3.w : 0.0f;
 // CHECK-NEXT: const float cx0 = 160.0f * ((x0_0 + x0_1 + x0_2 + x0_3) + (x0_4 + x0_5 + x0_6 + x0_7) + (x0_8 + x0_9 + x0_10 + x0_11) + (x0_12 + x0_13 + x0_14 + x0_15));
-// CHECK: const uint rr = r0 + 3u;
-// CHECK-NEXT: const uint o = rr * 256u + c;
-// CHECK-NEXT: const uint2 lq = qlw[o];
+// CHECK-NEXT: device const uint2 *qlr = qlw + (r0 * 256u + c);
+// CHECK-NEXT: device const uint *qhr = qhw + (r0 * 256u + c);
+// CHECK-NEXT: device const uchar *scr = scw + (r0 * 256u + c);
+// CHECK-NEXT: device const ushort *dr = dw + (r0 * 16u + c / 16u);
+// CHECK: const uint2 lq = qlr[768u];
 // CHECK-NEXT: ql3 = lq;
-// CHECK-NEXT: qh3 = qhw[o];
-// CHECK-NEXT: sc3 = scw[o];
-// CHECK-NEXT: d3 = dw[rr * 16u + c / 16u];
+// CHECK-NEXT: qh3 = qhr[768u];
+// CHECK-NEXT: sc3 = scr[768u];
+// CHECK-NEXT: d3 = dr[48u];
 // CHECK: for (uint rt = 0u; rt < 28u; rt += 4u) {
-// CHECK: const uint rr = r0 + rt + 4u;
+// CHECK: const uint2 lq = qlr[1024u];
+// CHECK-NEXT: ql0 = lq;
+// CHECK-NEXT: qh0 = qhr[1024u];
+// CHECK-NEXT: sc0 = scr[1024u];
+// CHECK-NEXT: d0 = dr[64u];
 // CHECK: const uint l0 = (q.x & 0x0F0F0F0Fu) | (h & 0x30303030u);
 // CHECK-NEXT: const uint h0 = ((q.x >> 4) & 0x0F0F0F0Fu) | ((h >> 2) & 0x30303030u);
 // CHECK-NEXT: const uint l1 = (q.y & 0x0F0F0F0Fu) | ((h << 4) & 0x30303030u);
@@ -46,6 +55,11 @@
 // CHECK-NEXT: float a1 = x0_8 * rlx_b128(h0 << 16, e128);
 // CHECK: a1 += x0_15 * rlx_b128(h1 >> 8, e128);
 // CHECK-NEXT: part[0] = d * (sd * ((a0 + a1) - cx0));
+// CHECK: part[3] = d * (sd * ((a0 + a1) - cx0));
+// CHECK: qlr += 1024u;
+// CHECK-NEXT: qhr += 1024u;
+// CHECK-NEXT: scr += 1024u;
+// CHECK-NEXT: dr += 64u;
 // CHECK: if (c0 == 0u) {
 // CHECK-NEXT: tg[sg * 32u + rt * 1u + lane / 8u] = f4_0;
 // CHECK-NEXT: } else {
@@ -65,4 +79,28 @@ func.func @columns(%x: tensor<1x4096xf32>) -> tensor<1x64xf32> {
     thunk.yield %0 : tensor<1x64xf32>
   }
   return %r : tensor<1x64xf32>
+}
+
+// CHECK-LABEL: // x[1, 4096] · W[40, 4096]ᵀ, W in q6_k_c16
+// CHECK-NOT: qlr
+// CHECK: const uint rr = min(r0 + 3u, 39u);
+// CHECK-NEXT: const uint o = rr * 256u + c;
+// CHECK-NEXT: const uint2 lq = qlw[o];
+// CHECK-NEXT: ql3 = lq;
+// CHECK-NEXT: qh3 = qhw[o];
+// CHECK-NEXT: sc3 = scw[o];
+// CHECK-NEXT: d3 = dw[rr * 16u + c / 16u];
+// CHECK: for (uint rt = 0u; rt < 28u; rt += 4u) {
+// CHECK: const uint rr = min(r0 + rt + 4u, 39u);
+// CHECK-NOT: qlr
+// CHECK: y[(i % 1u) * 40u + row] = s;
+
+func.func @ragged(%x: tensor<1x4096xf32>) -> tensor<1x40xf32> {
+  %r = thunk.call @ragged_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x40xf32> {
+  ^bb0(%a: tensor<1x4096xf32>):
+    %w = graph.param "w.q6_k_c16" : tensor<134400xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q6_k_c16", k = 4096 : i64, n = 40 : i64} : (tensor<1x4096xf32>, tensor<134400xui8>) -> tensor<1x40xf32>
+    thunk.yield %0 : tensor<1x40xf32>
+  }
+  return %r : tensor<1x40xf32>
 }

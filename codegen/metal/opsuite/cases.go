@@ -264,7 +264,8 @@ func matmulCases() []Case {
 // at a K of a partial simdgroup of columns (2304: 144), at rows that do
 // not fill the threadgroups (21 of 32, 5 of 8) and at a K of more columns
 // than a threadgroup's 1024 threads (16640: 1040, two passes, the second
-// with 16 lanes live).
+// with 16 lanes live), once with rows that do fill them (16 of 16 at M =
+// 2: the rows read through stepped pointers).
 func dequantCases() []Case {
 	type shape struct{ m, n, k int }
 	var cs []Case
@@ -282,7 +283,7 @@ func dequantCases() []Case {
 		more []shape
 	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}, {1, 21, 8192}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, []shape{{1, 21, 8192}}},
 		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}, {2, 21, 8192}, {1, 21, 8192}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}},
-		{"q6_k_c16", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}, {2, 40, 4096}, {1, 5, 16640}}}} {
+		{"q6_k_c16", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}, {2, 40, 4096}, {1, 5, 16640}, {2, 16, 16640}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
 			shapes = append(shapes, shape{1, 40, k})
