@@ -71,6 +71,14 @@ const (
 	SimdWidth            = 32    // threads per simdgroup on Apple GPUs
 )
 
+// MaxElements is the most elements a tensor that a kernel reads or writes
+// may have (bytes, for a packed ui8 weight). The kernels index buffers
+// with 32-bit unsigned integers, and the emitter keeps every index below
+// the element count; below 2³¹, a bound such as i + stride of two such
+// values cannot wrap either. (Llama 3's 405B lm head, 128256 × 16384, is
+// 2.10·10⁹ elements, under 2³¹ = 2.15·10⁹.)
+const MaxElements = 1 << 31
+
 // MSLVersions returns the MSL versions the emitter targets, oldest first
 // (the simdgroup functions as used here need 2.4).
 func MSLVersions() []string { return []string{"2.4", "3.0", "3.1", "3.2"} }

@@ -118,7 +118,8 @@ func (t tensorInfo) dim(i int) int64 {
 }
 
 // infoOf describes v's type; it fails for a type the kernels cannot store:
-// not a ranked tensor, a dynamic dim, or another element type.
+// not a ranked tensor, a dynamic dim, another element type, or more than
+// MaxElements elements.
 func infoOf(v *ir.Value) (tensorInfo, error) {
 	rt, ok := v.Type().(*ir.RankedTensorType)
 	if !ok {
@@ -132,6 +133,10 @@ func infoOf(v *ir.Value) (tensorInfo, error) {
 	for _, d := range rt.Shape {
 		if d == ir.Dynamic {
 			return tensorInfo{}, fmt.Errorf("type %v has a dynamic dim (Metal kernels are specialised to static shapes)", rt)
+		}
+		// n ≤ MaxElements here, so the test cannot overflow.
+		if d != 0 && n > MaxElements/d {
+			return tensorInfo{}, fmt.Errorf("type %v has more than %d elements (the Metal kernels index buffers with 32-bit integers)", rt, int64(MaxElements))
 		}
 		n *= d
 	}

@@ -62,3 +62,32 @@ func.func @dyn(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   }
   return %r : tensor<?x4xf32>
 }
+
+// -----
+
+// The kernels index buffers with 32-bit integers: a tensor has at most
+// 2^31 elements. 16384 × 262144 halves (an lm head of a 262144-token
+// vocabulary at hidden 16384) are 2^32.
+func.func @huge(%x: tensor<1x16384xf32>, %w: tensor<16384x262144xf16>) -> tensor<1x262144xf32> {
+  // expected-error@+1 {{'thunk.call' op operand #1: type tensor<16384x262144xf16> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)}}
+  %r = thunk.call @huge_thunk(%x, %w) {target = "metal"} : (tensor<1x16384xf32>, tensor<16384x262144xf16>) -> tensor<1x262144xf32> {
+  ^bb0(%a: tensor<1x16384xf32>, %b: tensor<16384x262144xf16>):
+    %0 = graph.matmul %a, %b : (tensor<1x16384xf32>, tensor<16384x262144xf16>) -> tensor<1x262144xf32>
+    thunk.yield %0 : tensor<1x262144xf32>
+  }
+  return %r : tensor<1x262144xf32>
+}
+
+// -----
+
+// A value inside the region is checked too, at the op that makes it.
+func.func @inner(%x: tensor<65536x1xf32>, %y: tensor<1x65536xf32>) -> tensor<65536xf32> {
+  %r = thunk.call @inner_thunk(%x, %y) {target = "metal"} : (tensor<65536x1xf32>, tensor<1x65536xf32>) -> tensor<65536xf32> {
+  ^bb0(%a: tensor<65536x1xf32>, %b: tensor<1x65536xf32>):
+    // expected-error@+1 {{'graph.matmul' op result #0: type tensor<65536x65536xf32> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)}}
+    %0 = graph.matmul %a, %b : (tensor<65536x1xf32>, tensor<1x65536xf32>) -> tensor<65536x65536xf32>
+    %1 = graph.reduce %0 {axes = array<i64: 1>, keep_dims = false, kind = "sum"} : (tensor<65536x65536xf32>) -> tensor<65536xf32>
+    thunk.yield %1 : tensor<65536xf32>
+  }
+  return %r : tensor<65536xf32>
+}
