@@ -181,7 +181,8 @@ func (e *emitter) region(c thunk.Call) error {
 	yield := c.Yield()
 	outs := make([]int, yield.NumOperands())
 	for i, v := range yield.Operands() {
-		if _, err := infoOf(v); err != nil {
+		// A result is written by a kernel or copied by one: both index it.
+		if err := checkElements(v); err != nil {
 			return ir.OpError(c.Op, "result #%d: %v", i, err)
 		}
 		outs[i] = r.newBuffer(RoleOutput, i, e.typeString(v.Type()), v)
@@ -207,6 +208,11 @@ func (e *emitter) region(c thunk.Call) error {
 	for i := 0; i < len(ops); {
 		op := ops[i]
 		if bt := batches[op]; bt != nil {
+			for _, dq := range bt.ops {
+				if err := checkTypes(dq, e.opts); err != nil {
+					return err
+				}
+			}
 			if err := emitExpertBatch(r, bt); err != nil {
 				return err
 			}
@@ -289,10 +295,10 @@ func sameShape(a, b ir.Type) bool {
 // and a storable element type, and that bf16 is allowed.
 func checkTypes(op *ir.Operation, opts Options) error {
 	check := func(what string, i int, v *ir.Value) error {
-		t, err := infoOf(v)
-		if err != nil {
+		if err := checkElements(v); err != nil {
 			return ir.OpError(op, "%s #%d: %v", what, i, err)
 		}
+		t, _ := infoOf(v)
 		if t.elem == elemBF16 && !versionAtLeast(opts.MSLVersion, "3.1") {
 			return ir.OpError(op, "%s #%d has type %v: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is %s", what, i, v.Type(), opts.MSLVersion)
 		}

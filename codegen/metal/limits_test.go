@@ -77,7 +77,7 @@ func TestLimits(t *testing.T) {
 			src: opCase{Name: "huge_gemv", Args: []string{"tensor<1x16384xf32>", "tensor<16384x262144xf16>"},
 				Body:  `%0 = graph.matmul %a0, %a1 : (tensor<1x16384xf32>, tensor<16384x262144xf16>) -> tensor<1x262144xf32>`,
 				Yield: []string{"%0"}, Results: []string{"tensor<1x262144xf32>"}}.MLIR(),
-			want: "in.mlir:2:8: error: 'thunk.call' op operand #1: type tensor<16384x262144xf16> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)",
+			want: "in.mlir:4:10: error: 'graph.matmul' op operand #1: type tensor<16384x262144xf16> has 4294967296 elements, more than 2147483648 (the Metal kernels index buffers with 32-bit integers)",
 		},
 		{
 			// A product past int64 must not wrap to a small count.
@@ -85,7 +85,7 @@ func TestLimits(t *testing.T) {
 			src: opCase{Name: "vast", Args: []string{"tensor<4294967296x4294967296x16xf32>"},
 				Body:  `%0 = graph.neg %a0 : (tensor<4294967296x4294967296x16xf32>) -> tensor<4294967296x4294967296x16xf32>`,
 				Yield: []string{"%0"}, Results: []string{"tensor<4294967296x4294967296x16xf32>"}}.MLIR(),
-			want: "in.mlir:2:8: error: 'thunk.call' op operand #0: type tensor<4294967296x4294967296x16xf32> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)",
+			want: "in.mlir:2:8: error: 'thunk.call' op operand #0: type tensor<4294967296x4294967296x16xf32> has more elements than an int64 counts",
 		},
 		{
 			name: "max threads option", src: "", opts: metal.Options{MaxThreadsPerThreadgroup: 100},

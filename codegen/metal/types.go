@@ -2,6 +2,7 @@ package metal
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/rlx-compiler/rlx/ir"
 )
@@ -118,8 +119,9 @@ func (t tensorInfo) dim(i int) int64 {
 }
 
 // infoOf describes v's type; it fails for a type the kernels cannot store:
-// not a ranked tensor, a dynamic dim, another element type, or more than
-// MaxElements elements.
+// not a ranked tensor, a dynamic dim, another element type, or more
+// elements than an int64 counts. (How many a kernel may index is
+// checkElements'.)
 func infoOf(v *ir.Value) (tensorInfo, error) {
 	rt, ok := v.Type().(*ir.RankedTensorType)
 	if !ok {
@@ -134,13 +136,27 @@ func infoOf(v *ir.Value) (tensorInfo, error) {
 		if d == ir.Dynamic {
 			return tensorInfo{}, fmt.Errorf("type %v has a dynamic dim (Metal kernels are specialised to static shapes)", rt)
 		}
-		// n ≤ MaxElements here, so the test cannot overflow.
-		if d != 0 && n > MaxElements/d {
-			return tensorInfo{}, fmt.Errorf("type %v has more than %d elements (the Metal kernels index buffers with 32-bit integers)", rt, int64(MaxElements))
+		if d != 0 && n > math.MaxInt64/d {
+			return tensorInfo{}, fmt.Errorf("type %v has more elements than an int64 counts", rt)
 		}
 		n *= d
 	}
 	return tensorInfo{elem: e, shape: rt.Shape, n: n}, nil
+}
+
+// checkElements fails for a value of more than MaxElements elements, which
+// a kernel's 32-bit indices cannot reach. A stack of experts read in place
+// is exempt (it is never passed here): its kernels step to a matrix in 64
+// bits and index within it (expertBase).
+func checkElements(v *ir.Value) error {
+	t, err := infoOf(v)
+	if err != nil {
+		return err
+	}
+	if t.n > MaxElements {
+		return fmt.Errorf("type %v has %d elements, more than %d (the Metal kernels index buffers with 32-bit integers)", v.Type(), t.n, int64(MaxElements))
+	}
+	return nil
 }
 
 // strides returns row-major strides of shape.

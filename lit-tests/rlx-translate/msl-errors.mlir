@@ -69,9 +69,9 @@ func.func @dyn(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // 2^31 elements. 16384 × 262144 halves (an lm head of a 262144-token
 // vocabulary at hidden 16384) are 2^32.
 func.func @huge(%x: tensor<1x16384xf32>, %w: tensor<16384x262144xf16>) -> tensor<1x262144xf32> {
-  // expected-error@+1 {{'thunk.call' op operand #1: type tensor<16384x262144xf16> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)}}
   %r = thunk.call @huge_thunk(%x, %w) {target = "metal"} : (tensor<1x16384xf32>, tensor<16384x262144xf16>) -> tensor<1x262144xf32> {
   ^bb0(%a: tensor<1x16384xf32>, %b: tensor<16384x262144xf16>):
+    // expected-error@+1 {{'graph.matmul' op operand #1: type tensor<16384x262144xf16> has 4294967296 elements, more than 2147483648 (the Metal kernels index buffers with 32-bit integers)}}
     %0 = graph.matmul %a, %b : (tensor<1x16384xf32>, tensor<16384x262144xf16>) -> tensor<1x262144xf32>
     thunk.yield %0 : tensor<1x262144xf32>
   }
@@ -81,13 +81,35 @@ func.func @huge(%x: tensor<1x16384xf32>, %w: tensor<16384x262144xf16>) -> tensor
 // -----
 
 // A value inside the region is checked too, at the op that makes it.
+// (The kernels' limit is checked at each op that binds a value; a region
+// operand that only an in-place read of experts takes may be larger.)
 func.func @inner(%x: tensor<65536x1xf32>, %y: tensor<1x65536xf32>) -> tensor<65536xf32> {
   %r = thunk.call @inner_thunk(%x, %y) {target = "metal"} : (tensor<65536x1xf32>, tensor<1x65536xf32>) -> tensor<65536xf32> {
   ^bb0(%a: tensor<65536x1xf32>, %b: tensor<1x65536xf32>):
-    // expected-error@+1 {{'graph.matmul' op result #0: type tensor<65536x65536xf32> has more than 2147483648 elements (the Metal kernels index buffers with 32-bit integers)}}
+    // expected-error@+1 {{'graph.matmul' op result #0: type tensor<65536x65536xf32> has 4294967296 elements, more than 2147483648 (the Metal kernels index buffers with 32-bit integers)}}
     %0 = graph.matmul %a, %b : (tensor<65536x1xf32>, tensor<1x65536xf32>) -> tensor<65536x65536xf32>
     %1 = graph.reduce %0 {axes = array<i64: 1>, keep_dims = false, kind = "sum"} : (tensor<65536x65536xf32>) -> tensor<65536xf32>
     thunk.yield %1 : tensor<65536xf32>
   }
   return %r : tensor<65536xf32>
+}
+
+// -----
+
+// A stack of experts may pass 2^31 elements only where it is read in
+// place (msl-experts-large.mlir): gathered for another use as well, it
+// keeps its gather kernel, which would index all of it.
+func.func @kept(%x: tensor<1x7168xf32>, %i: tensor<2xi32>) -> (tensor<1x2048xf32>, tensor<2x12042240xui8>) {
+  %0:2 = thunk.call @kept_thunk0(%x, %i) {target = "metal"} : (tensor<1x7168xf32>, tensor<2xi32>) -> (tensor<1x2048xf32>, tensor<2x12042240xui8>) {
+  ^bb0(%a: tensor<1x7168xf32>, %b: tensor<2xi32>):
+    %w = graph.param "exps" : tensor<3082813440xui8>
+    %r = graph.reshape %w : (tensor<3082813440xui8>) -> tensor<256x12042240xui8>
+    // expected-error@+1 {{'graph.gather' op operand #0: type tensor<256x12042240xui8> has 3082813440 elements, more than 2147483648 (the Metal kernels index buffers with 32-bit integers)}}
+    %g = graph.gather %r, %b {axis = 0 : i64} : (tensor<256x12042240xui8>, tensor<2xi32>) -> tensor<2x12042240xui8>
+    %s0 = graph.slice %g {axis = 0 : i64, length = 1 : i64, start = 0 : i64} : (tensor<2x12042240xui8>) -> tensor<1x12042240xui8>
+    %m0 = graph.reshape %s0 : (tensor<1x12042240xui8>) -> tensor<12042240xui8>
+    %y0 = graph.dequant_matmul %a, %m0 {format = "q6_k", k = 7168 : i64, n = 2048 : i64} : (tensor<1x7168xf32>, tensor<12042240xui8>) -> tensor<1x2048xf32>
+    thunk.yield %y0, %g : tensor<1x2048xf32>, tensor<2x12042240xui8>
+  }
+  return %0#0, %0#1 : tensor<1x2048xf32>, tensor<2x12042240xui8>
 }
