@@ -98,6 +98,12 @@
 //             4-byte load whose value is kept a turn, K = 3 by a volatile
 //             4-byte load whose value is dropped (MSL can say 2 and 3)
 //
+// and, from stop 50 (not yet run):
+//
+//   xs6hld_*  xs6h_r32_d4_c2 with plain weight loads (ld.global) instead
+//             of __ldg's read-only path: the CUDA translation of the
+//             emitted q6_k_c16 GEMV loads so, the probe's kernels do not
+//
 // DQPROBE_ONLY=a,b,… runs only the variants whose names occur in it.
 // run.sh does a whole device call (build, times, SASS counts, ncu).
 //
@@ -1253,7 +1259,20 @@ __device__ __forceinline__ void xs6Word(uint32_t u, uint32_t hw, int m, const fl
 // (the fields are 128 + q: its −32 with it); the scales (XORed with
 // 0x80) become floats through 2²³'s bits. With W = 32, even sums (of CH)
 // hold group 0, odd ones group 1; with 16, all one group.
-template <int RPT, int D, Var V, uint32_t NL, int CH = 2, int W = 32, int PF = 0, int PFK = 0>
+// ldw: a weight load through the read-only path (NC: __ldg, ld.global.nc,
+// as every probe kernel loads) or a plain load (ld.global, as the CUDA
+// translation of the emitted MSL loads: its buffers come in a struct, so
+// nvcc cannot prove them read-only).
+template <bool NC, class T>
+__device__ __forceinline__ T ldw(const T *p) {
+  if constexpr (NC) {
+    return __ldg(p);
+  } else {
+    return *p;
+  }
+}
+
+template <int RPT, int D, Var V, uint32_t NL, int CH = 2, int W = 32, int PF = 0, int PFK = 0, bool NC = true>
 __global__ void __launch_bounds__(NL) xsQ6K(const float *x, const uint8_t *w, float *y, uint32_t n, uint32_t k) {
   static_assert(RPT % D == 0 && D % 4 == 0 && CH % 2 == 0 && (W == 32 || W == 16), "RPT: a multiple of D, D of 4");
   using QL = typename std::conditional<W == 32, uint4, uint2>::type;
@@ -1284,10 +1303,10 @@ __global__ void __launch_bounds__(NL) xsQ6K(const float *x, const uint8_t *w, fl
   uint16_t dr[D];
 #pragma unroll
   for (int i = 0; i < D; i++) {
-    qlr[i] = __ldg(qlp + (size_t)i * NL);
-    qhr[i] = __ldg(qhp + (size_t)i * NL);
-    scr[i] = __ldg(scp + (size_t)i * NL);
-    dr[i] = __ldg(dp + (size_t)i * (NL / LPB));
+    qlr[i] = ldw<NC>(qlp + (size_t)i * NL);
+    qhr[i] = ldw<NC>(qhp + (size_t)i * NL);
+    scr[i] = ldw<NC>(scp + (size_t)i * NL);
+    dr[i] = ldw<NC>(dp + (size_t)i * (NL / LPB));
   }
   uint32_t bits = 0;
   // Touches (PF > 0, as xsQ4_0's): a row's W/8 lines of the simdgroup's
@@ -1331,10 +1350,10 @@ __global__ void __launch_bounds__(NL) xsQ6K(const float *x, const uint8_t *w, fl
       const uint32_t sc = scr[i];
       const uint16_t dh = dr[i];
       if (decltype(more)::value) {
-        qlr[i] = __ldg(qln + i * NL);
-        qhr[i] = __ldg(qhn + i * NL);
-        scr[i] = __ldg(scn + i * NL);
-        dr[i] = __ldg(dn + i * (NL / LPB));
+        qlr[i] = ldw<NC>(qln + i * NL);
+        qhr[i] = ldw<NC>(qhn + i * NL);
+        scr[i] = ldw<NC>(scn + i * NL);
+        dr[i] = ldw<NC>(dn + i * (NL / LPB));
       }
       if (V == LOADS) {
         bits ^= qXor(ql) ^ qXor(qh) ^ sc ^ dh;
@@ -1675,6 +1694,8 @@ static const Variant variants[] = {
     {"xs6h_r32_d4_c4_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 4, 16>}, 2, 14336},
     {"xs6h_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16>}, 2, 4096},
     {"xs6h_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16>}, 2, 14336},
+    {"xs6hld_r32_d4_c2_k4096", FLOAT, 32, 256, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 256, 2, 16, 0, 0, false>}, 2, 4096},
+    {"xs6hld_r32_d4_c2_k14336", FLOAT, 32, 896, 0, {nullptr, nullptr, xsQ6K<32, 4, FLOAT, 896, 2, 16, 0, 0, false>}, 2, 14336},
     {"xs_sh_r32_d4_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 4, FLOAT, 128, 4, 1, true>, nullptr}, true, 4096},
     {"xsp11_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 1, 1>, nullptr}, true, 4096},
     {"xsp12_sh_r32_d8_c4_k4096", FLOAT, 32, 128, 0, {xsQ4_0<32, 8, FLOAT, 128, 4, 1, true, 2, 1>, nullptr}, true, 4096},
