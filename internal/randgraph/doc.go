@@ -4,7 +4,9 @@
 // (gated_delta_net, lstm), leaves shared by several ops, attention that is
 // and is not leaf-materialised, and enough ops without an MPS lowering
 // that regions alternate. Config.Plans makes functions on which the
-// original algorithm (mode=seed) makes hybrid plans of several steps.
+// original algorithm (mode=seed) makes hybrid plans of several steps;
+// Config.Routes ends a function with an MoE router (topk, and the rows of
+// a weight its indices pick).
 // Shapes are tiny so the interpreter runs the functions fast. The same
 // seed and Config give the same function; Seeded is the property tests'
 // choice of Config per seed.

@@ -25,6 +25,13 @@ type Config struct {
 	// random numbers only when set, so a function without it is the one
 	// its seed always gave (and old failure reports still name it).
 	Plans bool
+	// Routes ends the function with a mixture of experts' router:
+	// graph.topk of a float value's last axis, whose indices pick rows of
+	// a leaf table (the picked rows hybrid-split's sink may move) that are
+	// then weighted by the top values or sliced. Its random numbers come
+	// from a stream of their own, so the ops before it are the ones the
+	// seed gives without it.
+	Routes bool
 }
 
 type gen struct {
@@ -60,6 +67,12 @@ func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error)
 		if err := g.step(); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Routes {
+		main := g.rng
+		g.rng = rand.New(rand.NewSource(seed*31 + 7))
+		g.route()
+		g.rng = main
 	}
 	// Return the values nothing uses, and a few others.
 	var rets []*ir.Value
@@ -589,16 +602,92 @@ func (g *gen) lstm() {
 	g.create(graph.LSTMName, ops, nil)
 }
 
+// route makes a mixture of experts' router (Config.Routes): the top k of
+// a float value's last axis (N), the rows of a leaf table [N or N + 1, d]
+// that those indices pick, and then one of: the rows weighted by the top
+// values, one picked row sliced out, the rows through an op without an
+// MPS lowering, an MoE block's experts (a ui8 table of q8_0 matrices, one
+// dequant_matmul a chosen expert through a slice and a reshape, as
+// models/importer's moe), or the rows as they are. The weights and the
+// experts' x come through delay, so that the rows are read regions after
+// the indices are ready: the sink then moves the gather down to its
+// reader, unless the rows take fewer bytes than their indices (d = 1 in
+// f16 or bf16), when it must not.
+func (g *gen) route() {
+	x := g.find(func(rt *ir.RankedTensorType) bool { return isFloat(rt) && rt.Shape[len(rt.Shape)-1] >= 2 })
+	if x == nil || g.rng.Intn(4) == 0 {
+		x = g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(2)), int64(2 + g.rng.Intn(4))}, g.f32))
+	}
+	s, elem := shapeOf(x), elemOf(x)
+	n := s[len(s)-1]
+	k := int64(1 + g.rng.Intn(int(min(n, 3))))
+	top := g.create(graph.TopKName, []*ir.Value{x}, nil, ir.NamedAttr{Name: "k", Value: g.i64(k)})
+	lead := append(append([]int64(nil), s[:len(s)-1]...), k)
+	rows := func(t ir.Type) *ir.Value {
+		return g.create(graph.GatherName, []*ir.Value{g.leaf(t), top[1]}, nil, ir.NamedAttr{Name: "axis", Value: g.i64(0)})[0]
+	}
+	floats := []ir.Type{g.f32, g.ctx.FloatType("f16"), g.ctx.FloatType("bf16")}
+	te := floats[g.rng.Intn(len(floats))]
+	table := g.tensor([]int64{n + int64(g.rng.Intn(2)), int64(1 + g.rng.Intn(3))}, te)
+	switch c := g.rng.Intn(5); {
+	case c == 0:
+		w := g.delay(top[0])
+		if te != elem {
+			w = g.create(graph.CastName, []*ir.Value{w}, []ir.Type{g.tensor(lead, te)})[0]
+		}
+		w = g.create(graph.ReshapeName, []*ir.Value{w}, []ir.Type{g.tensor(append(lead, 1), te)})[0]
+		g.create(graph.MulName, []*ir.Value{rows(table), w}, nil)
+	case c == 1:
+		g.create(graph.SliceName, []*ir.Value{rows(table)}, nil,
+			ir.NamedAttr{Name: "axis", Value: g.i64(int64(len(lead) - 1))},
+			ir.NamedAttr{Name: "start", Value: g.i64(int64(g.rng.Intn(int(k))))},
+			ir.NamedAttr{Name: "length", Value: g.i64(1)})
+	case c == 2:
+		g.create(graph.SoftplusName, []*ir.Value{rows(table)}, nil)
+	case c == 3 && ir.NumElements(x.Type().(*ir.RankedTensorType)) == n:
+		// Experts of [out, 32] in q8_0 (34 bytes a block and row).
+		out := int64(1 + g.rng.Intn(2))
+		per := out * 34
+		ui8 := g.ctx.IntegerType(8, ir.Unsigned)
+		picked := rows(g.tensor([]int64{n + int64(g.rng.Intn(2)), per}, ui8))
+		h := g.delay(g.pick(g.tensor([]int64{1, 32}, g.f32)))
+		for j := int64(0); j < k; j++ {
+			one := g.create(graph.SliceName, []*ir.Value{picked}, nil,
+				ir.NamedAttr{Name: "axis", Value: g.i64(int64(len(lead) - 1))},
+				ir.NamedAttr{Name: "start", Value: g.i64(j)},
+				ir.NamedAttr{Name: "length", Value: g.i64(1)})[0]
+			w := g.create(graph.ReshapeName, []*ir.Value{one}, []ir.Type{g.tensor([]int64{per}, ui8)})[0]
+			g.create(graph.DequantMatMulName, []*ir.Value{h, w}, nil,
+				ir.NamedAttr{Name: "format", Value: g.ctx.StringAttr("q8_0")},
+				ir.NamedAttr{Name: "n", Value: g.i64(out)},
+				ir.NamedAttr{Name: "k", Value: g.i64(32)})
+		}
+	default:
+		rows(table)
+	}
+}
+
+// delay returns v through zero to three alternations of an op without an
+// MPS lowering (softplus) and one with (exp), each a region later.
+func (g *gen) delay(v *ir.Value) *ir.Value {
+	for i := g.rng.Intn(4); i > 0; i-- {
+		v = g.create(graph.SoftplusName, []*ir.Value{v}, nil)[0]
+		v = g.create(graph.ExpName, []*ir.Value{v}, nil)[0]
+	}
+	return v
+}
+
 // Seeded returns the random function of hybrid-split's property test for
 // seed: most are small enough for the exact optimum (1 to 12 compute
 // ops), every fifth has 12 to 39. Odd seeds may use attention,
 // gated_delta_net and lstm; even seeds are made for the original
-// algorithm's plans (Config.Plans). Other property tests (the runtime's
-// plans) walk the same functions by seed.
+// algorithm's plans (Config.Plans); every third ends with a router
+// (Config.Routes). Other property tests (the runtime's plans) walk the
+// same functions by seed.
 func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
 	ops := 1 + int(seed*7919%12)
 	if seed%5 == 0 {
 		ops = 12 + int(seed*104729%28)
 	}
-	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0})
+	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0})
 }

@@ -316,17 +316,25 @@ func (d *dag) dependency() *partition {
 // moves picked rows too: a graph.gather from such a table by any indices
 // (an MoE block's chosen experts, whose index is ready long before the
 // projection that reads them), when its result is not smaller than its
-// indices, and the reshapes and slices of what it picked; the indices
-// then cross to it instead of the rows. The ops are visited from last to
-// first, so consumers have their final region; the sequence stays valid
-// (producers stay earlier, consumers later) and the region count cannot
-// grow. Regions alternate kinds, so the target is the first consumer's
-// region or the one before it. Regions left empty are dropped and their
-// neighbours merged.
+// indices, and the reshapes and slices of what it picked, unless the
+// function returns them; the indices then cross to it instead of the
+// rows. The ops are visited from last to first, so consumers have their
+// final region; the sequence stays valid (producers stay earlier,
+// consumers later) and the region count cannot grow. Regions alternate
+// kinds, so the target is the first consumer's region or the one before
+// it. Regions left empty are dropped and their neighbours merged.
+//
+// A move can still add bytes where an op moves without its producer (a
+// slice of picked rows whose sibling stays, say: the rows then cross
+// instead of the slice). So the sink keeps its moves only when the
+// boundary they leave (boundaryBytes) is no larger than before; failing
+// that, only the moves of ops computed from leaves alone, on the same
+// condition; failing that, none.
 func (d *dag) sink(p *partition) {
 	n := len(d.ops)
 	derived := make([]bool, n)
 	moves := make([]bool, n) // derived, or picked rows
+	ret := d.returnedResults()
 	for i := 0; i < n; i++ {
 		src := d.src[d.opOff[i]:d.opOff[i+1]]
 		derived[i] = true
@@ -336,17 +344,40 @@ func (d *dag) sink(p *partition) {
 				break
 			}
 		}
+		// Picked rows the function returns cross out of their region
+		// wherever they are: moving them would only add their indices.
 		switch name := d.ops[i].Name(); {
 		case derived[i]:
 			moves[i] = true
 		case name == graph.GatherName && d.picks(i):
-			moves[i] = src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]
+			moves[i] = (src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]) && !d.returns(i, ret)
 		case name == graph.ReshapeName || name == graph.SliceName:
-			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]]
+			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]] && !d.returns(i, ret)
 		}
 	}
+	orig := slices.Clone(p.region)
+	before := int64(-1)
+	for _, set := range [][]bool{moves, derived} {
+		if !d.sinkMoves(p, set) {
+			return
+		}
+		if before < 0 {
+			before = d.boundaryBytes(orig, ret)
+		}
+		if d.boundaryBytes(p.region, ret) <= before {
+			p.compact(&d.spare)
+			return
+		}
+		copy(p.region, orig)
+	}
+}
+
+// sinkMoves moves each op that moves says may move, last to first, to the
+// latest region of its kind no later than its first consumer's; it
+// reports whether any op moved.
+func (d *dag) sinkMoves(p *partition, moves []bool) bool {
 	moved := false
-	for i := n - 1; i >= 0; i-- {
+	for i := len(d.ops) - 1; i >= 0; i-- {
 		if !moves[i] || d.succOff[i] == d.succOff[i+1] {
 			continue
 		}
@@ -363,9 +394,62 @@ func (d *dag) sink(p *partition) {
 			moved = true
 		}
 	}
-	if moved {
-		p.compact(&d.spare)
+	return moved
+}
+
+// returnedResults flags, by flat result number (resOff), the compute
+// results the function returns: those with more uses than compute ops'
+// operands reading them (the rest are the terminator's).
+func (d *dag) returnedResults() []bool {
+	reads := make([]int32, d.resOff[len(d.ops)])
+	for i := range d.ops {
+		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j >= 0 {
+				reads[d.flat(i, k, j)]++
+			}
+		}
 	}
+	ret := make([]bool, len(reads))
+	for i, op := range d.ops {
+		for k, r := range op.Results() {
+			uses := int32(0)
+			for range r.Uses() {
+				uses++
+			}
+			f := d.resOff[i] + int32(k)
+			ret[f] = uses > reads[f]
+		}
+	}
+	return ret
+}
+
+// returns reports whether the function returns a result of compute op i.
+func (d *dag) returns(i int, ret []bool) bool {
+	return slices.Contains(ret[d.resOff[i]:d.resOff[i+1]], true)
+}
+
+// boundaryBytes is the size of the region results the outliner would
+// make of region (a region number per compute op): each compute result
+// that an op of another region reads or the function returns (ret),
+// once.
+func (d *dag) boundaryBytes(region []int32, ret []bool) int64 {
+	esc := slices.Clone(ret)
+	for i := range d.ops {
+		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
+			if j >= 0 && region[j] != region[i] {
+				esc[d.flat(i, k, j)] = true
+			}
+		}
+	}
+	var b int64
+	for i, op := range d.ops {
+		for k := range op.NumResults() {
+			if esc[d.resOff[i]+int32(k)] {
+				b = ir.SaturatingAdd(b, sizeOf(op.Result(k).Type()))
+			}
+		}
+	}
+	return b
 }
 
 // picks reports whether graph.gather op i's result holds at least as many

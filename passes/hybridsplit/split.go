@@ -42,6 +42,9 @@ type Options struct {
 	MinSubgraphOps int
 	// Explain emits a remark on every compute op kept native, saying why.
 	Explain bool
+	// noSink leaves out the sink step (dag.sink), so that a test can
+	// compare the boundary with and without it.
+	noSink bool
 }
 
 // Result says what Split did to one function.
@@ -203,7 +206,9 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		p = d.seedFinish(p, why)
 	} else {
 		p = d.dependency()
-		d.sink(p)
+		if !opts.noSink {
+			d.sink(p)
+		}
 		p = d.demoteSmall(p, opts.MinSubgraphOps, true, why)
 	}
 	d.retire()
