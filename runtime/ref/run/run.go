@@ -56,6 +56,19 @@ flags:
   --allow-unregistered-dialect
                           accept ops of unregistered dialects
 
+runtime (a function after hybrid-split; docs/rlx-run.md):
+  --backend NAME          run the function's plan through a runtime
+                          backend: ref, sim (the Metal kernels as C++ on
+                          the CPU; needs clang++-19) or metal (macOS)
+  --compare-backend NAME  with --compare-with: run that file through NAME
+  --plan                  print the function's plan and exit
+  --plan-json FILE        write the plan as JSON and exit
+  --align N               alignment of the plan's slots in bytes (a power
+                          of two, at least 16; default 256)
+  --guard N               N bytes free after every arena value, filled
+                          before each step and checked after (default 0)
+  --carry                 keep decode states in the arena between runs
+
 decoding (a decode-step function, as rlx-import writes them):
   --tokens 1,17,42        run the tokens one step at a time, carrying caches
                           and states, and print each step's arg-max
@@ -99,8 +112,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return r.main()
 }
 
-func parseArgs(args []string, stderr io.Writer) (*options, error) {
-	o := &options{}
+// newFlags returns rlx-run's flags, bound to o; usage documents each.
+func newFlags(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("rlx-run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.entry, "entry", "", "")
@@ -130,6 +143,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		o.maxMemory, err = parseSize(v)
 		return err
 	})
+	return fs
+}
+
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fs := newFlags(o)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

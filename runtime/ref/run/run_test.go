@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +129,20 @@ func TestInputsDir(t *testing.T) {
 	code, out, stderr := main1(t, file, "--seed", "3", "--inputs", saved)
 	if code != 0 || out != base {
 		t.Errorf("--inputs DIR: exit %d, stdout %q, stderr %q; want %q", code, out, stderr, base)
+	}
+}
+
+// TestUsageListsEveryFlag: --help documents each flag rlx-run takes (the
+// runtime's --backend, --plan, --guard and the rest were once missing).
+func TestUsageListsEveryFlag(t *testing.T) {
+	n := 0
+	newFlags(&options{}).VisitAll(func(f *flag.Flag) {
+		n++
+		if !strings.Contains(usage, "  --"+f.Name+" ") && !strings.Contains(usage, "  --"+f.Name+"\n") {
+			t.Errorf("usage does not list --%s", f.Name)
+		}
+	})
+	if n < 20 {
+		t.Errorf("%d flags, want more than 20", n)
 	}
 }
