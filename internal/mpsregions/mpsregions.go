@@ -117,24 +117,54 @@ func RunBoth(a, b *ir.Operation, inputs []*tensor.Tensor, w ref.Weights, seed ui
 }
 
 // RelError returns max|a−b| / max|b| over the elements of two tensors of
-// one type: 0 when their bits are equal, +Inf when b is all zeros (or not
-// finite) and they differ, or when a NaN or infinity differs.
-func RelError(a, b *tensor.Tensor) float64 {
-	d := ref.Compare(a, b)
-	if d.BitIdentical {
-		return 0
-	}
-	scale := 0.0
+// one type: 0 when they are equal element by element (every NaN equal to
+// every other: NaNs made by different operations differ in sign and
+// payload, which no result's meaning holds), +Inf when b is all zeros (or
+// not finite) and they differ, or when a NaN or an infinity stands
+// against anything else.
+func RelError(a, b *tensor.Tensor) float64 { return errorOver(a, b, maxAbs(b)) }
+
+// errorOver is max|a−b| / scale, with RelError's NaNs and infinities.
+func errorOver(a, b *tensor.Tensor, scale float64) float64 {
+	diff := 0.0
 	for i := range b.Len() {
-		if v := math.Abs(b.Float64(i)); !math.IsInf(v, 0) && !math.IsNaN(v) {
-			scale = max(scale, v)
+		x, y := a.Float64(i), b.Float64(i)
+		switch {
+		case math.IsNaN(x) && math.IsNaN(y), x == y:
+		case math.IsNaN(x), math.IsNaN(y), math.IsInf(x, 0), math.IsInf(y, 0):
+			return math.Inf(1)
+		default:
+			diff = max(diff, math.Abs(x-y))
 		}
 	}
-	if scale == 0 {
+	switch {
+	case diff == 0:
+		return 0
+	case scale == 0:
 		return math.Inf(1)
 	}
-	return d.MaxAbs / scale
+	return diff / scale
 }
+
+// maxAbs is the largest finite |element| of t.
+func maxAbs(t *tensor.Tensor) float64 {
+	m := 0.0
+	for i := range t.Len() {
+		if v := math.Abs(t.Float64(i)); !math.IsInf(v, 0) && !math.IsNaN(v) {
+			m = max(m, v)
+		}
+	}
+	return m
+}
+
+// gated are the ops x·g(x) whose decompositions (lower-to-mps) compute g
+// in f32 from erf, tanh or a sigmoid: for negative x, 1 + erf(x/√2)
+// cancels, so g is off by about ε of 1 while x·g(x) is tiny. Their error
+// alone is measured against the larger of |x| and |x·g(x)|: on a tensor
+// of only negative x the results alone would make a last-bit difference
+// of g look like any relative error at all (the property test's seeds
+// 5107, 22674, 26858 and others past 5,000).
+var gated = map[string]bool{"graph.gelu": true, "graph.gelu_tanh": true, "graph.silu": true}
 
 // Verdict is what Check found on one region.
 type Verdict struct {
@@ -207,6 +237,9 @@ func Check(g, low *ir.Operation, inputs []*tensor.Tensor, w ref.Weights, seed ui
 		for k := range r.A {
 			d := ref.Compare(r.B[k], r.A[k])
 			e := RelError(r.B[k], r.A[k])
+			if gated[op.Name()] {
+				e = errorOver(r.B[k], r.A[k], max(maxAbs(r.A[k]), maxAbs(taps[op.Operand(0)])))
+			}
 			switch {
 			case !decomposes(op) && !d.BitIdentical:
 				return v, fmt.Errorf("%s alone, on the values it reads: result #%d differs though it is not decomposed (%d elements, max |Δ| %g)", op.Name(), k, d.Count, d.MaxAbs)

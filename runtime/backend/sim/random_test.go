@@ -34,7 +34,7 @@ var (
 // value (cos, pow) turns a last-bit difference upstream into any
 // difference at all. So a function whose results are not all within
 // wholeTol of the interpreter's, as relative errors (max |Δ| over max
-// |value|, relError), is checked op by op, on the values each op reads in
+// |value|, mpsregions.RelError), is checked op by op, on the values each op reads in
 // the interpreter's run: an op within opTol (the codegen's elementwise
 // limit, NMSE 1e-7, is a relative error of about 3·10⁻⁴; its erf, say,
 // is an approximation); a sum of products (matmul, dequant_matmul, a sum
@@ -127,7 +127,7 @@ func TestRandomGraphs(t *testing.T) {
 				t.Errorf("@%s result #%d: %s, want %s", name, i, got[i].Type(), want[i].Type())
 				continue
 			}
-			e := relError(got[i], want[i])
+			e := mpsregions.RelError(got[i], want[i])
 			if e == 0 {
 				identical++
 			}
@@ -247,9 +247,9 @@ func checkOpByOp(t *testing.T, ctx *ir.Context, suspects []*suspect) {
 			case bound != nil:
 				e, tol = boundError(got[i], want[i], bound), sumTol
 			case blockOps[s.op]:
-				e, tol = relError(got[i], want[i]), blockTol
+				e, tol = mpsregions.RelError(got[i], want[i]), blockTol
 			default:
-				e, tol = relError(got[i], want[i]), opTol
+				e, tol = mpsregions.RelError(got[i], want[i]), opTol
 			}
 			if e > tol || got[i].Type() != want[i].Type() {
 				bad++
@@ -259,34 +259,6 @@ func checkOpByOp(t *testing.T, ctx *ir.Context, suspects []*suspect) {
 		}
 	}
 	t.Logf("op by op: %d ops alone, %d beyond their tolerance", len(singles), bad)
-}
-
-// relError is mpsregions.RelError with every NaN equal to every other:
-// the interpreter's NaNs (Go's math) and the kernels' (C's, through the
-// CPU shim) differ in sign and payload, which no result's meaning holds.
-// It is +Inf where a NaN or an infinity stands against anything else.
-func relError(a, b *tensor.Tensor) float64 {
-	diff, scale := 0.0, 0.0
-	for i := range b.Len() {
-		x, y := a.Float64(i), b.Float64(i)
-		switch {
-		case math.IsNaN(x) && math.IsNaN(y), x == y:
-		case math.IsNaN(x), math.IsNaN(y), math.IsInf(x, 0), math.IsInf(y, 0):
-			return math.Inf(1)
-		default:
-			diff = max(diff, math.Abs(x-y))
-		}
-		if !math.IsNaN(y) && !math.IsInf(y, 0) {
-			scale = max(scale, math.Abs(y))
-		}
-	}
-	switch {
-	case diff == 0:
-		return 0
-	case scale == 0:
-		return math.Inf(1)
-	}
-	return diff / scale
 }
 
 // sumBound returns, for a function of one sum of products (matmul,
@@ -385,7 +357,7 @@ func dequantBound(op *ir.Operation, in []*tensor.Tensor, w ref.Weights) ([]float
 }
 
 // boundError is the largest |a − b| / bound over the elements (NaNs
-// equal, as in relError; +Inf where a NaN or infinity stands against
+// equal, as in mpsregions.RelError; +Inf where a NaN or infinity stands against
 // anything else).
 func boundError(a, b *tensor.Tensor, bound []float64) float64 {
 	e := 0.0
