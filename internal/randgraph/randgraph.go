@@ -3,6 +3,7 @@ package randgraph
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
@@ -32,6 +33,10 @@ type Config struct {
 	// from a stream of their own, so the ops before it are the ones the
 	// seed gives without it.
 	Routes bool
+	// Strides ends the function with strided slices of several elements
+	// (steps 2 and 3), which the main ops' slices, on dims of at most 4,
+	// rarely make; from a stream of its own too.
+	Strides bool
 }
 
 type gen struct {
@@ -72,6 +77,12 @@ func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error)
 		main := g.rng
 		g.rng = rand.New(rand.NewSource(seed*31 + 7))
 		g.route()
+		g.rng = main
+	}
+	if cfg.Strides {
+		main := g.rng
+		g.rng = rand.New(rand.NewSource(seed*37 + 11))
+		g.strides()
 		g.rng = main
 	}
 	// Return the values nothing uses, and a few others.
@@ -667,6 +678,47 @@ func (g *gen) route() {
 	}
 }
 
+// strides makes one to three strided slices (Config.Strides), each of a
+// float pool value or a fresh one along an axis of 3 to 7 elements, step 2
+// or 3, at least two elements long, sometimes of the previous slice.
+func (g *gen) strides() {
+	var prev *ir.Value
+	for i := g.rng.Intn(3); i >= 0; i-- {
+		x := prev
+		if x == nil || g.rng.Intn(2) == 0 {
+			x = g.find(func(rt *ir.RankedTensorType) bool { return isFloat(rt) && slices.Max(rt.Shape) >= 3 })
+		}
+		if x == nil || g.rng.Intn(3) == 0 {
+			s := g.shape(1 + g.rng.Intn(3))
+			s[g.rng.Intn(len(s))] = int64(3 + g.rng.Intn(5))
+			x = g.fresh(g.tensor(s, g.f32))
+		}
+		s := shapeOf(x)
+		var axes []int
+		for a, d := range s {
+			if d >= 3 {
+				axes = append(axes, a)
+			}
+		}
+		if len(axes) == 0 {
+			continue
+		}
+		axis := axes[g.rng.Intn(len(axes))]
+		step := int64(2 + g.rng.Intn(2))
+		if s[axis] <= step {
+			step = 2
+		}
+		start := int64(g.rng.Intn(int(s[axis] - step)))
+		maxLen := (s[axis]-start-1)/step + 1
+		length := 2 + int64(g.rng.Intn(int(maxLen-1)))
+		prev = g.create(graph.SliceName, []*ir.Value{x}, nil,
+			ir.NamedAttr{Name: "axis", Value: g.i64(int64(axis))},
+			ir.NamedAttr{Name: "start", Value: g.i64(start)},
+			ir.NamedAttr{Name: "length", Value: g.i64(length)},
+			ir.NamedAttr{Name: "step", Value: g.i64(step)})[0]
+	}
+}
+
 // delay returns v through zero to three alternations of an op without an
 // MPS lowering (softplus) and one with (exp), each a region later.
 func (g *gen) delay(v *ir.Value) *ir.Value {
@@ -682,12 +734,13 @@ func (g *gen) delay(v *ir.Value) *ir.Value {
 // ops), every fifth has 12 to 39. Odd seeds may use attention,
 // gated_delta_net and lstm; even seeds are made for the original
 // algorithm's plans (Config.Plans); every third ends with a router
-// (Config.Routes). Other property tests (the runtime's plans) walk the
+// (Config.Routes), and every third of the others with strided slices
+// (Config.Strides). Other property tests (the runtime's plans) walk the
 // same functions by seed.
 func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
 	ops := 1 + int(seed*7919%12)
 	if seed%5 == 0 {
 		ops = 12 + int(seed*104729%28)
 	}
-	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0})
+	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1})
 }
