@@ -24,7 +24,7 @@ import (
 // The device driver's scripts only run on the GPU machine, which CI never
 // reaches: these tests check here what can be checked without a GPU.
 
-// TestScriptsParse parses the Python scripts, run.sh and ab.sh (a syntax error
+// TestScriptsParse parses the Python scripts and the shell scripts (a syntax error
 // would otherwise first show in a device call).
 func TestScriptsParse(t *testing.T) {
 	python := lookPath(t, "python3")
@@ -35,7 +35,7 @@ func TestScriptsParse(t *testing.T) {
 		}
 	}
 	bash := lookPath(t, "bash")
-	for _, f := range []string{"run.sh", "ab.sh", "variant.sh"} {
+	for _, f := range []string{"run.sh", "ab.sh", "variant.sh", "next.sh"} {
 		if out, err := exec.Command(bash, "-n", filepath.Join("..", f)).CombinedOutput(); err != nil {
 			t.Errorf("%s: %v\n%s", f, err, out)
 		}
