@@ -232,6 +232,13 @@ func (e *emitter) region(c thunk.Call) error {
 		}
 		if f.fuse {
 			j := r.fusionEnd(ops, i)
+			for _, o := range ops[i+1 : j] {
+				if !isLeaf(o) {
+					if err := checkTypes(o, e.opts); err != nil {
+						return err
+					}
+				}
+			}
 			if err := r.emitFused(ops[i:j]); err != nil {
 				return err
 			}
@@ -245,6 +252,11 @@ func (e *emitter) region(c thunk.Call) error {
 	}
 	for _, i := range copies {
 		v := yield.Operand(i)
+		// No op's check saw a value the region returns as it came in (an
+		// operand, a weight, a view of one): its copy names its type.
+		if err := checkValue(c.Op, "result", i, v, e.opts); err != nil {
+			return err
+		}
 		if err := r.emitCopy(yield, v, outs[i]); err != nil {
 			return err
 		}
@@ -294,16 +306,7 @@ func sameShape(a, b ir.Type) bool {
 // checkTypes checks that every operand and result of op has static shape
 // and a storable element type, and that bf16 is allowed.
 func checkTypes(op *ir.Operation, opts Options) error {
-	check := func(what string, i int, v *ir.Value) error {
-		if err := checkElements(v); err != nil {
-			return ir.OpError(op, "%s #%d: %v", what, i, err)
-		}
-		t, _ := infoOf(v)
-		if t.elem == elemBF16 && !versionAtLeast(opts.MSLVersion, "3.1") {
-			return ir.OpError(op, "%s #%d has type %v: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is %s", what, i, v.Type(), opts.MSLVersion)
-		}
-		return nil
-	}
+	check := func(what string, i int, v *ir.Value) error { return checkValue(op, what, i, v, opts) }
 	for i, v := range op.Operands() {
 		if err := check("operand", i, v); err != nil {
 			return err
@@ -313,6 +316,20 @@ func checkTypes(op *ir.Operation, opts Options) error {
 		if err := check("result", i, v); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkValue checks value v, operand or result #i of op (what says
+// which): static shape, a storable element type, at most MaxElements
+// elements, and bf16 only where the MSL version has bfloat.
+func checkValue(op *ir.Operation, what string, i int, v *ir.Value, opts Options) error {
+	if err := checkElements(v); err != nil {
+		return ir.OpError(op, "%s #%d: %v", what, i, err)
+	}
+	t, _ := infoOf(v)
+	if t.elem == elemBF16 && !versionAtLeast(opts.MSLVersion, "3.1") {
+		return ir.OpError(op, "%s #%d has type %v: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is %s", what, i, v.Type(), opts.MSLVersion)
 	}
 	return nil
 }

@@ -113,3 +113,32 @@ func.func @kept(%x: tensor<1x7168xf32>, %i: tensor<2xi32>) -> (tensor<1x2048xf32
   }
   return %0#0, %0#1 : tensor<1x2048xf32>, tensor<2x12042240xui8>
 }
+
+// -----
+
+// bf16 is checked at every op of a fused element-wise group, not only at
+// its first (the cast's kernel would name bfloat).
+func.func @fused_bf(%x: tensor<4xf32>) -> tensor<4xbf16> {
+  %r = thunk.call @fused_bf_thunk(%x) {target = "metal"} : (tensor<4xf32>) -> tensor<4xbf16> {
+  ^bb0(%a: tensor<4xf32>):
+    %0 = graph.neg %a : (tensor<4xf32>) -> tensor<4xf32>
+    // expected-error@+1 {{'graph.cast' op result #0 has type tensor<4xbf16>: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is 3.0}}
+    %1 = graph.cast %0 : (tensor<4xf32>) -> tensor<4xbf16>
+    thunk.yield %1 : tensor<4xbf16>
+  }
+  return %r : tensor<4xbf16>
+}
+
+// -----
+
+// And at a value the region returns as it came in, which a copy kernel
+// writes.
+func.func @copied_bf(%x: tensor<4xbf16>) -> tensor<2x2xbf16> {
+  // expected-error@+1 {{'thunk.call' op result #0 has type tensor<2x2xbf16>: bf16 needs msl-version 3.1 or later (MSL's bfloat), but msl-version is 3.0}}
+  %r = thunk.call @copied_bf_thunk(%x) {target = "metal"} : (tensor<4xbf16>) -> tensor<2x2xbf16> {
+  ^bb0(%a: tensor<4xbf16>):
+    %0 = graph.reshape %a : (tensor<4xbf16>) -> tensor<2x2xbf16>
+    thunk.yield %0 : tensor<2x2xbf16>
+  }
+  return %r : tensor<2x2xbf16>
+}
