@@ -106,7 +106,7 @@ func dequantGEMVColumns(b *kb, m, n, k int64) {
 		b.l("uint qh%d;", i)
 		b.l("uint sc%d;", i)
 		b.l("ushort d%d;", i)
-		colLoad(b, p, i, i, fmt.Sprintf("r0 + %du", i))
+		colLoad(b, p, i, "", i)
 	}
 	b.l("for (uint rt = 0u; rt < %du; rt += %du) {", p.rows-colAhead, colAhead)
 	colTurn(b, p, "rt", true)
@@ -135,11 +135,13 @@ func dequantGEMVColumns(b *kb, m, n, k int64) {
 // add a load (the CUDA probe's xs6h steps its pointers so).
 func (p colPlan) stepped() bool { return p.n%p.rows == 0 }
 
-// colLoad emits the loads of ahead-slot i's weight row into the slot's
-// registers ql<i>, qh<i>, sc<i>, d<i>: with stepped pointers, the row
-// ahead rows on from the pointers'; otherwise the row expression row,
-// clamped to the last row (the rows do not fill the threadgroups).
-func colLoad(b *kb, p colPlan, i, ahead int64, row string) {
+// colLoad emits the loads of ahead-slot i's weight row, ahead rows on
+// from the turn's first (rt, an expression; "" for the loads before the
+// first turn), into the slot's registers ql<i>, qh<i>, sc<i>, d<i>:
+// through the stepped pointers, which stand at the turn's first row; or
+// by the row's index, clamped to the last row (the rows do not fill the
+// threadgroups).
+func colLoad(b *kb, p colPlan, i int64, rt string, ahead int64) {
 	b.l("{")
 	var ql, qh, sc, d string
 	if p.stepped() {
@@ -147,6 +149,10 @@ func colLoad(b *kb, p colPlan, i, ahead int64, row string) {
 		ql, qh, sc = "qlr["+o+"]", "qhr["+o+"]", "scr["+o+"]"
 		d = fmt.Sprintf("dr[%du]", ahead*p.k/256)
 	} else {
+		row := fmt.Sprintf("r0 + %du", ahead)
+		if rt != "" {
+			row = fmt.Sprintf("r0 + %s + %du", rt, ahead)
+		}
 		b.l("const uint rr = min(%s, %du);", row, p.n-1)
 		b.l("const uint o = rr * %du + c;", p.cols)
 		ql, qh, sc = "qlw[o]", "qhw[o]", "scw[o]"
@@ -176,7 +182,7 @@ func colTurn(b *kb, p colPlan, rt string, more bool) {
 		b.l("const uint s = sc%d;", i)
 		b.l("const ushort dh = d%d;", i)
 		if more {
-			colLoad(b, p, i, colAhead+i, fmt.Sprintf("r0 + %s + %du", rt, colAhead+i))
+			colLoad(b, p, i, rt, colAhead+i)
 		}
 		b.l("const uint l0 = (q.x & 0x0F0F0F0Fu) | (h & 0x30303030u);")
 		b.l("const uint h0 = ((q.x >> 4) & 0x0F0F0F0Fu) | ((h >> 2) & 0x30303030u);")

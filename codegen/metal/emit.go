@@ -207,48 +207,41 @@ func (e *emitter) region(c thunk.Call) error {
 	batches := findExpertBatches(ops, r.expert, r.absorbed)
 	for i := 0; i < len(ops); {
 		op := ops[i]
-		if bt := batches[op]; bt != nil {
-			for _, dq := range bt.ops {
-				if err := checkTypes(dq, e.opts); err != nil {
+		// group: the ops the step's kernel computes, each checked before
+		// it is emitted; next: where the following step starts.
+		var group []*ir.Operation
+		var emit func() error
+		next := i + 1
+		switch bt := batches[op]; {
+		case bt != nil:
+			group, emit = bt.ops, func() error { return emitExpertBatch(r, bt) }
+		case isLeaf(op) || op.Name() == graph.ReshapeName || r.absorbed[op]:
+			i = next
+			continue
+		default:
+			f, ok := e.families[op.Name()]
+			if !ok {
+				return ir.OpError(op, "has no Metal kernel")
+			}
+			group, emit = ops[i:next], func() error { return f.emit(r, op) }
+			if f.fuse {
+				next = r.fusionEnd(ops, i)
+				group = ops[i:next]
+				emit = func() error { return r.emitFused(group) }
+			}
+		}
+		for _, o := range group {
+			// A fused run may hold leaves.
+			if !isLeaf(o) {
+				if err := checkTypes(o, e.opts); err != nil {
 					return err
 				}
 			}
-			if err := emitExpertBatch(r, bt); err != nil {
-				return err
-			}
-			i++
-			continue
 		}
-		if isLeaf(op) || op.Name() == graph.ReshapeName || r.absorbed[op] {
-			i++
-			continue
-		}
-		f, ok := e.families[op.Name()]
-		if !ok {
-			return ir.OpError(op, "has no Metal kernel")
-		}
-		if err := checkTypes(op, e.opts); err != nil {
+		if err := emit(); err != nil {
 			return err
 		}
-		if f.fuse {
-			j := r.fusionEnd(ops, i)
-			for _, o := range ops[i+1 : j] {
-				if !isLeaf(o) {
-					if err := checkTypes(o, e.opts); err != nil {
-						return err
-					}
-				}
-			}
-			if err := r.emitFused(ops[i:j]); err != nil {
-				return err
-			}
-			i = j
-			continue
-		}
-		if err := f.emit(r, op); err != nil {
-			return err
-		}
-		i++
+		i = next
 	}
 	for _, i := range copies {
 		v := yield.Operand(i)

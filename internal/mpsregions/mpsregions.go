@@ -14,6 +14,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/mps"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -164,7 +165,7 @@ func maxAbs(t *tensor.Tensor) float64 {
 // of only negative x the results alone would make a last-bit difference
 // of g look like any relative error at all (the property test's seeds
 // 5107, 22674, 26858 and others past 5,000).
-var gated = map[string]bool{"graph.gelu": true, "graph.gelu_tanh": true, "graph.silu": true}
+var gated = map[string]bool{graph.GeluName: true, graph.GeluTanhName: true, graph.SiluName: true}
 
 // Verdict is what Check found on one region.
 type Verdict struct {
@@ -236,10 +237,11 @@ func Check(g, low *ir.Operation, inputs []*tensor.Tensor, w ref.Weights, seed ui
 		}
 		for k := range r.A {
 			d := ref.Compare(r.B[k], r.A[k])
-			e := RelError(r.B[k], r.A[k])
+			scale := maxAbs(r.A[k])
 			if gated[op.Name()] {
-				e = errorOver(r.B[k], r.A[k], max(maxAbs(r.A[k]), maxAbs(taps[op.Operand(0)])))
+				scale = max(scale, maxAbs(taps[op.Operand(0)]))
 			}
+			e := errorOver(r.B[k], r.A[k], scale)
 			switch {
 			case !decomposes(op) && !d.BitIdentical:
 				return v, fmt.Errorf("%s alone, on the values it reads: result #%d differs though it is not decomposed (%d elements, max |Δ| %g)", op.Name(), k, d.Count, d.MaxAbs)

@@ -26,12 +26,11 @@ type Config struct {
 	// random numbers only when set, so a function without it is the one
 	// its seed always gave (and old failure reports still name it).
 	Plans bool
-	// Routes ends the function with a mixture of experts' router:
+	// Routes ends the function with a mixture of experts' router (route):
 	// graph.topk of a float value's last axis, whose indices pick rows of
-	// a leaf table (the picked rows hybrid-split's sink may move) that are
-	// then weighted by the top values or sliced. Its random numbers come
-	// from a stream of their own, so the ops before it are the ones the
-	// seed gives without it.
+	// a leaf table (the picked rows hybrid-split's sink may move). Its
+	// random numbers come from a stream of their own (tail), so the ops
+	// before it are the ones the seed gives without it.
 	Routes bool
 	// Strides ends the function with strided slices of several elements
 	// (steps 2 and 3), which the main ops' slices, on dims of at most 4,
@@ -74,16 +73,10 @@ func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error)
 		}
 	}
 	if cfg.Routes {
-		main := g.rng
-		g.rng = rand.New(rand.NewSource(seed*31 + 7))
-		g.route()
-		g.rng = main
+		g.tail(seed*31+7, g.route)
 	}
 	if cfg.Strides {
-		main := g.rng
-		g.rng = rand.New(rand.NewSource(seed*37 + 11))
-		g.strides()
-		g.rng = main
+		g.tail(seed*37+11, g.strides)
 	}
 	// Return the values nothing uses, and a few others.
 	var rets []*ir.Value
@@ -519,10 +512,37 @@ func (g *gen) dequant() {
 	m := int64(1 + g.rng.Intn(2))
 	x := g.pick(g.tensor([]int64{m, f.k}, g.f32))
 	w := g.pick(g.tensor([]int64{n * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+	g.dequantMatMul(x, w, f.name, n, f.k)
+}
+
+// dequantMatMul makes x · wᵀ of the [n, k] weight w packed in format.
+func (g *gen) dequantMatMul(x, w *ir.Value, format string, n, k int64) {
 	g.create(graph.DequantMatMulName, []*ir.Value{x, w}, nil,
-		ir.NamedAttr{Name: "format", Value: g.ctx.StringAttr(f.name)},
+		ir.NamedAttr{Name: "format", Value: g.ctx.StringAttr(format)},
 		ir.NamedAttr{Name: "n", Value: g.i64(n)},
-		ir.NamedAttr{Name: "k", Value: g.i64(f.k)})
+		ir.NamedAttr{Name: "k", Value: g.i64(k)})
+}
+
+// slice makes a graph.slice of x, its step attribute only when not 1.
+func (g *gen) slice(x *ir.Value, axis, start, length, step int64) *ir.Value {
+	attrs := []ir.NamedAttr{
+		{Name: "axis", Value: g.i64(axis)},
+		{Name: "start", Value: g.i64(start)},
+		{Name: "length", Value: g.i64(length)},
+	}
+	if step != 1 {
+		attrs = append(attrs, ir.NamedAttr{Name: "step", Value: g.i64(step)})
+	}
+	return g.create(graph.SliceName, []*ir.Value{x}, nil, attrs...)[0]
+}
+
+// tail runs build on a random stream of its own, seeded with seed, so that
+// what the main stream makes is the same with it or without it.
+func (g *gen) tail(seed int64, build func()) {
+	main := g.rng
+	g.rng = rand.New(rand.NewSource(seed))
+	build()
+	g.rng = main
 }
 
 // viewed returns a value of type t: a fresh argument or leaf, sometimes
@@ -649,10 +669,7 @@ func (g *gen) route() {
 		w = g.create(graph.ReshapeName, []*ir.Value{w}, []ir.Type{g.tensor(append(lead, 1), te)})[0]
 		g.create(graph.MulName, []*ir.Value{rows(table), w}, nil)
 	case c == 1:
-		g.create(graph.SliceName, []*ir.Value{rows(table)}, nil,
-			ir.NamedAttr{Name: "axis", Value: g.i64(int64(len(lead) - 1))},
-			ir.NamedAttr{Name: "start", Value: g.i64(int64(g.rng.Intn(int(k))))},
-			ir.NamedAttr{Name: "length", Value: g.i64(1)})
+		g.slice(rows(table), int64(len(lead)-1), int64(g.rng.Intn(int(k))), 1, 1)
 	case c == 2:
 		g.create(graph.SoftplusName, []*ir.Value{rows(table)}, nil)
 	case c == 3 && ir.NumElements(x.Type().(*ir.RankedTensorType)) == n:
@@ -663,15 +680,9 @@ func (g *gen) route() {
 		picked := rows(g.tensor([]int64{n + int64(g.rng.Intn(2)), per}, ui8))
 		h := g.delay(g.pick(g.tensor([]int64{1, 32}, g.f32)))
 		for j := int64(0); j < k; j++ {
-			one := g.create(graph.SliceName, []*ir.Value{picked}, nil,
-				ir.NamedAttr{Name: "axis", Value: g.i64(int64(len(lead) - 1))},
-				ir.NamedAttr{Name: "start", Value: g.i64(j)},
-				ir.NamedAttr{Name: "length", Value: g.i64(1)})[0]
+			one := g.slice(picked, int64(len(lead)-1), j, 1, 1)
 			w := g.create(graph.ReshapeName, []*ir.Value{one}, []ir.Type{g.tensor([]int64{per}, ui8)})[0]
-			g.create(graph.DequantMatMulName, []*ir.Value{h, w}, nil,
-				ir.NamedAttr{Name: "format", Value: g.ctx.StringAttr("q8_0")},
-				ir.NamedAttr{Name: "n", Value: g.i64(out)},
-				ir.NamedAttr{Name: "k", Value: g.i64(32)})
+			g.dequantMatMul(h, w, "q8_0", out, 32)
 		}
 	default:
 		rows(table)
@@ -711,11 +722,7 @@ func (g *gen) strides() {
 		start := int64(g.rng.Intn(int(s[axis] - step)))
 		maxLen := (s[axis]-start-1)/step + 1
 		length := 2 + int64(g.rng.Intn(int(maxLen-1)))
-		prev = g.create(graph.SliceName, []*ir.Value{x}, nil,
-			ir.NamedAttr{Name: "axis", Value: g.i64(int64(axis))},
-			ir.NamedAttr{Name: "start", Value: g.i64(start)},
-			ir.NamedAttr{Name: "length", Value: g.i64(length)},
-			ir.NamedAttr{Name: "step", Value: g.i64(step)})[0]
+		prev = g.slice(x, int64(axis), start, length, step)
 	}
 }
 

@@ -21,7 +21,8 @@ type outliner struct {
 	p      *partition
 	body   *ir.Block
 	ret    *ir.Operation
-	prefix string // the function's name
+	retSrc []int32 // where each of ret's operands comes from (dag.returnSources)
+	prefix string  // the function's name
 
 	// esc[f] (f a flat result number, dag.resOff) numbers the results read
 	// outside their region, -1 for the others; outer[esc[f]] is then the
@@ -60,12 +61,12 @@ type outliner struct {
 	res Result
 }
 
-func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, prefix string) *outliner {
+func newOutliner(d *dag, p *partition, body *ir.Block, ret *ir.Operation, retSrc []int32, prefix string) *outliner {
 	ctx := ret.Context()
 	nres := d.resOff[len(d.ops)]
 	// The int32 tables reuse the arrays the partitioning is done with.
 	o := &outliner{
-		ctx: ctx, d: d, p: p, body: body, ret: ret, prefix: prefix,
+		ctx: ctx, d: d, p: p, body: body, ret: ret, retSrc: retSrc, prefix: prefix,
 		esc:        d.spare.get(int(nres)),
 		argArg:     make([]int32, body.NumArguments()),
 		canon:      d.spare.get(len(d.leaves)),
@@ -127,25 +128,10 @@ func (o *outliner) canonLeaves() {
 // results, and erases the leaves that no longer have uses.
 func (o *outliner) run() {
 	d, p := o.d, o.p
+	retSrc := o.retSrc
 	// A result escapes when an op of another region reads it, or the
 	// function returns it: mark those, then number them.
-	for i := range d.ops {
-		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
-			if j >= 0 && p.region[j] != p.region[i] {
-				o.esc[d.flat(i, k, j)] = 1
-			}
-		}
-	}
-	// func.return's operands have sources like any op's.
-	retSrc := make([]int32, o.ret.NumOperands())
-	for k := range retSrc {
-		retSrc[k] = d.source(o.ret.Operand(k), o.body, len(d.leaves), len(d.ops))
-	}
-	for k, j := range retSrc {
-		if j >= 0 {
-			o.esc[d.resOff[j]+int32(o.ret.Operand(k).Index())] = 1
-		}
-	}
+	d.markEscapes(p.region, o.ret, retSrc, o.esc)
 	nesc := int32(0)
 	for f, e := range o.esc {
 		if e == 0 {

@@ -330,11 +330,16 @@ func (d *dag) dependency() *partition {
 // boundary they leave (boundaryBytes) is no larger than before; failing
 // that, only the moves of ops computed from leaves alone, on the same
 // condition; failing that, none.
-func (d *dag) sink(p *partition) {
+func (d *dag) sink(p *partition, ret *ir.Operation, retSrc []int32) {
 	n := len(d.ops)
 	derived := make([]bool, n)
 	moves := make([]bool, n) // derived, or picked rows
-	ret := d.returnedResults()
+	returns := make([]bool, n)
+	for _, j := range retSrc {
+		if j >= 0 {
+			returns[j] = true
+		}
+	}
 	for i := 0; i < n; i++ {
 		src := d.src[d.opOff[i]:d.opOff[i+1]]
 		derived[i] = true
@@ -350,9 +355,9 @@ func (d *dag) sink(p *partition) {
 		case derived[i]:
 			moves[i] = true
 		case name == graph.GatherName && d.picks(i):
-			moves[i] = (src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]) && !d.returns(i, ret)
+			moves[i] = (src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]) && !returns[i]
 		case name == graph.ReshapeName || name == graph.SliceName:
-			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]] && !d.returns(i, ret)
+			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]] && !returns[i]
 		}
 	}
 	orig := slices.Clone(p.region)
@@ -362,9 +367,9 @@ func (d *dag) sink(p *partition) {
 			return
 		}
 		if before < 0 {
-			before = d.boundaryBytes(orig, ret)
+			before = d.boundaryBytes(orig, ret, retSrc)
 		}
-		if d.boundaryBytes(p.region, ret) <= before {
+		if d.boundaryBytes(p.region, ret, retSrc) <= before {
 			p.compact(&d.spare)
 			return
 		}
@@ -397,54 +402,46 @@ func (d *dag) sinkMoves(p *partition, moves []bool) bool {
 	return moved
 }
 
-// returnedResults flags, by flat result number (resOff), the compute
-// results the function returns: those with more uses than compute ops'
-// operands reading them (the rest are the terminator's).
-func (d *dag) returnedResults() []bool {
-	reads := make([]int32, d.resOff[len(d.ops)])
-	for i := range d.ops {
-		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
-			if j >= 0 {
-				reads[d.flat(i, k, j)]++
-			}
-		}
+// returnSources returns where each operand of ret, the function's
+// terminator, comes from: an operand source, as src holds them.
+func (d *dag) returnSources(ret *ir.Operation, body *ir.Block) []int32 {
+	retSrc := make([]int32, ret.NumOperands())
+	for k := range retSrc {
+		retSrc[k] = d.source(ret.Operand(k), body, len(d.leaves), len(d.ops))
 	}
-	ret := make([]bool, len(reads))
-	for i, op := range d.ops {
-		for k, r := range op.Results() {
-			uses := int32(0)
-			for range r.Uses() {
-				uses++
-			}
-			f := d.resOff[i] + int32(k)
-			ret[f] = uses > reads[f]
-		}
-	}
-	return ret
+	return retSrc
 }
 
-// returns reports whether the function returns a result of compute op i.
-func (d *dag) returns(i int, ret []bool) bool {
-	return slices.Contains(ret[d.resOff[i]:d.resOff[i+1]], true)
-}
-
-// boundaryBytes is the size of the region results the outliner would
-// make of region (a region number per compute op): each compute result
-// that an op of another region reads or the function returns (ret),
-// once.
-func (d *dag) boundaryBytes(region []int32, ret []bool) int64 {
-	esc := slices.Clone(ret)
+// markEscapes sets esc[f] to 1 for each compute result f (a flat result
+// number, resOff) that escapes its region under region (a region number
+// per compute op): an op of another region reads it, or ret (the
+// function's terminator, whose operands' sources are retSrc) returns it.
+// It leaves the other entries as they are.
+func (d *dag) markEscapes(region []int32, ret *ir.Operation, retSrc, esc []int32) {
 	for i := range d.ops {
 		for k, j := range d.src[d.opOff[i]:d.opOff[i+1]] {
 			if j >= 0 && region[j] != region[i] {
-				esc[d.flat(i, k, j)] = true
+				esc[d.flat(i, k, j)] = 1
 			}
 		}
 	}
+	for k, j := range retSrc {
+		if j >= 0 {
+			esc[d.resOff[j]+int32(ret.Operand(k).Index())] = 1
+		}
+	}
+}
+
+// boundaryBytes is the size of the region results the outliner would
+// make of region: each escaping result (markEscapes), once.
+func (d *dag) boundaryBytes(region []int32, ret *ir.Operation, retSrc []int32) int64 {
+	esc := d.spare.get(int(d.resOff[len(d.ops)]))
+	defer d.spare.put(esc)
+	d.markEscapes(region, ret, retSrc, esc)
 	var b int64
 	for i, op := range d.ops {
 		for k := range op.NumResults() {
-			if esc[d.resOff[i]+int32(k)] {
+			if esc[d.resOff[i]+int32(k)] != 0 {
 				b = ir.SaturatingAdd(b, sizeOf(op.Result(k).Type()))
 			}
 		}

@@ -195,6 +195,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 		return res, nil
 	}
 	d.link()
+	retSrc := d.returnSources(ret, body)
 	ops := d.ops
 	var why []string
 	if opts.Explain {
@@ -207,7 +208,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 	} else {
 		p = d.dependency()
 		if !opts.noSink {
-			d.sink(p)
+			d.sink(p, ret, retSrc)
 		}
 		p = d.demoteSmall(p, opts.MinSubgraphOps, true, why)
 	}
@@ -227,7 +228,7 @@ func split(f *ir.Operation, opts Options, native map[string]bool) (Result, error
 			op.EmitRemark("kept native: %s", reason)
 		}
 	}
-	o := newOutliner(d, p, body, ret, view.Name())
+	o := newOutliner(d, p, body, ret, retSrc, view.Name())
 	o.run()
 	return o.res, nil
 }

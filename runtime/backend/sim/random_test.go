@@ -202,7 +202,7 @@ func checkOpByOp(t *testing.T, ctx *ir.Context, suspects []*suspect) {
 			t.Fatal(err)
 		}
 		for op := range (fn.Func{Op: builtin.Body(alone).First()}).Body().Ops() {
-			if op.NumRegions() > 0 || op.Next() == nil || op.OpName().Dialect() != "graph" || op.Name() == "graph.param" || op.Name() == "graph.constant" {
+			if op.NumRegions() > 0 || op.Next() == nil || op.OpName().Dialect() != "graph" || graph.IsLeaf(op) {
 				continue
 			}
 			sm, args := mpsregions.Single(op)
@@ -274,7 +274,7 @@ func sumBound(mod *ir.Operation, name string, in []*tensor.Tensor, w ref.Weights
 	}
 	var op *ir.Operation
 	for o := range (fn.Func{Op: f}).Body().Ops() {
-		if o.Name() != graph.ParamName && o.Name() != graph.ConstantName && o.Next() != nil {
+		if !graph.IsLeaf(o) && o.Next() != nil {
 			op = o
 		}
 	}
