@@ -316,9 +316,8 @@ func (d *dag) dependency() *partition {
 // moves picked rows too: a graph.gather from such a table by any indices
 // (an MoE block's chosen experts, whose index is ready long before the
 // projection that reads them), when its result is not smaller than its
-// indices, and the reshapes and slices of what it picked, unless the
-// function returns them; the indices then cross to it instead of the
-// rows. The ops are visited from last to first, so consumers have their
+// indices, and the reshapes and slices of what it picked, returned or
+// not; the indices then cross to it instead of the rows. The ops are visited from last to first, so consumers have their
 // final region; the sequence stays valid (producers stay earlier,
 // consumers later) and the region count cannot grow. Regions alternate
 // kinds, so the target is the first consumer's region or the one before
@@ -334,12 +333,6 @@ func (d *dag) sink(p *partition, ret *ir.Operation, retSrc []int32) {
 	n := len(d.ops)
 	derived := make([]bool, n)
 	moves := make([]bool, n) // derived, or picked rows
-	returns := make([]bool, n)
-	for _, j := range retSrc {
-		if j >= 0 {
-			returns[j] = true
-		}
-	}
 	for i := 0; i < n; i++ {
 		src := d.src[d.opOff[i]:d.opOff[i+1]]
 		derived[i] = true
@@ -349,15 +342,13 @@ func (d *dag) sink(p *partition, ret *ir.Operation, retSrc []int32) {
 				break
 			}
 		}
-		// Picked rows the function returns cross out of their region
-		// wherever they are: moving them would only add their indices.
 		switch name := d.ops[i].Name(); {
 		case derived[i]:
 			moves[i] = true
 		case name == graph.GatherName && d.picks(i):
-			moves[i] = (src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]) && !returns[i]
+			moves[i] = src[0] <= srcLeaf || src[0] >= 0 && moves[src[0]]
 		case name == graph.ReshapeName || name == graph.SliceName:
-			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]] && !returns[i]
+			moves[i] = len(src) == 1 && src[0] >= 0 && moves[src[0]]
 		}
 	}
 	orig := slices.Clone(p.region)
