@@ -71,19 +71,51 @@ func CompileFunc(f *ir.Operation, opts Options) (*Compiled, error) {
 	if module == nil {
 		return nil, ir.OpError(f, "is not in a module")
 	}
-	prog, err := ref.CompileFunc(f)
+	m, err := EmitModule(module, opts)
 	if err != nil {
 		return nil, err
 	}
+	return m.compile(f)
+}
+
+// Module is a split module whose Metal kernels are emitted once, for
+// compiling several of its functions: Compile emits the whole module for
+// each.
+type Module struct {
+	module *ir.Operation
+	opts   Options
+	msl    *metal.Output
+}
+
+// EmitModule emits the Metal kernels of module's thunk regions.
+func EmitModule(module *ir.Operation, opts Options) (*Module, error) {
 	out, err := metal.Emit(module, opts.Metal)
 	if err != nil {
 		return nil, err
 	}
-	p, err := plan.Build(f, out.Manifest, opts.Plan)
+	return &Module{module: module, opts: opts, msl: out}, nil
+}
+
+// Compile is backend.Compile of function entry, on the kernels m emitted.
+// The Compiled results of one Module share their MSL output.
+func (m *Module) Compile(entry string) (*Compiled, error) {
+	f, err := ref.EntryFunc(m.module, entry)
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{Module: module, Func: f, Plan: p, MSL: out, Program: prog}, nil
+	return m.compile(f)
+}
+
+func (m *Module) compile(f *ir.Operation) (*Compiled, error) {
+	prog, err := ref.CompileFunc(f)
+	if err != nil {
+		return nil, err
+	}
+	p, err := plan.Build(f, m.msl.Manifest, m.opts.Plan)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{Module: m.module, Func: f, Plan: p, MSL: m.msl, Program: prog}, nil
 }
 
 // spec returns the interpreter's description of weight w: the program's

@@ -9,6 +9,7 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/backend/reference"
 	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // New prepares a split function's plan for the reference backend; Run
@@ -61,4 +62,66 @@ func ExampleNew() {
 	// Output:
 	// tensor<4xf32> the interpreter's bits: true
 	// CPU waits: 1
+}
+
+// EmitModule emits a module's kernels once; each of its functions then
+// compiles on them, and the Compiled values share one MSL output (a
+// prefill and a decode entry, say, or the many functions of a test).
+func ExampleEmitModule() {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := asm.Parse(ctx, "two.mlir", []byte(`module {
+  func.func @double(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = thunk.call @double_thunk0(%x) {target = "metal"} : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<4xf32>):
+      %s = graph.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      thunk.yield %s : tensor<4xf32>
+    }
+    return %0 : tensor<4xf32>
+  }
+  func.func @square(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = thunk.call @square_thunk0(%x) {target = "metal"} : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<4xf32>):
+      %p = graph.mul %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      thunk.yield %p : tensor<4xf32>
+    }
+    return %0 : tensor<4xf32>
+  }
+}`), asm.Options{})
+	if err != nil {
+		panic(err)
+	}
+	em, err := backend.EmitModule(m.Op, backend.Options{})
+	if err != nil {
+		panic(err)
+	}
+	var first *backend.Compiled
+	for _, name := range []string{"double", "square"} {
+		c, err := em.Compile(name)
+		if err != nil {
+			panic(err)
+		}
+		if first == nil {
+			first = c
+		}
+		b, err := reference.New(c, nil)
+		if err != nil {
+			panic(err)
+		}
+		x, err := tensor.FromFloat32(tensor.F32, []int{4}, []float32{1, 2, 3, 4})
+		if err != nil {
+			panic(err)
+		}
+		got, err := b.Run([]*tensor.Tensor{x})
+		b.Close()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, got[0].Floats())
+	}
+	fmt.Println("kernels:", len(first.MSL.Manifest.Kernels))
+	// Output:
+	// double [2 4 6 8]
+	// square [1 4 9 16]
+	// kernels: 2
 }

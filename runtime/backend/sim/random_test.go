@@ -99,6 +99,10 @@ func TestRandomGraphs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	em, err := emitModule(split)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var suspects []*suspect
 	results, identical := 0, 0
 	for seed := first; seed < first+n; seed++ {
@@ -115,7 +119,7 @@ func TestRandomGraphs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want, err := runBoth(t, split, name, po, in, w)
+		got, want, err := runBoth(em, name, po, in, w)
 		if err != nil {
 			t.Errorf("@%s: %v", name, err)
 			continue
@@ -144,6 +148,13 @@ func TestRandomGraphs(t *testing.T) {
 	}
 }
 
+// emitModule emits the kernels of split, a module of many functions,
+// once for all of them (backend.Compile would emit the whole module for
+// each). bf16 values need MSL 3.1.
+func emitModule(split *ir.Operation) (*backend.Module, error) {
+	return backend.EmitModule(split, backend.Options{Metal: metal.Options{MSLVersion: "3.1"}})
+}
+
 // suspect is a function whose whole run was beyond wholeTol.
 type suspect struct {
 	f   *ir.Operation
@@ -152,12 +163,10 @@ type suspect struct {
 	err float64
 }
 
-// runBoth runs function name of the split module through the sim backend
+// runBoth runs function name of em, the split module, through the sim backend
 // and po (its unsplit form) through the interpreter, on in and w.
-func runBoth(t *testing.T, split *ir.Operation, name string, po *ref.Program, in []*tensor.Tensor, w ref.Weights) (got, want []*tensor.Tensor, err error) {
-	t.Helper()
-	// bf16 values need MSL 3.1.
-	c, err := backend.Compile(split, name, backend.Options{Metal: metal.Options{MSLVersion: "3.1"}})
+func runBoth(em *backend.Module, name string, po *ref.Program, in []*tensor.Tensor, w ref.Weights) (got, want []*tensor.Tensor, err error) {
+	c, err := em.Compile(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -226,13 +235,17 @@ func checkOpByOp(t *testing.T, ctx *ir.Context, suspects []*suspect) {
 	for f := range builtin.Body(orig).Ops() {
 		hybridinline.Inline(f)
 	}
+	em, err := emitModule(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := 0
 	for _, s := range singles {
 		po, err := ref.Compile(orig, s.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want, err := runBoth(t, mod, s.name, po, s.in, s.w)
+		got, want, err := runBoth(em, s.name, po, s.in, s.w)
 		if err != nil {
 			t.Errorf("%s alone (@%s): %v", s.op, ir.SymbolName(s.from.f), err)
 			continue
