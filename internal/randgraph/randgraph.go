@@ -36,6 +36,13 @@ type Config struct {
 	// (steps 2 and 3), which the main ops' slices, on dims of at most 4,
 	// rarely make; from a stream of its own too.
 	Strides bool
+	// Wide ends the function with one to three ops on a last axis of 33 to
+	// 611 elements (more than a simdgroup's 32 lanes, rarely a multiple of
+	// them), or a dequant_matmul of several blocks a row, which the main
+	// ops, on dims of at most 4 and one block a row, never make: a
+	// kernel's loop over the chunks of a row then takes more than one
+	// turn and ends on a partial one. From a stream of its own too.
+	Wide bool
 }
 
 type gen struct {
@@ -77,6 +84,9 @@ func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error)
 	}
 	if cfg.Strides {
 		g.tail(seed*37+11, g.strides)
+	}
+	if cfg.Wide {
+		g.tail(seed*41+13, g.wide)
 	}
 	// Return the values nothing uses, and a few others.
 	var rets []*ir.Value
@@ -726,6 +736,75 @@ func (g *gen) strides() {
 	}
 }
 
+// wide makes one to three ops on wide rows (Config.Wide), each on the
+// previous one's result where that is a float value with a last axis of
+// at least 33, else on a fresh [1 to 3, width] value: a reduction or
+// a softmax of the last axis, an rms_norm, a matmul by a [W, 1 to 3]
+// leaf, a topk of up to 8, an elementwise op, or a dequant_matmul of 2
+// or 3 q4_0 or q8_0 blocks, or 2 q4_k or q6_k blocks, a row.
+func (g *gen) wide() {
+	var prev *ir.Value
+	for i := g.rng.Intn(3); i >= 0; i-- {
+		x := prev
+		if x == nil || g.rng.Intn(3) == 0 {
+			x = g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(3)), g.width()}, g.f32))
+		}
+		s := shapeOf(x)
+		last := s[len(s)-1]
+		var out []*ir.Value
+		switch g.rng.Intn(7) {
+		case 0:
+			kinds := []string{"sum", "mean", "max", "min"}
+			out = g.create(graph.ReduceName, []*ir.Value{x}, nil,
+				ir.NamedAttr{Name: "kind", Value: g.ctx.StringAttr(kinds[g.rng.Intn(len(kinds))])},
+				ir.NamedAttr{Name: "axes", Value: g.ctx.DenseI64Array([]int64{int64(len(s) - 1)})},
+				ir.NamedAttr{Name: "keep_dims", Value: g.ctx.BoolAttr(g.rng.Intn(2) == 0)})
+		case 1:
+			out = g.create(graph.SoftmaxName, []*ir.Value{x}, nil, ir.NamedAttr{Name: "axis", Value: g.i64(-1)})
+		case 2:
+			out = g.create(graph.RMSNormName, []*ir.Value{x, g.leaf(g.tensor([]int64{last}, elemOf(x)))}, nil,
+				ir.NamedAttr{Name: "epsilon", Value: g.ctx.FloatAttr(g.ctx.F32(), 1e-5)})
+		case 3:
+			out = g.create(graph.MatMulName, []*ir.Value{x, g.leaf(g.tensor([]int64{last, int64(1 + g.rng.Intn(3))}, elemOf(x)))}, nil)
+		case 4:
+			out = g.create(graph.TopKName, []*ir.Value{x}, nil, ir.NamedAttr{Name: "k", Value: g.i64(int64(1 + g.rng.Intn(8)))})
+		case 5:
+			out = g.create(g.pickOp(unary), []*ir.Value{x}, nil)
+		default:
+			formats := []struct {
+				name            string
+				k, blockBy, max int64
+			}{{"q4_0", 32, 18, 3}, {"q8_0", 32, 34, 3}, {"q4_k", 256, 144, 2}, {"q6_k", 256, 210, 2}}
+			f := formats[g.rng.Intn(len(formats))]
+			blocks := 2 + int64(g.rng.Intn(int(f.max-1)))
+			n := int64(1 + g.rng.Intn(3))
+			h := g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(2)), blocks * f.k}, g.f32))
+			w := g.fresh(g.tensor([]int64{n * blocks * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+			g.dequantMatMul(h, w, f.name, n, blocks*f.k)
+		}
+		prev = nil
+		if len(out) > 0 {
+			if rt := out[0].Type().(*ir.RankedTensorType); isFloat(rt) && len(rt.Shape) > 0 && rt.Shape[len(rt.Shape)-1] >= 33 {
+				prev = out[0]
+			}
+		}
+	}
+}
+
+// width returns a wide row for Config.Wide: 33 to 80 elements (two
+// simdgroups' worth or less), 256 to 335 or 512 to 611 (a row kernel
+// that strides by four elements then has two or four simdgroups).
+func (g *gen) width() int64 {
+	switch g.rng.Intn(3) {
+	case 0:
+		return 33 + int64(g.rng.Intn(48))
+	case 1:
+		return 256 + int64(g.rng.Intn(80))
+	default:
+		return 512 + int64(g.rng.Intn(100))
+	}
+}
+
 // delay returns v through zero to three alternations of an op without an
 // MPS lowering (softplus) and one with (exp), each a region later.
 func (g *gen) delay(v *ir.Value) *ir.Value {
@@ -741,13 +820,13 @@ func (g *gen) delay(v *ir.Value) *ir.Value {
 // ops), every fifth has 12 to 39. Odd seeds may use attention,
 // gated_delta_net and lstm; even seeds are made for the original
 // algorithm's plans (Config.Plans); every third ends with a router
-// (Config.Routes), and every third of the others with strided slices
-// (Config.Strides). Other property tests (the runtime's plans) walk the
+// (Config.Routes), the next with strided slices (Config.Strides) and the
+// next with ops on wide rows (Config.Wide). Other property tests (the runtime's plans) walk the
 // same functions by seed.
 func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
 	ops := 1 + int(seed*7919%12)
 	if seed%5 == 0 {
 		ops = 12 + int(seed*104729%28)
 	}
-	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1})
+	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1, Wide: seed%3 == 2})
 }

@@ -59,8 +59,10 @@ var blockOps = map[string]bool{
 
 // TestRandomGraphs runs the random functions of hybrid-split's property
 // test (internal/randgraph, every graph op, MoE routers included) through
-// the whole Metal path on the CPU: split by hybrid-split, the thunk
-// regions of all of them emitted as MSL in one module and compiled once,
+// the whole Metal path on the CPU, twice (split: as hybrid-split splits
+// them; native: every op kept native, so that every op runs as a
+// kernel): the thunk regions of all of them emitted as MSL in one module
+// and compiled once,
 // each planned and run by the sim backend (Metal steps as the emitted
 // kernels, MPS steps through the interpreter of the lowered region), and
 // every result compared with the interpreter's run of the unsplit
@@ -93,9 +95,40 @@ func TestRandomGraphs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// split: as hybrid-split splits them, so that the ops with an MPS
+	// lowering run through the interpreter of their lowered regions;
+	// native: every op kept native, so that every op runs as a kernel
+	// (fused where the emitter fuses), on the random functions' shapes.
+	for _, c := range []struct {
+		name string
+		opts hybridsplit.Options
+	}{
+		{"split", hybridsplit.Options{}},
+		{"native", hybridsplit.Options{NativeOps: computeOps()}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runRandom(t, ctx, orig, first, n, c.opts) })
+	}
+}
+
+// computeOps returns the names of the graph dialect's compute ops (not
+// its leaves).
+func computeOps() []string {
+	var names []string
+	for _, n := range graph.OpNames() {
+		if n != graph.ParamName && n != graph.ConstantName {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// runRandom runs the functions @g<first> to @g<first+n-1> of orig, split
+// with opts, through the sim backend against the interpreter
+// (TestRandomGraphs).
+func runRandom(t *testing.T, ctx *ir.Context, orig *ir.Operation, first, n int, opts hybridsplit.Options) {
 	split := orig.Clone(nil)
 	for f := range builtin.Body(split).Ops() {
-		if _, err := hybridsplit.Split(f, hybridsplit.Options{}); err != nil {
+		if _, err := hybridsplit.Split(f, opts); err != nil {
 			t.Fatal(err)
 		}
 	}
