@@ -67,12 +67,18 @@ func Outline(sg *ir.Operation) *ir.Operation {
 	return mod
 }
 
-// Outlined returns Outline of every mps.subgraph of the function in
-// module mod (the first op of its body), in order.
+// Outlined returns Outline of every mps.subgraph of the functions in
+// module mod, in order (function by function, as codegen/mps emits
+// their builders).
 func Outlined(mod *ir.Operation) []*ir.Operation {
 	var out []*ir.Operation
-	for _, sg := range Subgraphs(builtin.Body(mod).First()) {
-		out = append(out, Outline(sg))
+	for f := range builtin.Body(mod).Ops() {
+		if f.Name() != fn.FuncName {
+			continue
+		}
+		for _, sg := range Subgraphs(f) {
+			out = append(out, Outline(sg))
+		}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"slices"
 
+	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -741,7 +742,7 @@ func (g *gen) strides() {
 // at least 33, else on a fresh [1 to 3, width] value: a reduction or
 // a softmax of the last axis, an rms_norm, a matmul by a [W, 1 to 3]
 // leaf, a topk of up to 8, an elementwise op, or a dequant_matmul of 2
-// or 3 q4_0 or q8_0 blocks, or 2 q4_k or q6_k blocks, a row.
+// or 3 q4_0 or q8_0 blocks, or 2 q4_k, q6_k or q6_k_c16 blocks, a row.
 func (g *gen) wide() {
 	var prev *ir.Value
 	for i := g.rng.Intn(3); i >= 0; i-- {
@@ -774,7 +775,7 @@ func (g *gen) wide() {
 			formats := []struct {
 				name            string
 				k, blockBy, max int64
-			}{{"q4_0", 32, 18, 3}, {"q8_0", 32, 34, 3}, {"q4_k", 256, 144, 2}, {"q6_k", 256, 210, 2}}
+			}{{"q4_0", 32, 18, 3}, {"q8_0", 32, 34, 3}, {"q4_k", 256, 144, 2}, {"q6_k", 256, 210, 2}, {"q6_k_c16", 256, 210, 2}}
 			f := formats[g.rng.Intn(len(formats))]
 			blocks := 2 + int64(g.rng.Intn(int(f.max-1)))
 			n := int64(1 + g.rng.Intn(3))
@@ -829,4 +830,24 @@ func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
 		ops = 12 + int(seed*104729%28)
 	}
 	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1, Wide: seed%3 == 2})
+}
+
+// SeededModule returns one module holding the functions Seeded gives for
+// seeds first to first+n-1, each named @g<seed>, for the tests that
+// compile many of them at once.
+func SeededModule(ctx *ir.Context, first, n int64) (*ir.Operation, error) {
+	mod := builtin.NewModule(ctx, ctx.UnknownLoc())
+	b := ir.NewBuilder(ctx)
+	b.SetInsertionPointToEnd(builtin.Body(mod))
+	for seed := first; seed < first+n; seed++ {
+		m, err := Seeded(ctx, seed)
+		if err != nil {
+			return nil, err
+		}
+		f := builtin.Body(m).First()
+		f.Remove()
+		b.Insert(f)
+		f.SetAttr(ctx, "sym_name", ctx.StringAttr(fmt.Sprintf("g%d", seed)))
+	}
+	return mod, nil
 }

@@ -4,10 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/asm"
 	"github.com/rlx-compiler/rlx/codegen/metal"
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
@@ -79,19 +77,7 @@ func TestRandomGraphs(t *testing.T) {
 	}
 	ctx := mpsregions.NewContext()
 	n, first := *flagRandom, *flagRandomFirst
-	var src strings.Builder
-	src.WriteString("module {\n")
-	for seed := first; seed < first+n; seed++ {
-		m, err := randgraph.Seeded(ctx, int64(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := ir.Sprint(m, ir.PrintOptions{})
-		body := text[strings.Index(text, "func.func"):strings.LastIndex(text, "}")]
-		src.WriteString(strings.Replace(body, "func.func @g(", fmt.Sprintf("func.func @g%d(", seed), 1))
-	}
-	src.WriteString("}\n")
-	orig, err := asm.ParseString(ctx, "random.mlir", src.String())
+	orig, err := randgraph.SeededModule(ctx, int64(first), int64(n))
 	if err != nil {
 		t.Fatal(err)
 	}
