@@ -104,3 +104,16 @@ func TestDialectFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeOpNames: every graph op but the two leaves.
+func TestComputeOpNames(t *testing.T) {
+	got := ComputeOpNames()
+	if len(got) != len(OpNames())-2 {
+		t.Fatalf("%d compute ops of %d ops", len(got), len(OpNames()))
+	}
+	for _, n := range got {
+		if n == ParamName || n == ConstantName || lookup(n) == nil {
+			t.Errorf("ComputeOpNames has %q", n)
+		}
+	}
+}

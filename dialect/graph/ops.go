@@ -152,6 +152,19 @@ func OpNames() []string {
 	return out
 }
 
+// ComputeOpNames returns the names of the graph ops that compute (every
+// op but the leaves, graph.param and graph.constant), in the docs' order:
+// hybrid-split's native-ops list that keeps a whole function native.
+func ComputeOpNames() []string {
+	var out []string
+	for _, info := range opTable() {
+		if info.name != ParamName && info.name != ConstantName {
+			out = append(out, info.name)
+		}
+	}
+	return out
+}
+
 // Attrs returns the inherent attributes of the graph op name (nil for an
 // unknown op or one without attributes), as the verifier checks them.
 func Attrs(name string) []AttrSpec {

@@ -90,22 +90,10 @@ func TestRandomGraphs(t *testing.T) {
 		opts hybridsplit.Options
 	}{
 		{"split", hybridsplit.Options{}},
-		{"native", hybridsplit.Options{NativeOps: computeOps()}},
+		{"native", hybridsplit.Options{NativeOps: graph.ComputeOpNames()}},
 	} {
 		t.Run(c.name, func(t *testing.T) { runRandom(t, ctx, orig, first, n, c.opts) })
 	}
-}
-
-// computeOps returns the names of the graph dialect's compute ops (not
-// its leaves).
-func computeOps() []string {
-	var names []string
-	for _, n := range graph.OpNames() {
-		if n != graph.ParamName && n != graph.ConstantName {
-			names = append(names, n)
-		}
-	}
-	return names
 }
 
 // runRandom runs the functions @g<first> to @g<first+n-1> of orig, split
