@@ -513,12 +513,18 @@ func (g *gen) rope() {
 		ir.NamedAttr{Name: "style", Value: g.ctx.StringAttr(style)})
 }
 
+// packedFormat is a GGUF block format the random dequant_matmuls use:
+// k weights a block in blockBy bytes.
+type packedFormat struct {
+	name       string
+	k, blockBy int64
+}
+
+// packedFormats are the main ops' formats (the wide tail adds q6_k_c16).
+var packedFormats = []packedFormat{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}}
+
 func (g *gen) dequant() {
-	formats := []struct {
-		name       string
-		k, blockBy int64
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}}
-	f := formats[g.rng.Intn(len(formats))]
+	f := packedFormats[g.rng.Intn(len(packedFormats))]
 	n := int64(1 + g.rng.Intn(3))
 	m := int64(1 + g.rng.Intn(2))
 	x := g.pick(g.tensor([]int64{m, f.k}, g.f32))
@@ -772,12 +778,13 @@ func (g *gen) wide() {
 		case 5:
 			out = g.create(g.pickOp(unary), []*ir.Value{x}, nil)
 		default:
-			formats := []struct {
-				name            string
-				k, blockBy, max int64
-			}{{"q4_0", 32, 18, 3}, {"q8_0", 32, 34, 3}, {"q4_k", 256, 144, 2}, {"q6_k", 256, 210, 2}, {"q6_k_c16", 256, 210, 2}}
+			formats := append(packedFormats[:len(packedFormats):len(packedFormats)], packedFormat{"q6_k_c16", 256, 210})
 			f := formats[g.rng.Intn(len(formats))]
-			blocks := 2 + int64(g.rng.Intn(int(f.max-1)))
+			most := 2 // blocks a row: q4_0 and q8_0 up to three
+			if f.k == 32 {
+				most = 3
+			}
+			blocks := 2 + int64(g.rng.Intn(most-1))
 			n := int64(1 + g.rng.Intn(3))
 			h := g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(2)), blocks * f.k}, g.f32))
 			w := g.fresh(g.tensor([]int64{n * blocks * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))

@@ -2,9 +2,14 @@ package reference_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/codegen/metal"
+	"github.com/rlx-compiler/rlx/dialect"
 	"github.com/rlx-compiler/rlx/internal/runtimetest"
+	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/passes/hybridsplit"
 	"github.com/rlx-compiler/rlx/runtime/backend"
 	"github.com/rlx-compiler/rlx/runtime/backend/reference"
@@ -167,4 +172,44 @@ func clonePlan(t *testing.T, p *plan.Plan) *plan.Plan {
 		t.Fatal(err)
 	}
 	return q
+}
+
+// TestEmitModuleErrors: Module.Compile names a function the module lacks,
+// and EmitModule refuses a module the emitter refuses (bf16 at MSL 3.0),
+// as backend.Compile does.
+func TestEmitModuleErrors(t *testing.T) {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := asm.ParseString(ctx, "bf.mlir", `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+  %0 = thunk.call @f_thunk0(%x) {target = "metal"} : (tensor<4xbf16>) -> tensor<4xbf16> {
+  ^bb0(%a: tensor<4xbf16>):
+    %n = graph.neg %a : (tensor<4xbf16>) -> tensor<4xbf16>
+    thunk.yield %n : tensor<4xbf16>
+  }
+  return %0 : tensor<4xbf16>
+}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := backend.EmitModule(m, backend.Options{}); err == nil || !strings.Contains(err.Error(), "bf16") {
+		t.Errorf("EmitModule at MSL 3.0: got %v, want the bf16 error", err)
+	}
+	em, err := backend.EmitModule(m, backend.Options{Metal: metal.Options{MSLVersion: "3.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := em.Compile("g"); err == nil || !strings.Contains(err.Error(), "no function named @g") {
+		t.Errorf("Compile(\"g\"): got %v, want no function named @g", err)
+	}
+	a, err := em.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := em.Compile("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.MSL != b.MSL || a.Func != b.Func {
+		t.Error("two Compiles of one function do not share the module's MSL output")
+	}
 }
