@@ -52,7 +52,14 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 		return ir.OpError(group[0], "has %d elements; Metal kernels here index with 32 bits", outT.n)
 	}
 	var inputs []ewInput
-	inputOf := map[*ir.Value]int{}
+	// An input is the buffer behind reshapes (root) as one shape: a
+	// buffer read as two shapes (x and a reshape of it) broadcasts
+	// each its own way, so it is two inputs.
+	type inputKey struct {
+		root  *ir.Value
+		shape string
+	}
+	inputOf := map[inputKey]int{}
 	desc := []any{outT.shape}
 	// operand refs: "o<k>" a group value, "i<k>" an input, or a literal.
 	ref := func(v *ir.Value) (string, error) {
@@ -64,19 +71,19 @@ func (r *regionState) emitFused(ops []*ir.Operation) error {
 				return lit, nil
 			}
 		}
-		s := root(v)
-		if k, ok := inputOf[s]; ok {
-			return "i" + strconv.Itoa(k), nil
-		}
 		t, err := infoOf(v)
 		if err != nil {
 			return "", err
+		}
+		key := inputKey{root(v), fmt.Sprint(t.shape)}
+		if k, ok := inputOf[key]; ok {
+			return "i" + strconv.Itoa(k), nil
 		}
 		x := ewInput{v: v, t: t, kind: broadcastKind(t.shape, outT.shape)}
 		if x.kind == ewGeneral {
 			x.bstr = broadcastStrides(t.shape, outT.shape)
 		}
-		inputOf[s] = len(inputs)
+		inputOf[key] = len(inputs)
 		inputs = append(inputs, x)
 		desc = append(desc, "in", t.elem, t.shape)
 		return "i" + strconv.Itoa(len(inputs)-1), nil

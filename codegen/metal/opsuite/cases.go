@@ -88,6 +88,15 @@ func elementwiseCases() []Case {
 			Yield: []string{"%2"}, Results: []string{"tensor<3x4x5xf32>"}, Limit: LimitExact,
 		},
 		{
+			// One buffer read as two shapes (itself and a reshape): each
+			// broadcasts its own way. The random functions' g731 found
+			// the fused kernel reading both through one index.
+			Name: "ew_reshaped_operand", Args: []string{"tensor<3x5xf32>"},
+			Body: `%0 = graph.reshape %a0 : (tensor<3x5xf32>) -> tensor<3x1x5xf32>
+%1 = graph.mul %a0, %0 : (tensor<3x5xf32>, tensor<3x1x5xf32>) -> tensor<3x3x5xf32>`,
+			Yield: []string{"%1"}, Results: []string{"tensor<3x3x5xf32>"}, Limit: LimitExact,
+		},
+		{
 			Name: "ew_f16_chain", Args: []string{"tensor<2x40xf16>", "tensor<2x40xf16>"},
 			Body: `%0 = graph.mul %a0, %a1 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
 %1 = graph.add %0, %a0 : (tensor<2x40xf16>, tensor<2x40xf16>) -> tensor<2x40xf16>
