@@ -9,10 +9,15 @@
 #   FULL=1 bash bench/gpu/variant.sh H && (cd .devcarry && tar -czf H.tgz H && rm -rf H)
 #   bash bench/gpu/variant.sh CI bench/gpu/variants/c16-indexed.patch
 #
+# and for c, alone (carry [".devcarry/R"]; about 13 MB):
+#
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#
 # then, on the GPU machine (the device tool, carry [".devcarry"]):
 #
 #   bash bench/gpu/next.sh a   # about 5 min
 #   bash bench/gpu/next.sh b   # about 7 min
+#   bash bench/gpu/next.sh c   # about 5 min
 #
 # a: the CUDA probe's x-stationary q6_k kernel (xs6h_r32_d4_c2) with and
 #    without __ldg's read-only loads, then ab.sh of the committed q6_k_c16
@@ -22,13 +27,18 @@
 #    sanitizers at small sizes, the bench table (report.md under $OUT/C).
 set -u
 case ${1:-} in
-a | b) ;;
+a | b | c) ;;
 *)
-  echo "usage: bash bench/gpu/next.sh a|b (see the comment at its top)" >&2
+  echo "usage: bash bench/gpu/next.sh a|b|c (see the comment at its top)" >&2
   exit 2
   ;;
 esac
 out=${OUT:?set OUT to the results folder}
+if [ "$1" = c ]; then
+  OUT=$out/R bash .devcarry/R/run.sh full --only correct_random,sanitize_random --budget 500 >"$out/random.log" 2>&1
+  tail -12 "$out/random.log"
+  exit 0
+fi
 [ -d .devcarry/H ] || tar -xzf .devcarry/H.tgz -C .devcarry || exit 1
 case $1 in
 a)

@@ -25,11 +25,15 @@ def correctness_lines(title, c):
     if not isinstance(c, dict) or "cases" not in c:
         return lines + [f"not run: {c}", ""]
     lines.append(f"{c['passed']} of {c['total']} cases pass (runner exit code {c.get('returncode')}).")
+    if c.get("ill_conditioned"):
+        lines.append(f"{c['ill_conditioned']} results are ill-conditioned (the reference moves beyond the limit when its "
+                     "inputs move by a few ulps): their NMSE is shown, marked †, and not judged.")
     lines.append("")
     lines.append("| case | kernels | NMSE (per result) | limit | compared | result |")
     lines.append("| --- | --- | --- | --- | --- | --- |")
     for r in c["cases"]:
-        nm = ", ".join(f"{e:.2g}" for e in r["nmse"]) or "–"
+        ill = {x["at"] for x in r.get("ill_conditioned", [])}
+        nm = ", ".join(f"{e:.2g}" + ("†" if i in ill else "") for i, e in enumerate(r["nmse"])) or "–"
         comp = ", ".join(f"{x['compared']}/{x['elements']}" for x in r.get("compared", []))
         res = "pass" if r.get("pass") else "FAIL: " + "; ".join(r["problems"])
         lines.append(f"| {r['name']} | {' '.join(r['kernels'])} | {nm} | {r['limit']:g} | {comp} | {res} |")
@@ -58,13 +62,15 @@ def write(R, out):
 
     # A timing-only call (--only bench, tune) checks nothing: no sections
     # for what it did not run.
-    if "correct_small" in R or "correct_real" in R:
+    if "correct_small" in R or "correct_real" in R or "correct_random" in R:
         L += ["## Correctness", ""]
         L += correctness_lines("Small sizes (the CPU harness's op suite)", R.get("correct_small"))
         if "correct_real" in R:
             L += correctness_lines("Real sizes", R.get("correct_real"))
+        if "correct_random" in R:
+            L += correctness_lines("Random functions (hybrid-split's, every op a kernel)", R.get("correct_random"))
 
-    sanitized = [k for k in ("sanitize_small", "sanitize_real_split", "sanitize_real") if k in R]
+    sanitized = [k for k in ("sanitize_small", "sanitize_real_split", "sanitize_real", "sanitize_random") if k in R]
     if sanitized:
         L += ["## Sanitizers", "", "| suite | tool | errors | hazards | jobs ran | seconds | clean |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for key in sanitized:
@@ -240,12 +246,12 @@ def summary(R):
     s = []
     for k, v in R.get("stages", {}).items():
         s.append(f"{k:16s} {v['status']:7s} {v['seconds']:7.1f} s")
-    for key in ("correct_small", "correct_real"):
+    for key in ("correct_small", "correct_real", "correct_random"):
         c = R.get(key)
         if isinstance(c, dict) and "total" in c:
-            s.append(f"{key}: {c['passed']}/{c['total']} pass")
+            s.append(f"{key}: {c['passed']}/{c['total']} pass" + (f", {c['ill_conditioned']} ill-conditioned results not judged" if c.get("ill_conditioned") else ""))
             s += ["  FAIL " + r["name"] + ": " + "; ".join(r["problems"])[:300] for r in c["cases"] if not r.get("pass")]
-    for key in ("sanitize_small", "sanitize_real_split", "sanitize_real"):
+    for key in ("sanitize_small", "sanitize_real_split", "sanitize_real", "sanitize_random"):
         for tool, r in (R.get(key) or {}).items():
             if isinstance(r, dict):
                 s.append(f"{key} {tool}: errors {r.get('errors')} hazards {r.get('hazards', '-')} clean {r.get('clean')}")

@@ -5,6 +5,10 @@
 //
 //	go run ./bench/gpu/prepare -o /work/main/.devcarry/gpu
 //
+// With -random N it adds a fourth suite, random: hybrid-split's random
+// functions with every op kept native (suite.RandomCases), whose fused
+// kernels run on the GPU against the interpreter.
+//
 // docs/gpu-check.md says how the pieces fit.
 package main
 
@@ -30,19 +34,29 @@ func main() {
 	tune := flag.String("tune", "", "comma-separated decode-threadgroups values: a timed-only suite of the split decode kernels (f16 GEMV, attention decode) for each")
 	msl := flag.String("msl-version", "3.1", "the MSL version the suites are emitted for (3.1 or later: bf16 cases); 3.2 folds the split kernels' merges")
 	gemv := flag.String("gemv-layout", "auto", "the f16 GEMV's layout ("+strings.Join(metal.GEMVLayouts(), ", ")+"), to time one against another")
+	random := flag.Int("random", 0, "a random suite of this many of hybrid-split's random functions, every op a kernel (suite.RandomCases)")
+	randomFirst := flag.Int("random-first", 1, "the random suite's first seed")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "prepare: -o DIR is required")
 		os.Exit(2)
 	}
-	if err := run(*out, *parts, *skipReal, *tune, metal.Options{MSLVersion: *msl, GEMVLayout: *gemv}); err != nil {
+	if *random < 0 || *randomFirst < 1 {
+		fmt.Fprintln(os.Stderr, "prepare: -random wants a count of 0 or more and -random-first a seed of 1 or more")
+		os.Exit(2)
+	}
+	if err := run(*out, *parts, *skipReal, *tune, randomSeeds{int64(*randomFirst), int64(*random)}, metal.Options{MSLVersion: *msl, GEMVLayout: *gemv}); err != nil {
 		fmt.Fprintln(os.Stderr, "prepare:", err)
 		os.Exit(1)
 	}
 }
 
+// randomSeeds are the random suite's functions: seeds first to
+// first+n-1 (none when n is 0).
+type randomSeeds struct{ first, n int64 }
+
 // run writes the suites to dir with mo's MSL version and GEMV layout.
-func run(dir string, parts int, skipReal bool, tune string, mo metal.Options) error {
+func run(dir string, parts int, skipReal bool, tune string, random randomSeeds, mo metal.Options) error {
 	// Checked before dir is emptied, so that a mistyped flag loses nothing.
 	if err := metal.CheckMSLVersion(mo.MSLVersion); err != nil {
 		return fmt.Errorf("-msl-version: %v", err)
@@ -116,6 +130,23 @@ func run(dir string, parts int, skipReal bool, tune string, mo metal.Options) er
 	}
 	if err := ps.Write(dir); err != nil {
 		return err
+	}
+
+	if random.n > 0 {
+		t0 = time.Now()
+		cases, err := suite.RandomCases(random.first, random.n)
+		if err != nil {
+			return err
+		}
+		rs, err := suite.Build("random", cases, suite.Options{Inputs: suite.Seeded, Parts: parts, Metal: mo, Conditioning: true})
+		if err != nil {
+			return err
+		}
+		if err := rs.Write(dir); err != nil {
+			return err
+		}
+		fmt.Printf("random: %d cases (seeds %d to %d), %d kernels (%v)\n", len(rs.Cases), random.first, random.first+random.n-1,
+			len(rs.Sources.Kernels), time.Since(t0).Round(time.Millisecond))
 	}
 
 	if !skipReal {

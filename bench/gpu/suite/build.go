@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -108,6 +109,12 @@ type OutputInfo struct {
 	Offset int64  `json:"offset"`
 	Bytes  int64  `json:"bytes"`
 	Stride int    `json:"stride"`
+	// IllConditioned marks a result that the reference itself moves
+	// beyond the case's limit when its inputs and weights move by a few
+	// ulps (Options.Conditioning), Perturbed by how much (NMSE): the
+	// device driver reports its NMSE and does not judge it.
+	IllConditioned bool    `json:"ill_conditioned,omitempty"`
+	Perturbed      float64 `json:"perturbed,omitempty"` // math.MaxFloat64 for +Inf
 }
 
 // Options for Build.
@@ -125,6 +132,16 @@ type Options struct {
 	// inputs, the CPU copy of the inputs they need): a suite that is only
 	// timed, such as the tuning variants.
 	NoReference bool
+	// Conditioning runs the reference again on perturbed inputs and
+	// weights (conditioning: floats moved by a few ulps, and the packed
+	// weights' f16 scales by one) and marks each result that moves beyond
+	// its case's limit as ill-conditioned (OutputInfo.IllConditioned):
+	// where rounding a few ulps differently moves it that far, a kernel's
+	// different but correct rounding (another summation order, another
+	// cos) can too, so the device driver reports its NMSE without judging
+	// it (the random suite: the cosine of a dequantised product of 10^6,
+	// a cancelling sum).
+	Conditioning bool
 }
 
 // Emit emits the cases as one module (MSL 3.1, which has bfloat, unless
@@ -189,25 +206,32 @@ func Build(name string, cases []Case, opts Options) (*Suite, error) {
 		if reg == nil {
 			return nil, fmt.Errorf("%s: no region in the manifest", c.Name)
 		}
-		job, info, want, err := s.caseJob(c, funcs[c.Name], reg, kindex, kinfo, opts)
+		f := funcs[c.Name]
+		if f == nil {
+			return nil, fmt.Errorf("%s: no function of that name in the module", c.Name)
+		}
+		pt, err := portsOf(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+		job, info, want, err := s.caseJob(c, f, pt, reg, kindex, kinfo, opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Name, err)
 		}
 		info.Job = i
-		for k, t := range want {
+		for j := range info.Outputs {
+			if want == nil {
+				break
+			}
+			o := &info.Outputs[j]
+			t := want[pt.result[o.Index]]
 			data, err := mslcpu.TensorBytes(t)
 			if err != nil {
 				return nil, err
 			}
 			stride := sampleStride(t.Len())
 			data = sample(data, t.DType().ByteSize(), stride)
-			for j := range info.Outputs {
-				if info.Outputs[j].Index == k {
-					info.Outputs[j].Offset = int64(len(s.Expect))
-					info.Outputs[j].Bytes = int64(len(data))
-					info.Outputs[j].Stride = stride
-				}
-			}
+			o.Offset, o.Bytes, o.Stride = int64(len(s.Expect)), int64(len(data)), stride
 			s.Expect = append(s.Expect, data...)
 		}
 		s.Jobs = append(s.Jobs, job)
@@ -243,7 +267,62 @@ func seedOf(caseName string, id int) uint32 {
 	return h.Sum32()
 }
 
-func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[string]int, kinfo map[string]*metal.KernelInfo, opts Options) (*cuda.Job, CaseInfo, []*tensor.Tensor, error) {
+// ports says where a case's thunk region meets its function: arg[i] is
+// the function argument that the region's operand i is, result[j] the
+// function result that the region's result j is.
+type ports struct {
+	arg, result []int
+}
+
+// portsOf finds the one thunk.call of f, a case's function, and its
+// ports. Besides it and the return, f's body may hold only leaves
+// (graph.param, graph.constant) that f returns as they are; the thunk's
+// operands must be f's arguments, and f must return each of its results.
+func portsOf(f *ir.Operation) (ports, error) {
+	var pt ports
+	body := fn.Func{Op: f}.Body()
+	var call, ret *ir.Operation
+	for op := range body.Ops() {
+		switch op.Name() {
+		case "thunk.call":
+			if call != nil {
+				return pt, fmt.Errorf("more than one thunk.call")
+			}
+			call = op
+		case "func.return":
+			ret = op
+		case "graph.param", "graph.constant":
+		default:
+			return pt, fmt.Errorf("%s outside the thunk region", op.Name())
+		}
+	}
+	if call == nil || ret == nil {
+		return pt, fmt.Errorf("no thunk.call and return")
+	}
+	for i, v := range call.Operands() {
+		if !v.IsBlockArgument() || v.OwnerBlock() != body {
+			return pt, fmt.Errorf("thunk operand #%d is not an argument of the function", i)
+		}
+		pt.arg = append(pt.arg, v.Index())
+	}
+	pt.result = make([]int, call.NumResults())
+	for j := range pt.result {
+		pt.result[j] = -1
+	}
+	for k, v := range ret.Operands() {
+		if v.DefiningOp() == call && pt.result[v.Index()] < 0 {
+			pt.result[v.Index()] = k
+		}
+	}
+	for j, k := range pt.result {
+		if k < 0 {
+			return pt, fmt.Errorf("thunk result #%d is not returned", j)
+		}
+	}
+	return pt, nil
+}
+
+func (s *Suite) caseJob(c Case, f *ir.Operation, pt ports, reg *metal.Region, kindex map[string]int, kinfo map[string]*metal.KernelInfo, opts Options) (*cuda.Job, CaseInfo, []*tensor.Tensor, error) {
 	info := CaseInfo{Name: c.Name, Limit: c.Limit, Status: -1, Bench: c.Bench}
 	p, err := ref.CompileFunc(f)
 	if err != nil {
@@ -258,10 +337,14 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 	var inputs []*tensor.Tensor
 	weights := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
 	if opts.Inputs == Seeded {
-		if inputs, err = ref.SeededInputs(opts.Seed, p); err != nil {
+		seed := opts.Seed
+		if c.InputSeed != 0 {
+			seed = c.InputSeed
+		}
+		if inputs, err = ref.SeededInputs(seed, p); err != nil {
 			return nil, info, nil, err
 		}
-		if weights, err = ref.Materialize(ref.Seeded(opts.Seed), p); err != nil {
+		if weights, err = ref.Materialize(ref.Seeded(seed), p); err != nil {
 			return nil, info, nil, err
 		}
 	} else {
@@ -274,12 +357,15 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 			return nil, info, nil, err
 		}
 		buf := cuda.Buffer{Size: b.Bytes, Elem: elem}
+		if (b.Role == metal.RoleInput && b.Index >= len(pt.arg)) || (b.Role == metal.RoleOutput && b.Index >= len(pt.result)) {
+			return nil, info, nil, fmt.Errorf("buffer %d: %s #%d, but the thunk has %d operands and %d results", b.ID, b.Role, b.Index, len(pt.arg), len(pt.result))
+		}
 		switch b.Role {
 		case metal.RoleInput, metal.RoleParam:
 			if opts.Inputs == Seeded {
 				t := weights.Tensors[b.Name]
 				if b.Role == metal.RoleInput {
-					t = inputs[b.Index]
+					t = inputs[pt.arg[b.Index]]
 				}
 				if buf.Data, err = mslcpu.TensorBytes(t); err != nil {
 					return nil, info, nil, err
@@ -296,7 +382,7 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 				return nil, info, nil, err
 			}
 			if b.Role == metal.RoleInput {
-				inputs[b.Index] = t
+				inputs[pt.arg[b.Index]] = t
 			} else {
 				weights.Tensors[b.Name] = t
 			}
@@ -345,6 +431,20 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, reg *metal.Region, kindex map[s
 	want, err := p.Run(inputs, weights)
 	if err != nil {
 		return nil, info, nil, err
+	}
+	if opts.Conditioning {
+		moved, err := conditioning(p, inputs, weights, want)
+		if err != nil {
+			return nil, info, nil, err
+		}
+		for j := range info.Outputs {
+			o := &info.Outputs[j]
+			if e := moved[pt.result[o.Index]]; !(e <= c.Limit) {
+				// JSON has no infinity: a NaN or an infinity that moved is
+				// the largest float.
+				o.IllConditioned, o.Perturbed = true, min(e, math.MaxFloat64)
+			}
+		}
 	}
 	return job, info, want, nil
 }

@@ -18,6 +18,24 @@ type Case struct {
 	// Bench, when set, times the case's kernel against the memory roofline
 	// (and against torch, where Bench names an anchor).
 	Bench *Bench
+	// Func, when set, is the whole function @Name in place of the one
+	// built from the op-suite case's Body: one thunk.call with target
+	// "metal" whose operands are the function's arguments (in any order)
+	// and whose results it returns (among leaves it returns as they are).
+	// Only Name and Limit of the op-suite case are used then.
+	Func string
+	// InputSeed, when not zero, seeds the case's Seeded inputs and weights
+	// in place of Options.Seed (a random function's own seed, as the CPU
+	// tests run it).
+	InputSeed uint64
+}
+
+// MLIR returns the case's function.
+func (c Case) MLIR() string {
+	if c.Func != "" {
+		return c.Func
+	}
+	return c.Case.MLIR()
 }
 
 // Bench describes how the device driver times a case.

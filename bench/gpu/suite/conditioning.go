@@ -1,0 +1,196 @@
+package suite
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// perturbULPs is how far perturb moves each f32 element: this many units
+// in the last place. The dequantising GEMVs decode a code q as the float
+// 256 + q and take 264·Σx off after (rlx_n256), so their sums carry
+// rounding of about 2^8 times the codes' own: 32 ulps left a q4_0 product
+// of all-negative x (the random functions' g1944) 10 times the NMSE of
+// its perturbation; 64 cover it, and mark 0.6% of the first 2,400
+// functions' results (32: 0.4%, 128: 0.8%). f16 and bf16 elements move
+// by one of theirs: the
+// kernels compute in f32 and round to the type once, as the interpreter
+// does, so their rounding differences are of f32's size before that last
+// rounding (which the f16 and bf16 limits allow for).
+const perturbULPs = 64
+
+// perturb returns a copy of t, a float tensor, with each element
+// multiplied by 1 ± perturbULPs ulps (f32; one ulp for f16 and bf16), the
+// sign drawn per element from salt, rounded back to the type; other
+// tensors (integers, packed weights) are returned as they are.
+func perturb(t *tensor.Tensor, salt uint64) *tensor.Tensor {
+	if t == nil || !t.DType().IsFloat() {
+		return t
+	}
+	var eps float64
+	switch t.DType() {
+	case tensor.F16:
+		eps = 0x1p-10
+	case tensor.BF16:
+		eps = 0x1p-7
+	default:
+		eps = perturbULPs * 0x1p-23
+	}
+	r := t.Clone()
+	out := r.Floats()
+	rng := tensor.NewRNG(salt*0x9E3779B97F4A7C15 + 1)
+	for i, x := range out {
+		s := eps
+		if rng.Uint64()&1 == 0 {
+			s = -eps
+		}
+		out[i] = tensor.RoundFloat(t.DType(), float32(float64(x)*(1+s)))
+	}
+	return r
+}
+
+// scaleNMSE scales the NMSE that perturbScales causes to what a
+// perturbation of 32 f32 ulps would: the f16 scales move by one f16 ulp
+// (2^-10 relative), 2^8 times 32 f32 ulps (2^-18), and in the linear
+// regime NMSE goes with the square.
+const scaleNMSE = 0x1p-16
+
+// perturbScales returns a copy of t, a packed weight that q says how a
+// dequant_matmul reads, with each block's f16 scales (q4_0's and q8_0's
+// d, q4_k's d and dmin, q6_k's d) moved by one f16 ulp up or down, the
+// sign drawn per scale from salt; other tensors are returned as they are.
+// A packed product's kernel sums the codes and applies the scales after
+// (d·Σq·x − dmin·m·Σx for q4_k): where those terms cancel, its error is
+// far above the input perturbation's, and moving the scales shows that
+// (the random functions' g580: a q4_k product of 10^-3 whose factored
+// terms are of order 1).
+func perturbScales(t *tensor.Tensor, q *ref.QuantUse, salt uint64) *tensor.Tensor {
+	if t == nil || q == nil || q.Partial || t.DType() != tensor.UI8 {
+		return t
+	}
+	r := t.Clone()
+	b := r.Bytes()
+	rng := tensor.NewRNG(salt*0x9E3779B97F4A7C15 + 7)
+	nudge := func(off int) {
+		if off+2 > len(b) {
+			return
+		}
+		h := binary.LittleEndian.Uint16(b[off:])
+		if h&0x7c00 == 0x7c00 || h&0x7fff == 0 { // inf, NaN, zero
+			return
+		}
+		if rng.Uint64()&1 == 0 {
+			h++
+		} else if h&0x3ff != 0 || h&0x7c00 != 0 {
+			h--
+		}
+		binary.LittleEndian.PutUint16(b[off:], h)
+	}
+	switch q.Format {
+	case gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K:
+		bb := q.Format.BlockBytes()
+		for blk := 0; (blk+1)*bb <= len(b); blk++ {
+			switch q.Format {
+			case gguf.Q6_K:
+				nudge(blk*bb + 208)
+			case gguf.Q4_K:
+				nudge(blk * bb)
+				nudge(blk*bb + 2)
+			default:
+				nudge(blk * bb)
+			}
+		}
+	case gguf.Q6_KC16:
+		// Each [N, K] matrix (a stack holds several) ends with its
+		// N·K/256 f16 d's from 13·N·K/16.
+		size := q.N * q.K / 256 * 210
+		for m := 0; size > 0 && (m+1)*size <= len(b); m++ {
+			for i := range q.N * q.K / 256 {
+				nudge(m*size + 13*q.N*q.K/16 + 2*i)
+			}
+		}
+	}
+	return r
+}
+
+// nmse is Σ(a−b)²/Σb² as the device driver measures it (check.py's
+// nmse): NaN in one and not the other, or infinities that differ, give
+// +Inf; elements NaN or infinite in both are left out; 0 over 0 is 0.
+func nmse(a, b *tensor.Tensor) float64 {
+	var num, den float64
+	for i := range b.Len() {
+		x, y := a.Float64(i), b.Float64(i)
+		xn, yn := math.IsNaN(x), math.IsNaN(y)
+		if xn != yn {
+			return math.Inf(1)
+		}
+		xi, yi := math.IsInf(x, 0), math.IsInf(y, 0)
+		if (xi || yi) && !xn && x != y {
+			return math.Inf(1)
+		}
+		if xn || xi || yi {
+			continue
+		}
+		num += (x - y) * (x - y)
+		den += y * y
+	}
+	if den == 0 {
+		return num
+	}
+	return num / den
+}
+
+// conditionSamples is how many perturbations conditioning draws of each
+// kind: a result that a last bit decides (a power whose exponent is an
+// odd integer or a half: -0 or NaN) moves under about half of them.
+const conditionSamples = 3
+
+// conditioning returns, for each result of p, the most its reference
+// (want, p's run on inputs and weights) moves, as NMSE, under
+// conditionSamples perturbations of the float inputs and weights
+// (perturb) and as many of the packed weights' scales (perturbScales,
+// scaled by scaleNMSE).
+func conditioning(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, want []*tensor.Tensor) ([]float64, error) {
+	moved := make([]float64, len(want))
+	note := func(got []*tensor.Tensor, scale float64) {
+		for k := range want {
+			if e := scale * nmse(got[k], want[k]); !(e <= moved[k]) {
+				moved[k] = e
+			}
+		}
+	}
+	for s := range uint64(conditionSamples) {
+		salt := s << 40
+		in := make([]*tensor.Tensor, len(inputs))
+		for i := range inputs {
+			in[i] = perturb(inputs[i], salt+uint64(i))
+		}
+		w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+		for name, t := range weights.Tensors {
+			w.Tensors[name] = perturb(t, salt+1<<32+uint64(seedOf(name, 0)))
+		}
+		got, err := p.Run(in, w)
+		if err != nil {
+			return nil, fmt.Errorf("the perturbed run: %v", err)
+		}
+		note(got, 1)
+		for i, a := range p.Args() {
+			in[i] = perturbScales(inputs[i], a.Quant, salt+uint64(i))
+		}
+		for name, t := range weights.Tensors {
+			w.Tensors[name] = t
+		}
+		for _, sp := range p.Params() {
+			w.Tensors[sp.Name] = perturbScales(weights.Tensors[sp.Name], sp.Quant, salt+1<<32+uint64(seedOf(sp.Name, 0)))
+		}
+		if got, err = p.Run(in, w); err != nil {
+			return nil, fmt.Errorf("the run with perturbed scales: %v", err)
+		}
+		note(got, scaleNMSE)
+	}
+	return moved, nil
+}
