@@ -138,7 +138,7 @@ func run(dir string, parts int, skipReal bool, tune string, random randomSeeds, 
 		if err != nil {
 			return err
 		}
-		rs, err := suite.Build("random", cases, suite.Options{Inputs: suite.Seeded, Parts: parts, Metal: mo, Conditioning: true})
+		rs, err := suite.Build("random", cases, suite.Options{Inputs: suite.Seeded, Parts: parts, Metal: mo, Conditioning: true, ZerosAllowed: true})
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rlx-compiler/rlx/bench/gpu/suite"
 	"github.com/rlx-compiler/rlx/codegen/metal"
 )
 
@@ -811,5 +812,90 @@ func TestRandomSuiteWritten(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestCompareRandomSuite runs check.py's compare on the random suite of
+// 120 functions with a result file that a perfect device would write
+// (every output buffer holding the reference bytes, guards untouched,
+// status words zero) but for one result made wrong: every case but that
+// one must pass. The random functions return
+// what the op suite does not (all-zero results such as x − x, rank-0
+// tensors, i1, i64 and bf16 values, NaNs), so a judgement that only the
+// op suite ever exercised would fail good kernels here.
+func TestCompareRandomSuite(t *testing.T) {
+	python := pythonWith(t, "numpy", "Debian's python3-numpy; .ci/run installs it")
+	cases, err := suite.RandomCases(1, 120)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := suite.Build("random", cases, suite.Options{Inputs: suite.Seeded, Parts: 1, Conditioning: true, ZerosAllowed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := s.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("..", "check.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "check.py"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// One f32 result off by 1000 in its first element: that case alone
+	// must fail.
+	wrong := ""
+	res := append([]byte("RLXCUR1\n"), binary.LittleEndian.AppendUint32(nil, uint32(len(s.Jobs)))...)
+	for i, c := range s.Index.Cases {
+		data := map[int][]byte{}
+		for _, o := range c.Outputs {
+			if o.Stride != 1 {
+				t.Fatalf("%s: result #%d sampled", c.Name, o.Index)
+			}
+			data[o.Buffer] = s.Expect[o.Offset : o.Offset+o.Bytes]
+			if wrong == "" && !o.IllConditioned && strings.HasSuffix(o.Type, "xf32>") {
+				d := slices.Clone(data[o.Buffer])
+				v := math.Float32frombits(binary.LittleEndian.Uint32(d))
+				binary.LittleEndian.PutUint32(d, math.Float32bits(v+1000))
+				data[o.Buffer], wrong = d, c.Name
+			}
+		}
+		res = binary.LittleEndian.AppendUint32(res, uint32(len(s.Jobs[i].Buffers)))
+		for k, b := range c.Buffers {
+			d := data[k]
+			if k == c.Status {
+				d = make([]byte, b.Bytes)
+			}
+			res = binary.LittleEndian.AppendUint64(res, uint64(len(d)))
+			res = binary.LittleEndian.AppendUint64(res, 0) // guards before and after
+			res = append(res, d...)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "random.results"), res, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "import json, sys; sys.path.insert(0, sys.argv[1]); import check; " +
+		"r = check.compare('random', sys.argv[1] + '/random.results', sys.argv[1] + '/random.expect'); " +
+		"print(json.dumps({'passed': r['passed'], 'total': r['total'], 'ill': r['ill_conditioned'], " +
+		"'failed': [[c['name'], c['problems']] for c in r['cases'] if not c['pass']]}))"
+	cmd := exec.Command(python, "-c", script, dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("check.compare: %v\n%s", err, stderr.String())
+	}
+	var r struct {
+		Passed, Total, Ill int
+		Failed             [][]any
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	t.Logf("%d of %d cases pass (%s made wrong), %d results marked ill-conditioned", r.Passed, r.Total, wrong, r.Ill)
+	if r.Total != len(cases) || r.Passed != r.Total-1 || len(r.Failed) != 1 || r.Failed[0][0] != wrong {
+		t.Errorf("%d of %d cases pass, failing: %v; want all %d but %s (its result made wrong)", r.Passed, r.Total, r.Failed, len(cases), wrong)
 	}
 }

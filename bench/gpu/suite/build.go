@@ -49,6 +49,10 @@ type Index struct {
 	Kernels []string              `json:"kernels"`
 	Info    map[string]KernelInfo `json:"kernel_info"`
 	Cases   []CaseInfo            `json:"cases"`
+	// ZerosAllowed: a result whose reference is all zeros is judged like
+	// any other (Options.ZerosAllowed), not reported as a case that
+	// tests nothing.
+	ZerosAllowed bool `json:"zeros_allowed,omitempty"`
 }
 
 // KernelInfo is what the report needs of a kernel.
@@ -142,6 +146,12 @@ type Options struct {
 	// it (the random suite: the cosine of a dequantised product of 10^6,
 	// a cancelling sum).
 	Conditioning bool
+	// ZerosAllowed lets results be all zeros. The device driver reports
+	// an all-zero reference as a problem (a hand-written case whose
+	// result is zeros tests little); random functions compute zeros
+	// (x − x, relu of negatives, comparisons all false) as a matter of
+	// course.
+	ZerosAllowed bool
 }
 
 // Emit emits the cases as one module (MSL 3.1, which has bfloat, unless
@@ -183,7 +193,7 @@ func Build(name string, cases []Case, opts Options) (*Suite, error) {
 		return nil, err
 	}
 	s := &Suite{Name: name, Cases: cases, Output: out, Sources: srcs}
-	s.Index = Index{Name: name, Kernels: srcs.Kernels, Info: map[string]KernelInfo{}}
+	s.Index = Index{Name: name, Kernels: srcs.Kernels, Info: map[string]KernelInfo{}, ZerosAllowed: opts.ZerosAllowed}
 	kindex := map[string]int{}
 	kinfo := map[string]*metal.KernelInfo{}
 	for i, k := range out.Manifest.Kernels {
