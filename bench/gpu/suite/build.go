@@ -13,6 +13,8 @@ import (
 	"github.com/rlx-compiler/rlx/codegen/metal/cuda"
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
 	"github.com/rlx-compiler/rlx/dialect/fn"
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/dialect/thunk"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -294,14 +296,14 @@ func portsOf(f *ir.Operation) (ports, error) {
 	var call, ret *ir.Operation
 	for op := range body.Ops() {
 		switch op.Name() {
-		case "thunk.call":
+		case thunk.CallName:
 			if call != nil {
 				return pt, fmt.Errorf("more than one thunk.call")
 			}
 			call = op
-		case "func.return":
+		case fn.ReturnName:
 			ret = op
-		case "graph.param", "graph.constant":
+		case graph.ParamName, graph.ConstantName:
 		default:
 			return pt, fmt.Errorf("%s outside the thunk region", op.Name())
 		}
