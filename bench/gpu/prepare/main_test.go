@@ -563,13 +563,7 @@ func TestCompareFindsProblems(t *testing.T) {
 	script := "import json, sys; sys.path.insert(0, sys.argv[1]); import check; " +
 		"r = check.compare('t', sys.argv[1] + '/t.results', sys.argv[1] + '/t.expect'); " +
 		"r['cases'] = [{k: c[k] for k in ('name', 'pass', 'problems')} for c in r['cases']]; print(json.dumps(r))"
-	cmd := exec.Command(python, "-c", script, dir)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	got, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("check.compare: %v\n%s", err, stderr.String())
-	}
+	got := runScript(t, python, script, dir)
 	var report struct {
 		Cases []struct {
 			Name     string   `json:"name"`
@@ -880,13 +874,7 @@ func TestCompareRandomSuite(t *testing.T) {
 		"r = check.compare('random', sys.argv[1] + '/random.results', sys.argv[1] + '/random.expect'); " +
 		"print(json.dumps({'passed': r['passed'], 'total': r['total'], 'ill': r['ill_conditioned'], " +
 		"'failed': [[c['name'], c['problems']] for c in r['cases'] if not c['pass']]}))"
-	cmd := exec.Command(python, "-c", script, dir)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("check.compare: %v\n%s", err, stderr.String())
-	}
+	out := runScript(t, python, script, dir)
 	var r struct {
 		Passed, Total, Ill int
 		Failed             [][]any
@@ -898,4 +886,18 @@ func TestCompareRandomSuite(t *testing.T) {
 	if r.Total != len(cases) || r.Passed != r.Total-1 || len(r.Failed) != 1 || r.Failed[0][0] != wrong {
 		t.Errorf("%d of %d cases pass, failing: %v; want all %d but %s (its result made wrong)", r.Passed, r.Total, r.Failed, len(cases), wrong)
 	}
+}
+
+// runScript runs python -c script with args and returns its standard
+// output; a failure stops the test with its standard error.
+func runScript(t *testing.T, python, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(python, append([]string{"-c", script}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python -c %q: %v\n%s", script, err, stderr.String())
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -165,27 +166,29 @@ func conditioning(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWe
 	}
 	for s := range uint64(conditionSamples) {
 		salt := s << 40
+		weightSalt := func(name string) uint64 { return salt + 1<<32 + uint64(seedOf(name, 0)) }
+		// Floats moved by a few ulps.
 		in := make([]*tensor.Tensor, len(inputs))
 		for i := range inputs {
 			in[i] = perturb(inputs[i], salt+uint64(i))
 		}
 		w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
 		for name, t := range weights.Tensors {
-			w.Tensors[name] = perturb(t, salt+1<<32+uint64(seedOf(name, 0)))
+			w.Tensors[name] = perturb(t, weightSalt(name))
 		}
 		got, err := p.Run(in, w)
 		if err != nil {
 			return nil, fmt.Errorf("the perturbed run: %v", err)
 		}
 		note(got, 1)
+		// The packed weights' scales moved by one f16 ulp, the rest as
+		// they are.
 		for i, a := range p.Args() {
 			in[i] = perturbScales(inputs[i], a.Quant, salt+uint64(i))
 		}
-		for name, t := range weights.Tensors {
-			w.Tensors[name] = t
-		}
+		w = &ref.TensorWeights{Tensors: maps.Clone(weights.Tensors)}
 		for _, sp := range p.Params() {
-			w.Tensors[sp.Name] = perturbScales(weights.Tensors[sp.Name], sp.Quant, salt+1<<32+uint64(seedOf(sp.Name, 0)))
+			w.Tensors[sp.Name] = perturbScales(weights.Tensors[sp.Name], sp.Quant, weightSalt(sp.Name))
 		}
 		if got, err = p.Run(in, w); err != nil {
 			return nil, fmt.Errorf("the run with perturbed scales: %v", err)

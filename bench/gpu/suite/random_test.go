@@ -137,6 +137,8 @@ func TestPortsOf(t *testing.T) {
 		{"%r = thunk.call @t(%o0) {target = \"metal\"} : (" + ty + ") -> " + ty + " {\n  ^bb0(%a: " + ty + "):\n    thunk.yield %a : " + ty + "\n  }\n  return %o0 : " + ty,
 			"thunk result #0 is not returned"},
 		{"return %o0 : " + ty, "no thunk.call"},
+		{"%w = graph.param \"w\" : " + ty + "\n  %r = thunk.call @t(%w) {target = \"metal\"} : (" + ty + ") -> " + ty + " {\n  ^bb0(%a: " + ty + "):\n    thunk.yield %a : " + ty + "\n  }\n  return %r : " + ty,
+			"thunk operand #0 is not an argument of the function"},
 	} {
 		src := fmt.Sprintf("func.func @f(%%o0: %s) -> %s {\n  %s\n}\n", ty, ty, c.body)
 		m, err := Parse("ports", []Case{{Func: src}})
@@ -306,6 +308,16 @@ func TestConditioning(t *testing.T) {
 	for _, o := range s.Index.Cases[0].Outputs {
 		if o.IllConditioned {
 			t.Errorf("result #%d marked without Conditioning", o.Index)
+		}
+	}
+}
+
+// TestRandomCasesRefuses: seeds start at 1 (the case's InputSeed 0 would
+// mean Options.Seed) and a count is not negative.
+func TestRandomCasesRefuses(t *testing.T) {
+	for _, c := range []struct{ first, n int64 }{{0, 3}, {1, -1}} {
+		if _, err := RandomCases(c.first, c.n); err == nil || !strings.Contains(err.Error(), "seeds start at 1") {
+			t.Errorf("RandomCases(%d, %d): %v, want a refusal", c.first, c.n, err)
 		}
 	}
 }
