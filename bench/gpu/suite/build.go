@@ -15,6 +15,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/dialect/thunk"
+	"github.com/rlx-compiler/rlx/internal/conditioning"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -445,7 +446,7 @@ func (s *Suite) caseJob(c Case, f *ir.Operation, pt ports, reg *metal.Region, ki
 		return nil, info, nil, err
 	}
 	if opts.Conditioning {
-		moved, err := conditioning(p, inputs, weights, want)
+		moved, err := conditioning.Moved(p, inputs, weights, want, func(w string) uint32 { return seedOf(w, 0) })
 		if err != nil {
 			return nil, info, nil, err
 		}

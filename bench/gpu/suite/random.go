@@ -7,6 +7,7 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/conditioning"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/internal/randgraph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -20,8 +21,7 @@ import (
 // runtime/backend/sim's TestRandomGraphs runs in its native mode on the
 // CPU, with the same seeded inputs and weights (InputSeed is the
 // function's seed). Each result must be within the NMSE limit of the
-// widest-rounding element type in the function (LimitBF16, LimitF16,
-// else LimitExact).
+// widest-rounding element type in the function (conditioning.Limit).
 func RandomCases(first, n int64) ([]Case, error) {
 	if first < 1 || n < 0 {
 		return nil, fmt.Errorf("random cases: seeds start at 1 and count up (got first %d, n %d)", first, n)
@@ -42,37 +42,11 @@ func RandomCases(first, n int64) ([]Case, error) {
 			return nil, fmt.Errorf("random cases: %s in the module, want func.func", f.Name())
 		}
 		cases = append(cases, Case{
-			Case:      opsuite.Case{Name: fc.Name(), Limit: randomLimit(f)},
+			Case:      opsuite.Case{Name: fc.Name(), Limit: conditioning.Limit(f)},
 			Func:      ir.Sprint(f, ir.PrintOptions{}),
 			InputSeed: uint64(seed),
 		})
 		seed++
 	}
 	return cases, nil
-}
-
-// randomLimit is the NMSE limit of a random function's results: the
-// widest of the limits of every value's element type (a value rounded to
-// f16 inside the function carries f16's error into an f32 result).
-func randomLimit(f *ir.Operation) float64 {
-	limit := opsuite.LimitExact
-	f.Walk(func(op *ir.Operation) {
-		for _, r := range op.Results() {
-			rt, ok := r.Type().(*ir.RankedTensorType)
-			if !ok {
-				continue
-			}
-			ft, ok := rt.Elem.(*ir.FloatType)
-			if !ok {
-				continue
-			}
-			switch ft.Sem.Name {
-			case "bf16":
-				limit = max(limit, opsuite.LimitBF16)
-			case "f16":
-				limit = max(limit, opsuite.LimitF16)
-			}
-		}
-	})
-	return limit
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rlx-compiler/rlx/codegen/metal/mslcpu"
 	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
 	"github.com/rlx-compiler/rlx/dialect/fn"
+	"github.com/rlx-compiler/rlx/internal/conditioning"
 	"github.com/rlx-compiler/rlx/internal/mpsregions"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/backend"
@@ -231,7 +232,7 @@ func TestRandomSuiteOnCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := nmse(got[pt.result[o.Index]], want)
+			e := conditioning.NMSE(got[pt.result[o.Index]], want)
 			if !(e <= c.Limit) {
 				beyond++
 			}

@@ -1,4 +1,4 @@
-package suite
+package conditioning
 
 import (
 	"encoding/binary"
@@ -6,6 +6,8 @@ import (
 	"maps"
 	"math"
 
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
+	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -118,10 +120,12 @@ func perturbScales(t *tensor.Tensor, q *ref.QuantUse, salt uint64) *tensor.Tenso
 	return r
 }
 
-// nmse is Σ(a−b)²/Σb² as the device driver measures it (check.py's
-// nmse): NaN in one and not the other, or infinities that differ, give
-// +Inf; elements NaN or infinite in both are left out; 0 over 0 is 0.
-func nmse(a, b *tensor.Tensor) float64 {
+// NMSE is Σ(a−b)²/Σb² as the GPU check's driver measures it
+// (bench/gpu/check.py's nmse): NaN in one and not the other, or
+// infinities that differ, give +Inf; elements NaN or infinite in both
+// are left out; 0 over 0 is 0. (internal/runtimetest's NMSE returns NaN
+// where a NaN is.)
+func NMSE(a, b *tensor.Tensor) float64 {
 	var num, den float64
 	for i := range b.Len() {
 		x, y := a.Float64(i), b.Float64(i)
@@ -150,23 +154,25 @@ func nmse(a, b *tensor.Tensor) float64 {
 // odd integer or a half: -0 or NaN) moves under about half of them.
 const conditionSamples = 3
 
-// conditioning returns, for each result of p, the most its reference
-// (want, p's run on inputs and weights) moves, as NMSE, under
-// conditionSamples perturbations of the float inputs and weights
-// (perturb) and as many of the packed weights' scales (perturbScales,
-// scaled by scaleNMSE).
-func conditioning(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, want []*tensor.Tensor) ([]float64, error) {
+// Moved returns, for each result of p, the most its reference (want,
+// p's run on inputs and weights) moves, as NMSE, under conditionSamples
+// perturbations of the float inputs and weights (perturb) and as many of
+// the packed weights' scales (perturbScales, scaled by scaleNMSE). seed
+// names each weight's draws, so that a weight shared by two programs is
+// perturbed alike in both. A result whose Moved is beyond its limit
+// (NaN included) is ill-conditioned.
+func Moved(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, want []*tensor.Tensor, seed func(weight string) uint32) ([]float64, error) {
 	moved := make([]float64, len(want))
 	note := func(got []*tensor.Tensor, scale float64) {
 		for k := range want {
-			if e := scale * nmse(got[k], want[k]); !(e <= moved[k]) {
+			if e := scale * NMSE(got[k], want[k]); !(e <= moved[k]) {
 				moved[k] = e
 			}
 		}
 	}
 	for s := range uint64(conditionSamples) {
 		salt := s << 40
-		weightSalt := func(name string) uint64 { return salt + 1<<32 + uint64(seedOf(name, 0)) }
+		weightSalt := func(name string) uint64 { return salt + 1<<32 + uint64(seed(name)) }
 		// Floats moved by a few ulps.
 		in := make([]*tensor.Tensor, len(inputs))
 		for i := range inputs {
@@ -196,4 +202,32 @@ func conditioning(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWe
 		note(got, scaleNMSE)
 	}
 	return moved, nil
+}
+
+// Limit is the NMSE limit of a function's results, f a function: the
+// widest of the limits of every value's element type (a value rounded to
+// f16 inside the function carries f16's error into an f32 result):
+// opsuite.LimitBF16 with a bf16 value, else opsuite.LimitF16 with an f16
+// one, else opsuite.LimitExact.
+func Limit(f *ir.Operation) float64 {
+	limit := opsuite.LimitExact
+	f.Walk(func(op *ir.Operation) {
+		for _, r := range op.Results() {
+			rt, ok := r.Type().(*ir.RankedTensorType)
+			if !ok {
+				continue
+			}
+			ft, ok := rt.Elem.(*ir.FloatType)
+			if !ok {
+				continue
+			}
+			switch ft.Sem.Name {
+			case "bf16":
+				limit = max(limit, opsuite.LimitBF16)
+			case "f16":
+				limit = max(limit, opsuite.LimitF16)
+			}
+		}
+	})
+	return limit
 }

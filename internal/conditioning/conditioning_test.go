@@ -1,0 +1,182 @@
+package conditioning
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
+	"github.com/rlx-compiler/rlx/dialect/builtin"
+	"github.com/rlx-compiler/rlx/internal/irtest"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// TestPerturb: every f32 element moves by exactly perturbULPs ulps of
+// its own binade (1 ± 64·2⁻²³ of a power of two is exact), f16 and bf16
+// by one of theirs, in both directions over a few elements; an integer
+// tensor comes back as it is.
+func TestPerturb(t *testing.T) {
+	for _, c := range []struct {
+		dt  tensor.DType
+		eps float64
+	}{{tensor.F32, perturbULPs * 0x1p-23}, {tensor.F16, 0x1p-10}, {tensor.BF16, 0x1p-7}} {
+		in := make([]float32, 16)
+		for i := range in {
+			in[i] = float32(math.Ldexp(1, i-8))
+		}
+		x, err := tensor.FromFloat32(c.dt, []int{16}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := perturb(x, 5)
+		ups := 0
+		for i, v := range p.Floats() {
+			r := float64(v)/float64(in[i]) - 1
+			switch r {
+			case c.eps:
+				ups++
+			case -c.eps:
+			default:
+				t.Errorf("%v element %d: %g moved to %g (×1%+g), want ×(1 ± %g)", c.dt, i, in[i], v, r, c.eps)
+			}
+		}
+		if ups == 0 || ups == 16 {
+			t.Errorf("%v: %d of 16 elements moved up, want both directions", c.dt, ups)
+		}
+		if x.Floats()[0] != in[0] {
+			t.Errorf("%v: perturb changed its input", c.dt)
+		}
+	}
+	ints, err := tensor.FromInt64(tensor.I32, []int{2}, []int64{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perturb(ints, 1) != ints {
+		t.Error("an integer tensor was not returned as it is")
+	}
+}
+
+// TestPerturbScales: q4_0 blocks' d (the first two bytes of 18) move by
+// one f16 ulp, their quants stay, and a zero d stays zero; q4_k moves d
+// and dmin; q6_k its d at byte 208 of 210.
+func TestPerturbScales(t *testing.T) {
+	for _, c := range []struct {
+		f       gguf.Format
+		k       int
+		offsets []int
+	}{{gguf.Q4_0, 32, []int{0}}, {gguf.Q4_K, 256, []int{0, 2}}, {gguf.Q6_K, 256, []int{208}}} {
+		bb := c.f.BlockBytes()
+		b := make([]byte, 3*bb)
+		for i := range b {
+			b[i] = byte(i*7 + 1)
+		}
+		for blk := range 3 {
+			for _, o := range c.offsets {
+				h := uint16(0x3c00) // 1.0
+				if blk == 2 {
+					h = 0
+				}
+				binary.LittleEndian.PutUint16(b[blk*bb+o:], h)
+			}
+		}
+		w, err := tensor.FromBytes([]int{len(b)}, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := perturbScales(w, &ref.QuantUse{Format: c.f, N: 3, K: c.k}, 9).Bytes()
+		scale := map[int]bool{}
+		for blk := range 3 {
+			for _, o := range c.offsets {
+				at := blk*bb + o
+				scale[at], scale[at+1] = true, true
+				h := binary.LittleEndian.Uint16(got[at:])
+				switch {
+				case blk == 2 && h != 0:
+					t.Errorf("%v block %d: a zero scale moved to %#x", c.f, blk, h)
+				case blk < 2 && h != 0x3c01 && h != 0x3bff:
+					t.Errorf("%v block %d scale at %d: %#x, want 1.0 moved by one ulp", c.f, blk, o, h)
+				}
+			}
+		}
+		for i := range got {
+			if !scale[i] && got[i] != b[i] {
+				t.Errorf("%v: byte %d, not a scale, changed", c.f, i)
+				break
+			}
+		}
+	}
+}
+
+// TestNMSE: the GPU driver's rules for NaN and infinity.
+func TestNMSE(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, c := range []struct {
+		a, b []float32
+		want float64
+	}{
+		{[]float32{1, 2}, []float32{1, 2}, 0},
+		{[]float32{1, 3}, []float32{1, 2}, 1.0 / 5},
+		{[]float32{nan, 2}, []float32{1, 2}, math.Inf(1)},
+		{[]float32{1, 2}, []float32{nan, 2}, math.Inf(1)},
+		{[]float32{nan, 3}, []float32{nan, 2}, 1.0 / 4},
+		{[]float32{inf, 2}, []float32{inf, 2}, 0},
+		{[]float32{-inf, 2}, []float32{inf, 2}, math.Inf(1)},
+		{[]float32{1, 2}, []float32{inf, 2}, math.Inf(1)},
+		{[]float32{0, 0}, []float32{0, 0}, 0},
+		{[]float32{0, 1}, []float32{0, 0}, 1},
+	} {
+		a, _ := tensor.FromFloat32(tensor.F32, []int{2}, c.a)
+		b, _ := tensor.FromFloat32(tensor.F32, []int{2}, c.b)
+		if got := NMSE(a, b); got != c.want {
+			t.Errorf("NMSE(%v, %v) = %g, want %g", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestMoved: x − y of two nearly equal values is ill-conditioned (64 ulps
+// of the operands are many of the difference), x + y is not.
+func TestMoved(t *testing.T) {
+	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %s = graph.sub %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %a = graph.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %s, %a : tensor<4xf32>, tensor<4xf32>
+}`)
+	p, err := ref.Compile(m, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := tensor.FromFloat32(tensor.F32, []int{4}, []float32{1, 2, 3, 4})
+	y, _ := tensor.FromFloat32(tensor.F32, []int{4}, []float32{1 + 0x1p-20, 2 + 0x1p-19, 3 + 0x1p-18, 4 + 0x1p-18})
+	in := []*tensor.Tensor{x, y}
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
+		t.Errorf("moved %v: want x − y beyond %g and x + y within it", moved, limit)
+	}
+}
+
+// TestLimit: a function's limit is its widest-rounding value's.
+func TestLimit(t *testing.T) {
+	for _, c := range []struct {
+		mid  string
+		want float64
+	}{{"f32", opsuite.LimitExact}, {"f16", opsuite.LimitF16}, {"bf16", opsuite.LimitBF16}} {
+		m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = graph.cast %x : (tensor<4xf32>) -> tensor<4x`+c.mid+`>
+  %r = graph.cast %c : (tensor<4x`+c.mid+`>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`)
+		if got := Limit(builtin.Body(m).First()); got != c.want {
+			t.Errorf("through %s: limit %g, want %g", c.mid, got, c.want)
+		}
+	}
+}
