@@ -6,26 +6,29 @@
 # tool's 64 MiB):
 #
 #   FULL=1 bash bench/gpu/variant.sh H && (cd .devcarry && tar -czf H.tgz H && rm -rf H)
-#   bash bench/gpu/variant.sh S bench/gpu/variants/c16-stepped.patch
-#   bash bench/gpu/variant.sh U bench/gpu/variants/experts-unstaged.patch
+#   bash bench/gpu/variant.sh T
+#   bash bench/gpu/variant.sh CI bench/gpu/variants/c16-indexed.patch
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 601 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
-# then, on the GPU machine (the device tool; carry [".devcarry/H.tgz",
-# ".devcarry/S", ".devcarry/U", ".devcarry/ab.sh"] for a and b):
+# then, on the GPU machine (the device tool; carry [".devcarry/T",
+# ".devcarry/CI", ".devcarry/ab.sh"] for a, as the tree and H.tgz
+# alone fill most of the 64 MiB; [".devcarry/H.tgz"] for b):
 #
-#   bash bench/gpu/next.sh a   # about 3 min
-#   bash bench/gpu/next.sh b   # about 7 min
-#   bash bench/gpu/next.sh c   # about 5 min
+#   bash bench/gpu/next.sh a   # about 2 min
+#   bash bench/gpu/next.sh b   # about 1 min
+#   bash bench/gpu/next.sh c   # about 1.5 min
 #
-# a: ab.sh of the committed emitter (H: q6_k_c16's rows through an
-#    index) against S (its rows through stepped pointers, stop 50's) and
-#    U (the experts' one-stage q4_k rows unstaged), two rounds, the q6_k,
-#    MoE and dense rows shown.
+# a: ab.sh of the committed emitter (T: q6_k_c16's rows through stepped
+#    pointers) against CI (its rows through an index), two rounds, the
+#    q6_k rows shown: the H200 (run 34a) and an H100 (run 33c) disagree
+#    on which is faster.
 # b: the full check of H: correctness at small and real sizes, the
 #    sanitizers at small sizes, the bench table (report.md under $OUT/C).
+# c: the random suite in .devcarry/R: each job against the interpreter
+#    three times, and the four sanitizers (report.md under $OUT/R).
 set -u
 case ${1:-} in
 a | b | c) ;;
@@ -40,13 +43,13 @@ if [ "$1" = c ]; then
   tail -12 "$out/random.log"
   exit 0
 fi
-[ -d .devcarry/H ] || tar -xzf .devcarry/H.tgz -C .devcarry || exit 1
 case $1 in
 a)
-  VARIANTS="H S U" ROUNDS=2 SHOW='q6_k\|moe\|dense' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
+  VARIANTS="T CI" ROUNDS=2 SHOW='q6_k' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
   cat "$out/ab.txt"
   ;;
 b)
+  [ -d .devcarry/H ] || tar -xzf .devcarry/H.tgz -C .devcarry || exit 1
   OUT=$out/C bash .devcarry/H/run.sh full --budget 400 --only correct_small,correct_real,sanitize_small,bench >"$out/full.log" 2>&1
   tail -3 "$out/full.log"
   grep -E "cases pass|copy" "$out/C/report.md" | head -4

@@ -11,7 +11,9 @@ import "fmt"
 // ahead: each row is one 8-byte load of the column's low nibbles, one
 // 4-byte load of their top two bits, its scale byte and its block's d,
 // and the lanes of a simdgroup read neighbouring columns, so each load
-// is contiguous across the simdgroup. After every colAhead rows the
+// is contiguous across the simdgroup. Where the rows fill the
+// threadgroups, a lane reads them through pointers that each turn moves
+// on (colPlan.stepped). After every colAhead rows the
 // simdgroup's lanes fold their row sums (simdFold) into threadgroup
 // memory, one slot a simdgroup and row; the slots meet at the end in
 // simdgroup order. A threadgroup has a lane a column up to the thread
@@ -31,11 +33,13 @@ import "fmt"
 // µs at 14336×4096 against q6_k's 19.3, but 21.4 at 4096×14336 against
 // 20.2 and 10.3 at 4096×4096 against 8.2, so nothing selects it by
 // itself (rlx-import --q6k-columns asks); docs/gpu-check.md, What is not
-// done, says what differs from the probe. Stop 50 read the rows through
-// pointers each turn moves on, as the probe does, instead of a row index
-// times the columns: on an H100 (run 33c) that was 18% slower at
-// 4096×14336 and 2% at 14336×4096, so the rows are indexed again
-// (bench/gpu/variants/c16-stepped.patch keeps the stepped version).
+// done, says what differs from the probe. Where the rows fill the
+// threadgroups they are read through pointers each turn moves on, as the
+// probe's are, instead of a row index times the columns (stop 50): on the
+// H200 that is 6% faster at 14336×4096 and 1% at 4096×14336 (run 34a:
+// 17.4 against 18.6 µs, 21.1 against 21.4), on an H100 18% and 2% slower
+// (run 33c); bench/gpu/variants/c16-indexed.patch keeps the indexed
+// rows.
 
 // colRows is the weight rows a threadgroup of the q6_k_c16 GEMV walks
 // with one x row, and colAhead how many rows ahead a lane loads.
@@ -95,12 +99,20 @@ func dequantGEMVColumns(b *kb, m, n, k int64) {
 		}
 		b.l("const float cx%d = 160.0f * (%s);", mi, sumTerms(terms))
 	}
+	if p.stepped() {
+		// The column's parts in the threadgroup's first row; each turn
+		// moves them on colAhead rows.
+		b.l("device const uint2 *qlr = qlw + (r0 * %du + c);", p.cols)
+		b.l("device const uint *qhr = qhw + (r0 * %du + c);", p.cols)
+		b.l("device const uchar *scr = scw + (r0 * %du + c);", p.cols)
+		b.l("device const ushort *dr = dw + (r0 * %du + c / 16u);", p.k/256)
+	}
 	for i := range int64(colAhead) {
 		b.l("uint2 ql%d;", i)
 		b.l("uint qh%d;", i)
 		b.l("uint sc%d;", i)
 		b.l("ushort d%d;", i)
-		colLoad(b, p, i, fmt.Sprintf("r0 + %du", i))
+		colLoad(b, p, i, "", i)
 	}
 	b.l("for (uint rt = 0u; rt < %du; rt += %du) {", p.rows-colAhead, colAhead)
 	colTurn(b, p, "rt", true)
@@ -121,24 +133,45 @@ func dequantGEMVColumns(b *kb, m, n, k int64) {
 	b.l("}")
 }
 
-// colLoad emits the loads of ahead-slot i's weight row, the expression
-// row (clamped to the last row when the rows do not fill the
-// threadgroups), into the slot's registers ql<i>, qh<i>, sc<i>, d<i>.
-func colLoad(b *kb, p colPlan, i int64, row string) {
-	if p.n%p.rows != 0 {
-		row = fmt.Sprintf("min(%s, %du)", row, p.n-1)
-	}
+// stepped reports whether the threadgroups' rows fill n exactly, so that
+// a lane reads its rows through pointers that each turn moves on: every
+// load is then a pointer and a constant (the row's offset in the turn),
+// which a compiler folds into the load's address, where a row index
+// times the columns, computed in 32 bits, costs a multiply and a 64-bit
+// add a load (the CUDA probe's xs6h steps its pointers so).
+func (p colPlan) stepped() bool { return p.n%p.rows == 0 }
+
+// colLoad emits the loads of ahead-slot i's weight row, ahead rows on
+// from the turn's first (rt, an expression; "" for the loads before the
+// first turn), into the slot's registers ql<i>, qh<i>, sc<i>, d<i>:
+// through the stepped pointers, which stand at the turn's first row; or
+// by the row's index, clamped to the last row (the rows do not fill the
+// threadgroups).
+func colLoad(b *kb, p colPlan, i int64, rt string, ahead int64) {
 	b.l("{")
-	b.l("const uint rr = %s;", row)
-	b.l("const uint o = rr * %du + c;", p.cols)
+	var ql, qh, sc, d string
+	if p.stepped() {
+		o := fmt.Sprintf("%du", ahead*p.cols)
+		ql, qh, sc = "qlr["+o+"]", "qhr["+o+"]", "scr["+o+"]"
+		d = fmt.Sprintf("dr[%du]", ahead*p.k/256)
+	} else {
+		row := fmt.Sprintf("r0 + %du", ahead)
+		if rt != "" {
+			row = fmt.Sprintf("r0 + %s + %du", rt, ahead)
+		}
+		b.l("const uint rr = min(%s, %du);", row, p.n-1)
+		b.l("const uint o = rr * %du + c;", p.cols)
+		ql, qh, sc = "qlw[o]", "qhw[o]", "scw[o]"
+		d = fmt.Sprintf("dw[rr * %du + c / 16u]", p.k/256)
+	}
 	// Loaded into a const first: the CUDA shim's vector assignment
 	// copies element by element (rlx_copy_storage), which split the
 	// 8-byte load in two; the copy construction is one load.
-	b.l("const uint2 lq = qlw[o];")
+	b.l("const uint2 lq = %s;", ql)
 	b.l("ql%d = lq;", i)
-	b.l("qh%d = qhw[o];", i)
-	b.l("sc%d = scw[o];", i)
-	b.l("d%d = dw[rr * %du + c / 16u];", i, p.k/256)
+	b.l("qh%d = %s;", i, qh)
+	b.l("sc%d = %s;", i, sc)
+	b.l("d%d = %s;", i, d)
 	b.l("}")
 }
 
@@ -155,7 +188,7 @@ func colTurn(b *kb, p colPlan, rt string, more bool) {
 		b.l("const uint s = sc%d;", i)
 		b.l("const ushort dh = d%d;", i)
 		if more {
-			colLoad(b, p, i, fmt.Sprintf("r0 + %s + %du", rt, colAhead+i))
+			colLoad(b, p, i, rt, colAhead+i)
 		}
 		b.l("const uint l0 = (q.x & 0x0F0F0F0Fu) | (h & 0x30303030u);")
 		b.l("const uint h0 = ((q.x >> 4) & 0x0F0F0F0Fu) | ((h >> 2) & 0x30303030u);")
@@ -180,6 +213,12 @@ func colTurn(b *kb, p colPlan, rt string, more bool) {
 			b.l("}")
 		}
 		b.l("}")
+	}
+	if more && p.stepped() {
+		b.l("qlr += %du;", colAhead*p.cols)
+		b.l("qhr += %du;", colAhead*p.cols)
+		b.l("scr += %du;", colAhead*p.cols)
+		b.l("dr += %du;", colAhead*p.k/256)
 	}
 	rm := p.rows * p.m
 	simdFold(b, "part", colAhead*p.m, func(idx, v string) {

@@ -274,7 +274,7 @@ func matmulCases() []Case {
 // not fill the threadgroups (21 of 32, 5 of 8) and at a K of more columns
 // than a threadgroup's 1024 threads (16640: 1040, two passes, the second
 // with 16 lanes live), once with rows that do fill them (16 of 16 at M =
-// 2: the rows' index not clamped).
+// 2: the rows read through stepped pointers).
 func dequantCases() []Case {
 	type shape struct{ m, n, k int }
 	var cs []Case
