@@ -7,16 +7,16 @@ import "fmt"
 // Q6_KC16: four arrays, ql, qh, sc and d, every part of a column an
 // aligned load), for an x-stationary walk. A lane owns a column c of 16
 // weights: it loads its 16 x values (for each row of x) into registers
-// once, then walks the threadgroup's colRows weight rows, colAhead rows
-// ahead: each row is one 8-byte load of the column's low nibbles, one
-// 4-byte load of their top two bits, its scale byte and its block's d,
-// and the lanes of a simdgroup read neighbouring columns, so each load
-// is contiguous across the simdgroup. Where the rows fill the
-// threadgroups, a lane reads them through pointers that each turn moves
-// on (colPlan.stepped). After every colAhead rows the
-// simdgroup's lanes fold their row sums (simdFold) into threadgroup
-// memory, one slot a simdgroup and row; the slots meet at the end in
-// simdgroup order. A threadgroup has a lane a column up to the thread
+// once, then walks the threadgroup's rows (colRows, colRowsNarrow for a
+// narrow threadgroup), colAhead rows ahead: each row is one 8-byte load
+// of the column's low nibbles, one 4-byte load of their top two bits,
+// its scale byte and its block's d, and the lanes of a simdgroup read
+// neighbouring columns, so each load is contiguous across the simdgroup.
+// Where the rows fill the threadgroups, a lane reads them through
+// pointers that each turn moves on (colPlan.stepped). After every
+// colAhead rows the simdgroup's lanes fold their row sums (simdFold) into
+// threadgroup memory, one slot a simdgroup and row; the slots meet at the
+// end in simdgroup order. A threadgroup has a lane a column up to the thread
 // limit; a longer row takes more column passes, each adding into the
 // same slots, so the kernel also runs with fewer threads than it asks
 // for (ResizeRows).
@@ -42,10 +42,20 @@ import "fmt"
 // rows.
 
 // colRows is the weight rows a threadgroup of the q6_k_c16 GEMV walks
-// with one x row, and colAhead how many rows ahead a lane loads.
+// with one x row, colRowsNarrow the same for a threadgroup of at most
+// colNarrow lanes (K ≤ 4096), and colAhead how many rows ahead a lane
+// loads. A threadgroup of a few hundred lanes shares a core with others
+// (three of 256 lanes at the 72 registers the CUDA build takes), so
+// fewer rows make a grid of several full waves instead of one and a thin
+// second: on an H100 (run 35a) 8 rows took 8.1 µs at 4096×4096 and 20.2
+// at 4096×14336 against 32 rows' 10.3 and 24.7 (16 rows: 8.5, 21.8). A
+// threadgroup of 896 lanes (K = 14336) fills a core alone: there 16 rows
+// (two waves) took 22.3 µs and 8 took 24.1 against 32 rows' 20.6.
 const (
-	colRows  = 32
-	colAhead = 4
+	colRows       = 32
+	colRowsNarrow = 8
+	colNarrow     = 256
+	colAhead      = 4
 )
 
 // colPlan is the shape of a q6_k_c16 GEMV.
@@ -58,8 +68,12 @@ type colPlan struct {
 
 func planColumns(m, n, k int64, maxThreads int) colPlan {
 	cols := k / 16
-	rows := max(colAhead, min(colRows/m/colAhead*colAhead, ceilDiv(n, colAhead)*colAhead))
 	threads := min(ceilDiv(cols, SimdWidth)*SimdWidth, int64(maxThreads)/SimdWidth*SimdWidth)
+	budget := int64(colRows)
+	if threads <= colNarrow {
+		budget = colRowsNarrow
+	}
+	rows := max(colAhead, min(budget/m/colAhead*colAhead, ceilDiv(n, colAhead)*colAhead))
 	return colPlan{m: m, n: n, k: k, cols: cols, rows: rows, threads: threads}
 }
 

@@ -8,11 +8,13 @@
 // one 8-byte load (through a const, so that the CUDA shim keeps it one
 // load); each field read as 128 + q, the column's 160·Σx taken off once;
 // every four rows folded into the simdgroup's slots, the first column
-// pass storing and later ones adding. 64 rows fill two threadgroups of
-// 32, so no row is clamped, and a lane reads its rows through pointers
-// that each turn of four rows moves on (every load a pointer and a
-// constant). 40 rows (@ragged) do not fill the threadgroups: each row is
-// an index, clamped to the last row.
+// pass storing and later ones adding. A threadgroup of 256 lanes (K =
+// 4096) walks 8 rows (colRowsNarrow): 64 rows fill eight threadgroups,
+// so no row is clamped, and a lane reads its rows through pointers that
+// each turn of four rows moves on (every load a pointer and a constant).
+// 36 rows (@ragged) do not fill the threadgroups: each row is an index,
+// clamped to the last row. A wider threadgroup (@wide, K = 8192: 512
+// lanes) walks 32 rows.
 
 // CHECK-LABEL: // x[1, 4096] · W[64, 4096]ᵀ, W in q6_k_c16
 // CHECK-NEXT: kernel void dequant_gemv_q6_k_c16_0(
@@ -20,7 +22,7 @@
 // CHECK-NEXT: device const uint *qhw = (device const uint *)(w + 131072u);
 // CHECK-NEXT: device const uchar *scw = w + 196608u;
 // CHECK-NEXT: device const ushort *dw = (device const ushort *)(w + 212992u);
-// CHECK-NEXT: const uint r0 = tgpos.x * 32u;
+// CHECK-NEXT: const uint r0 = tgpos.x * 8u;
 // CHECK-NEXT: const uint e128 = 0x43000000u + tgpos.y;
 // CHECK-NEXT: const uint mg = 0x4B000000u | tgpos.y;
 // CHECK-NEXT: for (uint c0 = 0u; c0 < 256u; c0 += tptg.x) {
@@ -39,7 +41,7 @@
 // CHECK-NEXT: qh3 = qhr[768u];
 // CHECK-NEXT: sc3 = scr[768u];
 // CHECK-NEXT: d3 = dr[48u];
-// CHECK: for (uint rt = 0u; rt < 28u; rt += 4u) {
+// CHECK: for (uint rt = 0u; rt < 4u; rt += 4u) {
 // CHECK: const uint2 lq = qlr[1024u];
 // CHECK-NEXT: ql0 = lq;
 // CHECK-NEXT: qh0 = qhr[1024u];
@@ -61,14 +63,14 @@
 // CHECK-NEXT: scr += 1024u;
 // CHECK-NEXT: dr += 64u;
 // CHECK: if (c0 == 0u) {
-// CHECK-NEXT: tg[sg * 32u + rt * 1u + lane / 8u] = f4_0;
+// CHECK-NEXT: tg[sg * 8u + rt * 1u + lane / 8u] = f4_0;
 // CHECK-NEXT: } else {
-// CHECK-NEXT: tg[sg * 32u + rt * 1u + lane / 8u] += f4_0;
+// CHECK-NEXT: tg[sg * 8u + rt * 1u + lane / 8u] += f4_0;
 // The last four rows load nothing more.
-// CHECK: tg[sg * 32u + 28u * 1u + lane / 8u] += f4_0;
+// CHECK: tg[sg * 8u + 4u * 1u + lane / 8u] += f4_0;
 // CHECK: threadgroup_barrier(mem_flags::mem_threadgroup);
-// CHECK-NEXT: for (uint i = tpos.x; i < 32u; i += tptg.x) {
-// CHECK: s += tg[g * 32u + i];
+// CHECK-NEXT: for (uint i = tpos.x; i < 8u; i += tptg.x) {
+// CHECK: s += tg[g * 8u + i];
 // CHECK: y[(i % 1u) * 64u + row] = s;
 
 func.func @columns(%x: tensor<1x4096xf32>) -> tensor<1x64xf32> {
@@ -81,26 +83,44 @@ func.func @columns(%x: tensor<1x4096xf32>) -> tensor<1x64xf32> {
   return %r : tensor<1x64xf32>
 }
 
-// CHECK-LABEL: // x[1, 4096] · W[40, 4096]ᵀ, W in q6_k_c16
+// CHECK-LABEL: // x[1, 4096] · W[36, 4096]ᵀ, W in q6_k_c16
 // CHECK-NOT: qlr
-// CHECK: const uint rr = min(r0 + 3u, 39u);
+// CHECK: const uint rr = min(r0 + 3u, 35u);
 // CHECK-NEXT: const uint o = rr * 256u + c;
 // CHECK-NEXT: const uint2 lq = qlw[o];
 // CHECK-NEXT: ql3 = lq;
 // CHECK-NEXT: qh3 = qhw[o];
 // CHECK-NEXT: sc3 = scw[o];
 // CHECK-NEXT: d3 = dw[rr * 16u + c / 16u];
-// CHECK: for (uint rt = 0u; rt < 28u; rt += 4u) {
-// CHECK: const uint rr = min(r0 + rt + 4u, 39u);
+// CHECK: for (uint rt = 0u; rt < 4u; rt += 4u) {
+// CHECK: const uint rr = min(r0 + rt + 4u, 35u);
 // CHECK-NOT: qlr
-// CHECK: y[(i % 1u) * 40u + row] = s;
+// CHECK: y[(i % 1u) * 36u + row] = s;
 
-func.func @ragged(%x: tensor<1x4096xf32>) -> tensor<1x40xf32> {
-  %r = thunk.call @ragged_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x40xf32> {
+func.func @ragged(%x: tensor<1x4096xf32>) -> tensor<1x36xf32> {
+  %r = thunk.call @ragged_thunk(%x) {target = "metal"} : (tensor<1x4096xf32>) -> tensor<1x36xf32> {
   ^bb0(%a: tensor<1x4096xf32>):
-    %w = graph.param "w.q6_k_c16" : tensor<134400xui8>
-    %0 = graph.dequant_matmul %a, %w {format = "q6_k_c16", k = 4096 : i64, n = 40 : i64} : (tensor<1x4096xf32>, tensor<134400xui8>) -> tensor<1x40xf32>
-    thunk.yield %0 : tensor<1x40xf32>
+    %w = graph.param "w.q6_k_c16" : tensor<120960xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q6_k_c16", k = 4096 : i64, n = 36 : i64} : (tensor<1x4096xf32>, tensor<120960xui8>) -> tensor<1x36xf32>
+    thunk.yield %0 : tensor<1x36xf32>
   }
-  return %r : tensor<1x40xf32>
+  return %r : tensor<1x36xf32>
+}
+
+// CHECK-LABEL: // x[1, 8192] · W[64, 8192]ᵀ, W in q6_k_c16
+// CHECK: const uint r0 = tgpos.x * 32u;
+// CHECK: for (uint c0 = 0u; c0 < 512u; c0 += tptg.x) {
+// CHECK: device const uint2 *qlr = qlw + (r0 * 512u + c);
+// CHECK: for (uint rt = 0u; rt < 28u; rt += 4u) {
+// CHECK: tg[sg * 32u + 28u * 1u + lane / 8u] += f4_0;
+// CHECK: for (uint i = tpos.x; i < 32u; i += tptg.x) {
+
+func.func @wide(%x: tensor<1x8192xf32>) -> tensor<1x64xf32> {
+  %r = thunk.call @wide_thunk(%x) {target = "metal"} : (tensor<1x8192xf32>) -> tensor<1x64xf32> {
+  ^bb0(%a: tensor<1x8192xf32>):
+    %w = graph.param "w.q6_k_c16" : tensor<430080xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q6_k_c16", k = 8192 : i64, n = 64 : i64} : (tensor<1x8192xf32>, tensor<430080xui8>) -> tensor<1x64xf32>
+    thunk.yield %0 : tensor<1x64xf32>
+  }
+  return %r : tensor<1x64xf32>
 }

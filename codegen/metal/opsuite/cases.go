@@ -271,7 +271,7 @@ func matmulCases() []Case {
 // whose GEMV takes 8 rows a threadgroup instead of 4 (N = 8195: 1025
 // threadgroups of 8 rows, the last one short); q6_k_c16 (dequant_columns.go)
 // at a K of a partial simdgroup of columns (2304: 144), at rows that do
-// not fill the threadgroups (21 of 32, 5 of 8) and at a K of more columns
+// not fill the threadgroups (21 of 24, 5 of 8) and at a K of more columns
 // than a threadgroup's 1024 threads (16640: 1040, two passes, the second
 // with 16 lanes live), once with rows that do fill them (16 of 16 at M =
 // 2: the rows read through stepped pointers).
