@@ -7,6 +7,7 @@
 #
 #   FULL=1 bash bench/gpu/variant.sh H && (cd .devcarry && tar -czf H.tgz H && rm -rf H)
 #   bash bench/gpu/variant.sh T
+#   bash bench/gpu/variant.sh R32 bench/gpu/variants/c16-rows32.patch
 #   bash bench/gpu/variant.sh CI bench/gpu/variants/c16-indexed.patch
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
@@ -14,17 +15,19 @@
 #   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 601 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/T",
-# ".devcarry/CI", ".devcarry/ab.sh"] for a, as the tree and H.tgz
+# ".devcarry/R32", ".devcarry/CI", ".devcarry/ab.sh"] for a, as the tree and H.tgz
 # alone fill most of the 64 MiB; [".devcarry/H.tgz"] for b):
 #
-#   bash bench/gpu/next.sh a   # about 2 min
+#   bash bench/gpu/next.sh a   # about 4 min
 #   bash bench/gpu/next.sh b   # about 1 min
 #   bash bench/gpu/next.sh c   # about 1.5 min
 #
-# a: ab.sh of the committed emitter (T: q6_k_c16's rows through stepped
-#    pointers) against CI (its rows through an index), two rounds, the
-#    q6_k rows shown: the H200 (run 34a) and an H100 (run 33c) disagree
-#    on which is faster.
+# a: ab.sh of the committed emitter (T: q6_k_c16 on 8 rows a 256-lane
+#    threadgroup, its rows through stepped pointers) against R32 (32
+#    rows at every K, as the H200 last ran it) and CI (its rows through
+#    an index), two rounds, the q6_k rows shown: runs 35a/35b timed the
+#    8 rows on an H100 only, and the H200 (run 34a) and an H100 (run
+#    33c) disagree on the indexed rows.
 # b: the full check of H: correctness at small and real sizes, the
 #    sanitizers at small sizes, the bench table (report.md under $OUT/C).
 # c: the random suite in .devcarry/R: each job against the interpreter
@@ -45,7 +48,7 @@ if [ "$1" = c ]; then
 fi
 case $1 in
 a)
-  VARIANTS="T CI" ROUNDS=2 SHOW='q6_k' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
+  VARIANTS="T R32 CI" ROUNDS=2 SHOW='q6_k' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
   cat "$out/ab.txt"
   ;;
 b)
