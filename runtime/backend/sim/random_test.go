@@ -42,11 +42,10 @@ var (
 // when the inputs and weights move by a few ulps, conditioning.Moved),
 // and a function with an ill-conditioned result is checked op by op, on
 // the values each op reads in the interpreter's run: an op within opTol
-// (the codegen's elementwise
-// limit, NMSE 1e-7, is a relative error of about 3·10⁻⁴; its erf, say,
-// is an approximation); a sum of products (matmul, dequant_matmul, a sum
-// or mean reduction) within sumTol of the sum of the terms' absolute
-// values, element by element (summed in another order, terms of 10⁶ that
+// (the codegen's elementwise limit, NMSE 1e-7, is a relative error of
+// about 3·10⁻⁴; its erf, say, is an approximation); a sum of products
+// (matmul, dequant_matmul, a sum or mean reduction) within sumTol of the
+// sum of the terms' absolute values, element by element (summed in another order, terms of 10⁶ that
 // cancel to 10² differ by more than the last bits of the sum: seed 580's
 // q4_0 GEMV by 3·10⁻³ of its value); the other sums (attention,
 // recurrences, norms, softmax) within blockTol. The op-by-op check alone
