@@ -43,8 +43,11 @@ import "fmt"
 
 // colRows is the weight rows a threadgroup of the q6_k_c16 GEMV walks
 // with one x row, colRowsNarrow the same for a threadgroup of at most
-// colNarrow lanes (K ≤ 4096), and colAhead how many rows ahead a lane
-// loads. A threadgroup of a few hundred lanes shares a core with others
+// colNarrow lanes (K ≤ 4096) and one row of x, and colAhead how many rows
+// ahead a lane loads. (More rows of x keep colRows: each lane loads 64
+// bytes of x a row of x a threadgroup, against 13 bytes of weight a
+// weight row, so fewer weight rows would read more x than weights; not
+// measured.) A threadgroup of a few hundred lanes shares a core with others
 // (three of 256 lanes at the 72 registers the CUDA build takes), so
 // fewer rows make a grid of several full waves instead of one and a thin
 // second: on an H100 (run 35a) 8 rows took 8.1 µs at 4096×4096 and 20.2
@@ -70,7 +73,7 @@ func planColumns(m, n, k int64, maxThreads int) colPlan {
 	cols := k / 16
 	threads := min(ceilDiv(cols, SimdWidth)*SimdWidth, int64(maxThreads)/SimdWidth*SimdWidth)
 	budget := int64(colRows)
-	if threads <= colNarrow {
+	if threads <= colNarrow && m == 1 {
 		budget = colRowsNarrow
 	}
 	rows := max(colAhead, min(budget/m/colAhead*colAhead, ceilDiv(n, colAhead)*colAhead))

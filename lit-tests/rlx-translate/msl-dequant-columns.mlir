@@ -8,13 +8,14 @@
 // one 8-byte load (through a const, so that the CUDA shim keeps it one
 // load); each field read as 128 + q, the column's 160·Σx taken off once;
 // every four rows folded into the simdgroup's slots, the first column
-// pass storing and later ones adding. A threadgroup of 256 lanes (K =
-// 4096) walks 8 rows (colRowsNarrow): 64 rows fill eight threadgroups,
+// pass storing and later ones adding. With one row of x a threadgroup
+// of 256 lanes (K = 4096) walks 8 rows (colRowsNarrow): 64 rows fill
+// eight threadgroups,
 // so no row is clamped, and a lane reads its rows through pointers that
 // each turn of four rows moves on (every load a pointer and a constant).
 // 36 rows (@ragged) do not fill the threadgroups: each row is an index,
 // clamped to the last row. A wider threadgroup (@wide, K = 8192: 512
-// lanes) walks 32 rows.
+// lanes) walks 32 rows, and two rows of x (@two) 32 / 2.
 
 // CHECK-LABEL: // x[1, 4096] · W[64, 4096]ᵀ, W in q6_k_c16
 // CHECK-NEXT: kernel void dequant_gemv_q6_k_c16_0(
@@ -123,4 +124,19 @@ func.func @wide(%x: tensor<1x8192xf32>) -> tensor<1x64xf32> {
     thunk.yield %0 : tensor<1x64xf32>
   }
   return %r : tensor<1x64xf32>
+}
+
+// Two rows of x at K = 4096 keep colRows / M = 16 rows a threadgroup.
+// CHECK-LABEL: // x[2, 4096] · W[64, 4096]ᵀ, W in q6_k_c16
+// CHECK: const uint r0 = tgpos.x * 16u;
+// CHECK: for (uint rt = 0u; rt < 12u; rt += 4u) {
+
+func.func @two(%x: tensor<2x4096xf32>) -> tensor<2x64xf32> {
+  %r = thunk.call @two_thunk(%x) {target = "metal"} : (tensor<2x4096xf32>) -> tensor<2x64xf32> {
+  ^bb0(%a: tensor<2x4096xf32>):
+    %w = graph.param "w.q6_k_c16" : tensor<215040xui8>
+    %0 = graph.dequant_matmul %a, %w {format = "q6_k_c16", k = 4096 : i64, n = 64 : i64} : (tensor<2x4096xf32>, tensor<215040xui8>) -> tensor<2x64xf32>
+    thunk.yield %0 : tensor<2x64xf32>
+  }
+  return %r : tensor<2x64xf32>
 }
