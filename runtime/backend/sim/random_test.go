@@ -60,6 +60,17 @@ const (
 	blockTol = 1e-3
 )
 
+// decided is how far within its limit a result's perturbed NMSE must be
+// for the result to fail on its own (judge): the kernels round
+// differently from the interpreter (the dequantising GEMVs' 256 + q
+// decode about 2⁸ more coarsely than the codes' own), so a result that
+// the perturbation moves to just under the limit is not decided by it.
+// Seeds 1570 and 1944 (a q4_0 product of all-negative x) move 9.9·10⁻⁸
+// and 9.0·10⁻⁸ of a 10⁻⁷ limit, and the sim backend's results miss by
+// 4.5·10⁻⁷ and 3.7·10⁻⁷; such results go op by op. 16 in NMSE is 4 in
+// amplitude; g731's bug (NMSE 0.099, moved 6.7·10⁻¹²) is decided.
+const decided = 16
+
 // blockOps are the ops, other than sums of products, whose results are
 // sums of many terms.
 var blockOps = map[string]bool{
@@ -182,8 +193,9 @@ func runRandom(t *testing.T, ctx *ir.Context, orig *ir.Operation, first, n int, 
 // judge judges the results of f, a function some of whose results
 // (got, the sim backend's) are beyond wholeTol of the interpreter's
 // (want, po's run on in and w): a result within f's NMSE limit passes,
-// one beyond it is an error unless it is ill-conditioned; judge returns
-// the ill-conditioned ones' indices.
+// one beyond it is an error unless it is ill-conditioned (its perturbed
+// NMSE beyond limit / decided); judge returns the ill-conditioned ones'
+// indices.
 func judge(f *ir.Operation, po *ref.Program, in []*tensor.Tensor, w *ref.TensorWeights, got, want []*tensor.Tensor) ([]int, error) {
 	limit := conditioning.Limit(f)
 	moved, err := conditioning.Moved(po, in, w, want, weightSeed)
@@ -196,11 +208,11 @@ func judge(f *ir.Operation, po *ref.Program, in []*tensor.Tensor, w *ref.TensorW
 		e := conditioning.NMSE(got[i], want[i])
 		switch {
 		case e <= limit:
-		case !(moved[i] <= limit):
+		case !(moved[i] <= limit/decided):
 			ill = append(ill, i)
 		default:
-			errs = append(errs, fmt.Errorf("result #%d %s: NMSE %.3g against the interpreter, beyond the limit %g, and well-conditioned (inputs and weights moved by a few ulps move the interpreter's result %.3g)",
-				i, want[i].Type(), e, limit, moved[i]))
+			errs = append(errs, fmt.Errorf("result #%d %s: NMSE %.3g against the interpreter, beyond the limit %g, and well-conditioned (inputs and weights moved by a few ulps move the interpreter's result %.3g, within limit / %d)",
+				i, want[i].Type(), e, limit, moved[i], decided))
 		}
 	}
 	return ill, errors.Join(errs...)
