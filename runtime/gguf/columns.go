@@ -3,6 +3,8 @@ package gguf
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"sync"
 )
 
 // Q6_KC16 is q6_k laid out for a GPU GEMV whose lane owns a column of 16
@@ -49,73 +51,130 @@ func (f Format) RowMajor() bool { return f.Valid() && f != Q6_KC16 }
 // which must store the same bytes: Q6_K and Q6_KC16 either way, or any
 // format to itself (a copy).
 func Convert(data []byte, from, to Format, n, k int) ([]byte, error) {
-	if err := CheckBytes(from, data, n, k); err != nil {
-		return nil, err
-	}
-	if from.Storage() != to.Storage() {
-		return nil, fmt.Errorf("cannot convert a %v weight to %v: they store different blocks", from, to)
-	}
 	out := make([]byte, len(data))
-	switch {
-	case from == to:
-		copy(out, data)
-	case to == Q6_KC16:
-		var q [256]uint8
-		for r := range n {
-			for b := range k / 256 {
-				blk := data[(r*(k/256)+b)*210:][:210]
-				q6Codes(&q, blk)
-				putColumns(out, n, k, r, b, &q, blk[192:208], blk[208:210])
-			}
-		}
-	default: // Q6_KC16 to Q6_K
-		for r := range n {
-			for b := range k / 256 {
-				columnsBlock(out[(r*(k/256)+b)*210:][:210], data, n, k, r, b)
-			}
-		}
+	if err := ConvertTo(out, data, from, to, n, k); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-// q6Codes writes the 6-bit codes of a q6_k block's 256 weights into q
-// (dequantQ6_K's layout: weight 128h + 32u + l, u = 0..3, takes the low
-// nibble of ql[64h + l] (u = 0), of ql[64h + 32 + l] (1), or their high
-// nibbles (2, 3), with bits 2u, 2u+1 of qh[32h + l] on top).
-func q6Codes(q *[256]uint8, blk []byte) {
-	for h := range 2 {
-		ql, qh := blk[64*h:64*h+64], blk[128+32*h:128+32*h+32]
-		for l := range 32 {
-			hb := qh[l]
-			q[128*h+l] = ql[l]&0xF | (hb&3)<<4
-			q[128*h+32+l] = ql[l+32]&0xF | (hb>>2&3)<<4
-			q[128*h+64+l] = ql[l]>>4 | (hb>>4&3)<<4
-			q[128*h+96+l] = ql[l+32]>>4 | (hb>>6)<<4
-		}
+// ConvertTo is Convert into out, which must be as long as data (a stack
+// of matrices converts into its own buffer, one part at a time).
+func ConvertTo(out, data []byte, from, to Format, n, k int) error {
+	if err := CheckBytes(from, data, n, k); err != nil {
+		return err
 	}
+	if from.Storage() != to.Storage() {
+		return fmt.Errorf("cannot convert a %v weight to %v: they store different blocks", from, to)
+	}
+	if len(out) != len(data) {
+		return fmt.Errorf("converting %d bytes into %d", len(data), len(out))
+	}
+	switch {
+	case from == to:
+		copy(out, data)
+	case to == Q6_KC16:
+		inRows(n, k, func(r int) {
+			for b := range k / 256 {
+				blockColumns(out, data[(r*(k/256)+b)*210:][:210], n, k, r, b)
+			}
+		})
+	default: // Q6_KC16 to Q6_K
+		inRows(n, k, func(r int) {
+			for b := range k / 256 {
+				columnsBlock(out[(r*(k/256)+b)*210:][:210], data, n, k, r, b)
+			}
+		})
+	}
+	return nil
+}
+
+// inRows calls row(r) for each of the n rows of an [n, k] weight, spread
+// over GOMAXPROCS goroutines when the weight is large enough for that to
+// pay (each row writes only its own bytes).
+func inRows(n, k int, row func(r int)) {
+	workers := min(runtime.GOMAXPROCS(0), n*k/(1<<20))
+	if workers < 2 {
+		for r := range n {
+			row(r)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for r := w * n / workers; r < (w+1)*n/workers; r++ {
+				row(r)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // columnsAt returns the offsets of the four arrays of an [n, k] Q6_KC16
 // weight.
 func columnsAt(n, k int) (qh, sc, d int) { return n * k / 2, n * k * 3 / 4, n * k * 13 / 16 }
 
-// putColumns writes block b of row r (codes q, 16 scales, d's two bytes)
-// into the Q6_KC16 weight out.
-func putColumns(out []byte, n, k, r, b int, q *[256]uint8, scales, d []byte) {
+// A q6_k block holds weight 128h + 32u + l (h = 0, 1; u = 0..3; l =
+// 0..31) as the low (u = 0, 1) or high (u = 2, 3) nibble of ql[64h +
+// 32(u&1) + l] with bits 2u, 2u+1 of qh[32h + l] on top. Column s (0..15)
+// of a block, weights 16s..16s+15, is h = s/8, u = s/2 mod 4 and l =
+// 16(s&1) + i: sixteen consecutive bytes of ql and of qh, so each column
+// moves as two 8-byte words of ql and four 4-byte words of qh.
+func columnSource(s int) (ql, qh, u int) {
+	h, u, p := s>>3, s>>1&3, s&1
+	return 64*h + 32*(u&1) + 16*p, 128 + 32*h + 16*p, u
+}
+
+const (
+	lowNibbles = 0x0F0F0F0F0F0F0F0F
+	twoBits    = 0x03030303
+)
+
+// blockColumns writes q6_k block b of row r (blk, 210 bytes) into the
+// Q6_KC16 weight out: each column's ql word is its codes' low nibbles,
+// codes 0-7 in the bytes' low nibbles and 8-15 in their high ones; its qh
+// word is the top two bits of codes 4+i, 12+i, i and 8+i in bits 0-1,
+// 2-3, 4-5 and 6-7 of byte i.
+func blockColumns(out, blk []byte, n, k, r, b int) {
 	qhAt, scAt, dAt := columnsAt(n, k)
-	cols := k / 16
+	col0 := r*(k/16) + 16*b
+	le := binary.LittleEndian
 	for s := range 16 {
-		col := r*cols + 16*b + s
-		c := q[16*s : 16*s+16]
-		for j := range 8 {
-			out[8*col+j] = c[j]&0xF | (c[8+j]&0xF)<<4
-		}
-		for i := range 4 {
-			out[qhAt+4*col+i] = c[4+i]>>4 | (c[12+i]>>4)<<2 | (c[i]>>4)<<4 | (c[8+i]>>4)<<6
-		}
-		out[scAt+col] = scales[s]
+		ql, qh, u := columnSource(s)
+		lo, hi := le.Uint64(blk[ql:]), le.Uint64(blk[ql+8:])
+		shift := 4 * uint(u>>1)
+		le.PutUint64(out[8*(col0+s):], lo>>shift&lowNibbles|(hi>>shift&lowNibbles)<<4)
+		h := blk[qh : qh+16]
+		t := func(j int) uint32 { return le.Uint32(h[4*j:]) >> (2 * uint(u)) & twoBits }
+		le.PutUint32(out[qhAt+4*(col0+s):], t(1)|t(3)<<2|t(0)<<4|t(2)<<6)
 	}
-	copy(out[dAt+2*(r*(k/256)+b):][:2], d)
+	copy(out[scAt+col0:][:16], blk[192:208])
+	copy(out[dAt+2*(r*(k/256)+b):][:2], blk[208:210])
+}
+
+// columnsBlock rebuilds q6_k block b of row r of the Q6_KC16 weight data
+// in blk (210 bytes): blockColumns backwards, each column's bits ORed
+// into the bytes it came from.
+func columnsBlock(blk, data []byte, n, k, r, b int) {
+	qhAt, scAt, dAt := columnsAt(n, k)
+	col0 := r*(k/16) + 16*b
+	le := binary.LittleEndian
+	clear(blk[:192])
+	for s := range 16 {
+		ql, qh, u := columnSource(s)
+		w := le.Uint64(data[8*(col0+s):])
+		shift := 4 * uint(u>>1)
+		le.PutUint64(blk[ql:], le.Uint64(blk[ql:])|(w&lowNibbles)<<shift)
+		le.PutUint64(blk[ql+8:], le.Uint64(blk[ql+8:])|(w>>4&lowNibbles)<<shift)
+		q := le.Uint32(data[qhAt+4*(col0+s):])
+		for j, t := range [4]uint32{q >> 4, q, q >> 6, q >> 2} {
+			at := qh + 4*j
+			le.PutUint32(blk[at:], le.Uint32(blk[at:])|(t&twoBits)<<(2*uint(u)))
+		}
+	}
+	copy(blk[192:208], data[scAt+col0:][:16])
+	copy(blk[208:210], data[dAt+2*(r*(k/256)+b):][:2])
 }
 
 // columnCodes writes the 16 codes of column col (counted over the whole
@@ -133,29 +192,6 @@ func columnCodes(c []uint8, data []byte, n, k, col int) {
 		c[i] |= (h >> 4 & 3) << 4
 		c[8+i] |= (h >> 6) << 4
 	}
-}
-
-// columnsBlock rebuilds q6_k block b of row r of the Q6_KC16 weight data
-// in blk (210 bytes).
-func columnsBlock(blk, data []byte, n, k, r, b int) {
-	_, scAt, dAt := columnsAt(n, k)
-	var q [256]uint8
-	col0 := r*(k/16) + 16*b
-	for s := range 16 {
-		columnCodes(q[16*s:16*s+16], data, n, k, col0+s)
-		blk[192+s] = data[scAt+col0+s]
-	}
-	clear(blk[:192])
-	for h := range 2 {
-		ql, qh := blk[64*h:64*h+64], blk[128+32*h:128+32*h+32]
-		for l := range 32 {
-			a, c, e, g := q[128*h+l], q[128*h+32+l], q[128*h+64+l], q[128*h+96+l]
-			ql[l] = a&0xF | (e&0xF)<<4
-			ql[l+32] = c&0xF | (g&0xF)<<4
-			qh[l] = a>>4 | (c>>4)<<2 | (e>>4)<<4 | (g>>4)<<6
-		}
-	}
-	binary.LittleEndian.PutUint16(blk[208:], binary.LittleEndian.Uint16(data[dAt+2*(r*(k/256)+b):]))
 }
 
 // DequantizeMatrixRow decodes row r of the [n, k] weight data (already

@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -62,12 +63,7 @@ func TestColumnsLayout(t *testing.T) {
 func TestColumnsRoundTrip(t *testing.T) {
 	for _, sh := range [][2]int{{1, 256}, {3, 768}, {5, 2304}, {0, 512}} {
 		n, k := sh[0], sh[1]
-		src := make([]byte, n*(k/256)*210)
-		s := uint32(n*7919 + k)
-		for i := range src {
-			s = s*1664525 + 1013904223
-			src[i] = byte(s >> 24)
-		}
+		src := randomBytes(n*(k/256)*210, uint32(n*7919+k))
 		c, err := Convert(src, Q6_K, Q6_KC16, n, k)
 		if err != nil {
 			t.Fatal(err)
@@ -99,6 +95,126 @@ func TestColumnsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestColumnsWords checks Convert's word-at-a-time rearrangement (both
+// ways) byte for byte against the code-by-code one it replaced
+// (refColumns, refBlock below), on random bytes at shapes small and
+// large enough to run on several goroutines.
+func TestColumnsWords(t *testing.T) {
+	for _, sh := range [][2]int{{1, 256}, {3, 768}, {7, 4096}, {300, 4096}} {
+		n, k := sh[0], sh[1]
+		src := randomBytes(n*(k/256)*210, uint32(n*31+k))
+		want := make([]byte, len(src))
+		var q [256]uint8
+		for r := range n {
+			for b := range k / 256 {
+				blk := src[(r*(k/256)+b)*210:][:210]
+				refCodes(&q, blk)
+				refColumns(want, n, k, r, b, &q, blk[192:208], blk[208:210])
+			}
+		}
+		got, err := Convert(src, Q6_K, Q6_KC16, n, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("[%d, %d] to q6_k_c16: byte %d is %#x, want %#x", n, k, i, got[i], want[i])
+		}
+		// Backwards from arbitrary column bytes (not only ones Convert
+		// wrote), against the code-by-code rebuild.
+		want = make([]byte, len(src))
+		for r := range n {
+			for b := range k / 256 {
+				refBlock(want[(r*(k/256)+b)*210:][:210], src, n, k, r, b)
+			}
+		}
+		got, err = Convert(src, Q6_KC16, Q6_K, n, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("[%d, %d] to q6_k: byte %d is %#x, want %#x", n, k, i, got[i], want[i])
+		}
+	}
+}
+
+// randomBytes returns n bytes of a linear congruential sequence from seed.
+func randomBytes(n int, seed uint32) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		seed = seed*1664525 + 1013904223
+		b[i] = byte(seed >> 24)
+	}
+	return b
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// refCodes writes the 6-bit codes of a q6_k block's 256 weights into q
+// (dequantQ6_K's layout: weight 128h + 32u + l, u = 0..3, takes the low
+// nibble of ql[64h + l] (u = 0), of ql[64h + 32 + l] (1), or their high
+// nibbles (2, 3), with bits 2u, 2u+1 of qh[32h + l] on top).
+func refCodes(q *[256]uint8, blk []byte) {
+	for h := range 2 {
+		ql, qh := blk[64*h:64*h+64], blk[128+32*h:128+32*h+32]
+		for l := range 32 {
+			hb := qh[l]
+			q[128*h+l] = ql[l]&0xF | (hb&3)<<4
+			q[128*h+32+l] = ql[l+32]&0xF | (hb>>2&3)<<4
+			q[128*h+64+l] = ql[l]>>4 | (hb>>4&3)<<4
+			q[128*h+96+l] = ql[l+32]>>4 | (hb>>6)<<4
+		}
+	}
+}
+
+// refColumns writes block b of row r (codes q, 16 scales, d's two bytes)
+// into the Q6_KC16 weight out.
+func refColumns(out []byte, n, k, r, b int, q *[256]uint8, scales, d []byte) {
+	qhAt, scAt, dAt := columnsAt(n, k)
+	cols := k / 16
+	for s := range 16 {
+		col := r*cols + 16*b + s
+		c := q[16*s : 16*s+16]
+		for j := range 8 {
+			out[8*col+j] = c[j]&0xF | (c[8+j]&0xF)<<4
+		}
+		for i := range 4 {
+			out[qhAt+4*col+i] = c[4+i]>>4 | (c[12+i]>>4)<<2 | (c[i]>>4)<<4 | (c[8+i]>>4)<<6
+		}
+		out[scAt+col] = scales[s]
+	}
+	copy(out[dAt+2*(r*(k/256)+b):][:2], d)
+}
+
+// refBlock rebuilds q6_k block b of row r of the Q6_KC16 weight data
+// in blk (210 bytes).
+func refBlock(blk, data []byte, n, k, r, b int) {
+	_, scAt, dAt := columnsAt(n, k)
+	var q [256]uint8
+	col0 := r*(k/16) + 16*b
+	for s := range 16 {
+		columnCodes(q[16*s:16*s+16], data, n, k, col0+s)
+		blk[192+s] = data[scAt+col0+s]
+	}
+	clear(blk[:192])
+	for h := range 2 {
+		ql, qh := blk[64*h:64*h+64], blk[128+32*h:128+32*h+32]
+		for l := range 32 {
+			a, c, e, g := q[128*h+l], q[128*h+32+l], q[128*h+64+l], q[128*h+96+l]
+			ql[l] = a&0xF | (e&0xF)<<4
+			ql[l+32] = c&0xF | (g&0xF)<<4
+			qh[l] = a>>4 | (c>>4)<<2 | (e>>4)<<4 | (g>>4)<<6
+		}
+	}
+	binary.LittleEndian.PutUint16(blk[208:], binary.LittleEndian.Uint16(data[dAt+2*(r*(k/256)+b):]))
+}
+
 func TestColumnsFormat(t *testing.T) {
 	f, err := ParseFormat("q6_k_c16")
 	if err != nil || f != Q6_KC16 || f.Storage() != Q6_K || f.RowMajor() || !Q6_K.RowMajor() || Q4_0.Storage() != Q4_0 {
@@ -112,6 +228,9 @@ func TestColumnsFormat(t *testing.T) {
 	}
 	if _, err := Convert(make([]byte, 209), Q6_K, Q6_KC16, 1, 256); err == nil {
 		t.Error("Convert of a short weight succeeded")
+	}
+	if err := ConvertTo(make([]byte, 209), make([]byte, 210), Q6_K, Q6_KC16, 1, 256); err == nil || !strings.Contains(err.Error(), "210 bytes into 209") {
+		t.Errorf("ConvertTo a short buffer: %v", err)
 	}
 	q, err := Quantize(Q6_KC16, make([]float32, 512), 2, 256)
 	if err != nil || len(q) != 420 {
@@ -158,4 +277,31 @@ func ExampleConvert() {
 	b, _ := Dequantize(Q6_KC16, cols, 2, 512)
 	fmt.Println(len(q6), len(cols), bytes.Equal(q6, cols), slices.Equal(a, b))
 	// Output: 840 840 false true
+}
+
+// BenchmarkConvert times rearranging a q6_k weight of a real shape
+// (14336×4096, 48 MB, as a 7–8B model's ffn_down) into Q6_KC16 and back:
+// the cost a binder pays at load for each such projection
+// (rlx-import --q6k-columns).
+func BenchmarkConvert(b *testing.B) {
+	n, k := 4096, 14336
+	src := randomBytes(n*(k/256)*210, 1)
+	c, err := Convert(src, Q6_K, Q6_KC16, n, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		data     []byte
+		from, to Format
+	}{{"to_c16", src, Q6_K, Q6_KC16}, {"to_q6_k", c, Q6_KC16, Q6_K}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				if _, err := Convert(tc.data, tc.from, tc.to, n, k); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

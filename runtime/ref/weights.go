@@ -151,13 +151,12 @@ func ConvertPacked(t *tensor.Tensor, f gguf.Format, q QuantUse, name, where stri
 		return nil, fmt.Errorf("weight %q%s: %v", name, where, err)
 	}
 	per := len(src) / count
-	out := make([]byte, 0, len(src))
+	out := make([]byte, len(src))
 	for m := range count {
-		b, err := gguf.Convert(src[m*per:(m+1)*per], f, q.Format, q.N, q.K)
-		if err != nil {
+		part := src[m*per : (m+1)*per]
+		if err := gguf.ConvertTo(out[m*per:(m+1)*per], part, f, q.Format, q.N, q.K); err != nil {
 			return nil, fmt.Errorf("weight %q%s: %v", name, where, err)
 		}
-		out = append(out, b...)
 	}
 	return tensor.FromBytes(t.Shape(), out)
 }
