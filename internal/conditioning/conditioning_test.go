@@ -3,6 +3,7 @@ package conditioning
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
@@ -178,5 +179,37 @@ func TestLimit(t *testing.T) {
 		if got := Limit(builtin.Body(m).First()); got != c.want {
 			t.Errorf("through %s: limit %g, want %g", c.mid, got, c.want)
 		}
+	}
+}
+
+// TestMovedRunFails: a program that runs on its inputs but not on inputs
+// moved by a few ulps (indices cast from floats just under the table's
+// size) makes Moved an error that says which run failed and why.
+func TestMovedRunFails(t *testing.T) {
+	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<8xf32>, %t: tensor<3x2xf32>) -> tensor<8x2xf32> {
+  %i = graph.cast %x : (tensor<8xf32>) -> tensor<8xi32>
+  %g = graph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<8xi32>) -> tensor<8x2xf32>
+  return %g : tensor<8x2xf32>
+}`)
+	p, err := ref.Compile(m, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	under := math.Float32frombits(math.Float32bits(3) - 32) // 3 − 32 ulps: casts to 2
+	xs := make([]float32, 8)
+	for i := range xs {
+		xs[i] = under
+	}
+	x, _ := tensor.FromFloat32(tensor.F32, []int{8}, xs)
+	tab, _ := tensor.FromFloat32(tensor.F32, []int{3, 2}, []float32{1, 2, 3, 4, 5, 6})
+	in := []*tensor.Tensor{x, tab}
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatalf("the unperturbed run: %v", err)
+	}
+	_, err = Moved(p, in, w, want, func(string) uint32 { return 0 })
+	if err == nil || !strings.Contains(err.Error(), "the perturbed run: ") || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("Moved: %v; want the perturbed run's out-of-range gather", err)
 	}
 }
