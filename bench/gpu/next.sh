@@ -12,7 +12,7 @@
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 601 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1201 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/T",
 # ".devcarry/R32", ".devcarry/CI", ".devcarry/ab.sh"] for a, as the tree and H.tgz
@@ -24,10 +24,10 @@
 #
 # a: ab.sh of the committed emitter (T: q6_k_c16 on 8 rows a 256-lane
 #    threadgroup, its rows through stepped pointers) against R32 (32
-#    rows at every K, as the H200 last ran it) and CI (its rows through
-#    an index), two rounds, the q6_k rows shown: runs 35a/35b timed the
-#    8 rows on an H100 only, and the H200 (run 34a) and an H100 (run
-#    33c) disagree on the indexed rows.
+#    rows at every K) and CI (its rows through an index), two rounds,
+#    the q6_k rows shown. Run 36a answered it on the H200 (T fastest at
+#    every real shape, 9% under q6_k); kept as the A/B to repeat after
+#    any change to dequant_columns.go.
 # b: the full check of H: correctness at small and real sizes, the
 #    sanitizers at small sizes, the bench table (report.md under $OUT/C).
 # c: the random suite in .devcarry/R: each job against the interpreter
