@@ -58,8 +58,9 @@ func Convert(data []byte, from, to Format, n, k int) ([]byte, error) {
 	return out, nil
 }
 
-// ConvertTo is Convert into out, which must be as long as data (a stack
-// of matrices converts into its own buffer, one part at a time).
+// ConvertTo is Convert into out, which must be as long as data and not
+// overlap it (a stack of matrices converts into its own buffer, one part
+// at a time).
 func ConvertTo(out, data []byte, from, to Format, n, k int) error {
 	if err := CheckBytes(from, data, n, k); err != nil {
 		return err
