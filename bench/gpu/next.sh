@@ -12,7 +12,7 @@
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1201 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1501 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/T",
 # ".devcarry/R32", ".devcarry/CI", ".devcarry/ab.sh"] for a, as the tree and H.tgz
