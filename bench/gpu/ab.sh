@@ -11,7 +11,7 @@
 # Each round runs every variant's bench stage (run.sh full --only bench:
 # build and the speed table; in the first round also the sass stage, the
 # static SASS counts) and
-# prints the GEMV, attention decode, MoE and topk rows that match $SHOW
+# prints the GEMV, attention decode, MoE, topk and rms_norm rows that match $SHOW
 # (default q8_0; e.g. SHOW='q4_k\|attention', SHOW='moe\|dense'), and in its first round each
 # dequantising GEMV's static instruction count (" sass KERNEL N"); in
 # the first round the variants named in $NCU are also read by ncu (L1
@@ -46,7 +46,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     stages=bench
     [ "$round" = 1 ] && stages=bench,sass
     OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only $stages >"$res/$v$round.log" 2>&1
-    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode\|^| moe_\|^| dense_\|^| topk_router" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
+    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode\|^| moe_\|^| dense_\|^| topk_router\|^| rms_norm" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
     if [ "$round" = 1 ]; then
       # The static instruction counts (report.py's SASS table), once a variant.
       grep -h "^| dequant_gemv_q[0-9]_[0-9a-z]_[0-9][0-9]* | [0-9][0-9]* | " "$res/$v$round/report.md" | awk -F'|' '{printf " sass %s %s\n", $2, $3}' | tee -a "$final/ab.txt"

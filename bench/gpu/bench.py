@@ -188,11 +188,12 @@ def bench_anchor(case, l2):
         t, times = time_graph(enqueue, count)
         return {"kernel": "torch.topk f32", "seconds": t, "trials": times, "sets": count,
                 "bytes": rows * (4 * n + 12 * k)}
-    if a == "rms_norm":
+    if a in ("rms_norm", "rms_norm_f16"):
         rows, dim = d["rows"], d["dim"]
-        n = sets_for(rows * dim * 8, l2)
-        g = torch.randn(dim, device="cuda")
-        xs = [torch.randn(rows, dim, device="cuda") for _ in range(n)]
+        dt, size, name = (torch.float16, 2, "f16") if a == "rms_norm_f16" else (torch.float32, 4, "f32")
+        n = sets_for(rows * dim * 2 * size, l2)
+        g = torch.randn(dim, device="cuda", dtype=dt)
+        xs = [torch.randn(rows, dim, device="cuda", dtype=dt) for _ in range(n)]
         ys = [None] * n
 
         def enqueue():
@@ -200,7 +201,7 @@ def bench_anchor(case, l2):
                 ys[i] = F.rms_norm(x, (dim,), g, 1e-6)
 
         t, times = time_graph(enqueue, n)
-        return {"kernel": "F.rms_norm f32", "seconds": t, "trials": times, "sets": n, "bytes": 4 * (2 * rows * dim + dim)}
+        return {"kernel": "F.rms_norm " + name, "seconds": t, "trials": times, "sets": n, "bytes": size * (2 * rows * dim + dim)}
     return None
 
 

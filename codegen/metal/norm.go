@@ -54,7 +54,10 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 	if x.n == 0 {
 		return nil
 	}
-	vec := d%4 == 0 && x.elem == elemF32
+	// Rows of whole vectors are read four elements a load (float4 or
+	// half4), and written so where gamma, beta and y have such vectors too.
+	vec := d%4 == 0 && x.elem.hasVec4()
+	vecOut := vec && y.elem.hasVec4() && g.elem.hasVec4() && (!layer || beta.elem.hasVec4())
 	key := keyOf(layer, x.elem, y.elem, g.elem, beta.elem, rows, d, float32(eps))
 	family := "rms_norm"
 	if layer {
@@ -78,7 +81,7 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 		b.l("device const %s *xr = x + row * %du;", x.elem.msl(), d)
 		b.l("device %s *yr = y + row * %du;", y.elem.msl(), d)
 		if vec {
-			b.l("device const float4 *x4 = (device const float4 *)xr;")
+			b.l("device const %[1]s4 *x4 = (device const %[1]s4 *)xr;", x.elem.msl())
 		}
 		if layer {
 			b.l("float s = 0.0f;")
@@ -91,6 +94,10 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 			b.l("float ss = 0.0f;")
 			loopUnits(b, vec, units, func(v string) { b.l("const float xv = %s;", v); b.l("ss += xv * xv;") }, x.elem)
 			b.l("const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / %s + %s);", floatLit(float32(d)), floatLit(float32(eps)))
+		}
+		if vecOut {
+			normOut4(b, layer, units, x.elem, g.elem, beta.elem, y.elem)
+			return nil
 		}
 		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", d)
 		b.l("const float xv = (float)xr[i];")
@@ -117,20 +124,49 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 	return nil
 }
 
-// loopUnits writes a loop over a row held in xr (x4 when vec), calling body
-// with the float expression of each element.
+// loopUnits writes a loop over a row held in xr (x4 when vec, vectors of
+// four e), calling body with the float expression of each element.
 func loopUnits(b *kb, vec bool, units int64, body func(v string), e elem) {
 	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", units)
 	if vec {
-		b.l("const float4 v4 = x4[i];")
-		for _, c := range []string{"x", "y", "z", "w"} {
+		b.l("const %s4 v4 = x4[i];", e.msl())
+		for _, c := range vecComps {
 			b.l("{")
-			body("v4." + c)
+			body("(float)v4." + c)
 			b.l("}")
 		}
 	} else {
 		body("(float)xr[i]")
 	}
+	b.l("}")
+}
+
+var vecComps = [4]string{"x", "y", "z", "w"}
+
+// normOut4 writes a norm's output pass four elements at a time: x4 read
+// again with gamma (and beta) as vectors of their own types, each
+// element's arithmetic the scalar pass's (mean, r in scope).
+func normOut4(b *kb, layer bool, units int64, x, g, beta, y elem) {
+	b.l("device const %[1]s4 *g4 = (device const %[1]s4 *)gamma;", g.msl())
+	if layer {
+		b.l("device const %[1]s4 *b4 = (device const %[1]s4 *)beta;", beta.msl())
+	}
+	b.l("device %[1]s4 *y4 = (device %[1]s4 *)yr;", y.msl())
+	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", units)
+	b.l("const %s4 v4 = x4[i];", x.msl())
+	b.l("const %s4 gv = g4[i];", g.msl())
+	if layer {
+		b.l("const %s4 bv = b4[i];", beta.msl())
+	}
+	b.l("%s4 o;", y.msl())
+	for _, c := range vecComps {
+		if layer {
+			b.l("o.%[1]s = (%[2]s)(((float)v4.%[1]s - mean) * r * (float)gv.%[1]s + (float)bv.%[1]s);", c, y.msl())
+		} else {
+			b.l("o.%[1]s = (%[2]s)((float)v4.%[1]s * r * (float)gv.%[1]s);", c, y.msl())
+		}
+	}
+	b.l("y4[i] = o;")
 	b.l("}")
 }
 

@@ -1,8 +1,9 @@
 // RUN: rlx-translate --mlir-to-msl %s | FileCheck %s
 
 // Row kernels, as ggml's: one threadgroup per row, threads striding over it
-// (float4 loads when the row allows), simd_sum or simd_max and then the
-// simdgroups' partials through the [[threadgroup(0)]] buffer.
+// (float4 or half4 loads and stores when the row allows), simd_sum or
+// simd_max and then the simdgroups' partials through the [[threadgroup(0)]]
+// buffer.
 
 // CHECK:       static inline float rlx_tg_sum(float v, threadgroup float *scratch, uint lane, uint sg, uint nthreads) {
 // CHECK-NEXT:    v = simd_sum(v);
@@ -17,11 +18,20 @@
 // CHECK:         for (uint i = tpos.x; i < 64u; i += tptg.x) {
 // CHECK-NEXT:      const float4 v4 = x4[i];
 // CHECK:         const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / 256.0f + 1e-06f);
-// CHECK:           yr[i] = (float)(xv * r * (float)gamma[i]);
+// CHECK-NEXT:    device const float4 *g4 = (device const float4 *)gamma;
+// CHECK-NEXT:    device float4 *y4 = (device float4 *)yr;
+// CHECK-NEXT:    for (uint i = tpos.x; i < 64u; i += tptg.x) {
+// CHECK-NEXT:      const float4 v4 = x4[i];
+// CHECK-NEXT:      const float4 gv = g4[i];
+// CHECK-NEXT:      float4 o;
+// CHECK-NEXT:      o.x = (float)((float)v4.x * r * (float)gv.x);
+// CHECK:           o.w = (float)((float)v4.w * r * (float)gv.w);
+// CHECK-NEXT:      y4[i] = o;
 
 // CHECK-LABEL: // layer_norm over rows of 256, 2 rows, f32, epsilon 1e-05f
 // CHECK:         const float mean = rlx_tg_sum(s, tg, lane, sg, tptg.x) / 256.0f;
-// CHECK:           yr[i] = (float)((xv - mean) * r * (float)gamma[i] + (float)beta[i]);
+// CHECK:         device const float4 *b4 = (device const float4 *)beta;
+// CHECK:           o.x = (float)(((float)v4.x - mean) * r * (float)gv.x + (float)bv.x);
 
 // Softmax along a middle axis: row r starts at (r / inner) * len * inner + r % inner.
 // CHECK-LABEL: // softmax over axis 1 of [3 100 2], f32
@@ -63,4 +73,34 @@ func.func @rows(%x: tensor<2x256xf32>, %g: tensor<256xf32>, %s: tensor<3x100x2xf
     thunk.yield %0, %1, %2, %3, %4, %5, %6 : tensor<2x256xf32>, tensor<2x256xf32>, tensor<3x100x2xf32>, tensor<3x2xf32>, tensor<3x100xf32>, tensor<1x3x4x16xf32>, tensor<1x3x64xf32>
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6 : tensor<2x256xf32>, tensor<2x256xf32>, tensor<3x100x2xf32>, tensor<3x2xf32>, tensor<3x100xf32>, tensor<1x3x4x16xf32>, tensor<1x3x64xf32>
+}
+
+// f16 rows: half4 loads; the stores half4 too where gamma has vectors (f32
+// or f16); a row of 37 (no whole vectors) element by element. (bf16 rows,
+// MSL 3.1's, go element by element too: opsuite's rms_norm_bf16.)
+// CHECK-LABEL: // rms_norm over rows of 96, 2 rows, f16, epsilon 1e-06f
+// CHECK:         device const half4 *x4 = (device const half4 *)xr;
+// CHECK:           const half4 v4 = x4[i];
+// CHECK:             const float xv = (float)v4.x;
+// CHECK:         device const float4 *g4 = (device const float4 *)gamma;
+// CHECK-NEXT:    device half4 *y4 = (device half4 *)yr;
+// CHECK:           o.x = (half)((float)v4.x * r * (float)gv.x);
+// CHECK-LABEL: // layer_norm over rows of 128, 2 rows, f16, epsilon 1e-05f
+// CHECK:         device const half4 *b4 = (device const half4 *)beta;
+// CHECK:           o.w = (half)(((float)v4.w - mean) * r * (float)gv.w + (float)bv.w);
+// CHECK-LABEL: // rms_norm over rows of 37, 2 rows, f16, epsilon 1e-06f
+// CHECK-NOT:     x4
+// CHECK:           yr[i] = (half)(xv * r * (float)gamma[i]);
+// CHECK-LABEL: // softmax
+
+func.func @rows16(%x: tensor<2x96xf16>, %g: tensor<96xf32>, %xl: tensor<2x128xf16>, %gl: tensor<128xf16>, %xo: tensor<2x37xf16>, %go: tensor<37xf16>, %sm: tensor<2x8xf32>) -> (tensor<2x96xf16>, tensor<2x128xf16>, tensor<2x37xf16>, tensor<2x8xf32>) {
+  %r:4 = thunk.call @rows16_thunk(%x, %g, %xl, %gl, %xo, %go, %sm) {target = "metal"} : (tensor<2x96xf16>, tensor<96xf32>, tensor<2x128xf16>, tensor<128xf16>, tensor<2x37xf16>, tensor<37xf16>, tensor<2x8xf32>) -> (tensor<2x96xf16>, tensor<2x128xf16>, tensor<2x37xf16>, tensor<2x8xf32>) {
+  ^bb0(%a: tensor<2x96xf16>, %b: tensor<96xf32>, %al: tensor<2x128xf16>, %bl: tensor<128xf16>, %ao: tensor<2x37xf16>, %bo: tensor<37xf16>, %c: tensor<2x8xf32>):
+    %0 = graph.rms_norm %a, %b {epsilon = 1.0e-06 : f32} : (tensor<2x96xf16>, tensor<96xf32>) -> tensor<2x96xf16>
+    %1 = graph.layer_norm %al, %bl, %bl {epsilon = 1.0e-05 : f32} : (tensor<2x128xf16>, tensor<128xf16>, tensor<128xf16>) -> tensor<2x128xf16>
+    %2 = graph.rms_norm %ao, %bo {epsilon = 1.0e-06 : f32} : (tensor<2x37xf16>, tensor<37xf16>) -> tensor<2x37xf16>
+    %3 = graph.softmax %c {axis = 1 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+    thunk.yield %0, %1, %2, %3 : tensor<2x96xf16>, tensor<2x128xf16>, tensor<2x37xf16>, tensor<2x8xf32>
+  }
+  return %r#0, %r#1, %r#2, %r#3 : tensor<2x96xf16>, tensor<2x128xf16>, tensor<2x37xf16>, tensor<2x8xf32>
 }

@@ -51,6 +51,9 @@ func RealCases() []Case {
 	xr := t(fmt.Sprintf("4096x%d", hidden), "f32")
 	cs = append(cs, bench(one("rms_norm_rows_4096x4096", opsuite.LimitExact, []string{xr, g}, xr, "rms_norm", "epsilon = 1.0e-06 : f32"),
 		"norm", "rms_norm", map[string]int{"rows": 4096, "dim": hidden}))
+	xh, gh := t(fmt.Sprintf("4096x%d", hidden), "f16"), t(fmt.Sprint(hidden), "f16")
+	cs = append(cs, bench(one("rms_norm_rows_f16_4096x4096", opsuite.LimitF16, []string{xh, gh}, xh, "rms_norm", "epsilon = 1.0e-06 : f32"),
+		"norm", "rms_norm_f16", map[string]int{"rows": 4096, "dim": hidden}))
 	cs = append(cs, one("layer_norm_decode_4096", opsuite.LimitExact, []string{x1, g, g}, x1, "layer_norm", "epsilon = 1.0e-05 : f32"))
 	xv := t(fmt.Sprintf("1x%d", vocab), "f32")
 	cs = append(cs, one("softmax_vocab", opsuite.LimitExact, []string{xv}, xv, "softmax", "axis = 1 : i64"))

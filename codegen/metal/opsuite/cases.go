@@ -176,6 +176,9 @@ func normCases() []Case {
 		sm("softmax_decode_1x1025", "tensor<1x1025xf32>", 1, LimitExact),
 		sm("softmax_f16", "tensor<2x33xf16>", 1, LimitF16),
 		sm("softmax_bf16", "tensor<3x50xbf16>", 1, LimitBF16),
+		// Rows of half4s in and out, gamma (and beta) half4s too.
+		rms("rms_norm_f16_gamma", "tensor<3x64xf16>", "tensor<64xf16>", "tensor<3x64xf16>", LimitF16),
+		ln("layer_norm_f16", "tensor<2x128xf16>", "tensor<128xf16>", "tensor<2x128xf16>", LimitF16),
 	}
 }
 
