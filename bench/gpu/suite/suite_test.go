@@ -98,6 +98,36 @@ func TestDecodeLoadsStayVectors(t *testing.T) {
 	}
 }
 
+// TestNormRowsStayVectors compiles the real suite's rms_norm over 4096
+// rows (f32 and f16) to PTX and checks that x and gamma load as vectors
+// (16-byte for f32, 8-byte for f16) in both passes, with no element-wise
+// global load: run 10's element-wise half4 loads (TestDecodeLoadsStayVectors)
+// would show here as 2-byte ones. Stores are not checked: the shim's vector
+// assignment copies element by element (rlx_types.h, an nvcc 13.0
+// miscompile of the byte copy), so y4[i] = o is four stores under CUDA
+// where Metal's compiler has one.
+func TestNormRowsStayVectors(t *testing.T) {
+	kernels := realPTX(t, "rms_norm_rows_", "rlx_k_rms_norm_")
+	if len(kernels) != 2 {
+		t.Fatalf("%d rms_norm kernels in the rows cases, want 2 (f32, f16)", len(kernels))
+	}
+	for name, body := range kernels {
+		count := func(ops ...string) int {
+			n := 0
+			for _, op := range ops {
+				n += strings.Count(body, op+" ")
+			}
+			return n
+		}
+		scalar := count("ld.global.f32", "ld.global.u16", "ld.global.b16")
+		vector := count("ld.global.v4.f32", "ld.global.u64", "ld.global.v2.u32", "ld.global.v4.u16", "ld.global.v4.b16")
+		if scalar > 0 || vector < 3 {
+			t.Errorf("%s: %d element-wise global loads, %d vector loads; want none and at least 3 (x in both passes, gamma)", name, scalar, vector)
+		}
+		t.Logf("%s: %d vector loads", name, vector)
+	}
+}
+
 // TestStagedDequantLoadsFirst compiles the real suite's q4_k and q6_k
 // GEMVs, whose rows are staged through threadgroup memory (codegen/metal
 // dequant_stage.go), to PTX and checks that each stage's copy is 16-byte
