@@ -101,11 +101,7 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 		}
 		b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", d)
 		b.l("const float xv = (float)xr[i];")
-		if layer {
-			b.l("yr[i] = (%s)((xv - mean) * r * (float)gamma[i] + (float)beta[i]);", y.elem.msl())
-		} else {
-			b.l("yr[i] = (%s)(xv * r * (float)gamma[i]);", y.elem.msl())
-		}
+		b.l("yr[i] = %s;", normOut(layer, y.elem, "xv", "(float)gamma[i]", "(float)beta[i]"))
 		b.l("}")
 		return nil
 	})
@@ -143,6 +139,16 @@ func loopUnits(b *kb, vec bool, units int64, body func(v string), e elem) {
 
 var vecComps = [4]string{"x", "y", "z", "w"}
 
+// normOut is the expression of one output element of type y from its
+// x (xv), gamma and beta (float expressions), with mean and r in scope:
+// the one formula the scalar and the vector pass share.
+func normOut(layer bool, y elem, xv, gamma, beta string) string {
+	if layer {
+		return fmt.Sprintf("(%s)((%s - mean) * r * %s + %s)", y.msl(), xv, gamma, beta)
+	}
+	return fmt.Sprintf("(%s)(%s * r * %s)", y.msl(), xv, gamma)
+}
+
 // normOut4 writes a norm's output pass four elements at a time: x4 read
 // again with gamma (and beta) as vectors of their own types, each
 // element's arithmetic the scalar pass's (mean, r in scope).
@@ -160,11 +166,7 @@ func normOut4(b *kb, layer bool, units int64, x, g, beta, y elem) {
 	}
 	b.l("%s4 o;", y.msl())
 	for _, c := range vecComps {
-		if layer {
-			b.l("o.%[1]s = (%[2]s)(((float)v4.%[1]s - mean) * r * (float)gv.%[1]s + (float)bv.%[1]s);", c, y.msl())
-		} else {
-			b.l("o.%[1]s = (%[2]s)((float)v4.%[1]s * r * (float)gv.%[1]s);", c, y.msl())
-		}
+		b.l("o.%s = %s;", c, normOut(layer, y, "(float)v4."+c, "(float)gv."+c, "(float)bv."+c))
 	}
 	b.l("y4[i] = o;")
 	b.l("}")
