@@ -32,15 +32,27 @@
 #    on no GPU), the bench table (report.md under $OUT/C).
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R).
+# d: the transformers fixtures stop 55 could not make (Qwen2, Mistral,
+#    Llama with attention biases; torch and transformers run there, on
+#    the CPU or the GPU), as $OUT/fixtures.tgz: untar it into
+#    models/importer/testdata/hf, add the three names to fixtureNames
+#    (hf_test.go) and q8Bound (gguf_test.go), and fill docs/import.md's
+#    agreement table. No carry; under a minute.
 set -u
 case ${1:-} in
-a | b | c) ;;
+a | b | c | d) ;;
 *)
-  echo "usage: bash bench/gpu/next.sh a|b|c (see the comment at its top)" >&2
+  echo "usage: bash bench/gpu/next.sh a|b|c|d (see the comment at its top)" >&2
   exit 2
   ;;
 esac
 out=${OUT:?set OUT to the results folder}
+if [ "$1" = d ]; then
+  python3 tools/hf-fixtures/make_fixtures.py --out "$out/fx" --only qwen2 mistral llama_bias >"$out/fixtures.log" 2>&1
+  tail -4 "$out/fixtures.log"
+  tar -czf "$out/fixtures.tgz" -C "$out/fx" . && rm -rf "$out/fx"
+  exit 0
+fi
 if [ "$1" = c ]; then
   OUT=$out/R bash .devcarry/R/run.sh full --only correct_random,sanitize_random --budget 500 >"$out/random.log" 2>&1
   tail -12 "$out/random.log"

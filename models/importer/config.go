@@ -16,7 +16,7 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"LlamaForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -215,15 +215,32 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	switch s.arch {
 	case "LlamaForCausalLM":
 		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
 		c.reject("mlp_bias", "false")
 		c.reject("pretraining_tp", "1")
 		s.allFull()
+	case "MistralForCausalLM":
+		// transformers' Mistral is Llama with a sliding window and no
+		// biases.
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		s.readWindow(c)
+		s.allFull()
+	case "Qwen2ForCausalLM":
+		// Qwen2's q, k and v projections always have biases, its output
+		// projection never (no config field says so).
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		s.qkvBias = biasRequired
+		s.readLayerTypes(c, fullAttention)
 	case "Qwen3ForCausalLM":
 		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
 		s.qkNorm = true
 		s.readLayerTypes(c, fullAttention)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readCommon(c, 0.25)
+		c.reject("attention_bias", "false")
 		s.qkNorm, s.gatedAttention, s.zeroCentred = true, true, true
 		s.readLayerTypes(c, fullAttention, linearAttention)
 		s.readGDN(c)
@@ -257,7 +274,6 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	if act := c.str("hidden_act", "silu"); act != "silu" {
 		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"silu\" only)", act)
 	}
-	c.reject("attention_bias", "false")
 	c.reject("quantization_config")
 	// Sliding-window attention, which older configs of these families
 	// mention even when off.
@@ -277,6 +293,25 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	}
 	s.headDim = c.int("head_dim", s.hidden/s.heads, false)
 	s.readRope(c, defaultRotary)
+}
+
+// readAttentionBias reads attention_bias (Llama, Qwen3): biases on the
+// q, k, v and output projections.
+func (s *spec) readAttentionBias(c *config) {
+	if c.bool("attention_bias", false) {
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+	}
+}
+
+// readWindow reads Mistral's sliding_window: a key more than the window
+// behind the query is masked. rlx attends over the whole cache, which is
+// the same when the window is at least the cache's length; a shorter
+// window is refused.
+func (s *spec) readWindow(c *config) {
+	w := c.int("sliding_window", 0, false)
+	if w > 0 && w < s.maxTokens {
+		c.fail("field \"sliding_window\" = %d is shorter than the cache (%d tokens); rlx attends over the whole cache, which is the same only for caches of at most %d tokens", w, s.maxTokens, w)
+	}
 }
 
 // readRope reads rope_parameters (transformers 5) or the older top-level

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -19,8 +20,8 @@ import (
 
 // This file converts a Hugging Face checkpoint to GGUF the way llama.cpp's
 // convert_hf_to_gguf.py does (conversion/llama.py, conversion/qwen.py;
-// names from gguf-py's TENSOR_NAMES), for the GGUF tests: Llama's q/k row
-// permutation and rope_freqs, Qwen3-Next's split of in_proj_qkvz and its
+// names from gguf-py's TENSOR_NAMES), for the GGUF tests: Llama's (and
+// Mistral's) q/k row permutation, their biases' too, and rope_freqs, Qwen3-Next's split of in_proj_qkvz and its
 // stacked experts, the `1 + w` norms folded, ssm_a = −exp(A_log), the
 // conv taps squeezed, Qwen3.5's value heads reordered to tiled order. With
 // a format, matrices whose rows are whole blocks are quantised (as
@@ -28,9 +29,13 @@ import (
 // tensors in F32).
 
 var ggufArch = map[string]string{
-	"LlamaForCausalLM": "llama", "Qwen3ForCausalLM": "qwen3",
+	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
 }
+
+// permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
+// permutes q and k for adjacent-pair rope.
+func permutesRope(arch string) bool { return ggufArch[arch] == "llama" }
 
 // converted is one tensor of the GGUF being written.
 type converted struct {
@@ -98,7 +103,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 	}
 	var out []converted
-	if s.arch == "LlamaForCausalLM" {
+	if permutesRope(s.arch) {
 		// rope_freqs: the divisor of each frequency (llama3 scaling).
 		factors := make([]float32, len(s.invFreq))
 		scaled := false
@@ -165,6 +170,8 @@ var hfToGGUF = map[string]string{
 	"input_layernorm.weight":  "attn_norm.weight",
 	"self_attn.q_proj.weight": "attn_q.weight", "self_attn.k_proj.weight": "attn_k.weight",
 	"self_attn.v_proj.weight": "attn_v.weight", "self_attn.o_proj.weight": "attn_output.weight",
+	"self_attn.q_proj.bias": "attn_q.bias", "self_attn.k_proj.bias": "attn_k.bias",
+	"self_attn.v_proj.bias": "attn_v.bias", "self_attn.o_proj.bias": "attn_output.bias",
 	"self_attn.q_norm.weight": "attn_q_norm.weight", "self_attn.k_norm.weight": "attn_k_norm.weight",
 	"mlp.gate_proj.weight": "ffn_gate.weight", "mlp.up_proj.weight": "ffn_up.weight", "mlp.down_proj.weight": "ffn_down.weight",
 	"linear_attn.in_proj_qkv.weight": "attn_qkv.weight", "linear_attn.in_proj_z.weight": "attn_gate.weight",
@@ -232,13 +239,17 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			{blk + "attn_qkv.weight", []int{2*kd + hv*n, in}, qkv, true},
 			{blk + "attn_gate.weight", []int{hv * n, in}, z, true},
 		}
-	case "self_attn.q_proj.weight", "self_attn.k_proj.weight":
-		if s.arch == "LlamaForCausalLM" {
+	case "self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias":
+		if permutesRope(s.arch) {
 			heads := s.heads
-			if rest == "self_attn.k_proj.weight" {
+			if strings.HasPrefix(rest, "self_attn.k_proj.") {
 				heads = s.kvHeads
 			}
-			v = permuteRope(v, heads, shape[1])
+			in := 1 // a bias: one column
+			if len(shape) == 2 {
+				in = shape[1]
+			}
+			v = permuteRope(v, heads, in)
 		}
 	case "linear_attn.A_log":
 		a := make([]float32, len(v))

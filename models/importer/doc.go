@@ -1,8 +1,9 @@
 // Package importer turns real checkpoints into graph-dialect modules: a
 // Hugging Face checkpoint directory (config.json and safetensors files) or
 // a llama.cpp GGUF file, for the architectures LlamaForCausalLM,
-// Qwen3ForCausalLM, Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF:
-// llama, qwen3, qwen35, qwen3next). docs/import.md is the user's guide.
+// MistralForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM,
+// Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF: llama, qwen2, qwen3,
+// qwen35, qwen3next). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),
@@ -28,8 +29,8 @@
 //
 // Every config field and GGUF key the importer reads is checked; a field
 // that would change the model in a way rlx does not implement (an unknown
-// architecture, a rope scaling type, biases, sliding windows, quantisation
-// configs, unknown config fields) is an error naming it. Every tensor the
+// architecture, a rope scaling type, MLP biases, sliding windows shorter
+// than the cache, quantisation configs, unknown config fields) is an error naming it. Every tensor the
 // module binds is checked against the checkpoint (present, of the
 // expected shape and a supported type) before the module is returned, so
 // errors name the file and the tensor.

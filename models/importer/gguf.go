@@ -17,8 +17,9 @@ import (
 )
 
 // GGUFArchitectures lists the general.architecture values the importer
-// reads, llama.cpp's names for the four architectures.
-func GGUFArchitectures() []string { return []string{"llama", "qwen3", "qwen35", "qwen3next"} }
+// reads: llama.cpp's names for its architectures (Mistral's files are
+// "llama").
+func GGUFArchitectures() []string { return []string{"llama", "qwen2", "qwen3", "qwen35", "qwen3next"} }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
 // leave the decode step unchanged; any other {arch}.* key is refused.
@@ -33,10 +34,10 @@ var ggufKeys = []string{
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
-// llama.cpp's converter wrote them: Llama's q and k rows permuted for
-// adjacent-pair rope, norms of the Qwen3.5/Qwen3-Next families with 1
-// already added, ssm_a = −exp(A_log), Qwen3.5's value heads in tiled
-// order; quantised weights (q4_0, q8_0, q4_k, q6_k) stay quantised and run
+// llama.cpp's converter wrote them: Llama's q and k rows (and their
+// biases) permuted for adjacent-pair rope, norms of the
+// Qwen3.5/Qwen3-Next families with 1 already added, ssm_a = −exp(A_log),
+// Qwen3.5's value heads in tiled order; quantised weights (q4_0, q8_0, q4_k, q6_k) stay quantised and run
 // through graph.dequant_matmul.
 func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
 	mt, err := opts.maxTokens()
@@ -236,12 +237,22 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	n := ggufNames("ffn_norm")
 	switch arch {
 	case "llama":
-		// convert_hf_to_gguf permutes q and k so that rotated pairs are
-		// adjacent: llama.cpp's "normal" rope, graph.rope's gptj style.
+		// convert_hf_to_gguf permutes q and k (and their biases) so that
+		// rotated pairs are adjacent: llama.cpp's "normal" rope,
+		// graph.rope's gptj style. llama.cpp adds each attention bias the
+		// file holds.
 		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.allFull()
+	case "qwen2":
+		s.qkvBias = biasRequired
 		s.allFull()
 	case "qwen3":
+		// llama.cpp refuses a qwen3 file with attention biases (what
+		// convert_hf_to_gguf writes of a checkpoint with attention_bias);
+		// rlx adds them, as transformers does.
 		s.qkNorm = true
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
 	case "qwen35", "qwen3next":
 		n = ggufNames("post_attention_norm")

@@ -111,10 +111,10 @@ func (g *builder) mlp(h *ir.Value, gate, up, down string, ffn int) *ir.Value {
 	return g.linear(a, down, e, ffn)
 }
 
-// attention is full attention over the fixed cache: projections, per-head
-// q/k norms, partial rope, the cache write, GQA attention over rows 0…pos,
-// the output gate of the Qwen3.5/Qwen3-Next form, and the output
-// projection.
+// attention is full attention over the fixed cache: projections (with
+// their biases where the architecture has them), per-head q/k norms,
+// partial rope, the cache write, GQA attention over rows 0…pos, the
+// output gate of the Qwen3.5/Qwen3-Next form, and the output projection.
 func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value {
 	s := g.s
 	e, heads, kvh, d := s.hidden, s.heads, s.kvHeads, s.headDim
@@ -125,10 +125,10 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		q = g.slice(qg, 3, 0, d)
 		gate = g.reshape(g.slice(qg, 3, d, d), 1, heads*d)
 	} else {
-		q = g.reshape(g.linear(h, g.n.of(i, roleQ), heads*d, e), 1, 1, heads, d)
+		q = g.reshape(g.biased(g.linear(h, g.n.of(i, roleQ), heads*d, e), i, roleQBias, s.qkvBias, heads*d), 1, 1, heads, d)
 	}
-	k := g.reshape(g.linear(h, g.n.of(i, roleK), kvh*d, e), 1, 1, kvh, d)
-	v := g.reshape(g.linear(h, g.n.of(i, roleV), kvh*d, e), 1, 1, kvh, d)
+	k := g.reshape(g.biased(g.linear(h, g.n.of(i, roleK), kvh*d, e), i, roleKBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
+	v := g.reshape(g.biased(g.linear(h, g.n.of(i, roleV), kvh*d, e), i, roleVBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
 	if s.qkNorm {
 		q = g.rmsNorm(q, g.norm(g.n.of(i, roleQNorm), d))
 		k = g.rmsNorm(k, g.norm(g.n.of(i, roleKNorm), d))
@@ -145,5 +145,21 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	if gate != nil {
 		a = g.mul(a, g.sigmoid(gate))
 	}
-	return g.linear(a, g.n.of(i, roleO), e, heads*d)
+	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
+}
+
+// biased adds layer i's bias of the given role to a projection's output
+// y [1, n] as rule says: never, always (a missing tensor is an error), or
+// where the checkpoint holds it.
+func (g *builder) biased(y *ir.Value, i int, role string, rule biasRule, n int) *ir.Value {
+	name := g.n.of(i, role)
+	switch rule {
+	case noBias:
+		return y
+	case biasIfPresent:
+		if _, ok := g.src.Info(name); !ok {
+			return y
+		}
+	}
+	return g.add(y, g.weight(name, n))
 }

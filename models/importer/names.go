@@ -14,6 +14,10 @@ const (
 	roleK        = "k"
 	roleV        = "v"
 	roleO        = "o"
+	roleQBias    = "q_bias"
+	roleKBias    = "k_bias"
+	roleVBias    = "v_bias"
+	roleOBias    = "o_bias"
 	roleQNorm    = "q_norm"
 	roleKNorm    = "k_norm"
 	roleGate     = "gate"
@@ -65,6 +69,8 @@ func hfNames() naming {
 			roleAttnNorm: p + "input_layernorm.weight", roleFFNNorm: p + "post_attention_layernorm.weight",
 			roleQ: p + "self_attn.q_proj.weight", roleK: p + "self_attn.k_proj.weight",
 			roleV: p + "self_attn.v_proj.weight", roleO: p + "self_attn.o_proj.weight",
+			roleQBias: p + "self_attn.q_proj.bias", roleKBias: p + "self_attn.k_proj.bias",
+			roleVBias: p + "self_attn.v_proj.bias", roleOBias: p + "self_attn.o_proj.bias",
 			roleQNorm: p + "self_attn.q_norm.weight", roleKNorm: p + "self_attn.k_norm.weight",
 			roleGate: p + "mlp.gate_proj.weight", roleUp: p + "mlp.up_proj.weight", roleDown: p + "mlp.down_proj.weight",
 			roleQKV: p + "linear_attn.in_proj_qkv.weight", roleZ: p + "linear_attn.in_proj_z.weight",
@@ -82,7 +88,7 @@ func hfNames() naming {
 }
 
 // ggufNames are llama.cpp's names (gguf-py's TENSOR_NAMES). ffnNorm is
-// "ffn_norm" for llama and qwen3, "post_attention_norm" for the hybrids.
+// "ffn_norm" for llama, qwen2 and qwen3, "post_attention_norm" for the hybrids.
 func ggufNames(ffnNorm string) naming {
 	p := "blk.%d."
 	return naming{
@@ -90,6 +96,7 @@ func ggufNames(ffnNorm string) naming {
 		layer: map[string]string{
 			roleAttnNorm: p + "attn_norm.weight", roleFFNNorm: p + ffnNorm + ".weight",
 			roleQ: p + "attn_q.weight", roleK: p + "attn_k.weight", roleV: p + "attn_v.weight", roleO: p + "attn_output.weight",
+			roleQBias: p + "attn_q.bias", roleKBias: p + "attn_k.bias", roleVBias: p + "attn_v.bias", roleOBias: p + "attn_output.bias",
 			roleQNorm: p + "attn_q_norm.weight", roleKNorm: p + "attn_k_norm.weight",
 			roleGate: p + "ffn_gate.weight", roleUp: p + "ffn_up.weight", roleDown: p + "ffn_down.weight",
 			roleQKV: p + "attn_qkv.weight", roleZ: p + "attn_gate.weight",

@@ -29,19 +29,22 @@ const (
 type spec struct {
 	arch string // the checkpoint's architecture name, for messages
 
-	hidden, layers, vocab     int
-	heads, kvHeads, headDim   int
-	ffn                       int
-	eps                       float64
-	tied                      bool
-	layerTypes                []string // per layer: fullAttention or linearAttention
-	qkNorm                    bool     // per-head RMSNorm of q and k (Qwen3 and later)
-	gatedAttention            bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
-	zeroCentred               bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
-	rotaryDim                 int
-	theta                     float64   // rope base
-	invFreq                   []float64 // rotaryDim/2 inverse frequencies
-	ropeStyle                 graph.RopeStyle
+	hidden, layers, vocab   int
+	heads, kvHeads, headDim int
+	ffn                     int
+	eps                     float64
+	tied                    bool
+	layerTypes              []string // per layer: fullAttention or linearAttention
+	qkNorm                  bool     // per-head RMSNorm of q and k (Qwen3 and later)
+	gatedAttention          bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
+	zeroCentred             bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
+	rotaryDim               int
+	theta                   float64   // rope base
+	invFreq                 []float64 // rotaryDim/2 inverse frequencies
+	ropeStyle               graph.RopeStyle
+
+	qkvBias, oBias biasRule // biases of the q, k, v and of the output projection
+
 	convKernel                int  // gated DeltaNet
 	keyHeads, valueHeads, gdn int  // H_k, H_v, head size N (key = value size)
 	vTiled                    bool // value heads in llama.cpp's tiled order
@@ -69,6 +72,15 @@ func (s *spec) badNumbers(theta, eps string) string {
 	}
 	return ""
 }
+
+// biasRule says whether a projection adds a bias.
+type biasRule int
+
+const (
+	noBias        biasRule = iota
+	biasRequired           // the checkpoint must hold it (transformers' Qwen2, attention_bias)
+	biasIfPresent          // added where the checkpoint holds it (llama.cpp's llama)
+)
 
 func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }
 

@@ -1,0 +1,284 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// variant writes fixture base's checkpoint to a temporary directory as
+// architecture arch, its config.json edited (a nil value deletes the
+// field), with a bias of every layer's projections of the given roles:
+// uniform in ±scale, drawn from a fixed seed (scale 0 writes zeros).
+func variant(t testing.TB, base, arch string, edits map[string]any, roles []string, scale float64) string {
+	t.Helper()
+	from := filepath.Join("testdata", "hf", base)
+	data, err := os.ReadFile(filepath.Join(from, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["architectures"] = []string{arch}
+	for k, v := range edits {
+		if v == nil {
+			delete(cfg, k)
+		} else {
+			cfg[k] = v
+		}
+	}
+	dir := t.TempDir()
+	data, err = json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := specFromConfig(dir, 1) // the sizes only (a one-token cache: any sliding window covers it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := weights.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	for _, name := range src.Names() {
+		info, _ := src.Info(name)
+		if st.Tensors[name], err = src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	size := map[string]int{roleQBias: s.heads * s.headDim, roleKBias: s.kvHeads * s.headDim, roleVBias: s.kvHeads * s.headDim, roleOBias: s.hidden}
+	for l := range s.layers {
+		for _, role := range roles {
+			b := make([]float32, size[role])
+			for i := range b {
+				b[i] = float32(scale * (2*rng.Float64() - 1))
+			}
+			if st.Tensors[hfNames().of(l, role)], err = tensor.FromFloat32(tensor.F32, []int{len(b)}, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return dir
+}
+
+func writeSafetensors(t testing.TB, path string, st *tensor.Safetensors) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := tensor.WriteSafetensors(&buf, st); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	qkvBiases = []string{roleQBias, roleKBias, roleVBias}
+	allBiases = []string{roleQBias, roleKBias, roleVBias, roleOBias}
+	// qwen2Config turns the llama fixture's config into a Qwen2 one, as
+	// Qwen2.5's files spell it (the sliding window off).
+	qwen2Config = map[string]any{
+		"attention_bias": nil, "mlp_bias": nil, "pretraining_tp": nil, "model_type": "qwen2",
+		"use_sliding_window": false, "sliding_window": 4096, "max_window_layers": 28,
+		"rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e6},
+	}
+)
+
+// TestAttentionBiases imports checkpoints whose attention projections
+// have biases (Qwen2's q, k and v; Llama's and Qwen3's four under
+// attention_bias), from safetensors and from GGUF files converted as
+// llama.cpp converts them, and decodes the fixture's tokens: the logits
+// agree with the float64 oracle's (≤ 1e-5 of max |logit|), which are
+// more than 1% away from the same checkpoint's with zero biases, so a
+// bias left out fails the test. The GGUF files give the safetensors
+// import's logits (F32: ≤ 1e-5; Q8_0: what an F32 file of its
+// dequantised weights gives, ≤ 1e-5; the biases stay F32).
+func TestAttentionBiases(t *testing.T) {
+	for _, tc := range []struct {
+		name, base, arch string
+		edits            map[string]any
+		roles            []string
+		ggufArch         string
+	}{
+		{"qwen2", "llama", "Qwen2ForCausalLM", qwen2Config, qkvBiases, "qwen2"},
+		{"llama", "llama", "LlamaForCausalLM", map[string]any{"attention_bias": true}, allBiases, "llama"},
+		{"qwen3", "qwen3", "Qwen3ForCausalLM", map[string]any{"attention_bias": true}, allBiases, "qwen3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tokens := loadFixture(t, tc.base).Tokens
+			dir := variant(t, tc.base, tc.arch, tc.edits, tc.roles, 0.5)
+			want := oracle(t, dir, tokens)
+			zero := oracle(t, variant(t, tc.base, tc.arch, tc.edits, tc.roles, 0), tokens)
+			zt, err := tensor.FromFloat32(tensor.F32, []int{len(zero), len(zero[0])}, flatten(zero))
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved := oracleAgreement(zt, want)
+			t.Logf("%s: zero biases move the oracle's logits by %.3g of max |logit|", tc.arch, moved)
+			if moved < 0.01 {
+				t.Fatalf("zero biases move the oracle's logits by only %.3g of max |logit|: the test would not see a bias left out", moved)
+			}
+			hf, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hf.Source.Close()
+			if len(hf.Unused) > 0 {
+				t.Errorf("the module does not read %v", hf.Unused)
+			}
+			got := decodeModule(t, hf.Module, hf.Source, tokens)
+			if _, err := checkSplit(t, hf, tokens); err != nil {
+				t.Errorf("hybrid-split: %v", err)
+			}
+			rel := oracleAgreement(got, want)
+			t.Logf("%s safetensors against the oracle: %.3g", tc.arch, rel)
+			if rel > 1e-5 {
+				t.Errorf("%s safetensors: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", tc.arch, rel)
+			}
+			run := func(format gguf.Format, dequantised bool) *tensor.Tensor {
+				path := filepath.Join(t.TempDir(), "m.gguf")
+				if err := os.WriteFile(path, convertToGGUF(t, dir, format, dequantised), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer m.Source.Close()
+				if m.Arch != tc.ggufArch || len(m.Unused) > 0 {
+					t.Errorf("GGUF: arch %q (want %q), unread tensors %v", m.Arch, tc.ggufArch, m.Unused)
+				}
+				return decodeModule(t, m.Module, m.Source, tokens)
+			}
+			rel, bad := agreement(run(0, false), got)
+			t.Logf("%s F32 GGUF against safetensors: %.3g", tc.ggufArch, rel)
+			if rel > 1e-5 || len(bad) > 0 {
+				t.Errorf("F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+			}
+			rel, _ = agreement(run(gguf.Q8_0, false), run(gguf.Q8_0, true))
+			t.Logf("%s Q8_0 GGUF against F32 of its dequantised weights: %.3g", tc.ggufArch, rel)
+			if rel > 1e-5 {
+				t.Errorf("Q8_0 GGUF: max |Δ| / max |logit| against its dequantised F32 file = %.3g (tolerance 1e-5)", rel)
+			}
+		})
+	}
+}
+
+func flatten(rows [][]float64) []float32 {
+	var out []float32
+	for _, r := range rows {
+		for _, v := range r {
+			out = append(out, float32(v))
+		}
+	}
+	return out
+}
+
+// TestMistral: a MistralForCausalLM checkpoint is Llama's graph (the
+// llama fixture's tensors under a Mistral config import to the same
+// module, printed), whose sliding window is accepted when it covers the
+// cache and refused, naming it, when it would mask part of it; its GGUF
+// file (llama.cpp writes Mistral as "llama") imports as Llama's.
+func TestMistral(t *testing.T) {
+	edits := func(window any) map[string]any {
+		return map[string]any{"mlp_bias": nil, "pretraining_tp": nil, "model_type": "mistral", "sliding_window": window}
+	}
+	llama, err := ImportHF(newContext(), filepath.Join("testdata", "hf", "llama"), Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer llama.Source.Close()
+	for _, window := range []any{nil, 16, 4096} {
+		dir := variant(t, "llama", "MistralForCausalLM", edits(window), nil, 0)
+		m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatalf("sliding_window %v: %v", window, err)
+		}
+		got, want := ir.Sprint(m.Module, ir.PrintOptions{}), ir.Sprint(llama.Module, ir.PrintOptions{})
+		m.Source.Close()
+		if got != want {
+			t.Errorf("sliding_window %v: the Mistral module differs from Llama's", window)
+		}
+	}
+	dir := variant(t, "llama", "MistralForCausalLM", edits(15), nil, 0)
+	_, err = ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if want := `field "sliding_window" = 15 is shorter than the cache (16 tokens)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("sliding_window 15, cache 16: error %v, want one containing %q", err, want)
+	}
+	dir = variant(t, "llama", "MistralForCausalLM", edits(nil), nil, 0)
+	path := filepath.Join(t.TempDir(), "mistral.gguf")
+	if err := os.WriteFile(path, convertToGGUF(t, dir, 0, false), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Source.Close()
+	tokens := loadFixture(t, "llama").Tokens
+	if rel, bad := agreement(decodeModule(t, g.Module, g.Source, tokens), decodeModule(t, llama.Module, llama.Source, tokens)); g.Arch != "llama" || rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("Mistral's GGUF (arch %q): max |Δ| / max |logit| against the Llama fixture = %.3g (tolerance 1e-5), arg-max differs at %v", g.Arch, rel, bad)
+	}
+}
+
+// TestBiasErrors: a bias the architecture requires and the checkpoint
+// lacks, and a bias of the wrong shape, are errors naming the tensor, from
+// safetensors and from GGUF.
+func TestBiasErrors(t *testing.T) {
+	// Qwen2 without v biases: transformers' Qwen2 and llama.cpp's qwen2
+	// both need them.
+	dir := variant(t, "llama", "Qwen2ForCausalLM", qwen2Config, []string{roleQBias, roleKBias}, 0.5)
+	_, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if want := `missing tensor "model.layers.0.self_attn.v_proj.bias" (Qwen2ForCausalLM needs it)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Qwen2 without v biases: error %v, want one containing %q", err, want)
+	}
+	path := filepath.Join(t.TempDir(), "qwen2.gguf")
+	if err := os.WriteFile(path, convertToGGUF(t, dir, 0, false), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+	if want := `missing tensor "blk.0.attn_v.bias" (qwen2 needs it)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("qwen2 GGUF without v biases: error %v, want one containing %q", err, want)
+	}
+
+	// Llama's q bias one short: refused where llama.cpp adds what it finds.
+	dir = variant(t, "llama", "LlamaForCausalLM", map[string]any{"attention_bias": true}, allBiases, 0.5)
+	st := filepath.Join(dir, "model.safetensors")
+	f, err := os.Open(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := tensor.ReadSafetensors(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "model.layers.1.self_attn.q_proj.bias"
+	if ts.Tensors[name], err = tensor.FromFloat32(tensor.F32, []int{63}, make([]float32, 63)); err != nil {
+		t.Fatal(err)
+	}
+	writeSafetensors(t, st, ts)
+	_, err = ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if want := `tensor "model.layers.1.self_attn.q_proj.bias" is F32 [63], expected shape [64]`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a q bias of 63: error %v, want one containing %q", err, want)
+	}
+}

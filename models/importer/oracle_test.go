@@ -1,0 +1,195 @@
+package importer
+
+import (
+	"math"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// oracle decodes tokens through a Hugging Face checkpoint of the Llama
+// family (Llama, Mistral, Qwen2, Qwen3: RMSNorm, GQA attention with
+// optional q/k norms and attention biases, rotate-half rope, SwiGLU) in
+// float64, written from transformers' modeling code and nothing of the
+// importer but its reading of config.json: an independent reference for
+// what no transformers fixture covers yet. The rope angles and their
+// cosines are float32, as transformers computes them. TestOracle checks
+// it against transformers' logits on the llama and qwen3 fixtures.
+func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
+	t.Helper()
+	s, err := specFromConfig(dir, len(tokens))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred || s.experts > 0 {
+		t.Fatalf("oracle: %s is not of the Llama family", s.arch)
+	}
+	src, err := weights.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	n := hfNames()
+	load := func(name string) []float64 {
+		info, ok := src.Info(name)
+		if !ok {
+			t.Fatalf("oracle: no tensor %q", name)
+		}
+		w, err := src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: tensor.F32, Shape: info.Shape}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]float64, w.Len())
+		for i, v := range w.Floats() {
+			out[i] = float64(v)
+		}
+		return out
+	}
+	has := func(name string) bool { _, ok := src.Info(name); return ok }
+	// matvec is W·x (+ b) for W [rows, len(x)].
+	matvec := func(w []float64, x []float64, b []float64) []float64 {
+		out := make([]float64, len(w)/len(x))
+		for r := range out {
+			var acc float64
+			for c, xv := range x {
+				acc += w[r*len(x)+c] * xv
+			}
+			if b != nil {
+				acc += b[r]
+			}
+			out[r] = acc
+		}
+		return out
+	}
+	rms := func(x, w []float64) []float64 {
+		var ss float64
+		for _, v := range x {
+			ss += v * v
+		}
+		inv := 1 / math.Sqrt(ss/float64(len(x))+s.eps)
+		out := make([]float64, len(x))
+		for i, v := range x {
+			out[i] = w[i] * (v * inv)
+		}
+		return out
+	}
+	bias := func(layer int, role string) []float64 {
+		if name := n.of(layer, role); has(name) {
+			return load(name)
+		}
+		return nil
+	}
+	d, heads, kvh := s.headDim, s.heads, s.kvHeads
+	rope := func(x []float64, nh, pos int) {
+		half := s.rotaryDim / 2
+		for h := range nh {
+			v := x[h*d : (h+1)*d]
+			for i := range half {
+				angle := float32(pos) * float32(s.invFreq[i])
+				c, sn := float64(float32(math.Cos(float64(angle)))), float64(float32(math.Sin(float64(angle))))
+				a, b := v[i], v[i+half]
+				v[i], v[i+half] = a*c-b*sn, b*c+a*sn
+			}
+		}
+	}
+	embed := load(n.embed)
+	head := embed
+	if !s.tied {
+		head = load(n.head)
+	}
+	keys := make([][][]float64, s.layers)
+	vals := make([][][]float64, s.layers)
+	var logits [][]float64
+	for pos, tok := range tokens {
+		x := append([]float64(nil), embed[tok*s.hidden:(tok+1)*s.hidden]...)
+		for l := range s.layers {
+			h := rms(x, load(n.of(l, roleAttnNorm)))
+			q := matvec(load(n.of(l, roleQ)), h, bias(l, roleQBias))
+			k := matvec(load(n.of(l, roleK)), h, bias(l, roleKBias))
+			v := matvec(load(n.of(l, roleV)), h, bias(l, roleVBias))
+			if s.qkNorm {
+				qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
+				for hh := range heads {
+					copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], qn))
+				}
+				for hh := range kvh {
+					copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
+				}
+			}
+			rope(q, heads, pos)
+			rope(k, kvh, pos)
+			keys[l] = append(keys[l], k)
+			vals[l] = append(vals[l], v)
+			att := make([]float64, heads*d)
+			for hh := range heads {
+				g := hh / (heads / kvh)
+				qh := q[hh*d : (hh+1)*d]
+				scores := make([]float64, pos+1)
+				best := math.Inf(-1)
+				for j := range scores {
+					var dot float64
+					for i, qv := range qh {
+						dot += qv * keys[l][j][g*d+i]
+					}
+					scores[j] = dot / math.Sqrt(float64(d))
+					best = math.Max(best, scores[j])
+				}
+				var sum float64
+				for j := range scores {
+					scores[j] = math.Exp(scores[j] - best)
+					sum += scores[j]
+				}
+				for j, p := range scores {
+					for i := range d {
+						att[hh*d+i] += p / sum * vals[l][j][g*d+i]
+					}
+				}
+			}
+			o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
+			for i := range x {
+				x[i] += o[i]
+			}
+			h = rms(x, load(n.of(l, roleFFNNorm)))
+			gate := matvec(load(n.of(l, roleGate)), h, nil)
+			up := matvec(load(n.of(l, roleUp)), h, nil)
+			for i, gv := range gate {
+				gate[i] = gv / (1 + math.Exp(-gv)) * up[i]
+			}
+			down := matvec(load(n.of(l, roleDown)), gate, nil)
+			for i := range x {
+				x[i] += down[i]
+			}
+		}
+		logits = append(logits, matvec(head, rms(x, load(n.finalNorm)), nil))
+	}
+	return logits
+}
+
+// oracleAgreement is max |Δ| / max |want| between logits and the oracle's.
+func oracleAgreement(got *tensor.Tensor, want [][]float64) float64 {
+	g := got.Floats()
+	var maxDiff, maxRef float64
+	for s, row := range want {
+		for i, w := range row {
+			maxDiff = math.Max(maxDiff, math.Abs(float64(g[s*len(row)+i])-w))
+			maxRef = math.Max(maxRef, math.Abs(w))
+		}
+	}
+	return maxDiff / maxRef
+}
+
+// TestOracle: the oracle computes transformers' logits on the two
+// fixtures of the Llama family (Llama 3's rope and an untied head;
+// Qwen3's q/k norms and tied head).
+func TestOracle(t *testing.T) {
+	for _, name := range []string{"llama", "qwen3"} {
+		f := loadFixture(t, name)
+		rel := oracleAgreement(f.ref, oracle(t, f.dir, f.Tokens))
+		t.Logf("%s: transformers against the oracle: max |Δ| / max |logit| = %.3g", name, rel)
+		if rel > 1e-6 {
+			t.Errorf("%s: transformers' logits are %.3g from the oracle's (max |Δ| / max |logit|, tolerance 1e-6)", name, rel)
+		}
+	}
+}
