@@ -10,29 +10,42 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
 
-var updateGGUF = flag.Bool("update-gguf", false, "rewrite testdata/gguf/qwen3-q8_0.gguf")
+var updateGGUF = flag.Bool("update-gguf", false, "rewrite the GGUF files under testdata/gguf")
 
 // exampleGGUF is the Qwen3 fixture converted to Q8_0, committed so that
 // docs/import.md's GGUF commands run as shown.
 const exampleGGUF = "testdata/gguf/qwen3-q8_0.gguf"
 
-// TestExampleGGUF checks that the committed example file is what the
-// converter writes from the fixture today (rewritten with -update-gguf).
+// TestExampleGGUF checks that the committed GGUF files are what the
+// converter writes today (rewritten with -update-gguf): the Qwen3 fixture
+// in Q8_0, and a Qwen2 (the llama fixture's tensors with
+// TestAttentionBiases' q, k and v biases) in Q8_0, which
+// lit-tests/rlx-run/backend-sim.test runs through the Metal kernels.
 func TestExampleGGUF(t *testing.T) {
-	got := convertToGGUF(t, filepath.Join("testdata", "hf", "qwen3"), gguf.Q8_0, false)
-	if *updateGGUF {
-		if err := os.MkdirAll(filepath.Dir(exampleGGUF), 0o755); err != nil {
+	for _, tc := range []struct {
+		path string
+		dir  func() string
+	}{
+		{exampleGGUF, func() string { return filepath.Join("testdata", "hf", "qwen3") }},
+		{"testdata/gguf/qwen2-q8_0.gguf", func() string {
+			return variant(t, "llama", "Qwen2ForCausalLM", qwen2Config, qkvBiases, 0.5)
+		}},
+	} {
+		got := convertToGGUF(t, tc.dir(), gguf.Q8_0, false)
+		if *updateGGUF {
+			if err := os.MkdirAll(filepath.Dir(tc.path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(tc.path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(tc.path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(exampleGGUF, got, 0o644); err != nil {
-			t.Fatal(err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is not what the converter writes; run go test ./models/importer -run TestExampleGGUF -update-gguf", tc.path)
 		}
-	}
-	want, err := os.ReadFile(exampleGGUF)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what the converter writes; run go test ./models/importer -run TestExampleGGUF -update-gguf", exampleGGUF)
 	}
 }
