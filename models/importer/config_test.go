@@ -106,9 +106,62 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "rms_norm_eps": 1e999}`, `field "rms_norm_eps" = 1e999 is not a number`},
 		{baseQwen35 + `, "full_attention_interval": -1}`, `field "full_attention_interval" = -1 is not a non-negative integer`},
 		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
+		{`{"architectures": ["MistralForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "attention_bias": true}`,
+			`field "attention_bias" = true is not supported (rlx implements false only)`},
+		{`{"architectures": ["Qwen2ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "attention_bias": true}`,
+			`field "attention_bias" = true is not supported (rlx implements false only)`},
+		{baseQwen35 + `, "attention_bias": true}`, `field "attention_bias" = true is not supported (rlx implements false only)`},
+		{`{"architectures": ["MistralForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "sliding_window": 7}`,
+			`field "sliding_window" = 7 is shorter than the cache (8 tokens)`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n  error %v\n  want %q", tc.config, err, tc.want)
+		}
+	}
+}
+
+// TestPublishedConfigs reads config.json files as Qwen and Mistral
+// publish them (every field, sizes and all): each resolves, with the
+// biases, head sizes, rope base and head tying its model has.
+func TestPublishedConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		name, config            string
+		heads, kvHeads, headDim int
+		theta                   float64
+		qkvBias, tied           bool
+	}{
+		{"Qwen2.5-7B-Instruct", `{"architectures": ["Qwen2ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 151643,
+		  "eos_token_id": 151645, "hidden_act": "silu", "hidden_size": 3584, "initializer_range": 0.02, "intermediate_size": 18944,
+		  "max_position_embeddings": 32768, "max_window_layers": 28, "model_type": "qwen2", "num_attention_heads": 28,
+		  "num_hidden_layers": 28, "num_key_value_heads": 4, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "sliding_window": 131072,
+		  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.43.1", "use_cache": true,
+		  "use_sliding_window": false, "vocab_size": 152064}`, 28, 4, 128, 1e6, true, false},
+		{"Qwen2.5-0.5B-Instruct", `{"architectures": ["Qwen2ForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 151643,
+		  "eos_token_id": 151645, "hidden_act": "silu", "hidden_size": 896, "initializer_range": 0.02, "intermediate_size": 4864,
+		  "max_position_embeddings": 32768, "max_window_layers": 21, "model_type": "qwen2", "num_attention_heads": 14,
+		  "num_hidden_layers": 24, "num_key_value_heads": 2, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "sliding_window": 32768,
+		  "tie_word_embeddings": true, "torch_dtype": "bfloat16", "transformers_version": "4.43.1", "use_cache": true,
+		  "use_sliding_window": false, "vocab_size": 151936}`, 14, 2, 64, 1e6, true, true},
+		{"Mistral-7B-Instruct-v0.3", `{"architectures": ["MistralForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+		  "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336,
+		  "max_position_embeddings": 32768, "model_type": "mistral", "num_attention_heads": 32, "num_hidden_layers": 32,
+		  "num_key_value_heads": 8, "rms_norm_eps": 1e-05, "rope_theta": 1000000.0, "sliding_window": null,
+		  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.42.0.dev0", "use_cache": true,
+		  "vocab_size": 32768}`, 32, 8, 128, 1e6, false, false},
+		{"Mistral-7B-v0.1", `{"architectures": ["MistralForCausalLM"], "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu",
+		  "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336, "max_position_embeddings": 32768,
+		  "model_type": "mistral", "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "rms_norm_eps": 1e-05,
+		  "rope_theta": 10000.0, "sliding_window": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+		  "transformers_version": "4.34.0.dev0", "use_cache": true, "vocab_size": 32000}`, 32, 8, 128, 1e4, false, false},
+	} {
+		s, err := specOf(t, tc.config)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if s.heads != tc.heads || s.kvHeads != tc.kvHeads || s.headDim != tc.headDim || s.theta != tc.theta ||
+			(s.qkvBias == biasRequired) != tc.qkvBias || s.oBias != noBias || s.tied != tc.tied {
+			t.Errorf("%s: heads %d/%d of %d, theta %g, q/k/v biases %v, o bias %v, tied %v", tc.name, s.heads, s.kvHeads, s.headDim, s.theta, s.qkvBias, s.oBias, s.tied)
 		}
 	}
 }
