@@ -19,7 +19,9 @@ import (
 // variant writes fixture base's checkpoint to a temporary directory as
 // architecture arch, its config.json edited (a nil value deletes the
 // field), with a bias of every layer's projections of the given roles:
-// uniform in ±scale, drawn from a fixed seed (scale 0 writes zeros).
+// uniform in ±scale, drawn from a fixed seed (scale 0 writes zeros). For
+// Phi3ForCausalLM the q, k and v projections become one qkv_proj and gate
+// and up one gate_up_proj, as Phi-3 stores them.
 func variant(t testing.TB, base, arch string, edits map[string]any, roles []string, scale float64) string {
 	t.Helper()
 	from := filepath.Join("testdata", "hf", base)
@@ -63,6 +65,12 @@ func variant(t testing.TB, base, arch string, edits map[string]any, roles []stri
 			t.Fatal(err)
 		}
 	}
+	if arch == "Phi3ForCausalLM" {
+		for l := range s.layers {
+			fuse(t, st, hfNames().of(l, roleAttnQKV), hfNames().of(l, roleQ), hfNames().of(l, roleK), hfNames().of(l, roleV))
+			fuse(t, st, hfNames().of(l, roleGateUp), hfNames().of(l, roleGate), hfNames().of(l, roleUp))
+		}
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	size := map[string]int{roleQBias: s.heads * s.headDim, roleKBias: s.kvHeads * s.headDim, roleVBias: s.kvHeads * s.headDim, roleOBias: s.hidden}
 	for l := range s.layers {
@@ -78,6 +86,23 @@ func variant(t testing.TB, base, arch string, edits map[string]any, roles []stri
 	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
 	return dir
+}
+
+// fuse replaces the matrices parts by one, to, of their rows in order.
+func fuse(t testing.TB, st *tensor.Safetensors, to string, parts ...string) {
+	t.Helper()
+	var rows []float32
+	cols := 0
+	for _, p := range parts {
+		m := st.Tensors[p]
+		rows = append(rows, m.Floats()...)
+		cols = m.Shape()[1]
+		delete(st.Tensors, p)
+	}
+	var err error
+	if st.Tensors[to], err = tensor.FromFloat32(tensor.F32, []int{len(rows) / cols, cols}, rows); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func writeSafetensors(t testing.TB, path string, st *tensor.Safetensors) {
@@ -280,5 +305,84 @@ func TestBiasErrors(t *testing.T) {
 	_, err = ImportHF(newContext(), dir, Options{MaxTokens: 16})
 	if want := `tensor "model.layers.1.self_attn.q_proj.bias" is F32 [63], expected shape [64]`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a q bias of 63: error %v, want one containing %q", err, want)
+	}
+}
+
+// TestPhi3: a Phi3ForCausalLM checkpoint (the llama fixture's tensors with
+// q, k and v fused into qkv_proj and gate and up into gate_up_proj, rope
+// default) decodes to the logits of the same tensors unfused under a
+// Llama config, bit for bit, and within 1e-5 of the float64 oracle; its
+// GGUF file (phi3: attn_qkv, ffn_up holding [gate; up]) decodes as its
+// safetensors, in F32 and in Q8_0 (against its dequantised F32 file);
+// hybrid-split keeps its logits bit for bit. A window shorter than the
+// cache is refused from config.json and from GGUF metadata.
+func TestPhi3(t *testing.T) {
+	tokens := loadFixture(t, "llama").Tokens
+	rope := map[string]any{"rope_type": "default", "rope_theta": 10000.0}
+	phi3 := map[string]any{"mlp_bias": nil, "pretraining_tp": nil, "model_type": "phi3", "rope_parameters": rope,
+		"resid_pdrop": 0.0, "embd_pdrop": 0.0, "original_max_position_embeddings": 512, "sliding_window": 16}
+	dir := variant(t, "llama", "Phi3ForCausalLM", phi3, nil, 0)
+	llama := variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": rope}, nil, 0)
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	if len(m.Unused) > 0 {
+		t.Errorf("the module does not read %v", m.Unused)
+	}
+	l, err := ImportHF(newContext(), llama, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Source.Close()
+	got := decodeModule(t, m.Module, m.Source, tokens)
+	if want := decodeModule(t, l.Module, l.Source, tokens); !tensor.BitsEqual(got, want) {
+		rel, _ := agreement(got, want)
+		t.Errorf("Phi-3's logits differ from Llama's on the same tensors: max |Δ| / max |logit| = %.3g", rel)
+	}
+	rel := oracleAgreement(got, oracle(t, dir, tokens))
+	t.Logf("Phi3ForCausalLM safetensors against the oracle: %.3g", rel)
+	if rel > 1e-5 {
+		t.Errorf("Phi3ForCausalLM: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", rel)
+	}
+	if _, err := checkSplit(t, m, tokens); err != nil {
+		t.Errorf("hybrid-split: %v", err)
+	}
+	run := func(format gguf.Format, dequantised bool) *tensor.Tensor {
+		path := filepath.Join(t.TempDir(), "phi3.gguf")
+		if err := os.WriteFile(path, convertToGGUF(t, dir, format, dequantised), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Source.Close()
+		if g.Arch != "phi3" || len(g.Unused) > 0 {
+			t.Errorf("GGUF: arch %q, unread tensors %v", g.Arch, g.Unused)
+		}
+		return decodeModule(t, g.Module, g.Source, tokens)
+	}
+	rel, bad := agreement(run(0, false), got)
+	t.Logf("phi3 F32 GGUF against safetensors: %.3g", rel)
+	if rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+	}
+	if rel, _ := agreement(run(gguf.Q8_0, false), run(gguf.Q8_0, true)); rel > 1e-5 {
+		t.Errorf("Q8_0 GGUF: max |Δ| / max |logit| against its dequantised F32 file = %.3g (tolerance 1e-5)", rel)
+	}
+
+	_, err = ImportHF(newContext(), dir, Options{MaxTokens: 17})
+	if want := `field "sliding_window" = 16 is shorter than the cache (17 tokens)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("window 16, cache 17: error %v, want one containing %q", err, want)
+	}
+	path := filepath.Join(t.TempDir(), "phi3.gguf")
+	if err := os.WriteFile(path, convertToGGUF(t, dir, 0, false), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ImportGGUF(newContext(), path, Options{MaxTokens: 17})
+	if want := `phi3.attention.sliding_window = 16 is shorter than the cache (17 tokens)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("GGUF window 16, cache 17: error %v, want one containing %q", err, want)
 	}
 }

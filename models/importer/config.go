@@ -16,7 +16,7 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -46,6 +46,9 @@ var ignoredFields = []string{
 	"is_decoder", "output_scores", "return_dict_in_generate", "typical_p", "diversity_penalty",
 	"num_beam_groups", "encoder_no_repeat_ngram_size", "exponential_decay_length_penalty",
 	"suppress_tokens", "begin_suppress_tokens", "_attn_implementation_autoset",
+	// The remote-code classes a checkpoint names, which transformers
+	// does not load when it has the architecture itself.
+	"auto_map",
 	// Multi-token-prediction heads: extra tensors (mtp.*) that the causal
 	// LM does not run (transformers ignores them on load).
 	"mtp_num_hidden_layers", "mtp_use_dedicated_embeddings",
@@ -226,6 +229,17 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.reject("attention_bias", "false")
 		s.readWindow(c)
 		s.allFull()
+	case "Phi3ForCausalLM":
+		// Llama with fused qkv_proj and gate_up_proj, no biases, and
+		// Mistral's sliding window; dropout does not run at inference,
+		// and original_max_position_embeddings only sets longrope's
+		// scale (rope types other than default and llama3 are refused).
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		s.readWindow(c)
+		c.used["resid_pdrop"], c.used["embd_pdrop"], c.used["original_max_position_embeddings"] = true, true, true
+		s.fusedQKV, s.fusedGateUp = true, true
+		s.allFull()
 	case "Qwen2ForCausalLM":
 		// Qwen2's q, k and v projections always have biases, its output
 		// projection never (no config field says so).
@@ -303,7 +317,7 @@ func (s *spec) readAttentionBias(c *config) {
 	}
 }
 
-// readWindow reads Mistral's sliding_window: a key more than the window
+// readWindow reads Mistral's (and Phi-3's) sliding_window: a key more than the window
 // behind the query is masked. rlx attends over the whole cache, which is
 // the same when the window is at least the cache's length; a shorter
 // window is refused.

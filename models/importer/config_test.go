@@ -111,6 +111,9 @@ func TestConfigErrors(t *testing.T) {
 		{`{"architectures": ["Qwen2ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "attention_bias": true}`,
 			`field "attention_bias" = true is not supported (rlx implements false only)`},
 		{baseQwen35 + `, "attention_bias": true}`, `field "attention_bias" = true is not supported (rlx implements false only)`},
+		{`{"architectures": ["Phi3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8,
+		  "partial_rotary_factor": 0.75, "rope_scaling": {"type": "longrope", "long_factor": [1, 1], "short_factor": [1, 1]}}`,
+			`field "rope_scaling" has rope_type "longrope", which is not supported (rlx implements "default" and "llama3")`},
 		{`{"architectures": ["MistralForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "sliding_window": 7}`,
 			`field "sliding_window" = 7 is shorter than the cache (8 tokens)`},
 	} {
@@ -120,7 +123,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// TestPublishedConfigs reads config.json files as Qwen and Mistral
+// TestPublishedConfigs reads config.json files as Qwen, Mistral and Phi
 // publish them (every field, sizes and all): each resolves, with the
 // biases, head sizes, rope base and head tying its model has.
 func TestPublishedConfigs(t *testing.T) {
@@ -153,6 +156,21 @@ func TestPublishedConfigs(t *testing.T) {
 		  "model_type": "mistral", "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8, "rms_norm_eps": 1e-05,
 		  "rope_theta": 10000.0, "sliding_window": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
 		  "transformers_version": "4.34.0.dev0", "use_cache": true, "vocab_size": 32000}`, 32, 8, 128, 1e4, false, false},
+		{"Phi-3-mini-4k-instruct", `{"_name_or_path": "Phi-3-mini-4k-instruct", "architectures": ["Phi3ForCausalLM"],
+		  "attention_dropout": 0.0, "auto_map": {"AutoConfig": "configuration_phi3.Phi3Config", "AutoModelForCausalLM": "modeling_phi3.Phi3ForCausalLM"},
+		  "bos_token_id": 1, "embd_pdrop": 0.0, "eos_token_id": 32000, "hidden_act": "silu", "hidden_size": 3072,
+		  "initializer_range": 0.02, "intermediate_size": 8192, "max_position_embeddings": 4096, "model_type": "phi3",
+		  "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "original_max_position_embeddings": 4096,
+		  "pad_token_id": 32000, "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 10000.0,
+		  "sliding_window": 2047, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.40.2",
+		  "use_cache": true, "attention_bias": false, "vocab_size": 32064}`, 32, 32, 96, 1e4, false, false},
+		{"phi-4", `{"architectures": ["Phi3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0, "bos_token_id": 100257,
+		  "embd_pdrop": 0.0, "eos_token_id": 100265, "hidden_act": "silu", "hidden_size": 5120, "initializer_range": 0.02,
+		  "intermediate_size": 17920, "max_position_embeddings": 16384, "model_type": "phi3", "num_attention_heads": 40,
+		  "num_hidden_layers": 40, "num_key_value_heads": 10, "original_max_position_embeddings": 16384, "pad_token_id": 100349,
+		  "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 250000, "sliding_window": null,
+		  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.47.0", "use_cache": true,
+		  "vocab_size": 100352}`, 40, 10, 128, 250000, false, false},
 	} {
 		s, err := specOf(t, tc.config)
 		if err != nil {

@@ -29,7 +29,7 @@ import (
 // tensors in F32).
 
 var ggufArch = map[string]string{
-	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
+	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
 }
 
@@ -76,6 +76,13 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
 	w.Add(key("rope.freq_base"), float32(s.theta))
 	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
+	if s.arch == "Phi3ForCausalLM" {
+		// Phi3MiniModel.set_gguf_parameters.
+		w.Add(key("rope.scaling.original_context_length"), uint32(512))
+		if c, err := readConfig(dir); err == nil {
+			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		}
+	}
 	if s.keyHeads > 0 {
 		interval := 0
 		for i, lt := range s.layerTypes {
@@ -170,6 +177,7 @@ var hfToGGUF = map[string]string{
 	"input_layernorm.weight":  "attn_norm.weight",
 	"self_attn.q_proj.weight": "attn_q.weight", "self_attn.k_proj.weight": "attn_k.weight",
 	"self_attn.v_proj.weight": "attn_v.weight", "self_attn.o_proj.weight": "attn_output.weight",
+	"self_attn.qkv_proj.weight": "attn_qkv.weight", "mlp.gate_up_proj.weight": "ffn_up.weight",
 	"self_attn.q_proj.bias": "attn_q.bias", "self_attn.k_proj.bias": "attn_k.bias",
 	"self_attn.v_proj.bias": "attn_v.bias", "self_attn.o_proj.bias": "attn_output.bias",
 	"self_attn.q_norm.weight": "attn_q_norm.weight", "self_attn.k_norm.weight": "attn_k_norm.weight",

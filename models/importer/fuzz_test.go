@@ -30,8 +30,9 @@ func FuzzImportHF(f *testing.F) {
 			f.Add(uint8(i), []byte(big))
 		}
 		// The architectures with no fixture of their own, on these
-		// tensors (Qwen2's biases are missing: an error path).
-		for _, arch := range []string{"MistralForCausalLM", "Qwen2ForCausalLM"} {
+		// tensors (Phi-3's fused projections and Qwen2's biases are missing:
+		// error paths).
+		for _, arch := range []string{"MistralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 	}

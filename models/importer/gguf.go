@@ -19,7 +19,9 @@ import (
 // GGUFArchitectures lists the general.architecture values the importer
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
-func GGUFArchitectures() []string { return []string{"llama", "qwen2", "qwen3", "qwen35", "qwen3next"} }
+func GGUFArchitectures() []string {
+	return []string{"llama", "phi3", "qwen2", "qwen3", "qwen35", "qwen3next"}
+}
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
 // leave the decode step unchanged; any other {arch}.* key is refused.
@@ -31,6 +33,8 @@ var ggufKeys = []string{
 	"expert_weights_norm", "expert_gating_func",
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
 	"full_attention_interval", "rope.scaling.type",
+	"attention.sliding_window",             // refused when shorter than the cache
+	"rope.scaling.original_context_length", // phi3: longrope's scale (its rope_factors tensors are refused)
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -192,6 +196,14 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if vl := m.uint("attention.value_length", s.headDim, false); vl != s.headDim {
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
 	}
+	if w := m.uint("attention.sliding_window", 0, false); w > 0 && w < maxTokens {
+		m.fail("%s = %d is shorter than the cache (%d tokens); rlx attends over the whole cache, which is the same only for caches of at most %d tokens", m.key("attention.sliding_window"), w, maxTokens, w)
+	}
+	for _, name := range []string{"rope_factors_long.weight", "rope_factors_short.weight"} {
+		if _, ok := src.Info(name); ok {
+			m.fail("tensor %q: LongRoPE is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", name)
+		}
+	}
 	if t, err := f.String(m.key("rope.scaling.type")); err == nil && t != "none" {
 		m.fail("%s = %q is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), t)
 	}
@@ -246,6 +258,12 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.allFull()
 	case "qwen2":
 		s.qkvBias = biasRequired
+		s.allFull()
+	case "phi3":
+		// ffn_up holds [gate; up]; attn_qkv [q; k; v], or llama.cpp's
+		// separate attn_q, attn_k and attn_v where the file has those.
+		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
+		s.fusedGateUp = true
 		s.allFull()
 	case "qwen3":
 		// llama.cpp refuses a qwen3 file with attention biases (what

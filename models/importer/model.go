@@ -57,7 +57,7 @@ func (g *builder) model() {
 			x = g.add(x, g.moe(i, h))
 		} else {
 			g.at(p + "mlp")
-			x = g.add(x, g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn))
+			x = g.add(x, g.denseMLP(i, h))
 		}
 	}
 	g.at("head")
@@ -104,6 +104,18 @@ func (g *builder) norm(name string, d int) *ir.Value {
 	return w
 }
 
+// denseMLP is layer i's SwiGLU block, its gate and up projections
+// separate or fused (Phi-3's gate_up_proj: the gate's rows, then up's).
+func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	if !s.fusedGateUp {
+		return g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
+	}
+	gu := g.linear(h, g.n.of(i, roleGateUp), 2*s.ffn, s.hidden)
+	a := g.mul(g.silu(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
+	return g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn)
+}
+
 // mlp is the SwiGLU feed-forward block down(silu(gate(h))·up(h)).
 func (g *builder) mlp(h *ir.Value, gate, up, down string, ffn int) *ir.Value {
 	e := g.s.hidden
@@ -118,17 +130,26 @@ func (g *builder) mlp(h *ir.Value, gate, up, down string, ffn int) *ir.Value {
 func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value {
 	s := g.s
 	e, heads, kvh, d := s.hidden, s.heads, s.kvHeads, s.headDim
-	var q, gate *ir.Value
-	if s.gatedAttention {
+	var q, k, v, gate *ir.Value
+	switch {
+	case s.fusedQKV:
+		// Phi-3's qkv_proj: the rows of q, then k's, then v's.
+		qkv := g.linear(h, g.n.of(i, roleAttnQKV), (heads+2*kvh)*d, e)
+		q = g.reshape(g.slice(qkv, 1, 0, heads*d), 1, 1, heads, d)
+		k = g.reshape(g.slice(qkv, 1, heads*d, kvh*d), 1, 1, kvh, d)
+		v = g.reshape(g.slice(qkv, 1, (heads+kvh)*d, kvh*d), 1, 1, kvh, d)
+	case s.gatedAttention:
 		// q_proj holds [q ‖ gate] per head (torch.chunk of a [H, 2D] view).
 		qg := g.reshape(g.linear(h, g.n.of(i, roleQ), heads*2*d, e), 1, 1, heads, 2*d)
 		q = g.slice(qg, 3, 0, d)
 		gate = g.reshape(g.slice(qg, 3, d, d), 1, heads*d)
-	} else {
+	default:
 		q = g.reshape(g.biased(g.linear(h, g.n.of(i, roleQ), heads*d, e), i, roleQBias, s.qkvBias, heads*d), 1, 1, heads, d)
 	}
-	k := g.reshape(g.biased(g.linear(h, g.n.of(i, roleK), kvh*d, e), i, roleKBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
-	v := g.reshape(g.biased(g.linear(h, g.n.of(i, roleV), kvh*d, e), i, roleVBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
+	if !s.fusedQKV {
+		k = g.reshape(g.biased(g.linear(h, g.n.of(i, roleK), kvh*d, e), i, roleKBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
+		v = g.reshape(g.biased(g.linear(h, g.n.of(i, roleV), kvh*d, e), i, roleVBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
+	}
 	if s.qkNorm {
 		q = g.rmsNorm(q, g.norm(g.n.of(i, roleQNorm), d))
 		k = g.rmsNorm(k, g.norm(g.n.of(i, roleKNorm), d))

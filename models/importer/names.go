@@ -22,6 +22,8 @@ const (
 	roleKNorm    = "k_norm"
 	roleGate     = "gate"
 	roleUp       = "up"
+	roleAttnQKV  = "attn_qkv" // Phi-3's fused [q; k; v] rows
+	roleGateUp   = "gate_up"  // Phi-3's fused [gate; up] rows
 	roleDown     = "down"
 	// Gated DeltaNet.
 	roleQKV     = "qkv"  // q, k and v of all heads, concatenated
@@ -73,6 +75,7 @@ func hfNames() naming {
 			roleVBias: p + "self_attn.v_proj.bias", roleOBias: p + "self_attn.o_proj.bias",
 			roleQNorm: p + "self_attn.q_norm.weight", roleKNorm: p + "self_attn.k_norm.weight",
 			roleGate: p + "mlp.gate_proj.weight", roleUp: p + "mlp.up_proj.weight", roleDown: p + "mlp.down_proj.weight",
+			roleAttnQKV: p + "self_attn.qkv_proj.weight", roleGateUp: p + "mlp.gate_up_proj.weight",
 			roleQKV: p + "linear_attn.in_proj_qkv.weight", roleZ: p + "linear_attn.in_proj_z.weight",
 			roleBeta: p + "linear_attn.in_proj_b.weight", roleAlpha: p + "linear_attn.in_proj_a.weight",
 			roleQKVZ: p + "linear_attn.in_proj_qkvz.weight", roleBA: p + "linear_attn.in_proj_ba.weight",
@@ -99,6 +102,7 @@ func ggufNames(ffnNorm string) naming {
 			roleQBias: p + "attn_q.bias", roleKBias: p + "attn_k.bias", roleVBias: p + "attn_v.bias", roleOBias: p + "attn_output.bias",
 			roleQNorm: p + "attn_q_norm.weight", roleKNorm: p + "attn_k_norm.weight",
 			roleGate: p + "ffn_gate.weight", roleUp: p + "ffn_up.weight", roleDown: p + "ffn_down.weight",
+			roleAttnQKV: p + "attn_qkv.weight", roleGateUp: p + "ffn_up.weight", // phi3's ffn_up holds [gate; up]
 			roleQKV: p + "attn_qkv.weight", roleZ: p + "attn_gate.weight",
 			roleBeta: p + "ssm_beta.weight", roleAlpha: p + "ssm_alpha.weight", roleBA: p + "ssm_ba.weight",
 			roleA: p + "ssm_a", roleDT: p + "ssm_dt.bias", roleConv: p + "ssm_conv1d.weight",

@@ -10,8 +10,9 @@ import (
 )
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
-// family (Llama, Mistral, Qwen2, Qwen3: RMSNorm, GQA attention with
-// optional q/k norms and attention biases, rotate-half rope, SwiGLU) in
+// family (Llama, Mistral, Qwen2, Qwen3, Phi-3: RMSNorm, GQA attention with
+// optional q/k norms and attention biases, rotate-half rope, SwiGLU, fused
+// or separate projections) in
 // float64, written from transformers' modeling code and nothing of the
 // importer but its reading of config.json: an independent reference for
 // what no transformers fixture covers yet. The rope angles and their
@@ -48,6 +49,28 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		return out
 	}
 	has := func(name string) bool { _, ok := src.Info(name); return ok }
+	d, heads, kvh := s.headDim, s.heads, s.kvHeads
+	// matrix is layer l's projection of the role, cut from Phi-3's fused
+	// qkv_proj ([q; k; v] rows) and gate_up_proj ([gate; up]) where the
+	// checkpoint fuses them.
+	matrix := func(l int, role string) []float64 {
+		rows := func(fused string, from, count, width int) []float64 {
+			return load(n.of(l, fused))[from*width : (from+count)*width]
+		}
+		switch {
+		case s.fusedQKV && role == roleQ:
+			return rows(roleAttnQKV, 0, heads*d, s.hidden)
+		case s.fusedQKV && role == roleK:
+			return rows(roleAttnQKV, heads*d, kvh*d, s.hidden)
+		case s.fusedQKV && role == roleV:
+			return rows(roleAttnQKV, (heads+kvh)*d, kvh*d, s.hidden)
+		case s.fusedGateUp && role == roleGate:
+			return rows(roleGateUp, 0, s.ffn, s.hidden)
+		case s.fusedGateUp && role == roleUp:
+			return rows(roleGateUp, s.ffn, s.ffn, s.hidden)
+		}
+		return load(n.of(l, role))
+	}
 	// matvec is W·x (+ b) for W [rows, len(x)].
 	matvec := func(w []float64, x []float64, b []float64) []float64 {
 		out := make([]float64, len(w)/len(x))
@@ -81,7 +104,6 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return nil
 	}
-	d, heads, kvh := s.headDim, s.heads, s.kvHeads
 	rope := func(x []float64, nh, pos int) {
 		half := s.rotaryDim / 2
 		for h := range nh {
@@ -106,9 +128,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		x := append([]float64(nil), embed[tok*s.hidden:(tok+1)*s.hidden]...)
 		for l := range s.layers {
 			h := rms(x, load(n.of(l, roleAttnNorm)))
-			q := matvec(load(n.of(l, roleQ)), h, bias(l, roleQBias))
-			k := matvec(load(n.of(l, roleK)), h, bias(l, roleKBias))
-			v := matvec(load(n.of(l, roleV)), h, bias(l, roleVBias))
+			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
+			k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
+			v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
 			if s.qkNorm {
 				qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
 				for hh := range heads {
@@ -152,8 +174,8 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				x[i] += o[i]
 			}
 			h = rms(x, load(n.of(l, roleFFNNorm)))
-			gate := matvec(load(n.of(l, roleGate)), h, nil)
-			up := matvec(load(n.of(l, roleUp)), h, nil)
+			gate := matvec(matrix(l, roleGate), h, nil)
+			up := matvec(matrix(l, roleUp), h, nil)
 			for i, gv := range gate {
 				gate[i] = gv / (1 + math.Exp(-gv)) * up[i]
 			}

@@ -43,7 +43,8 @@ type spec struct {
 	invFreq                 []float64 // rotaryDim/2 inverse frequencies
 	ropeStyle               graph.RopeStyle
 
-	qkvBias, oBias biasRule // biases of the q, k, v and of the output projection
+	qkvBias, oBias        biasRule // biases of the q, k, v and of the output projection
+	fusedQKV, fusedGateUp bool     // Phi-3's qkv_proj and gate_up_proj
 
 	convKernel                int  // gated DeltaNet
 	keyHeads, valueHeads, gdn int  // H_k, H_v, head size N (key = value size)
