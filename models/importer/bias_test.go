@@ -179,32 +179,42 @@ func TestAttentionBiases(t *testing.T) {
 			if rel > 1e-5 {
 				t.Errorf("%s safetensors: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", tc.arch, rel)
 			}
-			run := func(format gguf.Format, dequantised bool) *tensor.Tensor {
-				path := filepath.Join(t.TempDir(), "m.gguf")
-				if err := os.WriteFile(path, convertToGGUF(t, dir, format, dequantised), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer m.Source.Close()
-				if m.Arch != tc.ggufArch || len(m.Unused) > 0 {
-					t.Errorf("GGUF: arch %q (want %q), unread tensors %v", m.Arch, tc.ggufArch, m.Unused)
-				}
-				return decodeModule(t, m.Module, m.Source, tokens)
-			}
-			rel, bad := agreement(run(0, false), got)
-			t.Logf("%s F32 GGUF against safetensors: %.3g", tc.ggufArch, rel)
-			if rel > 1e-5 || len(bad) > 0 {
-				t.Errorf("F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
-			}
-			rel, _ = agreement(run(gguf.Q8_0, false), run(gguf.Q8_0, true))
-			t.Logf("%s Q8_0 GGUF against F32 of its dequantised weights: %.3g", tc.ggufArch, rel)
-			if rel > 1e-5 {
-				t.Errorf("Q8_0 GGUF: max |Δ| / max |logit| against its dequantised F32 file = %.3g (tolerance 1e-5)", rel)
-			}
+			checkGGUF(t, dir, tc.ggufArch, tokens, got)
 		})
+	}
+}
+
+// checkGGUF converts the checkpoint in dir to GGUF as llama.cpp would and
+// decodes tokens from it: the file's architecture is arch, it reads every
+// tensor, an F32 file gives the safetensors logits want (≤ 1e-5 of max
+// |logit|, the same arg-max), and a Q8_0 file what an F32 file of its
+// dequantised weights gives (≤ 1e-5).
+func checkGGUF(t *testing.T, dir, arch string, tokens []int, want *tensor.Tensor) {
+	t.Helper()
+	run := func(format gguf.Format, dequantised bool) *tensor.Tensor {
+		path := filepath.Join(t.TempDir(), arch+".gguf")
+		if err := os.WriteFile(path, convertToGGUF(t, dir, format, dequantised), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Source.Close()
+		if m.Arch != arch || len(m.Unused) > 0 {
+			t.Errorf("GGUF: arch %q (want %q), unread tensors %v", m.Arch, arch, m.Unused)
+		}
+		return decodeModule(t, m.Module, m.Source, tokens)
+	}
+	rel, bad := agreement(run(0, false), want)
+	t.Logf("%s F32 GGUF against safetensors: %.3g", arch, rel)
+	if rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("%s F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", arch, rel, bad)
+	}
+	rel, _ = agreement(run(gguf.Q8_0, false), run(gguf.Q8_0, true))
+	t.Logf("%s Q8_0 GGUF against F32 of its dequantised weights: %.3g", arch, rel)
+	if rel > 1e-5 {
+		t.Errorf("%s Q8_0 GGUF: max |Δ| / max |logit| against its dequantised F32 file = %.3g (tolerance 1e-5)", arch, rel)
 	}
 }
 
@@ -349,29 +359,7 @@ func TestPhi3(t *testing.T) {
 	if _, err := checkSplit(t, m, tokens); err != nil {
 		t.Errorf("hybrid-split: %v", err)
 	}
-	run := func(format gguf.Format, dequantised bool) *tensor.Tensor {
-		path := filepath.Join(t.TempDir(), "phi3.gguf")
-		if err := os.WriteFile(path, convertToGGUF(t, dir, format, dequantised), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		g, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer g.Source.Close()
-		if g.Arch != "phi3" || len(g.Unused) > 0 {
-			t.Errorf("GGUF: arch %q, unread tensors %v", g.Arch, g.Unused)
-		}
-		return decodeModule(t, g.Module, g.Source, tokens)
-	}
-	rel, bad := agreement(run(0, false), got)
-	t.Logf("phi3 F32 GGUF against safetensors: %.3g", rel)
-	if rel > 1e-5 || len(bad) > 0 {
-		t.Errorf("F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
-	}
-	if rel, _ := agreement(run(gguf.Q8_0, false), run(gguf.Q8_0, true)); rel > 1e-5 {
-		t.Errorf("Q8_0 GGUF: max |Δ| / max |logit| against its dequantised F32 file = %.3g (tolerance 1e-5)", rel)
-	}
+	checkGGUF(t, dir, "phi3", tokens, got)
 
 	_, err = ImportHF(newContext(), dir, Options{MaxTokens: 17})
 	if want := `field "sliding_window" = 16 is shorter than the cache (17 tokens)`; err == nil || !strings.Contains(err.Error(), want) {
