@@ -162,23 +162,7 @@ func TestAttentionBiases(t *testing.T) {
 			if moved < 0.01 {
 				t.Fatalf("zero biases move the oracle's logits by only %.3g of max |logit|: the test would not see a bias left out", moved)
 			}
-			hf, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer hf.Source.Close()
-			if len(hf.Unused) > 0 {
-				t.Errorf("the module does not read %v", hf.Unused)
-			}
-			got := decodeModule(t, hf.Module, hf.Source, tokens)
-			if _, err := checkSplit(t, hf, tokens); err != nil {
-				t.Errorf("hybrid-split: %v", err)
-			}
-			rel := oracleAgreement(got, want)
-			t.Logf("%s safetensors against the oracle: %.3g", tc.arch, rel)
-			if rel > 1e-5 {
-				t.Errorf("%s safetensors: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", tc.arch, rel)
-			}
+			got, _ := importAndCheck(t, dir, tokens)
 			checkGGUF(t, dir, tc.ggufArch, tokens, got)
 		})
 	}
@@ -333,31 +317,15 @@ func TestPhi3(t *testing.T) {
 		"resid_pdrop": 0.0, "embd_pdrop": 0.0, "original_max_position_embeddings": 512, "sliding_window": 16}
 	dir := variant(t, "llama", "Phi3ForCausalLM", phi3, nil, 0)
 	llama := variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": rope}, nil, 0)
-	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Source.Close()
-	if len(m.Unused) > 0 {
-		t.Errorf("the module does not read %v", m.Unused)
-	}
+	got, _ := importAndCheck(t, dir, tokens)
 	l, err := ImportHF(newContext(), llama, Options{MaxTokens: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Source.Close()
-	got := decodeModule(t, m.Module, m.Source, tokens)
 	if want := decodeModule(t, l.Module, l.Source, tokens); !tensor.BitsEqual(got, want) {
 		rel, _ := agreement(got, want)
 		t.Errorf("Phi-3's logits differ from Llama's on the same tensors: max |Δ| / max |logit| = %.3g", rel)
-	}
-	rel := oracleAgreement(got, oracle(t, dir, tokens))
-	t.Logf("Phi3ForCausalLM safetensors against the oracle: %.3g", rel)
-	if rel > 1e-5 {
-		t.Errorf("Phi3ForCausalLM: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", rel)
-	}
-	if _, err := checkSplit(t, m, tokens); err != nil {
-		t.Errorf("hybrid-split: %v", err)
 	}
 	checkGGUF(t, dir, "phi3", tokens, got)
 

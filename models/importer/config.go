@@ -16,7 +16,8 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
+		"Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -247,11 +248,15 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.reject("attention_bias", "false")
 		s.qkvBias = biasRequired
 		s.readLayerTypes(c, fullAttention)
-	case "Qwen3ForCausalLM":
+	case "Qwen3ForCausalLM", "Qwen3MoeForCausalLM":
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		s.qkNorm = true
 		s.readLayerTypes(c, fullAttention)
+		if s.arch == "Qwen3MoeForCausalLM" {
+			// Routed experts and no shared expert.
+			s.readMoE(c, false)
+		}
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readCommon(c, 0.25)
 		c.reject("attention_bias", "false")
@@ -259,7 +264,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readLayerTypes(c, fullAttention, linearAttention)
 		s.readGDN(c)
 		if s.arch == "Qwen3NextForCausalLM" {
-			s.readMoE(c)
+			s.readMoE(c, true)
 		}
 	default:
 		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
@@ -460,12 +465,15 @@ func (s *spec) readGDN(c *config) {
 	s.gdn = kd
 }
 
-// readMoE reads Qwen3-Next's mixture of experts.
-func (s *spec) readMoE(c *config) {
+// readMoE reads the mixture of experts of Qwen3-Next (shared: with a
+// shared expert) and Qwen3-MoE (without).
+func (s *spec) readMoE(c *config, shared bool) {
 	s.experts = c.int("num_experts", 0, false)
 	s.topK = c.int("num_experts_per_tok", 0, false)
 	s.moeFFN = c.int("moe_intermediate_size", 0, false)
-	s.sharedFFN = c.int("shared_expert_intermediate_size", 0, false)
+	if shared {
+		s.sharedFFN = c.int("shared_expert_intermediate_size", 0, false)
+	}
 	s.normTopK = c.bool("norm_topk_prob", true)
 	step := c.int("decoder_sparse_step", 1, false)
 	var dense []int
@@ -479,7 +487,10 @@ func (s *spec) readMoE(c *config) {
 	for i := range s.moeLayer {
 		s.moeLayer[i] = s.experts > 0 && step > 0 && (i+1)%step == 0 && !slices.Contains(dense, i)
 	}
-	if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0) {
-		c.fail("num_experts_per_tok = %d must be in [1, num_experts = %d], and moe_intermediate_size and shared_expert_intermediate_size positive", s.topK, s.experts)
+	switch {
+	case s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0):
+		c.fail("num_experts_per_tok = %d must be in [1, num_experts = %d], and moe_intermediate_size positive", s.topK, s.experts)
+	case s.experts > 0 && shared && s.sharedFFN == 0:
+		c.fail("shared_expert_intermediate_size must be positive")
 	}
 }

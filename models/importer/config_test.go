@@ -171,11 +171,23 @@ func TestPublishedConfigs(t *testing.T) {
 		  "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": null, "rope_theta": 250000, "sliding_window": null,
 		  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.47.0", "use_cache": true,
 		  "vocab_size": 100352}`, 40, 10, 128, 250000, false, false},
+		{"Qwen3-30B-A3B", `{"architectures": ["Qwen3MoeForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+		  "bos_token_id": 151643, "decoder_sparse_step": 1, "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu",
+		  "hidden_size": 2048, "initializer_range": 0.02, "intermediate_size": 6144, "max_position_embeddings": 40960,
+		  "max_window_layers": 48, "mlp_only_layers": [], "model_type": "qwen3_moe", "moe_intermediate_size": 768,
+		  "norm_topk_prob": true, "num_attention_heads": 32, "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 48,
+		  "num_key_value_heads": 4, "output_router_logits": false, "rms_norm_eps": 1e-06, "rope_scaling": null,
+		  "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001, "sliding_window": null, "tie_word_embeddings": false,
+		  "torch_dtype": "bfloat16", "transformers_version": "4.51.0", "use_cache": true, "use_sliding_window": false,
+		  "vocab_size": 151936}`, 32, 4, 128, 1e6, false, false},
 	} {
 		s, err := specOf(t, tc.config)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
+		}
+		if tc.name == "Qwen3-30B-A3B" && (s.experts != 128 || s.topK != 8 || s.moeFFN != 768 || s.sharedFFN != 0 || !s.normTopK || slices.Contains(s.moeLayer, false)) {
+			t.Errorf("%s: %d experts, %d chosen, of %d rows, shared %d, normalised %v, routed layers %v", tc.name, s.experts, s.topK, s.moeFFN, s.sharedFFN, s.normTopK, s.moeLayer)
 		}
 		if s.heads != tc.heads || s.kvHeads != tc.kvHeads || s.headDim != tc.headDim || s.theta != tc.theta ||
 			(s.qkvBias == biasRequired) != tc.qkvBias || s.oBias != noBias || s.tied != tc.tied {

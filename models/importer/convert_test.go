@@ -30,7 +30,8 @@ import (
 
 var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
-	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
+	"Qwen3MoeForCausalLM": "qwen3moe",
+	"Qwen3_5ForCausalLM":  "qwen35", "Qwen3NextForCausalLM": "qwen3next",
 }
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
@@ -107,7 +108,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		w.Add(key("expert_count"), uint32(s.experts))
 		w.Add(key("expert_used_count"), uint32(s.topK))
 		w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
-		w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
+		if s.sharedFFN > 0 {
+			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
+		}
 	}
 	var out []converted
 	if permutesRope(s.arch) {

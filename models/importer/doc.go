@@ -2,8 +2,8 @@
 // Hugging Face checkpoint directory (config.json and safetensors files) or
 // a llama.cpp GGUF file, for the architectures LlamaForCausalLM,
 // MistralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM,
-// Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF: llama, phi3, qwen2,
-// qwen3, qwen35, qwen3next). docs/import.md is the user's guide.
+// Qwen3MoeForCausalLM, Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF:
+// llama, phi3, qwen2, qwen3, qwen3moe, qwen35, qwen3next). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"llama", "phi3", "qwen2", "qwen3", "qwen35", "qwen3next"}
+	return []string{"llama", "phi3", "qwen2", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -153,6 +153,32 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 	return v
 }
 
+// readMoE reads the experts of every layer (llama.cpp's qwen3next with a
+// shared expert, qwen3moe without): softmax gating, the chosen weights
+// renormalised unless expert_weights_norm says not.
+func (m *ggufMeta) readMoE(s *spec, shared bool) {
+	s.experts = m.uint("expert_count", 0, false)
+	s.topK = m.uint("expert_used_count", 0, false)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, false)
+	if shared {
+		s.sharedFFN = m.uint("expert_shared_feed_forward_length", 0, false)
+	}
+	s.normTopK = true
+	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
+		s.normTopK = v == true
+	}
+	if g := m.uint("expert_gating_func", 1, false); g != 1 {
+		m.fail("%s = %d is not supported (rlx implements 1, softmax)", m.key("expert_gating_func"), g)
+	}
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = s.experts > 0
+	}
+	if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || (shared && s.sharedFFN == 0)) {
+		m.fail("expert_used_count %d must be in [1, expert_count %d], with positive expert feed-forward lengths", s.topK, s.experts)
+	}
+}
+
 func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	f := src.GGUF
 	arch, err := f.String("general.architecture")
@@ -265,6 +291,16 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
 		s.allFull()
+	case "qwen3moe":
+		// Every layer routes in llama.cpp's qwen3moe; a layer without a
+		// router (Qwen3-MoE's mlp_only_layers) is read as a dense MLP.
+		s.qkNorm = true
+		s.allFull()
+		m.readMoE(s, false)
+		for i := range s.moeLayer {
+			_, routed := src.Info(n.of(i, roleRouter))
+			s.moeLayer[i] = s.moeLayer[i] && routed
+		}
 	case "qwen3":
 		// llama.cpp refuses a qwen3 file with attention biases (what
 		// convert_hf_to_gguf writes of a checkpoint with attention_bias);
@@ -298,24 +334,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.vTiled = arch == "qwen35" && s.valueHeads != s.keyHeads
 		if arch == "qwen3next" {
 			s.fusedBA = true
-			s.experts = m.uint("expert_count", 0, false)
-			s.topK = m.uint("expert_used_count", 0, false)
-			s.moeFFN = m.uint("expert_feed_forward_length", 0, false)
-			s.sharedFFN = m.uint("expert_shared_feed_forward_length", 0, false)
-			s.normTopK = true
-			if v, ok := f.Get(m.key("expert_weights_norm")); ok {
-				s.normTopK = v == true
-			}
-			if g := m.uint("expert_gating_func", 1, false); g != 1 {
-				m.fail("%s = %d is not supported (rlx implements 1, softmax)", m.key("expert_gating_func"), g)
-			}
-			s.moeLayer = make([]bool, s.layers)
-			for i := range s.moeLayer {
-				s.moeLayer[i] = s.experts > 0
-			}
-			if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0) {
-				m.fail("expert_used_count %d must be in [1, expert_count %d], with positive expert feed-forward lengths", s.topK, s.experts)
-			}
+			m.readMoE(s, true)
 		}
 	}
 	if m.err != nil {

@@ -7,11 +7,11 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// moe is Qwen3-Next's sparse MoE block for one token: the router's
-// softmax over experts (float32 in transformers), graph.topk, the chosen
-// weights renormalised to sum to 1 (norm_topk_prob), the chosen experts'
-// SwiGLU MLPs on gathered weights, their weighted sum, and the shared
-// expert scaled by sigmoid(shared_expert_gate(h)).
+// moe is Qwen3-Next's and Qwen3-MoE's sparse MoE block for one token: the
+// router's softmax over experts (float32 in transformers), graph.topk,
+// the chosen weights renormalised to sum to 1 (norm_topk_prob), the chosen
+// experts' SwiGLU MLPs on gathered weights, their weighted sum, and
+// Qwen3-Next's shared expert scaled by sigmoid(shared_expert_gate(h)).
 func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k := s.hidden, s.experts, s.topK
@@ -25,6 +25,9 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	up := g.experts(i, roleExpertUp, h, idx, s.moeFFN, e)
 	y := g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
 	routed := g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
+	if s.sharedFFN == 0 {
+		return routed
+	}
 	shared := g.mlp(h, g.n.of(i, roleSharedGate), g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
 	sg := g.sigmoid(g.linear(h, g.n.of(i, roleSharedRouter), 1, e))
 	return g.add(routed, g.mul(shared, sg))

@@ -1,7 +1,10 @@
 package importer
 
 import (
+	"fmt"
 	"math"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -10,9 +13,9 @@ import (
 )
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
-// family (Llama, Mistral, Qwen2, Qwen3, Phi-3: RMSNorm, GQA attention with
-// optional q/k norms and attention biases, rotate-half rope, SwiGLU, fused
-// or separate projections) in
+// family (Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE, Phi-3: RMSNorm, GQA
+// attention with optional q/k norms and attention biases, rotate-half
+// rope, SwiGLU or routed experts, fused or separate projections) in
 // float64, written from transformers' modeling code and nothing of the
 // importer but its reading of config.json: an independent reference for
 // what no transformers fixture covers yet. The rope angles and their
@@ -24,7 +27,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred || s.experts > 0 {
+	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred || s.sharedFFN > 0 {
 		t.Fatalf("oracle: %s is not of the Llama family", s.arch)
 	}
 	src, err := weights.Open(dir)
@@ -70,21 +73,6 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			return rows(roleGateUp, s.ffn, s.ffn, s.hidden)
 		}
 		return load(n.of(l, role))
-	}
-	// matvec is W·x (+ b) for W [rows, len(x)].
-	matvec := func(w []float64, x []float64, b []float64) []float64 {
-		out := make([]float64, len(w)/len(x))
-		for r := range out {
-			var acc float64
-			for c, xv := range x {
-				acc += w[r*len(x)+c] * xv
-			}
-			if b != nil {
-				acc += b[r]
-			}
-			out[r] = acc
-		}
-		return out
 	}
 	rms := func(x, w []float64) []float64 {
 		var ss float64
@@ -174,19 +162,114 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				x[i] += o[i]
 			}
 			h = rms(x, load(n.of(l, roleFFNNorm)))
-			gate := matvec(matrix(l, roleGate), h, nil)
-			up := matvec(matrix(l, roleUp), h, nil)
-			for i, gv := range gate {
-				gate[i] = gv / (1 + math.Exp(-gv)) * up[i]
+			var y []float64
+			if s.experts > 0 && s.moeLayer[l] {
+				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
+					return load(strings.Replace(n.of(l, role), "*", fmt.Sprint(e), 1))
+				})
+			} else {
+				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			}
-			down := matvec(load(n.of(l, roleDown)), gate, nil)
 			for i := range x {
-				x[i] += down[i]
+				x[i] += y[i]
 			}
 		}
 		logits = append(logits, matvec(head, rms(x, load(n.finalNorm)), nil))
 	}
 	return logits
+}
+
+// matvec is W·x (+ b) for W [rows, len(x)].
+func matvec(w []float64, x []float64, b []float64) []float64 {
+	out := make([]float64, len(w)/len(x))
+	for r := range out {
+		var acc float64
+		for c, xv := range x {
+			acc += w[r*len(x)+c] * xv
+		}
+		if b != nil {
+			acc += b[r]
+		}
+		out[r] = acc
+	}
+	return out
+}
+
+// swiglu is down(silu(gate·h) ⊙ up·h).
+func swiglu(h, gate, up, down []float64) []float64 {
+	a := matvec(gate, h, nil)
+	u := matvec(up, h, nil)
+	for i, g := range a {
+		a[i] = g / (1 + math.Exp(-g)) * u[i]
+	}
+	return matvec(down, a, nil)
+}
+
+// moeOracle is transformers' Qwen3-MoE block: the router's softmax (in
+// float32, as transformers computes it), the topK largest, renormalised
+// under norm_topk_prob, and the chosen experts' SwiGLU outputs weighted by
+// them. expert(e, role) is expert e's matrix of the role.
+func moeOracle(s *spec, h, router []float64, expert func(e int, role string) []float64) []float64 {
+	logits := matvec(router, h, nil)
+	best := math.Inf(-1)
+	for _, v := range logits {
+		best = math.Max(best, v)
+	}
+	probs := make([]float64, len(logits))
+	var sum float64
+	for i, v := range logits {
+		probs[i] = math.Exp(v - best)
+		sum += probs[i]
+	}
+	order := make([]int, len(probs))
+	for i := range probs {
+		probs[i] = float64(float32(probs[i] / sum))
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return probs[order[a]] > probs[order[b]] })
+	chosen := order[:s.topK]
+	var total float64
+	for _, e := range chosen {
+		total += probs[e]
+	}
+	out := make([]float64, s.hidden)
+	for _, e := range chosen {
+		w := probs[e]
+		if s.normTopK {
+			w /= total
+		}
+		y := swiglu(h, expert(e, roleExpertGate), expert(e, roleExpertUp), expert(e, roleExpertDown))
+		for i := range out {
+			out[i] += w * y[i]
+		}
+	}
+	return out
+}
+
+// importAndCheck imports the checkpoint in dir and decodes tokens: the module
+// reads every tensor, its logits are within 1e-5 of max |logit| of the
+// oracle's, and hybrid-split keeps them bit for bit. It returns the logits
+// and the model (closed when the test ends).
+func importAndCheck(t *testing.T, dir string, tokens []int) (*tensor.Tensor, *Model) {
+	t.Helper()
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Source.Close() })
+	if len(m.Unused) > 0 {
+		t.Errorf("the module does not read %v", m.Unused)
+	}
+	got := decodeModule(t, m.Module, m.Source, tokens)
+	rel := oracleAgreement(got, oracle(t, dir, tokens))
+	t.Logf("%s safetensors against the oracle: %.3g", m.Arch, rel)
+	if rel > 1e-5 {
+		t.Errorf("%s: max |Δ| / max |logit| against the oracle = %.3g (tolerance 1e-5)", m.Arch, rel)
+	}
+	if _, err := checkSplit(t, m, tokens); err != nil {
+		t.Errorf("hybrid-split: %v", err)
+	}
+	return got, m
 }
 
 // oracleAgreement is max |Δ| / max |want| between logits and the oracle's.

@@ -53,7 +53,7 @@ type spec struct {
 	fusedQKVZ                 bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z
 	fusedBA                   bool // Qwen3-Next's fused β/α projection; else separate
 	experts, topK             int  // mixture of experts (0: none)
-	moeFFN, sharedFFN         int
+	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int

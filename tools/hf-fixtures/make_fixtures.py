@@ -2,8 +2,9 @@
 """Makes the Hugging Face fixtures that rlx's importer is tested against.
 
 For each architecture (LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM,
-Qwen3NextForCausalLM; Qwen2ForCausalLM, MistralForCausalLM, Phi3ForCausalLM
-and Llama with attention biases, whose fixtures are not yet in testdata) this script builds a tiny model from a config with
+Qwen3NextForCausalLM; Qwen2ForCausalLM, MistralForCausalLM, Phi3ForCausalLM,
+Qwen3MoeForCausalLM and Llama with attention biases, whose fixtures are not
+yet in testdata) this script builds a tiny model from a config with
 transformers itself (hidden 64, 4 layers, vocab 256; two linear-attention
 layers where the architecture has them), draws its weights with a fixed
 seed, saves it with save_pretrained, reloads it in float64 and computes the
@@ -84,7 +85,7 @@ def specs():
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
         # Not yet made (stop 55 had no GPU machine): Qwen2's q/k/v
-        # biases, Mistral, Phi-3, Llama's attention_bias. init_weights draws the
+        # biases, Mistral, Phi-3, Qwen3-MoE, Llama's attention_bias. init_weights draws the
         # biases N(0, STD) like every other weight.
         ("qwen2", "Qwen2ForCausalLM", "Qwen2Config", dict(
             COMMON,
@@ -104,6 +105,18 @@ def specs():
             sliding_window=None,
             original_max_position_embeddings=512,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
+        ("qwen3_moe", "Qwen3MoeForCausalLM", "Qwen3MoeConfig", dict(
+            COMMON,
+            tie_word_embeddings=False,
+            use_sliding_window=False,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+            num_experts=8,
+            num_experts_per_tok=2,
+            moe_intermediate_size=32,
+            norm_topk_prob=True,
+            decoder_sparse_step=1,
+            mlp_only_layers=[1],
         ), torch.float32, False),
         ("llama_bias", "LlamaForCausalLM", "LlamaConfig", dict(
             COMMON,
