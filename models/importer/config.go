@@ -16,8 +16,8 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"LlamaForCausalLM", "MistralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
-		"Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+	return []string{"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
+		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -230,6 +230,26 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.reject("attention_bias", "false")
 		s.readWindow(c)
 		s.allFull()
+	case "MixtralForCausalLM":
+		// Mistral's attention; every layer routes over
+		// num_local_experts experts of intermediate_size rows, the
+		// chosen weights always renormalised; router_jitter_noise only
+		// runs in training.
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		s.readWindow(c)
+		s.allFull()
+		s.experts = c.int("num_local_experts", 0, true)
+		s.topK = c.int("num_experts_per_tok", 0, true)
+		s.moeFFN, s.normTopK = s.ffn, true
+		c.used["router_jitter_noise"] = true
+		s.moeLayer = make([]bool, s.layers)
+		for i := range s.moeLayer {
+			s.moeLayer[i] = true
+		}
+		if c.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts) {
+			c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
+		}
 	case "Phi3ForCausalLM":
 		// Llama with fused qkv_proj and gate_up_proj, no biases, and
 		// Mistral's sliding window; dropout does not run at inference,
@@ -255,8 +275,18 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readLayerTypes(c, fullAttention)
 		if s.arch == "Qwen3MoeForCausalLM" {
 			// Routed experts and no shared expert.
-			s.readMoE(c, false)
+			s.readMoE(c, false, false)
 		}
+	case "Qwen2MoeForCausalLM":
+		// Qwen2's attention (q, k and v biases, unless a qkv_bias field
+		// says not) and Qwen3-Next's experts with a shared expert.
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		if c.bool("qkv_bias", true) {
+			s.qkvBias = biasRequired
+		}
+		s.readLayerTypes(c, fullAttention)
+		s.readMoE(c, true, false)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readCommon(c, 0.25)
 		c.reject("attention_bias", "false")
@@ -264,7 +294,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readLayerTypes(c, fullAttention, linearAttention)
 		s.readGDN(c)
 		if s.arch == "Qwen3NextForCausalLM" {
-			s.readMoE(c, true)
+			s.readMoE(c, true, true)
 		}
 	default:
 		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
@@ -465,16 +495,18 @@ func (s *spec) readGDN(c *config) {
 	s.gdn = kd
 }
 
-// readMoE reads the mixture of experts of Qwen3-Next (shared: with a
-// shared expert) and Qwen3-MoE (without).
-func (s *spec) readMoE(c *config, shared bool) {
+// readMoE reads the mixture of experts of Qwen2-MoE and Qwen3-Next
+// (shared: with a shared expert) and Qwen3-MoE (without); normDefault is
+// norm_topk_prob's default in the architecture's transformers config
+// (True for Qwen3-Next, False for the MoE classes).
+func (s *spec) readMoE(c *config, shared, normDefault bool) {
 	s.experts = c.int("num_experts", 0, false)
 	s.topK = c.int("num_experts_per_tok", 0, false)
 	s.moeFFN = c.int("moe_intermediate_size", 0, false)
 	if shared {
 		s.sharedFFN = c.int("shared_expert_intermediate_size", 0, false)
 	}
-	s.normTopK = c.bool("norm_topk_prob", true)
+	s.normTopK = c.bool("norm_topk_prob", normDefault)
 	step := c.int("decoder_sparse_step", 1, false)
 	var dense []int
 	if v, ok := c.get("mlp_only_layers"); ok {

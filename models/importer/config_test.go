@@ -180,13 +180,22 @@ func TestPublishedConfigs(t *testing.T) {
 		  "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001, "sliding_window": null, "tie_word_embeddings": false,
 		  "torch_dtype": "bfloat16", "transformers_version": "4.51.0", "use_cache": true, "use_sliding_window": false,
 		  "vocab_size": 151936}`, 32, 4, 128, 1e6, false, false},
+		{"Mixtral-8x7B-Instruct-v0.1", `{"architectures": ["MixtralForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+		  "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336,
+		  "max_position_embeddings": 32768, "model_type": "mixtral", "num_attention_heads": 32, "num_experts_per_tok": 2,
+		  "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_experts": 8, "output_router_logits": false,
+		  "rms_norm_eps": 1e-05, "rope_theta": 1000000.0, "router_aux_loss_coef": 0.02, "sliding_window": null,
+		  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.36.0.dev0", "use_cache": true,
+		  "vocab_size": 32000}`, 32, 8, 128, 1e6, false, false},
 	} {
 		s, err := specOf(t, tc.config)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if tc.name == "Qwen3-30B-A3B" && (s.experts != 128 || s.topK != 8 || s.moeFFN != 768 || s.sharedFFN != 0 || !s.normTopK || slices.Contains(s.moeLayer, false)) {
+		moe := map[string][3]int{"Qwen3-30B-A3B": {128, 8, 768}, "Mixtral-8x7B-Instruct-v0.1": {8, 2, 14336}}
+		if want, ok := moe[tc.name]; ok && (s.experts != want[0] || s.topK != want[1] || s.moeFFN != want[2] || s.sharedFFN != 0 ||
+			!s.normTopK || slices.Contains(s.moeLayer, false)) {
 			t.Errorf("%s: %d experts, %d chosen, of %d rows, shared %d, normalised %v, routed layers %v", tc.name, s.experts, s.topK, s.moeFFN, s.sharedFFN, s.normTopK, s.moeLayer)
 		}
 		if s.heads != tc.heads || s.kvHeads != tc.kvHeads || s.headDim != tc.headDim || s.theta != tc.theta ||

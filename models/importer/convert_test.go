@@ -30,8 +30,8 @@ import (
 
 var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
-	"Qwen3MoeForCausalLM": "qwen3moe",
-	"Qwen3_5ForCausalLM":  "qwen35", "Qwen3NextForCausalLM": "qwen3next",
+	"Qwen3MoeForCausalLM": "qwen3moe", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
+	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
 }
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
@@ -107,7 +107,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	if s.experts > 0 {
 		w.Add(key("expert_count"), uint32(s.experts))
 		w.Add(key("expert_used_count"), uint32(s.topK))
-		w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
+		if arch != "llama" { // llama.cpp's Mixtral: feed_forward_length
+			w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
+		}
 		if s.sharedFFN > 0 {
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
@@ -173,6 +175,8 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	return buf.Bytes()
 }
 
+var mixtralNames = strings.NewReplacer("block_sparse_moe.gate.weight", "mlp.gate.weight")
+
 var layerName = regexp.MustCompile(`^model\.layers\.(\d+)\.(.+)$`)
 
 // hfToGGUF names per-layer tensors; "" drops one (handled elsewhere).
@@ -215,6 +219,12 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		t.Fatalf("no GGUF name for %s", name)
 	}
 	layer, rest := m[1], m[2]
+	// Mixtral's block_sparse_moe as Qwen's names: gate the router, w1 the
+	// experts' gate, w3 up, w2 down (convert_hf_to_gguf stacks them alike).
+	rest = mixtralNames.Replace(rest)
+	if e := regexp.MustCompile(`^block_sparse_moe\.experts\.(\d+)\.w([123])\.weight$`).FindStringSubmatch(rest); e != nil {
+		rest = "mlp.experts." + e[1] + "." + map[string]string{"1": "gate", "2": "down", "3": "up"}[e[2]] + "_proj.weight"
+	}
 	if regexp.MustCompile(`^mlp\.experts\.\d+\.`).MatchString(rest) {
 		e, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(rest[len("mlp.experts."):]))
 		stack := "model.layers." + layer + ".mlp.experts." + regexp.MustCompile(`^mlp\.experts\.\d+\.`).ReplaceAllString(rest, "")

@@ -1,9 +1,10 @@
 // Package importer turns real checkpoints into graph-dialect modules: a
 // Hugging Face checkpoint directory (config.json and safetensors files) or
 // a llama.cpp GGUF file, for the architectures LlamaForCausalLM,
-// MistralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM,
+// MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM,
+// Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM,
 // Qwen3MoeForCausalLM, Qwen3_5ForCausalLM and Qwen3NextForCausalLM (GGUF:
-// llama, phi3, qwen2, qwen3, qwen3moe, qwen35, qwen3next). docs/import.md is the user's guide.
+// llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"llama", "phi3", "qwen2", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
+	return []string{"llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -153,17 +153,19 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 	return v
 }
 
-// readMoE reads the experts of every layer (llama.cpp's qwen3next with a
-// shared expert, qwen3moe without): softmax gating, the chosen weights
-// renormalised unless expert_weights_norm says not.
-func (m *ggufMeta) readMoE(s *spec, shared bool) {
+// readMoE reads the experts of every layer (llama.cpp's qwen2moe and
+// qwen3next with a shared expert, qwen3moe and llama's Mixtral without):
+// softmax gating, the chosen weights renormalised as expert_weights_norm
+// says, or as llama.cpp's builder of the architecture does without it
+// (norm: all but qwen2moe).
+func (m *ggufMeta) readMoE(s *spec, shared, norm bool) {
 	s.experts = m.uint("expert_count", 0, false)
 	s.topK = m.uint("expert_used_count", 0, false)
-	s.moeFFN = m.uint("expert_feed_forward_length", 0, false)
+	s.moeFFN = m.uint("expert_feed_forward_length", s.ffn, false) // llama's experts (Mixtral): feed_forward_length
 	if shared {
 		s.sharedFFN = m.uint("expert_shared_feed_forward_length", 0, false)
 	}
-	s.normTopK = true
+	s.normTopK = norm
 	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
 		s.normTopK = v == true
 	}
@@ -282,9 +284,18 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.ropeStyle = graph.RopeGPTJ
 		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
+		if m.uint("expert_count", 0, false) > 0 {
+			// Mixtral: every layer routes.
+			m.readMoE(s, false, true)
+		}
 	case "qwen2":
 		s.qkvBias = biasRequired
 		s.allFull()
+	case "qwen2moe":
+		// llama.cpp adds each attention bias the file holds.
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.allFull()
+		m.readMoE(s, true, false)
 	case "phi3":
 		// ffn_up holds [gate; up]; attn_qkv [q; k; v], or llama.cpp's
 		// separate attn_q, attn_k and attn_v where the file has those.
@@ -296,7 +307,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// router (Qwen3-MoE's mlp_only_layers) is read as a dense MLP.
 		s.qkNorm = true
 		s.allFull()
-		m.readMoE(s, false)
+		m.readMoE(s, false, true)
 		for i := range s.moeLayer {
 			_, routed := src.Info(n.of(i, roleRouter))
 			s.moeLayer[i] = s.moeLayer[i] && routed
@@ -334,7 +345,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.vTiled = arch == "qwen35" && s.valueHeads != s.keyHeads
 		if arch == "qwen3next" {
 			s.fusedBA = true
-			m.readMoE(s, true)
+			m.readMoE(s, true, true)
 		}
 	}
 	if m.err != nil {

@@ -90,6 +90,20 @@ func hfNames() naming {
 	}
 }
 
+// hfNamesOf are transformers' names for arch: hfNames, but for Mixtral's
+// experts (block_sparse_moe, w1 the gate, w3 up, w2 down).
+func hfNamesOf(arch string) naming {
+	n := hfNames()
+	if arch == "MixtralForCausalLM" {
+		p := "model.layers.%d.block_sparse_moe."
+		n.layer[roleRouter] = p + "gate.weight"
+		n.layer[roleExpertGate] = p + "experts.*.w1.weight"
+		n.layer[roleExpertUp] = p + "experts.*.w3.weight"
+		n.layer[roleExpertDown] = p + "experts.*.w2.weight"
+	}
+	return n
+}
+
 // ggufNames are llama.cpp's names (gguf-py's TENSOR_NAMES). ffnNorm is
 // "ffn_norm" for llama, qwen2 and qwen3, "post_attention_norm" for the hybrids.
 func ggufNames(ffnNorm string) naming {

@@ -13,9 +13,10 @@ import (
 )
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
-// family (Llama, Mistral, Qwen2, Qwen3, Qwen3-MoE, Phi-3: RMSNorm, GQA
-// attention with optional q/k norms and attention biases, rotate-half
-// rope, SwiGLU or routed experts, fused or separate projections) in
+// family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
+// Phi-3: RMSNorm, GQA attention with optional q/k norms and attention
+// biases, rotate-half rope, SwiGLU or routed experts with or without a
+// shared expert, fused or separate projections) in
 // float64, written from transformers' modeling code and nothing of the
 // importer but its reading of config.json: an independent reference for
 // what no transformers fixture covers yet. The rope angles and their
@@ -27,7 +28,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred || s.sharedFFN > 0 {
+	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred {
 		t.Fatalf("oracle: %s is not of the Llama family", s.arch)
 	}
 	src, err := weights.Open(dir)
@@ -35,7 +36,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	n := hfNames()
+	n := hfNamesOf(s.arch)
 	load := func(name string) []float64 {
 		info, ok := src.Info(name)
 		if !ok {
@@ -167,6 +168,14 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
 					return load(strings.Replace(n.of(l, role), "*", fmt.Sprint(e), 1))
 				})
+				if s.sharedFFN > 0 {
+					// Qwen2-MoE's shared expert, scaled by sigmoid(gate·h).
+					sh := swiglu(h, load(n.of(l, roleSharedGate)), load(n.of(l, roleSharedUp)), load(n.of(l, roleSharedDown)))
+					g := 1 / (1 + math.Exp(-matvec(load(n.of(l, roleSharedRouter)), h, nil)[0]))
+					for i := range y {
+						y[i] += g * sh[i]
+					}
+				}
 			} else {
 				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			}
@@ -205,7 +214,8 @@ func swiglu(h, gate, up, down []float64) []float64 {
 	return matvec(down, a, nil)
 }
 
-// moeOracle is transformers' Qwen3-MoE block: the router's softmax (in
+// moeOracle is transformers' routed experts (Mixtral's, Qwen2-MoE's and
+// Qwen3-MoE's blocks without the shared expert): the router's softmax (in
 // float32, as transformers computes it), the topK largest, renormalised
 // under norm_topk_prob, and the chosen experts' SwiGLU outputs weighted by
 // them. expert(e, role) is expert e's matrix of the role.

@@ -157,7 +157,7 @@ func TestErrors(t *testing.T) {
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`), nil),
-			`config.json: architecture "Gemma3ForCausalLM" is not supported (rlx imports LlamaForCausalLM, MistralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM)`},
+			`config.json: architecture "Gemma3ForCausalLM" is not supported (rlx imports LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM)`},
 		{"unsupported field value", checkpoint(t, replace(`"use_sliding_window": false`, `"use_sliding_window": true`), nil),
 			`config.json: field "use_sliding_window" = true is not supported (rlx implements false only)`},
 		{"bias missing", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
@@ -173,7 +173,7 @@ func TestErrors(t *testing.T) {
 		{"truncated safetensors", truncated,
 			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
-		{"GGUF architecture", gemma, `gemma.gguf: general.architecture "gemma3" is not supported (rlx imports llama, phi3, qwen2, qwen3, qwen3moe, qwen35, qwen3next)`},
+		{"GGUF architecture", gemma, `gemma.gguf: general.architecture "gemma3" is not supported (rlx imports llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
 		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
 	} {

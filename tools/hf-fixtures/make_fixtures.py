@@ -2,9 +2,9 @@
 """Makes the Hugging Face fixtures that rlx's importer is tested against.
 
 For each architecture (LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM,
-Qwen3NextForCausalLM; Qwen2ForCausalLM, MistralForCausalLM, Phi3ForCausalLM,
-Qwen3MoeForCausalLM and Llama with attention biases, whose fixtures are not
-yet in testdata) this script builds a tiny model from a config with
+Qwen3NextForCausalLM; Qwen2ForCausalLM, MistralForCausalLM,
+MixtralForCausalLM, Phi3ForCausalLM, Qwen2MoeForCausalLM, Qwen3MoeForCausalLM
+and Llama with attention biases, whose fixtures are not yet in testdata) this script builds a tiny model from a config with
 transformers itself (hidden 64, 4 layers, vocab 256; two linear-attention
 layers where the architecture has them), draws its weights with a fixed
 seed, saves it with save_pretrained, reloads it in float64 and computes the
@@ -85,7 +85,8 @@ def specs():
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
         # Not yet made (stop 55 had no GPU machine): Qwen2's q/k/v
-        # biases, Mistral, Phi-3, Qwen3-MoE, Llama's attention_bias. init_weights draws the
+        # biases, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Llama's
+        # attention_bias. init_weights draws the
         # biases N(0, STD) like every other weight.
         ("qwen2", "Qwen2ForCausalLM", "Qwen2Config", dict(
             COMMON,
@@ -117,6 +118,27 @@ def specs():
             norm_topk_prob=True,
             decoder_sparse_step=1,
             mlp_only_layers=[1],
+        ), torch.float32, False),
+        ("mixtral", "MixtralForCausalLM", "MixtralConfig", dict(
+            COMMON,
+            tie_word_embeddings=False,
+            sliding_window=None,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+            num_local_experts=4,
+            num_experts_per_tok=2,
+        ), torch.float32, False),
+        ("qwen2_moe", "Qwen2MoeForCausalLM", "Qwen2MoeConfig", dict(
+            COMMON,
+            tie_word_embeddings=False,
+            use_sliding_window=False,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+            num_experts=8,
+            num_experts_per_tok=2,
+            moe_intermediate_size=32,
+            shared_expert_intermediate_size=48,
+            norm_topk_prob=False,
+            decoder_sparse_step=1,
+            mlp_only_layers=[],
         ), torch.float32, False),
         ("llama_bias", "LlamaForCausalLM", "LlamaConfig", dict(
             COMMON,
@@ -260,7 +282,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     os.makedirs(d, exist_ok=True)
     cls = getattr(transformers, cls_name)
     cfg_cls = getattr(transformers, cfg_name)
-    moe = "num_experts" in kw
+    moe = "num_experts" in kw or "num_local_experts" in kw
     config = make_config(cfg_cls, kw)
     model = cls(config)
     init_weights(model, zero_centred)
