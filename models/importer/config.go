@@ -352,14 +352,13 @@ func (s *spec) readAttentionBias(c *config) {
 	}
 }
 
-// readWindow reads Mistral's (and Phi-3's) sliding_window: a key more than the window
-// behind the query is masked. rlx attends over the whole cache, which is
-// the same when the window is at least the cache's length; a shorter
-// window is refused.
+// readWindow reads Mistral's (and Phi-3's) sliding_window: a key more
+// than the window behind the query is masked (transformers: visible when
+// pos − row < window). A window at least the cache's length masks
+// nothing and is dropped.
 func (s *spec) readWindow(c *config) {
-	w := c.int("sliding_window", 0, false)
-	if w > 0 && w < s.maxTokens {
-		c.fail("field \"sliding_window\" = %d is shorter than the cache (%d tokens); rlx attends over the whole cache, which is the same only for caches of at most %d tokens", w, s.maxTokens, w)
+	if w := c.int("sliding_window", 0, false); w > 0 && w < s.maxTokens {
+		s.window = w
 	}
 }
 

@@ -30,9 +30,9 @@
 //
 // Every config field and GGUF key the importer reads is checked; a field
 // that would change the model in a way rlx does not implement (an unknown
-// architecture, a rope scaling type, MLP biases, sliding windows shorter
-// than the cache, quantisation configs, unknown config fields) is an error naming it. Every tensor the
-// module binds is checked against the checkpoint (present, of the
-// expected shape and a supported type) before the module is returned, so
-// errors name the file and the tensor.
+// architecture, a rope scaling type, MLP biases, per-layer sliding
+// windows, quantisation configs, unknown config fields) is an error
+// naming it. Every tensor the module binds is checked against the
+// checkpoint (present, of the expected shape and a supported type) before
+// the module is returned, so errors name the file and the tensor.
 package importer

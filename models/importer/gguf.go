@@ -225,7 +225,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
 	}
 	if w := m.uint("attention.sliding_window", 0, false); w > 0 && w < maxTokens {
-		m.fail("%s = %d is shorter than the cache (%d tokens); rlx attends over the whole cache, which is the same only for caches of at most %d tokens", m.key("attention.sliding_window"), w, maxTokens, w)
+		s.window = w // every layer's (phi3; llama.cpp's llama files carry none)
 	}
 	for _, name := range []string{"rope_factors_long.weight", "rope_factors_short.weight"} {
 		if _, ok := src.Info(name); ok {

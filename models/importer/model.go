@@ -23,7 +23,7 @@ func (g *builder) model() {
 	cos, sin := g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
 
 	// The caches hold maxTokens rows; this step writes row pos and attends
-	// to rows 0…pos.
+	// to rows 0…pos, or under a sliding window of w to pos−w+1…pos.
 	g.at("cache")
 	iota := make([]int64, s.maxTokens)
 	for i := range iota {
@@ -32,6 +32,12 @@ func (g *builder) model() {
 	rows := g.constI32([]int{1, s.maxTokens}, iota...)
 	p11 := g.reshape(pos, 1, 1)
 	keep := g.cmp(graph.CmpLE, rows, p11)
+	if s.window > 0 {
+		// pos − row in [0, w−1] ⟺ max(pos − row, w−1 − (pos − row)) ≤ w−1.
+		d := g.op(graph.SubName, nil, p11, rows)
+		last := g.constI32([]int{1}, int64(s.window-1))
+		keep = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
+	}
 	write := g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
 
 	g.at("embed")

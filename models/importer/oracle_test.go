@@ -14,17 +14,17 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3: RMSNorm, GQA attention with optional q/k norms and attention
-// biases, rotate-half rope, SwiGLU or routed experts with or without a
-// shared expert, fused or separate projections) in
-// float64, written from transformers' modeling code and nothing of the
-// importer but its reading of config.json: an independent reference for
-// what no transformers fixture covers yet. The rope angles and their
-// cosines are float32, as transformers computes them. TestOracle checks
-// it against transformers' logits on the llama and qwen3 fixtures.
+// Phi-3: RMSNorm, GQA attention with optional q/k norms, attention biases
+// and a sliding window, rotate-half rope, SwiGLU or routed experts with or
+// without a shared expert, fused or separate projections) in float64,
+// written from transformers' modeling code and nothing of the importer
+// but its reading of config.json: an independent reference for what no
+// transformers fixture covers yet. The rope angles and their cosines are
+// float32, as transformers computes them. TestOracle checks it against
+// transformers' logits on the llama and qwen3 fixtures.
 func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	t.Helper()
-	s, err := specFromConfig(dir, len(tokens))
+	s, err := specFromConfig(dir, math.MaxInt32) // any sliding window is kept
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,15 +134,19 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			keys[l] = append(keys[l], k)
 			vals[l] = append(vals[l], v)
 			att := make([]float64, heads*d)
+			first := 0 // the first row a sliding window keeps
+			if s.window > 0 {
+				first = max(0, pos-s.window+1)
+			}
 			for hh := range heads {
 				g := hh / (heads / kvh)
 				qh := q[hh*d : (hh+1)*d]
-				scores := make([]float64, pos+1)
+				scores := make([]float64, pos+1-first)
 				best := math.Inf(-1)
 				for j := range scores {
 					var dot float64
 					for i, qv := range qh {
-						dot += qv * keys[l][j][g*d+i]
+						dot += qv * keys[l][first+j][g*d+i]
 					}
 					scores[j] = dot / math.Sqrt(float64(d))
 					best = math.Max(best, scores[j])
@@ -154,7 +158,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				}
 				for j, p := range scores {
 					for i := range d {
-						att[hh*d+i] += p / sum * vals[l][j][g*d+i]
+						att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
 					}
 				}
 			}

@@ -57,6 +57,7 @@ type spec struct {
 	normTopK                  bool
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
+	window                    int  // sliding window of every attention layer (0: none, or one covering the cache)
 	q6Columns                 bool // Options.Q6KColumns
 }
 
