@@ -117,6 +117,11 @@ func writeSafetensors(t testing.TB, path string, st *tensor.Safetensors) {
 }
 
 var (
+	// phi3Config turns the llama fixture's config into a Phi-3 one (rope
+	// default, a window covering the tests' 16-token caches).
+	phi3Config = map[string]any{"mlp_bias": nil, "pretraining_tp": nil, "model_type": "phi3",
+		"rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 10000.0},
+		"resid_pdrop":     0.0, "embd_pdrop": 0.0, "original_max_position_embeddings": 512, "sliding_window": 16}
 	qkvBiases = []string{roleQBias, roleKBias, roleVBias}
 	allBiases = []string{roleQBias, roleKBias, roleVBias, roleOBias}
 	// qwen2Config turns the llama fixture's config into a Qwen2 one, as
@@ -325,11 +330,9 @@ func TestBiasErrors(t *testing.T) {
 // GGUF metadata alike.
 func TestPhi3(t *testing.T) {
 	tokens := loadFixture(t, "llama").Tokens
-	rope := map[string]any{"rope_type": "default", "rope_theta": 10000.0}
-	phi3 := map[string]any{"mlp_bias": nil, "pretraining_tp": nil, "model_type": "phi3", "rope_parameters": rope,
-		"resid_pdrop": 0.0, "embd_pdrop": 0.0, "original_max_position_embeddings": 512, "sliding_window": 16}
+	phi3 := phi3Config
 	dir := variant(t, "llama", "Phi3ForCausalLM", phi3, nil, 0)
-	llama := variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": rope}, nil, 0)
+	llama := variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": phi3Config["rope_parameters"]}, nil, 0)
 	got, _ := importAndCheck(t, dir, tokens)
 	l, err := ImportHF(newContext(), llama, Options{MaxTokens: 16})
 	if err != nil {

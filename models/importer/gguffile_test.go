@@ -18,9 +18,10 @@ const exampleGGUF = "testdata/gguf/qwen3-q8_0.gguf"
 
 // TestExampleGGUF checks that the committed GGUF files are what the
 // converter writes today (rewritten with -update-gguf): the Qwen3 fixture
-// in Q8_0, and a Qwen2 (the llama fixture's tensors with
-// TestAttentionBiases' q, k and v biases) in Q8_0, which
-// lit-tests/rlx-run/backend-sim.test runs through the Metal kernels.
+// in Q8_0, a Qwen2 (the llama fixture's tensors with TestAttentionBiases'
+// q, k and v biases) and a Phi-3 (TestPhi3's, fused projections and a
+// sliding window of 3) in Q8_0, which lit-tests/rlx-run/backend-sim.test
+// runs through the Metal kernels.
 func TestExampleGGUF(t *testing.T) {
 	for _, tc := range []struct {
 		path string
@@ -29,6 +30,9 @@ func TestExampleGGUF(t *testing.T) {
 		{exampleGGUF, func() string { return filepath.Join("testdata", "hf", "qwen3") }},
 		{"testdata/gguf/qwen2-q8_0.gguf", func() string {
 			return variant(t, "llama", "Qwen2ForCausalLM", qwen2Config, qkvBiases, 0.5)
+		}},
+		{"testdata/gguf/phi3-q8_0.gguf", func() string {
+			return variant(t, "llama", "Phi3ForCausalLM", mergeEdits(phi3Config, map[string]any{"sliding_window": 3}), nil, 0)
 		}},
 	} {
 		got := convertToGGUF(t, tc.dir(), gguf.Q8_0, false)
