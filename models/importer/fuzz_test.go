@@ -68,8 +68,9 @@ func FuzzImportHF(f *testing.F) {
 // (or one added) by a value of any of GGUF's kinds, and one tensor
 // re-encoded in another of the types rlx reads: no panic and no
 // runaway allocation; an import that succeeds gives a module that
-// verifies. The files are the Qwen3 fixture and ggufgen's Qwen3-Next
-// (gated DeltaNet keys and experts).
+// verifies. The files are the Qwen3 fixture, ggufgen's Qwen3-Next (gated
+// DeltaNet keys and experts), and the committed Qwen2 (biases) and Phi-3
+// (fused projections, a sliding window).
 func FuzzImportGGUF(f *testing.F) {
 	next, err := ggufgen.Qwen3Next(1)
 	if err != nil {
@@ -80,7 +81,7 @@ func FuzzImportGGUF(f *testing.F) {
 		f.Fatal(err)
 	}
 	var files []*gguf.File
-	for _, path := range []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath} {
+	for _, path := range []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath, "testdata/gguf/qwen2-q8_0.gguf", "testdata/gguf/phi3-q8_0.gguf"} {
 		g, err := gguf.Open(path)
 		if err != nil {
 			f.Fatal(err)
