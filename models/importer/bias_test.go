@@ -53,18 +53,7 @@ func variant(t testing.TB, base, arch string, edits map[string]any, roles []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := weights.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
-	for _, name := range src.Names() {
-		info, _ := src.Info(name)
-		if st.Tensors[name], err = src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st := readTensors(t, from)
 	if arch == "Phi3ForCausalLM" {
 		for l := range s.layers {
 			fuse(t, st, hfNames().of(l, roleAttnQKV), hfNames().of(l, roleQ), hfNames().of(l, roleK), hfNames().of(l, roleV))
@@ -86,6 +75,24 @@ func variant(t testing.TB, base, arch string, edits map[string]any, roles []stri
 	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
 	return dir
+}
+
+// readTensors reads every tensor of the checkpoint in dir, as stored.
+func readTensors(t testing.TB, dir string) *tensor.Safetensors {
+	t.Helper()
+	src, err := weights.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	for _, name := range src.Names() {
+		info, _ := src.Info(name)
+		if st.Tensors[name], err = src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
 }
 
 // fuse replaces the matrices parts by one, to, of their rows in order.

@@ -17,7 +17,8 @@ import (
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
 	return []string{"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
-		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}
+		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -288,14 +289,9 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readLayerTypes(c, fullAttention)
 		s.readMoE(c, true, false)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
-		s.readCommon(c, 0.25)
-		c.reject("attention_bias", "false")
-		s.qkNorm, s.gatedAttention, s.zeroCentred = true, true, true
-		s.readLayerTypes(c, fullAttention, linearAttention)
-		s.readGDN(c)
-		if s.arch == "Qwen3NextForCausalLM" {
-			s.readMoE(c, true, true)
-		}
+		s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
+	case "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration":
+		s.readVisionLanguage(c)
 	default:
 		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
 	}
@@ -342,6 +338,61 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	}
 	s.headDim = c.int("head_dim", s.hidden/s.heads, false)
 	s.readRope(c, defaultRotary)
+}
+
+// readHybrid reads the Qwen3.5 family's text model: gated DeltaNet and
+// gated attention layers, `1 + w` norms, a quarter of each head rotated
+// by default, and with moe Qwen3-Next's experts.
+func (s *spec) readHybrid(c *config, moe bool) {
+	s.readCommon(c, 0.25)
+	c.reject("attention_bias", "false")
+	s.qkNorm, s.gatedAttention, s.zeroCentred = true, true, true
+	s.readLayerTypes(c, fullAttention, linearAttention)
+	s.readGDN(c)
+	if moe {
+		s.readMoE(c, true, true)
+	}
+}
+
+// visionLanguageFields are a vision-language wrapper's own fields that a
+// text decode step does not use: the vision tower's config and the image
+// and video tokens.
+var visionLanguageFields = []string{"vision_config", "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"}
+
+// readVisionLanguage reads Qwen3.5's published form, its vision-language
+// model (Qwen3_5ForConditionalGeneration, and the MoE one): the text
+// model's fields under text_config, read as Qwen3_5ForCausalLM's (with
+// Qwen3-Next's experts for the MoE), tie_word_embeddings at the top where
+// it is given there. The weights are under model.language_model.
+// (hfNamesOf); the vision tower's are left unread.
+func (s *spec) readVisionLanguage(c *config) {
+	text := c.object("text_config")
+	if c.err != nil {
+		return
+	}
+	if text == nil {
+		c.fail("missing field \"text_config\" (%s keeps the text model's fields there)", s.arch)
+		return
+	}
+	tc := &config{path: c.path + " (text_config)", raw: text, used: map[string]bool{}}
+	for _, f := range ignoredFields {
+		tc.used[f] = true
+	}
+	s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration")
+	if _, ok := c.raw["tie_word_embeddings"]; ok {
+		top := c.bool("tie_word_embeddings", false)
+		if _, inText := text["tie_word_embeddings"]; inText && top != s.tied {
+			c.fail("tie_word_embeddings is %v here and %v in text_config", top, s.tied)
+		}
+		s.tied = top
+	}
+	for _, f := range visionLanguageFields {
+		c.used[f] = true
+	}
+	tc.leftovers(s.arch + "'s text_config")
+	if tc.err != nil && c.err == nil {
+		c.err = tc.err
+	}
 }
 
 // readAttentionBias reads attention_bias (Llama, Qwen3): biases on the

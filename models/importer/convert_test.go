@@ -31,7 +31,7 @@ import (
 var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3MoeForCausalLM": "qwen3moe", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
-	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next",
+	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 }
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
@@ -206,6 +206,12 @@ var keptF32 = map[string]bool{
 }
 
 func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32, experts map[string][][]float32) []converted {
+	// A vision-language checkpoint: the text model's tensors as a causal
+	// LM's; the vision tower goes to llama.cpp's separate mmproj file.
+	if strings.HasPrefix(name, "model.visual.") {
+		return nil
+	}
+	name = strings.Replace(name, "model.language_model.", "model.", 1)
 	switch name {
 	case "model.embed_tokens.weight":
 		return []converted{{"token_embd.weight", shape, v, true}}
@@ -240,7 +246,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	if hk > 0 {
 		r = hv / hk
 	}
-	tiled := s.arch == "Qwen3_5ForCausalLM" && r > 1
+	tiled := ggufArch[s.arch] == "qwen35" && r > 1
 	switch rest {
 	case "linear_attn.in_proj_qkvz.weight":
 		// [q, k, v, z] per key head → attn_qkv (q of all heads, k, v) and

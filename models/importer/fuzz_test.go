@@ -32,7 +32,7 @@ func FuzzImportHF(f *testing.F) {
 		// The architectures with no fixture of their own, on these
 		// tensors (Phi-3's fused projections and Qwen2's biases are missing:
 		// error paths).
-		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM"} {
+		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3_5ForConditionalGeneration"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if moe := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Qwen3MoeForCausalLM"`, 1); moe != string(data) {

@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
-	"github.com/rlx-compiler/rlx/runtime/weights"
 )
 
 // moeCase is a mixture-of-experts checkpoint made from a fixture's
@@ -36,18 +34,7 @@ func (mc moeCase) write(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := weights.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
-	for _, name := range src.Names() {
-		info, _ := src.Info(name)
-		if st.Tensors[name], err = src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	src.Close()
+	st := readTensors(t, dir)
 	rng := rand.New(rand.NewPCG(3, 5))
 	random := func(rows, cols int) *tensor.Tensor {
 		v := make([]float32, rows*cols)

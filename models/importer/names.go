@@ -91,9 +91,17 @@ func hfNames() naming {
 }
 
 // hfNamesOf are transformers' names for arch: hfNames, but for Mixtral's
-// experts (block_sparse_moe, w1 the gate, w3 up, w2 down).
+// experts (block_sparse_moe, w1 the gate, w3 up, w2 down) and for
+// Qwen3.5's vision-language models, whose text model is
+// model.language_model.
 func hfNamesOf(arch string) naming {
 	n := hfNames()
+	if strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
+		n.embed, n.finalNorm = "model.language_model.embed_tokens.weight", "model.language_model.norm.weight"
+		for role, f := range n.layer {
+			n.layer[role] = strings.Replace(f, "model.layers.", "model.language_model.layers.", 1)
+		}
+	}
 	if arch == "MixtralForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."
 		n.layer[roleRouter] = p + "gate.weight"

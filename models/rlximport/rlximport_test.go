@@ -157,7 +157,7 @@ func TestErrors(t *testing.T) {
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`), nil),
-			`config.json: architecture "Gemma3ForCausalLM" is not supported (rlx imports LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM)`},
+			`config.json: architecture "Gemma3ForCausalLM" is not supported (rlx imports LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, Qwen3NextForCausalLM)`},
 		{"unsupported field value", checkpoint(t, replace(`"use_sliding_window": false`, `"use_sliding_window": true`), nil),
 			`config.json: field "use_sliding_window" = true is not supported (rlx implements false only)`},
 		{"bias missing", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),

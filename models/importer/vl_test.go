@@ -1,0 +1,127 @@
+package importer
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// visionLanguage writes the qwen3_5 fixture as Qwen3.5 publishes its
+// models: Qwen3_5ForConditionalGeneration (or the MoE one) with the text
+// model's config under text_config (plus textEdits), its tensors under
+// model.language_model. (plus extra), tie_word_embeddings at the top, and
+// a vision tower's config and one of its tensors.
+func visionLanguage(t testing.TB, arch string, textEdits map[string]any, extra func(st *tensor.Safetensors)) string {
+	t.Helper()
+	from := filepath.Join("testdata", "hf", "qwen3_5")
+	data, err := os.ReadFile(filepath.Join(from, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text map[string]any
+	if err := json.Unmarshal(data, &text); err != nil {
+		t.Fatal(err)
+	}
+	delete(text, "architectures")
+	for k, v := range textEdits {
+		text[k] = v
+	}
+	cfg := map[string]any{
+		"architectures": []string{arch}, "model_type": "qwen3_5", "text_config": text,
+		"tie_word_embeddings": text["tie_word_embeddings"], "transformers_version": "5.17.0",
+		"vision_config":  map[string]any{"depth": 1, "hidden_size": 16, "out_hidden_size": 64},
+		"image_token_id": 248056, "video_token_id": 248057, "vision_start_token_id": 248053, "vision_end_token_id": 248054,
+	}
+	dir := t.TempDir()
+	if data, err = json.MarshalIndent(cfg, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	for name, w := range readTensors(t, from).Tensors {
+		st.Tensors[strings.Replace(name, "model.", "model.language_model.", 1)] = w
+	}
+	if st.Tensors["model.visual.patch_embed.proj.weight"], err = tensor.FromFloat32(tensor.F32, []int{16, 12}, make([]float32, 16*12)); err != nil {
+		t.Fatal(err)
+	}
+	if extra != nil {
+		extra(st)
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return dir
+}
+
+// TestQwen35VisionLanguage: the qwen3_5 fixture in Qwen3.5's published
+// form (Qwen3_5ForConditionalGeneration: text_config, model.language_model.
+// tensors, a vision tower) decodes to the fixture's logits bit for bit,
+// reading every tensor but the vision tower's; its GGUF file (qwen35, as
+// llama.cpp writes the text model) decodes as its safetensors. The MoE
+// form (Qwen3_5MoeForConditionalGeneration) with one expert of one, that
+// expert the fixture's dense MLP, and a shared expert whose down
+// projection is zero, gives the fixture's logits too (≤ 1e-6).
+func TestQwen35VisionLanguage(t *testing.T) {
+	f := loadFixture(t, "qwen3_5")
+	plain, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Source.Close()
+	want := decodeModule(t, plain.Module, plain.Source, f.Tokens)
+
+	dir := visionLanguage(t, "Qwen3_5ForConditionalGeneration", nil, nil)
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	if !slices.Equal(m.Unused, []string{"model.visual.patch_embed.proj.weight"}) {
+		t.Errorf("unread tensors %v, want the vision tower's only", m.Unused)
+	}
+	got := decodeModule(t, m.Module, m.Source, f.Tokens)
+	if !tensor.BitsEqual(got, want) {
+		rel, _ := agreement(got, want)
+		t.Errorf("Qwen3_5ForConditionalGeneration: logits %.3g from the fixture's (max |Δ| / max |logit|), want bit-identical", rel)
+	}
+	checkGGUF(t, dir, "qwen35", f.Tokens, got)
+
+	// The MoE form: every layer's MLP becomes one expert (the fixture's
+	// MLP) of one, plus a shared expert that adds nothing.
+	moe := visionLanguage(t, "Qwen3_5MoeForConditionalGeneration", map[string]any{"num_experts": 1, "num_experts_per_tok": 1,
+		"moe_intermediate_size": 96, "shared_expert_intermediate_size": 8, "norm_topk_prob": true}, func(st *tensor.Safetensors) {
+		n := hfNamesOf("Qwen3_5MoeForConditionalGeneration")
+		for l := range 4 {
+			for role, exp := range map[string]string{roleGate: roleExpertGate, roleUp: roleExpertUp, roleDown: roleExpertDown} {
+				st.Tensors[strings.Replace(n.of(l, exp), "*", "0", 1)] = st.Tensors[n.of(l, role)]
+				delete(st.Tensors, n.of(l, role))
+			}
+			for role, shape := range map[string][]int{roleRouter: {1, 64}, roleSharedGate: {8, 64}, roleSharedUp: {8, 64}, roleSharedDown: {64, 8}, roleSharedRouter: {1, 64}} {
+				v := make([]float32, shape[0]*shape[1])
+				if role != roleSharedDown {
+					for i := range v {
+						v[i] = 0.01 * float32(i%7)
+					}
+				}
+				if st.Tensors[n.of(l, role)], err = tensor.FromFloat32(tensor.F32, shape, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
+	mm, err := ImportHF(newContext(), moe, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mm.Source.Close()
+	rel, bad := agreement(decodeModule(t, mm.Module, mm.Source, f.Tokens), want)
+	t.Logf("Qwen3_5MoeForConditionalGeneration (one expert, the dense MLP) against the fixture: %.3g", rel)
+	if rel > 1e-6 || len(bad) > 0 {
+		t.Errorf("Qwen3_5MoeForConditionalGeneration: max |Δ| / max |logit| against the fixture = %.3g (tolerance 1e-6), arg-max differs at %v", rel, bad)
+	}
+}
