@@ -33,7 +33,7 @@ var ggufKeys = []string{
 	"expert_weights_norm", "expert_gating_func",
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
 	"full_attention_interval", "rope.scaling.type",
-	"attention.sliding_window",             // refused when shorter than the cache
+	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
 	"rope.scaling.original_context_length", // phi3: longrope's scale (its rope_factors tensors are refused)
 }
 
@@ -41,8 +41,8 @@ var ggufKeys = []string{
 // llama.cpp's converter wrote them: Llama's q and k rows (and their
 // biases) permuted for adjacent-pair rope, norms of the
 // Qwen3.5/Qwen3-Next families with 1 already added, ssm_a = −exp(A_log),
-// Qwen3.5's value heads in tiled order; quantised weights (q4_0, q8_0, q4_k, q6_k) stay quantised and run
-// through graph.dequant_matmul.
+// Qwen3.5's value heads in tiled order; quantised weights (q4_0, q8_0,
+// q4_k, q6_k) stay quantised and run through graph.dequant_matmul.
 func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
 	mt, err := opts.maxTokens()
 	if err != nil {
