@@ -40,3 +40,22 @@ func ExampleImportHF() {
 	// Output:
 	// Qwen3ForCausalLM tensor<3x256xf32> [l0.k_cache l0.v_cache]
 }
+
+// Import a llama.cpp GGUF file (a small Phi-3 in Q8_0 with a sliding
+// window of 3) and list what the module binds: the quantised matrices
+// stay quantised (graph.dequant_matmul reads their blocks), the fused
+// attn_qkv and ffn_up ([gate; up]) are sliced after their projections.
+func ExampleImportGGUF() {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := importer.ImportGGUF(ctx, "testdata/gguf/phi3-q8_0.gguf", importer.Options{MaxTokens: 16})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Source.Close()
+	info, _ := m.Source.Info("blk.0.attn_qkv.weight")
+	fmt.Println(m.Arch, len(m.Weights), "weights;", info)
+	// Output:
+	// phi3 27 weights; Q8_0 [128, 64]
+}
