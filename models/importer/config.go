@@ -450,6 +450,17 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 	}
 	switch kind {
 	case "default":
+	case "linear":
+		// transformers' _compute_linear_scaling_rope_parameters: positions
+		// divided by factor, i.e. every frequency.
+		factor := sub.float("factor", 0)
+		if !(factor > 0) || math.IsInf(factor, 0) {
+			c.fail("rope_type \"linear\" needs a finite positive factor, got %g", factor)
+			return
+		}
+		for i := range s.invFreq {
+			s.invFreq[i] /= factor
+		}
 	case "llama3":
 		factor := sub.float("factor", 0)
 		low := sub.float("low_freq_factor", 0)
@@ -478,7 +489,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		if legacy {
 			name = "rope_scaling"
 		}
-		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\" and \"llama3\")", name, kind)
+		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\" and \"llama3\")", name, kind)
 		return
 	}
 	sub.leftovers("rope_type " + kind)

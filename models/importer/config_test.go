@@ -86,6 +86,41 @@ func TestLlama3Rope(t *testing.T) {
 	}
 }
 
+// TestLinearRope: rope_type "linear" divides every frequency by factor,
+// in rope_parameters and in the older rope_scaling (its "type" key); a
+// checkpoint with it decodes as the oracle does, from safetensors and
+// from GGUF.
+func TestLinearRope(t *testing.T) {
+	for _, rope := range []string{`"rope_parameters": {"rope_type": "linear", "rope_theta": 10000.0, "factor": 4.0}`,
+		`"rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 4.0}`} {
+		s, err := specOf(t, `{"architectures": ["LlamaForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8,
+		  "num_attention_heads": 4, "intermediate_size": 8, `+rope+`}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range s.invFreq {
+			if want := math.Pow(10000, -float64(2*i)/16) / 4; math.Abs(f-want) > 1e-15*want {
+				t.Errorf("%s: inv_freq[%d] = %g, want %g", rope, i, f, want)
+			}
+		}
+	}
+	// From safetensors and from GGUF (rope.scaling.type "linear" and its
+	// factor, as llama.cpp writes them): the same logits, which moved.
+	tokens := loadFixture(t, "llama").Tokens
+	dir := variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": map[string]any{"rope_type": "linear", "rope_theta": 10000.0, "factor": 4.0}}, nil, 0)
+	got, _ := importAndCheck(t, dir, tokens)
+	plain, _ := importAndCheck(t, variant(t, "llama", "LlamaForCausalLM", map[string]any{"rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 10000.0}}, nil, 0), tokens)
+	if rel, _ := agreement(got, plain); rel < 1e-3 {
+		t.Errorf("linear scaling by 4 moves the logits by only %.3g of max |logit|", rel)
+	}
+	checkGGUF(t, dir, "llama", tokens, got)
+	if _, err := specOf(t, `{"architectures": ["LlamaForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8,
+	  "num_attention_heads": 4, "intermediate_size": 8, "rope_parameters": {"rope_type": "linear", "rope_theta": 10000.0}}`); err == nil ||
+		!strings.Contains(err.Error(), `rope_type "linear" needs a finite positive factor, got 0`) {
+		t.Errorf("linear rope without a factor: error %v", err)
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ config, want string }{
 		{baseQwen35 + `, "linear_value_head_dim": 32}`, `linear_key_head_dim = 16 differs from linear_value_head_dim = 32`},
@@ -113,7 +148,7 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "attention_bias": true}`, `field "attention_bias" = true is not supported (rlx implements false only)`},
 		{`{"architectures": ["Phi3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8,
 		  "partial_rotary_factor": 0.75, "rope_scaling": {"type": "longrope", "long_factor": [1, 1], "short_factor": [1, 1]}}`,
-			`field "rope_scaling" has rope_type "longrope", which is not supported (rlx implements "default" and "llama3")`},
+			`field "rope_scaling" has rope_type "longrope", which is not supported (rlx implements "default", "linear" and "llama3")`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n  error %v\n  want %q", tc.config, err, tc.want)

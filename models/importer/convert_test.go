@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -32,6 +33,32 @@ var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3MoeForCausalLM": "qwen3moe", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
+}
+
+// linearRope reports whether the checkpoint's config asks for linear rope
+// scaling (rope_parameters, or the older rope_scaling), and its factor.
+func linearRope(t testing.TB, dir string) (bool, float64) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Params, Scaling map[string]any
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(raw["rope_parameters"], &cfg.Params)
+	json.Unmarshal(raw["rope_scaling"], &cfg.Scaling)
+	for _, p := range []map[string]any{cfg.Params, cfg.Scaling} {
+		if p["rope_type"] == "linear" || p["type"] == "linear" {
+			f, _ := p["factor"].(float64)
+			return true, f
+		}
+	}
+	return false, 0
 }
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
@@ -115,7 +142,11 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 	}
 	var out []converted
-	if permutesRope(s.arch) {
+	if kind, factor := linearRope(t, dir); kind {
+		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
+		w.Add(key("rope.scaling.type"), "linear")
+		w.Add(key("rope.scaling.factor"), float32(factor))
+	} else if permutesRope(s.arch) {
 		// rope_freqs: the divisor of each frequency (llama3 scaling).
 		factors := make([]float32, len(s.invFreq))
 		scaled := false

@@ -32,7 +32,7 @@ var ggufKeys = []string{
 	"expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_feed_forward_length",
 	"expert_weights_norm", "expert_gating_func",
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
-	"full_attention_interval", "rope.scaling.type",
+	"full_attention_interval", "rope.scaling.type", "rope.scaling.factor",
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
 	"rope.scaling.original_context_length", // phi3: longrope's scale (its rope_factors tensors are refused)
 }
@@ -232,8 +232,11 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			m.fail("tensor %q: LongRoPE is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", name)
 		}
 	}
-	if t, err := f.String(m.key("rope.scaling.type")); err == nil && t != "none" {
-		m.fail("%s = %q is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), t)
+	scaling, _ := f.String(m.key("rope.scaling.type"))
+	switch scaling {
+	case "", "none", "linear":
+	default:
+		m.fail("%s = %q is not supported (rlx implements rope without scaling, linear scaling, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), scaling)
 	}
 	embed, ok := src.Info("token_embd.weight")
 	if !ok || len(embed.Shape) != 2 {
@@ -258,6 +261,16 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	s.invFreq = make([]float64, s.rotaryDim/2)
 	for i := range s.invFreq {
 		s.invFreq[i] = 1 / math.Pow(theta, float64(2*i)/float64(s.rotaryDim))
+	}
+	if scaling == "linear" {
+		// Positions divided by the factor: every frequency.
+		factor := m.float("rope.scaling.factor", 0)
+		if !(factor > 0) || math.IsInf(factor, 0) {
+			return nil, naming{}, fmt.Errorf("%s: %s = %g: linear rope scaling needs a finite positive factor", f.Name, m.key("rope.scaling.factor"), factor)
+		}
+		for i := range s.invFreq {
+			s.invFreq[i] /= factor
+		}
 	}
 	// Llama 3's rope scaling, as llama.cpp stores it: one divisor per
 	// frequency (rope_freqs.weight).

@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 		{"unknown field", checkpoint(t, replace(`"vocab_size": 256`, `"vocab_size": 256, "logit_softcap": 30`), nil),
 			`config.json: field "logit_softcap" is not supported for Qwen3ForCausalLM (rlx does not know what it changes)`},
 		{"rope scaling", checkpoint(t, replace(`"rope_type": "default"`, `"rope_type": "yarn"`), nil),
-			`config.json: field "rope_parameters" has rope_type "yarn", which is not supported (rlx implements "default" and "llama3")`},
+			`config.json: field "rope_parameters" has rope_type "yarn", which is not supported (rlx implements "default", "linear" and "llama3")`},
 		{"missing tensor", checkpoint(t, nil, drop("model.layers.2.mlp.down_proj.weight")),
 			`: missing tensor "model.layers.2.mlp.down_proj.weight" (Qwen3ForCausalLM needs it)`},
 		{"wrong shape", checkpoint(t, nil, reshape("model.layers.1.self_attn.k_proj.weight", 64, 64)),
