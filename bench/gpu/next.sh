@@ -33,9 +33,10 @@
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R).
 # d: the transformers fixtures stop 55 could not make (Qwen2, Mistral,
-#    Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Llama with attention biases; torch and transformers run there, on
+#    Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3, Llama with attention
+#    biases; torch and transformers run there, on
 #    the CPU or the GPU), as $OUT/fixtures.tgz: untar it into
-#    models/importer/testdata/hf, add the seven names to fixtureNames
+#    models/importer/testdata/hf, add the eight names to fixtureNames
 #    (hf_test.go) and q8Bound (gguf_test.go), and fill docs/import.md's
 #    agreement table. No carry; under a minute.
 set -u
@@ -48,7 +49,7 @@ a | b | c | d) ;;
 esac
 out=${OUT:?set OUT to the results folder}
 if [ "$1" = d ]; then
-  python3 tools/hf-fixtures/make_fixtures.py --out "$out/fx" --only qwen2 mistral mixtral phi3 qwen2_moe qwen3_moe llama_bias >"$out/fixtures.log" 2>&1
+  python3 tools/hf-fixtures/make_fixtures.py --out "$out/fx" --only qwen2 mistral mixtral phi3 qwen2_moe qwen3_moe gemma3 llama_bias >"$out/fixtures.log" 2>&1
   tail -4 "$out/fixtures.log"
   tar -czf "$out/fixtures.tgz" -C "$out/fx" . && rm -rf "$out/fx"
   exit 0

@@ -16,7 +16,7 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
+	return []string{"Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM"}
 }
@@ -291,7 +291,11 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
 	case "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration":
-		s.readVisionLanguage(c)
+		s.readVisionLanguage(c, func(tc *config) { s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration") })
+	case "Gemma3ForCausalLM":
+		s.readGemma3(c)
+	case "Gemma3ForConditionalGeneration":
+		s.readVisionLanguage(c, s.readGemma3)
 	default:
 		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
 	}
@@ -316,7 +320,9 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	s.ffn = c.int("intermediate_size", 0, true)
 	s.eps = c.float("rms_norm_eps", 1e-6)
 	s.tied = c.bool("tie_word_embeddings", false)
-	if act := c.str("hidden_act", "silu"); act != "silu" {
+	if s.geluTanh {
+		c.used["hidden_act"] = true // Gemma reads hidden_activation
+	} else if act := c.str("hidden_act", "silu"); act != "silu" {
 		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"silu\" only)", act)
 	}
 	c.reject("quantization_config")
@@ -355,17 +361,18 @@ func (s *spec) readHybrid(c *config, moe bool) {
 }
 
 // visionLanguageFields are a vision-language wrapper's own fields that a
-// text decode step does not use: the vision tower's config and the image
-// and video tokens.
-var visionLanguageFields = []string{"vision_config", "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id"}
+// text decode step does not use: the vision tower's config, the image and
+// video tokens, Gemma 3's tokens per image.
+var visionLanguageFields = []string{"vision_config", "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id",
+	"mm_tokens_per_image", "boi_token_index", "eoi_token_index", "image_token_index"}
 
-// readVisionLanguage reads Qwen3.5's published form, its vision-language
-// model (Qwen3_5ForConditionalGeneration, and the MoE one): the text
-// model's fields under text_config, read as Qwen3_5ForCausalLM's (with
-// Qwen3-Next's experts for the MoE), tie_word_embeddings at the top where
-// it is given there. The weights are under model.language_model.
-// (hfNamesOf); the vision tower's are left unread.
-func (s *spec) readVisionLanguage(c *config) {
+// readVisionLanguage reads a vision-language checkpoint's text model (Qwen
+// 3.5's published form, Qwen3_5ForConditionalGeneration and the MoE one;
+// Gemma3ForConditionalGeneration): its fields under text_config, read by
+// readText, tie_word_embeddings at the top where it is given there. The
+// weights are under model.language_model. (or Gemma 3's older
+// language_model.model.; hfNamesFor); the vision tower's are left unread.
+func (s *spec) readVisionLanguage(c *config, readText func(*config)) {
 	text := c.object("text_config")
 	if c.err != nil {
 		return
@@ -378,7 +385,7 @@ func (s *spec) readVisionLanguage(c *config) {
 	for _, f := range ignoredFields {
 		tc.used[f] = true
 	}
-	s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration")
+	readText(tc)
 	if _, ok := c.raw["tie_word_embeddings"]; ok {
 		top := c.bool("tie_word_embeddings", false)
 		if _, inText := text["tie_word_embeddings"]; inText && top != s.tied {
@@ -393,6 +400,121 @@ func (s *spec) readVisionLanguage(c *config) {
 	if tc.err != nil && c.err == nil {
 		c.err = tc.err
 	}
+}
+
+// readGemma3 reads Gemma 3's text model: Llama's layout with q/k norms,
+// `1 + w` norms before and after attention and the MLP, gelu_tanh,
+// embeddings × √hidden, scores × query_pre_attn_scalar^−½, and sliding
+// layers (layer_types, or all but every sliding_window_pattern-th) that
+// attend through a window of sliding_window with their own rope base
+// (rope_local_base_freq, or transformers 5's rope_parameters keyed by
+// layer type). Logit soft-capping (Gemma 2's) is refused.
+func (s *spec) readGemma3(c *config) {
+	if act := c.str("hidden_activation", "gelu_pytorch_tanh"); act != "gelu_pytorch_tanh" {
+		c.fail("field \"hidden_activation\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\" only)", act)
+		return
+	}
+	s.geluTanh = true
+	// transformers 5 keys the rope by layer type: taken apart here, before
+	// readCommon reads a single rope.
+	var byType map[string]json.RawMessage
+	if params := c.object("rope_parameters"); params != nil {
+		if _, ok := params["full_attention"]; ok {
+			byType = params
+			delete(c.raw, "rope_parameters")
+		}
+	}
+	s.readCommon(c, 1.0)
+	if c.err != nil {
+		return
+	}
+	if _, ok := c.raw["tie_word_embeddings"]; !ok {
+		s.tied = true // Gemma3TextConfig's default
+	}
+	c.reject("attention_bias", "false")
+	c.reject("final_logit_softcapping")
+	c.reject("attn_logit_softcapping")
+	c.reject("use_bidirectional_attention", "false")
+	c.used["cache_implementation"] = true
+	s.qkNorm, s.zeroCentred, s.sandwich = true, true, true
+	s.embedScale = math.Sqrt(float64(s.hidden))
+	q := c.float("query_pre_attn_scalar", 256)
+	if !(q > 0) || math.IsInf(q, 0) {
+		c.fail("field \"query_pre_attn_scalar\" = %g: rlx needs a finite positive scalar", q)
+		return
+	}
+	s.attnScale = 1 / math.Sqrt(q)
+	s.allFull()
+	s.sliding = make([]bool, s.layers)
+	if v, ok := c.get("layer_types"); ok {
+		var types []string
+		if err := json.Unmarshal(v, &types); err != nil || len(types) != s.layers {
+			c.fail("field \"layer_types\" = %s is not a list of %d layer types", v, s.layers)
+			return
+		}
+		for i, t := range types {
+			switch t {
+			case "sliding_attention":
+				s.sliding[i] = true
+			case fullAttention:
+			default:
+				c.fail("field \"layer_types\" gives layer %d type %q (Gemma 3 has sliding_attention and full_attention)", i, t)
+				return
+			}
+		}
+	} else {
+		pattern := c.int("sliding_window_pattern", 6, false)
+		for i := range s.sliding {
+			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
+		}
+	}
+	c.used["sliding_window_pattern"] = true
+	if w := c.int("sliding_window", 4096, false); w > 0 && w < s.maxTokens {
+		s.window = w
+	}
+	local := c.float("rope_local_base_freq", 10000)
+	if byType != nil {
+		s.invFreq = s.ropeOf(c, byType, "full_attention")
+		s.localInvFreq = s.ropeOf(c, byType, "sliding_attention")
+		return
+	}
+	if !(local > 1) || math.IsInf(local, 0) {
+		c.fail("field \"rope_local_base_freq\" = %g: rlx needs a finite rope base above 1", local)
+		return
+	}
+	s.localInvFreq = make([]float64, len(s.invFreq))
+	for i := range s.localInvFreq {
+		s.localInvFreq[i] = 1 / math.Pow(local, float64(2*i)/float64(s.rotaryDim))
+	}
+}
+
+// ropeOf reads one layer type's entry of rope_parameters keyed by layer
+// type: its frequencies, over s's rotary dim.
+func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType string) []float64 {
+	for k := range byType {
+		if k != fullAttention && k != "sliding_attention" {
+			c.fail("field \"rope_parameters\" has an entry for %q (Gemma 3 has sliding_attention and full_attention)", k)
+			return nil
+		}
+	}
+	params, ok := byType[layerType]
+	if !ok {
+		c.fail("field \"rope_parameters\" has no %q entry", layerType)
+		return nil
+	}
+	t := &spec{headDim: s.headDim, eps: s.eps}
+	tc := &config{path: c.path + " (rope_parameters." + layerType + ")", raw: map[string]json.RawMessage{"rope_parameters": params}, used: map[string]bool{}}
+	t.readRope(tc, 1.0)
+	if tc.err != nil && c.err == nil {
+		c.err = tc.err
+	}
+	if c.err == nil && t.rotaryDim != s.rotaryDim {
+		c.fail("rope_parameters.%s rotates %d dims, the other layers %d", layerType, t.rotaryDim, s.rotaryDim)
+	}
+	if layerType == fullAttention {
+		s.theta = t.theta
+	}
+	return t.invFreq
 }
 
 // readAttentionBias reads attention_bias (Llama, Qwen3): biases on the

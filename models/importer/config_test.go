@@ -156,7 +156,7 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// TestPublishedConfigs reads config.json files as Qwen, Mistral and Phi
+// TestPublishedConfigs reads config.json files as Qwen, Mistral, Phi and Gemma
 // publish them (every field, sizes and all): each resolves, with the
 // biases, head sizes, rope base and head tying its model has.
 func TestPublishedConfigs(t *testing.T) {
@@ -213,6 +213,14 @@ func TestPublishedConfigs(t *testing.T) {
 		  "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001, "sliding_window": null, "tie_word_embeddings": false,
 		  "torch_dtype": "bfloat16", "transformers_version": "4.51.0", "use_cache": true, "use_sliding_window": false,
 		  "vocab_size": 151936}`, 32, 4, 128, 1e6, false, false},
+		{"gemma-3-1b-it", `{"architectures": ["Gemma3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+		  "attn_logit_softcapping": null, "bos_token_id": 2, "cache_implementation": "hybrid", "eos_token_id": [1, 106],
+		  "final_logit_softcapping": null, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 1152,
+		  "initializer_range": 0.02, "intermediate_size": 6912, "max_position_embeddings": 32768, "model_type": "gemma3_text",
+		  "num_attention_heads": 4, "num_hidden_layers": 26, "num_key_value_heads": 1, "pad_token_id": 0,
+		  "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000, "rope_scaling": null,
+		  "rope_theta": 1000000, "sliding_window": 512, "sliding_window_pattern": 6, "torch_dtype": "bfloat16",
+		  "transformers_version": "4.50.0.dev0", "use_cache": true, "vocab_size": 262144}`, 4, 1, 256, 1e6, false, true},
 		{"Mixtral-8x7B-Instruct-v0.1", `{"architectures": ["MixtralForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
 		  "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336,
 		  "max_position_embeddings": 32768, "model_type": "mixtral", "num_attention_heads": 32, "num_experts_per_tok": 2,

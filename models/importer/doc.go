@@ -1,6 +1,7 @@
 // Package importer turns real checkpoints into graph-dialect modules: a
 // Hugging Face checkpoint directory (config.json and safetensors files) or
-// a llama.cpp GGUF file, for the architectures LlamaForCausalLM,
+// a llama.cpp GGUF file, for the architectures Gemma3ForCausalLM and
+// Gemma3ForConditionalGeneration (not from GGUF), LlamaForCausalLM,
 // MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM,
 // Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM,
 // Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM and the

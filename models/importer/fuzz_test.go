@@ -35,6 +35,9 @@ func FuzzImportHF(f *testing.F) {
 		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3_5ForConditionalGeneration"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
+		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {
+			f.Add(uint8(i), []byte(gemma))
+		}
 		if moe := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Qwen3MoeForCausalLM"`, 1); moe != string(data) {
 			f.Add(uint8(i), []byte(strings.Replace(moe, `"vocab_size"`, `"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "vocab_size"`, 1)))
 		}

@@ -98,7 +98,7 @@ func ImportHF(ctx *ir.Context, dir string, opts Options) (*Model, error) {
 	s.fusedQKVZ = s.arch == "Qwen3NextForCausalLM"
 	s.fusedBA = s.fusedQKVZ
 	s.q6Columns = opts.Q6KColumns
-	return finish(ctx, s, hfNamesOf(s.arch), src)
+	return finish(ctx, s, hfNamesFor(s.arch, src), src)
 }
 
 func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, error) {

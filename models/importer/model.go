@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // model builds the decode step: embedding, the layers (each a token mixer
@@ -21,6 +22,12 @@ func (g *builder) model() {
 	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
 	freqs := g.mul(posf, g.constF32([]int{1, len(s.invFreq)}, s.invFreq...))
 	cos, sin := g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+	lcos, lsin := cos, sin
+	if s.localInvFreq != nil {
+		// Gemma 3's sliding layers rotate at their own base.
+		lf := g.mul(posf, g.constF32([]int{1, len(s.localInvFreq)}, s.localInvFreq...))
+		lcos, lsin = g.unary(graph.CosName, lf), g.unary(graph.SinName, lf)
+	}
 
 	// The caches hold maxTokens rows; this step writes row pos and attends
 	// to rows 0…pos, or under a sliding window of w to pos−w+1…pos.
@@ -32,11 +39,12 @@ func (g *builder) model() {
 	rows := g.constI32([]int{1, s.maxTokens}, iota...)
 	p11 := g.reshape(pos, 1, 1)
 	keep := g.cmp(graph.CmpLE, rows, p11)
+	keepLocal := keep
 	if s.window > 0 {
 		// pos − row in [0, w−1] ⟺ max(pos − row, w−1 − (pos − row)) ≤ w−1.
 		d := g.op(graph.SubName, nil, p11, rows)
 		last := g.constI32([]int{1}, int64(s.window-1))
-		keep = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
+		keepLocal = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
 	}
 	write := g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
 
@@ -46,12 +54,24 @@ func (g *builder) model() {
 	if elemOf(x) != g.f32 {
 		x = g.cast(x, g.f32)
 	}
+	if s.embedScale != 0 {
+		// Gemma: the rows × √hidden, the factor in the table's type.
+		x = g.mul(x, g.scalar(roundTo(s.embedScale, elemOf(table))))
+	}
 	for i := range s.layers {
 		p := fmt.Sprintf("l%d.", i)
 		if s.attention(i) {
 			g.at(p + "attn")
 			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
-			x = g.add(x, g.attention(i, h, cos, sin, keep, write))
+			c, sn, k := cos, sin, keep
+			if s.slidingLayer(i) {
+				c, sn, k = lcos, lsin, keepLocal
+			}
+			a := g.attention(i, h, c, sn, k, write)
+			if s.sandwich {
+				a = g.rmsNorm(a, g.norm(g.n.of(i, rolePostAttnNorm), s.hidden))
+			}
+			x = g.add(x, a)
 		} else {
 			g.at(p + "gdn")
 			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
@@ -63,7 +83,11 @@ func (g *builder) model() {
 			x = g.add(x, g.moe(i, h))
 		} else {
 			g.at(p + "mlp")
-			x = g.add(x, g.denseMLP(i, h))
+			y := g.denseMLP(i, h)
+			if s.sandwich {
+				y = g.rmsNorm(y, g.norm(g.n.of(i, rolePostFFNNorm), s.hidden))
+			}
+			x = g.add(x, y)
 		}
 	}
 	g.at("head")
@@ -118,14 +142,15 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 		return g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}
 	gu := g.linear(h, g.n.of(i, roleGateUp), 2*s.ffn, s.hidden)
-	a := g.mul(g.silu(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
+	a := g.mul(g.act(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
 	return g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn)
 }
 
-// mlp is the SwiGLU feed-forward block down(silu(gate(h))·up(h)).
+// mlp is the gated feed-forward block down(act(gate(h))·up(h)), act silu
+// (SwiGLU) or Gemma's gelu_tanh.
 func (g *builder) mlp(h *ir.Value, gate, up, down string, ffn int) *ir.Value {
 	e := g.s.hidden
-	a := g.mul(g.silu(g.linear(h, gate, ffn, e)), g.linear(h, up, ffn, e))
+	a := g.mul(g.act(g.linear(h, gate, ffn, e)), g.linear(h, up, ffn, e))
 	return g.linear(a, down, e, ffn)
 }
 
@@ -167,7 +192,11 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	vc := g.sel(write, v, g.input(p+"v_cache", cache, g.f32))
 	g.output(p+"k_cache", kc)
 	g.output(p+"v_cache", vc)
-	a := g.op(graph.AttentionName, []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}, q, kc, vc, keep)
+	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}
+	if s.attnScale != 0 {
+		attrs = append(attrs, g.floatAttr("scale", s.attnScale))
+	}
+	a := g.op(graph.AttentionName, attrs, q, kc, vc, keep)
 	a = g.reshape(a, 1, heads*d)
 	if gate != nil {
 		a = g.mul(a, g.sigmoid(gate))
@@ -189,4 +218,25 @@ func (g *builder) biased(y *ir.Value, i int, role string, rule biasRule, n int) 
 		}
 	}
 	return g.add(y, g.weight(name, n))
+}
+
+// act is the gated MLP's activation.
+func (g *builder) act(x *ir.Value) *ir.Value {
+	if g.s.geluTanh {
+		return g.unary(graph.GeluTanhName, x)
+	}
+	return g.silu(x)
+}
+
+// roundTo rounds v to the float type elem (f16, bf16 or f32), as torch's
+// .to(dtype) does.
+func roundTo(v float64, elem ir.Type) float64 {
+	d := tensor.F32
+	switch elem.String() {
+	case "f16":
+		d = tensor.F16
+	case "bf16":
+		d = tensor.BF16
+	}
+	return float64(tensor.RoundFloat(d, float32(v)))
 }

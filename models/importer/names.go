@@ -3,6 +3,8 @@ package importer
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rlx-compiler/rlx/runtime/weights"
 )
 
 // Tensor roles: what a weight is for, independent of how a checkpoint
@@ -10,21 +12,24 @@ import (
 const (
 	roleAttnNorm = "attn_norm"
 	roleFFNNorm  = "ffn_norm"
-	roleQ        = "q"
-	roleK        = "k"
-	roleV        = "v"
-	roleO        = "o"
-	roleQBias    = "q_bias"
-	roleKBias    = "k_bias"
-	roleVBias    = "v_bias"
-	roleOBias    = "o_bias"
-	roleQNorm    = "q_norm"
-	roleKNorm    = "k_norm"
-	roleGate     = "gate"
-	roleUp       = "up"
-	roleAttnQKV  = "attn_qkv" // Phi-3's fused [q; k; v] rows
-	roleGateUp   = "gate_up"  // Phi-3's fused [gate; up] rows
-	roleDown     = "down"
+	// Gemma's norms after attention and after the MLP.
+	rolePostAttnNorm = "post_attn_norm"
+	rolePostFFNNorm  = "post_ffn_norm"
+	roleQ            = "q"
+	roleK            = "k"
+	roleV            = "v"
+	roleO            = "o"
+	roleQBias        = "q_bias"
+	roleKBias        = "k_bias"
+	roleVBias        = "v_bias"
+	roleOBias        = "o_bias"
+	roleQNorm        = "q_norm"
+	roleKNorm        = "k_norm"
+	roleGate         = "gate"
+	roleUp           = "up"
+	roleAttnQKV      = "attn_qkv" // Phi-3's fused [q; k; v] rows
+	roleGateUp       = "gate_up"  // Phi-3's fused [gate; up] rows
+	roleDown         = "down"
 	// Gated DeltaNet.
 	roleQKV     = "qkv"  // q, k and v of all heads, concatenated
 	roleZ       = "z"    // the output gate
@@ -96,7 +101,15 @@ func hfNames() naming {
 // model.language_model.
 func hfNamesOf(arch string) naming {
 	n := hfNames()
-	if strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
+	if strings.HasPrefix(arch, "Gemma3") {
+		// input_layernorm, post_attention_layernorm, then
+		// pre_feedforward_layernorm and post_feedforward_layernorm.
+		p := "model.layers.%d."
+		n.layer[roleFFNNorm] = p + "pre_feedforward_layernorm.weight"
+		n.layer[rolePostAttnNorm] = p + "post_attention_layernorm.weight"
+		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
+	}
+	if arch == "Gemma3ForConditionalGeneration" || strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n.embed, n.finalNorm = "model.language_model.embed_tokens.weight", "model.language_model.norm.weight"
 		for role, f := range n.layer {
 			n.layer[role] = strings.Replace(f, "model.layers.", "model.language_model.layers.", 1)
@@ -108,6 +121,29 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertGate] = p + "experts.*.w1.weight"
 		n.layer[roleExpertUp] = p + "experts.*.w3.weight"
 		n.layer[roleExpertDown] = p + "experts.*.w2.weight"
+	}
+	return n
+}
+
+// rebase moves the names under prefix from to prefix to (and the head to
+// head).
+func (n naming) rebase(from, to, head string) naming {
+	out := naming{embed: strings.Replace(n.embed, from, to, 1), finalNorm: strings.Replace(n.finalNorm, from, to, 1), head: head,
+		layer: map[string]string{}}
+	for role, f := range n.layer {
+		out.layer[role] = strings.Replace(f, from, to, 1)
+	}
+	return out
+}
+
+// hfNamesFor are arch's names in the checkpoint src: hfNamesOf, but for
+// Gemma 3's vision-language checkpoints as first published, whose text
+// model is language_model.model. (transformers since 4.52 writes
+// model.language_model.).
+func hfNamesFor(arch string, src *weights.Source) naming {
+	n := hfNamesOf(arch)
+	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && arch == "Gemma3ForConditionalGeneration" {
+		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
 	}
 	return n
 }

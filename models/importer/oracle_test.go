@@ -14,21 +14,23 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3: RMSNorm, GQA attention with optional q/k norms, attention biases
-// and a sliding window, rotate-half rope, SwiGLU or routed experts with or
-// without a shared expert, fused or separate projections) in float64,
-// written from transformers' modeling code and nothing of the importer
-// but its reading of config.json: an independent reference for what no
-// transformers fixture covers yet. The rope angles and their cosines are
-// float32, as transformers computes them. TestOracle checks it against
-// transformers' logits on the llama and qwen3 fixtures.
+// Phi-3, Gemma 3) in float64, written from transformers' modeling code
+// and nothing of the importer but its reading of config.json: RMSNorm
+// (`1 + w` or not) before and, for Gemma, after attention and the MLP;
+// GQA attention with optional q/k norms, attention biases, a score scale
+// and sliding windows with their own rope base; rotate-half rope with
+// float32 angles and cosines, as transformers computes them; SwiGLU,
+// gated gelu_tanh or routed experts with or without a shared expert;
+// fused or separate projections; scaled embeddings. It is the reference
+// for what no transformers fixture covers yet; TestOracle checks it
+// against transformers' logits on the llama and qwen3 fixtures.
 func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	t.Helper()
 	s, err := specFromConfig(dir, math.MaxInt32) // any sliding window is kept
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.keyHeads > 0 || s.gatedAttention || s.zeroCentred {
+	if s.keyHeads > 0 || s.gatedAttention {
 		t.Fatalf("oracle: %s is not of the Llama family", s.arch)
 	}
 	src, err := weights.Open(dir)
@@ -36,7 +38,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	n := hfNamesOf(s.arch)
+	n := hfNamesFor(s.arch, src)
 	load := func(name string) []float64 {
 		info, ok := src.Info(name)
 		if !ok {
@@ -83,7 +85,11 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		inv := 1 / math.Sqrt(ss/float64(len(x))+s.eps)
 		out := make([]float64, len(x))
 		for i, v := range x {
-			out[i] = w[i] * (v * inv)
+			if s.zeroCentred { // Gemma's (1 + w)
+				out[i] = (1 + w[i]) * (v * inv)
+			} else {
+				out[i] = w[i] * (v * inv)
+			}
 		}
 		return out
 	}
@@ -93,12 +99,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return nil
 	}
-	rope := func(x []float64, nh, pos int) {
+	rope := func(x []float64, nh, pos int, invFreq []float64) {
 		half := s.rotaryDim / 2
 		for h := range nh {
 			v := x[h*d : (h+1)*d]
 			for i := range half {
-				angle := float32(pos) * float32(s.invFreq[i])
+				angle := float32(pos) * float32(invFreq[i])
 				c, sn := float64(float32(math.Cos(float64(angle)))), float64(float32(math.Sin(float64(angle))))
 				a, b := v[i], v[i+half]
 				v[i], v[i+half] = a*c-b*sn, b*c+a*sn
@@ -115,7 +121,20 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	var logits [][]float64
 	for pos, tok := range tokens {
 		x := append([]float64(nil), embed[tok*s.hidden:(tok+1)*s.hidden]...)
+		if s.embedScale != 0 {
+			// Gemma: × √hidden in the table's type (here float32).
+			for i := range x {
+				x[i] *= float64(float32(math.Sqrt(float64(s.hidden))))
+			}
+		}
 		for l := range s.layers {
+			// Gemma 3's sliding layers: their window and rope base.
+			invFreq, window := s.invFreq, s.window
+			if s.sliding != nil && !s.sliding[l] {
+				window = 0
+			} else if s.localInvFreq != nil {
+				invFreq = s.localInvFreq
+			}
 			h := rms(x, load(n.of(l, roleAttnNorm)))
 			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
 			k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
@@ -129,14 +148,18 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 				}
 			}
-			rope(q, heads, pos)
-			rope(k, kvh, pos)
+			rope(q, heads, pos, invFreq)
+			rope(k, kvh, pos, invFreq)
 			keys[l] = append(keys[l], k)
 			vals[l] = append(vals[l], v)
 			att := make([]float64, heads*d)
 			first := 0 // the first row a sliding window keeps
-			if s.window > 0 {
-				first = max(0, pos-s.window+1)
+			if window > 0 {
+				first = max(0, pos-window+1)
+			}
+			scale := 1 / math.Sqrt(float64(d))
+			if s.attnScale != 0 {
+				scale = s.attnScale // Gemma: query_pre_attn_scalar^−½
 			}
 			for hh := range heads {
 				g := hh / (heads / kvh)
@@ -148,7 +171,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					for i, qv := range qh {
 						dot += qv * keys[l][first+j][g*d+i]
 					}
-					scores[j] = dot / math.Sqrt(float64(d))
+					scores[j] = dot * scale
 					best = math.Max(best, scores[j])
 				}
 				var sum float64
@@ -163,6 +186,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				}
 			}
 			o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
+			if s.sandwich {
+				o = rms(o, load(n.of(l, rolePostAttnNorm)))
+			}
 			for i := range x {
 				x[i] += o[i]
 			}
@@ -180,8 +206,13 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						y[i] += g * sh[i]
 					}
 				}
+			} else if s.geluTanh {
+				y = gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			} else {
 				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+			}
+			if s.sandwich {
+				y = rms(y, load(n.of(l, rolePostFFNNorm)))
 			}
 			for i := range x {
 				x[i] += y[i]
@@ -206,6 +237,16 @@ func matvec(w []float64, x []float64, b []float64) []float64 {
 		out[r] = acc
 	}
 	return out
+}
+
+// gatedGelu is Gemma's MLP, down(gelu_tanh(gate·h) ⊙ up·h).
+func gatedGelu(h, gate, up, down []float64) []float64 {
+	a := matvec(gate, h, nil)
+	u := matvec(up, h, nil)
+	for i, g := range a {
+		a[i] = 0.5 * g * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(g+0.044715*g*g*g))) * u[i]
+	}
+	return matvec(down, a, nil)
 }
 
 // swiglu is down(silu(gate·h) ⊙ up·h).

@@ -59,6 +59,7 @@ type spec struct {
 	maxTokens                 int
 	window                    int  // sliding window of every attention layer (0: none, or one covering the cache)
 	q6Columns                 bool // Options.Q6KColumns
+	gemma
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
@@ -73,6 +74,22 @@ func (s *spec) badNumbers(theta, eps string) string {
 		return fmt.Sprintf("%s = %g: rlx needs a finite, non-negative epsilon", eps, s.eps)
 	}
 	return ""
+}
+
+// gemma is what Gemma 3 adds to the Llama layout.
+type gemma struct {
+	sliding      []bool    // per layer: local attention (window and rope); nil: every layer is windowed alike
+	localInvFreq []float64 // the sliding layers' rope frequencies (rope_local_base_freq)
+	embedScale   float64   // input embeddings × this (√hidden, in the table's type); 0: none
+	sandwich     bool      // norms after attention and after the MLP, and a pre-MLP norm
+	geluTanh     bool      // the MLP's activation: gelu_tanh instead of silu
+	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim
+}
+
+// slidingLayer reports whether layer i attends through the sliding
+// window and its local rope.
+func (s *spec) slidingLayer(i int) bool {
+	return s.sliding == nil || s.sliding[i]
 }
 
 // biasRule says whether a projection adds a bias.

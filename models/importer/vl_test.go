@@ -18,7 +18,29 @@ import (
 // a vision tower's config and one of its tensors.
 func visionLanguage(t testing.TB, arch string, textEdits map[string]any, extra func(st *tensor.Safetensors)) string {
 	t.Helper()
-	from := filepath.Join("testdata", "hf", "qwen3_5")
+	dir := t.TempDir()
+	writeVisionLanguage(t, dir, arch, "qwen3_5", textEdits, map[string]any{
+		"image_token_id": 248056, "video_token_id": 248057, "vision_start_token_id": 248053, "vision_end_token_id": 248054,
+	}, func(st *tensor.Safetensors) {
+		renamed := map[string]*tensor.Tensor{}
+		for name, w := range st.Tensors {
+			renamed[strings.Replace(name, "model.", "model.language_model.", 1)] = w
+		}
+		st.Tensors = renamed
+		if extra != nil {
+			extra(st)
+		}
+	})
+	return dir
+}
+
+// writeVisionLanguage writes fixture base's checkpoint into dir as the
+// vision-language architecture arch: base's config, textEdits over it,
+// under text_config; top's fields and tie_word_embeddings at the top;
+// the tensors as rename leaves them, and one of a vision tower's.
+func writeVisionLanguage(t testing.TB, dir, arch, base string, textEdits, top map[string]any, rename func(st *tensor.Safetensors)) {
+	t.Helper()
+	from := filepath.Join("testdata", "hf", base)
 	data, err := os.ReadFile(filepath.Join(from, "config.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -29,33 +51,36 @@ func visionLanguage(t testing.TB, arch string, textEdits map[string]any, extra f
 	}
 	delete(text, "architectures")
 	for k, v := range textEdits {
-		text[k] = v
+		if v == nil {
+			delete(text, k)
+		} else {
+			text[k] = v
+		}
 	}
 	cfg := map[string]any{
-		"architectures": []string{arch}, "model_type": "qwen3_5", "text_config": text,
+		"architectures": []string{arch}, "model_type": "vision_language", "text_config": text,
 		"tie_word_embeddings": text["tie_word_embeddings"], "transformers_version": "5.17.0",
-		"vision_config":  map[string]any{"depth": 1, "hidden_size": 16, "out_hidden_size": 64},
-		"image_token_id": 248056, "video_token_id": 248057, "vision_start_token_id": 248053, "vision_end_token_id": 248054,
+		"vision_config": map[string]any{"depth": 1, "hidden_size": 16, "out_hidden_size": 64},
 	}
-	dir := t.TempDir()
+	for k, v := range top {
+		cfg[k] = v
+	}
 	if data, err = json.MarshalIndent(cfg, "", "  "); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
-	for name, w := range readTensors(t, from).Tensors {
-		st.Tensors[strings.Replace(name, "model.", "model.language_model.", 1)] = w
+	st := readTensors(t, from)
+	rename(st)
+	vision := "model.visual.patch_embed.proj.weight"
+	if strings.HasPrefix(arch, "Gemma") {
+		vision = "vision_tower.vision_model.embeddings.patch_embedding.weight"
 	}
-	if st.Tensors["model.visual.patch_embed.proj.weight"], err = tensor.FromFloat32(tensor.F32, []int{16, 12}, make([]float32, 16*12)); err != nil {
+	if st.Tensors[vision], err = tensor.FromFloat32(tensor.F32, []int{16, 12}, make([]float32, 16*12)); err != nil {
 		t.Fatal(err)
 	}
-	if extra != nil {
-		extra(st)
-	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
-	return dir
 }
 
 // TestQwen35VisionLanguage: the qwen3_5 fixture in Qwen3.5's published

@@ -85,8 +85,8 @@ def specs():
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
         # Not yet made (stop 55 had no GPU machine): Qwen2's q/k/v
-        # biases, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Llama's
-        # attention_bias. init_weights draws the
+        # biases, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
+        # Llama's attention_bias. init_weights draws the
         # biases N(0, STD) like every other weight.
         ("qwen2", "Qwen2ForCausalLM", "Qwen2Config", dict(
             COMMON,
@@ -140,6 +140,17 @@ def specs():
             decoder_sparse_step=1,
             mlp_only_layers=[],
         ), torch.float32, False),
+        ("gemma3", "Gemma3ForCausalLM", "Gemma3TextConfig", dict(
+            COMMON,
+            hidden_activation="gelu_pytorch_tanh",
+            tie_word_embeddings=True,
+            query_pre_attn_scalar=24,
+            sliding_window=3,
+            layer_types=["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+            rope_parameters=dict(
+                full_attention=dict(rope_type="linear", rope_theta=1000000.0, factor=2.0),
+                sliding_attention=dict(rope_type="default", rope_theta=10000.0)),
+        ), torch.float32, True),
         ("llama_bias", "LlamaForCausalLM", "LlamaConfig", dict(
             COMMON,
             attention_bias=True,

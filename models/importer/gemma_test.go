@@ -1,0 +1,125 @@
+package importer
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// gemma3Config turns the qwen3 fixture's config into a Gemma 3 one, as
+// Gemma 3's published files spell it: layers 0 and 2 sliding (a pattern
+// of 2) with a window of 3 and rope base 10⁴, layers 1 and 3 global with
+// base 10⁶ and linear scaling by 2, scores × 24^−½ (head_dim is 16).
+var gemma3Config = map[string]any{"model_type": "gemma3_text", "hidden_act": nil, "hidden_activation": "gelu_pytorch_tanh",
+	"layer_types": nil, "max_window_layers": nil, "use_sliding_window": nil, "rope_parameters": nil,
+	"rope_theta": 1e6, "rope_scaling": map[string]any{"rope_type": "linear", "factor": 2.0}, "rope_local_base_freq": 10000.0,
+	"query_pre_attn_scalar": 24, "sliding_window": 3, "sliding_window_pattern": 2, "final_logit_softcapping": nil,
+	"attn_logit_softcapping": nil, "cache_implementation": "hybrid"}
+
+// gemma3Tensors renames the qwen3 fixture's tensors to Gemma 3's layout:
+// its pre-MLP norm (Llama's post_attention_layernorm) becomes
+// pre_feedforward_layernorm, and every layer gains a norm after
+// attention and after the MLP (`1 + w`, w uniform in ±0.2).
+func gemma3Tensors(t testing.TB, st *tensor.Safetensors, layers, hidden int, prefix string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(9, 2))
+	norm := func() *tensor.Tensor {
+		v := make([]float32, hidden)
+		for i := range v {
+			v[i] = float32(0.4*rng.Float64() - 0.2)
+		}
+		w, err := tensor.FromFloat32(tensor.F32, []int{hidden}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	for l := range layers {
+		p := prefix + "layers." + fmt.Sprint(l) + "."
+		st.Tensors[p+"pre_feedforward_layernorm.weight"] = st.Tensors[p+"post_attention_layernorm.weight"]
+		st.Tensors[p+"post_attention_layernorm.weight"] = norm()
+		st.Tensors[p+"post_feedforward_layernorm.weight"] = norm()
+	}
+}
+
+// TestGemma3: a Gemma3ForCausalLM checkpoint (the qwen3 fixture's tensors
+// in Gemma 3's layout, gemma3Config) decodes within 1e-5 of the float64
+// oracle, and hybrid-split keeps its logits bit for bit; the same
+// model with transformers 5's rope_parameters keyed by layer type imports
+// to the same module; a layer's sliding window, its own rope base, the
+// score scale and the norms after attention each move the logits (so
+// none is a no-op). Its vision-language form (Gemma3ForConditionalGeneration,
+// text_config), under either tensor prefix (language_model.model. as first
+// published, model.language_model. as transformers writes since 4.52),
+// decodes bit for bit as the text model.
+func TestGemma3(t *testing.T) {
+	tokens := loadFixture(t, "qwen3").Tokens
+	write := func(edits map[string]any) string {
+		dir := variant(t, "qwen3", "Gemma3ForCausalLM", edits, nil, 0)
+		st := readTensors(t, dir)
+		gemma3Tensors(t, st, 4, 64, "model.")
+		writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+		return dir
+	}
+	dir := write(gemma3Config)
+	got, m := importAndCheck(t, dir, tokens)
+
+	byType := mergeEdits(gemma3Config, map[string]any{"rope_theta": nil, "rope_scaling": nil, "rope_local_base_freq": nil,
+		"rope_parameters": map[string]any{
+			"full_attention":    map[string]any{"rope_type": "linear", "rope_theta": 1e6, "factor": 2.0},
+			"sliding_attention": map[string]any{"rope_type": "default", "rope_theta": 10000.0}}})
+	m2, err := ImportHF(newContext(), write(byType), Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Source.Close()
+	if ir.Sprint(m2.Module, ir.PrintOptions{}) != ir.Sprint(m.Module, ir.PrintOptions{}) {
+		t.Errorf("rope_parameters keyed by layer type import to another module than rope_theta, rope_scaling and rope_local_base_freq")
+	}
+
+	for what, edits := range map[string]map[string]any{
+		"no window":                 {"sliding_window": 4096},
+		"one rope base":             {"rope_local_base_freq": 1e6},
+		"the default score scale":   {"query_pre_attn_scalar": 16},
+		"every layer global":        {"sliding_window_pattern": 1},
+		"a longer sliding window":   {"sliding_window": 5},
+		"no scaling of global rope": {"rope_scaling": nil},
+	} {
+		other, _ := importAndCheck(t, write(mergeEdits(gemma3Config, edits)), tokens)
+		if rel, _ := agreement(other, got); rel < 1e-3 {
+			t.Errorf("%s moves the logits by only %.3g of max |logit|", what, rel)
+		}
+	}
+
+	for _, prefix := range []string{"language_model.model.", "model.language_model."} {
+		vl := t.TempDir()
+		text := mergeEdits(gemma3Config, nil)
+		writeVisionLanguage(t, vl, "Gemma3ForConditionalGeneration", "qwen3", text, map[string]any{
+			"mm_tokens_per_image": 256, "boi_token_index": 255999, "eoi_token_index": 256000, "image_token_index": 262144},
+			func(st *tensor.Safetensors) {
+				renamed := map[string]*tensor.Tensor{}
+				for name, w := range st.Tensors {
+					renamed[strings.Replace(name, "model.", prefix, 1)] = w
+				}
+				st.Tensors = renamed
+				gemma3Tensors(t, st, 4, 64, prefix)
+			})
+		v, err := ImportHF(newContext(), vl, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatalf("%s: %v", prefix, err)
+		}
+		if vgot := decodeModule(t, v.Module, v.Source, tokens); !tensor.BitsEqual(vgot, got) {
+			rel, _ := agreement(vgot, got)
+			t.Errorf("Gemma3ForConditionalGeneration (%s): %.3g from the text model's logits, want bit-identical", prefix, rel)
+		}
+		if len(v.Unused) != 1 || !strings.Contains(v.Unused[0], "vision") {
+			t.Errorf("%s: unread tensors %v, want the vision tower's only", prefix, v.Unused)
+		}
+		v.Source.Close()
+	}
+}
