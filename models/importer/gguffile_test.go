@@ -53,3 +53,40 @@ func TestExampleGGUF(t *testing.T) {
 		}
 	}
 }
+
+var updateSynthetic = flag.Bool("update-synthetic", false, "rewrite the checkpoints under testdata/synthetic")
+
+// TestSyntheticCheckpoints checks that the committed safetensors
+// checkpoints made from the fixtures are what the tests' builders write
+// today (rewritten with -update-synthetic): TestGemma3's Gemma 3, which
+// lit-tests/rlx-run/backend-sim.test runs through the Metal kernels
+// (Gemma has no GGUF form here).
+func TestSyntheticCheckpoints(t *testing.T) {
+	dir := variant(t, "qwen3", "Gemma3ForCausalLM", gemma3Config, nil, 0)
+	st := readTensors(t, dir)
+	gemma3Tensors(t, st, 4, 64, "model.")
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	want := filepath.Join("testdata", "synthetic", "gemma3")
+	for _, name := range []string{"config.json", "model.safetensors"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(want, name)
+		if *updateSynthetic {
+			if err := os.MkdirAll(want, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		have, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, have) {
+			t.Errorf("%s is not what the builder writes; run go test ./models/importer -run TestSyntheticCheckpoints -update-synthetic", path)
+		}
+	}
+}
