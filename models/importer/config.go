@@ -437,7 +437,7 @@ func (s *spec) readGemma3(c *config) {
 	c.reject("use_bidirectional_attention", "false")
 	c.used["cache_implementation"] = true
 	s.qkNorm, s.zeroCentred, s.sandwich = true, true, true
-	s.embedScale = math.Sqrt(float64(s.hidden))
+	s.embedScale, s.embedRound = math.Sqrt(float64(s.hidden)), true
 	q := c.float("query_pre_attn_scalar", 256)
 	if !(q > 0) || math.IsInf(q, 0) {
 		c.fail("field \"query_pre_attn_scalar\" = %g: rlx needs a finite positive scalar", q)

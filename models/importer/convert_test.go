@@ -31,7 +31,7 @@ import (
 
 var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
-	"Qwen3MoeForCausalLM": "qwen3moe", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
+	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 }
 
@@ -104,6 +104,14 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
 	w.Add(key("rope.freq_base"), float32(s.theta))
 	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
+	if s.arch == "Gemma3ForCausalLM" {
+		// Gemma3Model.set_gguf_parameters: the window; llama.cpp takes
+		// the pattern (6), the sliding layers' rope base (10⁴) and the
+		// score scale from the model, not the file.
+		if c, err := readConfig(dir); err == nil {
+			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		}
+	}
 	if s.arch == "Phi3ForCausalLM" {
 		// Phi3MiniModel.set_gguf_parameters.
 		w.Add(key("rope.scaling.original_context_length"), uint32(512))
@@ -339,7 +347,14 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		}
 	}
 	gname, ok := hfToGGUF[rest]
-	if rest == "post_attention_layernorm.weight" {
+	switch {
+	case s.sandwich: // Gemma's four norms
+		gname, ok = map[string]string{"post_attention_layernorm.weight": "post_attention_norm.weight",
+			"pre_feedforward_layernorm.weight": "ffn_norm.weight", "post_feedforward_layernorm.weight": "post_ffw_norm.weight"}[rest]
+		if !ok {
+			gname, ok = hfToGGUF[rest]
+		}
+	case rest == "post_attention_layernorm.weight":
 		gname, ok = "ffn_norm.weight", true
 		if s.keyHeads > 0 {
 			gname = "post_attention_norm.weight"

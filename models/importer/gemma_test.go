@@ -47,6 +47,22 @@ func gemma3Tensors(t testing.TB, st *tensor.Safetensors, layers, hidden int, pre
 	}
 }
 
+// TestGemma3GGUF: a Gemma 3 checkpoint as llama.cpp can hold it (every
+// sixth layer global, query_pre_attn_scalar the head size: what llama.cpp
+// assumes outside the 27B) converted to GGUF as convert_hf_to_gguf does
+// (norms with 1 added, post_attention_norm, ffn_norm, post_ffw_norm, the
+// window as gemma3.attention.sliding_window, the global rope's linear
+// scaling as rope.scaling.*) decodes as its safetensors.
+func TestGemma3GGUF(t *testing.T) {
+	tokens := loadFixture(t, "qwen3").Tokens
+	dir := variant(t, "qwen3", "Gemma3ForCausalLM", mergeEdits(gemma3Config, map[string]any{"query_pre_attn_scalar": 16, "sliding_window_pattern": 6}), nil, 0)
+	st := readTensors(t, dir)
+	gemma3Tensors(t, st, 4, 64, "model.")
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	got, _ := importAndCheck(t, dir, tokens)
+	checkGGUF(t, dir, "gemma3", tokens, got)
+}
+
 // TestGemma3: a Gemma3ForCausalLM checkpoint (the qwen3 fixture's tensors
 // in Gemma 3's layout, gemma3Config) decodes within 1e-5 of the float64
 // oracle, and hybrid-split keeps its logits bit for bit; the same

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
+	return []string{"gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -34,6 +34,8 @@ var ggufKeys = []string{
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
 	"full_attention_interval", "rope.scaling.type", "rope.scaling.factor",
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
+	"attention.sliding_window_pattern",     // gemma3: every n-th layer global (llama.cpp's default 6)
+	"rope.freq_base_swa",                   // gemma3: the sliding layers' rope base (default 10⁴)
 	"rope.scaling.original_context_length", // phi3: longrope's scale (its rope_factors tensors are refused)
 }
 
@@ -315,6 +317,30 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
 		s.allFull()
+	case "gemma3":
+		// llama.cpp's gemma3: norms with their 1 added, the embeddings ×
+		// √n_embd in f32, every sixth layer global (the others slide, at
+		// rope base 10⁴ unscaled), q × 1/√head_dim, but 1/√(n_embd/n_head)
+		// for the 62-layer 27B (query_pre_attn_scalar 168).
+		s.qkNorm, s.sandwich, s.geluTanh = true, true, true
+		s.embedScale = math.Sqrt(float64(s.hidden))
+		if s.layers == 62 {
+			s.attnScale = 1 / math.Sqrt(float64(s.hidden/s.heads))
+		}
+		s.allFull()
+		pattern := m.uint("attention.sliding_window_pattern", 6, false)
+		s.sliding = make([]bool, s.layers)
+		for i := range s.sliding {
+			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
+		}
+		local := m.float("rope.freq_base_swa", 10000)
+		if !(local > 1) || math.IsInf(local, 0) {
+			m.fail("%s = %g: rlx needs a finite rope base above 1", m.key("rope.freq_base_swa"), local)
+		}
+		s.localInvFreq = make([]float64, len(s.invFreq))
+		for i := range s.localInvFreq {
+			s.localInvFreq[i] = 1 / math.Pow(local, float64(2*i)/float64(s.rotaryDim))
+		}
 	case "qwen3moe":
 		// Every layer routes in llama.cpp's qwen3moe; a layer without a
 		// router (Qwen3-MoE's mlp_only_layers) is read as a dense MLP.

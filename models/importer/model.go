@@ -55,8 +55,13 @@ func (g *builder) model() {
 		x = g.cast(x, g.f32)
 	}
 	if s.embedScale != 0 {
-		// Gemma: the rows × √hidden, the factor in the table's type.
-		x = g.mul(x, g.scalar(roundTo(s.embedScale, elemOf(table))))
+		// Gemma: the rows × √hidden, the factor in the table's type
+		// (transformers) or in f32 (llama.cpp).
+		f := float64(float32(s.embedScale))
+		if s.embedRound {
+			f = roundTo(s.embedScale, elemOf(table))
+		}
+		x = g.mul(x, g.scalar(f))
 	}
 	for i := range s.layers {
 		p := fmt.Sprintf("l%d.", i)

@@ -148,7 +148,8 @@ func hfNamesFor(arch string, src *weights.Source) naming {
 	return n
 }
 
-// ggufNames are llama.cpp's names (gguf-py's TENSOR_NAMES). ffnNorm is
+// ggufNames are llama.cpp's names (gguf-py's TENSOR_NAMES), Gemma's norms
+// after attention and the MLP among them. ffnNorm is
 // "ffn_norm" for llama, qwen2 and qwen3, "post_attention_norm" for the hybrids.
 func ggufNames(ffnNorm string) naming {
 	p := "blk.%d."
@@ -156,6 +157,7 @@ func ggufNames(ffnNorm string) naming {
 		embed: "token_embd.weight", finalNorm: "output_norm.weight", head: "output.weight",
 		layer: map[string]string{
 			roleAttnNorm: p + "attn_norm.weight", roleFFNNorm: p + ffnNorm + ".weight",
+			rolePostAttnNorm: p + "post_attention_norm.weight", rolePostFFNNorm: p + "post_ffw_norm.weight",
 			roleQ: p + "attn_q.weight", roleK: p + "attn_k.weight", roleV: p + "attn_v.weight", roleO: p + "attn_output.weight",
 			roleQBias: p + "attn_q.bias", roleKBias: p + "attn_k.bias", roleVBias: p + "attn_v.bias", roleOBias: p + "attn_output.bias",
 			roleQNorm: p + "attn_q_norm.weight", roleKNorm: p + "attn_k_norm.weight",

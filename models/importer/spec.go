@@ -80,7 +80,8 @@ func (s *spec) badNumbers(theta, eps string) string {
 type gemma struct {
 	sliding      []bool    // per layer: local attention (window and rope); nil: every layer is windowed alike
 	localInvFreq []float64 // the sliding layers' rope frequencies (rope_local_base_freq)
-	embedScale   float64   // input embeddings × this (√hidden, in the table's type); 0: none
+	embedScale   float64   // input embeddings × this (√hidden); 0: none
+	embedRound   bool      // the factor rounded to the table's type first (transformers; llama.cpp scales in f32)
 	sandwich     bool      // norms after attention and after the MLP, and a pre-MLP norm
 	geluTanh     bool      // the MLP's activation: gelu_tanh instead of silu
 	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim

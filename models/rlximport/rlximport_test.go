@@ -117,11 +117,11 @@ func TestErrors(t *testing.T) {
 	v4path := filepath.Join(t.TempDir(), "v4.gguf")
 	os.WriteFile(v4path, v4, 0o644)
 	var wg gguf.Writer
-	wg.Add("general.architecture", "gemma3")
+	wg.Add("general.architecture", "falcon")
 	buf.Reset()
 	wg.WriteTo(&buf)
-	gemma := filepath.Join(t.TempDir(), "gemma.gguf")
-	os.WriteFile(gemma, buf.Bytes(), 0o644)
+	falcon := filepath.Join(t.TempDir(), "falcon.gguf")
+	os.WriteFile(falcon, buf.Bytes(), 0o644)
 
 	// Llama 3's rope_freqs with one divisor that is not finite and
 	// positive (the frequency it divides would be wrong or infinite).
@@ -173,7 +173,7 @@ func TestErrors(t *testing.T) {
 		{"truncated safetensors", truncated,
 			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
-		{"GGUF architecture", gemma, `gemma.gguf: general.architecture "gemma3" is not supported (rlx imports llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next)`},
+		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports gemma3, llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
 		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
 	} {
