@@ -91,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if n := len(m.Unused); n > 0 {
-		fmt.Fprintf(stderr, "rlx-import: warning: the model does not read %d tensors of the checkpoint (as transformers would not), the first %q\n", n, m.Unused[0])
+		fmt.Fprintf(stderr, "rlx-import: warning: the model does not read %d tensors of the checkpoint (a text decode step does not use them: a vision tower, a multi-token-prediction head), the first %q\n", n, m.Unused[0])
 	}
 	print := func(w io.Writer) error { return ir.Print(w, m.Module, ir.PrintOptions{Generic: *generic}) }
 	if *out == "-" {

@@ -86,7 +86,7 @@ func TestImports(t *testing.T) {
 	// ignores it.
 	extra := checkpoint(t, nil, func(m map[string]*tensor.Tensor) { m["mtp.fc.weight"] = tensor.Zeros(tensor.F32, 2, 2) })
 	code, _, stderr = rlxImport(extra, "-o", out)
-	if want := "rlx-import: warning: the model does not read 1 tensors of the checkpoint (as transformers would not), the first \"mtp.fc.weight\"\n"; code != 0 || stderr != want {
+	if want := "rlx-import: warning: the model does not read 1 tensors of the checkpoint (a text decode step does not use them: a vision tower, a multi-token-prediction head), the first \"mtp.fc.weight\"\n"; code != 0 || stderr != want {
 		t.Errorf("extra tensor: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
