@@ -188,6 +188,12 @@ def make_config(cls, kw):
     except Exception as first:  # retried with the older spelling below
         kw = dict(kw)
         rp = dict(kw.pop("rope_parameters"))
+        if "full_attention" in rp:
+            # Gemma 3's rope keyed by layer type: the older fields are the
+            # global rope (rope_theta, rope_scaling) and the sliding
+            # layers' base (rope_local_base_freq).
+            kw["rope_local_base_freq"] = rp["sliding_attention"]["rope_theta"]
+            rp = dict(rp["full_attention"])
         kw["rope_theta"] = rp.pop("rope_theta")
         if "partial_rotary_factor" in rp:
             kw["partial_rotary_factor"] = rp.pop("partial_rotary_factor")
