@@ -115,6 +115,12 @@ func (g *builder) input(name string, shape []int64, elem ir.Type) *ir.Value {
 // output adds a function result.
 func (g *builder) output(name string, v *ir.Value) { g.outs = append(g.outs, output{name, v}) }
 
+// has reports whether the checkpoint holds tensor name.
+func (g *builder) has(name string) bool {
+	_, ok := g.src.Info(name)
+	return ok
+}
+
 // info returns the checkpoint's tensor name, or fails naming it.
 func (g *builder) info(name string) weights.Info {
 	i, ok := g.src.Info(name)

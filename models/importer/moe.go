@@ -1,7 +1,9 @@
 package importer
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -21,9 +23,18 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	if s.normTopK {
 		vals = g.div(vals, g.sum(vals, true, -1))
 	}
-	gate := g.experts(i, roleExpertGate, h, idx, s.moeFFN, e)
-	up := g.experts(i, roleExpertUp, h, idx, s.moeFFN, e)
-	y := g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
+	var gate, up, y *ir.Value
+	if fused, ok := g.n.layer[roleExpertGateUpFused]; ok && g.has(strings.Replace(fused, "%d", fmt.Sprint(i), 1)) {
+		// transformers 5's fused experts: one [E, 2I, H] table for gate and
+		// up (torch.chunk of each expert's output), one [E, H, I] for down.
+		both := g.expertsNamed(g.n.of(i, roleExpertGateUpFused), h, idx, 2*s.moeFFN, e)
+		gate, up = g.slice(both, 1, 0, s.moeFFN), g.slice(both, 1, s.moeFFN, s.moeFFN)
+		y = g.expertsNamed(g.n.of(i, roleExpertDownFused), g.mul(g.silu(gate), up), idx, e, s.moeFFN)
+	} else {
+		gate = g.experts(i, roleExpertGate, h, idx, s.moeFFN, e)
+		up = g.experts(i, roleExpertUp, h, idx, s.moeFFN, e)
+		y = g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
+	}
 	routed := g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
 	if s.sharedFFN == 0 {
 		return routed
@@ -41,8 +52,13 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 // rearranged expert by expert: ref.QuantUse.Stacked). The result is
 // [K, out].
 func (g *builder) experts(i int, role string, x, idx *ir.Value, out, in int) *ir.Value {
+	return g.expertsNamed(g.n.of(i, role), x, idx, out, in)
+}
+
+// expertsNamed is experts on the [experts, out, in] table name: a `*`
+// stack of per-expert tensors, or one tensor holding every expert.
+func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.Value {
 	s := g.s
-	name := g.n.of(i, role)
 	info := g.info(name)
 	want := []int{s.experts, out, in}
 	if !sameSqueezed(info.Shape, want) {

@@ -149,3 +149,51 @@ func TestMoE(t *testing.T) {
 		t.Errorf("one expert (the dense MLP) of one: max |Δ| / max |logit| against the Qwen3 fixture = %.3g (tolerance 1e-6), arg-max differs at %v", rel, bad)
 	}
 }
+
+// TestFusedExperts: transformers 5 saves a MoE layer's experts as two
+// tables, mlp.experts.gate_up_proj [E, 2I, H] (each expert's gate rows,
+// then its up rows) and mlp.experts.down_proj [E, H, I]; TestMoE's
+// Qwen3-MoE with its experts so stored decodes as the per-expert form,
+// bit for bit, and within 1e-5 of the oracle.
+func TestFusedExperts(t *testing.T) {
+	tokens := loadFixture(t, "qwen3").Tokens
+	mc := moeCase{base: "qwen3", arch: "Qwen3MoeForCausalLM", edits: map[string]any{"model_type": "qwen3_moe",
+		"num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "norm_topk_prob": true, "decoder_sparse_step": 1,
+		"mlp_only_layers": []int{1}}, experts: 8, ffn: 32, dense: []int{1}, scale: 0.3}
+	dir := mc.write(t)
+	want, _ := importAndCheck(t, dir, tokens)
+	st := readTensors(t, dir)
+	n := hfNamesOf(mc.arch)
+	for l := range 4 {
+		if slices.Contains(mc.dense, l) {
+			continue
+		}
+		var gateUp, down []float32
+		for e := range mc.experts {
+			for _, role := range []string{roleExpertGate, roleExpertUp} {
+				name := strings.Replace(n.of(l, role), "*", fmt.Sprint(e), 1)
+				gateUp = append(gateUp, st.Tensors[name].Floats()...)
+				delete(st.Tensors, name)
+			}
+			name := strings.Replace(n.of(l, roleExpertDown), "*", fmt.Sprint(e), 1)
+			down = append(down, st.Tensors[name].Floats()...)
+			delete(st.Tensors, name)
+		}
+		var err error
+		if st.Tensors[n.of(l, roleExpertGateUpFused)], err = tensor.FromFloat32(tensor.F32, []int{mc.experts, 2 * mc.ffn, 64}, gateUp); err != nil {
+			t.Fatal(err)
+		}
+		if st.Tensors[n.of(l, roleExpertDownFused)], err = tensor.FromFloat32(tensor.F32, []int{mc.experts, 64, mc.ffn}, down); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	got, m := importAndCheck(t, dir, tokens)
+	if !tensor.BitsEqual(got, want) {
+		rel, _ := agreement(got, want)
+		t.Errorf("fused experts: %.3g from the per-expert form's logits, want bit-identical", rel)
+	}
+	if !slices.Contains(m.Weights, n.of(0, roleExpertGateUpFused)) {
+		t.Errorf("the module binds %v, not the fused table", m.Weights)
+	}
+}

@@ -43,14 +43,18 @@ const (
 	roleSSMNorm = "ssm_norm"
 	roleOut     = "out"
 	// Mixture of experts.
-	roleRouter       = "router"
-	roleExpertGate   = "exp_gate"
-	roleExpertUp     = "exp_up"
-	roleExpertDown   = "exp_down"
-	roleSharedGate   = "sh_gate"
-	roleSharedUp     = "sh_up"
-	roleSharedDown   = "sh_down"
-	roleSharedRouter = "sh_router"
+	roleRouter     = "router"
+	roleExpertGate = "exp_gate"
+	roleExpertUp   = "exp_up"
+	roleExpertDown = "exp_down"
+	// transformers 5's fused experts: gate_up_proj [E, 2I, H] (the gate's
+	// rows, then up's) and down_proj [E, H, I].
+	roleExpertGateUpFused = "exp_gate_up_fused"
+	roleExpertDownFused   = "exp_down_fused"
+	roleSharedGate        = "sh_gate"
+	roleSharedUp          = "sh_up"
+	roleSharedDown        = "sh_down"
+	roleSharedRouter      = "sh_router"
 )
 
 // naming maps roles to a checkpoint's tensor names.
@@ -88,7 +92,8 @@ func hfNames() naming {
 			roleSSMNorm: p + "linear_attn.norm.weight", roleOut: p + "linear_attn.out_proj.weight",
 			roleRouter:     p + "mlp.gate.weight",
 			roleExpertGate: p + "mlp.experts.*.gate_proj.weight", roleExpertUp: p + "mlp.experts.*.up_proj.weight",
-			roleExpertDown: p + "mlp.experts.*.down_proj.weight",
+			roleExpertDown:        p + "mlp.experts.*.down_proj.weight",
+			roleExpertGateUpFused: p + "mlp.experts.gate_up_proj", roleExpertDownFused: p + "mlp.experts.down_proj",
 			roleSharedGate: p + "mlp.shared_expert.gate_proj.weight", roleSharedUp: p + "mlp.shared_expert.up_proj.weight",
 			roleSharedDown: p + "mlp.shared_expert.down_proj.weight", roleSharedRouter: p + "mlp.shared_expert_gate.weight",
 		},

@@ -196,6 +196,17 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			var y []float64
 			if s.experts > 0 && s.moeLayer[l] {
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
+					if fused := n.of(l, roleExpertGateUpFused); has(fused) {
+						// transformers 5's tables: [E, 2I, H] and [E, H, I].
+						per := s.moeFFN * s.hidden
+						switch role {
+						case roleExpertGate:
+							return load(fused)[2*e*per : (2*e+1)*per]
+						case roleExpertUp:
+							return load(fused)[(2*e+1)*per : (2*e+2)*per]
+						}
+						return load(n.of(l, roleExpertDownFused))[e*per : (e+1)*per]
+					}
 					return load(strings.Replace(n.of(l, role), "*", fmt.Sprint(e), 1))
 				})
 				if s.sharedFFN > 0 {
