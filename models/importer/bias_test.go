@@ -362,3 +362,40 @@ func TestPhi3(t *testing.T) {
 	}
 	checkGGUF(t, dir, "phi3", tokens, windowed)
 }
+
+// TestQwenWindows: Qwen's per-layer sliding windows as transformers'
+// configs resolve them. With use_sliding_window, sliding_window 3 and
+// max_window_layers 2, layers 2 and 3 slide: the logits move and stay
+// within 1e-5 of the oracle; the same layers named by layer_types give
+// the same module; without use_sliding_window a sliding_attention layer
+// attends over everything (transformers drops the window), the module
+// of the plain config.
+func TestQwenWindows(t *testing.T) {
+	tokens := loadFixture(t, "qwen3").Tokens
+	printed := func(dir string) string {
+		m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Source.Close()
+		return ir.Sprint(m.Module, ir.PrintOptions{})
+	}
+	byDepth := variant(t, "qwen3", "Qwen3ForCausalLM", map[string]any{"use_sliding_window": true, "sliding_window": 3,
+		"max_window_layers": 2, "layer_types": nil}, nil, 0)
+	got, _ := importAndCheck(t, byDepth, tokens)
+	plain, _ := importAndCheck(t, variant(t, "qwen3", "Qwen3ForCausalLM", nil, nil, 0), tokens)
+	if rel, _ := agreement(got, plain); rel < 1e-3 {
+		t.Errorf("windows of 3 on layers 2 and 3 move the logits by only %.3g of max |logit|", rel)
+	}
+	types := []string{"full_attention", "full_attention", "sliding_attention", "sliding_attention"}
+	byTypes := variant(t, "qwen3", "Qwen3ForCausalLM", map[string]any{"use_sliding_window": true, "sliding_window": 3,
+		"layer_types": types}, nil, 0)
+	if printed(byTypes) != printed(byDepth) {
+		t.Errorf("layer_types naming layers 2 and 3 import to another module than max_window_layers 2")
+	}
+	unused := variant(t, "qwen3", "Qwen3ForCausalLM", map[string]any{"use_sliding_window": false, "sliding_window": 3,
+		"layer_types": types}, nil, 0)
+	if printed(unused) != printed(filepath.Join("testdata", "hf", "qwen3")) {
+		t.Errorf("sliding_attention layers without use_sliding_window import to another module than the plain config's")
+	}
+}

@@ -265,15 +265,17 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	case "Qwen2ForCausalLM":
 		// Qwen2's q, k and v projections always have biases, its output
 		// projection never (no config field says so).
+		useWindow := s.takeUseSlidingWindow(c)
 		s.readCommon(c, 1.0)
 		c.reject("attention_bias", "false")
 		s.qkvBias = biasRequired
-		s.readLayerTypes(c, fullAttention)
+		s.readQwenWindows(c, useWindow)
 	case "Qwen3ForCausalLM", "Qwen3MoeForCausalLM":
+		useWindow := s.takeUseSlidingWindow(c)
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		s.qkNorm = true
-		s.readLayerTypes(c, fullAttention)
+		s.readQwenWindows(c, useWindow)
 		if s.arch == "Qwen3MoeForCausalLM" {
 			// Routed experts and no shared expert.
 			s.readMoE(c, false, false)
@@ -281,12 +283,13 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	case "Qwen2MoeForCausalLM":
 		// Qwen2's attention (q, k and v biases, unless a qkv_bias field
 		// says not) and Qwen3-Next's experts with a shared expert.
+		useWindow := s.takeUseSlidingWindow(c)
 		s.readCommon(c, 1.0)
 		c.reject("attention_bias", "false")
 		if c.bool("qkv_bias", true) {
 			s.qkvBias = biasRequired
 		}
-		s.readLayerTypes(c, fullAttention)
+		s.readQwenWindows(c, useWindow)
 		s.readMoE(c, true, false)
 	case "Qwen3_5ForCausalLM", "Qwen3NextForCausalLM":
 		s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
@@ -445,24 +448,13 @@ func (s *spec) readGemma3(c *config) {
 	}
 	s.attnScale = 1 / math.Sqrt(q)
 	s.allFull()
-	s.sliding = make([]bool, s.layers)
-	if v, ok := c.get("layer_types"); ok {
-		var types []string
-		if err := json.Unmarshal(v, &types); err != nil || len(types) != s.layers {
-			c.fail("field \"layer_types\" = %s is not a list of %d layer types", v, s.layers)
-			return
-		}
-		for i, t := range types {
-			switch t {
-			case "sliding_attention":
-				s.sliding[i] = true
-			case fullAttention:
-			default:
-				c.fail("field \"layer_types\" gives layer %d type %q (Gemma 3 has sliding_attention and full_attention)", i, t)
-				return
-			}
-		}
-	} else {
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	s.sliding = sliding
+	if !given {
+		s.sliding = make([]bool, s.layers)
 		pattern := c.int("sliding_window_pattern", 6, false)
 		for i := range s.sliding {
 			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
@@ -515,6 +507,75 @@ func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType st
 		s.theta = t.theta
 	}
 	return t.invFreq
+}
+
+// takeUseSlidingWindow reads use_sliding_window for a family that reads
+// its windows itself (readQwenWindows), and takes it out of what
+// readCommon refuses.
+func (s *spec) takeUseSlidingWindow(c *config) bool {
+	use := c.bool("use_sliding_window", false)
+	delete(c.raw, "use_sliding_window")
+	return use
+}
+
+// readQwenWindows reads the Qwen family's per-layer sliding windows, as
+// transformers' configs resolve them: layer_types, or by default the
+// layers from max_window_layers (28) on slide when use_sliding_window;
+// a sliding layer attends through sliding_window only when
+// use_sliding_window (otherwise transformers drops the window).
+func (s *spec) readQwenWindows(c *config, use bool) {
+	s.allFull()
+	w := 0
+	if use {
+		if w = c.int("sliding_window", 0, false); w == 0 {
+			c.fail("use_sliding_window is true but sliding_window is not a positive integer")
+			return
+		}
+	}
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	s.sliding = make([]bool, s.layers)
+	for i := range s.sliding {
+		s.sliding[i] = w > 0 && sliding != nil && sliding[i]
+	}
+	if !given {
+		first := c.int("max_window_layers", 28, false)
+		for i := range s.sliding {
+			s.sliding[i] = w > 0 && i >= first
+		}
+	}
+	if w > 0 && w < s.maxTokens {
+		s.window = w
+	}
+}
+
+// slidingTypes reads a layer_types of full_attention and
+// sliding_attention entries: which layers slide, and whether the field is
+// given.
+func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
+	v, ok := c.get("layer_types")
+	if !ok {
+		return nil, false
+	}
+	var types []string
+	if err := json.Unmarshal(v, &types); err != nil || len(types) != s.layers {
+		c.fail("field \"layer_types\" = %s is not a list of %d layer types", v, s.layers)
+		return nil, true
+	}
+	sliding = make([]bool, s.layers)
+	for i, t := range types {
+		switch t {
+		case "sliding_attention":
+			sliding[i] = true
+		case fullAttention:
+		default:
+			c.fail("field \"layer_types\" gives layer %d type %q, which is not supported for %s (rlx implements full_attention, sliding_attention)", i, t, s.arch)
+			return nil, true
+		}
+	}
+	return sliding, true
 }
 
 // readAttentionBias reads attention_bias (Llama, Qwen3): biases on the
