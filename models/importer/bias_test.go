@@ -25,30 +25,10 @@ import (
 func variant(t testing.TB, base, arch string, edits map[string]any, roles []string, scale float64) string {
 	t.Helper()
 	from := filepath.Join("testdata", "hf", base)
-	data, err := os.ReadFile(filepath.Join(from, "config.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg map[string]any
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		t.Fatal(err)
-	}
+	cfg := fixtureConfig(t, base, edits)
 	cfg["architectures"] = []string{arch}
-	for k, v := range edits {
-		if v == nil {
-			delete(cfg, k)
-		} else {
-			cfg[k] = v
-		}
-	}
 	dir := t.TempDir()
-	data, err = json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, dir, cfg)
 	s, err := specFromConfig(dir, 1) // the sizes only (a one-token cache: any sliding window covers it)
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +55,40 @@ func variant(t testing.TB, base, arch string, edits map[string]any, roles []stri
 	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
 	return dir
+}
+
+// fixtureConfig is fixture base's config.json with edits over it (a nil
+// value deletes the field).
+func fixtureConfig(t testing.TB, base string, edits map[string]any) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "hf", base, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range edits {
+		if v == nil {
+			delete(cfg, k)
+		} else {
+			cfg[k] = v
+		}
+	}
+	return cfg
+}
+
+// writeConfig writes cfg as dir's config.json.
+func writeConfig(t testing.TB, dir string, cfg map[string]any) {
+	t.Helper()
+	data, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // readTensors reads every tensor of the checkpoint in dir, as stored.

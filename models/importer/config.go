@@ -244,10 +244,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.topK = c.int("num_experts_per_tok", 0, true)
 		s.moeFFN, s.normTopK = s.ffn, true
 		c.used["router_jitter_noise"] = true
-		s.moeLayer = make([]bool, s.layers)
-		for i := range s.moeLayer {
-			s.moeLayer[i] = true
-		}
+		s.moeLayer = slices.Repeat([]bool{true}, s.layers)
 		if c.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts) {
 			c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
 		}
@@ -461,10 +458,8 @@ func (s *spec) readGemma3(c *config) {
 		}
 	}
 	c.used["sliding_window_pattern"] = true
-	if w := c.int("sliding_window", 4096, false); w > 0 && w < s.maxTokens {
-		s.window = w
-	}
-	local := c.float("rope_local_base_freq", 10000)
+	s.setWindow(c.int("sliding_window", 4096, false))
+	local := c.float("rope_local_base_freq", 10000) // read (and so accepted) in both forms
 	if byType != nil {
 		s.invFreq = s.ropeOf(c, byType, "full_attention")
 		s.localInvFreq = s.ropeOf(c, byType, "sliding_attention")
@@ -474,10 +469,7 @@ func (s *spec) readGemma3(c *config) {
 		c.fail("field \"rope_local_base_freq\" = %g: rlx needs a finite rope base above 1", local)
 		return
 	}
-	s.localInvFreq = make([]float64, len(s.invFreq))
-	for i := range s.localInvFreq {
-		s.localInvFreq[i] = 1 / math.Pow(local, float64(2*i)/float64(s.rotaryDim))
-	}
+	s.localInvFreq = ropeFrequencies(local, s.rotaryDim)
 }
 
 // ropeOf reads one layer type's entry of rope_parameters keyed by layer
@@ -536,19 +528,18 @@ func (s *spec) readQwenWindows(c *config, use bool) {
 	if c.err != nil {
 		return
 	}
-	s.sliding = make([]bool, s.layers)
-	for i := range s.sliding {
-		s.sliding[i] = w > 0 && sliding != nil && sliding[i]
-	}
 	if !given {
 		first := c.int("max_window_layers", 28, false)
-		for i := range s.sliding {
-			s.sliding[i] = w > 0 && i >= first
+		sliding = make([]bool, s.layers)
+		for i := range sliding {
+			sliding[i] = i >= first
 		}
 	}
-	if w > 0 && w < s.maxTokens {
-		s.window = w
+	s.sliding = make([]bool, s.layers)
+	for i, slides := range sliding {
+		s.sliding[i] = w > 0 && slides
 	}
+	s.setWindow(w)
 }
 
 // slidingTypes reads a layer_types of full_attention and
@@ -591,9 +582,7 @@ func (s *spec) readAttentionBias(c *config) {
 // pos − row < window). A window at least the cache's length masks
 // nothing and is dropped.
 func (s *spec) readWindow(c *config) {
-	if w := c.int("sliding_window", 0, false); w > 0 && w < s.maxTokens {
-		s.window = w
-	}
+	s.setWindow(c.int("sliding_window", 0, false))
 }
 
 // readRope reads rope_parameters (transformers 5) or the older top-level
@@ -626,11 +615,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		c.fail("partial_rotary_factor %g gives a rotary dim of %d for head_dim %d; rlx needs an even dim in [2, head_dim]", rotary, s.rotaryDim, s.headDim)
 		return
 	}
-	half := s.rotaryDim / 2
-	s.invFreq = make([]float64, half)
-	for i := range s.invFreq {
-		s.invFreq[i] = 1 / math.Pow(theta, float64(2*i)/float64(s.rotaryDim))
-	}
+	s.invFreq = ropeFrequencies(theta, s.rotaryDim)
 	switch kind {
 	case "default":
 	case "linear":

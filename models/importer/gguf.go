@@ -174,10 +174,7 @@ func (m *ggufMeta) readMoE(s *spec, shared, norm bool) {
 	if g := m.uint("expert_gating_func", 1, false); g != 1 {
 		m.fail("%s = %d is not supported (rlx implements 1, softmax)", m.key("expert_gating_func"), g)
 	}
-	s.moeLayer = make([]bool, s.layers)
-	for i := range s.moeLayer {
-		s.moeLayer[i] = s.experts > 0
-	}
+	s.moeLayer = slices.Repeat([]bool{s.experts > 0}, s.layers)
 	if s.experts > 0 && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || (shared && s.sharedFFN == 0)) {
 		m.fail("expert_used_count %d must be in [1, expert_count %d], with positive expert feed-forward lengths", s.topK, s.experts)
 	}
@@ -226,9 +223,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if vl := m.uint("attention.value_length", s.headDim, false); vl != s.headDim {
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
 	}
-	if w := m.uint("attention.sliding_window", 0, false); w > 0 && w < maxTokens {
-		s.window = w // every layer's (phi3; llama.cpp's llama files carry none)
-	}
+	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma3's; llama.cpp's llama files carry none
 	for _, name := range []string{"rope_factors_long.weight", "rope_factors_short.weight"} {
 		if _, ok := src.Info(name); ok {
 			m.fail("tensor %q: LongRoPE is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", name)
@@ -260,10 +255,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
 		return nil, naming{}, fmt.Errorf("%s: %s = %d; rlx needs an even rotary dim in [2, %d]", f.Name, m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
 	}
-	s.invFreq = make([]float64, s.rotaryDim/2)
-	for i := range s.invFreq {
-		s.invFreq[i] = 1 / math.Pow(theta, float64(2*i)/float64(s.rotaryDim))
-	}
+	s.invFreq = ropeFrequencies(theta, s.rotaryDim)
 	if scaling == "linear" {
 		// Positions divided by the factor: every frequency.
 		factor := m.float("rope.scaling.factor", 0)
@@ -337,10 +329,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		if !(local > 1) || math.IsInf(local, 0) {
 			m.fail("%s = %g: rlx needs a finite rope base above 1", m.key("rope.freq_base_swa"), local)
 		}
-		s.localInvFreq = make([]float64, len(s.invFreq))
-		for i := range s.localInvFreq {
-			s.localInvFreq[i] = 1 / math.Pow(local, float64(2*i)/float64(s.rotaryDim))
-		}
+		s.localInvFreq = ropeFrequencies(local, s.rotaryDim)
 	case "qwen3moe":
 		// Every layer routes in llama.cpp's qwen3moe; a layer without a
 		// router (Qwen3-MoE's mlp_only_layers) is read as a dense MLP.

@@ -20,13 +20,14 @@ func (g *builder) model() {
 	// float32: angle = pos·inv_freq, then cos and sin.
 	g.at("rope")
 	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
-	freqs := g.mul(posf, g.constF32([]int{1, len(s.invFreq)}, s.invFreq...))
-	cos, sin := g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+	tables := func(invFreq []float64) (cos, sin *ir.Value) {
+		freqs := g.mul(posf, g.constF32([]int{1, len(invFreq)}, invFreq...))
+		return g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+	}
+	cos, sin := tables(s.invFreq)
 	lcos, lsin := cos, sin
 	if s.localInvFreq != nil {
-		// Gemma 3's sliding layers rotate at their own base.
-		lf := g.mul(posf, g.constF32([]int{1, len(s.localInvFreq)}, s.localInvFreq...))
-		lcos, lsin = g.unary(graph.CosName, lf), g.unary(graph.SinName, lf)
+		lcos, lsin = tables(s.localInvFreq) // Gemma 3's sliding layers rotate at their own base
 	}
 
 	// The caches hold maxTokens rows; this step writes row pos and attends
@@ -218,7 +219,7 @@ func (g *builder) biased(y *ir.Value, i int, role string, rule biasRule, n int) 
 	case noBias:
 		return y
 	case biasIfPresent:
-		if _, ok := g.src.Info(name); !ok {
+		if !g.has(name) {
 			return y
 		}
 	}

@@ -1,9 +1,7 @@
 package importer
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -24,10 +22,10 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		vals = g.div(vals, g.sum(vals, true, -1))
 	}
 	var gate, up, y *ir.Value
-	if fused, ok := g.n.layer[roleExpertGateUpFused]; ok && g.has(strings.Replace(fused, "%d", fmt.Sprint(i), 1)) {
+	if fused, ok := g.n.lookup(i, roleExpertGateUpFused); ok && g.has(fused) {
 		// transformers 5's fused experts: one [E, 2I, H] table for gate and
 		// up (torch.chunk of each expert's output), one [E, H, I] for down.
-		both := g.expertsNamed(g.n.of(i, roleExpertGateUpFused), h, idx, 2*s.moeFFN, e)
+		both := g.expertsNamed(fused, h, idx, 2*s.moeFFN, e)
 		gate, up = g.slice(both, 1, 0, s.moeFFN), g.slice(both, 1, s.moeFFN, s.moeFFN)
 		y = g.expertsNamed(g.n.of(i, roleExpertDownFused), g.mul(g.silu(gate), up), idx, e, s.moeFFN)
 	} else {

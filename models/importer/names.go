@@ -64,11 +64,17 @@ type naming struct {
 }
 
 func (n naming) of(layer int, role string) string {
-	f, ok := n.layer[role]
+	name, ok := n.lookup(layer, role)
 	if !ok {
 		panic(fmt.Sprintf("importer: no tensor name for role %q", role))
 	}
-	return strings.Replace(f, "%d", fmt.Sprint(layer), 1)
+	return name
+}
+
+// lookup is the tensor name of role in layer, if the naming has one.
+func (n naming) lookup(layer int, role string) (string, bool) {
+	f, ok := n.layer[role]
+	return strings.Replace(f, "%d", fmt.Sprint(layer), 1), ok
 }
 
 // hfNames are transformers' names.
@@ -100,10 +106,10 @@ func hfNames() naming {
 	}
 }
 
-// hfNamesOf are transformers' names for arch: hfNames, but for Mixtral's
-// experts (block_sparse_moe, w1 the gate, w3 up, w2 down) and for
-// Qwen3.5's vision-language models, whose text model is
-// model.language_model.
+// hfNamesOf are transformers' names for arch: hfNames, but for Gemma 3's
+// four norms a layer, Mixtral's experts (block_sparse_moe, w1 the gate, w3
+// up, w2 down), and the vision-language models (Qwen3.5's, Gemma 3's),
+// whose text model is model.language_model.
 func hfNamesOf(arch string) naming {
 	n := hfNames()
 	if strings.HasPrefix(arch, "Gemma3") {
@@ -115,10 +121,7 @@ func hfNamesOf(arch string) naming {
 		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
 	}
 	if arch == "Gemma3ForConditionalGeneration" || strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
-		n.embed, n.finalNorm = "model.language_model.embed_tokens.weight", "model.language_model.norm.weight"
-		for role, f := range n.layer {
-			n.layer[role] = strings.Replace(f, "model.layers.", "model.language_model.layers.", 1)
-		}
+		n = n.rebase("model.", "model.language_model.", n.head)
 	}
 	if arch == "MixtralForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."

@@ -57,8 +57,9 @@ type spec struct {
 	normTopK                  bool
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
-	window                    int  // sliding window of every attention layer (0: none, or one covering the cache)
-	q6Columns                 bool // Options.Q6KColumns
+	window                    int    // the sliding layers' window (0: none, or one covering the cache); setWindow
+	sliding                   []bool // per layer: attends through the window (and Gemma's local rope); nil: every layer
+	q6Columns                 bool   // Options.Q6KColumns
 	gemma
 }
 
@@ -78,13 +79,30 @@ func (s *spec) badNumbers(theta, eps string) string {
 
 // gemma is what Gemma 3 adds to the Llama layout.
 type gemma struct {
-	sliding      []bool    // per layer: local attention (window and rope); nil: every layer is windowed alike
 	localInvFreq []float64 // the sliding layers' rope frequencies (rope_local_base_freq)
 	embedScale   float64   // input embeddings × this (√hidden); 0: none
 	embedRound   bool      // the factor rounded to the table's type first (transformers; llama.cpp scales in f32)
 	sandwich     bool      // norms after attention and after the MLP, and a pre-MLP norm
 	geluTanh     bool      // the MLP's activation: gelu_tanh instead of silu
 	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim
+}
+
+// ropeFrequencies are rope's rotaryDim/2 inverse frequencies at base
+// theta: 1/θ^(2i/rotaryDim).
+func ropeFrequencies(theta float64, rotaryDim int) []float64 {
+	f := make([]float64, rotaryDim/2)
+	for i := range f {
+		f[i] = 1 / math.Pow(theta, float64(2*i)/float64(rotaryDim))
+	}
+	return f
+}
+
+// setWindow takes a sliding window of w tokens; one at least the cache's
+// length masks nothing and is dropped.
+func (s *spec) setWindow(w int) {
+	if w > 0 && w < s.maxTokens {
+		s.window = w
+	}
 }
 
 // slidingLayer reports whether layer i attends through the sliding

@@ -1,8 +1,6 @@
 package importer
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,23 +38,8 @@ func visionLanguage(t testing.TB, arch string, textEdits map[string]any, extra f
 // the tensors as rename leaves them, and one of a vision tower's.
 func writeVisionLanguage(t testing.TB, dir, arch, base string, textEdits, top map[string]any, rename func(st *tensor.Safetensors)) {
 	t.Helper()
-	from := filepath.Join("testdata", "hf", base)
-	data, err := os.ReadFile(filepath.Join(from, "config.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text map[string]any
-	if err := json.Unmarshal(data, &text); err != nil {
-		t.Fatal(err)
-	}
+	text := fixtureConfig(t, base, textEdits)
 	delete(text, "architectures")
-	for k, v := range textEdits {
-		if v == nil {
-			delete(text, k)
-		} else {
-			text[k] = v
-		}
-	}
 	cfg := map[string]any{
 		"architectures": []string{arch}, "model_type": "vision_language", "text_config": text,
 		"tie_word_embeddings": text["tie_word_embeddings"], "transformers_version": "5.17.0",
@@ -65,18 +48,14 @@ func writeVisionLanguage(t testing.TB, dir, arch, base string, textEdits, top ma
 	for k, v := range top {
 		cfg[k] = v
 	}
-	if data, err = json.MarshalIndent(cfg, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st := readTensors(t, from)
+	writeConfig(t, dir, cfg)
+	st := readTensors(t, filepath.Join("testdata", "hf", base))
 	rename(st)
 	vision := "model.visual.patch_embed.proj.weight"
 	if strings.HasPrefix(arch, "Gemma") {
 		vision = "vision_tower.vision_model.embeddings.patch_embedding.weight"
 	}
+	var err error
 	if st.Tensors[vision], err = tensor.FromFloat32(tensor.F32, []int{16, 12}, make([]float32, 16*12)); err != nil {
 		t.Fatal(err)
 	}
