@@ -121,6 +121,13 @@ func TestLinearRope(t *testing.T) {
 	}
 }
 
+// gemmaFields are a one-layer Gemma 3's sizes; gemmaText the same as a
+// text_config object (left open for one more field).
+const (
+	gemmaFields = `"hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8`
+	gemmaText   = `{` + gemmaFields
+)
+
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ config, want string }{
 		{baseQwen35 + `, "linear_value_head_dim": 32}`, `linear_key_head_dim = 16 differs from linear_value_head_dim = 32`},
@@ -143,6 +150,29 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "rms_norm_eps": 1e999}`, `field "rms_norm_eps" = 1e999 is not a number`},
 		{baseQwen35 + `, "full_attention_interval": -1}`, `field "full_attention_interval" = -1 is not a non-negative integer`},
 		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
+		// The error paths of stop 55's architectures.
+		{`{"architectures": ["Qwen3_5ForConditionalGeneration"], "vision_config": {}}`,
+			`missing field "text_config" (Qwen3_5ForConditionalGeneration keeps the text model's fields there)`},
+		{`{"architectures": ["Gemma3ForConditionalGeneration"], "tie_word_embeddings": false, "text_config": ` + gemmaText + `, "tie_word_embeddings": true}}`,
+			`tie_word_embeddings is false here and true in text_config`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "hidden_activation": "gelu"}`,
+			`field "hidden_activation" = "gelu" is not supported (rlx implements "gelu_pytorch_tanh" only)`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "final_logit_softcapping": 30.0}`,
+			`field "final_logit_softcapping" = 30.0 is not supported`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "query_pre_attn_scalar": 0}`,
+			`field "query_pre_attn_scalar" = 0: rlx needs a finite positive scalar`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "rope_local_base_freq": 1}`,
+			`field "rope_local_base_freq" = 1: rlx needs a finite rope base above 1`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e6}, "chunked_attention": {}}}`,
+			`field "rope_parameters" has an entry for "chunked_attention"`},
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e6}}}`,
+			`field "rope_parameters" has no "sliding_attention" entry`},
+		{`{"architectures": ["Qwen2ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "layer_types": ["full_attention"]}`,
+			`field "layer_types" = ["full_attention"] is not a list of 2 layer types`},
+		{`{"architectures": ["MixtralForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "num_local_experts": 2, "num_experts_per_tok": 3}`,
+			`num_experts_per_tok = 3 must be in [1, num_local_experts = 2]`},
+		{`{"architectures": ["Qwen2MoeForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "num_experts": 2, "num_experts_per_tok": 1, "moe_intermediate_size": 8}`,
+			`shared_expert_intermediate_size must be positive`},
 		{`{"architectures": ["MistralForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "attention_bias": true}`,
 			`field "attention_bias" = true is not supported (rlx implements false only)`},
 		{`{"architectures": ["Qwen2ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "attention_bias": true}`,

@@ -123,36 +123,49 @@ func TestErrors(t *testing.T) {
 	falcon := filepath.Join(t.TempDir(), "falcon.gguf")
 	os.WriteFile(falcon, buf.Bytes(), 0o644)
 
-	// Llama 3's rope_freqs with one divisor that is not finite and
-	// positive (the frequency it divides would be wrong or infinite).
-	ropeFreqs := func(bad float32) string {
+	// ggufgen's Llama as edit leaves it, written to name.
+	llama := func(name string, edit func(m *ggufgen.Model)) string {
 		m, err := ggufgen.Llama(1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		data := make([]byte, 4*64) // head dim 128: 64 frequencies
-		for i := range 64 {
-			v := float32(1 + i%3)
-			if i == 5 {
-				v = bad
-			}
-			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
-		}
-		if err := m.W.AddTensor("rope_freqs.weight", gguf.TypeF32, []int{64}, data); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(t.TempDir(), "freqs.gguf")
+		edit(m)
+		path := filepath.Join(t.TempDir(), name)
 		if err := m.W.WriteFile(path); err != nil {
 			t.Fatal(err)
 		}
 		return path
 	}
+	// Llama 3's rope_freqs with one divisor that is not finite and
+	// positive (the frequency it divides would be wrong or infinite).
+	ropeFreqs := func(bad float32) string {
+		return llama("freqs.gguf", func(m *ggufgen.Model) { addRopeFreqs(t, m, bad) })
+	}
 	const freqsWant = `freqs.gguf: tensor "rope_freqs.weight" holds %s at 5; rlx needs finite positive divisors`
+	scaling := func(kv ...any) string {
+		return llama("scaling.gguf", func(m *ggufgen.Model) {
+			for i := 0; i < len(kv); i += 2 {
+				m.W.Add(kv[i].(string), kv[i+1])
+			}
+		})
+	}
+	// Linear scaling without its factor, another scaling type, LongRoPE's
+	// factor tensors.
+	longRope := llama("longrope.gguf", func(m *ggufgen.Model) {
+		if err := m.W.AddTensor("rope_factors_long.weight", gguf.TypeF32, []int{64}, make([]byte, 4*64)); err != nil {
+			t.Fatal(err)
+		}
+	})
 
 	for _, tc := range []struct {
 		name, path, want string
 	}{
 		{"rope_freqs zero", ropeFreqs(0), fmt.Sprintf(freqsWant, "0")},
+		{"linear rope without a factor", scaling("llama.rope.scaling.type", "linear"),
+			`scaling.gguf: llama.rope.scaling.factor = 0: linear rope scaling needs a finite positive factor`},
+		{"yarn rope", scaling("llama.rope.scaling.type", "yarn", "llama.rope.scaling.factor", float32(4)),
+			`scaling.gguf: llama.rope.scaling.type = "yarn" is not supported (rlx implements rope without scaling, linear scaling, and Llama 3's rope_freqs)`},
+		{"LongRoPE", longRope, `longrope.gguf: tensor "rope_factors_long.weight": LongRoPE is not supported`},
 		{"rope_freqs negative", ropeFreqs(-2), fmt.Sprintf(freqsWant, "-2")},
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
@@ -222,5 +235,22 @@ func TestQ6KColumnsFlag(t *testing.T) {
 				t.Errorf("%v: %d reads %s, want %d and none %s", args, n, want, m.Reads, other)
 			}
 		}
+	}
+}
+
+// addRopeFreqs adds Llama 3's rope_freqs.weight (head dim 128: 64
+// divisors) with divisor 5 set to bad.
+func addRopeFreqs(t *testing.T, m *ggufgen.Model, bad float32) {
+	t.Helper()
+	data := make([]byte, 4*64)
+	for i := range 64 {
+		v := float32(1 + i%3)
+		if i == 5 {
+			v = bad
+		}
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
+	}
+	if err := m.W.AddTensor("rope_freqs.weight", gguf.TypeF32, []int{64}, data); err != nil {
+		t.Fatal(err)
 	}
 }
