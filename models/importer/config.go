@@ -486,11 +486,14 @@ func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType st
 		c.fail("field \"rope_parameters\" has no %q entry", layerType)
 		return nil
 	}
-	t := &spec{headDim: s.headDim, eps: s.eps}
+	t := &spec{headDim: s.headDim, eps: s.eps, maxTokens: s.maxTokens}
 	tc := &config{path: c.path + " (rope_parameters." + layerType + ")", raw: map[string]json.RawMessage{"rope_parameters": params}, used: map[string]bool{}}
 	t.readRope(tc, 1.0)
 	if tc.err != nil && c.err == nil {
 		c.err = tc.err
+	}
+	if c.err == nil && (t.ropeAttn != 0 || t.longInvFreq != nil) {
+		c.fail("rope_parameters.%s: rlx reads YaRN and LongRoPE for one rope a model, not per layer type", layerType)
 	}
 	if c.err == nil && t.rotaryDim != s.rotaryDim {
 		c.fail("rope_parameters.%s rotates %d dims, the other layers %d", layerType, t.rotaryDim, s.rotaryDim)
@@ -652,18 +655,157 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 				s.invFreq[i] = (1-smooth)*f/factor + smooth*f
 			}
 		}
+	case "yarn":
+		s.readYarn(c, sub)
+	case "longrope":
+		s.readLongRope(c, sub, theta)
 	default:
 		name := "rope_parameters"
 		if legacy {
 			name = "rope_scaling"
 		}
-		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\" and \"llama3\")", name, kind)
+		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"yarn\" and \"longrope\")", name, kind)
 		return
 	}
 	sub.leftovers("rope_type " + kind)
 	if sub.err != nil && c.err == nil {
 		c.err = sub.err
 	}
+}
+
+// originalContext is original_max_position_embeddings: in the rope
+// parameters (transformers 5), else at the config's top level (Phi-3's
+// older form), else max_position_embeddings.
+func originalContext(c, sub *config) float64 {
+	return sub.float("original_max_position_embeddings", c.float("original_max_position_embeddings", c.float("max_position_embeddings", 0)))
+}
+
+// readYarn reads YaRN (transformers' _compute_yarn_parameters): each
+// frequency blended between itself and itself / factor by a linear ramp
+// over the dims between the corrections for beta_fast and beta_slow
+// rotations in original_max_position_embeddings, and cos and sin scaled
+// by attention_factor (default 0.1·ln factor + 1, or DeepSeek's ratio
+// of mscale and mscale_all_dim).
+func (s *spec) readYarn(c, sub *config) {
+	orig := originalContext(c, sub)
+	factor := sub.float("factor", 0)
+	if _, given := sub.get("factor"); !given && orig > 0 {
+		factor = c.float("max_position_embeddings", 0) / orig
+	}
+	if !(factor > 0) || math.IsInf(factor, 0) || !(orig > 0) || math.IsInf(orig, 0) {
+		c.fail("rope_type \"yarn\" needs a finite positive factor and original_max_position_embeddings, got %g and %g", factor, orig)
+		return
+	}
+	mscale := func(scale, m float64) float64 {
+		if scale <= 1 {
+			return 1
+		}
+		return 0.1*m*math.Log(scale) + 1
+	}
+	attn := sub.float("attention_factor", 0)
+	if _, given := sub.get("attention_factor"); !given {
+		m, all := sub.float("mscale", 0), sub.float("mscale_all_dim", 0)
+		if m != 0 && all != 0 {
+			attn = mscale(factor, m) / mscale(factor, all)
+		} else {
+			attn = mscale(factor, 1)
+		}
+	}
+	fast, slow := sub.float("beta_fast", 0), sub.float("beta_slow", 0)
+	if fast == 0 {
+		fast = 32
+	}
+	if slow == 0 {
+		slow = 1
+	}
+	truncate := sub.bool("truncate", true)
+	if !(attn > 0) || math.IsInf(attn, 0) || !(fast > 0) || !(slow > 0) || math.IsInf(fast, 0) || math.IsInf(slow, 0) {
+		c.fail("rope_type \"yarn\" needs finite positive attention_factor, beta_fast and beta_slow, got %.3g, %g and %g", attn, fast, slow)
+		return
+	}
+	dim := float64(s.rotaryDim)
+	correction := func(rotations float64) float64 {
+		return dim * math.Log(orig/(rotations*2*math.Pi)) / (2 * math.Log(s.theta))
+	}
+	low, high := correction(fast), correction(slow)
+	if truncate {
+		low, high = math.Floor(low), math.Ceil(high)
+	}
+	low, high = max(low, 0), min(high, dim-1)
+	if low == high {
+		high += 0.001
+	}
+	for i, f := range s.invFreq {
+		// extrapolation's weight: 1 − the ramp, which rises from the
+		// low correction dim to the high one.
+		ramp := min(max((float64(i)-low)/(high-low), 0), 1)
+		s.invFreq[i] = f/factor*ramp + f*(1-ramp)
+	}
+	s.ropeAttn = attn
+}
+
+// readLongRope reads LongRoPE (transformers' _compute_longrope_parameters
+// and its dynamic update): frequency i divided by short_factor[i] while
+// the sequence is at most original_max_position_embeddings long, by
+// long_factor[i] beyond, and cos and sin scaled by attention_factor
+// (default √(1 + ln factor / ln original), factor = max_position_embeddings
+// / original). A decode step's sequence is pos + 1 long, so positions
+// from original on rotate at the long factors, as transformers' decoding
+// one token at a time does (its cache keeps earlier keys as rotated;
+// a prompt longer than original, run as one pass, takes the long
+// factors at every position there).
+func (s *spec) readLongRope(c, sub *config, theta float64) {
+	orig := originalContext(c, sub)
+	factors := func(key string) []float64 {
+		v, ok := sub.get(key)
+		var f []float64
+		if !ok || json.Unmarshal(v, &f) != nil || len(f) != len(s.invFreq) {
+			c.fail("rope_type \"longrope\" needs %s, a list of %d numbers (rotary dim %d / 2)", key, len(s.invFreq), s.rotaryDim)
+			return nil
+		}
+		for i, x := range f {
+			if !(x > 0) || math.IsInf(x, 0) {
+				c.fail("rope_type \"longrope\": %s[%d] = %g; rlx needs finite positive factors", key, i, x)
+				return nil
+			}
+		}
+		return f
+	}
+	short, long := factors("short_factor"), factors("long_factor")
+	if c.err != nil {
+		return
+	}
+	if !(orig >= 1) || math.IsInf(orig, 0) || orig != math.Trunc(orig) {
+		c.fail("rope_type \"longrope\" needs original_max_position_embeddings, a positive integer, got %g", orig)
+		return
+	}
+	factor := sub.float("factor", 0)
+	if _, given := sub.get("factor"); !given {
+		factor = c.float("max_position_embeddings", 0) / orig
+	}
+	attn := sub.float("attention_factor", 0)
+	if _, given := sub.get("attention_factor"); !given {
+		attn = 1
+		if factor > 1 {
+			attn = math.Sqrt(1 + math.Log(factor)/math.Log(orig))
+		}
+	}
+	if !(attn > 0) || math.IsInf(attn, 0) {
+		c.fail("rope_type \"longrope\" needs a finite positive attention_factor, got %g", attn)
+		return
+	}
+	base := ropeFrequencies(theta, s.rotaryDim)
+	for i, f := range base {
+		s.invFreq[i] = f / short[i]
+	}
+	if int(orig) < s.maxTokens {
+		s.longInvFreq = make([]float64, len(base))
+		for i, f := range base {
+			s.longInvFreq[i] = f / long[i]
+		}
+		s.longFrom = int(orig)
+	}
+	s.ropeAttn = attn
 }
 
 func (s *spec) allFull() {

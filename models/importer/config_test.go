@@ -180,7 +180,7 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "attention_bias": true}`, `field "attention_bias" = true is not supported (rlx implements false only)`},
 		{`{"architectures": ["Phi3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8,
 		  "partial_rotary_factor": 0.75, "rope_scaling": {"type": "longrope", "long_factor": [1, 1], "short_factor": [1, 1]}}`,
-			`field "rope_scaling" has rope_type "longrope", which is not supported (rlx implements "default", "linear" and "llama3")`},
+			`rope_type "longrope" needs short_factor, a list of 6 numbers (rotary dim 12 / 2)`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n  error %v\n  want %q", tc.config, err, tc.want)

@@ -61,6 +61,32 @@ func linearRope(t testing.TB, dir string) (bool, float64) {
 	return false, 0
 }
 
+// longRope returns the checkpoint's LongRoPE factors, if its config asks
+// for LongRoPE.
+func longRope(t testing.TB, dir string) (short, long []float32, ok bool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"rope_parameters", "rope_scaling"} {
+		var p struct {
+			RopeType    string    `json:"rope_type"`
+			Type        string    `json:"type"`
+			ShortFactor []float32 `json:"short_factor"`
+			LongFactor  []float32 `json:"long_factor"`
+		}
+		if json.Unmarshal(raw[key], &p) == nil && (p.RopeType == "longrope" || p.Type == "longrope") {
+			return p.ShortFactor, p.LongFactor, true
+		}
+	}
+	return nil, nil, false
+}
+
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool { return ggufArch[arch] == "llama" }
@@ -112,11 +138,24 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
 		}
 	}
+	var out []converted
 	if s.arch == "Phi3ForCausalLM" {
-		// Phi3MiniModel.set_gguf_parameters.
-		w.Add(key("rope.scaling.original_context_length"), uint32(512))
-		if c, err := readConfig(dir); err == nil {
-			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		// Phi3MiniModel.set_gguf_parameters and its LongRoPE tensors.
+		c, err := readConfig(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig := c.int("original_max_position_embeddings", 512, false)
+		w.Add(key("rope.scaling.original_context_length"), uint32(orig))
+		w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		if short, long, ok := longRope(t, dir); ok {
+			attn := 1.0
+			if scale := float64(c.int("max_position_embeddings", 0, false)) / float64(orig); scale > 1 {
+				attn = math.Sqrt(1 + math.Log(scale)/math.Log(float64(orig)))
+			}
+			w.Add(key("rope.scaling.attn_factor"), float32(attn))
+			out = append(out, converted{name: "rope_factors_long.weight", shape: []int{len(long)}, data: long},
+				converted{name: "rope_factors_short.weight", shape: []int{len(short)}, data: short})
 		}
 	}
 	if s.keyHeads > 0 {
@@ -149,7 +188,6 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
 	}
-	var out []converted
 	if kind, factor := linearRope(t, dir); kind {
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
 		w.Add(key("rope.scaling.type"), "linear")

@@ -36,7 +36,68 @@ var ggufKeys = []string{
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
 	"attention.sliding_window_pattern",     // gemma3: every n-th layer global (llama.cpp's default 6)
 	"rope.freq_base_swa",                   // gemma3: the sliding layers' rope base (default 10⁴)
-	"rope.scaling.original_context_length", // phi3: longrope's scale (its rope_factors tensors are refused)
+	"rope.scaling.original_context_length", // phi3: LongRoPE's original context, from which the long factors apply
+	"rope.scaling.attn_factor",             // phi3: LongRoPE's factor on cos and sin
+}
+
+// readLongRope reads LongRoPE as llama.cpp's converter stores Phi-3's
+// (Phi3MiniModel): the short and long divisors of each frequency as the
+// tensors rope_factors_short and rope_factors_long, the original context
+// and the factor on cos and sin as keys. The long divisors apply from
+// the original context's position on, as for safetensors (spec's
+// readLongRope); llama.cpp takes them at every position once its
+// context is longer than the original one.
+func (m *ggufMeta) readLongRope(s *spec, src *weights.Source) error {
+	_, hasShort := src.Info("rope_factors_short.weight")
+	_, hasLong := src.Info("rope_factors_long.weight")
+	if !hasShort && !hasLong {
+		return nil
+	}
+	if !hasShort || !hasLong {
+		return fmt.Errorf("LongRoPE needs both tensors rope_factors_short and rope_factors_long; the file has one")
+	}
+	factors := func(name string) ([]float32, error) {
+		t, err := src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: tensor.F32, Shape: []int{len(s.invFreq)}}})
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %v", name, err)
+		}
+		for i, d := range t.Floats() {
+			if !(d > 0) || math.IsInf(float64(d), 0) {
+				return nil, fmt.Errorf("tensor %q holds %g at %d; rlx needs finite positive divisors", name, d, i)
+			}
+		}
+		return t.Floats(), nil
+	}
+	short, err := factors("rope_factors_short.weight")
+	if err != nil {
+		return err
+	}
+	long, err := factors("rope_factors_long.weight")
+	if err != nil {
+		return err
+	}
+	orig := m.uint("rope.scaling.original_context_length", 0, true)
+	attn := m.float("rope.scaling.attn_factor", 1)
+	if m.err != nil {
+		return m.err
+	}
+	if orig < 1 || !(attn > 0) || math.IsInf(attn, 0) {
+		return fmt.Errorf("%s = %d, %s = %g: LongRoPE needs a positive original context and a finite positive factor",
+			m.key("rope.scaling.original_context_length"), orig, m.key("rope.scaling.attn_factor"), attn)
+	}
+	base := s.invFreq
+	s.invFreq = make([]float64, len(base))
+	for i, f := range base {
+		s.invFreq[i] = f / float64(short[i])
+	}
+	if orig < s.maxTokens {
+		s.longInvFreq, s.longFrom = make([]float64, len(base)), orig
+		for i, f := range base {
+			s.longInvFreq[i] = f / float64(long[i])
+		}
+	}
+	s.ropeAttn = attn
+	return nil
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -224,11 +285,6 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
 	}
 	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma3's; llama.cpp's llama files carry none
-	for _, name := range []string{"rope_factors_long.weight", "rope_factors_short.weight"} {
-		if _, ok := src.Info(name); ok {
-			m.fail("tensor %q: LongRoPE is not supported (rlx implements rope without scaling, and Llama 3's rope_freqs)", name)
-		}
-	}
 	scaling, _ := f.String(m.key("rope.scaling.type"))
 	switch scaling {
 	case "", "none", "linear":
@@ -265,6 +321,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		for i := range s.invFreq {
 			s.invFreq[i] /= factor
 		}
+	}
+	if err := m.readLongRope(s, src); err != nil {
+		return nil, naming{}, fmt.Errorf("%s: %v", f.Name, err)
 	}
 	// Llama 3's rope scaling, as llama.cpp stores it: one divisor per
 	// frequency (rope_freqs.weight).

@@ -107,7 +107,8 @@ func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, er
 		src.Close()
 		return nil, err
 	}
-	used := map[string]bool{"rope_freqs.weight": true} // read at import, a constant of the module
+	// Read at import, constants of the module.
+	used := map[string]bool{"rope_freqs.weight": true, "rope_factors_short.weight": true, "rope_factors_long.weight": true}
 	for _, b := range bound {
 		for _, name := range src.Expand(b) {
 			used[name] = true

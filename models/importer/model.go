@@ -24,7 +24,24 @@ func (g *builder) model() {
 		freqs := g.mul(posf, g.constF32([]int{1, len(invFreq)}, invFreq...))
 		return g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
 	}
-	cos, sin := tables(s.invFreq)
+	var cos, sin *ir.Value
+	inv := s.invFreq
+	if s.longInvFreq != nil {
+		// LongRoPE: from longFrom on, the long factors' frequencies.
+		short := g.constF32([]int{1, len(inv)}, inv...)
+		long := g.constF32([]int{1, len(inv)}, s.longInvFreq...)
+		useLong := g.cmp(graph.CmpGE, g.reshape(pos, 1, 1), g.constI32([]int{1, 1}, int64(s.longFrom)))
+		freqs := g.mul(posf, g.sel(useLong, long, short))
+		cos, sin = g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+	} else {
+		cos, sin = tables(inv)
+	}
+	if s.ropeAttn != 0 && s.ropeAttn != 1 {
+		// YaRN's and LongRoPE's attention factor, on cos and sin in f32
+		// as transformers applies it.
+		a := g.scalar(s.ropeAttn)
+		cos, sin = g.mul(cos, a), g.mul(sin, a)
+	}
 	lcos, lsin := cos, sin
 	if s.localInvFreq != nil {
 		lcos, lsin = tables(s.localInvFreq) // Gemma 3's sliding layers rotate at their own base

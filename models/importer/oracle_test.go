@@ -99,15 +99,18 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return nil
 	}
-	rope := func(x []float64, nh, pos int, invFreq []float64) {
+	rope := func(x []float64, nh, pos int, invFreq []float64, attn float64) {
 		half := s.rotaryDim / 2
 		for h := range nh {
 			v := x[h*d : (h+1)*d]
 			for i := range half {
 				angle := float32(pos) * float32(invFreq[i])
-				c, sn := float64(float32(math.Cos(float64(angle)))), float64(float32(math.Sin(float64(angle))))
+				c, sn := float32(math.Cos(float64(angle))), float32(math.Sin(float64(angle)))
+				if attn != 0 { // YaRN's and LongRoPE's factor, on float32 cos and sin
+					c, sn = c*float32(attn), sn*float32(attn)
+				}
 				a, b := v[i], v[i+half]
-				v[i], v[i+half] = a*c-b*sn, b*c+a*sn
+				v[i], v[i+half] = a*float64(c)-b*float64(sn), b*float64(c)+a*float64(sn)
 			}
 		}
 	}
@@ -129,11 +132,14 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		for l := range s.layers {
 			// Gemma 3's sliding layers: their window and rope base.
-			invFreq, window := s.invFreq, s.window
+			invFreq, window, attn := s.invFreq, s.window, s.ropeAttn
+			if s.longInvFreq != nil && pos >= s.longFrom {
+				invFreq = s.longInvFreq // LongRoPE past the original context
+			}
 			if s.sliding != nil && !s.sliding[l] {
 				window = 0
 			} else if s.localInvFreq != nil {
-				invFreq = s.localInvFreq
+				invFreq, attn = s.localInvFreq, 0
 			}
 			h := rms(x, load(n.of(l, roleAttnNorm)))
 			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
@@ -148,8 +154,8 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 				}
 			}
-			rope(q, heads, pos, invFreq)
-			rope(k, kvh, pos, invFreq)
+			rope(q, heads, pos, invFreq, attn)
+			rope(k, kvh, pos, invFreq, attn)
 			keys[l] = append(keys[l], k)
 			vals[l] = append(vals[l], v)
 			att := make([]float64, heads*d)

@@ -41,6 +41,9 @@ type spec struct {
 	rotaryDim               int
 	theta                   float64   // rope base
 	invFreq                 []float64 // rotaryDim/2 inverse frequencies
+	longInvFreq             []float64 // LongRoPE: the frequencies of positions from longFrom on (nil: none)
+	longFrom                int       // LongRoPE: original_max_position_embeddings
+	ropeAttn                float64   // YaRN's and LongRoPE's factor on cos and sin (0: none)
 	ropeStyle               graph.RopeStyle
 
 	qkvBias, oBias        biasRule // biases of the q, k, v and of the output projection

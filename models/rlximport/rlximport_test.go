@@ -149,7 +149,7 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
-	// Linear scaling without its factor, another scaling type, LongRoPE's
+	// Linear scaling without its factor, another scaling type, one of LongRoPE's
 	// factor tensors.
 	longRope := llama("longrope.gguf", func(m *ggufgen.Model) {
 		if err := m.W.AddTensor("rope_factors_long.weight", gguf.TypeF32, []int{64}, make([]byte, 4*64)); err != nil {
@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 			`scaling.gguf: llama.rope.scaling.factor = 0: linear rope scaling needs a finite positive factor`},
 		{"yarn rope", scaling("llama.rope.scaling.type", "yarn", "llama.rope.scaling.factor", float32(4)),
 			`scaling.gguf: llama.rope.scaling.type = "yarn" is not supported (rlx implements rope without scaling, linear scaling, and Llama 3's rope_freqs)`},
-		{"LongRoPE", longRope, `longrope.gguf: tensor "rope_factors_long.weight": LongRoPE is not supported`},
+		{"LongRoPE", longRope, `longrope.gguf: LongRoPE needs both tensors rope_factors_short and rope_factors_long; the file has one`},
 		{"rope_freqs negative", ropeFreqs(-2), fmt.Sprintf(freqsWant, "-2")},
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
@@ -177,8 +177,8 @@ func TestErrors(t *testing.T) {
 			`: missing tensor "model.layers.0.self_attn.q_proj.bias" (Qwen3ForCausalLM needs it)`},
 		{"unknown field", checkpoint(t, replace(`"vocab_size": 256`, `"vocab_size": 256, "logit_softcap": 30`), nil),
 			`config.json: field "logit_softcap" is not supported for Qwen3ForCausalLM (rlx does not know what it changes)`},
-		{"rope scaling", checkpoint(t, replace(`"rope_type": "default"`, `"rope_type": "yarn"`), nil),
-			`config.json: field "rope_parameters" has rope_type "yarn", which is not supported (rlx implements "default", "linear" and "llama3")`},
+		{"rope scaling", checkpoint(t, replace(`"rope_type": "default"`, `"rope_type": "dynamic"`), nil),
+			`config.json: field "rope_parameters" has rope_type "dynamic", which is not supported (rlx implements "default", "linear", "llama3", "yarn" and "longrope")`},
 		{"missing tensor", checkpoint(t, nil, drop("model.layers.2.mlp.down_proj.weight")),
 			`: missing tensor "model.layers.2.mlp.down_proj.weight" (Qwen3ForCausalLM needs it)`},
 		{"wrong shape", checkpoint(t, nil, reshape("model.layers.1.self_attn.k_proj.weight", 64, 64)),

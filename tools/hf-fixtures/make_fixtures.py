@@ -67,6 +67,19 @@ GDN = dict(
 )
 
 
+def phi3_longrope(original):
+    """Phi-3 with LongRoPE over an original context of `original` tokens."""
+    return dict(
+        COMMON,
+        tie_word_embeddings=False,
+        sliding_window=None,
+        original_max_position_embeddings=original,
+        rope_parameters=dict(rope_type="longrope", rope_theta=10000.0,
+                             short_factor=[1.0, 1.1, 1.3, 1.6, 2.0, 2.5, 3.1, 3.8],
+                             long_factor=[1.0, 1.5, 2.2, 3.4, 5.0, 7.5, 11.0, 16.0]),
+    )
+
+
 def specs():
     """Returns (name, model class name, config kwargs, storage dtype, zero-centred norms)."""
     return [
@@ -157,6 +170,28 @@ def specs():
             tie_word_embeddings=False,
             mlp_bias=False,
             rope_parameters=dict(rope_type="default", rope_theta=500000.0),
+        ), torch.float32, False),
+        # Stop 56: rope scaling beyond linear and llama3, and a window
+        # shorter than the tokens. phi3_longrope_short's cache (16 rows
+        # in the tests) stays within original_max_position_embeddings,
+        # so the short factors apply; phi3_longrope_long's eight tokens
+        # pass its 4, so transformers' full pass takes the long factors
+        # everywhere, and its decode one token at a time (incremental.npy)
+        # from position 4 on, as rlx's decode step does.
+        ("phi3_longrope_short", "Phi3ForCausalLM", "Phi3Config", phi3_longrope(16), torch.float32, False),
+        ("phi3_longrope_long", "Phi3ForCausalLM", "Phi3Config", phi3_longrope(4), torch.float32, False),
+        ("qwen2_yarn", "Qwen2ForCausalLM", "Qwen2Config", dict(
+            COMMON,
+            tie_word_embeddings=True,
+            use_sliding_window=False,
+            rope_parameters=dict(rope_type="yarn", rope_theta=10000.0, factor=4.0,
+                                 original_max_position_embeddings=128),
+        ), torch.float32, False),
+        ("mistral_window", "MistralForCausalLM", "MistralConfig", dict(
+            COMMON,
+            tie_word_embeddings=False,
+            sliding_window=3,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
@@ -354,6 +389,10 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
 
     def incremental():
         inc = forward_incremental(m, TOKENS, device)
+        # One token at a time, as a decode step runs: differs from the
+        # full pass where a rope's factors depend on the sequence's length
+        # (phi3_longrope_long).
+        np.save(os.path.join(d, "incremental.npy"), inc.detach().cpu().numpy().astype(np.float32))
         report["incremental_vs_full_max_abs"] = float((inc.double() - full.double()).abs().max().cpu())
         report["incremental_vs_full_rel"] = rel(inc, full)
         report["incremental_argmax_equal"] = bool((inc.argmax(-1) == full.argmax(-1)).all())
