@@ -32,8 +32,8 @@
 //
 // Every config field and GGUF key the importer reads is checked; a field
 // that would change the model in a way rlx does not implement (an unknown
-// architecture, a rope scaling type, MLP biases, per-layer sliding
-// windows, quantisation configs, unknown config fields) is an error
+// architecture, a rope scaling type other than linear, llama3, yarn and
+// longrope, MLP biases, quantisation configs, unknown config fields) is an error
 // naming it. Every tensor the module binds is checked against the
 // checkpoint (present, of the expected shape and a supported type) before
 // the module is returned, so errors name the file and the tensor.
