@@ -49,7 +49,7 @@ a | b | c | d) ;;
 esac
 out=${OUT:?set OUT to the results folder}
 if [ "$1" = d ]; then
-  python3 tools/hf-fixtures/make_fixtures.py --out "$out/fx" --only qwen2 mistral mixtral phi3 qwen2_moe qwen3_moe gemma3 llama_bias phi3_longrope_short phi3_longrope_long qwen2_yarn mistral_window >"$out/fixtures.log" 2>&1
+  python3 tools/hf-fixtures/make_fixtures.py --out "$out/fx" --only qwen2 mistral mixtral phi3 qwen2_moe qwen3_moe gemma3 llama_bias phi3_longrope_short phi3_longrope_long qwen2_yarn mistral_window gemma2 >"$out/fixtures.log" 2>&1
   tail -4 "$out/fixtures.log"
   tar -czf "$out/fixtures.tgz" -C "$out/fx" . && rm -rf "$out/fx"
   exit 0

@@ -16,7 +16,7 @@ import (
 
 // Architectures lists the Hugging Face architectures the importer reads.
 func Architectures() []string {
-	return []string{"Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
+	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM"}
 }
@@ -292,6 +292,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
 	case "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration":
 		s.readVisionLanguage(c, func(tc *config) { s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration") })
+	case "Gemma2ForCausalLM":
+		s.readGemma(c, 2)
 	case "Gemma3ForCausalLM":
 		s.readGemma3(c)
 	case "Gemma3ForConditionalGeneration":
@@ -402,14 +404,34 @@ func (s *spec) readVisionLanguage(c *config, readText func(*config)) {
 	}
 }
 
-// readGemma3 reads Gemma 3's text model: Llama's layout with q/k norms,
-// `1 + w` norms before and after attention and the MLP, gelu_tanh,
+func (s *spec) readGemma3(c *config) { s.readGemma(c, 3) }
+
+// softcap reads a Gemma 2 soft-capping field: def where the config
+// leaves it out, none where it says null.
+func softcap(c *config, key string, def float64) float64 {
+	if v, ok := c.raw[key]; ok && string(v) == "null" {
+		c.used[key] = true
+		return 0
+	}
+	v := c.float(key, def)
+	if !(v > 0) || math.IsInf(v, 0) {
+		c.fail("field %q = %g: rlx needs a finite positive cap, or null", key, v)
+	}
+	return v
+}
+
+// readGemma reads Gemma 2's and Gemma 3's text models: Llama's layout
+// with `1 + w` norms before and after attention and the MLP, gelu_tanh,
 // embeddings × √hidden, scores × query_pre_attn_scalar^−½, and sliding
-// layers (layer_types, or all but every sliding_window_pattern-th) that
-// attend through a window of sliding_window with their own rope base
+// layers (layer_types, or all but every sliding_window_pattern-th: every
+// second for Gemma 2, every sixth for Gemma 3) that attend through a
+// window of sliding_window. Gemma 2 soft-caps its scores
+// (attn_logit_softcapping, default 50) and its logits
+// (final_logit_softcapping, default 30); Gemma 3 has q/k norms, refuses
+// soft-capping, and rotates its sliding layers at their own rope base
 // (rope_local_base_freq, or transformers 5's rope_parameters keyed by
-// layer type). Logit soft-capping (Gemma 2's) is refused.
-func (s *spec) readGemma3(c *config) {
+// layer type).
+func (s *spec) readGemma(c *config, version int) {
 	if act := c.str("hidden_activation", "gelu_pytorch_tanh"); act != "gelu_pytorch_tanh" {
 		c.fail("field \"hidden_activation\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\" only)", act)
 		return
@@ -418,7 +440,7 @@ func (s *spec) readGemma3(c *config) {
 	// transformers 5 keys the rope by layer type: taken apart here, before
 	// readCommon reads a single rope.
 	var byType map[string]json.RawMessage
-	if params := c.object("rope_parameters"); params != nil {
+	if params := c.object("rope_parameters"); params != nil && version == 3 {
 		if _, ok := params["full_attention"]; ok {
 			byType = params
 			delete(c.raw, "rope_parameters")
@@ -432,11 +454,19 @@ func (s *spec) readGemma3(c *config) {
 		s.tied = true // Gemma3TextConfig's default
 	}
 	c.reject("attention_bias", "false")
-	c.reject("final_logit_softcapping")
-	c.reject("attn_logit_softcapping")
-	c.reject("use_bidirectional_attention", "false")
+	globalEvery := 6 // sliding_window_pattern's default
+	if version == 2 {
+		s.attnSoftcap = softcap(c, "attn_logit_softcapping", 50)
+		s.finalSoftcap = softcap(c, "final_logit_softcapping", 30)
+		globalEvery = 2
+	} else {
+		c.reject("final_logit_softcapping")
+		c.reject("attn_logit_softcapping")
+		c.reject("use_bidirectional_attention", "false")
+		s.qkNorm = true
+	}
 	c.used["cache_implementation"] = true
-	s.qkNorm, s.zeroCentred, s.sandwich = true, true, true
+	s.zeroCentred, s.sandwich = true, true
 	s.embedScale, s.embedRound = math.Sqrt(float64(s.hidden)), true
 	q := c.float("query_pre_attn_scalar", 256)
 	if !(q > 0) || math.IsInf(q, 0) {
@@ -452,13 +482,16 @@ func (s *spec) readGemma3(c *config) {
 	s.sliding = sliding
 	if !given {
 		s.sliding = make([]bool, s.layers)
-		pattern := c.int("sliding_window_pattern", 6, false)
+		pattern := c.int("sliding_window_pattern", globalEvery, false)
 		for i := range s.sliding {
 			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
 		}
 	}
 	c.used["sliding_window_pattern"] = true
 	s.setWindow(c.int("sliding_window", 4096, false))
+	if version == 2 {
+		return // one rope for every layer
+	}
 	local := c.float("rope_local_base_freq", 10000) // read (and so accepted) in both forms
 	if byType != nil {
 		s.invFreq = s.ropeOf(c, byType, "full_attention")

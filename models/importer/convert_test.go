@@ -31,7 +31,7 @@ import (
 
 var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
-	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
+	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 }
 
@@ -130,12 +130,17 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
 	w.Add(key("rope.freq_base"), float32(s.theta))
 	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
-	if s.arch == "Gemma3ForCausalLM" {
+	if s.arch == "Gemma3ForCausalLM" || s.arch == "Gemma2ForCausalLM" {
 		// Gemma3Model.set_gguf_parameters: the window; llama.cpp takes
 		// the pattern (6), the sliding layers' rope base (10⁴) and the
-		// score scale from the model, not the file.
+		// score scale from the model, not the file. Gemma2Model's also
+		// the two soft-caps.
 		if c, err := readConfig(dir); err == nil {
 			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		}
+		if s.arch == "Gemma2ForCausalLM" {
+			w.Add(key("attn_logit_softcapping"), float32(s.attnSoftcap))
+			w.Add(key("final_logit_softcapping"), float32(s.finalSoftcap))
 		}
 	}
 	var out []converted

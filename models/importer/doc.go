@@ -1,11 +1,11 @@
 // Package importer turns real checkpoints into graph-dialect modules: a
 // Hugging Face checkpoint directory (config.json and safetensors files) or
-// a llama.cpp GGUF file, for the architectures Gemma3ForCausalLM,
+// a llama.cpp GGUF file, for the architectures Gemma2ForCausalLM, Gemma3ForCausalLM,
 // Gemma3ForConditionalGeneration, LlamaForCausalLM, MistralForCausalLM,
 // MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM,
 // Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM,
 // Qwen3_5ForCausalLM, Qwen3NextForCausalLM and the text model of Qwen3.5's
-// vision-language checkpoints (GGUF: gemma3, llama, phi3, qwen2, qwen2moe,
+// vision-language checkpoints (GGUF: gemma2, gemma3, llama, phi3, qwen2, qwen2moe,
 // qwen3, qwen3moe, qwen35, qwen3next). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -47,6 +48,17 @@ func gemma3Tensors(t testing.TB, st *tensor.Safetensors, layers, hidden int, pre
 	}
 }
 
+// gemmaCheckpoint is the fixture base as a Gemma checkpoint of arch: its
+// config edited, its tensors in Gemma's layout (gemma3Tensors).
+func gemmaCheckpoint(t testing.TB, base, arch string, edits map[string]any) string {
+	t.Helper()
+	dir := variant(t, base, arch, edits, nil, 0)
+	st := readTensors(t, dir)
+	gemma3Tensors(t, st, 4, 64, "model.")
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return dir
+}
+
 // TestGemma3GGUF: a Gemma 3 checkpoint as llama.cpp can hold it (every
 // sixth layer global, query_pre_attn_scalar the head size: what llama.cpp
 // assumes outside the 27B) converted to GGUF as convert_hf_to_gguf does
@@ -55,10 +67,7 @@ func gemma3Tensors(t testing.TB, st *tensor.Safetensors, layers, hidden int, pre
 // scaling as rope.scaling.*) decodes as its safetensors.
 func TestGemma3GGUF(t *testing.T) {
 	tokens := loadFixture(t, "qwen3").Tokens
-	dir := variant(t, "qwen3", "Gemma3ForCausalLM", mergeEdits(gemma3Config, map[string]any{"query_pre_attn_scalar": 16, "sliding_window_pattern": 6}), nil, 0)
-	st := readTensors(t, dir)
-	gemma3Tensors(t, st, 4, 64, "model.")
-	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	dir := gemmaCheckpoint(t, "qwen3", "Gemma3ForCausalLM", mergeEdits(gemma3Config, map[string]any{"query_pre_attn_scalar": 16, "sliding_window_pattern": 6}))
 	got, _ := importAndCheck(t, dir, tokens)
 	checkGGUF(t, dir, "gemma3", tokens, got)
 }
@@ -75,13 +84,7 @@ func TestGemma3GGUF(t *testing.T) {
 // decodes bit for bit as the text model.
 func TestGemma3(t *testing.T) {
 	tokens := loadFixture(t, "qwen3").Tokens
-	write := func(edits map[string]any) string {
-		dir := variant(t, "qwen3", "Gemma3ForCausalLM", edits, nil, 0)
-		st := readTensors(t, dir)
-		gemma3Tensors(t, st, 4, 64, "model.")
-		writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
-		return dir
-	}
+	write := func(edits map[string]any) string { return gemmaCheckpoint(t, "qwen3", "Gemma3ForCausalLM", edits) }
 	dir := write(gemma3Config)
 	got, m := importAndCheck(t, dir, tokens)
 
@@ -137,5 +140,70 @@ func TestGemma3(t *testing.T) {
 			t.Errorf("%s: unread tensors %v, want the vision tower's only", prefix, v.Unused)
 		}
 		v.Source.Close()
+	}
+}
+
+// gemma2Config turns the llama fixture's config into a Gemma 2 one, as
+// Gemma 2's published files spell it (hidden_act beside
+// hidden_activation, one rope_theta), with a window of 3 on the even
+// layers and soft-caps small enough to bite on these tiny scores (the
+// published 50 and 30 are the defaults).
+var gemma2Config = map[string]any{"model_type": "gemma2", "hidden_act": "gelu_pytorch_tanh", "hidden_activation": "gelu_pytorch_tanh",
+	"mlp_bias": nil, "pretraining_tp": nil, "rope_parameters": nil, "rope_theta": 10000.0,
+	"query_pre_attn_scalar": 24, "sliding_window": 3, "attn_logit_softcapping": 0.5, "final_logit_softcapping": 1.5,
+	"cache_implementation": "hybrid"}
+
+// TestGemma2: a Gemma2ForCausalLM checkpoint (the llama fixture's tensors
+// in Gemma's layout) decodes within 1e-5 of the float64 oracle, and
+// hybrid-split keeps its logits bit for bit; each soft-cap, the window
+// and the score scale move the logits; a null soft-cap turns it off and
+// a missing one takes Gemma 2's default; the GGUF form (llama.cpp's
+// gemma2: the caps as keys, the even layers sliding) decodes as the
+// safetensors.
+func TestGemma2(t *testing.T) {
+	tokens := loadFixture(t, "llama").Tokens
+	write := func(edits map[string]any) string { return gemmaCheckpoint(t, "llama", "Gemma2ForCausalLM", edits) }
+	dir := write(gemma2Config)
+	got, m := importAndCheck(t, dir, tokens)
+	if n := countOps(m.Module, graph.TanhName); n != 1 {
+		t.Errorf("%d graph.tanh ops, want 1 (the logits' cap)", n)
+	}
+	for what, edits := range map[string]map[string]any{
+		"no attention soft-cap": {"attn_logit_softcapping": 1e6},
+		"no logit soft-cap":     {"final_logit_softcapping": 1e6},
+		"no window":             {"sliding_window": 4096},
+		"the default scale":     {"query_pre_attn_scalar": 16},
+	} {
+		other, _ := importAndCheck(t, write(mergeEdits(gemma2Config, edits)), tokens)
+		if rel, _ := agreement(other, got); rel < 1e-3 {
+			t.Errorf("%s moves the logits by only %.3g of max |logit|", what, rel)
+		}
+	}
+	// GGUF: llama.cpp's score scale is 1/√head_dim outside the 27B.
+	dir = write(mergeEdits(gemma2Config, map[string]any{"query_pre_attn_scalar": 16}))
+	got, _ = importAndCheck(t, dir, tokens)
+	checkGGUF(t, dir, "gemma2", tokens, got)
+
+	const base = `{"architectures": ["Gemma2ForCausalLM"], ` + gemmaFields
+	for _, tc := range []struct {
+		config         string
+		attn, final    float64
+		slidingLayers0 bool
+	}{
+		{base + `}`, 50, 30, true},
+		{base + `, "attn_logit_softcapping": null, "final_logit_softcapping": null}`, 0, 0, true},
+		{base + `, "final_logit_softcapping": 12.5, "layer_types": ["full_attention"]}`, 50, 12.5, false},
+	} {
+		s, err := specOf(t, tc.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.attnSoftcap != tc.attn || s.finalSoftcap != tc.final || s.sliding[0] != tc.slidingLayers0 || s.qkNorm || s.localInvFreq != nil {
+			t.Errorf("%s: caps %g, %g, layer 0 sliding %v, q/k norms %v, local rope %v; want %g, %g, %v, none, none",
+				tc.config, s.attnSoftcap, s.finalSoftcap, s.sliding[0], s.qkNorm, s.localInvFreq != nil, tc.attn, tc.final, tc.slidingLayers0)
+		}
+	}
+	if _, err := specOf(t, base+`, "attn_logit_softcapping": -1}`); err == nil || !strings.Contains(err.Error(), `field "attn_logit_softcapping" = -1: rlx needs a finite positive cap, or null`) {
+		t.Errorf("a negative cap: error %v", err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -38,6 +38,8 @@ var ggufKeys = []string{
 	"rope.freq_base_swa",                   // gemma3: the sliding layers' rope base (default 10⁴)
 	"rope.scaling.original_context_length", // phi3: LongRoPE's original context, from which the long factors apply
 	"rope.scaling.attn_factor",             // phi3: LongRoPE's factor on cos and sin
+	"attn_logit_softcapping",               // gemma2: scores → cap·tanh(scores/cap) (default 50)
+	"final_logit_softcapping",              // gemma2: logits → cap·tanh(logits/cap) (default 30)
 }
 
 // readLongRope reads LongRoPE as llama.cpp's converter stores Phi-3's
@@ -284,7 +286,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if vl := m.uint("attention.value_length", s.headDim, false); vl != s.headDim {
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
 	}
-	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma3's; llama.cpp's llama files carry none
+	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma2's, gemma3's; llama.cpp's llama files carry none
 	scaling, _ := f.String(m.key("rope.scaling.type"))
 	switch scaling {
 	case "", "none", "linear":
@@ -368,6 +370,29 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
 		s.allFull()
+	case "gemma2":
+		// llama.cpp's gemma2: gemma3's layout without q/k norms, the even
+		// layers sliding, one rope, scores and logits soft-capped (its
+		// defaults 50 and 30), q × 1/√head_dim but 1/√(n_embd/n_head)
+		// for the 46-layer 27B (query_pre_attn_scalar 144).
+		s.sandwich, s.geluTanh = true, true
+		s.embedScale = math.Sqrt(float64(s.hidden))
+		if s.layers == 46 {
+			s.attnScale = 1 / math.Sqrt(float64(s.hidden/s.heads))
+		}
+		s.allFull()
+		s.sliding = make([]bool, s.layers)
+		for i := range s.sliding {
+			s.sliding[i] = i%2 == 0
+		}
+		s.attnSoftcap = m.float("attn_logit_softcapping", 50)
+		s.finalSoftcap = m.float("final_logit_softcapping", 30)
+		for _, c := range []float64{s.attnSoftcap, s.finalSoftcap} {
+			if !(c > 0) || math.IsInf(c, 0) {
+				m.fail("%s = %g, %s = %g: rlx needs finite positive caps", m.key("attn_logit_softcapping"), s.attnSoftcap, m.key("final_logit_softcapping"), s.finalSoftcap)
+				break
+			}
+		}
 	case "gemma3":
 		// llama.cpp's gemma3: norms with their 1 added, the embeddings ×
 		// √n_embd in f32, every sixth layer global (the others slide, at

@@ -126,6 +126,10 @@ func (g *builder) model() {
 	default:
 		logits = g.linear(h, g.n.embed, s.vocab, s.hidden)
 	}
+	if s.finalSoftcap != 0 {
+		// Gemma 2: cap·tanh(logits / cap).
+		logits = g.mul(g.unary(graph.TanhName, g.div(logits, g.scalar(s.finalSoftcap))), g.scalar(s.finalSoftcap))
+	}
 	g.outs = append([]output{{"logits", logits}}, g.outs...)
 }
 
@@ -218,6 +222,9 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}
 	if s.attnScale != 0 {
 		attrs = append(attrs, g.floatAttr("scale", s.attnScale))
+	}
+	if s.attnSoftcap != 0 {
+		attrs = append(attrs, g.floatAttr("softcap", s.attnSoftcap))
 	}
 	a := g.op(graph.AttentionName, attrs, q, kc, vc, keep)
 	a = g.reshape(a, 1, heads*d)

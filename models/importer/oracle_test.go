@@ -14,11 +14,12 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3, Gemma 3) in float64, written from transformers' modeling code
+// Phi-3, Gemma 2, Gemma 3) in float64, written from transformers' modeling code
 // and nothing of the importer but its reading of config.json: RMSNorm
 // (`1 + w` or not) before and, for Gemma, after attention and the MLP;
-// GQA attention with optional q/k norms, attention biases, a score scale
-// and sliding windows with their own rope base; rotate-half rope with
+// GQA attention with optional q/k norms, attention biases, a score scale,
+// Gemma 2's soft-capping of scores and logits, and sliding windows with
+// their own rope base; rotate-half rope with
 // float32 angles and cosines, as transformers computes them; SwiGLU,
 // gated gelu_tanh or routed experts with or without a shared expert;
 // fused or separate projections; scaled embeddings. It is the reference
@@ -178,6 +179,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						dot += qv * keys[l][first+j][g*d+i]
 					}
 					scores[j] = dot * scale
+					if c := s.attnSoftcap; c != 0 { // Gemma 2
+						scores[j] = c * math.Tanh(scores[j]/c)
+					}
 					best = math.Max(best, scores[j])
 				}
 				var sum float64
@@ -235,7 +239,13 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				x[i] += y[i]
 			}
 		}
-		logits = append(logits, matvec(head, rms(x, load(n.finalNorm)), nil))
+		out := matvec(head, rms(x, load(n.finalNorm)), nil)
+		if c := s.finalSoftcap; c != 0 { // Gemma 2
+			for i, v := range out {
+				out[i] = c * math.Tanh(v/c)
+			}
+		}
+		logits = append(logits, out)
 	}
 	return logits
 }

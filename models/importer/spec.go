@@ -88,6 +88,8 @@ type gemma struct {
 	sandwich     bool      // norms after attention and after the MLP, and a pre-MLP norm
 	geluTanh     bool      // the MLP's activation: gelu_tanh instead of silu
 	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim
+	attnSoftcap  float64   // Gemma 2: scores → cap·tanh(scores/cap); 0: none
+	finalSoftcap float64   // Gemma 2: logits → cap·tanh(logits/cap); 0: none
 }
 
 // ropeFrequencies are rope's rotaryDim/2 inverse frequencies at base

@@ -170,7 +170,7 @@ func TestErrors(t *testing.T) {
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"GPTNeoXForCausalLM"`), nil),
-			`config.json: architecture "GPTNeoXForCausalLM" is not supported (rlx imports Gemma3ForCausalLM, Gemma3ForConditionalGeneration, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, Qwen3NextForCausalLM)`},
+			`config.json: architecture "GPTNeoXForCausalLM" is not supported (rlx imports Gemma2ForCausalLM, Gemma3ForCausalLM, Gemma3ForConditionalGeneration, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, Qwen3NextForCausalLM)`},
 		{"unsupported field value", checkpoint(t, replace(`"hidden_act": "silu"`, `"hidden_act": "gelu"`), nil),
 			`config.json: field "hidden_act" = "gelu" is not supported (rlx implements "silu" only)`},
 		{"bias missing", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
@@ -186,7 +186,7 @@ func TestErrors(t *testing.T) {
 		{"truncated safetensors", truncated,
 			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
-		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports gemma3, llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next)`},
+		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports gemma2, gemma3, llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen3next)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
 		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
 	} {

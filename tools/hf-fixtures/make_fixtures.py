@@ -193,6 +193,19 @@ def specs():
             sliding_window=3,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
+        # Gemma 2: soft-caps small enough to bite on these tiny scores
+        # (the published 50 and 30 barely move them), the even layers
+        # sliding with a window of 3.
+        ("gemma2", "Gemma2ForCausalLM", "Gemma2Config", dict(
+            COMMON,
+            hidden_activation="gelu_pytorch_tanh",
+            tie_word_embeddings=True,
+            query_pre_attn_scalar=24,
+            sliding_window=3,
+            attn_logit_softcapping=0.5,
+            final_logit_softcapping=1.5,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, True),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -264,14 +277,16 @@ def init_weights(model, zero_centred):
 
 
 def load(cls, path, dtype, device, moe):
-    kw = dict(attn_implementation="sdpa")
+    # Gemma 2 soft-caps its scores, which only the eager attention does.
+    attn = "eager" if cls.__name__.startswith("Gemma2") else "sdpa"
+    kw = dict(attn_implementation=attn)
     if moe:
         # The eager experts loop runs in any dtype; grouped matmuls do not
         # take float64.
         kw["experts_implementation"] = "eager"
     m = None
     for attempt in (dict(kw, dtype=dtype), dict(kw, torch_dtype=dtype),
-                    dict(attn_implementation="sdpa", dtype=dtype)):
+                    dict(attn_implementation=attn, dtype=dtype)):
         try:
             m = cls.from_pretrained(path, **attempt)
             break
