@@ -38,6 +38,14 @@ func FuzzImportHF(f *testing.F) {
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {
 			f.Add(uint8(i), []byte(gemma))
 		}
+		if gemma := strings.Replace(string(data), `"LlamaForCausalLM"`, `"Gemma2ForCausalLM"`, 1); gemma != string(data) {
+			f.Add(uint8(i), []byte(strings.Replace(gemma, `"vocab_size"`, `"attn_logit_softcapping": 0.5, "final_logit_softcapping": null, "vocab_size"`, 1)))
+		}
+		// YaRN and LongRoPE (stop 56).
+		for _, rope := range []string{`"rope_scaling": {"rope_type": "yarn", "factor": 4, "original_max_position_embeddings": 128, "beta_fast": 16}, "vocab_size"`,
+			`"original_max_position_embeddings": 4, "rope_scaling": {"type": "longrope", "short_factor": [1, 1, 1, 1, 1, 1, 1, 2], "long_factor": [1, 2, 3, 4, 5, 6, 7, 8]}, "vocab_size"`} {
+			f.Add(uint8(i), []byte(strings.Replace(strings.Replace(string(data), `"rope_parameters"`, `"rope_scaling"`, 1), `"vocab_size"`, rope, 1)))
+		}
 		if moe := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Qwen3MoeForCausalLM"`, 1); moe != string(data) {
 			f.Add(uint8(i), []byte(strings.Replace(moe, `"vocab_size"`, `"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "vocab_size"`, 1)))
 		}
