@@ -99,10 +99,13 @@ func TestDecodeLoadsStayVectors(t *testing.T) {
 }
 
 // TestNormRowsStayVectors compiles the real suite's rms_norm over 4096
-// rows (f32 and f16) to PTX and checks that x and gamma load as vectors
-// (16-byte for f32, 8-byte for f16) in both passes, with no element-wise
-// global load: run 10's element-wise half4 loads (TestDecodeLoadsStayVectors)
-// would show here as 2-byte ones. Stores are not checked: the shim's vector
+// rows (f32 and f16) to PTX and checks the loads codegen/metal's norm
+// chooses: f16 rows load x and gamma as 8-byte vectors in both passes,
+// with no element-wise global load (run 10's element-wise half4 loads,
+// TestDecodeLoadsStayVectors, would show here as 2-byte ones); f32 rows
+// load x as 16-byte vectors in the sum pass and x and gamma element by
+// element in the output pass, which was 17% faster on the H100 than
+// float4 there (run 37e). Stores are not checked: the shim's vector
 // assignment copies element by element (rlx_types.h, an nvcc 13.0
 // miscompile of the byte copy), so y4[i] = o is four stores under CUDA
 // where Metal's compiler has one.
@@ -121,8 +124,12 @@ func TestNormRowsStayVectors(t *testing.T) {
 		}
 		scalar := count("ld.global.f32", "ld.global.u16", "ld.global.b16")
 		vector := count("ld.global.v4.f32", "ld.global.u64", "ld.global.v2.u32", "ld.global.v4.u16", "ld.global.v4.b16")
-		if scalar > 0 || vector < 3 {
-			t.Errorf("%s: %d element-wise global loads, %d vector loads; want none and at least 3 (x in both passes, gamma)", name, scalar, vector)
+		f32 := count("ld.global.v4.f32", "ld.global.f32") > 0
+		switch {
+		case f32 && (scalar != 2 || vector < 1):
+			t.Errorf("%s (f32 rows): %d element-wise global loads, %d vector loads; want 2 (x and gamma in the output pass) and at least 1 (x in the sum pass)", name, scalar, vector)
+		case !f32 && (scalar > 0 || vector < 3):
+			t.Errorf("%s (f16 rows): %d element-wise global loads, %d vector loads; want none and at least 3 (x in both passes, gamma)", name, scalar, vector)
 		}
 		t.Logf("%s: %d vector loads", name, vector)
 	}
