@@ -462,9 +462,9 @@ func (s *spec) readGemma(c *config, version int) {
 	} else {
 		c.reject("final_logit_softcapping")
 		c.reject("attn_logit_softcapping")
-		c.reject("use_bidirectional_attention", "false")
 		s.qkNorm = true
 	}
+	c.reject("use_bidirectional_attention", "false")
 	c.used["cache_implementation"] = true
 	s.zeroCentred, s.sandwich = true, true
 	s.embedScale, s.embedRound = math.Sqrt(float64(s.hidden)), true
@@ -482,12 +482,14 @@ func (s *spec) readGemma(c *config, version int) {
 	s.sliding = sliding
 	if !given {
 		s.sliding = make([]bool, s.layers)
-		pattern := c.int("sliding_window_pattern", globalEvery, false)
+		// transformers 5.17 writes Gemma 3's as _sliding_window_pattern
+		// (beside layer_types, which rule where given).
+		pattern := c.int("sliding_window_pattern", c.int("_sliding_window_pattern", globalEvery, false), false)
 		for i := range s.sliding {
 			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
 		}
 	}
-	c.used["sliding_window_pattern"] = true
+	c.used["sliding_window_pattern"], c.used["_sliding_window_pattern"] = true, true
 	s.setWindow(c.int("sliding_window", 4096, false))
 	if version == 2 {
 		return // one rope for every layer
@@ -904,7 +906,14 @@ func (s *spec) readGDN(c *config) {
 // norm_topk_prob's default in the architecture's transformers config
 // (True for Qwen3-Next, False for the MoE classes).
 func (s *spec) readMoE(c *config, shared, normDefault bool) {
+	// transformers 5.17 writes Qwen3-MoE's count as num_local_experts
+	// (run 37d's fixture), older files num_experts.
 	s.experts = c.int("num_experts", 0, false)
+	if local := c.int("num_local_experts", s.experts, false); s.experts == 0 {
+		s.experts = local
+	} else if local != s.experts {
+		c.fail("num_experts = %d and num_local_experts = %d disagree", s.experts, local)
+	}
 	s.topK = c.int("num_experts_per_tok", 0, false)
 	s.moeFFN = c.int("moe_intermediate_size", 0, false)
 	if shared {

@@ -51,26 +51,8 @@ func FuzzImportHF(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, which uint8, config []byte) {
-		src := filepath.Join("testdata/hf", fixtureNames[int(which)%len(fixtureNames)])
 		dir := t.TempDir()
-		entries, err := os.ReadDir(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			if filepath.Ext(e.Name()) == ".safetensors" || e.Name() == "model.safetensors.index.json" {
-				abs, err := filepath.Abs(filepath.Join(src, e.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Symlink(abs, filepath.Join(dir, e.Name())); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		linkFixture(t, dir, config, fixtureWeights(t, fixtureNames[int(which)%len(fixtureNames)]))
 		checkImport(t, func() (*Model, error) { return ImportHF(newContext(), dir, Options{MaxTokens: 8}) })
 	})
 }

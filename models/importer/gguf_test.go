@@ -14,7 +14,21 @@ import (
 // models amplify it: measured 0.018 (Llama), 0.017 (Qwen3), 0.104
 // (Qwen3.5, growing over the steps through the delta-net state) and 0.116
 // (Qwen3-Next, where it also flips expert choices).
-var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, "qwen3_next": 0.15}
+var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, "qwen3_next": 0.15,
+	"qwen2": 0.03, "mistral": 0.03, "mixtral": 0.15, "phi3": 0.03, "qwen2_moe": 0.15, "qwen3_moe": 0.15, "gemma3": 0.03, "llama_bias": 0.03,
+	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03}
+
+// ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
+// converter writes it cannot hold: their GGUF import must differ from
+// the safetensors' (≥ 1e-3 of max |logit|), which shows the fixture
+// exercises what the file lacks; the quantised files are still checked
+// against their dequantised F32 files.
+var ggufCannot = map[string]string{
+	"gemma3":         "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
+	"gemma2":         "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
+	"qwen2_yarn":     "rlx reads no GGUF YaRN (llama.cpp's ramp is ggml's), and the test converter writes none",
+	"mistral_window": "llama.cpp's llama files carry no sliding window",
+}
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter
 // does, imports the file and decodes the same tokens:
@@ -52,7 +66,13 @@ func TestGGUFAgreement(t *testing.T) {
 			_, dq := run(gguf.Q8_0, true)
 			rel, bad := agreement(f32, want)
 			t.Logf("%s F32 GGUF against safetensors: %.3g", arch, rel)
-			if rel > 1e-5 || len(bad) > 0 {
+			cannot := ggufCannot[name]
+			switch {
+			case cannot != "" && rel < 1e-3:
+				t.Errorf("%s F32 GGUF agrees with safetensors (%.3g), though %s: take it out of ggufCannot", arch, rel, cannot)
+			case cannot != "":
+				t.Logf("the GGUF form differs, as expected: %s", cannot)
+			case rel > 1e-5 || len(bad) > 0:
 				t.Errorf("%s F32 GGUF: max |Δ| / max |logit| against safetensors = %.3g (tolerance 1e-5), arg-max differs at %v", arch, rel, bad)
 			}
 			rel, _ = agreement(q8, dq)
@@ -72,7 +92,7 @@ func TestGGUFAgreement(t *testing.T) {
 			}
 			rel, bad = agreement(q8, want)
 			t.Logf("%s Q8_0 GGUF against safetensors: %.3g (arg-max differs at %v)", arch, rel, bad)
-			if rel > q8Bound[name] {
+			if cannot == "" && rel > q8Bound[name] {
 				t.Errorf("%s Q8_0 GGUF: max |Δ| / max |logit| against safetensors = %.3g, bound %g", arch, rel, q8Bound[name])
 			}
 		})

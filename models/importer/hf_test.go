@@ -21,11 +21,25 @@ type fixture struct {
 	Tokens    []int   `json:"tokens"`
 	RefDType  string  `json:"reference_dtype"`
 	MinGap    float64 `json:"min_top2_gap"`
-	ref       *tensor.Tensor
+	// WeightsFrom names the fixture whose safetensors this one shares
+	// (tools/hf-fixtures/share_weights.py): only its config differs.
+	WeightsFrom string `json:"weights_from"`
+	ref         *tensor.Tensor
 }
 
-var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next"}
+var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
+	// Stop 56, from run 37d: stop 55's architectures and stop 56's rope
+	// scaling, windows and Gemma 2.
+	"qwen2", "mistral", "mixtral", "phi3", "qwen2_moe", "qwen3_moe", "gemma3", "llama_bias",
+	"phi3_longrope_short", "phi3_longrope_long", "qwen2_yarn", "mistral_window", "gemma2"}
 
+// loadFixture reads a fixture. Its reference is transformers' decoding
+// one token at a time (incremental.npy) where the fixture has it, as
+// rlx's decode step runs, else the full pass (reference.npy): the two
+// agree to 1e-15 but where the rope depends on the sequence's length
+// (LongRoPE past its original context, phi3_longrope_long). A fixture
+// that shares another's weights is put together in a temporary
+// directory: its config.json beside links to the other's tensors.
 func loadFixture(t testing.TB, name string) *fixture {
 	t.Helper()
 	f := &fixture{name: name, dir: filepath.Join("testdata", "hf", name)}
@@ -36,7 +50,20 @@ func loadFixture(t testing.TB, name string) *fixture {
 	if err := json.Unmarshal(data, f); err != nil {
 		t.Fatal(err)
 	}
-	r, err := os.Open(filepath.Join(f.dir, "reference.npy"))
+	src := f.dir
+	if f.WeightsFrom != "" {
+		f.dir = t.TempDir()
+		config, err := os.ReadFile(filepath.Join(src, "config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		linkFixture(t, f.dir, config, filepath.Join("testdata", "hf", f.WeightsFrom))
+	}
+	refName := "incremental.npy"
+	if _, err := os.Stat(filepath.Join(src, refName)); err != nil {
+		refName = "reference.npy"
+	}
+	r, err := os.Open(filepath.Join(src, refName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +72,48 @@ func loadFixture(t testing.TB, name string) *fixture {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// fixtureWeights is the directory holding fixture name's safetensors:
+// its own, or those of the fixture it shares them with.
+func fixtureWeights(t testing.TB, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "hf", name, "fixture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f fixture
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.WeightsFrom != "" {
+		name = f.WeightsFrom
+	}
+	return filepath.Join("testdata", "hf", name)
+}
+
+// linkFixture fills dir with config.json holding config and links to the
+// safetensors (and their index) in weights.
+func linkFixture(t testing.TB, dir string, config []byte, weights string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) == ".safetensors" || e.Name() == "model.safetensors.index.json" {
+			abs, err := filepath.Abs(filepath.Join(weights, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(abs, filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 func newContext() *ir.Context {

@@ -22,8 +22,9 @@ import (
 // their own rope base; rotate-half rope with
 // float32 angles and cosines, as transformers computes them; SwiGLU,
 // gated gelu_tanh or routed experts with or without a shared expert;
-// fused or separate projections; scaled embeddings. It is the reference
-// for what no transformers fixture covers yet; TestOracle checks it
+// fused or separate projections; scaled embeddings; YaRN's and LongRoPE's
+// tables. It is the reference for checkpoints built in the tests
+// (biases, windows, MoE shapes no fixture has); TestOracle checks it
 // against transformers' logits on the llama and qwen3 fixtures.
 func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	t.Helper()
@@ -367,11 +368,15 @@ func oracleAgreement(got *tensor.Tensor, want [][]float64) float64 {
 	return maxDiff / maxRef
 }
 
-// TestOracle: the oracle computes transformers' logits on the two
-// fixtures of the Llama family (Llama 3's rope and an untied head;
-// Qwen3's q/k norms and tied head).
+// TestOracle: the oracle computes transformers' logits on every fixture
+// of the Llama family (Llama 3's rope, biases, q/k norms, experts, fused
+// projections, windows, YaRN, LongRoPE, Gemma 2's caps and Gemma 3's
+// layers), to the float32 rounding of the stored references.
 func TestOracle(t *testing.T) {
-	for _, name := range []string{"llama", "qwen3"} {
+	for _, name := range fixtureNames {
+		if strings.HasPrefix(name, "qwen3_5") || name == "qwen3_next" {
+			continue // the hybrids are not of the Llama family
+		}
 		f := loadFixture(t, name)
 		rel := oracleAgreement(f.ref, oracle(t, f.dir, f.Tokens))
 		t.Logf("%s: transformers against the oracle: max |Δ| / max |logit| = %.3g", name, rel)

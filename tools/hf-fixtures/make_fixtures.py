@@ -2,9 +2,10 @@
 """Makes the Hugging Face fixtures that rlx's importer is tested against.
 
 For each architecture (LlamaForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM,
-Qwen3NextForCausalLM; Qwen2ForCausalLM, MistralForCausalLM,
-MixtralForCausalLM, Phi3ForCausalLM, Qwen2MoeForCausalLM, Qwen3MoeForCausalLM
-and Llama with attention biases, whose fixtures are not yet in testdata) this script builds a tiny model from a config with
+Qwen3NextForCausalLM, Qwen2ForCausalLM, MistralForCausalLM,
+MixtralForCausalLM, Phi3ForCausalLM, Qwen2MoeForCausalLM, Qwen3MoeForCausalLM,
+Gemma2ForCausalLM, Gemma3ForCausalLM, Llama with attention biases, and
+variants with YaRN, LongRoPE and a sliding window) this script builds a tiny model from a config with
 transformers itself (hidden 64, 4 layers, vocab 256; two linear-attention
 layers where the architecture has them), draws its weights with a fixed
 seed, saves it with save_pretrained, reloads it in float64 and computes the
@@ -34,6 +35,8 @@ import traceback
 import numpy as np
 import torch
 import transformers
+
+from share_weights import share
 
 TOKENS = [1, 17, 42, 200, 5, 99, 255, 128]
 SEED = 20
@@ -67,10 +70,15 @@ GDN = dict(
 )
 
 
+# Phi3Config's token ids (32000 and up) lie outside the fixtures' 256-token
+# vocabulary, and its pad id becomes the embedding's padding_idx.
+PHI3_TOKENS = dict(bos_token_id=1, eos_token_id=2, pad_token_id=None)
+
+
 def phi3_longrope(original):
     """Phi-3 with LongRoPE over an original context of `original` tokens."""
     return dict(
-        COMMON,
+        COMMON, **PHI3_TOKENS,
         tie_word_embeddings=False,
         sliding_window=None,
         original_max_position_embeddings=original,
@@ -97,10 +105,10 @@ def specs():
             use_sliding_window=False,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
-        # Not yet made (stop 55 had no GPU machine): Qwen2's q/k/v
-        # biases, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
-        # Llama's attention_bias. init_weights draws the
-        # biases N(0, STD) like every other weight.
+        # Made in run 37d (stop 56): Qwen2's q/k/v biases, Mistral,
+        # Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3, Llama's
+        # attention_bias. init_weights draws the biases N(0, STD) like
+        # every other weight.
         ("qwen2", "Qwen2ForCausalLM", "Qwen2Config", dict(
             COMMON,
             tie_word_embeddings=True,
@@ -114,7 +122,7 @@ def specs():
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
         ("phi3", "Phi3ForCausalLM", "Phi3Config", dict(
-            COMMON,
+            COMMON, **PHI3_TOKENS,
             tie_word_embeddings=False,
             sliding_window=None,
             original_max_position_embeddings=512,
@@ -457,6 +465,8 @@ def main():
             continue
         try:
             make_one(name, cls_name, cfg_name, kw, dt, zc, args.out, args.device)
+            if share(args.out, name):
+                print(f"{name}: weights shared with its base (share_weights.py)", flush=True)
         except Exception:
             failed += 1
             os.makedirs(os.path.join(args.out, name), exist_ok=True)
