@@ -3,12 +3,14 @@ package importer
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -70,6 +72,72 @@ func TestGemma3GGUF(t *testing.T) {
 	dir := gemmaCheckpoint(t, "qwen3", "Gemma3ForCausalLM", mergeEdits(gemma3Config, map[string]any{"query_pre_attn_scalar": 16, "sliding_window_pattern": 6}))
 	got, _ := importAndCheck(t, dir, tokens)
 	checkGGUF(t, dir, "gemma3", tokens, got)
+
+	// gemma3.rope.freq_base_swa, the sliding layers' base: 10⁶ in the
+	// file decodes as rope_local_base_freq 10⁶ in config.json; 1 is an
+	// error naming the key.
+	local := gemmaCheckpoint(t, "qwen3", "Gemma3ForCausalLM", mergeEdits(gemma3Config, map[string]any{"query_pre_attn_scalar": 16, "sliding_window_pattern": 6, "rope_local_base_freq": 1e6}))
+	want, _ := importAndCheck(t, local, tokens)
+	if rel, _ := agreement(want, got); rel < 1e-3 {
+		t.Errorf("a local rope base of 10⁶ moves the logits by only %.3g of max |logit|", rel)
+	}
+	for _, tc := range []struct {
+		base float32
+		err  string
+	}{{1e6, ""}, {1, "gemma3.rope.freq_base_swa = 1: rlx needs a finite rope base above 1"}} {
+		path := withKV(t, convertToGGUF(t, dir, 0, false), "gemma3.rope.freq_base_swa", tc.base)
+		m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("freq_base_swa %g: error %v, want %q", tc.base, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := agreement(decodeModule(t, m.Module, m.Source, tokens), want)
+		m.Source.Close()
+		if rel > 1e-5 {
+			t.Errorf("freq_base_swa 10⁶: %.3g from the safetensors with rope_local_base_freq 10⁶ (tolerance 1e-5)", rel)
+		}
+	}
+}
+
+// withKV writes the GGUF file data with one more metadata pair and
+// returns its path.
+func withKV(t *testing.T, data []byte, key string, value any) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "in.gguf")
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := gguf.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var w gguf.Writer
+	for _, kv := range g.KV {
+		w.Add(kv.Key, kv.Value)
+	}
+	w.Add(key, value)
+	for _, name := range g.Names() {
+		info, _ := g.Tensor(name)
+		b, err := g.TensorData(info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddTensor(name, info.Type, info.Shape(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "out.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestGemma3: a Gemma3ForCausalLM checkpoint (the qwen3 fixture's tensors
