@@ -73,8 +73,18 @@ func FuzzImportGGUF(f *testing.F) {
 	if err := next.W.WriteFile(nextPath); err != nil {
 		f.Fatal(err)
 	}
+	// Gemma 2's caps and Phi-3's LongRoPE tensors (stop 56), converted
+	// from their transformers fixtures.
+	paths := []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath, "testdata/gguf/qwen2-q8_0.gguf", "testdata/gguf/phi3-q8_0.gguf"}
+	for _, name := range []string{"gemma2", "phi3_longrope_long"} {
+		path := filepath.Join(f.TempDir(), name+".gguf")
+		if err := os.WriteFile(path, convertToGGUF(f, loadFixture(f, name).dir, gguf.Q8_0, false), 0o644); err != nil {
+			f.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
 	var files []*gguf.File
-	for _, path := range []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath, "testdata/gguf/qwen2-q8_0.gguf", "testdata/gguf/phi3-q8_0.gguf"} {
+	for _, path := range paths {
 		g, err := gguf.Open(path)
 		if err != nil {
 			f.Fatal(err)
