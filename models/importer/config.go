@@ -451,7 +451,7 @@ func (s *spec) readGemma(c *config, version int) {
 		return
 	}
 	if _, ok := c.raw["tie_word_embeddings"]; !ok {
-		s.tied = true // Gemma3TextConfig's default
+		s.tied = true // Gemma2Config's and Gemma3TextConfig's default
 	}
 	c.reject("attention_bias", "false")
 	globalEvery := 6 // sliding_window_pattern's default

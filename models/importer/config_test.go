@@ -150,6 +150,16 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "rms_norm_eps": 1e999}`, `field "rms_norm_eps" = 1e999 is not a number`},
 		{baseQwen35 + `, "full_attention_interval": -1}`, `field "full_attention_interval" = -1 is not a non-negative integer`},
 		{`{"architectures": ["LlamaForCausalLM", "Other"]}`, `names 2 architectures`},
+		// Stop 56's: YaRN keyed by layer type (Gemma 3's form), two expert
+		// counts that disagree, a Gemma 2 whose cap is zero.
+		{`{"architectures": ["Gemma3ForCausalLM"], ` + gemmaFields + `, "rope_parameters": {"full_attention": {"rope_type": "yarn", "rope_theta": 1e6, "factor": 4, "original_max_position_embeddings": 64},
+		  "sliding_attention": {"rope_type": "default", "rope_theta": 10000}}}`,
+			`rope_parameters.full_attention: rlx reads YaRN and LongRoPE for one rope a model, not per layer type`},
+		{`{"architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8,
+		  "num_experts": 4, "num_local_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 8}`,
+			`num_experts = 4 and num_local_experts = 8 disagree`},
+		{`{"architectures": ["Gemma2ForCausalLM"], ` + gemmaFields + `, "final_logit_softcapping": 0}`,
+			`field "final_logit_softcapping" = 0: rlx needs a finite positive cap, or null`},
 		// The error paths of stop 55's architectures.
 		{`{"architectures": ["Qwen3_5ForConditionalGeneration"], "vision_config": {}}`,
 			`missing field "text_config" (Qwen3_5ForConditionalGeneration keeps the text model's fields there)`},
