@@ -11,7 +11,7 @@
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1501 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1801 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/V",
 # ".devcarry/O", ".devcarry/ab.sh"] for a, [".devcarry/H.tgz"] for b,
@@ -21,24 +21,26 @@
 #   bash bench/gpu/next.sh b   # about 2.5 min
 #   bash bench/gpu/next.sh c   # about 1.5 min
 #
-# a: ab.sh of the committed emitter (V: norm rows of whole vectors read
-#    and written four elements at a time, f16 rows as half4) against O
-#    (variants/norm-scalar.patch: the output pass and f16 rows element
-#    by element, as before stop 54), three rounds, the rms_norm rows
-#    shown (4096 rows of 4096 in f32 and in f16, and one row): stop 54
-#    could not time it (its device call failed).
+# a: ab.sh of .devcarry/V against .devcarry/O (the norms' vector and
+#    scalar output passes), three rounds, the rms_norm rows shown: run
+#    37a; stop 56 committed W (vector output for 16-bit rows only, run
+#    37e). Kept for A/B of later norm variants: prepare them as V and O.
 # b: the full check of H: correctness at small and real sizes, the
-#    sanitizers at small and real sizes (stop 54's norm kernels have run
-#    on no GPU), the bench table (report.md under $OUT/C).
+#    sanitizers at small and real sizes, the bench table (report.md
+#    under $OUT/C). Stop 56 made H at 9f63691 (W) but could not run it:
+#    its norms' f16 stores and f32 scalar pass have each been checked
+#    (run 37b and earlier), W as a whole not; and the issue's numbers
+#    want an H200.
 # c: the random suite in .devcarry/R: each job against the interpreter
-#    three times, and the four sanitizers (report.md under $OUT/R).
-# d: the transformers fixtures stop 55 could not make (Qwen2, Mistral,
-#    Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3, Llama with attention
-#    biases; torch and transformers run there, on
-#    the CPU or the GPU), as $OUT/fixtures.tgz: untar it into
-#    models/importer/testdata/hf, add the eight names to fixtureNames
-#    (hf_test.go) and q8Bound (gguf_test.go), and fill docs/import.md's
-#    agreement table. No carry; under a minute.
+#    three times, and the four sanitizers (report.md under $OUT/R);
+#    1–1800 have run (runs 33a–37c): prepare the next with
+#    -random-first 1801.
+# d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
+#    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
+#    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
+#    $OUT/fixtures.tgz: untar it into models/importer/testdata/hf (the
+#    variants' weights already shared by share_weights.py). No carry;
+#    under a minute.
 set -u
 case ${1:-} in
 a | b | c | d) ;;
