@@ -481,13 +481,9 @@ func (s *spec) readGemma(c *config, version int) {
 	}
 	s.sliding = sliding
 	if !given {
-		s.sliding = make([]bool, s.layers)
 		// transformers 5.17 writes Gemma 3's as _sliding_window_pattern
 		// (beside layer_types, which rule where given).
-		pattern := c.int("sliding_window_pattern", c.int("_sliding_window_pattern", globalEvery, false), false)
-		for i := range s.sliding {
-			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
-		}
+		s.sliding = slidingEvery(s.layers, c.int("sliding_window_pattern", c.int("_sliding_window_pattern", globalEvery, false), false))
 	}
 	c.used["sliding_window_pattern"], c.used["_sliding_window_pattern"] = true, true
 	s.setWindow(c.int("sliding_window", 4096, false))
@@ -693,7 +689,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 	case "yarn":
 		s.readYarn(c, sub)
 	case "longrope":
-		s.readLongRope(c, sub, theta)
+		s.readLongRope(c, sub)
 	default:
 		name := "rope_parameters"
 		if legacy {
@@ -789,7 +785,7 @@ func (s *spec) readYarn(c, sub *config) {
 // one token at a time does (its cache keeps earlier keys as rotated;
 // a prompt longer than original, run as one pass, takes the long
 // factors at every position there).
-func (s *spec) readLongRope(c, sub *config, theta float64) {
+func (s *spec) readLongRope(c, sub *config) {
 	orig := originalContext(c, sub)
 	factors := func(key string) []float64 {
 		v, ok := sub.get(key)
@@ -829,18 +825,7 @@ func (s *spec) readLongRope(c, sub *config, theta float64) {
 		c.fail("rope_type \"longrope\" needs a finite positive attention_factor, got %g", attn)
 		return
 	}
-	base := ropeFrequencies(theta, s.rotaryDim)
-	for i, f := range base {
-		s.invFreq[i] = f / short[i]
-	}
-	if int(orig) < s.maxTokens {
-		s.longInvFreq = make([]float64, len(base))
-		for i, f := range base {
-			s.longInvFreq[i] = f / long[i]
-		}
-		s.longFrom = int(orig)
-	}
-	s.ropeAttn = attn
+	s.setLongRope(short, long, int(orig), attn)
 }
 
 func (s *spec) allFull() {

@@ -35,35 +35,19 @@ var ggufArch = map[string]string{
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 }
 
-// linearRope reports whether the checkpoint's config asks for linear rope
-// scaling (rope_parameters, or the older rope_scaling), and its factor.
-func linearRope(t testing.TB, dir string) (bool, float64) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg struct {
-		Params, Scaling map[string]any
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		t.Fatal(err)
-	}
-	json.Unmarshal(raw["rope_parameters"], &cfg.Params)
-	json.Unmarshal(raw["rope_scaling"], &cfg.Scaling)
-	for _, p := range []map[string]any{cfg.Params, cfg.Scaling} {
-		if p["rope_type"] == "linear" || p["type"] == "linear" {
-			f, _ := p["factor"].(float64)
-			return true, f
-		}
-	}
-	return false, 0
+// ropeScaling is the part of a config's rope parameters the converter
+// writes into GGUF.
+type ropeScaling struct {
+	RopeType    string    `json:"rope_type"`
+	Type        string    `json:"type"`
+	Factor      float64   `json:"factor"`
+	ShortFactor []float32 `json:"short_factor"`
+	LongFactor  []float32 `json:"long_factor"`
 }
 
-// longRope returns the checkpoint's LongRoPE factors, if its config asks
-// for LongRoPE.
-func longRope(t testing.TB, dir string) (short, long []float32, ok bool) {
+// configRope returns the checkpoint's rope parameters (rope_parameters,
+// or the older rope_scaling) if its config asks for the rope type kind.
+func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
 	if err != nil {
@@ -74,17 +58,12 @@ func longRope(t testing.TB, dir string) (short, long []float32, ok bool) {
 		t.Fatal(err)
 	}
 	for _, key := range []string{"rope_parameters", "rope_scaling"} {
-		var p struct {
-			RopeType    string    `json:"rope_type"`
-			Type        string    `json:"type"`
-			ShortFactor []float32 `json:"short_factor"`
-			LongFactor  []float32 `json:"long_factor"`
-		}
-		if json.Unmarshal(raw[key], &p) == nil && (p.RopeType == "longrope" || p.Type == "longrope") {
-			return p.ShortFactor, p.LongFactor, true
+		var p ropeScaling
+		if json.Unmarshal(raw[key], &p) == nil && (p.RopeType == kind || p.Type == kind) {
+			return p, true
 		}
 	}
-	return nil, nil, false
+	return ropeScaling{}, false
 }
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
@@ -153,14 +132,14 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		orig := c.int("original_max_position_embeddings", 512, false)
 		w.Add(key("rope.scaling.original_context_length"), uint32(orig))
 		w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
-		if short, long, ok := longRope(t, dir); ok {
+		if p, ok := configRope(t, dir, "longrope"); ok {
 			attn := 1.0
 			if scale := float64(c.int("max_position_embeddings", 0, false)) / float64(orig); scale > 1 {
 				attn = math.Sqrt(1 + math.Log(scale)/math.Log(float64(orig)))
 			}
 			w.Add(key("rope.scaling.attn_factor"), float32(attn))
-			out = append(out, converted{name: "rope_factors_long.weight", shape: []int{len(long)}, data: long},
-				converted{name: "rope_factors_short.weight", shape: []int{len(short)}, data: short})
+			out = append(out, converted{name: "rope_factors_long.weight", shape: []int{len(p.LongFactor)}, data: p.LongFactor},
+				converted{name: "rope_factors_short.weight", shape: []int{len(p.ShortFactor)}, data: p.ShortFactor})
 		}
 	}
 	if s.keyHeads > 0 {
@@ -193,10 +172,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
 	}
-	if kind, factor := linearRope(t, dir); kind {
+	if p, ok := configRope(t, dir, "linear"); ok {
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
 		w.Add(key("rope.scaling.type"), "linear")
-		w.Add(key("rope.scaling.factor"), float32(factor))
+		w.Add(key("rope.scaling.factor"), float32(p.Factor))
 	} else if permutesRope(s.arch) {
 		// rope_freqs: the divisor of each frequency (llama3 scaling).
 		factors := make([]float32, len(s.invFreq))

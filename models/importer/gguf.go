@@ -58,17 +58,19 @@ func (m *ggufMeta) readLongRope(s *spec, src *weights.Source) error {
 	if !hasShort || !hasLong {
 		return fmt.Errorf("LongRoPE needs both tensors rope_factors_short and rope_factors_long; the file has one")
 	}
-	factors := func(name string) ([]float32, error) {
+	factors := func(name string) ([]float64, error) {
 		t, err := src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: tensor.F32, Shape: []int{len(s.invFreq)}}})
 		if err != nil {
 			return nil, fmt.Errorf("tensor %q: %v", name, err)
 		}
+		f := make([]float64, t.Len())
 		for i, d := range t.Floats() {
 			if !(d > 0) || math.IsInf(float64(d), 0) {
 				return nil, fmt.Errorf("tensor %q holds %g at %d; rlx needs finite positive divisors", name, d, i)
 			}
+			f[i] = float64(d)
 		}
-		return t.Floats(), nil
+		return f, nil
 	}
 	short, err := factors("rope_factors_short.weight")
 	if err != nil {
@@ -87,18 +89,7 @@ func (m *ggufMeta) readLongRope(s *spec, src *weights.Source) error {
 		return fmt.Errorf("%s = %d, %s = %g: LongRoPE needs a positive original context and a finite positive factor",
 			m.key("rope.scaling.original_context_length"), orig, m.key("rope.scaling.attn_factor"), attn)
 	}
-	base := s.invFreq
-	s.invFreq = make([]float64, len(base))
-	for i, f := range base {
-		s.invFreq[i] = f / float64(short[i])
-	}
-	if orig < s.maxTokens {
-		s.longInvFreq, s.longFrom = make([]float64, len(base)), orig
-		for i, f := range base {
-			s.longInvFreq[i] = f / float64(long[i])
-		}
-	}
-	s.ropeAttn = attn
+	s.setLongRope(short, long, orig, attn)
 	return nil
 }
 
@@ -381,17 +372,11 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			s.attnScale = 1 / math.Sqrt(float64(s.hidden/s.heads))
 		}
 		s.allFull()
-		s.sliding = make([]bool, s.layers)
-		for i := range s.sliding {
-			s.sliding[i] = i%2 == 0
-		}
+		s.sliding = slidingEvery(s.layers, 2)
 		s.attnSoftcap = m.float("attn_logit_softcapping", 50)
 		s.finalSoftcap = m.float("final_logit_softcapping", 30)
-		for _, c := range []float64{s.attnSoftcap, s.finalSoftcap} {
-			if !(c > 0) || math.IsInf(c, 0) {
-				m.fail("%s = %g, %s = %g: rlx needs finite positive caps", m.key("attn_logit_softcapping"), s.attnSoftcap, m.key("final_logit_softcapping"), s.finalSoftcap)
-				break
-			}
+		if bad := func(c float64) bool { return !(c > 0) || math.IsInf(c, 0) }; bad(s.attnSoftcap) || bad(s.finalSoftcap) {
+			m.fail("%s = %g, %s = %g: rlx needs finite positive caps", m.key("attn_logit_softcapping"), s.attnSoftcap, m.key("final_logit_softcapping"), s.finalSoftcap)
 		}
 	case "gemma3":
 		// llama.cpp's gemma3: norms with their 1 added, the embeddings ×
@@ -404,11 +389,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			s.attnScale = 1 / math.Sqrt(float64(s.hidden/s.heads))
 		}
 		s.allFull()
-		pattern := m.uint("attention.sliding_window_pattern", 6, false)
-		s.sliding = make([]bool, s.layers)
-		for i := range s.sliding {
-			s.sliding[i] = pattern > 0 && (i+1)%pattern != 0
-		}
+		s.sliding = slidingEvery(s.layers, m.uint("attention.sliding_window_pattern", 6, false))
 		local := m.float("rope.freq_base_swa", 10000)
 		if !(local > 1) || math.IsInf(local, 0) {
 			m.fail("%s = %g: rlx needs a finite rope base above 1", m.key("rope.freq_base_swa"), local)

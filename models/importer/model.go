@@ -20,22 +20,19 @@ func (g *builder) model() {
 	// float32: angle = pos·inv_freq, then cos and sin.
 	g.at("rope")
 	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
-	tables := func(invFreq []float64) (cos, sin *ir.Value) {
-		freqs := g.mul(posf, g.constF32([]int{1, len(invFreq)}, invFreq...))
-		return g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
+	freqs := func(invFreq []float64) *ir.Value { return g.constF32([]int{1, len(invFreq)}, invFreq...) }
+	tables := func(f *ir.Value) (cos, sin *ir.Value) {
+		angles := g.mul(posf, f)
+		return g.unary(graph.CosName, angles), g.unary(graph.SinName, angles)
 	}
-	var cos, sin *ir.Value
-	inv := s.invFreq
+	f := freqs(s.invFreq)
 	if s.longInvFreq != nil {
 		// LongRoPE: from longFrom on, the long factors' frequencies.
-		short := g.constF32([]int{1, len(inv)}, inv...)
-		long := g.constF32([]int{1, len(inv)}, s.longInvFreq...)
+		long := freqs(s.longInvFreq)
 		useLong := g.cmp(graph.CmpGE, g.reshape(pos, 1, 1), g.constI32([]int{1, 1}, int64(s.longFrom)))
-		freqs := g.mul(posf, g.sel(useLong, long, short))
-		cos, sin = g.unary(graph.CosName, freqs), g.unary(graph.SinName, freqs)
-	} else {
-		cos, sin = tables(inv)
+		f = g.sel(useLong, long, f)
 	}
+	cos, sin := tables(f)
 	if s.ropeAttn != 0 && s.ropeAttn != 1 {
 		// YaRN's and LongRoPE's attention factor, on cos and sin in f32
 		// as transformers applies it.
@@ -44,7 +41,7 @@ func (g *builder) model() {
 	}
 	lcos, lsin := cos, sin
 	if s.localInvFreq != nil {
-		lcos, lsin = tables(s.localInvFreq) // Gemma 3's sliding layers rotate at their own base
+		lcos, lsin = tables(freqs(s.localInvFreq)) // Gemma 3's sliding layers rotate at their own base
 	}
 
 	// The caches hold maxTokens rows; this step writes row pos and attends

@@ -102,6 +102,36 @@ func ropeFrequencies(theta float64, rotaryDim int) []float64 {
 	return f
 }
 
+// setLongRope divides s's unscaled frequencies by LongRoPE's short
+// factors, and, where the cache reaches past the original context orig,
+// keeps them divided by the long factors for the positions from orig on;
+// attn is the factor on cos and sin. The safetensors and GGUF readers
+// share it.
+func (s *spec) setLongRope(short, long []float64, orig int, attn float64) {
+	base := s.invFreq
+	s.invFreq = make([]float64, len(base))
+	for i, f := range base {
+		s.invFreq[i] = f / short[i]
+	}
+	if orig < s.maxTokens {
+		s.longInvFreq, s.longFrom = make([]float64, len(base)), orig
+		for i, f := range base {
+			s.longInvFreq[i] = f / long[i]
+		}
+	}
+	s.ropeAttn = attn
+}
+
+// slidingEvery is Gemma's pattern of sliding layers: every layer but each
+// globalEvery-th (none slides where globalEvery is 0).
+func slidingEvery(layers, globalEvery int) []bool {
+	sliding := make([]bool, layers)
+	for i := range sliding {
+		sliding[i] = globalEvery > 0 && (i+1)%globalEvery != 0
+	}
+	return sliding
+}
+
 // setWindow takes a sliding window of w tokens; one at least the cache's
 // length masks nothing and is dropped.
 func (s *spec) setWindow(w int) {

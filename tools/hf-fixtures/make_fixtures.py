@@ -75,6 +75,11 @@ GDN = dict(
 PHI3_TOKENS = dict(bos_token_id=1, eos_token_id=2, pad_token_id=None)
 
 
+# The routed MoE fixtures' experts: 8 of 32 rows, top 2, every layer
+# sparse (Qwen2-MoE, Qwen3-MoE, Qwen3-Next).
+MOE = dict(num_experts=8, num_experts_per_tok=2, moe_intermediate_size=32, decoder_sparse_step=1)
+
+
 def phi3_longrope(original):
     """Phi-3 with LongRoPE over an original context of `original` tokens."""
     return dict(
@@ -133,11 +138,8 @@ def specs():
             tie_word_embeddings=False,
             use_sliding_window=False,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
-            num_experts=8,
-            num_experts_per_tok=2,
-            moe_intermediate_size=32,
+            **MOE,
             norm_topk_prob=True,
-            decoder_sparse_step=1,
             mlp_only_layers=[1],
         ), torch.float32, False),
         ("mixtral", "MixtralForCausalLM", "MixtralConfig", dict(
@@ -153,12 +155,9 @@ def specs():
             tie_word_embeddings=False,
             use_sliding_window=False,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
-            num_experts=8,
-            num_experts_per_tok=2,
-            moe_intermediate_size=32,
+            **MOE,
             shared_expert_intermediate_size=48,
             norm_topk_prob=False,
-            decoder_sparse_step=1,
             mlp_only_layers=[],
         ), torch.float32, False),
         ("gemma3", "Gemma3ForCausalLM", "Gemma3TextConfig", dict(
@@ -226,12 +225,9 @@ def specs():
             tie_word_embeddings=False,
             layer_types=HYBRID_LAYERS,
             rope_parameters=dict(rope_type="default", rope_theta=10000000.0, partial_rotary_factor=0.5),
-            num_experts=8,
-            num_experts_per_tok=2,
-            moe_intermediate_size=32,
+            **MOE,
             shared_expert_intermediate_size=48,
             norm_topk_prob=True,
-            decoder_sparse_step=1,
             mlp_only_layers=[],
         ), torch.bfloat16, True),
     ]
