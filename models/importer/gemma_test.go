@@ -104,8 +104,8 @@ func TestGemma3GGUF(t *testing.T) {
 	}
 }
 
-// withKV writes the GGUF file data with one more metadata pair and
-// returns its path.
+// withKV writes the GGUF file data with the metadata pair key = value
+// (replacing the file's, or added) and returns its path.
 func withKV(t *testing.T, data []byte, key string, value any) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -120,7 +120,9 @@ func withKV(t *testing.T, data []byte, key string, value any) string {
 	defer g.Close()
 	var w gguf.Writer
 	for _, kv := range g.KV {
-		w.Add(kv.Key, kv.Value)
+		if kv.Key != key {
+			w.Add(kv.Key, kv.Value)
+		}
 	}
 	w.Add(key, value)
 	for _, name := range g.Names() {
@@ -273,5 +275,11 @@ func TestGemma2(t *testing.T) {
 	}
 	if _, err := specOf(t, base+`, "attn_logit_softcapping": -1}`); err == nil || !strings.Contains(err.Error(), `field "attn_logit_softcapping" = -1: rlx needs a finite positive cap, or null`) {
 		t.Errorf("a negative cap: error %v", err)
+	}
+	// The GGUF form's caps are checked too.
+	path := withKV(t, convertToGGUF(t, dir, 0, false), "gemma2.final_logit_softcapping", float32(0))
+	if _, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16}); err == nil ||
+		!strings.Contains(err.Error(), "gemma2.attn_logit_softcapping = 0.5, gemma2.final_logit_softcapping = 0: rlx needs finite positive caps") {
+		t.Errorf("a GGUF cap of 0: error %v", err)
 	}
 }

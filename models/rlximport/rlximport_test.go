@@ -156,6 +156,28 @@ func TestErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// Both of LongRoPE's tensors, all ones but long[0] = first, and the
+	// metadata pairs kv.
+	bothLongRope := func(first float32, kv ...any) string {
+		return llama("longrope2.gguf", func(m *ggufgen.Model) {
+			for _, name := range []string{"rope_factors_short.weight", "rope_factors_long.weight"} {
+				v := make([]byte, 4*64)
+				for i := range 64 {
+					f := float32(1)
+					if i == 0 && name == "rope_factors_long.weight" {
+						f = first
+					}
+					binary.LittleEndian.PutUint32(v[4*i:], math.Float32bits(f))
+				}
+				if err := m.W.AddTensor(name, gguf.TypeF32, []int{64}, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := 0; i < len(kv); i += 2 {
+				m.W.Add(kv[i].(string), kv[i+1])
+			}
+		})
+	}
 
 	for _, tc := range []struct {
 		name, path, want string
@@ -166,6 +188,12 @@ func TestErrors(t *testing.T) {
 		{"yarn rope", scaling("llama.rope.scaling.type", "yarn", "llama.rope.scaling.factor", float32(4)),
 			`scaling.gguf: llama.rope.scaling.type = "yarn" is not supported (rlx implements rope without scaling, linear scaling, and Llama 3's rope_freqs)`},
 		{"LongRoPE", longRope, `longrope.gguf: LongRoPE needs both tensors rope_factors_short and rope_factors_long; the file has one`},
+		{"LongRoPE zero factor", bothLongRope(0, "llama.rope.scaling.original_context_length", uint32(4096)),
+			`longrope2.gguf: tensor "rope_factors_long.weight" holds 0 at 0; rlx needs finite positive divisors`},
+		{"LongRoPE without its original context", bothLongRope(1),
+			`longrope2.gguf: missing metadata key llama.rope.scaling.original_context_length`},
+		{"LongRoPE zero attention factor", bothLongRope(1, "llama.rope.scaling.original_context_length", uint32(4096), "llama.rope.scaling.attn_factor", float32(0)),
+			`longrope2.gguf: llama.rope.scaling.original_context_length = 4096, llama.rope.scaling.attn_factor = 0: LongRoPE needs a positive original context and a finite positive factor`},
 		{"rope_freqs negative", ropeFreqs(-2), fmt.Sprintf(freqsWant, "-2")},
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
