@@ -24,7 +24,7 @@ import (
 // and up one gate_up_proj, as Phi-3 stores them.
 func variant(t testing.TB, base, arch string, edits map[string]any, roles []string, scale float64) string {
 	t.Helper()
-	from := filepath.Join("testdata", "hf", base)
+	from := fixtureWeights(t, base) // a variant fixture's tensors are its weights_from's
 	cfg := fixtureConfig(t, base, edits)
 	cfg["architectures"] = []string{arch}
 	dir := t.TempDir()

@@ -754,25 +754,7 @@ func (s *spec) readYarn(c, sub *config) {
 		c.fail("rope_type \"yarn\" needs finite positive attention_factor, beta_fast and beta_slow, got %.3g, %g and %g", attn, fast, slow)
 		return
 	}
-	dim := float64(s.rotaryDim)
-	correction := func(rotations float64) float64 {
-		return dim * math.Log(orig/(rotations*2*math.Pi)) / (2 * math.Log(s.theta))
-	}
-	low, high := correction(fast), correction(slow)
-	if truncate {
-		low, high = math.Floor(low), math.Ceil(high)
-	}
-	low, high = max(low, 0), min(high, dim-1)
-	if low == high {
-		high += 0.001
-	}
-	for i, f := range s.invFreq {
-		// extrapolation's weight: 1 − the ramp, which rises from the
-		// low correction dim to the high one.
-		ramp := min(max((float64(i)-low)/(high-low), 0), 1)
-		s.invFreq[i] = f/factor*ramp + f*(1-ramp)
-	}
-	s.ropeAttn = attn
+	s.setYarn(yarn{factor: factor, orig: orig, attn: attn, fast: fast, slow: slow, ext: 1, truncate: truncate})
 }
 
 // readLongRope reads LongRoPE (transformers' _compute_longrope_parameters

@@ -43,6 +43,11 @@ type ropeScaling struct {
 	Factor      float64   `json:"factor"`
 	ShortFactor []float32 `json:"short_factor"`
 	LongFactor  []float32 `json:"long_factor"`
+	// YaRN's (the optional ones written only where the config has them)
+	Original        float64  `json:"original_max_position_embeddings"`
+	BetaFast        *float64 `json:"beta_fast"`
+	BetaSlow        *float64 `json:"beta_slow"`
+	AttentionFactor *float64 `json:"attention_factor"`
 }
 
 // configRope returns the checkpoint's rope parameters (rope_parameters,
@@ -172,7 +177,18 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
 	}
-	if p, ok := configRope(t, dir, "linear"); ok {
+	if p, ok := configRope(t, dir, "yarn"); ok {
+		// TextModel.set_gguf_parameters: YaRN's factor and original
+		// context, and its optional parameters as yarn_* keys.
+		w.Add(key("rope.scaling.type"), "yarn")
+		w.Add(key("rope.scaling.factor"), float32(p.Factor))
+		w.Add(key("rope.scaling.original_context_length"), uint32(p.Original))
+		for k, v := range map[string]*float64{"yarn_beta_fast": p.BetaFast, "yarn_beta_slow": p.BetaSlow, "yarn_attn_factor": p.AttentionFactor} {
+			if v != nil {
+				w.Add(key("rope.scaling."+k), float32(*v))
+			}
+		}
+	} else if p, ok := configRope(t, dir, "linear"); ok {
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
 		w.Add(key("rope.scaling.type"), "linear")
 		w.Add(key("rope.scaling.factor"), float32(p.Factor))

@@ -73,10 +73,10 @@ func FuzzImportGGUF(f *testing.F) {
 	if err := next.W.WriteFile(nextPath); err != nil {
 		f.Fatal(err)
 	}
-	// Gemma 2's caps and Phi-3's LongRoPE tensors (stop 56), converted
-	// from their transformers fixtures.
+	// Gemma 2's caps and Phi-3's LongRoPE tensors (stop 56), and YaRN's
+	// keys (stop 57), converted from their transformers fixtures.
 	paths := []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath, "testdata/gguf/qwen2-q8_0.gguf", "testdata/gguf/phi3-q8_0.gguf"}
-	for _, name := range []string{"gemma2", "phi3_longrope_long"} {
+	for _, name := range []string{"gemma2", "phi3_longrope_long", "qwen2_yarn"} {
 		path := filepath.Join(f.TempDir(), name+".gguf")
 		if err := os.WriteFile(path, convertToGGUF(f, loadFixture(f, name).dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)
@@ -108,6 +108,10 @@ func FuzzImportGGUF(f *testing.F) {
 				f.Add(uint8(which), uint8(i), uint8(0), uint64(1<<31-2), uint8(0), uint8(same))
 			case "feed_forward_length":
 				f.Add(uint8(which), uint8(i), uint8(6), uint64(1<<40), uint8(0), uint8(same))
+			case "rope.scaling.factor", "rope.scaling.original_context_length", "rope.freq_base":
+				// YaRN's ramp at extreme values (the bits of 1e30 and 1e-30).
+				f.Add(uint8(which), uint8(i), uint8(3), uint64(math.Float32bits(1e30)), uint8(0), uint8(same))
+				f.Add(uint8(which), uint8(i), uint8(3), uint64(math.Float32bits(1e-30)), uint8(0), uint8(same))
 			}
 		}
 	}

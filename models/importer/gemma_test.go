@@ -2,9 +2,11 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,9 +106,16 @@ func TestGemma3GGUF(t *testing.T) {
 	}
 }
 
-// withKV writes the GGUF file data with the metadata pair key = value
-// (replacing the file's, or added) and returns its path.
+// withKV writes data, a GGUF file, with the pair key replaced (or
+// added) by value; editKV with more than one.
 func withKV(t *testing.T, data []byte, key string, value any) string {
+	t.Helper()
+	return editKV(t, data, map[string]any{key: value})
+}
+
+// editKV writes data, a GGUF file, with each pair in edits replaced (or
+// added) by its value, and taken out where the value is nil.
+func editKV(t *testing.T, data []byte, edits map[string]any) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "in.gguf")
@@ -120,11 +129,15 @@ func withKV(t *testing.T, data []byte, key string, value any) string {
 	defer g.Close()
 	var w gguf.Writer
 	for _, kv := range g.KV {
-		if kv.Key != key {
+		if _, edited := edits[kv.Key]; !edited {
 			w.Add(kv.Key, kv.Value)
 		}
 	}
-	w.Add(key, value)
+	for _, key := range slices.Sorted(maps.Keys(edits)) {
+		if edits[key] != nil {
+			w.Add(key, edits[key])
+		}
+	}
 	for _, name := range g.Names() {
 		info, _ := g.Tensor(name)
 		b, err := g.TensorData(info)

@@ -36,8 +36,14 @@ var ggufKeys = []string{
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
 	"attention.sliding_window_pattern",     // gemma3: every n-th layer global (llama.cpp's default 6)
 	"rope.freq_base_swa",                   // gemma3: the sliding layers' rope base (default 10⁴)
-	"rope.scaling.original_context_length", // phi3: LongRoPE's original context, from which the long factors apply
-	"rope.scaling.attn_factor",             // phi3: LongRoPE's factor on cos and sin
+	"rope.scaling.original_context_length", // phi3: LongRoPE's original context; YaRN's
+	"rope.scaling.attn_factor",             // phi3: LongRoPE's factor on cos and sin; YaRN's, times its own
+	"rope.scaling.yarn_beta_fast",          // YaRN's ramp (default 32)
+	"rope.scaling.yarn_beta_slow",          // YaRN's ramp (default 1)
+	"rope.scaling.yarn_ext_factor",         // YaRN's ramp's weight (default 1)
+	"rope.scaling.yarn_attn_factor",        // YaRN's factor on cos and sin where ext_factor is 0
+	"rope.scaling.yarn_log_multiplier",     // DeepSeek's YaRN (refused unless 0)
+	"rope.scaling.finetuned",               // informational
 	"attn_logit_softcapping",               // gemma2: scores → cap·tanh(scores/cap) (default 50)
 	"final_logit_softcapping",              // gemma2: logits → cap·tanh(logits/cap) (default 30)
 }
@@ -90,6 +96,63 @@ func (m *ggufMeta) readLongRope(s *spec, src *weights.Source) error {
 			m.key("rope.scaling.original_context_length"), orig, m.key("rope.scaling.attn_factor"), attn)
 	}
 	s.setLongRope(short, long, orig, attn)
+	return nil
+}
+
+// readYarn reads YaRN as llama.cpp's converter writes it:
+// rope.scaling.factor, the original context
+// (rope.scaling.original_context_length, else context_length, as
+// llama.cpp's n_ctx_orig_yarn), and the yarn_* keys where the file has
+// them (convert_hf_to_gguf writes them from the config's beta_fast,
+// beta_slow, attention_factor and extrapolation_factor), else llama.cpp's
+// defaults: beta_fast 32, beta_slow 1, ext_factor 1, and on cos and sin
+// 0.1·ln factor + 1 (1 where ext_factor is 0), times
+// rope.scaling.attn_factor (default 1). The ramp is ggml's
+// (spec.setYarn). Where llama.cpp departs from the file, rlx follows the
+// file, as transformers follows the config: its loaders for llama, qwen2
+// and qwen3 read none of the yarn_* keys, and its context setup replaces
+// yarn_attn_factor wherever ext_factor is not 0.
+func (m *ggufMeta) readYarn(s *spec) error {
+	factor := m.float("rope.scaling.factor", 0)
+	orig := m.uint("rope.scaling.original_context_length", 0, false)
+	if orig == 0 {
+		orig = m.uint("context_length", 0, false)
+	}
+	y := yarn{
+		factor: factor, orig: float64(orig),
+		fast: m.float("rope.scaling.yarn_beta_fast", 32), slow: m.float("rope.scaling.yarn_beta_slow", 1),
+		ext: m.float("rope.scaling.yarn_ext_factor", 1), truncate: true, ggml: true,
+	}
+	attn := m.float("rope.scaling.attn_factor", 1)
+	yarnAttn := 1.0
+	if factor > 1 && y.ext != 0 {
+		yarnAttn = 0.1*math.Log(factor) + 1
+	}
+	yarnAttn = m.float("rope.scaling.yarn_attn_factor", yarnAttn)
+	logMul := m.float("rope.scaling.yarn_log_multiplier", 0)
+	if m.err != nil {
+		return m.err
+	}
+	finite := func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+	switch {
+	case !(factor > 0) || !finite(factor):
+		return fmt.Errorf("%s = %g: YaRN needs a finite positive factor", m.key("rope.scaling.factor"), factor)
+	case orig < 1:
+		return fmt.Errorf("YaRN needs the original context: %s (else %s) is missing or 0",
+			m.key("rope.scaling.original_context_length"), m.key("context_length"))
+	case !(y.fast > 0) || !(y.slow > 0) || !finite(y.fast) || !finite(y.slow):
+		return fmt.Errorf("%s = %g, %s = %g: YaRN needs finite positive rotation counts",
+			m.key("rope.scaling.yarn_beta_fast"), y.fast, m.key("rope.scaling.yarn_beta_slow"), y.slow)
+	case !(y.ext >= 0) || !finite(y.ext):
+		return fmt.Errorf("%s = %g: YaRN needs a finite weight ≥ 0", m.key("rope.scaling.yarn_ext_factor"), y.ext)
+	case !(attn > 0) || !finite(attn) || !(yarnAttn > 0) || !finite(yarnAttn):
+		return fmt.Errorf("%s = %g, %s = %g: YaRN needs finite positive factors on cos and sin",
+			m.key("rope.scaling.attn_factor"), attn, m.key("rope.scaling.yarn_attn_factor"), yarnAttn)
+	case logMul != 0:
+		return fmt.Errorf("%s = %g: rlx does not read DeepSeek's YaRN (mscale_all_dim)", m.key("rope.scaling.yarn_log_multiplier"), logMul)
+	}
+	y.attn = attn * yarnAttn
+	s.setYarn(y)
 	return nil
 }
 
@@ -280,9 +343,15 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma2's, gemma3's; llama.cpp's llama files carry none
 	scaling, _ := f.String(m.key("rope.scaling.type"))
 	switch scaling {
-	case "", "none", "linear":
+	case "", "none", "linear", "yarn":
+	case "longrope":
+		// convert_hf_to_gguf's TextModel names it; the factors are
+		// Phi-3's tensors (readLongRope).
+		if _, ok := src.Info("rope_factors_long.weight"); !ok {
+			m.fail("%s = %q needs the tensors rope_factors_short and rope_factors_long", m.key("rope.scaling.type"), scaling)
+		}
 	default:
-		m.fail("%s = %q is not supported (rlx implements rope without scaling, linear scaling, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), scaling)
+		m.fail("%s = %q is not supported (rlx implements none, linear, yarn and longrope, and Llama 3's rope_freqs)", m.key("rope.scaling.type"), scaling)
 	}
 	embed, ok := src.Info("token_embd.weight")
 	if !ok || len(embed.Shape) != 2 {
@@ -313,6 +382,11 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		}
 		for i := range s.invFreq {
 			s.invFreq[i] /= factor
+		}
+	}
+	if scaling == "yarn" {
+		if err := m.readYarn(s); err != nil {
+			return nil, naming{}, fmt.Errorf("%s: %v", f.Name, err)
 		}
 	}
 	if err := m.readLongRope(s, src); err != nil {

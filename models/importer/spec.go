@@ -102,6 +102,57 @@ func ropeFrequencies(theta float64, rotaryDim int) []float64 {
 	return f
 }
 
+// yarn is YaRN's parameters, as transformers' rope_parameters and
+// llama.cpp's rope.scaling keys give them.
+type yarn struct {
+	factor     float64 // frequencies interpolated: f / factor
+	orig       float64 // the original context, in which the corrections count rotations
+	attn       float64 // the factor on cos and sin
+	fast, slow float64 // rotations that bound the ramp (beta_fast, beta_slow)
+	ext        float64 // the ramp's weight (llama.cpp's ext_factor; transformers' is 1)
+	truncate   bool    // the correction dims floored and ceiled
+	ggml       bool    // ggml's ramp, whose width is at least 0.001, for an inverted one too
+}
+
+// setYarn blends each of s's frequencies between itself (extrapolation)
+// and itself / factor (interpolation) by a linear ramp over the dims
+// between the corrections for y.fast and y.slow rotations in the
+// original context, weighted by y.ext, and takes y.attn as the factor on
+// cos and sin: transformers' _compute_yarn_parameters, and ggml's
+// rope_yarn with its rope_yarn_corr_dims. The two differ only where
+// clamping inverts the corrections (a ramp of width ≤ 0): transformers
+// widens a zero width to 0.001, ggml any width below it.
+func (s *spec) setYarn(y yarn) {
+	dim := float64(s.rotaryDim)
+	correction := func(rotations float64) float64 {
+		return dim * math.Log(y.orig/(rotations*2*math.Pi)) / (2 * math.Log(s.theta))
+	}
+	low, high := correction(y.fast), correction(y.slow)
+	if y.truncate {
+		low, high = math.Floor(low), math.Ceil(high)
+	}
+	low, high = max(low, 0), min(high, dim-1)
+	width := high - low
+	switch {
+	case y.ggml:
+		width = max(width, 0.001)
+	case width == 0:
+		width = 0.001
+	}
+	for i, f := range s.invFreq {
+		// extrapolation's weight: 1 − the ramp, which rises from the
+		// low correction dim to the high one.
+		ramp := min(max((float64(i)-low)/width, 0), 1)
+		// the share of f / factor: the ramp where ext is 1
+		share := ramp
+		if y.ext != 1 {
+			share = 1 - (1-ramp)*y.ext
+		}
+		s.invFreq[i] = f/y.factor*share + f*(1-share)
+	}
+	s.ropeAttn = y.attn
+}
+
 // setLongRope divides s's unscaled frequencies by LongRoPE's short
 // factors, and, where the cache reaches past the original context orig,
 // keeps them divided by the long factors for the positions from orig on;
