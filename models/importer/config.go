@@ -305,6 +305,9 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	if msg := s.ropeOutOfRange(); msg != "" {
+		return nil, fmt.Errorf("%s: %s", c.path, msg)
+	}
 	return s, nil
 }
 

@@ -518,5 +518,8 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if m.err != nil {
 		return nil, naming{}, m.err
 	}
+	if msg := s.ropeOutOfRange(); msg != "" {
+		return nil, naming{}, fmt.Errorf("%s: %s", f.Name, msg)
+	}
 	return s, n, nil
 }

@@ -95,6 +95,10 @@ func TestGGUFYarn(t *testing.T) {
 		}
 	}
 
+	// The same guard on a config's scaling.
+	if _, err := specOf(t, ropeConfig(`{"rope_type": "linear", "rope_theta": 10000.0, "factor": 1e-300}`)); err == nil || !strings.Contains(err.Error(), "the rope frequency 0 is") {
+		t.Errorf("linear factor 1e-300: error %v, want one naming the rope frequency", err)
+	}
 	for _, tc := range []struct {
 		edits map[string]any
 		want  string
@@ -109,6 +113,9 @@ func TestGGUFYarn(t *testing.T) {
 		{map[string]any{"qwen2.rope.scaling.attn_factor": float32(0)}, "finite positive factors on cos and sin"},
 		{map[string]any{"qwen2.rope.scaling.yarn_attn_factor": float32(-2)}, "qwen2.rope.scaling.yarn_attn_factor = -2"},
 		{map[string]any{"qwen2.rope.scaling.yarn_log_multiplier": float32(0.1)}, "DeepSeek's YaRN"},
+		// a subnormal factor (the fuzzer's): frequencies past float32
+		{map[string]any{"qwen2.rope.scaling.factor": float32(3e-44)}, "the rope frequency 1 is 3.58"},
+		{map[string]any{"qwen2.rope.scaling.attn_factor": float32(1e30)}, "the factor on rope's cos and sin is 1.1386"},
 		{map[string]any{"qwen2.rope.scaling.yarn_beta_fast": "32"}, "qwen2.rope.scaling.yarn_beta_fast"},
 		{map[string]any{"qwen2.rope.scaling.type": "su"}, `qwen2.rope.scaling.type = "su" is not supported`},
 		{map[string]any{"qwen2.rope.scaling.type": "longrope"}, `qwen2.rope.scaling.type = "longrope" needs the tensors rope_factors_short and rope_factors_long`},

@@ -80,6 +80,30 @@ func (s *spec) badNumbers(theta, eps string) string {
 	return ""
 }
 
+// ropeOutOfRange says which rope frequency, after every scaling, would
+// make an angle (position × frequency, in the module's f32) or a factor
+// on cos and sin that is not a finite float32: a scaling factor near 0
+// (or a subnormal one) divides the frequencies past float32's range.
+func (s *spec) ropeOutOfRange() string {
+	for _, table := range []struct {
+		name string
+		f    []float64
+	}{{"", s.invFreq}, {"long ", s.longInvFreq}, {"sliding layers' ", s.localInvFreq}} {
+		for i, f := range table.f {
+			if !(f >= 0) || f*float64(max(s.maxTokens, 1)) > math.MaxFloat32 {
+				return fmt.Sprintf("the %srope frequency %d is %g after scaling: rlx needs position × frequency finite in float32 up to position %d (is the scaling factor near 0?)", table.name, i, f, s.maxTokens)
+			}
+		}
+	}
+	// q and k both take the factor, scores its square: real models use 1
+	// to about 2.5 (YaRN's 0.1·ln factor + 1, LongRoPE's
+	// √(1 + ln s / ln original)); 64 (scores × 4096) is far past any.
+	if s.ropeAttn != 0 && !(s.ropeAttn > 0 && s.ropeAttn <= 64) {
+		return fmt.Sprintf("the factor on rope's cos and sin is %g: rlx takes one in (0, 64] (scores take its square)", s.ropeAttn)
+	}
+	return ""
+}
+
 // gemma is what Gemma 3 adds to the Llama layout.
 type gemma struct {
 	localInvFreq []float64 // the sliding layers' rope frequencies (rope_local_base_freq)
