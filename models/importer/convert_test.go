@@ -33,6 +33,7 @@ var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
+	"Qwen3_5MoeForConditionalGeneration": "qwen35moe",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -323,7 +324,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	if hk > 0 {
 		r = hv / hk
 	}
-	tiled := ggufArch[s.arch] == "qwen35" && r > 1
+	tiled := (ggufArch[s.arch] == "qwen35" || ggufArch[s.arch] == "qwen35moe") && r > 1
 	switch rest {
 	case "linear_attn.in_proj_qkvz.weight":
 		// [q, k, v, z] per key head → attn_qkv (q of all heads, k, v) and

@@ -6,7 +6,7 @@
 // Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM,
 // Qwen3_5ForCausalLM, Qwen3NextForCausalLM and the text model of Qwen3.5's
 // vision-language checkpoints (GGUF: gemma2, gemma3, llama, phi3, qwen2, qwen2moe,
-// qwen3, qwen3moe, qwen35, qwen3next). docs/import.md is the user's guide.
+// qwen3, qwen3moe, qwen35, qwen35moe, qwen3next). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

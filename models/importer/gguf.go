@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen3next"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -486,7 +486,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.qkNorm = true
 		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
-	case "qwen35", "qwen3next":
+	case "qwen35", "qwen35moe", "qwen3next":
+		// qwen35moe is qwen35 (its value heads tiled, β and α apart)
+		// with qwen3next's experts and shared expert.
 		n = ggufNames("post_attention_norm")
 		s.qkNorm, s.gatedAttention = true, true
 		s.convKernel = m.uint("ssm.conv_kernel", 0, true)
@@ -509,9 +511,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 				s.layerTypes[i] = fullAttention
 			}
 		}
-		s.vTiled = arch == "qwen35" && s.valueHeads != s.keyHeads
-		if arch == "qwen3next" {
-			s.fusedBA = true
+		s.vTiled = arch != "qwen3next" && s.valueHeads != s.keyHeads
+		s.fusedBA = arch == "qwen3next"
+		if arch != "qwen35" {
 			m.readMoE(s, true, true)
 		}
 	}

@@ -1,8 +1,10 @@
 package importer
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,9 +125,55 @@ func TestQwen35VisionLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mm.Source.Close()
-	rel, bad := agreement(decodeModule(t, mm.Module, mm.Source, f.Tokens), want)
+	moeLogits := decodeModule(t, mm.Module, mm.Source, f.Tokens)
+	rel, bad := agreement(moeLogits, want)
 	t.Logf("Qwen3_5MoeForConditionalGeneration (one expert, the dense MLP) against the fixture: %.3g", rel)
 	if rel > 1e-6 || len(bad) > 0 {
 		t.Errorf("Qwen3_5MoeForConditionalGeneration: max |Δ| / max |logit| against the fixture = %.3g (tolerance 1e-6), arg-max differs at %v", rel, bad)
 	}
+	checkGGUF(t, moe, "qwen35moe", f.Tokens, moeLogits)
+}
+
+// TestQwen35MoeGGUF: Qwen3.5-MoE with four experts (top two, renormalised)
+// and a gated shared expert, every expert's weights random, decodes from
+// its GGUF file (qwen35moe: qwen35's tiled value heads, qwen3next's
+// stacked experts) as from its safetensors.
+func TestQwen35MoeGGUF(t *testing.T) {
+	f := loadFixture(t, "qwen3_5")
+	rng := rand.New(rand.NewPCG(3, 5))
+	random := func(shape ...int) *tensor.Tensor {
+		v := make([]float32, shape[0]*shape[1])
+		for i := range v {
+			v[i] = float32(0.2 * (2*rng.Float64() - 1))
+		}
+		tt, err := tensor.FromFloat32(tensor.F32, shape, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tt
+	}
+	dir := visionLanguage(t, "Qwen3_5MoeForConditionalGeneration", map[string]any{"num_experts": 4, "num_experts_per_tok": 2,
+		"moe_intermediate_size": 32, "shared_expert_intermediate_size": 8, "norm_topk_prob": true}, func(st *tensor.Safetensors) {
+		n := hfNamesOf("Qwen3_5MoeForConditionalGeneration")
+		for l := range 4 {
+			for _, role := range []string{roleGate, roleUp, roleDown} {
+				delete(st.Tensors, n.of(l, role))
+			}
+			for e := range 4 {
+				expert := func(role string) string { return strings.Replace(n.of(l, role), "*", strconv.Itoa(e), 1) }
+				st.Tensors[expert(roleExpertGate)] = random(32, 64)
+				st.Tensors[expert(roleExpertUp)] = random(32, 64)
+				st.Tensors[expert(roleExpertDown)] = random(64, 32)
+			}
+			for role, shape := range map[string][]int{roleRouter: {4, 64}, roleSharedGate: {8, 64}, roleSharedUp: {8, 64}, roleSharedDown: {64, 8}, roleSharedRouter: {1, 64}} {
+				st.Tensors[n.of(l, role)] = random(shape...)
+			}
+		}
+	})
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	checkGGUF(t, dir, "qwen35moe", f.Tokens, decodeModule(t, m.Module, m.Source, f.Tokens))
 }
