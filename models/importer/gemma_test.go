@@ -117,6 +117,14 @@ func withKV(t *testing.T, data []byte, key string, value any) string {
 // added) by its value, and taken out where the value is nil.
 func editKV(t *testing.T, data []byte, edits map[string]any) string {
 	t.Helper()
+	return rewriteGGUF(t, data, edits, nil)
+}
+
+// rewriteGGUF writes data, a GGUF file, with the pairs edited as editKV
+// does and each tensor written by add (as it is where add is nil); it
+// returns the new file's path.
+func rewriteGGUF(t *testing.T, data []byte, edits map[string]any, add func(w *gguf.Writer, name string, info *gguf.TensorInfo, b []byte)) string {
+	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "in.gguf")
 	if err := os.WriteFile(src, data, 0o644); err != nil {
@@ -144,7 +152,9 @@ func editKV(t *testing.T, data []byte, edits map[string]any) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.AddTensor(name, info.Type, info.Shape(), b); err != nil {
+		if add != nil {
+			add(&w, name, info, b)
+		} else if err := w.AddTensor(name, info.Type, info.Shape(), b); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -418,8 +418,15 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
 		if m.uint("expert_count", 0, false) > 0 {
-			// Mixtral: every layer routes.
+			// Mixtral: every layer routes. llama.cpp's files from
+			// before it stacked the experts (TheBloke's Mixtral GGUFs
+			// among them) hold a tensor an expert, blk.N.ffn_gate.E:
+			// the weight source stacks those.
 			m.readMoE(s, false, true)
+			_, stacked := src.Info(n.of(0, roleExpertGate))
+			if _, perExpert := src.Info("blk.0.ffn_gate.0.weight"); !stacked && perExpert {
+				n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = "blk.%d.ffn_gate.*.weight", "blk.%d.ffn_up.*.weight", "blk.%d.ffn_down.*.weight"
+			}
 		}
 	case "qwen2":
 		s.qkvBias = biasRequired

@@ -25,14 +25,10 @@ import (
 func TestGGUFYarn(t *testing.T) {
 	fx := loadFixture(t, "qwen2_yarn")
 	tokens := fx.Tokens
-	decodeGGUF := func(path string) *tensor.Tensor {
+	decode := func(path string) *tensor.Tensor {
 		t.Helper()
-		m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Source.Close()
-		return decodeModule(t, m.Module, m.Source, tokens)
+		logits, _ := decodeGGUF(t, path, tokens)
+		return logits
 	}
 	rope := map[string]any{"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "original_max_position_embeddings": 128,
 		"beta_fast": 2.0, "beta_slow": 0.25, "attention_factor": 1.3}
@@ -43,12 +39,12 @@ func TestGGUFYarn(t *testing.T) {
 		t.Fatalf("beta_fast, beta_slow and attention_factor move transformers' logits by only %.3g", rel)
 	}
 	file := convertToGGUF(t, dir, 0, false)
-	got := decodeGGUF(editKV(t, file, nil))
+	got := decode(editKV(t, file, nil))
 	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
 		t.Errorf("GGUF with yarn_* keys against safetensors: %.3g of max |logit| (tolerance 1e-5), arg-max differs at %v", rel, bad)
 	}
 	for _, k := range []string{"yarn_beta_fast", "yarn_beta_slow", "yarn_attn_factor"} {
-		without := decodeGGUF(editKV(t, file, map[string]any{"qwen2.rope.scaling." + k: nil}))
+		without := decode(editKV(t, file, map[string]any{"qwen2.rope.scaling." + k: nil}))
 		if rel, _ := agreement(without, want); rel < 1e-3 {
 			t.Errorf("the file without rope.scaling.%s decodes within %.3g of the one with it: the key is not read", k, rel)
 		}

@@ -426,10 +426,16 @@ func (s *Source) stack(spec ref.Spec) (*tensor.Tensor, error) {
 		return nil, err
 	}
 	want := spec.Type
-	if len(want.Shape) == 0 || want.Shape[0] != len(members) {
+	one := ref.TensorType{DType: want.DType}
+	switch {
+	case spec.Quant != nil && want.DType == tensor.UI8 && len(want.Shape) == 1 && want.Shape[0]%len(members) == 0:
+		// Quantised blocks, packed flat: the members' bytes end to end.
+		one.Shape = []int{want.Shape[0] / len(members)}
+	case len(want.Shape) == 0 || want.Shape[0] != len(members):
 		return nil, fmt.Errorf("weight %q stacks %d tensors in %s, expected %v", spec.Name, len(members), s.Path, want)
+	default:
+		one.Shape = want.Shape[1:]
 	}
-	one := ref.TensorType{DType: want.DType, Shape: want.Shape[1:]}
 	var buf bytes.Buffer
 	var floats []float32
 	for _, m := range members {

@@ -167,6 +167,9 @@ func TestGGUFColumns(t *testing.T) {
 	}
 	q2, _ := gguf.Quantize(gguf.Q6_K, vals, n, k)
 	w.AddTensor("exps", gguf.TypeQ6_K, []int{2, n, k}, append(append([]byte{}, q...), q2...))
+	// The same two as a tensor an expert (llama.cpp's older Mixtral files).
+	w.AddTensor("pe.0", gguf.TypeQ6_K, []int{n, k}, q)
+	w.AddTensor("pe.1", gguf.TypeQ6_K, []int{n, k}, q2)
 	path, s := openGGUF(t, &w)
 	defer s.Close()
 	use := func(f gguf.Format) ref.Spec {
@@ -201,6 +204,23 @@ func TestGGUFColumns(t *testing.T) {
 	if err != nil || !bytes.Equal(stack.Bytes(), append(append([]byte{}, want...), want2...)) {
 		t.Fatalf("the stack as q6_k_c16, expert by expert: %v", err)
 	}
+	// Stacked from a tensor an expert: the same bytes, in either format.
+	for _, f := range []gguf.Format{gguf.Q6_K, gguf.Q6_KC16} {
+		pe := spec("pe.*", tensor.UI8, 2*len(q))
+		pe.Quant = &ref.QuantUse{Format: f, N: n, K: k, Stacked: true}
+		sp.Quant.Format = f
+		got, err := s.Weight(pe)
+		whole, err2 := s.Weight(sp)
+		if err != nil || err2 != nil || !bytes.Equal(got.Bytes(), whole.Bytes()) {
+			t.Errorf("%v: per-expert tensors stacked: %v, %v", f, err, err2)
+		}
+	}
+	pe := spec("pe.*", tensor.UI8, 2*len(q)+1)
+	pe.Quant = &ref.QuantUse{Format: gguf.Q6_K, N: n, K: k, Stacked: true}
+	if _, err := s.Weight(pe); err == nil || !strings.Contains(err.Error(), `weight "pe.*" stacks 2 tensors in `+path) {
+		t.Errorf("per-expert tensors stacked to the wrong size: %v", err)
+	}
+	sp.Quant.Format = gguf.Q6_KC16
 	sp.Quant.Stacked = false
 	if _, err := s.Weight(sp); err == nil || !strings.Contains(err.Error(), `weight "exps" in `+path+`: 2520 bytes, but a q6_k_c16 [3, 512] weight needs 1260`) {
 		t.Errorf("the stack read as one matrix: %v", err)
