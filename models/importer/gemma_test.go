@@ -120,10 +120,10 @@ func editKV(t *testing.T, data []byte, edits map[string]any) string {
 	return rewriteGGUF(t, data, edits, nil)
 }
 
-// rewriteGGUF writes data, a GGUF file, with the pairs edited as editKV
-// does and each tensor written by add (as it is where add is nil); it
-// returns the new file's path.
-func rewriteGGUF(t *testing.T, data []byte, edits map[string]any, add func(w *gguf.Writer, name string, info *gguf.TensorInfo, b []byte)) string {
+// openGGUFData writes data, a GGUF file, into a new test directory and
+// opens it (closed when the test ends); it returns the file and the
+// directory.
+func openGGUFData(t *testing.T, data []byte) (*gguf.File, string) {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "in.gguf")
@@ -134,7 +134,16 @@ func rewriteGGUF(t *testing.T, data []byte, edits map[string]any, add func(w *gg
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.Close()
+	t.Cleanup(func() { g.Close() })
+	return g, dir
+}
+
+// rewriteGGUF writes data, a GGUF file, with the pairs edited as editKV
+// does and each tensor written by add (as it is where add is nil); it
+// returns the new file's path.
+func rewriteGGUF(t *testing.T, data []byte, edits map[string]any, add func(w *gguf.Writer, name string, info *gguf.TensorInfo, b []byte)) string {
+	t.Helper()
+	g, dir := openGGUFData(t, data)
 	var w gguf.Writer
 	for _, kv := range g.KV {
 		if _, edited := edits[kv.Key]; !edited {

@@ -306,9 +306,6 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if !slices.Contains(GGUFArchitectures(), arch) {
 		return nil, naming{}, fmt.Errorf("%s: general.architecture %q is not supported (rlx imports %s)", f.Name, arch, strings.Join(GGUFArchitectures(), ", "))
 	}
-	if n, err := f.Uint("split.count"); err == nil && n > 1 {
-		return nil, naming{}, fmt.Errorf("%s: split.count = %d: split GGUF files are not supported (merge them with llama-gguf-split --merge)", f.Name, n)
-	}
 	m := &ggufMeta{f: f, arch: arch}
 	var unknown []string
 	for _, kv := range f.KV {

@@ -1,6 +1,8 @@
 // Package weights binds graph.param ops to the tensors of checkpoint files:
 // a safetensors file, a Hugging Face checkpoint directory (model.safetensors,
-// or shards listed by model.safetensors.index.json), or a GGUF file. A
+// or shards listed by model.safetensors.index.json), or a GGUF file (or the
+// first part of one llama-gguf-split split, PREFIX-00001-of-0000N.gguf,
+// whose other parts it opens by their names). A
 // Source implements ref.Weights, so the interpreter, rlx-run and the
 // decode loop read weights from any of them by name.
 //

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -297,6 +298,75 @@ func (s *Source) openGGUF(path string) error {
 	}
 	s.GGUF = g
 	s.closers = append(s.closers, g)
+	parts, err := splitParts(g, path)
+	if err != nil {
+		return err
+	}
+	tensors := 0
+	for i, part := range parts {
+		if i > 0 {
+			if g, err = gguf.Open(part); err != nil {
+				return fmt.Errorf("%s: part %d of %d: %v", path, i+1, len(parts), err)
+			}
+			s.closers = append(s.closers, g)
+			if err := checkPart(g, part, i, len(parts)); err != nil {
+				return err
+			}
+		}
+		tensors += len(g.Tensors)
+		if err := s.addGGUF(g, part); err != nil {
+			return err
+		}
+	}
+	if want, err := s.GGUF.Uint("split.tensors.count"); err == nil && len(parts) > 1 && int(want) != tensors {
+		return fmt.Errorf("%s: split.tensors.count = %d, but its %d parts hold %d tensors", path, want, len(parts), tensors)
+	}
+	return nil
+}
+
+// splitPart is llama.cpp's name for part i (from 1) of n of a split
+// GGUF file (llama-gguf-split): PREFIX-0000i-of-0000n.gguf.
+var splitPart = regexp.MustCompile(`^(.*)-(\d{5})-of-(\d{5})\.gguf$`)
+
+// splitParts returns the files of the GGUF file g opened from path: path
+// alone, or, where its split.count is above 1, every part by llama.cpp's
+// names (path must be the first part, which holds the metadata).
+func splitParts(g *gguf.File, path string) ([]string, error) {
+	n, err := g.Uint("split.count")
+	if err != nil || n <= 1 {
+		return []string{path}, nil
+	}
+	no, err := g.Uint("split.no")
+	m := splitPart.FindStringSubmatch(path)
+	switch {
+	case n > 99999:
+		return nil, fmt.Errorf("%s: split.count = %d: more parts than llama.cpp's names can number", path, n)
+	case m == nil:
+		return nil, fmt.Errorf("%s: split.count = %d, but the name is not llama.cpp's PREFIX-00001-of-%05d.gguf, from which the other parts are named", path, n, n)
+	case err != nil || no != 0 || m[2] != "00001":
+		return nil, fmt.Errorf("%s: part %s of a split GGUF file: open the first, %s-00001-of-%s.gguf, which holds the metadata", path, m[2], m[1], m[3])
+	case m[3] != fmt.Sprintf("%05d", n):
+		return nil, fmt.Errorf("%s: split.count = %d, but the name says %s parts", path, n, m[3])
+	}
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("%s-%05d-of-%05d.gguf", m[1], i+1, n)
+	}
+	return parts, nil
+}
+
+// checkPart checks that g, opened from path, is part i (from 0) of n.
+func checkPart(g *gguf.File, path string, i, n int) error {
+	no, err1 := g.Uint("split.no")
+	count, err2 := g.Uint("split.count")
+	if err1 != nil || err2 != nil || int(no) != i || int(count) != n {
+		return fmt.Errorf("%s: split.no %d, split.count %d: not part %d of %d of the file it is named after", path, no, count, i, n)
+	}
+	return nil
+}
+
+// addGGUF adds the tensors of the GGUF file g (read from path).
+func (s *Source) addGGUF(g *gguf.File, path string) error {
 	for i := range g.Tensors {
 		t := &g.Tensors[i]
 		info := Info{Name: t.Name, File: path, Shape: t.Shape(), Type: t.Type.String()}

@@ -2,6 +2,9 @@ package weights
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -239,4 +242,73 @@ func openGGUF(t *testing.T, w *gguf.Writer) (string, *Source) {
 		t.Fatal(err)
 	}
 	return path, s
+}
+
+// TestGGUFSplit opens a GGUF file split as llama-gguf-split writes it
+// (PREFIX-0000i-of-0000n.gguf, split.no, split.count and
+// split.tensors.count in each part, the metadata in the first) from its
+// first part: every part's tensors, each read from its own file. Opening
+// another part, a missing part, a part that says another number, a
+// tensor count that disagrees and a name that does not number the parts
+// are errors naming the file.
+func TestGGUFSplit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, no, count, tensors int, tensor string, v float32) {
+		t.Helper()
+		var w gguf.Writer
+		if no == 0 {
+			w.Add("general.architecture", "llama")
+		}
+		w.Add("split.no", uint16(no))
+		w.Add("split.count", uint16(count))
+		w.Add("split.tensors.count", int32(tensors))
+		w.AddTensor(tensor, gguf.TypeF32, []int{1}, binary.LittleEndian.AppendUint32(nil, math.Float32bits(v)))
+		if err := w.WriteFile(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("m-00001-of-00003.gguf", 0, 3, 3, "a", 1)
+	write("m-00002-of-00003.gguf", 1, 3, 3, "b", 2)
+	write("m-00003-of-00003.gguf", 2, 3, 3, "c", 3)
+	first := filepath.Join(dir, "m-00001-of-00003.gguf")
+	s, err := Open(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Names(), []string{"a", "b", "c"}) {
+		t.Errorf("names %v", s.Names())
+	}
+	for i, name := range s.Names() {
+		v, err := s.Weight(spec(name, tensor.F32, 1))
+		if err != nil || v.Floats()[0] != float32(i+1) {
+			t.Errorf("%s = %v, %v", name, v, err)
+		}
+		if info, _ := s.Info(name); info.File != filepath.Join(dir, fmt.Sprintf("m-%05d-of-00003.gguf", i+1)) {
+			t.Errorf("%s is read from %s", name, info.File)
+		}
+	}
+	if arch, _ := s.GGUF.String("general.architecture"); arch != "llama" {
+		t.Errorf("metadata from %s, not the first part", s.GGUF.Name)
+	}
+	s.Close()
+
+	second := filepath.Join(dir, "m-00002-of-00003.gguf")
+	check := func(path, want string) {
+		t.Helper()
+		if _, err := Open(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one containing %q", filepath.Base(path), err, want)
+		}
+	}
+	check(second, second+": part 00002 of a split GGUF file: open the first, "+filepath.Join(dir, "m")+"-00001-of-00003.gguf, which holds the metadata")
+	write("n-00001-of-00002.gguf", 0, 2, 2, "a", 1)
+	check(filepath.Join(dir, "n-00001-of-00002.gguf"), "part 2 of 2: open "+filepath.Join(dir, "n-00002-of-00002.gguf"))
+	write("n-00002-of-00002.gguf", 0, 2, 2, "b", 2)
+	check(filepath.Join(dir, "n-00001-of-00002.gguf"), "n-00002-of-00002.gguf: split.no 0, split.count 2: not part 1 of 2")
+	write("n-00002-of-00002.gguf", 1, 2, 2, "b", 2)
+	write("n-00001-of-00002.gguf", 0, 2, 5, "a", 1)
+	check(filepath.Join(dir, "n-00001-of-00002.gguf"), "split.tensors.count = 5, but its 2 parts hold 2 tensors")
+	write("whole.gguf", 0, 2, 2, "a", 1)
+	check(filepath.Join(dir, "whole.gguf"), "whole.gguf: split.count = 2, but the name is not llama.cpp's PREFIX-00001-of-00002.gguf")
+	write("p-00001-of-00004.gguf", 0, 2, 2, "a", 1)
+	check(filepath.Join(dir, "p-00001-of-00004.gguf"), "split.count = 2, but the name says 00004 parts")
 }
