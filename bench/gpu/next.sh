@@ -35,6 +35,10 @@
 #    three times, and the four sanitizers (report.md under $OUT/R);
 #    1–1800 have run (runs 33a–37c): prepare the next with
 #    -random-first 1801.
+# e: the f16 norm A/B of stop 57 (bench/gpu/variants/README.md: B, the
+#    emitter at 25132c4, against N4, N8, F4 and K4), two rounds, the
+#    rms_norm rows shown; carry [".devcarry/NV.tgz"] (0.7 MB, fits
+#    beside H.tgz: b and e can share a call, about 6.5 min).
 # d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
 #    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
 #    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
@@ -43,9 +47,9 @@
 #    under a minute.
 set -u
 case ${1:-} in
-a | b | c | d) ;;
+a | b | c | d | e) ;;
 *)
-  echo "usage: bash bench/gpu/next.sh a|b|c|d (see the comment at its top)" >&2
+  echo "usage: bash bench/gpu/next.sh a|b|c|d|e (see the comment at its top)" >&2
   exit 2
   ;;
 esac
@@ -62,6 +66,11 @@ if [ "$1" = c ]; then
   exit 0
 fi
 case $1 in
+e)
+  tar -xzf .devcarry/NV.tgz -C .devcarry || exit 1
+  VARIANTS="B K4 N4 N8 F4" ROUNDS=2 SHOW='rms_norm' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
+  cat "$out/ab.txt"
+  ;;
 a)
   VARIANTS="V O" ROUNDS=3 SHOW='rms_norm' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
   cat "$out/ab.txt"
