@@ -6,8 +6,11 @@
 # tool's 64 MiB):
 #
 #   FULL=1 bash bench/gpu/variant.sh H && (cd .devcarry && tar -czf H.tgz H && rm -rf H)
-#   bash bench/gpu/variant.sh V
-#   bash bench/gpu/variant.sh O bench/gpu/variants/norm-scalar.patch
+#
+# and, for a, the two variants to compare (V and O; e.g. a patch from
+# bench/gpu/variants/ or a results/run*/ folder):
+#
+#   bash bench/gpu/variant.sh V && bash bench/gpu/variant.sh O PATCH
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
@@ -21,24 +24,18 @@
 #   bash bench/gpu/next.sh b   # about 2.5 min
 #   bash bench/gpu/next.sh c   # about 1.5 min
 #
-# a: ab.sh of .devcarry/V against .devcarry/O (the norms' vector and
-#    scalar output passes), three rounds, the rms_norm rows shown: run
-#    37a; stop 56 committed W (vector output for 16-bit rows only, run
-#    37e). Kept for A/B of later norm variants: prepare them as V and O.
+# a: ab.sh of .devcarry/V against .devcarry/O, three rounds, the
+#    rms_norm rows shown (SHOW in the script; run 37a ran the norms'
+#    output passes so, run 38b the held f16 rows).
 # b: the full check of H: correctness at small and real sizes, the
 #    sanitizers at small and real sizes, the bench table (report.md
-#    under $OUT/C). Stop 56 made H at 9f63691 (W) but could not run it:
-#    its norms' f16 stores and f32 scalar pass have each been checked
-#    (run 37b and earlier), W as a whole not; and the issue's numbers
-#    want an H200.
+#    under $OUT/C). Stop 57 made H at the commit that holds the f16
+#    norm rows in registers (normHeld, run 38b): its first sanitizer
+#    run; and the issue's numbers want an H200.
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R);
 #    1–1800 have run (runs 33a–37c): prepare the next with
 #    -random-first 1801.
-# e: the f16 norm A/B of stop 57 (bench/gpu/variants/README.md: B, the
-#    emitter at 25132c4, against N4, N8, F4 and K4), two rounds, the
-#    rms_norm rows shown; carry [".devcarry/NV.tgz"] (0.7 MB, fits
-#    beside H.tgz: b and e can share a call, about 6.5 min).
 # d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
 #    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
 #    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
@@ -47,9 +44,9 @@
 #    under a minute.
 set -u
 case ${1:-} in
-a | b | c | d | e) ;;
+a | b | c | d) ;;
 *)
-  echo "usage: bash bench/gpu/next.sh a|b|c|d|e (see the comment at its top)" >&2
+  echo "usage: bash bench/gpu/next.sh a|b|c|d (see the comment at its top)" >&2
   exit 2
   ;;
 esac
@@ -66,11 +63,6 @@ if [ "$1" = c ]; then
   exit 0
 fi
 case $1 in
-e)
-  tar -xzf .devcarry/NV.tgz -C .devcarry || exit 1
-  VARIANTS="B K4 N4 N8 F4" ROUNDS=2 SHOW='rms_norm' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
-  cat "$out/ab.txt"
-  ;;
 a)
   VARIANTS="V O" ROUNDS=3 SHOW='rms_norm' OUT=$out bash .devcarry/ab.sh >"$out/ab.log" 2>&1
   cat "$out/ab.txt"

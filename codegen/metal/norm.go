@@ -59,7 +59,9 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 	// beta and y have such vectors. On the H100 (run 37a, three
 	// alternating rounds, 4096 rows of 4096) the vector output pass took
 	// f16 rows from 66.6 µs to 42.5–42.7 but f32 rows from 56.0 to
-	// 67.6–67.8, so f32 rows keep the scalar one.
+	// 67.6–67.8, so f32 rows keep the scalar one. Many such 16-bit rows
+	// (heldRowsMin) take a quarter of the threads, and rms_norm's hold
+	// their vectors from the sum to the output (normHeld).
 	vec := d%4 == 0 && x.elem.hasVec4()
 	vecOut := vec && x.elem != elemF32 && y.elem.hasVec4() && g.elem.hasVec4() && (!layer || beta.elem.hasVec4())
 	key := keyOf(layer, x.elem, y.elem, g.elem, beta.elem, rows, d, float32(eps))
@@ -80,12 +82,23 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 		if vec {
 			units = d / 4
 		}
-		b.launch([3]int{int(rows), 1, 1}, [3]int{rowThreads((d+3)/4, b.e.opts.MaxThreadsPerThreadgroup), 1, 1}, ResizeRows)
+		threads := rowThreads((d+3)/4, b.e.opts.MaxThreadsPerThreadgroup)
+		held := int64(0)
+		if vecOut && rows >= heldRowsMin {
+			threads = rowThreads(max(units/heldVectors, 1), b.e.opts.MaxThreadsPerThreadgroup)
+			if p := units / int64(threads); !layer && units%int64(threads) == 0 && p <= 2*heldVectors {
+				held = p
+			}
+		}
+		b.launch([3]int{int(rows), 1, 1}, [3]int{threads, 1, 1}, ResizeRows)
 		b.l("const uint row = tgpos.x;")
 		b.l("device const %s *xr = x + row * %du;", x.elem.msl(), d)
 		b.l("device %s *yr = y + row * %du;", y.elem.msl(), d)
 		if vec {
 			b.l("device const %[1]s4 *x4 = (device const %[1]s4 *)xr;", x.elem.msl())
+		}
+		if held > 0 {
+			normHeld(b, held, threads, d, float32(eps), x.elem, g.elem, y.elem)
 		}
 		if layer {
 			b.l("float s = 0.0f;")
@@ -122,6 +135,49 @@ func emitNorm(r *regionState, op *ir.Operation) error {
 	}
 	r.dispatch(k, []*ir.Operation{op}, ids)
 	return nil
+}
+
+// Many rows of 16-bit elements give each thread heldVectors of its row's
+// vectors (a quarter of the threads), so that more rows are in flight and
+// a thread's loads overlap; rms_norm's threads hold them in registers from
+// the sum to the output pass, reading x once. On the H100 (run 38b, 4096
+// rows of 4096 f16, µs) that took the kernel from 42.4–42.6 to 28.5–28.6
+// (0.78 of the roofline; torch's F.rms_norm 28.9), the quarter of the
+// threads alone (x read twice) to 30.4, an eighth to 31.2. One row (decode)
+// keeps every thread: 2.7 µs either way.
+const (
+	heldVectors = 4
+	heldRowsMin = 64
+)
+
+// normHeld writes rms_norm's path for a launch of the planned threads,
+// each holding p vectors of its row (x4[tpos.x + j·threads]); a launch of
+// another size (ResizeRows) falls through to the loops after it. The
+// branch is uniform over the threadgroup, so its barriers are too.
+func normHeld(b *kb, p int64, threads int, d int64, eps float32, x, g, y elem) {
+	b.l("if (tptg.x == %du) {", threads)
+	b.l("%s4 hv[%d];", x.msl(), p)
+	b.l("for (uint j = 0; j < %du; j++) { hv[j] = x4[tpos.x + j * %du]; }", p, threads)
+	b.l("float ss = 0.0f;")
+	b.l("for (uint j = 0; j < %du; j++) {", p)
+	for _, c := range vecComps {
+		b.l("{ const float xv = (float)hv[j].%s; ss += xv * xv; }", c)
+	}
+	b.l("}")
+	b.l("const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / %s + %s);", floatLit(float32(d)), floatLit(eps))
+	b.l("device const %[1]s4 *g4 = (device const %[1]s4 *)gamma;", g.msl())
+	b.l("device %[1]s4 *y4 = (device %[1]s4 *)yr;", y.msl())
+	b.l("for (uint j = 0; j < %du; j++) {", p)
+	b.l("const uint i = tpos.x + j * %du;", threads)
+	b.l("const %s4 gv = g4[i];", g.msl())
+	b.l("%s4 o;", y.msl())
+	for _, c := range vecComps {
+		b.l("o.%s = %s;", c, normOut(false, y, "(float)hv[j]."+c, "(float)gv."+c, ""))
+	}
+	b.l("y4[i] = o;")
+	b.l("}")
+	b.l("return;")
+	b.l("}")
 }
 
 // loopUnits writes a loop over a row held in xr (x4 when vec, vectors of

@@ -179,6 +179,10 @@ func normCases() []Case {
 		// Rows of half4s in and out, gamma (and beta) half4s too.
 		rms("rms_norm_f16_gamma", "tensor<3x64xf16>", "tensor<64xf16>", "tensor<3x64xf16>", LimitF16),
 		ln("layer_norm_f16", "tensor<2x128xf16>", "tensor<128xf16>", "tensor<2x128xf16>", LimitF16),
+		// Many 16-bit rows (heldRowsMin): a quarter of the threads, each
+		// holding four half4 (rms_norm) or looping over them (layer_norm).
+		rms("rms_norm_f16_rows_64x512", "tensor<64x512xf16>", "tensor<512xf16>", "tensor<64x512xf16>", LimitF16),
+		ln("layer_norm_f16_rows_64x256", "tensor<64x256xf16>", "tensor<256xf16>", "tensor<64x256xf16>", LimitF16),
 	}
 }
 
