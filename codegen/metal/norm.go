@@ -165,16 +165,10 @@ func normHeld(b *kb, p int64, threads int, d int64, eps float32, x, g, y elem) {
 	}
 	b.l("}")
 	b.l("const float r = 1.0f / sqrt(rlx_tg_sum(ss, tg, lane, sg, tptg.x) / %s + %s);", floatLit(float32(d)), floatLit(eps))
-	b.l("device const %[1]s4 *g4 = (device const %[1]s4 *)gamma;", g.msl())
-	b.l("device %[1]s4 *y4 = (device %[1]s4 *)yr;", y.msl())
+	normVectors(b, false, g, 0, y)
 	b.l("for (uint j = 0; j < %du; j++) {", p)
 	b.l("const uint i = tpos.x + j * %du;", threads)
-	b.l("const %s4 gv = g4[i];", g.msl())
-	b.l("%s4 o;", y.msl())
-	for _, c := range vecComps {
-		b.l("o.%s = %s;", c, normOut(false, y, "(float)hv[j]."+c, "(float)gv."+c, ""))
-	}
-	b.l("y4[i] = o;")
+	normStore4(b, false, "hv[j]", g, 0, y)
 	b.l("}")
 	b.l("return;")
 	b.l("}")
@@ -213,23 +207,35 @@ func normOut(layer bool, y elem, xv, gamma, beta string) string {
 // again with gamma (and beta) as vectors of their own types, each
 // element's arithmetic the scalar pass's (mean, r in scope).
 func normOut4(b *kb, layer bool, units int64, x, g, beta, y elem) {
+	normVectors(b, layer, g, beta, y)
+	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", units)
+	b.l("const %s4 v4 = x4[i];", x.msl())
+	normStore4(b, layer, "v4", g, beta, y)
+	b.l("}")
+}
+
+// normVectors declares gamma (and beta) and the row of y as vectors of
+// their own types: g4, b4, y4.
+func normVectors(b *kb, layer bool, g, beta, y elem) {
 	b.l("device const %[1]s4 *g4 = (device const %[1]s4 *)gamma;", g.msl())
 	if layer {
 		b.l("device const %[1]s4 *b4 = (device const %[1]s4 *)beta;", beta.msl())
 	}
 	b.l("device %[1]s4 *y4 = (device %[1]s4 *)yr;", y.msl())
-	b.l("for (uint i = tpos.x; i < %du; i += tptg.x) {", units)
-	b.l("const %s4 v4 = x4[i];", x.msl())
+}
+
+// normStore4 writes y4[i] from the vector of x named xv, with gamma
+// (and beta) at i: the output passes' one body.
+func normStore4(b *kb, layer bool, xv string, g, beta, y elem) {
 	b.l("const %s4 gv = g4[i];", g.msl())
 	if layer {
 		b.l("const %s4 bv = b4[i];", beta.msl())
 	}
 	b.l("%s4 o;", y.msl())
 	for _, c := range vecComps {
-		b.l("o.%s = %s;", c, normOut(layer, y, "(float)v4."+c, "(float)gv."+c, "(float)bv."+c))
+		b.l("o.%s = %s;", c, normOut(layer, y, "(float)"+xv+"."+c, "(float)gv."+c, "(float)bv."+c))
 	}
 	b.l("y4[i] = o;")
-	b.l("}")
 }
 
 func emitSoftmax(r *regionState, op *ir.Operation) error {

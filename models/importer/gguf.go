@@ -133,19 +133,19 @@ func (m *ggufMeta) readYarn(s *spec) error {
 	if m.err != nil {
 		return m.err
 	}
-	finite := func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+	positive := func(x float64) bool { return x > 0 && !math.IsInf(x, 1) } // NaN is not
 	switch {
-	case !(factor > 0) || !finite(factor):
+	case !positive(factor):
 		return fmt.Errorf("%s = %g: YaRN needs a finite positive factor", m.key("rope.scaling.factor"), factor)
 	case orig < 1:
 		return fmt.Errorf("YaRN needs the original context: %s (else %s) is missing or 0",
 			m.key("rope.scaling.original_context_length"), m.key("context_length"))
-	case !(y.fast > 0) || !(y.slow > 0) || !finite(y.fast) || !finite(y.slow):
+	case !positive(y.fast) || !positive(y.slow):
 		return fmt.Errorf("%s = %g, %s = %g: YaRN needs finite positive rotation counts",
 			m.key("rope.scaling.yarn_beta_fast"), y.fast, m.key("rope.scaling.yarn_beta_slow"), y.slow)
-	case !(y.ext >= 0) || !finite(y.ext):
+	case !(y.ext >= 0) || math.IsInf(y.ext, 1):
 		return fmt.Errorf("%s = %g: YaRN needs a finite weight ≥ 0", m.key("rope.scaling.yarn_ext_factor"), y.ext)
-	case !(attn > 0) || !finite(attn) || !(yarnAttn > 0) || !finite(yarnAttn):
+	case !positive(attn) || !positive(yarnAttn):
 		return fmt.Errorf("%s = %g, %s = %g: YaRN needs finite positive factors on cos and sin",
 			m.key("rope.scaling.attn_factor"), attn, m.key("rope.scaling.yarn_attn_factor"), yarnAttn)
 	case logMul != 0:

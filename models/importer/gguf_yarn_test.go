@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -59,26 +60,24 @@ func TestGGUFYarn(t *testing.T) {
 		edits map[string]any
 		share func(i int) float64 // of f / factor
 		attn  float64
+		theta float64 // the rope base (0: the file's 10⁴)
 	}{
-		{"defaults", nil, ramp, ln4},
-		{"ext_factor 0", map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(0)}, func(int) float64 { return 1 }, 1},
+		{"defaults", nil, ramp, ln4, 0},
+		{"ext_factor 0", map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(0)}, func(int) float64 { return 1 }, 1, 0},
 		{"ext_factor 0, yarn_attn_factor 1.25", map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(0), "qwen2.rope.scaling.yarn_attn_factor": float32(1.25)},
-			func(int) float64 { return 1 }, 1.25},
-		{"ext_factor 0.5", map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(0.5)}, func(i int) float64 { return 1 - (1-ramp(i))*0.5 }, ln4},
-		{"attn_factor 2", map[string]any{"qwen2.rope.scaling.attn_factor": float32(2)}, ramp, 2 * ln4},
-		{"context_length for the original", map[string]any{"qwen2.rope.scaling.original_context_length": nil, "qwen2.context_length": uint32(128)}, ramp, ln4},
+			func(int) float64 { return 1 }, 1.25, 0},
+		{"ext_factor 0.5", map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(0.5)}, func(i int) float64 { return 1 - (1-ramp(i))*0.5 }, ln4, 0},
+		{"attn_factor 2", map[string]any{"qwen2.rope.scaling.attn_factor": float32(2)}, ramp, 2 * ln4, 0},
+		{"context_length for the original", map[string]any{"qwen2.rope.scaling.original_context_length": nil, "qwen2.context_length": uint32(128)}, ramp, ln4, 0},
 		{"inverted ramp", map[string]any{"qwen2.rope.freq_base": float32(100), "qwen2.rope.scaling.original_context_length": uint32(4000000)},
-			func(int) float64 { return 0 }, ln4},
+			func(int) float64 { return 0 }, ln4, 100},
 	} {
 		s, err := ggufSpec(t, editKV(t, plain, tc.edits))
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		theta := 10000.0
-		if strings.Contains(tc.name, "inverted") {
-			theta = 100
-		}
+		theta := cmp.Or(tc.theta, 10000)
 		for i, f := range s.invFreq {
 			b := freq(theta, i)
 			want := b/4*tc.share(i) + b*(1-tc.share(i))

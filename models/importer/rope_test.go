@@ -132,6 +132,9 @@ func TestLongRope(t *testing.T) {
 			`rope_type "longrope" needs original_max_position_embeddings, a positive integer, got 4.5`},
 		{`{"rope_type": "longrope", "rope_theta": 10000.0, "short_factor": [1, 1, 1, 1, 1, 1, 1, 1], "long_factor": [1, 1, 1, 1, 1, 1, 1, 1], "original_max_position_embeddings": 4, "attention_factor": -1}`,
 			`rope_type "longrope" needs a finite positive attention_factor, got -1`},
+		// ropeOutOfRange on the long table: a divisor near 0.
+		{`{"rope_type": "longrope", "rope_theta": 10000.0, "short_factor": [1, 1, 1, 1, 1, 1, 1, 1], "long_factor": [1e-300, 1, 1, 1, 1, 1, 1, 1], "original_max_position_embeddings": 4}`,
+			`the long rope frequency 0 is 9.999999999999999e+299 after scaling`},
 		{`{"rope_type": "yarn", "rope_theta": 10000.0, "factor": -2, "original_max_position_embeddings": 128}`,
 			`rope_type "yarn" needs a finite positive factor and original_max_position_embeddings, got -2 and 128`},
 		{`{"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4, "original_max_position_embeddings": 128, "beta_fast": -1}`,

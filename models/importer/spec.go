@@ -167,7 +167,8 @@ func (s *spec) setYarn(y yarn) {
 		// extrapolation's weight: 1 − the ramp, which rises from the
 		// low correction dim to the high one.
 		ramp := min(max((float64(i)-low)/width, 0), 1)
-		// the share of f / factor: the ramp where ext is 1
+		// the share of f / factor: the ramp itself where ext is 1
+		// (transformers' case; 1 − (1 − ramp) would round differently)
 		share := ramp
 		if y.ext != 1 {
 			share = 1 - (1-ramp)*y.ext

@@ -302,16 +302,17 @@ func (s *Source) openGGUF(path string) error {
 	if err != nil {
 		return err
 	}
-	tensors := 0
-	for i, part := range parts {
-		if i > 0 {
-			if g, err = gguf.Open(part); err != nil {
-				return fmt.Errorf("%s: part %d of %d: %v", path, i+1, len(parts), err)
-			}
-			s.closers = append(s.closers, g)
-			if err := checkPart(g, part, i, len(parts)); err != nil {
-				return err
-			}
+	tensors := len(g.Tensors)
+	if err := s.addGGUF(g, path); err != nil {
+		return err
+	}
+	for i, part := range parts[1:] {
+		if g, err = gguf.Open(part); err != nil {
+			return fmt.Errorf("%s: part %d of %d: %v", path, i+2, len(parts), err)
+		}
+		s.closers = append(s.closers, g)
+		if err := checkPart(g, part, i+1, len(parts)); err != nil {
+			return err
 		}
 		tensors += len(g.Tensors)
 		if err := s.addGGUF(g, part); err != nil {
@@ -336,17 +337,18 @@ func splitParts(g *gguf.File, path string) ([]string, error) {
 	if err != nil || n <= 1 {
 		return []string{path}, nil
 	}
-	no, err := g.Uint("split.no")
+	// The count must be the name's (five digits), which also bounds it.
 	m := splitPart.FindStringSubmatch(path)
 	switch {
-	case n > 99999:
-		return nil, fmt.Errorf("%s: split.count = %d: more parts than llama.cpp's names can number", path, n)
 	case m == nil:
 		return nil, fmt.Errorf("%s: split.count = %d, but the name is not llama.cpp's PREFIX-00001-of-%05d.gguf, from which the other parts are named", path, n, n)
-	case err != nil || no != 0 || m[2] != "00001":
+	case m[2] != "00001":
 		return nil, fmt.Errorf("%s: part %s of a split GGUF file: open the first, %s-00001-of-%s.gguf, which holds the metadata", path, m[2], m[1], m[3])
 	case m[3] != fmt.Sprintf("%05d", n):
 		return nil, fmt.Errorf("%s: split.count = %d, but the name says %s parts", path, n, m[3])
+	}
+	if err := checkPart(g, path, 0, int(n)); err != nil {
+		return nil, err
 	}
 	parts := make([]string, n)
 	for i := range parts {
@@ -355,7 +357,8 @@ func splitParts(g *gguf.File, path string) ([]string, error) {
 	return parts, nil
 }
 
-// checkPart checks that g, opened from path, is part i (from 0) of n.
+// checkPart checks that g, opened from path, is part i of n, counted from
+// 0 as split.no counts (the message's numbers too).
 func checkPart(g *gguf.File, path string, i, n int) error {
 	no, err1 := g.Uint("split.no")
 	count, err2 := g.Uint("split.count")

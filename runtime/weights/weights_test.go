@@ -208,22 +208,21 @@ func TestGGUFColumns(t *testing.T) {
 		t.Fatalf("the stack as q6_k_c16, expert by expert: %v", err)
 	}
 	// Stacked from a tensor an expert: the same bytes, in either format.
+	stacked := func(name string, bytes int, f gguf.Format) ref.Spec {
+		sp := spec(name, tensor.UI8, bytes)
+		sp.Quant = &ref.QuantUse{Format: f, N: n, K: k, Stacked: true}
+		return sp
+	}
 	for _, f := range []gguf.Format{gguf.Q6_K, gguf.Q6_KC16} {
-		pe := spec("pe.*", tensor.UI8, 2*len(q))
-		pe.Quant = &ref.QuantUse{Format: f, N: n, K: k, Stacked: true}
-		sp.Quant.Format = f
-		got, err := s.Weight(pe)
-		whole, err2 := s.Weight(sp)
+		got, err := s.Weight(stacked("pe.*", 2*len(q), f))
+		whole, err2 := s.Weight(stacked("exps", 2*len(q), f))
 		if err != nil || err2 != nil || !bytes.Equal(got.Bytes(), whole.Bytes()) {
 			t.Errorf("%v: per-expert tensors stacked: %v, %v", f, err, err2)
 		}
 	}
-	pe := spec("pe.*", tensor.UI8, 2*len(q)+1)
-	pe.Quant = &ref.QuantUse{Format: gguf.Q6_K, N: n, K: k, Stacked: true}
-	if _, err := s.Weight(pe); err == nil || !strings.Contains(err.Error(), `weight "pe.*" stacks 2 tensors in `+path) {
+	if _, err := s.Weight(stacked("pe.*", 2*len(q)+1, gguf.Q6_K)); err == nil || !strings.Contains(err.Error(), `weight "pe.*" stacks 2 tensors in `+path) {
 		t.Errorf("per-expert tensors stacked to the wrong size: %v", err)
 	}
-	sp.Quant.Format = gguf.Q6_KC16
 	sp.Quant.Stacked = false
 	if _, err := s.Weight(sp); err == nil || !strings.Contains(err.Error(), `weight "exps" in `+path+`: 2520 bytes, but a q6_k_c16 [3, 512] weight needs 1260`) {
 		t.Errorf("the stack read as one matrix: %v", err)
@@ -248,9 +247,9 @@ func openGGUF(t *testing.T, w *gguf.Writer) (string, *Source) {
 // (PREFIX-0000i-of-0000n.gguf, split.no, split.count and
 // split.tensors.count in each part, the metadata in the first) from its
 // first part: every part's tensors, each read from its own file. Opening
-// another part, a missing part, a part that says another number, a
-// tensor count that disagrees and a name that does not number the parts
-// are errors naming the file.
+// another part, a missing part, a part (the first among them) that says
+// another number, a tensor count that disagrees and a name that does not
+// number the parts are errors naming the file.
 func TestGGUFSplit(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, no, count, tensors int, tensor string, v float32) {
@@ -311,4 +310,6 @@ func TestGGUFSplit(t *testing.T) {
 	check(filepath.Join(dir, "whole.gguf"), "whole.gguf: split.count = 2, but the name is not llama.cpp's PREFIX-00001-of-00002.gguf")
 	write("p-00001-of-00004.gguf", 0, 2, 2, "a", 1)
 	check(filepath.Join(dir, "p-00001-of-00004.gguf"), "split.count = 2, but the name says 00004 parts")
+	write("q-00001-of-00002.gguf", 1, 2, 2, "a", 1)
+	check(filepath.Join(dir, "q-00001-of-00002.gguf"), "q-00001-of-00002.gguf: split.no 1, split.count 2: not part")
 }
