@@ -202,6 +202,20 @@ def bench_anchor(case, l2):
 
         t, times = time_graph(enqueue, n)
         return {"kernel": "F.rms_norm " + name, "seconds": t, "trials": times, "sets": n, "bytes": size * (2 * rows * dim + dim)}
+    if a == "layer_norm_f16":
+        rows, dim = d["rows"], d["dim"]
+        n = sets_for(rows * dim * 2 * 2, l2)
+        g = torch.randn(dim, device="cuda", dtype=torch.float16)
+        b = torch.randn(dim, device="cuda", dtype=torch.float16)
+        xs = [torch.randn(rows, dim, device="cuda", dtype=torch.float16) for _ in range(n)]
+        ys = [None] * n
+
+        def enqueue():
+            for i, x in enumerate(xs):
+                ys[i] = F.layer_norm(x, (dim,), g, b, 1e-5)
+
+        t, times = time_graph(enqueue, n)
+        return {"kernel": "F.layer_norm f16", "seconds": t, "trials": times, "sets": n, "bytes": 2 * (2 * rows * dim + 2 * dim)}
     return None
 
 

@@ -192,7 +192,7 @@ func (s *Source) openDir(dir string) error {
 		}
 		byFile := map[string][]string{}
 		for name, file := range idx.WeightMap {
-			if file != filepath.Base(file) {
+			if file != filepath.Base(file) || file == "." || file == ".." {
 				return fmt.Errorf("%s: tensor %q names shard %q outside the directory", index, name, file)
 			}
 			byFile[file] = append(byFile[file], name)

@@ -101,6 +101,12 @@ func TestDirectoryErrors(t *testing.T) {
 	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), `a.safetensors: tensor "y", which model.safetensors.index.json places in this shard, is missing`) {
 		t.Errorf("incomplete shard: %v", err)
 	}
+	for _, shard := range []string{"..", ".", "../a.safetensors"} {
+		os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), []byte(`{"weight_map": {"x": "`+shard+`"}}`), 0o644)
+		if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), `tensor "x" names shard "`+shard+`" outside the directory`) {
+			t.Errorf("shard %q: %v", shard, err)
+		}
+	}
 }
 
 // TestGGUF binds a GGUF file's tensors: F32 as stored, a quantised matrix

@@ -43,7 +43,8 @@ type Bench struct {
 	Group string `json:"group"` // the table row group: "gemv", "attention", "norm", "recurrent", "moe"
 	// Anchor is torch's kernel for the same shape: "linear" (F.linear in
 	// f16, weight [N, K]), "sdpa" (scaled_dot_product_attention with GQA),
-	// "rms_norm" (F.rms_norm), "topk" (torch.topk), or "" for none.
+	// "rms_norm" or "rms_norm_f16" (F.rms_norm), "layer_norm_f16"
+	// (F.layer_norm), "topk" (torch.topk), or "" for none.
 	Anchor string         `json:"anchor"`
 	Dims   map[string]int `json:"dims"` // the anchor's sizes: K, N; B, H, Hkv, L, D; rows, dim; rows, N, k
 	// Bytes, when set, is what the case must move, in place of every

@@ -55,6 +55,8 @@ func RealCases() []Case {
 	cs = append(cs, bench(one("rms_norm_rows_f16_4096x4096", opsuite.LimitF16, []string{xh, gh}, xh, "rms_norm", "epsilon = 1.0e-06 : f32"),
 		"norm", "rms_norm_f16", map[string]int{"rows": 4096, "dim": hidden}))
 	cs = append(cs, one("layer_norm_decode_4096", opsuite.LimitExact, []string{x1, g, g}, x1, "layer_norm", "epsilon = 1.0e-05 : f32"))
+	cs = append(cs, bench(one("layer_norm_rows_f16_4096x4096", opsuite.LimitF16, []string{xh, gh, gh}, xh, "layer_norm", "epsilon = 1.0e-05 : f32"),
+		"norm", "layer_norm_f16", map[string]int{"rows": 4096, "dim": hidden}))
 	xv := t(fmt.Sprintf("1x%d", vocab), "f32")
 	cs = append(cs, one("softmax_vocab", opsuite.LimitExact, []string{xv}, xv, "softmax", "axis = 1 : i64"))
 	cs = append(cs, one("reduce_max_vocab", 0, []string{xv}, t("1", "f32"), "reduce", `axes = array<i64: 1>, keep_dims = false, kind = "max"`))
