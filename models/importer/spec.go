@@ -80,30 +80,6 @@ func (s *spec) badNumbers(theta, eps string) string {
 	return ""
 }
 
-// ropeOutOfRange says which rope frequency, after every scaling, would
-// make an angle (position × frequency, in the module's f32) or a factor
-// on cos and sin that is not a finite float32: a scaling factor near 0
-// (or a subnormal one) divides the frequencies past float32's range.
-func (s *spec) ropeOutOfRange() string {
-	for _, table := range []struct {
-		name string
-		f    []float64
-	}{{"", s.invFreq}, {"long ", s.longInvFreq}, {"sliding layers' ", s.localInvFreq}} {
-		for i, f := range table.f {
-			if !(f >= 0) || f*float64(max(s.maxTokens, 1)) > math.MaxFloat32 {
-				return fmt.Sprintf("the %srope frequency %d is %g after scaling: rlx needs position × frequency finite in float32 up to position %d (is the scaling factor near 0?)", table.name, i, f, s.maxTokens)
-			}
-		}
-	}
-	// q and k both take the factor, scores its square: real models use 1
-	// to about 2.5 (YaRN's 0.1·ln factor + 1, LongRoPE's
-	// √(1 + ln s / ln original)); 64 (scores × 4096) is far past any.
-	if s.ropeAttn != 0 && !(s.ropeAttn > 0 && s.ropeAttn <= 64) {
-		return fmt.Sprintf("the factor on rope's cos and sin is %g: rlx takes one in (0, 64] (scores take its square)", s.ropeAttn)
-	}
-	return ""
-}
-
 // gemma is what Gemma 3 adds to the Llama layout.
 type gemma struct {
 	localInvFreq []float64 // the sliding layers' rope frequencies (rope_local_base_freq)
@@ -114,88 +90,6 @@ type gemma struct {
 	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim
 	attnSoftcap  float64   // Gemma 2: scores → cap·tanh(scores/cap); 0: none
 	finalSoftcap float64   // Gemma 2: logits → cap·tanh(logits/cap); 0: none
-}
-
-// ropeFrequencies are rope's rotaryDim/2 inverse frequencies at base
-// theta: 1/θ^(2i/rotaryDim).
-func ropeFrequencies(theta float64, rotaryDim int) []float64 {
-	f := make([]float64, rotaryDim/2)
-	for i := range f {
-		f[i] = 1 / math.Pow(theta, float64(2*i)/float64(rotaryDim))
-	}
-	return f
-}
-
-// yarn is YaRN's parameters, as transformers' rope_parameters and
-// llama.cpp's rope.scaling keys give them.
-type yarn struct {
-	factor     float64 // frequencies interpolated: f / factor
-	orig       float64 // the original context, in which the corrections count rotations
-	attn       float64 // the factor on cos and sin
-	fast, slow float64 // rotations that bound the ramp (beta_fast, beta_slow)
-	ext        float64 // the ramp's weight (llama.cpp's ext_factor; transformers' is 1)
-	truncate   bool    // the correction dims floored and ceiled
-	ggml       bool    // ggml's ramp, whose width is at least 0.001, for an inverted one too
-}
-
-// setYarn blends each of s's frequencies between itself (extrapolation)
-// and itself / factor (interpolation) by a linear ramp over the dims
-// between the corrections for y.fast and y.slow rotations in the
-// original context, weighted by y.ext, and takes y.attn as the factor on
-// cos and sin: transformers' _compute_yarn_parameters, and ggml's
-// rope_yarn with its rope_yarn_corr_dims. The two differ only where
-// clamping inverts the corrections (a ramp of width ≤ 0): transformers
-// widens a zero width to 0.001, ggml any width below it.
-func (s *spec) setYarn(y yarn) {
-	dim := float64(s.rotaryDim)
-	correction := func(rotations float64) float64 {
-		return dim * math.Log(y.orig/(rotations*2*math.Pi)) / (2 * math.Log(s.theta))
-	}
-	low, high := correction(y.fast), correction(y.slow)
-	if y.truncate {
-		low, high = math.Floor(low), math.Ceil(high)
-	}
-	low, high = max(low, 0), min(high, dim-1)
-	width := high - low
-	switch {
-	case y.ggml:
-		width = max(width, 0.001)
-	case width == 0:
-		width = 0.001
-	}
-	for i, f := range s.invFreq {
-		// extrapolation's weight: 1 − the ramp, which rises from the
-		// low correction dim to the high one.
-		ramp := min(max((float64(i)-low)/width, 0), 1)
-		// the share of f / factor: the ramp itself where ext is 1
-		// (transformers' case; 1 − (1 − ramp) would round differently)
-		share := ramp
-		if y.ext != 1 {
-			share = 1 - (1-ramp)*y.ext
-		}
-		s.invFreq[i] = f/y.factor*share + f*(1-share)
-	}
-	s.ropeAttn = y.attn
-}
-
-// setLongRope divides s's unscaled frequencies by LongRoPE's short
-// factors, and, where the cache reaches past the original context orig,
-// keeps them divided by the long factors for the positions from orig on;
-// attn is the factor on cos and sin. The safetensors and GGUF readers
-// share it.
-func (s *spec) setLongRope(short, long []float64, orig int, attn float64) {
-	base := s.invFreq
-	s.invFreq = make([]float64, len(base))
-	for i, f := range base {
-		s.invFreq[i] = f / short[i]
-	}
-	if orig < s.maxTokens {
-		s.longInvFreq, s.longFrom = make([]float64, len(base)), orig
-		for i, f := range base {
-			s.longInvFreq[i] = f / long[i]
-		}
-	}
-	s.ropeAttn = attn
 }
 
 // slidingEvery is Gemma's pattern of sliding layers: every layer but each
