@@ -59,11 +59,15 @@ func ImportGGUF(ctx *ir.Context, path string, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isGGUF(path) {
+	if head, ok := gguf.Sniff(path); !ok {
 		if _, err := os.Stat(path); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file", path)
+		what := "the file is empty"
+		if len(head) > 0 {
+			what = fmt.Sprintf("it starts %q, not GGUF's magic \"GGUF\"", head)
+		}
+		return nil, fmt.Errorf("%s: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (%s)", path, what)
 	}
 	src, err := weights.Open(path)
 	if err != nil {

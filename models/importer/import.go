@@ -2,7 +2,6 @@ package importer
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/rlx-compiler/rlx/ir"
@@ -54,18 +53,6 @@ func Import(ctx *ir.Context, path string, opts Options) (*Model, error) {
 		return ImportHF(ctx, path, opts)
 	}
 	return ImportGGUF(ctx, path, opts)
-}
-
-// isGGUF reports whether the file at path starts with GGUF's magic.
-func isGGUF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var m [4]byte
-	_, err = io.ReadFull(f, m[:])
-	return err == nil && string(m[:]) == "GGUF"
 }
 
 func (o Options) maxTokens() (int, error) {

@@ -122,6 +122,8 @@ func TestErrors(t *testing.T) {
 	wg.WriteTo(&buf)
 	falcon := filepath.Join(t.TempDir(), "falcon.gguf")
 	os.WriteFile(falcon, buf.Bytes(), 0o644)
+	empty := filepath.Join(t.TempDir(), "empty.gguf")
+	os.WriteFile(empty, nil, 0o644)
 
 	// ggufgen's Llama as edit leaves it, written to name.
 	llama := func(name string, edit func(m *ggufgen.Model)) string {
@@ -218,7 +220,8 @@ func TestErrors(t *testing.T) {
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
 		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports gemma2, gemma3, llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
-		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file`},
+		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (it starts "{\n  ", not GGUF's magic "GGUF")`},
+		{"empty", empty, `empty.gguf: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (the file is empty)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := rlxImport(tc.path)

@@ -113,6 +113,22 @@ func Open(path string) (*File, error) {
 	return f, nil
 }
 
+// Sniff reads the first bytes of the file at path, up to the length of
+// GGUF's magic "GGUF", and reports whether they are that magic: how a
+// caller that takes either a GGUF file or something else tells them
+// apart. head says what a file that is not GGUF starts with (empty for
+// an empty or unreadable file).
+func Sniff(path string) (head []byte, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	var m [4]byte
+	n, _ := io.ReadFull(f, m[:])
+	return m[:n], string(m[:n]) == "GGUF"
+}
+
 // Close closes the file Open opened.
 func (f *File) Close() error {
 	if f.closer == nil {

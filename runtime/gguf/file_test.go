@@ -193,3 +193,25 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestSniff tells a GGUF file from others by its first four bytes, and
+// says what another file starts with.
+func TestSniff(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		data string
+		head string
+		ok   bool
+	}{{"GGUF\x03\x00", "GGUF", true}, {"", "", false}, {"GG", "GG", false}, {"{\"a\": 1}", "{\"a\"", false}} {
+		path := filepath.Join(dir, "f")
+		if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if head, ok := Sniff(path); string(head) != tc.head || ok != tc.ok {
+			t.Errorf("%q: %q, %v; want %q, %v", tc.data, head, ok, tc.head, tc.ok)
+		}
+	}
+	if head, ok := Sniff(filepath.Join(dir, "absent")); head != nil || ok {
+		t.Errorf("absent file: %q, %v", head, ok)
+	}
+}

@@ -93,10 +93,11 @@ func Open(path string) (*Source, error) {
 		return nil, err
 	}
 	s := &Source{Path: path, entries: map[string]*entry{}, cache: map[cacheKey]*tensor.Tensor{}}
+	_, isGGUF := gguf.Sniff(path)
 	switch {
 	case st.IsDir():
 		err = s.openDir(path)
-	case isGGUF(path):
+	case isGGUF:
 		err = s.openGGUF(path)
 	default:
 		err = s.openSafetensors(path, nil)
@@ -155,17 +156,6 @@ func (s *Source) Expand(name string) []string {
 		return []string{name}
 	}
 	return nil
-}
-
-func isGGUF(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var m [4]byte
-	_, err = io.ReadFull(f, m[:])
-	return err == nil && string(m[:]) == "GGUF"
 }
 
 func (s *Source) add(e *entry) error {
