@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/fn"
@@ -135,32 +136,54 @@ func (d *Decoder) Run(tokens []int, w ref.Weights) (*tensor.Tensor, error) {
 // RunSteps is Run, calling step (when not nil) after each step with the
 // step's index and all its results.
 func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results []*tensor.Tensor)) (*tensor.Tensor, error) {
-	if len(tokens) == 0 {
-		return nil, fmt.Errorf("no tokens to decode")
+	_, logits, err := d.GenerateSteps(tokens, 0, w, step)
+	return logits, err
+}
+
+// Generate decodes the prompt, then n more tokens, each the arg-max of the
+// step before (greedy decoding), all from zero states. It returns every
+// token fed (the prompt, then the n generated) and the logits of every
+// step as one [len(prompt)+n, Vocab] f32 tensor; the last step's arg-max
+// is the token that would come next.
+func (d *Decoder) Generate(prompt []int, n int, w ref.Weights) ([]int, *tensor.Tensor, error) {
+	return d.GenerateSteps(prompt, n, w, nil)
+}
+
+// GenerateSteps is Generate, calling step (when not nil) after each step
+// with the step's index and all its results.
+func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t int, results []*tensor.Tensor)) ([]int, *tensor.Tensor, error) {
+	switch {
+	case len(prompt) == 0:
+		return nil, nil, fmt.Errorf("no tokens to decode")
+	case n < 0:
+		return nil, nil, fmt.Errorf("cannot generate %d tokens", n)
+	case d.MaxTokens > 0 && n > d.MaxTokens-len(prompt):
+		if n == 0 {
+			return nil, nil, fmt.Errorf("%d tokens exceed the model's capacity of %d (rlx.max_tokens; import with a larger --max-tokens)", len(prompt), d.MaxTokens)
+		}
+		return nil, nil, fmt.Errorf("%d tokens and %d to generate exceed the model's capacity of %d (rlx.max_tokens; import with a larger --max-tokens)", len(prompt), n, d.MaxTokens)
+	case d.pos < 0 && len(prompt)+n > 1:
+		return nil, nil, fmt.Errorf("the step function has no \"pos\" argument, so it cannot decode more than one token")
 	}
-	if d.MaxTokens > 0 && len(tokens) > d.MaxTokens {
-		return nil, fmt.Errorf("%d tokens exceed the model's capacity of %d (rlx.max_tokens; import with a larger --max-tokens)", len(tokens), d.MaxTokens)
-	}
-	if d.pos < 0 && len(tokens) > 1 {
-		return nil, fmt.Errorf("the step function has no \"pos\" argument, so it cannot decode more than one token")
-	}
+	tokens := slices.Clip(slices.Clone(prompt))
 	args := make([]*tensor.Tensor, len(d.p.Args()))
 	for _, s := range d.states {
 		t := d.p.Args()[s.arg].Type
 		args[s.arg] = tensor.Zeros(t.DType, t.Shape...)
 	}
-	out := make([]float32, 0, len(tokens)*d.Vocab)
-	for t, tok := range tokens {
+	out := make([]float32, 0, (len(prompt)+n)*d.Vocab)
+	for t := 0; t < len(tokens); t++ {
+		tok := tokens[t]
 		if tok < 0 || tok >= 1<<31 {
-			return nil, fmt.Errorf("token %d (step %d) is not an i32 token id", tok, t)
+			return nil, nil, fmt.Errorf("token %d (step %d) is not an i32 token id", tok, t)
 		}
 		var err error
 		if args[d.token], err = tensor.FromInt64(tensor.I32, []int{1, 1}, []int64{int64(tok)}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if d.pos >= 0 {
 			if args[d.pos], err = tensor.FromInt64(tensor.I32, []int{1}, []int64{int64(t)}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		var res []*tensor.Tensor
@@ -170,15 +193,35 @@ func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results
 			res, err = d.p.Run(args, w)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("step %d (token %d): %w", t, tok, err)
+			return nil, nil, fmt.Errorf("step %d (token %d): %w", t, tok, err)
 		}
-		out = append(out, res[d.logits].Floats()...)
+		logits := res[d.logits].Floats()
+		out = append(out, logits...)
 		for _, s := range d.states {
 			args[s.arg] = res[s.res]
 		}
 		if step != nil {
 			step(t, slices.Clone(res))
 		}
+		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
+			tokens = append(tokens, ArgMax(logits))
+		}
 	}
-	return tensor.FromFloat32(tensor.F32, []int{len(tokens), d.Vocab}, out)
+	logits, err := tensor.FromFloat32(tensor.F32, []int{len(tokens), d.Vocab}, out)
+	return tokens, logits, err
+}
+
+// ArgMax returns the index of the largest of values (the first of equal
+// ones; NaNs are never chosen over a number), or -1 when values is empty.
+func ArgMax(values []float32) int {
+	best := -1
+	for i, x := range values {
+		if best < 0 && !math.IsNaN(float64(x)) || best >= 0 && x > values[best] {
+			best = i
+		}
+	}
+	if best < 0 && len(values) > 0 {
+		return 0 // all NaN
+	}
+	return best
 }

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -81,6 +82,65 @@ func TestConventionErrors(t *testing.T) {
 		src := strings.Replace(counter, tc.old, tc.new, 1)
 		if _, err := New(program(t, src)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q → %q: error %v, want %q", tc.old, tc.new, err, tc.want)
+		}
+	}
+}
+
+// chooser's logits are [t, 2 − t, 1] for token t: arg-max 1 after token
+// 0, 0 after 1 (the first of equals) and after 2.
+const chooser = `func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}) -> (tensor<1x3xf32> {rlx.name = "logits"}) attributes {rlx.max_tokens = 5 : i64} {
+  %t = graph.cast %tok : (tensor<1x1xi32>) -> tensor<1x1xf32>
+  %s = graph.constant dense<[1.0, -1.0, 0.0]> : tensor<3xf32>
+  %b = graph.constant dense<[0.0, 2.0, 1.0]> : tensor<3xf32>
+  %m = graph.mul %t, %s : (tensor<1x1xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  %l = graph.add %m, %b : (tensor<1x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  return %l : tensor<1x3xf32>
+}`
+
+// TestGenerate decodes a prompt and then feeds each step's arg-max as
+// the next token, within the capacity.
+func TestGenerate(t *testing.T) {
+	d, err := New(program(t, chooser))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, logits, err := d.Generate([]int{2}, 3, &ref.TensorWeights{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tokens, []int{2, 0, 1, 0}) {
+		t.Errorf("tokens %v, want [2 0 1 0]", tokens)
+	}
+	if want := []float32{2, 0, 1, 0, 2, 1, 1, 1, 1, 0, 2, 1}; !slices.Equal(logits.Floats(), want) || !slices.Equal(logits.Shape(), []int{4, 3}) {
+		t.Errorf("logits %v %v, want %v", logits.Shape(), logits.Floats(), want)
+	}
+	// The prompt alone is Run.
+	if tokens, _, err := d.Generate([]int{1, 2}, 0, &ref.TensorWeights{}); err != nil || !slices.Equal(tokens, []int{1, 2}) {
+		t.Errorf("no tokens generated: %v, %v", tokens, err)
+	}
+	for _, tc := range []struct {
+		prompt []int
+		n      int
+		want   string
+	}{
+		{[]int{1, 1}, 4, "2 tokens and 4 to generate exceed the model's capacity of 5"},
+		{[]int{1}, -1, "cannot generate -1 tokens"},
+		{nil, 1, "no tokens to decode"},
+	} {
+		if _, _, err := d.Generate(tc.prompt, tc.n, &ref.TensorWeights{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v and %d: %v, want %q", tc.prompt, tc.n, err, tc.want)
+		}
+	}
+}
+
+func TestArgMax(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, tc := range []struct {
+		v    []float32
+		want int
+	}{{nil, -1}, {[]float32{1}, 0}, {[]float32{1, 3, 3}, 1}, {[]float32{nan, 1, 2}, 2}, {[]float32{1, nan, 0}, 0}, {[]float32{nan, nan}, 0}} {
+		if got := ArgMax(tc.v); got != tc.want {
+			t.Errorf("ArgMax(%v) = %d, want %d", tc.v, got, tc.want)
 		}
 	}
 }

@@ -75,6 +75,8 @@ decoding (a decode-step function, as rlx-import writes them):
   --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
   --max-tokens N          refuse more than N tokens (the model's cache
                           capacity, rlx.max_tokens, bounds them too)
+  --generate N            after the tokens, feed N more, each the arg-max
+                          of the step before (greedy decoding)
 `
 
 type options struct {
@@ -83,7 +85,7 @@ type options struct {
 	tokens, logits                                     string
 	seed                                               uint64
 	tolerance                                          float64
-	numValues, maxTokens                               int
+	numValues, maxTokens, generate                     int
 	allowUnregistered, profile                         bool
 	backend, compareBackend, planJSON                  string
 	plan, carry                                        bool
@@ -138,6 +140,7 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.tokens, "tokens", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
+	fs.IntVar(&o.generate, "generate", 0, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -174,8 +177,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--num-values must not be negative, got %d", o.numValues)
 	case o.maxTokens < 0:
 		return nil, fmt.Errorf("--max-tokens must not be negative, got %d", o.maxTokens)
-	case o.tokens == "" && (o.logits != "" || o.maxTokens != 0):
-		return nil, errors.New("--logits and --max-tokens need --tokens")
+	case o.generate < 0:
+		return nil, fmt.Errorf("--generate must not be negative, got %d", o.generate)
+	case o.tokens == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0):
+		return nil, errors.New("--logits, --max-tokens and --generate need --tokens")
 	case o.tokens != "" && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens decodes from zero states: it takes no --inputs, --out-dir, --save-inputs or --profile")
 	}

@@ -72,6 +72,8 @@ func TestCLI(t *testing.T) {
 	}{
 		{[]string{file, "--seed", "x"}, `rlx-run: error: invalid value "x" for flag -seed`},
 		{[]string{file, "--num-values", "-1"}, "rlx-run: error: --num-values must not be negative, got -1"},
+		{[]string{file, "--generate", "-1", "--tokens", "1"}, "rlx-run: error: --generate must not be negative, got -1"},
+		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens and --generate need --tokens"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
 		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},

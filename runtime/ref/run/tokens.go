@@ -2,27 +2,32 @@ package run
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/decode"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
-// decode runs --tokens: each program decodes the tokens from zero states
-// (runtime/decode); the first prints each step's arg-max, --logits saves
-// its logits, and --compare-with compares the two programs' logits of all
-// steps as one result.
+// decode runs --tokens: the first program decodes the tokens from zero
+// states (runtime/decode), then --generate more by arg-max, and prints
+// each step's arg-max; --logits saves its logits; --compare-with decodes
+// the same tokens (those generated too) with the other program and
+// compares the two programs' logits of all steps as one result.
 func (r *runner) decode(progs []*ref.Program) int {
 	tokens, err := parseTokens(r.o.tokens)
 	if err != nil {
 		return r.fail(err)
 	}
-	if m := r.o.maxTokens; m > 0 && len(tokens) > m {
-		return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
+	if m := r.o.maxTokens; m > 0 && len(tokens)+r.o.generate > m {
+		if r.o.generate == 0 {
+			return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
+		}
+		return r.fail(fmt.Errorf("--tokens lists %d tokens and --generate asks for %d more, more than --max-tokens %d", len(tokens), r.o.generate, m))
 	}
 	w, err := r.weights(progs)
 	if err != nil {
@@ -42,7 +47,12 @@ func (r *runner) decode(progs []*ref.Program) int {
 			defer b.Close()
 			d.Step = b.Run
 		}
-		l, err := d.Run(tokens, w)
+		var l *tensor.Tensor
+		if i == 0 {
+			tokens, l, err = d.Generate(tokens, r.o.generate, w)
+		} else {
+			l, err = d.Run(tokens, w)
+		}
 		if err != nil {
 			return r.fail(located(p, err))
 		}
@@ -60,13 +70,15 @@ func (r *runner) decode(progs []*ref.Program) int {
 	v := logits[0].Floats()
 	for t, tok := range tokens {
 		row := v[t*vocab : (t+1)*vocab]
-		best := 0
-		for i, x := range row {
-			if x > row[best] {
-				best = i
-			}
-		}
+		best := decode.ArgMax(row)
 		fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
+	}
+	if r.o.generate > 0 {
+		ids := make([]string, len(tokens))
+		for i, tok := range tokens {
+			ids[i] = strconv.Itoa(tok)
+		}
+		fmt.Fprintf(r.stdout, "tokens: %s\n", strings.Join(ids, ","))
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
@@ -107,17 +119,11 @@ func parseTokens(s string) ([]int, error) {
 	return out, nil
 }
 
+// writeNPY writes t to the file name whole, beside it first and renamed
+// into place, so that a failed write leaves no truncated file.
 func writeNPY(name string, t *tensor.Tensor) error {
-	f, err := os.Create(name)
-	if err != nil {
+	if err := outfile.WriteWith(name, func(w io.Writer) error { return tensor.WriteNPY(w, t) }); err != nil {
 		return fmt.Errorf("cannot write %s: %v", name, unwrapPath(err))
-	}
-	err = tensor.WriteNPY(f, t)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", name, err)
 	}
 	return nil
 }
