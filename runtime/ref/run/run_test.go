@@ -148,3 +148,48 @@ func TestUsageListsEveryFlag(t *testing.T) {
 		t.Errorf("%d flags, want more than 20", n)
 	}
 }
+
+// chooser is a decode step whose logits are [t, 2 − t, 1] for token t,
+// with one weight (scale, 1) so that it binds a checkpoint.
+const chooser = `func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}) -> (tensor<1x3xf32> {rlx.name = "logits"}) {
+  %t = graph.cast %tok : (tensor<1x1xi32>) -> tensor<1x1xf32>
+  %w = graph.param "scale" : tensor<3xf32>
+  %b = graph.constant dense<[0.0, 2.0, 1.0]> : tensor<3xf32>
+  %m = graph.mul %t, %w : (tensor<1x1xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  %l = graph.add %m, %b : (tensor<1x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  return %l : tensor<1x3xf32>
+}
+`
+
+// TestGenerateText: --generate prints the tokens and, from the
+// checkpoint's tokenizer.json, their text; a tokenizer.json rlx cannot
+// read is a warning, and none is no text line.
+func TestGenerateText(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "step.mlir")
+	os.WriteFile(file, []byte(chooser), 0o666)
+	scale, err := tensor.FromFloat32(tensor.F32, []int{3}, []float32{1, -1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st bytes.Buffer
+	if err := tensor.WriteSafetensors(&st, &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{"scale": scale}}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "model.safetensors"), st.Bytes(), 0o666)
+	code, out, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
+	if code != 0 || !strings.Contains(out, "step 3: token 0 -> arg-max 1 (logit 2)\ntokens: 2,0,1,0\nlogits: tensor<4x3xf32>") || strings.Contains(out, "text:") || stderr != "" {
+		t.Errorf("no tokenizer: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	tok := filepath.Join(dir, "tokenizer.json")
+	os.WriteFile(tok, []byte(`{"model": {"type": "BPE", "vocab": {"A": 0, "ĠB": 1, "Ċ": 2}}, "decoder": {"type": "ByteLevel"}}`), 0o666)
+	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
+	if code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\ntext: \"\\nA BA\"\nlogits:") || stderr != "" {
+		t.Errorf("tokenizer.json: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	os.WriteFile(tok, []byte(`{"model": {"type": "Unigram"}}`), 0o666)
+	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
+	if code != 0 || strings.Contains(out, "text:") || stderr != "rlx-run: warning: no text for the tokens: "+tok+": model type \"Unigram\" is not supported (rlx decodes BPE vocabularies)\n" {
+		t.Errorf("bad tokenizer.json: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/decode"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/vocab"
 )
 
 // decode runs --tokens: the first program decodes the tokens from zero
@@ -79,9 +81,32 @@ func (r *runner) decode(progs []*ref.Program) int {
 			ids[i] = strconv.Itoa(tok)
 		}
 		fmt.Fprintf(r.stdout, "tokens: %s\n", strings.Join(ids, ","))
+		r.printText(tokens)
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
+}
+
+// printText prints the text of tokens in the vocabulary of --weights
+// (runtime/vocab), when it has one; a vocabulary that cannot be read or
+// does not hold the tokens is a warning on stderr.
+func (r *runner) printText(tokens []int) {
+	if r.o.weights == "" {
+		return
+	}
+	v, err := vocab.Open(r.o.weights)
+	if errors.Is(err, vocab.ErrNone) {
+		return
+	}
+	var text string
+	if err == nil {
+		text, err = v.Decode(tokens)
+	}
+	if err != nil {
+		fmt.Fprintf(r.stderr, "rlx-run: warning: no text for the tokens: %v\n", err)
+		return
+	}
+	fmt.Fprintf(r.stdout, "text: %s\n", strconv.Quote(text))
 }
 
 // located keeps a step's diagnostic located at its op, with the step in

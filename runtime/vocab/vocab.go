@@ -1,0 +1,347 @@
+package vocab
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+)
+
+// ErrNone is returned by Open for a checkpoint that carries no
+// vocabulary.
+var ErrNone = errors.New("no vocabulary")
+
+// Kind is how a vocabulary's pieces spell text.
+type Kind int
+
+const (
+	// ByteLevel is GPT-2's byte-level BPE.
+	ByteLevel Kind = iota + 1
+	// SentencePiece is SentencePiece's "▁" and <0xNN> pieces.
+	SentencePiece
+)
+
+func (k Kind) String() string {
+	switch k {
+	case ByteLevel:
+		return "byte-level BPE"
+	case SentencePiece:
+		return "SentencePiece"
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Vocab is a vocabulary: a piece for each token id.
+type Vocab struct {
+	Kind Kind
+	// Pieces are the tokens' strings by id; "" for an id the vocabulary
+	// leaves unused.
+	Pieces []string
+	// Raw marks the ids whose piece is text as it is (control and added
+	// tokens), not spelled in the vocabulary's scheme.
+	Raw map[int]bool
+	// StripSpace: the text drops one leading space (the tokenizer's
+	// prefix space before the first word).
+	StripSpace bool
+}
+
+// maxTokens bounds a vocabulary's size (the largest real ones hold a few
+// hundred thousand pieces).
+const maxTokens = 1 << 22
+
+// Open reads the vocabulary of a checkpoint: a GGUF file's metadata, or
+// the tokenizer.json of a checkpoint directory (or of the directory of a
+// safetensors file). It returns ErrNone (wrapped, naming the place) when
+// there is none.
+func Open(path string) (*Vocab, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := gguf.Sniff(path); ok && !st.IsDir() {
+		f, err := gguf.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return FromGGUF(f)
+	}
+	dir := path
+	if !st.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	name := filepath.Join(dir, "tokenizer.json")
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w (no tokenizer.json)", dir, ErrNone)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, err := FromTokenizerJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return v, nil
+}
+
+// GGUF's token types (tokenizer.ggml.token_type).
+const (
+	ggufControl     = 3
+	ggufUserDefined = 4
+	ggufUnused      = 5
+	ggufByte        = 6
+)
+
+// FromGGUF reads the vocabulary of a GGUF file: tokenizer.ggml.model
+// ("gpt2" or "llama"), tokenizer.ggml.tokens and, where present,
+// tokenizer.ggml.token_type and tokenizer.ggml.add_space_prefix.
+func FromGGUF(f *gguf.File) (*Vocab, error) {
+	model, err := f.String("tokenizer.ggml.model")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (no tokenizer.ggml.model)", f.Name, ErrNone)
+	}
+	v := &Vocab{Raw: map[int]bool{}}
+	switch model {
+	case "gpt2":
+		v.Kind = ByteLevel
+	case "llama":
+		v.Kind = SentencePiece
+		v.StripSpace = true
+		if b, ok := f.Get("tokenizer.ggml.add_space_prefix"); ok {
+			on, isBool := b.(bool)
+			if !isBool {
+				return nil, fmt.Errorf("%s: tokenizer.ggml.add_space_prefix is %v (%T), want a bool", f.Name, b, b)
+			}
+			v.StripSpace = on
+		}
+	case "no_vocab":
+		return nil, fmt.Errorf("%s: %w (tokenizer.ggml.model is no_vocab)", f.Name, ErrNone)
+	default:
+		return nil, fmt.Errorf("%s: tokenizer.ggml.model %q is not supported (rlx decodes gpt2 and llama)", f.Name, model)
+	}
+	raw, ok := f.Get("tokenizer.ggml.tokens")
+	tokens, isArray := raw.([]any)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%s: tokenizer.ggml.model is %q but tokenizer.ggml.tokens is missing", f.Name, model)
+	case !isArray:
+		return nil, fmt.Errorf("%s: tokenizer.ggml.tokens is %T, want an array of strings", f.Name, raw)
+	case len(tokens) == 0 || len(tokens) > maxTokens:
+		return nil, fmt.Errorf("%s: tokenizer.ggml.tokens holds %d tokens (want 1 to %d)", f.Name, len(tokens), maxTokens)
+	}
+	v.Pieces = make([]string, len(tokens))
+	for i, t := range tokens {
+		s, ok := t.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: tokenizer.ggml.tokens[%d] is %T, want a string", f.Name, i, t)
+		}
+		v.Pieces[i] = s
+	}
+	if raw, ok := f.Get("tokenizer.ggml.token_type"); ok {
+		types, isArray := raw.([]any)
+		if !isArray || len(types) != len(tokens) {
+			return nil, fmt.Errorf("%s: tokenizer.ggml.token_type must be an array of %d integers, one a token", f.Name, len(tokens))
+		}
+		for i, t := range types {
+			n, ok := t.(int32)
+			if !ok {
+				return nil, fmt.Errorf("%s: tokenizer.ggml.token_type[%d] is %v (%T), want an int32", f.Name, i, t, t)
+			}
+			switch n {
+			case ggufControl, ggufUserDefined:
+				v.Raw[i] = true
+			case ggufUnused:
+				v.Pieces[i] = ""
+			case ggufByte:
+				if _, ok := bytePiece(v.Pieces[i]); !ok {
+					return nil, fmt.Errorf("%s: token %d, %q, is of type byte but is not <0xNN>", f.Name, i, v.Pieces[i])
+				}
+			}
+		}
+	}
+	return v, nil
+}
+
+// tokenizerJSON is what FromTokenizerJSON reads of a tokenizer.json.
+type tokenizerJSON struct {
+	Model struct {
+		Type  string         `json:"type"`
+		Vocab map[string]int `json:"vocab"`
+	} `json:"model"`
+	AddedTokens []struct {
+		ID      int    `json:"id"`
+		Content string `json:"content"`
+	} `json:"added_tokens"`
+	Decoder *decoderJSON `json:"decoder"`
+}
+
+type decoderJSON struct {
+	Type     string         `json:"type"`
+	Decoders []*decoderJSON `json:"decoders"`
+	Pattern  struct {
+		String string `json:"String"`
+	} `json:"pattern"`
+	Content string `json:"content"`
+	Start   int    `json:"start"`
+	Stop    int    `json:"stop"`
+}
+
+// FromTokenizerJSON reads a Hugging Face tokenizer.json: a BPE model's
+// vocab and added tokens, and a decoder that is ByteLevel, or
+// SentencePiece's sequence (Replace "▁" by " ", ByteFallback, Fuse, and
+// an optional Strip of one leading space).
+func FromTokenizerJSON(data []byte) (*Vocab, error) {
+	var t tokenizerJSON
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, err
+	}
+	if t.Model.Type != "BPE" {
+		return nil, fmt.Errorf("model type %q is not supported (rlx decodes BPE vocabularies)", t.Model.Type)
+	}
+	v := &Vocab{Raw: map[int]bool{}}
+	if err := v.readDecoder(t.Decoder); err != nil {
+		return nil, err
+	}
+	size := 0
+	check := func(id int, piece string) error {
+		if id < 0 || id >= maxTokens {
+			return fmt.Errorf("token %q has id %d (want 0 to %d)", piece, id, maxTokens-1)
+		}
+		size = max(size, id+1)
+		return nil
+	}
+	for piece, id := range t.Model.Vocab {
+		if err := check(id, piece); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range t.AddedTokens {
+		if err := check(a.ID, a.Content); err != nil {
+			return nil, err
+		}
+	}
+	if size == 0 {
+		return nil, errors.New("the vocab is empty")
+	}
+	v.Pieces = make([]string, size)
+	for piece, id := range t.Model.Vocab {
+		if v.Pieces[id] != "" && v.Pieces[id] != piece {
+			return nil, fmt.Errorf("tokens %q and %q share the id %d", v.Pieces[id], piece, id)
+		}
+		v.Pieces[id] = piece
+	}
+	for _, a := range t.AddedTokens {
+		v.Pieces[a.ID], v.Raw[a.ID] = a.Content, true
+	}
+	return v, nil
+}
+
+// readDecoder sets v's kind from a tokenizer.json decoder.
+func (v *Vocab) readDecoder(d *decoderJSON) error {
+	if d == nil {
+		return errors.New("no decoder (rlx decodes ByteLevel and SentencePiece's Replace, ByteFallback, Fuse, Strip)")
+	}
+	if d.Type == "ByteLevel" {
+		v.Kind = ByteLevel
+		return nil
+	}
+	if d.Type != "Sequence" {
+		return fmt.Errorf("decoder %q is not supported (rlx decodes ByteLevel and SentencePiece's Replace, ByteFallback, Fuse, Strip)", d.Type)
+	}
+	v.Kind = SentencePiece
+	replaced := false
+	for _, s := range d.Decoders {
+		switch {
+		case s == nil:
+			return errors.New("a null decoder in the sequence")
+		case s.Type == "Replace" && s.Pattern.String == "▁" && s.Content == " ":
+			replaced = true
+		case s.Type == "ByteFallback", s.Type == "Fuse":
+		case s.Type == "Strip" && s.Content == " " && s.Start <= 1 && s.Stop == 0:
+			v.StripSpace = s.Start == 1
+		default:
+			return fmt.Errorf("decoder %s in the sequence is not supported (rlx decodes SentencePiece's Replace \"▁\" by \" \", ByteFallback, Fuse, and a Strip of one leading space)", s.describe())
+		}
+	}
+	if !replaced {
+		return errors.New("a decoder sequence without Replace \"▁\" by \" \" is not SentencePiece's; rlx does not decode it")
+	}
+	return nil
+}
+
+func (d *decoderJSON) describe() string {
+	switch d.Type {
+	case "Replace":
+		return fmt.Sprintf("Replace %q by %q", d.Pattern.String, d.Content)
+	case "Strip":
+		return fmt.Sprintf("Strip %q (start %d, stop %d)", d.Content, d.Start, d.Stop)
+	}
+	return strconv.Quote(d.Type)
+}
+
+// Decode returns the text of the tokens ids. An id the vocabulary does
+// not have is an error naming it.
+func (v *Vocab) Decode(ids []int) (string, error) {
+	var b strings.Builder
+	for i, id := range ids {
+		if id < 0 || id >= len(v.Pieces) {
+			return "", fmt.Errorf("token %d (#%d) is past the vocabulary's %d pieces", id, i, len(v.Pieces))
+		}
+		p := v.Pieces[id]
+		switch {
+		case v.Raw[id]:
+			b.WriteString(p)
+		case v.Kind == ByteLevel:
+			for _, r := range p {
+				if c, ok := gpt2Byte(r); ok {
+					b.WriteByte(c)
+				} else {
+					b.WriteRune(r) // not one of the table's runes: as it is
+				}
+			}
+		default:
+			if c, ok := bytePiece(p); ok {
+				b.WriteByte(c)
+			} else {
+				b.WriteString(strings.ReplaceAll(p, "▁", " "))
+			}
+		}
+	}
+	s := b.String()
+	if v.StripSpace {
+		s = strings.TrimPrefix(s, " ")
+	}
+	return s, nil
+}
+
+// bytePiece reads a SentencePiece byte piece, "<0xNN>".
+func bytePiece(p string) (byte, bool) {
+	if len(p) != 6 || !strings.HasPrefix(p, "<0x") || p[5] != '>' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p[3:5], 16, 8)
+	return byte(n), err == nil
+}
+
+// gpt2Byte inverts GPT-2's bytes_to_unicode: the bytes '!'..'~',
+// '¡'..'¬' and '®'..'ÿ' stand for themselves; the other 68, in order
+// (0..32, 127..160, 173), for U+0100 onwards.
+func gpt2Byte(r rune) (byte, bool) {
+	switch n := r - 0x100; {
+	case r >= '!' && r <= '~', r >= 0xA1 && r <= 0xAC, r >= 0xAE && r <= 0xFF:
+		return byte(r), true
+	case n >= 0 && n < 33:
+		return byte(n), true
+	case n >= 33 && n < 67:
+		return byte(127 + n - 33), true
+	case n == 67:
+		return 173, true
+	}
+	return 0, false
+}

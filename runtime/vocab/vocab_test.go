@@ -1,0 +1,233 @@
+package vocab
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+)
+
+// TestGPT2Table checks gpt2Byte against GPT-2's bytes_to_unicode, built
+// here as GPT-2's encoder.py builds it.
+func TestGPT2Table(t *testing.T) {
+	var bs []int
+	self := map[int]bool{}
+	for _, r := range [][2]int{{'!', '~'}, {0xA1, 0xAC}, {0xAE, 0xFF}} {
+		for b := r[0]; b <= r[1]; b++ {
+			bs = append(bs, b)
+			self[b] = true
+		}
+	}
+	cs := append([]int{}, bs...)
+	n := 0
+	for b := range 256 {
+		if !self[b] {
+			bs, cs = append(bs, b), append(cs, 256+n)
+			n++
+		}
+	}
+	seen := map[rune]bool{}
+	for i := range bs {
+		got, ok := gpt2Byte(rune(cs[i]))
+		if !ok || int(got) != bs[i] {
+			t.Errorf("U+%04X: %d, %v; want byte %d", cs[i], got, ok, bs[i])
+		}
+		seen[rune(cs[i])] = true
+	}
+	for r := rune(0); r < 0x200; r++ {
+		if _, ok := gpt2Byte(r); ok != seen[r] {
+			t.Errorf("U+%04X: in the table %v, want %v", r, ok, seen[r])
+		}
+	}
+}
+
+func ggufFile(t *testing.T, kv map[string]any) *gguf.File {
+	t.Helper()
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	for _, k := range []string{"tokenizer.ggml.model", "tokenizer.ggml.tokens", "tokenizer.ggml.token_type", "tokenizer.ggml.add_space_prefix"} {
+		if v, ok := kv[k]; ok {
+			w.Add(k, v)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "v.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := gguf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func decode(t *testing.T, v *Vocab, ids ...int) string {
+	t.Helper()
+	s, err := v.Decode(ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestGGUF decodes a byte-level vocabulary (spaces, newlines and UTF-8
+// spelled by GPT-2's table, a control token as its text) and a
+// SentencePiece one (▁, byte pieces, the leading space dropped or kept
+// as add_space_prefix says).
+func TestGGUF(t *testing.T) {
+	v, err := FromGGUF(ggufFile(t, map[string]any{
+		"tokenizer.ggml.model":      "gpt2",
+		"tokenizer.ggml.tokens":     []string{"Hello", "Ġworld", "Ċ", "<|im_end|>", "Ã©", "ĠĠ"},
+		"tokenizer.ggml.token_type": []int32{1, 1, 1, 3, 1, 1},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decode(t, v, 0, 1, 2, 3, 4, 5); got != "Hello world\n<|im_end|>é  " || v.Kind != ByteLevel {
+		t.Errorf("gpt2: %q (%v)", got, v.Kind)
+	}
+	spm := map[string]any{
+		"tokenizer.ggml.model":      "llama",
+		"tokenizer.ggml.tokens":     []string{"<unk>", "<s>", "▁Hello", "▁world", "<0x0A>", "<0xC3>", "<0xA9>", "<unused0>"},
+		"tokenizer.ggml.token_type": []int32{2, 3, 1, 1, 6, 6, 6, 5},
+	}
+	v, err = FromGGUF(ggufFile(t, spm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decode(t, v, 2, 3, 4, 5, 6); got != "Hello world\né" || v.Kind != SentencePiece {
+		t.Errorf("llama: %q (%v)", got, v.Kind)
+	}
+	if got := decode(t, v, 1, 2, 7); got != "<s> Hello" {
+		t.Errorf("llama, control token first: %q", got)
+	}
+	spm["tokenizer.ggml.add_space_prefix"] = false
+	v, _ = FromGGUF(ggufFile(t, spm))
+	if got := decode(t, v, 2, 3); got != " Hello world" {
+		t.Errorf("llama without a space prefix: %q", got)
+	}
+	if _, err := v.Decode([]int{2, 8}); err == nil || err.Error() != "token 8 (#1) is past the vocabulary's 8 pieces" {
+		t.Errorf("id past the vocabulary: %v", err)
+	}
+}
+
+func TestGGUFErrors(t *testing.T) {
+	tokens := []string{"a", "b"}
+	for _, tc := range []struct {
+		kv   map[string]any
+		want string
+	}{
+		{map[string]any{}, "no vocabulary (no tokenizer.ggml.model)"},
+		{map[string]any{"tokenizer.ggml.model": "no_vocab"}, "no vocabulary (tokenizer.ggml.model is no_vocab)"},
+		{map[string]any{"tokenizer.ggml.model": "bert", "tokenizer.ggml.tokens": tokens}, `tokenizer.ggml.model "bert" is not supported (rlx decodes gpt2 and llama)`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2"}, `tokenizer.ggml.model is "gpt2" but tokenizer.ggml.tokens is missing`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": "ab"}, "tokenizer.ggml.tokens is string, want an array of strings"},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []int32{1}}, "tokenizer.ggml.tokens[0] is int32, want a string"},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{}}, "tokenizer.ggml.tokens holds 0 tokens"},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.token_type": []int32{1}}, "tokenizer.ggml.token_type must be an array of 2 integers, one a token"},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.token_type": []int64{1, 1}}, "tokenizer.ggml.token_type[0] is 1 (int64), want an int32"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.token_type": []int32{1, 6}}, `token 1, "b", is of type byte but is not <0xNN>`},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens, "tokenizer.ggml.add_space_prefix": int32(1)}, "tokenizer.ggml.add_space_prefix is 1 (int32), want a bool"},
+	} {
+		_, err := FromGGUF(ggufFile(t, tc.kv))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.kv, err, tc.want)
+		}
+	}
+}
+
+// TestTokenizerJSON reads transformers' two decoder kinds, and refuses
+// what it does not decode.
+func TestTokenizerJSON(t *testing.T) {
+	bl := `{"model": {"type": "BPE", "vocab": {"Hi": 0, "Ġthere": 1, "Ċ": 2}}, "added_tokens": [{"id": 3, "content": "<|endoftext|>", "special": true}], "decoder": {"type": "ByteLevel", "add_prefix_space": false}}`
+	v, err := FromTokenizerJSON([]byte(bl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decode(t, v, 0, 1, 2, 3); got != "Hi there\n<|endoftext|>" {
+		t.Errorf("ByteLevel: %q", got)
+	}
+	seq := `{"model": {"type": "BPE", "vocab": {"<unk>": 0, "<s>": 1, "▁Hi": 2, "<0x21>": 3}}, "added_tokens": [{"id": 1, "content": "<s>", "special": true}],
+	  "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}}`
+	v, err = FromTokenizerJSON([]byte(seq))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decode(t, v, 2, 3, 2); got != "Hi! Hi" || !v.StripSpace {
+		t.Errorf("SentencePiece: %q", got)
+	}
+	noStrip := strings.Replace(seq, `, {"type": "Strip", "content": " ", "start": 1, "stop": 0}`, "", 1)
+	if v, err = FromTokenizerJSON([]byte(noStrip)); err != nil || decode(t, v, 2) != " Hi" {
+		t.Errorf("SentencePiece without Strip: %v", err)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{`{"model": {"type": "WordPiece", "vocab": {"a": 0}}, "decoder": {"type": "ByteLevel"}}`, `model type "WordPiece" is not supported`},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}}`, "no decoder"},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}, "decoder": {"type": "WordPiece"}}`, `decoder "WordPiece" is not supported`},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}, "decoder": {"type": "Sequence", "decoders": [{"type": "Fuse"}]}}`, `without Replace "▁" by " "`},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}, "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "_"}, "content": " "}]}}`, `decoder Replace "_" by " " in the sequence is not supported`},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}, "decoder": {"type": "Sequence", "decoders": [null]}}`, "a null decoder in the sequence"},
+		{`{"model": {"type": "BPE", "vocab": {"a": -1}}, "decoder": {"type": "ByteLevel"}}`, `token "a" has id -1`},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}}, "decoder": {"type": "ByteLevel"}}`, `share the id 0`},
+		{`{"model": {"type": "BPE", "vocab": {}}, "decoder": {"type": "ByteLevel"}}`, "the vocab is empty"},
+		{`{"model": 3}`, "cannot unmarshal"},
+	} {
+		if _, err := FromTokenizerJSON([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestOpen finds the vocabulary of a GGUF file, a checkpoint directory
+// and a safetensors file in one, and says when there is none.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(dir); !errors.Is(err, ErrNone) {
+		t.Errorf("empty directory: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "tokenizer.json"), []byte(`{"model": {"type": "BPE", "vocab": {"a": 0}}, "decoder": {"type": "ByteLevel"}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "model.safetensors"), nil, 0o644)
+	for _, p := range []string{dir, filepath.Join(dir, "model.safetensors")} {
+		if v, err := Open(p); err != nil || v.Kind != ByteLevel || len(v.Pieces) != 1 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "tokenizer.json"), []byte(`{"model": {"type": "Unigram"}}`), 0o644)
+	if _, err := Open(dir); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(dir, "tokenizer.json")+": model type") {
+		t.Errorf("bad tokenizer.json: %v", err)
+	}
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	path := filepath.Join(dir, "m.gguf")
+	w.WriteFile(path)
+	if _, err := Open(path); !errors.Is(err, ErrNone) {
+		t.Errorf("GGUF without a vocabulary: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "absent")); err == nil {
+		t.Error("absent path opened")
+	}
+}
+
+// FuzzFromTokenizerJSON: any tokenizer.json is read or refused, and a
+// vocabulary read decodes every one of its ids.
+func FuzzFromTokenizerJSON(f *testing.F) {
+	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"Hi": 0, "Ġthere": 1}}, "added_tokens": [{"id": 3, "content": "<|x|>"}], "decoder": {"type": "ByteLevel"}}`))
+	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"▁Hi": 0, "<0x21>": 1}}, "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := FromTokenizerJSON(data)
+		if err != nil {
+			return
+		}
+		ids := make([]int, len(v.Pieces))
+		for i := range ids {
+			ids[i] = i
+		}
+		if _, err := v.Decode(ids); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
