@@ -10,12 +10,15 @@
 //     space, a piece "<0x0A>" is the byte 0x0A, and the text may drop the
 //     one space the tokenizer put before the first word.
 //
-// A vocabulary comes from a GGUF file's tokenizer.ggml.* metadata or from
-// a Hugging Face checkpoint directory's tokenizer.json. Decoding joins
-// the pieces as transformers' decode with skip_special_tokens=False does
-// (control tokens such as "<|im_end|>" appear as their text), without its
-// clean-up of spaces around punctuation. Bytes that do not form UTF-8
-// are kept as they are; callers print the text quoted.
+// A vocabulary comes from a Hugging Face checkpoint directory's
+// tokenizer.json, and then decodes as the tokenizers library's decode
+// with skip_special_tokens=False (every token through the decoder,
+// special ones included; bytes that do not form UTF-8 replaced by
+// U+FFFD as its decoders replace them), without transformers' clean-up
+// of spaces around punctuation. Or it comes from a GGUF file's
+// tokenizer.ggml.* metadata, and then decodes as llama.cpp's detokeniser
+// does with special tokens shown: control and user-defined tokens as
+// their text, bytes kept as they are. Callers print the text quoted.
 //
 // Encoding text into ids (the merges and pre-tokenisers) is not here.
 package vocab

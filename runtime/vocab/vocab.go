@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
@@ -48,6 +49,10 @@ type Vocab struct {
 	// StripSpace: the text drops one leading space (the tokenizer's
 	// prefix space before the first word).
 	StripSpace bool
+	// Lossy: bytes that do not form UTF-8 become U+FFFD as the tokenizers
+	// library's decoders make them (a tokenizer.json); otherwise they are
+	// kept (llama.cpp's detokeniser, for a GGUF vocabulary).
+	Lossy bool
 }
 
 // maxTokens bounds a vocabulary's size (the largest real ones hold a few
@@ -204,7 +209,7 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 	if t.Model.Type != "BPE" {
 		return nil, fmt.Errorf("model type %q is not supported (rlx decodes BPE vocabularies)", t.Model.Type)
 	}
-	v := &Vocab{Raw: map[int]bool{}}
+	v := &Vocab{Raw: map[int]bool{}, Lossy: true}
 	if err := v.readDecoder(t.Decoder); err != nil {
 		return nil, err
 	}
@@ -236,8 +241,10 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 		}
 		v.Pieces[id] = piece
 	}
+	// Added tokens go through the decoder like the others, as in the
+	// tokenizers library.
 	for _, a := range t.AddedTokens {
-		v.Pieces[a.ID], v.Raw[a.ID] = a.Content, true
+		v.Pieces[a.ID] = a.Content
 	}
 	return v, nil
 }
@@ -288,36 +295,127 @@ func (d *decoderJSON) describe() string {
 // Decode returns the text of the tokens ids. An id the vocabulary does
 // not have is an error naming it.
 func (v *Vocab) Decode(ids []int) (string, error) {
-	var b strings.Builder
 	for i, id := range ids {
 		if id < 0 || id >= len(v.Pieces) {
 			return "", fmt.Errorf("token %d (#%d) is past the vocabulary's %d pieces", id, i, len(v.Pieces))
 		}
-		p := v.Pieces[id]
-		switch {
-		case v.Raw[id]:
-			b.WriteString(p)
-		case v.Kind == ByteLevel:
-			for _, r := range p {
-				if c, ok := gpt2Byte(r); ok {
-					b.WriteByte(c)
-				} else {
-					b.WriteRune(r) // not one of the table's runes: as it is
-				}
-			}
-		default:
-			if c, ok := bytePiece(p); ok {
-				b.WriteByte(c)
-			} else {
-				b.WriteString(strings.ReplaceAll(p, "▁", " "))
-			}
-		}
 	}
-	s := b.String()
+	var s string
+	if v.Kind == ByteLevel {
+		s = v.byteLevel(ids)
+	} else {
+		s = v.sentencePiece(ids)
+	}
 	if v.StripSpace {
 		s = strings.TrimPrefix(s, " ")
 	}
 	return s, nil
+}
+
+// byteLevel joins the bytes GPT-2's table spells; a piece with a rune
+// outside the table (an added token's text) is its own UTF-8, as the
+// tokenizers library's ByteLevel decoder takes it.
+func (v *Vocab) byteLevel(ids []int) string {
+	var b []byte
+	for _, id := range ids {
+		p := v.Pieces[id]
+		if v.Raw[id] {
+			b = append(b, p...)
+			continue
+		}
+		n := len(b)
+		for _, r := range p {
+			c, ok := gpt2Byte(r)
+			if !ok {
+				b = append(b[:n], p...)
+				break
+			}
+			b = append(b, c)
+		}
+	}
+	if v.Lossy {
+		return lossy(b)
+	}
+	return string(b)
+}
+
+// sentencePiece joins the pieces with "▁" as a space and runs of byte
+// pieces as their bytes: with Lossy, as the tokenizers library's
+// ByteFallback does, a run that is not UTF-8 becomes one U+FFFD a byte.
+func (v *Vocab) sentencePiece(ids []int) string {
+	var out strings.Builder
+	var run []byte
+	flush := func() {
+		switch {
+		case !v.Lossy || utf8.Valid(run):
+			out.Write(run)
+		default:
+			out.WriteString(strings.Repeat("\uFFFD", len(run)))
+		}
+		run = run[:0]
+	}
+	for _, id := range ids {
+		p := v.Pieces[id]
+		if c, ok := bytePiece(p); ok && !v.Raw[id] {
+			run = append(run, c)
+			continue
+		}
+		flush()
+		if v.Raw[id] {
+			out.WriteString(p)
+		} else {
+			out.WriteString(strings.ReplaceAll(p, "▁", " "))
+		}
+	}
+	flush()
+	return out.String()
+}
+
+// lossy returns b as UTF-8 with each maximal ill-formed subsequence
+// replaced by U+FFFD (Unicode's recommended practice, which Rust's
+// from_utf8_lossy follows).
+func lossy(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var s strings.Builder
+	for len(b) > 0 {
+		if r, n := utf8.DecodeRune(b); r != utf8.RuneError || n > 1 {
+			s.Write(b[:n])
+			b = b[n:]
+			continue
+		}
+		s.WriteRune(utf8.RuneError)
+		b = b[maximalSubpart(b):]
+	}
+	return s.String()
+}
+
+// maximalSubpart returns the length of the ill-formed sequence at the
+// start of b: its lead byte and the continuation bytes that fit it.
+func maximalSubpart(b []byte) int {
+	need, lo, hi := 0, byte(0x80), byte(0xBF)
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		need, lo = 2, 0xA0
+	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
+		need = 2
+	case c == 0xED:
+		need, hi = 2, 0x9F
+	case c == 0xF0:
+		need, lo = 3, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		need = 3
+	case c == 0xF4:
+		need, hi = 3, 0x8F
+	}
+	i := 1
+	for ; i <= need && i < len(b) && b[i] >= lo && b[i] <= hi; i++ {
+		lo, hi = 0x80, 0xBF
+	}
+	return i
 }
 
 // bytePiece reads a SentencePiece byte piece, "<0xNN>".

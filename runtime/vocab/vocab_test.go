@@ -231,3 +231,38 @@ func FuzzFromTokenizerJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestLossy replaces ill-formed UTF-8 as Unicode's recommended practice
+// does: the standard's example of maximal subparts, and byte pieces that
+// are not UTF-8 as one U+FFFD each (the tokenizers library's
+// ByteFallback).
+func TestLossy(t *testing.T) {
+	const r = "\uFFFD"
+	in := "\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64"
+	if got, want := lossy([]byte(in)), "a"+r+r+r+"b"+r+"c"+r+r+"d"; got != want {
+		t.Errorf("lossy: %q, want %q", got, want)
+	}
+	for _, s := range []string{"", "abc", "é🙂", "\uFFFD"} {
+		if got := lossy([]byte(s)); got != s {
+			t.Errorf("lossy(%q) = %q", s, got)
+		}
+	}
+	if got := lossy([]byte("\xF0\x9F\x99")); got != r {
+		t.Errorf("a truncated 4-byte sequence: %q", got)
+	}
+	if got := lossy([]byte("\xED\xA0\x80")); got != r+r+r {
+		t.Errorf("a surrogate: %q", got)
+	}
+	v := &Vocab{Kind: SentencePiece, Pieces: []string{"<0xC3>", "<0xA9>", "▁x", "<0xFF>"}, Lossy: true}
+	if got := decode(t, v, 0, 1, 2, 0, 3, 2); got != "é x"+r+r+" x" {
+		t.Errorf("byte pieces: %q", got)
+	}
+	v.Lossy = false
+	if got := decode(t, v, 0, 3); got != "\xC3\xFF" {
+		t.Errorf("byte pieces kept: %q", got)
+	}
+	b := &Vocab{Kind: ByteLevel, Pieces: []string{"a b", "é", "Ã©"}, Lossy: true}
+	if got := decode(t, b, 0, 1, 2); got != "a b"+r+"é" {
+		t.Errorf("byte-level: %q", got)
+	}
+}
