@@ -13,9 +13,13 @@
 // A vocabulary comes from a Hugging Face checkpoint directory's
 // tokenizer.json, and then decodes as the tokenizers library's decode
 // with skip_special_tokens=False (every token through the decoder,
-// special ones included; bytes that do not form UTF-8 replaced by
+// special ones included, a non-special added token marked normalized
+// from its normalized text; bytes that do not form UTF-8 replaced by
 // U+FFFD as its decoders replace them), without transformers' clean-up
-// of spaces around punctuation. Or it comes from a GGUF file's
+// of spaces around punctuation. testdata/hf holds the library's own
+// decodings of 206 id sequences in two vocabularies it trained
+// (tools/hf-fixtures/make_vocab.py, run on the GPU machine, which has
+// the library), and the tests match them all. Or it comes from a GGUF file's
 // tokenizer.ggml.* metadata, and then decodes as llama.cpp's detokeniser
 // does with special tokens shown: control and user-defined tokens as
 // their text, bytes kept as they are. Callers print the text quoted.

@@ -180,10 +180,49 @@ type tokenizerJSON struct {
 		Vocab map[string]int `json:"vocab"`
 	} `json:"model"`
 	AddedTokens []struct {
-		ID      int    `json:"id"`
-		Content string `json:"content"`
+		ID         int    `json:"id"`
+		Content    string `json:"content"`
+		Special    bool   `json:"special"`
+		Normalized bool   `json:"normalized"`
 	} `json:"added_tokens"`
-	Decoder *decoderJSON `json:"decoder"`
+	Normalizer *normalizerJSON `json:"normalizer"`
+	Decoder    *decoderJSON    `json:"decoder"`
+}
+
+type normalizerJSON struct {
+	Type        string            `json:"type"`
+	Normalizers []*normalizerJSON `json:"normalizers"`
+	Prepend     string            `json:"prepend"`
+	Pattern     struct {
+		String *string `json:"String"`
+	} `json:"pattern"`
+	Content string `json:"content"`
+}
+
+// normalize applies n to s: the tokenizers library decodes a non-special
+// added token marked normalized as its normalized text. rlx applies
+// Prepend, Replace of a string and Sequences of them.
+func (n *normalizerJSON) normalize(s string) (string, error) {
+	switch {
+	case n == nil:
+		return s, nil
+	case n.Type == "Sequence":
+		for _, m := range n.Normalizers {
+			var err error
+			if s, err = m.normalize(s); err != nil {
+				return "", err
+			}
+		}
+		return s, nil
+	case n.Type == "Prepend":
+		if s == "" {
+			return s, nil
+		}
+		return n.Prepend + s, nil
+	case n.Type == "Replace" && n.Pattern.String != nil && *n.Pattern.String != "":
+		return strings.ReplaceAll(s, *n.Pattern.String, n.Content), nil
+	}
+	return "", fmt.Errorf("normalizer %q is not supported (rlx applies Prepend, Replace of a string and Sequence to the added tokens it normalizes)", n.Type)
 }
 
 type decoderJSON struct {
@@ -242,9 +281,17 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 		v.Pieces[id] = piece
 	}
 	// Added tokens go through the decoder like the others, as in the
-	// tokenizers library.
+	// tokenizers library; a non-special one marked normalized is decoded
+	// from its normalized text.
 	for _, a := range t.AddedTokens {
-		v.Pieces[a.ID] = a.Content
+		p := a.Content
+		if a.Normalized && !a.Special {
+			var err error
+			if p, err = t.Normalizer.normalize(p); err != nil {
+				return nil, fmt.Errorf("added token %q: %v", a.Content, err)
+			}
+		}
+		v.Pieces[a.ID] = p
 	}
 	return v, nil
 }

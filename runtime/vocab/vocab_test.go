@@ -160,6 +160,14 @@ func TestTokenizerJSON(t *testing.T) {
 	if got := decode(t, v, 2, 3, 2); got != "Hi! Hi" || !v.StripSpace {
 		t.Errorf("SentencePiece: %q", got)
 	}
+	// A non-special added token marked normalized decodes from its
+	// normalized text; a special one, or one not marked, from its own.
+	norm := `{"model": {"type": "BPE", "vocab": {"a": 0}}, "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+	  "added_tokens": [{"id": 1, "content": "x y", "normalized": true}, {"id": 2, "content": "x y", "normalized": true, "special": true}, {"id": 3, "content": "x y", "normalized": false}],
+	  "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}]}}`
+	if v, err = FromTokenizerJSON([]byte(norm)); err != nil || decode(t, v, 0, 1, 2, 3) != "a x yx yx y" {
+		t.Errorf("normalized added tokens: %v", err)
+	}
 	noStrip := strings.Replace(seq, `, {"type": "Strip", "content": " ", "start": 1, "stop": 0}`, "", 1)
 	if v, err = FromTokenizerJSON([]byte(noStrip)); err != nil || decode(t, v, 2) != " Hi" {
 		t.Errorf("SentencePiece without Strip: %v", err)
@@ -175,6 +183,8 @@ func TestTokenizerJSON(t *testing.T) {
 		{`{"model": {"type": "BPE", "vocab": {"a": 0, "b": 0}}, "decoder": {"type": "ByteLevel"}}`, `share the id 0`},
 		{`{"model": {"type": "BPE", "vocab": {}}, "decoder": {"type": "ByteLevel"}}`, "the vocab is empty"},
 		{`{"model": 3}`, "cannot unmarshal"},
+		{`{"model": {"type": "BPE", "vocab": {"a": 0}}, "added_tokens": [{"id": 1, "content": "b", "normalized": true}], "normalizer": {"type": "NFKC"}, "decoder": {"type": "ByteLevel"}}`,
+			`added token "b": normalizer "NFKC" is not supported`},
 	} {
 		if _, err := FromTokenizerJSON([]byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
