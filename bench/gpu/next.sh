@@ -14,7 +14,7 @@
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 1801 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 2101 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/V",
 # ".devcarry/O", ".devcarry/ab.sh"] for a, [".devcarry/H.tgz"] for b,
@@ -29,13 +29,12 @@
 #    output passes so, run 38b the held f16 rows).
 # b: the full check of H: correctness at small and real sizes, the
 #    sanitizers at small and real sizes, the bench table (report.md
-#    under $OUT/C). Stop 57 made H at the commit that holds the f16
-#    norm rows in registers (normHeld, run 38b): its first sanitizer
-#    run; and the numbers want an H200.
+#    under $OUT/C). Run 39a (an H100) checked H at 012112a; the
+#    issue's numbers want an H200, which no call has had since run 36a.
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R);
-#    1–1800 have run (runs 33a–37c): prepare the next with
-#    -random-first 1801.
+#    1–2100 have run (runs 33a–39b): prepare the next with
+#    -random-first 2101.
 # d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
 #    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
 #    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
