@@ -1,5 +1,6 @@
-// Package vocab reads a checkpoint's vocabulary and turns token ids back
-// into text: what rlx-run --generate prints beside the ids.
+// Package vocab reads a checkpoint's vocabulary, turns token ids back
+// into text and text into ids: what rlx-run --prompt encodes and
+// --generate prints beside the ids.
 //
 // Two kinds of vocabulary cover the architectures rlx imports:
 //
@@ -16,13 +17,24 @@
 // special ones included, a non-special added token marked normalized
 // from its normalized text; bytes that do not form UTF-8 replaced by
 // U+FFFD as its decoders replace them), without transformers' clean-up
-// of spaces around punctuation. testdata/hf holds the library's own
-// decodings of 206 id sequences in two vocabularies it trained
-// (tools/hf-fixtures/make_vocab.py, run on the GPU machine, which has
-// the library), and the tests match them all. Or it comes from a GGUF file's
-// tokenizer.ggml.* metadata, and then decodes as llama.cpp's detokeniser
-// does with special tokens shown: control and user-defined tokens as
-// their text, bytes kept as they are. Callers print the text quoted.
+// of spaces around punctuation. It encodes as the library's encode
+// (Encode): added tokens split out leftmost-longest, the normalizer
+// (Prepend, Replace, and NFC on text NFC leaves unchanged), the
+// pre-tokenisers (ByteLevel, Metaspace, and Split by a regex run as
+// Oniguruma runs it: Unicode's \s, the \s+(?!\S) lookahead), BPE merges by
+// rank with byte fallback and ignore_merges, and the post-processor's
+// template of special tokens. Anything else in a tokenizer.json is
+// refused by name when encoding.
 //
-// Encoding text into ids (the merges and pre-tokenisers) is not here.
+// testdata/hf holds the library's own results for five vocabularies it
+// trained (GPT-2's, Qwen2's and Llama 3's pre-tokenisers; Llama 2's and
+// Mistral v0.3's SentencePiece layouts): 206 id sequences decoded and 206
+// texts encoded with and without special tokens each
+// (tools/hf-fixtures/make_vocab.py, run on the GPU machine, which has
+// the library). The tests match every one.
+//
+// Or a vocabulary comes from a GGUF file's tokenizer.ggml.* metadata,
+// and then decodes as llama.cpp's detokeniser does with special tokens
+// shown: control and user-defined tokens as their text, bytes kept as
+// they are; it does not encode. Callers print the text quoted.
 package vocab

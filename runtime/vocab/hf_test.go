@@ -4,25 +4,43 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
-// TestTokenizersLibrary decodes the id sequences of testdata/hf (made by
-// tools/hf-fixtures/make_vocab.py with Hugging Face's tokenizers library:
-// a byte-level BPE and a SentencePiece-style BPE with byte fallback, each
-// with special and added tokens; real text and random ids) and compares
-// with the library's own decode.
-func TestTokenizersLibrary(t *testing.T) {
-	for _, name := range []string{"bytelevel", "spm"} {
+// The vocabularies of testdata/hf, made by tools/hf-fixtures/make_vocab.py
+// with Hugging Face's tokenizers library: byte-level BPEs with GPT-2's,
+// Qwen2's and Llama 3's pre-tokenisers, and a SentencePiece-style BPE with
+// byte fallback, each with special and added tokens.
+var hfVocabs = []string{"bytelevel", "qwen2", "llama3", "spm", "metaspace"}
+
+// eachVocab opens each of testdata/hf's vocabularies for f.
+func eachVocab(t *testing.T, f func(name, dir string, v *Vocab)) {
+	for _, name := range hfVocabs {
 		dir := filepath.Join("testdata", "hf", name)
 		v, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join(dir, "decoded.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		f(name, dir, v)
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTokenizersLibrary decodes testdata/hf's id sequences (real text and
+// random ids) and compares with the library's own decode.
+func TestTokenizersLibrary(t *testing.T) {
+	eachVocab(t, func(name, dir string, v *Vocab) {
 		var want struct {
 			VocabSize int `json:"vocab_size"`
 			Cases     []struct {
@@ -30,9 +48,7 @@ func TestTokenizersLibrary(t *testing.T) {
 				Text string `json:"text"`
 			} `json:"cases"`
 		}
-		if err := json.Unmarshal(data, &want); err != nil {
-			t.Fatal(err)
-		}
+		readJSON(t, filepath.Join(dir, "decoded.json"), &want)
 		if len(v.Pieces) != want.VocabSize || len(want.Cases) < 200 {
 			t.Fatalf("%s: %d pieces, %d cases; the library has %d pieces", name, len(v.Pieces), len(want.Cases), want.VocabSize)
 		}
@@ -48,5 +64,39 @@ func TestTokenizersLibrary(t *testing.T) {
 		if bad > 0 {
 			t.Errorf("%s: %d of %d cases differ", name, bad, len(want.Cases))
 		}
-	}
+	})
+}
+
+// TestTokenizersLibraryEncode encodes testdata/hf's texts (the training
+// text and random strings of words, whitespace runs, newlines, digits,
+// punctuation, contractions, CJK, emoji, a no-break space, special and
+// added tokens' text) with and without the template's special tokens,
+// and compares with the library's own encode.
+func TestTokenizersLibraryEncode(t *testing.T) {
+	eachVocab(t, func(name, dir string, v *Vocab) {
+		var want struct {
+			Cases []struct {
+				Text  string `json:"text"`
+				IDs   []int  `json:"ids"`
+				Plain []int  `json:"plain"`
+			} `json:"cases"`
+		}
+		readJSON(t, filepath.Join(dir, "encoded.json"), &want)
+		if len(want.Cases) < 200 {
+			t.Fatalf("%s: %d cases", name, len(want.Cases))
+		}
+		bad := 0
+		for _, c := range want.Cases {
+			ids, err := v.Encode(c.Text, true)
+			plain, err2 := v.Encode(c.Text, false)
+			if err != nil || err2 != nil || !slices.Equal(ids, c.IDs) || !slices.Equal(plain, c.Plain) {
+				if bad++; bad <= 5 {
+					t.Errorf("%s %q:\n  rlx %v / %v (%v, %v)\n  lib %v / %v", name, c.Text, ids, plain, err, err2, c.IDs, c.Plain)
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d cases differ", name, bad, len(want.Cases))
+		}
+	})
 }

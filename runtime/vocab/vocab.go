@@ -49,10 +49,21 @@ type Vocab struct {
 	// StripSpace: the text drops one leading space (the tokenizer's
 	// prefix space before the first word).
 	StripSpace bool
+	// ByteFallback: a SentencePiece vocabulary's <0xNN> pieces are bytes
+	// (else their text).
+	ByteFallback bool
+	// FirstDropsSpaces: every "▁" of the first token is dropped rather
+	// than made a space (the tokenizers library's Metaspace decoder).
+	FirstDropsSpaces bool
 	// Lossy: bytes that do not form UTF-8 become U+FFFD as the tokenizers
 	// library's decoders make them (a tokenizer.json); otherwise they are
 	// kept (llama.cpp's detokeniser, for a GGUF vocabulary).
 	Lossy bool
+
+	// enc encodes text (a tokenizer.json rlx can encode with), else
+	// encErr says why not.
+	enc    *encoder
+	encErr error
 }
 
 // maxTokens bounds a vocabulary's size (the largest real ones hold a few
@@ -106,17 +117,24 @@ const (
 // FromGGUF reads the vocabulary of a GGUF file: tokenizer.ggml.model
 // ("gpt2" or "llama"), tokenizer.ggml.tokens and, where present,
 // tokenizer.ggml.token_type and tokenizer.ggml.add_space_prefix.
-func FromGGUF(f *gguf.File) (*Vocab, error) {
+func FromGGUF(f *gguf.File) (v *Vocab, err error) {
 	model, err := f.String("tokenizer.ggml.model")
+	if err == nil {
+		defer func() {
+			if v != nil {
+				v.encErr = errors.New("encoding text from a GGUF vocabulary is not supported (a tokenizer.json can; or give the token ids)")
+			}
+		}()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (no tokenizer.ggml.model)", f.Name, ErrNone)
 	}
-	v := &Vocab{Raw: map[int]bool{}}
+	v = &Vocab{Raw: map[int]bool{}}
 	switch model {
 	case "gpt2":
 		v.Kind = ByteLevel
 	case "llama":
-		v.Kind = SentencePiece
+		v.Kind, v.ByteFallback = SentencePiece, true
 		v.StripSpace = true
 		if b, ok := f.Get("tokenizer.ggml.add_space_prefix"); ok {
 			on, isBool := b.(bool)
@@ -178,15 +196,31 @@ type tokenizerJSON struct {
 	Model struct {
 		Type  string         `json:"type"`
 		Vocab map[string]int `json:"vocab"`
+		// What encoding reads (encode.go).
+		Merges          json.RawMessage `json:"merges"`
+		Dropout         *float64        `json:"dropout"`
+		UnkToken        *string         `json:"unk_token"`
+		SubwordPrefix   *string         `json:"continuing_subword_prefix"`
+		EndOfWordSuffix *string         `json:"end_of_word_suffix"`
+		FuseUnk         bool            `json:"fuse_unk"`
+		ByteFallback    bool            `json:"byte_fallback"`
+		IgnoreMerges    bool            `json:"ignore_merges"`
 	} `json:"model"`
-	AddedTokens []struct {
-		ID         int    `json:"id"`
-		Content    string `json:"content"`
-		Special    bool   `json:"special"`
-		Normalized bool   `json:"normalized"`
-	} `json:"added_tokens"`
-	Normalizer *normalizerJSON `json:"normalizer"`
-	Decoder    *decoderJSON    `json:"decoder"`
+	AddedTokens   []addedJSON     `json:"added_tokens"`
+	Normalizer    *normalizerJSON `json:"normalizer"`
+	PreTokenizer  *preJSON        `json:"pre_tokenizer"`
+	PostProcessor *postJSON       `json:"post_processor"`
+	Decoder       *decoderJSON    `json:"decoder"`
+}
+
+type addedJSON struct {
+	ID         int    `json:"id"`
+	Content    string `json:"content"`
+	Special    bool   `json:"special"`
+	Normalized bool   `json:"normalized"`
+	SingleWord bool   `json:"single_word"`
+	LStrip     bool   `json:"lstrip"`
+	RStrip     bool   `json:"rstrip"`
 }
 
 type normalizerJSON struct {
@@ -221,8 +255,31 @@ func (n *normalizerJSON) normalize(s string) (string, error) {
 		return n.Prepend + s, nil
 	case n.Type == "Replace" && n.Pattern.String != nil && *n.Pattern.String != "":
 		return strings.ReplaceAll(s, *n.Pattern.String, n.Content), nil
+	case n.Type == "NFC":
+		if r, ok := nfcStable(s); !ok {
+			return "", fmt.Errorf("the NFC normalizer: the text has %U, and rlx applies NFC only to text it leaves unchanged (Latin, Cyrillic, CJK, kana, Hangul syllables, emoji, common punctuation, without combining marks)", r)
+		}
+		return s, nil
 	}
-	return "", fmt.Errorf("normalizer %q is not supported (rlx applies Prepend, Replace of a string and Sequence to the added tokens it normalizes)", n.Type)
+	return "", fmt.Errorf("normalizer %q is not supported (rlx applies Prepend, Replace of a string, NFC to text it leaves unchanged, and Sequence)", n.Type)
+}
+
+// nfcStable reports whether NFC leaves s unchanged because every rune is
+// in a range that has no combining marks, no singleton decompositions and
+// no composition exclusions; else it returns the first rune outside them.
+func nfcStable(s string) (rune, bool) {
+	for _, r := range s {
+		switch {
+		case r < 0x300, r >= 0x400 && r < 0x483, r >= 0x48A && r < 0x500,
+			r >= 0x2010 && r < 0x2028, r >= 0x2030 && r < 0x205F,
+			r >= 0x3000 && r < 0x302A, r >= 0x3030 && r < 0x3099, r >= 0x309B && r < 0x3100,
+			r >= 0x4E00 && r < 0xA000, r >= 0xAC00 && r < 0xD7A4,
+			r >= 0xFF00 && r < 0xFFF0, r >= 0x1F000 && r < 0x1FB00:
+		default:
+			return r, false
+		}
+	}
+	return 0, true
 }
 
 type decoderJSON struct {
@@ -234,6 +291,10 @@ type decoderJSON struct {
 	Content string `json:"content"`
 	Start   int    `json:"start"`
 	Stop    int    `json:"stop"`
+	// Metaspace's.
+	Replacement    string  `json:"replacement"`
+	PrependScheme  *string `json:"prepend_scheme"`
+	AddPrefixSpace bool    `json:"add_prefix_space"`
 }
 
 // FromTokenizerJSON reads a Hugging Face tokenizer.json: a BPE model's
@@ -293,6 +354,7 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 		}
 		v.Pieces[a.ID] = p
 	}
+	v.enc, v.encErr = newEncoder(&t)
 	return v, nil
 }
 
@@ -301,26 +363,46 @@ func (v *Vocab) readDecoder(d *decoderJSON) error {
 	if d == nil {
 		return errors.New("no decoder (rlx decodes ByteLevel and SentencePiece's Replace, ByteFallback, Fuse, Strip)")
 	}
-	if d.Type == "ByteLevel" {
+	switch d.Type {
+	case "ByteLevel":
 		v.Kind = ByteLevel
 		return nil
-	}
-	if d.Type != "Sequence" {
-		return fmt.Errorf("decoder %q is not supported (rlx decodes ByteLevel and SentencePiece's Replace, ByteFallback, Fuse, Strip)", d.Type)
+	case "Metaspace":
+		// "▁" as a space, but in the first token dropped, every one of
+		// them, unless the pre-tokeniser never prepends it; byte pieces
+		// stay text.
+		scheme := "always"
+		if d.PrependScheme != nil {
+			scheme = *d.PrependScheme
+		} else if !d.AddPrefixSpace {
+			scheme = "never"
+		}
+		if d.Replacement != "▁" {
+			return fmt.Errorf("a Metaspace decoder's replacement %q is not \"▁\"", d.Replacement)
+		}
+		v.Kind, v.FirstDropsSpaces = SentencePiece, scheme != "never"
+		return nil
+	case "Sequence":
+	default:
+		return fmt.Errorf("decoder %q is not supported (rlx decodes ByteLevel, Metaspace and SentencePiece's Replace, ByteFallback, Fuse, Strip)", d.Type)
 	}
 	v.Kind = SentencePiece
-	replaced := false
+	replaced, fused := false, false
 	for _, s := range d.Decoders {
 		switch {
 		case s == nil:
 			return errors.New("a null decoder in the sequence")
 		case s.Type == "Replace" && s.Pattern.String == "▁" && s.Content == " ":
 			replaced = true
-		case s.Type == "ByteFallback", s.Type == "Fuse":
-		case s.Type == "Strip" && s.Content == " " && s.Start <= 1 && s.Stop == 0:
+		case s.Type == "ByteFallback":
+			v.ByteFallback = true
+		case s.Type == "Fuse":
+			fused = true
+		case s.Type == "Strip" && s.Content == " " && s.Start <= 1 && s.Stop == 0 && fused:
+			// After Fuse, the one token left is the whole text.
 			v.StripSpace = s.Start == 1
 		default:
-			return fmt.Errorf("decoder %s in the sequence is not supported (rlx decodes SentencePiece's Replace \"▁\" by \" \", ByteFallback, Fuse, and a Strip of one leading space)", s.describe())
+			return fmt.Errorf("decoder %s in the sequence is not supported (rlx decodes SentencePiece's Replace \"▁\" by \" \", ByteFallback, Fuse, and after Fuse a Strip of one leading space)", s.describe())
 		}
 	}
 	if !replaced {
@@ -401,16 +483,19 @@ func (v *Vocab) sentencePiece(ids []int) string {
 		}
 		run = run[:0]
 	}
-	for _, id := range ids {
+	for i, id := range ids {
 		p := v.Pieces[id]
-		if c, ok := bytePiece(p); ok && !v.Raw[id] {
+		if c, ok := bytePiece(p); ok && v.ByteFallback && !v.Raw[id] {
 			run = append(run, c)
 			continue
 		}
 		flush()
-		if v.Raw[id] {
+		switch {
+		case v.Raw[id]:
 			out.WriteString(p)
-		} else {
+		case i == 0 && v.FirstDropsSpaces:
+			out.WriteString(strings.ReplaceAll(p, "▁", ""))
+		default:
 			out.WriteString(strings.ReplaceAll(p, "▁", " "))
 		}
 	}

@@ -168,6 +168,21 @@ func TestTokenizerJSON(t *testing.T) {
 	if v, err = FromTokenizerJSON([]byte(norm)); err != nil || decode(t, v, 0, 1, 2, 3) != "a x yx yx y" {
 		t.Errorf("normalized added tokens: %v", err)
 	}
+	// Metaspace's decoder: "▁" as a space, but dropped in the first token,
+	// byte pieces as their text; a sequence without ByteFallback keeps
+	// them as text too.
+	meta := `{"model": {"type": "BPE", "vocab": {"▁Hi": 0, "<0x21>": 1, "▁a▁b": 2}}, "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": false}}`
+	if v, err = FromTokenizerJSON([]byte(meta)); err != nil || decode(t, v, 0, 1, 0) != "Hi<0x21> Hi" || decode(t, v, 2, 2) != "ab a b" {
+		t.Errorf("Metaspace decoder: %v", err)
+	}
+	noFallback := strings.Replace(seq, `{"type": "ByteFallback"}, `, "", 1)
+	if v, err = FromTokenizerJSON([]byte(noFallback)); err != nil || decode(t, v, 2, 3) != "Hi<0x21>" {
+		t.Errorf("without ByteFallback: %v", err)
+	}
+	stripFirst := strings.Replace(seq, `{"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}`, `{"type": "Strip", "content": " ", "start": 1, "stop": 0}, {"type": "Fuse"}`, 1)
+	if _, err := FromTokenizerJSON([]byte(stripFirst)); err == nil || !strings.Contains(err.Error(), `decoder Strip " " (start 1, stop 0) in the sequence is not supported`) {
+		t.Errorf("Strip before Fuse: %v", err)
+	}
 	noStrip := strings.Replace(seq, `, {"type": "Strip", "content": " ", "start": 1, "stop": 0}`, "", 1)
 	if v, err = FromTokenizerJSON([]byte(noStrip)); err != nil || decode(t, v, 2) != " Hi" {
 		t.Errorf("SentencePiece without Strip: %v", err)
@@ -263,7 +278,7 @@ func TestLossy(t *testing.T) {
 	if got := lossy([]byte("\xED\xA0\x80")); got != r+r+r {
 		t.Errorf("a surrogate: %q", got)
 	}
-	v := &Vocab{Kind: SentencePiece, Pieces: []string{"<0xC3>", "<0xA9>", "▁x", "<0xFF>"}, Lossy: true}
+	v := &Vocab{Kind: SentencePiece, Pieces: []string{"<0xC3>", "<0xA9>", "▁x", "<0xFF>"}, Lossy: true, ByteFallback: true}
 	if got := decode(t, v, 0, 1, 2, 0, 3, 2); got != "é x"+r+r+" x" {
 		t.Errorf("byte pieces: %q", got)
 	}

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Makes the vocabularies that runtime/vocab's decoding is tested against.
+"""Makes the vocabularies that runtime/vocab's decoding and encoding are
+tested against.
 
-Two tokenizers are trained with Hugging Face's `tokenizers` library on a
-small multilingual text (no network): a byte-level BPE as Qwen's and
-Llama 3's tokenizer.json describe theirs (ByteLevel pre-tokeniser and
-decoder), and a SentencePiece-style BPE as Llama 2's and Mistral's do
-(byte fallback, "▁" for spaces, a prefix space, and the decoder sequence
-Replace, ByteFallback, Fuse, Strip). Each gets special tokens. Then 200
-random id sequences (specials and byte pieces among them) are decoded by
-the library with skip_special_tokens=False, and ids with the texts are
-written beside tokenizer.json as decoded.json.
+Five tokenizers are trained with Hugging Face's `tokenizers` library on a
+small multilingual text (no network): a byte-level BPE with GPT-2's
+pre-tokeniser (ByteLevel with its regex), Qwen2's and Llama 3's (a Split
+by their regexes, then ByteLevel without one; Llama 3's with
+ignore_merges and a template adding <|begin_of_text|>), and a
+SentencePiece-style BPE as Llama 2's and Mistral's tokenizer.json
+describe theirs (byte fallback, "▁" for spaces, a prefix space, the
+decoder sequence Replace, ByteFallback, Fuse, Strip, a template adding
+<s>), and one as Mistral v0.3's (a Metaspace pre-tokeniser and
+decoder). Each gets special and added tokens. Then 200 random id sequences
+(specials and byte pieces among them) are decoded with
+skip_special_tokens=False (decoded.json), and the training text and 200
+random strings are encoded with and without the special tokens the
+template adds (encoded.json), beside each tokenizer.json.
 
-Usage: python3 make_vocab.py --out DIR   (writes DIR/bytelevel, DIR/spm)
+Usage: python3 make_vocab.py --out DIR   (writes DIR/<name>/)
 It needs `tokenizers` (which transformers installs); nothing else.
 """
 
@@ -20,7 +26,7 @@ import json
 import os
 import random
 
-from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
 TEXT = [
     "The quick brown fox jumps over the lazy dog.",
@@ -47,6 +53,39 @@ def bytelevel():
     return tok
 
 
+QWEN2 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+         r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+          r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def split_bytelevel(pattern, ignore_merges=False, bos=None):
+    tok = Tokenizer(models.BPE(ignore_merges=ignore_merges))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(pattern), behavior="isolated", invert=False),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.decoder = decoders.ByteLevel()
+    specials = ([bos] if bos else []) + SPECIALS
+    trainer = trainers.BpeTrainer(vocab_size=450, special_tokens=specials,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(TEXT, trainer)
+    if bos:
+        tok.post_processor = processors.Sequence([
+            processors.ByteLevel(trim_offsets=False),
+            processors.TemplateProcessing(single=f"{bos} $A", special_tokens=[(bos, tok.token_to_id(bos))])])
+    else:
+        tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    return tok
+
+
+def qwen2():
+    return split_bytelevel(QWEN2)
+
+
+def llama3():
+    return split_bytelevel(LLAMA3, ignore_merges=True, bos="<|begin_of_text|>")
+
+
 def spm():
     tok = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
     tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
@@ -57,15 +96,43 @@ def spm():
                                   limit_alphabet=200)
     tok.train_from_iterator(TEXT, trainer)
     tok.add_tokens(["▁hi there"])
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", tok.token_to_id("<s>"))])
     return tok
+
+
+def metaspace():
+    """Mistral v0.3's layout: no normalizer, a Metaspace pre-tokeniser that
+    prepends "▁" at the text's start only, a Metaspace decoder."""
+    tok = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="first", split=False)
+    tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="first", split=False)
+    bytes_ = [f"<0x{b:02X}>" for b in range(256)]
+    trainer = trainers.BpeTrainer(vocab_size=600, special_tokens=["<unk>", "<s>", "</s>"] + bytes_,
+                                  limit_alphabet=200)
+    tok.train_from_iterator(TEXT, trainer)
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", tok.token_to_id("<s>"))])
+    return tok
+
+
+FRAGMENTS = ["the", "The", " quick", "fox", "Grüße", "München", "Ça", "très", "数学", "日本語", "🙂", "🚀",
+             "naïve café", "é", "hi there", " ", "  ", "   ", "\n", "\n\n", " \n ", "\t", "\r\n",
+             "1", "12", "123", "12345", "3.14", "?!", "...", "()", "{}", "'s", "'LL", "'re", "don't",
+             "<|im_end|>", "<|im_start|>", "<|endoftext|>", "def", "return", "x * 2", "résumé", "#", "::", "ÿ",
+             "\u00a0", "a", "Z", "é🙂é"]
+
+
+def random_text(rng):
+    return "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(1, 14)))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    import tokenizers
     rng = random.Random(7)
-    for name, make in [("bytelevel", bytelevel), ("spm", spm)]:
+    for name, make in [("bytelevel", bytelevel), ("qwen2", qwen2), ("llama3", llama3), ("spm", spm),
+                       ("metaspace", metaspace)]:
         tok = make()
         d = os.path.join(args.out, name)
         os.makedirs(d, exist_ok=True)
@@ -79,11 +146,15 @@ def main():
         for _ in range(200):
             ids = [rng.randrange(n) for _ in range(rng.randrange(1, 12))]
             cases.append({"ids": ids, "text": tok.decode(ids, skip_special_tokens=False)})
-        import tokenizers
         with open(os.path.join(d, "decoded.json"), "w") as f:
             json.dump({"tokenizers": tokenizers.__version__, "vocab_size": n, "cases": cases}, f,
                       ensure_ascii=False, indent=0)
-        print(name, n, "tokens,", len(cases), "cases")
+        texts = TEXT[:6] + [random_text(rng) for _ in range(200)]
+        enc = [{"text": t, "ids": tok.encode(t).ids, "plain": tok.encode(t, add_special_tokens=False).ids}
+               for t in texts]
+        with open(os.path.join(d, "encoded.json"), "w") as f:
+            json.dump({"tokenizers": tokenizers.__version__, "cases": enc}, f, ensure_ascii=False, indent=0)
+        print(name, n, "tokens,", len(cases), "decoded,", len(enc), "encoded")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,669 @@
+package vocab
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Encoding text as the tokenizers library encodes it with a BPE
+// tokenizer.json: the added tokens split out first (leftmost-longest,
+// the normalized ones after the normalizer), the normalizer, the
+// pre-tokeniser (ByteLevel, Metaspace, Split by a regex),
+// BPE merges by rank over each piece (byte fallback, ignore_merges), and
+// the post-processor's template (TemplateProcessing's special tokens
+// around the text).
+
+// preJSON is a tokenizer.json pre_tokenizer.
+type preJSON struct {
+	Type           string     `json:"type"`
+	PreTokenizers  []*preJSON `json:"pretokenizers"`
+	AddPrefixSpace bool       `json:"add_prefix_space"`
+	UseRegex       *bool      `json:"use_regex"`
+	Pattern        struct {
+		Regex  *string `json:"Regex"`
+		String *string `json:"String"`
+	} `json:"pattern"`
+	Behavior string `json:"behavior"`
+	Invert   bool   `json:"invert"`
+	// Metaspace's.
+	Replacement   string  `json:"replacement"`
+	PrependScheme *string `json:"prepend_scheme"`
+	Split         *bool   `json:"split"`
+}
+
+// postJSON is a tokenizer.json post_processor.
+type postJSON struct {
+	Type       string      `json:"type"`
+	Processors []*postJSON `json:"processors"`
+	Single     []struct {
+		SpecialToken *struct {
+			ID string `json:"id"`
+		} `json:"SpecialToken"`
+		Sequence *struct {
+			ID string `json:"id"`
+		} `json:"Sequence"`
+	} `json:"single"`
+	SpecialTokens map[string]struct {
+		IDs []int `json:"ids"`
+	} `json:"special_tokens"`
+}
+
+// gpt2Pattern is GPT-2's pre-tokeniser regex, which a ByteLevel
+// pre-tokeniser with use_regex splits by.
+const gpt2Pattern = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
+
+// encoder encodes text for one tokenizer.json.
+type encoder struct {
+	vocab  map[string]int
+	merges map[[2]int]merge
+	// added are the added tokens: raw ones matched in the text,
+	// normalized ones in each normalized segment.
+	raw, normalized []added
+	normalizer      *normalizerJSON
+	pre             []preStep
+	ignoreMerges    bool
+	byteFallback    bool
+	fuseUnk         bool
+	unk             int // -1: none
+	// prefix and suffix are the post-processor's special tokens around
+	// the text.
+	prefix, suffix []int
+	postErr        error
+}
+
+type merge struct{ rank, id int }
+
+type added struct {
+	text string
+	id   int
+}
+
+// preStep is one pre-tokeniser: split a piece into pieces.
+type preStep struct {
+	split *splitter // a regex's matches and the gaps between them
+	// prefixSpace: ByteLevel's add_prefix_space.
+	prefixSpace bool
+	byteLevel   bool // map each piece's bytes through GPT-2's table
+	// meta is Metaspace's replacement of spaces (its prepend scheme:
+	// "always", "first" or "never"; metaSplit: pieces before each).
+	meta, prepend string
+	metaSplit     bool
+}
+
+func newEncoder(t *tokenizerJSON) (*encoder, error) {
+	m := &t.Model
+	switch {
+	case m.Dropout != nil && *m.Dropout != 0:
+		return nil, errors.New("BPE dropout is set: encoding would be random")
+	case m.SubwordPrefix != nil && *m.SubwordPrefix != "", m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "":
+		return nil, errors.New("BPE with a continuing_subword_prefix or end_of_word_suffix is not supported")
+	}
+	e := &encoder{vocab: m.Vocab, ignoreMerges: m.IgnoreMerges, byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, normalizer: t.Normalizer}
+	if m.UnkToken != nil {
+		id, ok := m.Vocab[*m.UnkToken]
+		if !ok {
+			return nil, fmt.Errorf("unk_token %q is not in the vocab", *m.UnkToken)
+		}
+		e.unk = id
+	}
+	if err := e.readMerges(m.Merges); err != nil {
+		return nil, err
+	}
+	for _, a := range t.AddedTokens {
+		if a.SingleWord || a.LStrip || a.RStrip {
+			return nil, fmt.Errorf("added token %q has single_word, lstrip or rstrip, which rlx does not apply", a.Content)
+		}
+		if a.Content == "" {
+			continue
+		}
+		if a.Normalized && !a.Special {
+			text, err := t.Normalizer.normalize(a.Content)
+			if err != nil {
+				return nil, fmt.Errorf("added token %q: %v", a.Content, err)
+			}
+			e.normalized = append(e.normalized, added{text, a.ID})
+		} else {
+			e.raw = append(e.raw, added{a.Content, a.ID})
+		}
+	}
+	if _, err := t.Normalizer.normalize("x"); err != nil {
+		return nil, err
+	}
+	var err error
+	if e.pre, err = preSteps(t.PreTokenizer); err != nil {
+		return nil, err
+	}
+	e.prefix, e.suffix, e.postErr = template(t.PostProcessor)
+	return e, nil
+}
+
+// readMerges reads the merges, as ["a", "b"] pairs or "a b" strings.
+func (e *encoder) readMerges(raw json.RawMessage) error {
+	e.merges = map[[2]int]merge{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return fmt.Errorf("merges: %v", err)
+	}
+	for rank, it := range items {
+		var pair []string
+		if err := json.Unmarshal(it, &pair); err != nil {
+			var s string
+			if json.Unmarshal(it, &s) != nil {
+				return fmt.Errorf("merge #%d is %s, want [\"a\", \"b\"] or \"a b\"", rank, it)
+			}
+			pair = strings.Split(s, " ")
+		}
+		if len(pair) != 2 {
+			return fmt.Errorf("merge #%d is %s, want two tokens", rank, it)
+		}
+		a, okA := e.vocab[pair[0]]
+		b, okB := e.vocab[pair[1]]
+		id, okN := e.vocab[pair[0]+pair[1]]
+		if !okA || !okB || !okN {
+			return fmt.Errorf("merge #%d (%q, %q) names a token the vocab lacks", rank, pair[0], pair[1])
+		}
+		if _, dup := e.merges[[2]int{a, b}]; !dup {
+			e.merges[[2]int{a, b}] = merge{rank, id}
+		}
+	}
+	return nil
+}
+
+// preSteps reads a pre_tokenizer.
+func preSteps(p *preJSON) ([]preStep, error) {
+	if p == nil {
+		return nil, nil
+	}
+	switch p.Type {
+	case "Sequence":
+		var steps []preStep
+		for _, q := range p.PreTokenizers {
+			if q == nil {
+				return nil, errors.New("a null pre-tokenizer in the sequence")
+			}
+			s, err := preSteps(q)
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, s...)
+		}
+		return steps, nil
+	case "ByteLevel":
+		step := preStep{prefixSpace: p.AddPrefixSpace, byteLevel: true}
+		if p.UseRegex == nil || *p.UseRegex {
+			var err error
+			if step.split, err = newSplitter(gpt2Pattern); err != nil {
+				return nil, err
+			}
+		}
+		return []preStep{step}, nil
+	case "Metaspace":
+		step := preStep{meta: p.Replacement, prepend: "always", metaSplit: p.Split == nil || *p.Split}
+		if p.PrependScheme != nil {
+			step.prepend = *p.PrependScheme
+		} else if !p.AddPrefixSpace {
+			step.prepend = "never"
+		}
+		switch {
+		case utf8.RuneCountInString(p.Replacement) != 1:
+			return nil, fmt.Errorf("a Metaspace pre-tokenizer's replacement %q is not one character", p.Replacement)
+		case step.prepend != "always" && step.prepend != "first" && step.prepend != "never":
+			return nil, fmt.Errorf("a Metaspace pre-tokenizer's prepend_scheme %q is not always, first or never", step.prepend)
+		}
+		return []preStep{step}, nil
+	case "Split":
+		if p.Invert || p.Behavior != "Isolated" {
+			return nil, fmt.Errorf("a Split pre-tokenizer with behavior %q (invert %v) is not supported (rlx applies Isolated)", p.Behavior, p.Invert)
+		}
+		var pattern string
+		switch {
+		case p.Pattern.Regex != nil:
+			pattern = *p.Pattern.Regex
+		case p.Pattern.String != nil:
+			pattern = regexp.QuoteMeta(*p.Pattern.String)
+		default:
+			return nil, errors.New("a Split pre-tokenizer without a pattern")
+		}
+		s, err := newSplitter(pattern)
+		if err != nil {
+			return nil, err
+		}
+		return []preStep{{split: s}}, nil
+	}
+	return nil, fmt.Errorf("pre-tokenizer %q is not supported (rlx applies ByteLevel, Metaspace, Split and Sequence)", p.Type)
+}
+
+// template reads the post-processor's special tokens around a single
+// sequence.
+func template(p *postJSON) (prefix, suffix []int, err error) {
+	if p == nil {
+		return nil, nil, nil
+	}
+	switch p.Type {
+	case "ByteLevel":
+		return nil, nil, nil // offsets only
+	case "Sequence":
+		for _, q := range p.Processors {
+			if q == nil {
+				return nil, nil, errors.New("a null post-processor in the sequence")
+			}
+			pre, suf, err := template(q)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(pre)+len(suf) > 0 && len(prefix)+len(suffix) > 0 {
+				return nil, nil, errors.New("two post-processors add special tokens")
+			}
+			if len(pre)+len(suf) > 0 {
+				prefix, suffix = pre, suf
+			}
+		}
+		return prefix, suffix, nil
+	case "TemplateProcessing":
+		seen := false
+		for _, it := range p.Single {
+			switch {
+			case it.Sequence != nil && it.Sequence.ID == "A" && !seen:
+				seen = true
+			case it.SpecialToken != nil:
+				st, ok := p.SpecialTokens[it.SpecialToken.ID]
+				if !ok {
+					return nil, nil, fmt.Errorf("the template's special token %q is not among its special_tokens", it.SpecialToken.ID)
+				}
+				if seen {
+					suffix = append(suffix, st.IDs...)
+				} else {
+					prefix = append(prefix, st.IDs...)
+				}
+			default:
+				return nil, nil, errors.New("the template's single sequence is not special tokens around $A")
+			}
+		}
+		if !seen {
+			return nil, nil, errors.New("the template has no $A")
+		}
+		return prefix, suffix, nil
+	}
+	return nil, nil, fmt.Errorf("post-processor %q is not supported (rlx applies TemplateProcessing, ByteLevel and Sequence)", p.Type)
+}
+
+// Encode returns the ids of text as the tokenizers library's encode
+// gives them; withSpecial adds the special tokens the post-processor's
+// template puts around the text (transformers' tokenizer(text) does).
+// Only a vocabulary read from a tokenizer.json encodes.
+func (v *Vocab) Encode(text string, withSpecial bool) ([]int, error) {
+	e := v.enc
+	switch {
+	case e == nil && v.encErr != nil:
+		return nil, v.encErr
+	case e == nil:
+		return nil, errors.New("this vocabulary cannot encode text")
+	case withSpecial && e.postErr != nil:
+		return nil, e.postErr
+	}
+	if !utf8.ValidString(text) {
+		return nil, errors.New("the text is not UTF-8")
+	}
+	var ids []int
+	if withSpecial {
+		ids = append(ids, e.prefix...)
+	}
+	for i, seg := range splitAdded(text, e.raw) {
+		if seg.id >= 0 {
+			ids = append(ids, seg.id)
+			continue
+		}
+		norm, err := e.normalizer.normalize(seg.text)
+		if err != nil {
+			return nil, err
+		}
+		for j, s2 := range splitAdded(norm, e.normalized) {
+			if s2.id >= 0 {
+				ids = append(ids, s2.id)
+				continue
+			}
+			// Metaspace's "first" prepends only at the text's start.
+			for _, word := range e.preTokenize(s2.text, i == 0 && j == 0) {
+				ids = append(ids, e.bpe(word)...)
+			}
+		}
+	}
+	if withSpecial {
+		ids = append(ids, e.suffix...)
+	}
+	return ids, nil
+}
+
+type segment struct {
+	text string
+	id   int // an added token's id, or -1 for text
+}
+
+// splitAdded splits text at the added tokens, leftmost-longest.
+func splitAdded(text string, tokens []added) []segment {
+	if text == "" {
+		return nil
+	}
+	var out []segment
+	start := 0
+	for i := 0; i < len(text); {
+		best := -1
+		for k, a := range tokens {
+			if strings.HasPrefix(text[i:], a.text) && (best < 0 || len(a.text) > len(tokens[best].text)) {
+				best = k
+			}
+		}
+		if best < 0 {
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		if i > start {
+			out = append(out, segment{text[start:i], -1})
+		}
+		out = append(out, segment{tokens[best].text, tokens[best].id})
+		i += len(tokens[best].text)
+		start = i
+	}
+	if start < len(text) {
+		out = append(out, segment{text[start:], -1})
+	}
+	return out
+}
+
+// preTokenize applies the pre-tokenisers in order to text, which is at
+// the start of the whole text when atStart.
+func (e *encoder) preTokenize(text string, atStart bool) []string {
+	pieces := []string{text}
+	for _, st := range e.pre {
+		var next []string
+		for k, p := range pieces {
+			if st.meta != "" {
+				p = strings.ReplaceAll(p, " ", st.meta)
+				if !strings.HasPrefix(p, st.meta) && (st.prepend == "always" || st.prepend == "first" && atStart && k == 0) {
+					p = st.meta + p
+				}
+				if st.metaSplit {
+					next = append(next, splitBefore(p, st.meta)...)
+				} else {
+					next = append(next, p)
+				}
+				continue
+			}
+			// ByteLevel's add_prefix_space, to every piece it meets.
+			if st.prefixSpace && !strings.HasPrefix(p, " ") {
+				p = " " + p
+			}
+			var parts []string
+			if st.split != nil {
+				parts = st.split.split(p)
+			} else {
+				parts = []string{p}
+			}
+			for _, q := range parts {
+				if st.byteLevel {
+					q = gpt2Spell(q)
+				}
+				next = append(next, q)
+			}
+		}
+		pieces = next
+	}
+	return pieces
+}
+
+// splitBefore splits s before each sep (the sep stays with what follows).
+func splitBefore(s, sep string) []string {
+	var out []string
+	for len(s) > 1 {
+		i := strings.Index(s[1:], sep)
+		if i < 0 {
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// gpt2Spell spells s's bytes with GPT-2's table.
+func gpt2Spell(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(gpt2Rune(s[i]))
+	}
+	return b.String()
+}
+
+// gpt2Rune is GPT-2's bytes_to_unicode for one byte (gpt2Byte inverts it).
+func gpt2Rune(c byte) rune {
+	switch {
+	case c >= '!' && c <= '~', c >= 0xA1 && c <= 0xAC, c >= 0xAE:
+		return rune(c)
+	case c <= 32:
+		return 0x100 + rune(c)
+	case c <= 160:
+		return 0x100 + 33 + rune(c-127)
+	}
+	return 0x100 + 67 // 173
+}
+
+// bpe encodes one pre-tokenised piece.
+func (e *encoder) bpe(word string) []int {
+	if word == "" {
+		return nil
+	}
+	if id, ok := e.vocab[word]; ok && e.ignoreMerges {
+		return []int{id}
+	}
+	var syms []int
+	for _, r := range word {
+		if id, ok := e.vocab[string(r)]; ok {
+			syms = append(syms, id)
+			continue
+		}
+		if e.byteFallback {
+			var bytes []int
+			for _, c := range []byte(string(r)) {
+				id, ok := e.vocab[fmt.Sprintf("<0x%02X>", c)]
+				if !ok {
+					bytes = nil
+					break
+				}
+				bytes = append(bytes, id)
+			}
+			if bytes != nil {
+				syms = append(syms, bytes...)
+				continue
+			}
+		}
+		if e.unk < 0 {
+			continue // the library drops a character it cannot spell
+		}
+		if e.fuseUnk && len(syms) > 0 && syms[len(syms)-1] == e.unk {
+			continue
+		}
+		syms = append(syms, e.unk)
+	}
+	for {
+		best, at := merge{rank: -1}, -1
+		for i := 0; i+1 < len(syms); i++ {
+			if m, ok := e.merges[[2]int{syms[i], syms[i+1]}]; ok && (at < 0 || m.rank < best.rank) {
+				best, at = m, i
+			}
+		}
+		if at < 0 {
+			return syms
+		}
+		syms[at] = best.id
+		syms = append(syms[:at+1], syms[at+2:]...)
+	}
+}
+
+// splitter splits text by a pre-tokeniser regex as Oniguruma would
+// (the tokenizers library's engine): its matches and the text between
+// them are the pieces. The pattern's top-level alternatives are tried
+// in order at each position, leftmost-first; the one lookahead real
+// tokenizers use, \s+(?!\S) (a run of whitespace that leaves its last
+// character to the next word), is handled as itself, and \s and \S are
+// Unicode's White_Space, as in Oniguruma.
+type splitter struct {
+	alts []*regexp.Regexp // nil: \s+(?!\S)
+}
+
+func newSplitter(pattern string) (*splitter, error) {
+	s := &splitter{}
+	for _, alt := range topAlternatives(pattern) {
+		if alt == `\s+(?!\S)` {
+			s.alts = append(s.alts, nil)
+			continue
+		}
+		if strings.Contains(alt, "(?=") || strings.Contains(alt, "(?!") || strings.Contains(alt, "(?<") {
+			return nil, fmt.Errorf("the pre-tokenizer regex %q has a lookaround other than \\s+(?!\\S), which rlx does not apply", alt)
+		}
+		re, err := regexp.Compile(`^(?:` + unicodeSpace(alt) + `)`)
+		if err != nil {
+			return nil, fmt.Errorf("the pre-tokenizer regex %q: %v", alt, err)
+		}
+		s.alts = append(s.alts, re)
+	}
+	return s, nil
+}
+
+// topAlternatives splits a pattern at its top-level |.
+func topAlternatives(p string) []string {
+	var out []string
+	depth, class, start := 0, false, 0
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+			if i+1 < len(p) && p[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++ // a ] first in the class is a member
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, p[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, p[start:])
+}
+
+// whiteSpace is Unicode's White_Space as a class body.
+const whiteSpace = `\t\n\v\f\r\x{85}\p{Z}`
+
+// unicodeSpace rewrites \s and \S for Go, whose \s is ASCII only.
+func unicodeSpace(p string) string {
+	var b strings.Builder
+	class := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\\' && i+1 < len(p) {
+			switch d := p[i+1]; {
+			case d == 's' && class:
+				b.WriteString(whiteSpace)
+			case d == 's':
+				b.WriteString("[" + whiteSpace + "]")
+			case d == 'S' && !class:
+				b.WriteString("[^" + whiteSpace + "]")
+			default:
+				b.WriteByte(c)
+				b.WriteByte(d)
+			}
+			i++
+			continue
+		}
+		switch {
+		case c == '[' && !class:
+			class = true
+		case c == ']' && class:
+			class = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// isSpace reports Unicode's White_Space.
+func isSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// split returns the matches of s's pattern in text and the gaps between.
+func (s *splitter) split(text string) []string {
+	var out []string
+	gap := 0
+	for i := 0; i < len(text); {
+		n := s.matchAt(text[i:])
+		if n == 0 {
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+			continue
+		}
+		if i > gap {
+			out = append(out, text[gap:i])
+		}
+		out = append(out, text[i:i+n])
+		i += n
+		gap = i
+	}
+	if gap < len(text) {
+		out = append(out, text[gap:])
+	}
+	return out
+}
+
+// matchAt returns the length of the first alternative's match at the
+// start of t, or 0.
+func (s *splitter) matchAt(t string) int {
+	for _, re := range s.alts {
+		if re != nil {
+			if loc := re.FindStringIndex(t); loc != nil && loc[1] > 0 {
+				return loc[1]
+			}
+			continue
+		}
+		// \s+(?!\S): the whitespace run, less its last character when a
+		// non-space follows; nothing when that leaves none.
+		n, last := 0, 0
+		for n < len(t) {
+			r, size := utf8.DecodeRuneInString(t[n:])
+			if !isSpace(r) {
+				break
+			}
+			last, n = size, n+size
+		}
+		if n > 0 && n < len(t) {
+			n -= last
+		}
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
+}
