@@ -70,8 +70,9 @@ type Vocab struct {
 // hundred thousand pieces).
 const maxTokens = 1 << 22
 
-// Open reads the vocabulary of a checkpoint: a GGUF file's metadata, or
-// the tokenizer.json of a checkpoint directory (or of the directory of a
+// Open reads the vocabulary of a checkpoint: a GGUF file's metadata, a
+// tokenizer.json named itself (any file ending in .json), or the
+// tokenizer.json of a checkpoint directory (or of the directory of a
 // safetensors file). It returns ErrNone (wrapped, naming the place) when
 // there is none.
 func Open(path string) (*Vocab, error) {
@@ -87,11 +88,14 @@ func Open(path string) (*Vocab, error) {
 		defer f.Close()
 		return FromGGUF(f)
 	}
-	dir := path
-	if !st.IsDir() {
+	dir, name := path, filepath.Join(path, "tokenizer.json")
+	switch {
+	case !st.IsDir() && strings.HasSuffix(path, ".json"):
+		dir, name = filepath.Dir(path), path
+	case !st.IsDir():
 		dir = filepath.Dir(path)
+		name = filepath.Join(dir, "tokenizer.json")
 	}
-	name := filepath.Join(dir, "tokenizer.json")
 	data, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w (no tokenizer.json)", dir, ErrNone)

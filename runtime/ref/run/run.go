@@ -72,6 +72,10 @@ runtime (a function after hybrid-split; docs/rlx-run.md):
 decoding (a decode-step function, as rlx-import writes them):
   --tokens 1,17,42        run the tokens one step at a time, carrying caches
                           and states, and print each step's arg-max
+  --prompt TEXT           the tokens of TEXT in the vocabulary (with the
+                          special tokens its template adds), for --tokens
+  --vocab PATH            the vocabulary: a tokenizer.json, a checkpoint
+                          directory or a GGUF file (default: --weights)
   --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
   --max-tokens N          refuse more than N tokens (the model's cache
                           capacity, rlx.max_tokens, bounds them too)
@@ -82,7 +86,7 @@ decoding (a decode-step function, as rlx-import writes them):
 type options struct {
 	input, entry, weights, inputs, outDir, compareWith string
 	saveInputs, saveWeights                            string
-	tokens, logits                                     string
+	tokens, logits, prompt, vocab                      string
 	seed                                               uint64
 	tolerance                                          float64
 	numValues, maxTokens, generate                     int
@@ -138,6 +142,8 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.Int64Var(&o.guard, "guard", 0, "")
 	fs.BoolVar(&o.carry, "carry", false, "")
 	fs.StringVar(&o.tokens, "tokens", "", "")
+	fs.StringVar(&o.prompt, "prompt", "", "")
+	fs.StringVar(&o.vocab, "vocab", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	fs.IntVar(&o.generate, "generate", 0, "")
@@ -179,10 +185,14 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--max-tokens must not be negative, got %d", o.maxTokens)
 	case o.generate < 0:
 		return nil, fmt.Errorf("--generate must not be negative, got %d", o.generate)
-	case o.tokens == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0):
-		return nil, errors.New("--logits, --max-tokens and --generate need --tokens")
-	case o.tokens != "" && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
-		return nil, errors.New("--tokens decodes from zero states: it takes no --inputs, --out-dir, --save-inputs or --profile")
+	case o.tokens != "" && o.prompt != "":
+		return nil, errors.New("give --tokens or --prompt, not both")
+	case o.tokens == "" && o.prompt == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
+		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens or --prompt")
+	case (o.tokens != "" || o.prompt != "") && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
+		return nil, errors.New("--tokens and --prompt decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
+	case o.prompt != "" && o.vocab == "" && o.weights == "":
+		return nil, errors.New("--prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab")
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -250,7 +260,7 @@ func (r *runner) main() int {
 	if err := r.checkMemory(progs); err != nil {
 		return r.fail(err)
 	}
-	if o.tokens != "" {
+	if o.tokens != "" || o.prompt != "" {
 		return r.decode(progs)
 	}
 	inputs, err := r.inputs(progs)

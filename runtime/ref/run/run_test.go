@@ -73,7 +73,9 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--seed", "x"}, `rlx-run: error: invalid value "x" for flag -seed`},
 		{[]string{file, "--num-values", "-1"}, "rlx-run: error: --num-values must not be negative, got -1"},
 		{[]string{file, "--generate", "-1", "--tokens", "1"}, "rlx-run: error: --generate must not be negative, got -1"},
-		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens and --generate need --tokens"},
+		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens, --generate and --vocab need --tokens or --prompt"},
+		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give --tokens or --prompt, not both"},
+		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
 		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},
@@ -186,6 +188,26 @@ func TestGenerateText(t *testing.T) {
 	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
 	if code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\ntext: \"\\nA BA\"\nlogits:") || stderr != "" {
 		t.Errorf("tokenizer.json: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	// --prompt encodes with the vocabulary (its template's <s> first),
+	// from --weights' directory or --vocab.
+	os.WriteFile(tok, []byte(`{"model": {"type": "BPE", "vocab": {"A": 0, "ĠB": 1, "Ċ": 2, "Ġ": 3, "B": 4, "<s>": 5}, "merges": [["Ġ", "B"]]},
+	  "added_tokens": [{"id": 5, "content": "<s>", "special": true}], "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
+	  "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [5], "tokens": ["<s>"]}}},
+	  "decoder": {"type": "ByteLevel"}}`), 0o666)
+	code, out, stderr = main1(t, file, "--weights", dir, "--prompt", "\nA B")
+	if code != 0 || !strings.Contains(out, "step 0: token 5 ->") || !strings.Contains(out, "tokens: 5,2,0,1\ntext: \"<s>\\nA B\"\nlogits: tensor<4x3xf32>") || stderr != "" {
+		t.Errorf("--prompt: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	named := filepath.Join(t.TempDir(), "vocab.json")
+	os.Rename(tok, named)
+	code, out2, _ := main1(t, file, "--weights", dir, "--vocab", named, "--prompt", "\nA B")
+	if code != 0 || out2 != out {
+		t.Errorf("--vocab: code %d, stdout %q", code, out2)
+	}
+	code, _, stderr = main1(t, file, "--weights", dir, "--prompt", "A")
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --prompt: "+dir+": no vocabulary (no tokenizer.json)") {
+		t.Errorf("--prompt without a vocabulary: code %d, stderr %q", code, stderr)
 	}
 	os.WriteFile(tok, []byte(`{"model": {"type": "Unigram"}}`), 0o666)
 	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")

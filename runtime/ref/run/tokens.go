@@ -21,7 +21,7 @@ import (
 // the same tokens (those generated too) with the other program and
 // compares the two programs' logits of all steps as one result.
 func (r *runner) decode(progs []*ref.Program) int {
-	tokens, err := parseTokens(r.o.tokens)
+	tokens, err := r.promptTokens()
 	if err != nil {
 		return r.fail(err)
 	}
@@ -30,6 +30,9 @@ func (r *runner) decode(progs []*ref.Program) int {
 			return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
 		}
 		return r.fail(fmt.Errorf("--tokens lists %d tokens and --generate asks for %d more, more than --max-tokens %d", len(tokens), r.o.generate, m))
+	}
+	if len(tokens) == 0 {
+		return r.fail(errors.New("--prompt: the text has no tokens"))
 	}
 	w, err := r.weights(progs)
 	if err != nil {
@@ -75,7 +78,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 		best := decode.ArgMax(row)
 		fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
 	}
-	if r.o.generate > 0 {
+	if r.o.generate > 0 || r.o.prompt != "" {
 		ids := make([]string, len(tokens))
 		for i, tok := range tokens {
 			ids[i] = strconv.Itoa(tok)
@@ -87,15 +90,40 @@ func (r *runner) decode(progs []*ref.Program) int {
 	return 0
 }
 
-// printText prints the text of tokens in the vocabulary of --weights
-// (runtime/vocab), when it has one; a vocabulary that cannot be read or
-// does not hold the tokens is a warning on stderr.
+// promptTokens returns --tokens, or --prompt encoded in the vocabulary.
+func (r *runner) promptTokens() ([]int, error) {
+	if r.o.prompt == "" {
+		return parseTokens(r.o.tokens)
+	}
+	v, err := vocab.Open(r.vocabPath())
+	if err != nil {
+		return nil, fmt.Errorf("--prompt: %v", err)
+	}
+	ids, err := v.Encode(r.o.prompt, true)
+	if err != nil {
+		return nil, fmt.Errorf("--prompt: %s: %v", r.vocabPath(), err)
+	}
+	return ids, nil
+}
+
+// vocabPath is where the vocabulary is read: --vocab, else --weights.
+func (r *runner) vocabPath() string {
+	if r.o.vocab != "" {
+		return r.o.vocab
+	}
+	return r.o.weights
+}
+
+// printText prints the text of tokens in the vocabulary (runtime/vocab),
+// when there is one; a vocabulary that cannot be read (or that --vocab
+// names and is not there) or does not hold the tokens is a warning on
+// stderr.
 func (r *runner) printText(tokens []int) {
-	if r.o.weights == "" {
+	if r.vocabPath() == "" {
 		return
 	}
-	v, err := vocab.Open(r.o.weights)
-	if errors.Is(err, vocab.ErrNone) {
+	v, err := vocab.Open(r.vocabPath())
+	if errors.Is(err, vocab.ErrNone) && r.o.vocab == "" {
 		return
 	}
 	var text string
