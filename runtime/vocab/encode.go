@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -495,19 +496,70 @@ func (e *encoder) bpe(word string) []int {
 		}
 		syms = append(syms, e.unk)
 	}
-	for {
-		best, at := merge{rank: -1}, -1
-		for i := 0; i+1 < len(syms); i++ {
-			if m, ok := e.merges[[2]int{syms[i], syms[i+1]}]; ok && (at < 0 || m.rank < best.rank) {
-				best, at = m, i
-			}
-		}
-		if at < 0 {
-			return syms
-		}
-		syms[at] = best.id
-		syms = append(syms[:at+1], syms[at+2:]...)
+	return e.mergeAll(syms)
+}
+
+// mergeAll applies the merges to syms, the lowest rank first and, among
+// equal ranks, the leftmost (the tokenizers library's order), in
+// O(n log n): the symbols as a linked list, the candidate pairs in a heap
+// whose stale entries are skipped.
+func (e *encoder) mergeAll(syms []int) []int {
+	n := len(syms)
+	next, prev := make([]int, n), make([]int, n)
+	for i := range syms {
+		next[i], prev[i] = i+1, i-1
 	}
+	var h pairHeap
+	push := func(i int) {
+		if i < 0 || next[i] >= n {
+			return
+		}
+		if m, ok := e.merges[[2]int{syms[i], syms[next[i]]}]; ok {
+			heap.Push(&h, pair{m.rank, i, syms[i], syms[next[i]], m.id})
+		}
+	}
+	for i := range n - 1 {
+		push(i)
+	}
+	gone := make([]bool, n)
+	for h.Len() > 0 {
+		p := heap.Pop(&h).(pair)
+		j := next[p.pos]
+		if gone[p.pos] || j >= n || syms[p.pos] != p.left || syms[j] != p.right {
+			continue // stale: a symbol changed since the pair was pushed
+		}
+		syms[p.pos] = p.id
+		gone[j] = true
+		next[p.pos] = next[j]
+		if next[j] < n {
+			prev[next[j]] = p.pos
+		}
+		push(prev[p.pos])
+		push(p.pos)
+	}
+	out := syms[:0]
+	for i := 0; i < n; i = next[i] {
+		out = append(out, syms[i])
+	}
+	return out
+}
+
+// pair is a candidate merge of the symbols at pos and after it.
+type pair struct{ rank, pos, left, right, id int }
+
+type pairHeap []pair
+
+func (h pairHeap) Len() int { return len(h) }
+func (h pairHeap) Less(i, j int) bool {
+	return h[i].rank < h[j].rank || h[i].rank == h[j].rank && h[i].pos < h[j].pos
+}
+func (h pairHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *pairHeap) Push(x any)   { *h = append(*h, x.(pair)) }
+func (h *pairHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // splitter splits text by a pre-tokeniser regex as Oniguruma would

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 // The vocabularies of testdata/hf, made by tools/hf-fixtures/make_vocab.py
@@ -97,6 +98,43 @@ func TestTokenizersLibraryEncode(t *testing.T) {
 		}
 		if bad > 0 {
 			t.Errorf("%s: %d of %d cases differ", name, bad, len(want.Cases))
+		}
+	})
+}
+
+// FuzzEncode encodes any text with testdata/hf's vocabularies: valid
+// UTF-8 encodes (an error or a panic fails), and with Qwen2's and Llama
+// 3's layouts (no normalizer, no added token outside ASCII) decoding
+// gives the text back.
+func FuzzEncode(f *testing.F) {
+	for _, s := range []string{"Hello   world\n\n", "I'LL 123 é🙂", "x\u00a0!<|im_end|>", "\t\r\n a", ""} {
+		f.Add(s)
+	}
+	var vocabs []*Vocab
+	for _, name := range hfVocabs {
+		v, err := Open(filepath.Join("testdata", "hf", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		vocabs = append(vocabs, v)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			if _, err := vocabs[0].Encode(text, false); err == nil {
+				t.Fatal("text that is not UTF-8 encoded")
+			}
+			return
+		}
+		for i, v := range vocabs {
+			ids, err := v.Encode(text, false)
+			if err != nil {
+				t.Fatalf("%s: %v", hfVocabs[i], err)
+			}
+			if name := hfVocabs[i]; name == "qwen2" || name == "llama3" {
+				if back, err := v.Decode(ids); err != nil || back != text {
+					t.Fatalf("%s: %q encodes to %v, which decodes to %q (%v)", name, text, ids, back, err)
+				}
+			}
 		}
 	})
 }
