@@ -36,5 +36,12 @@
 // Or a vocabulary comes from a GGUF file's tokenizer.ggml.* metadata,
 // and then decodes as llama.cpp's detokeniser does with special tokens
 // shown: control and user-defined tokens as their text, bytes kept as
-// they are; it does not encode. Callers print the text quoted.
+// they are. A byte-level ("gpt2") GGUF vocabulary encodes as llama.cpp
+// does with special tokens parsed, for the pre-tokenisers
+// tokenizer.ggml.pre names gpt-2, qwen2 and llama-bpe (the same regexes
+// as the tokenizer.json's): tests convert the Qwen2 and Llama 3
+// vocabularies of testdata/hf to GGUF metadata as convert_hf_to_gguf.py
+// does and get the library's ids for every text. A SentencePiece
+// ("llama") GGUF vocabulary does not encode. Callers print the text
+// quoted.
 package vocab

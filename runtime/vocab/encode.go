@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
 
 // Encoding text as the tokenizers library encodes it with a BPE
@@ -164,17 +166,97 @@ func (e *encoder) readMerges(raw json.RawMessage) error {
 		if len(pair) != 2 {
 			return fmt.Errorf("merge #%d is %s, want two tokens", rank, it)
 		}
-		a, okA := e.vocab[pair[0]]
-		b, okB := e.vocab[pair[1]]
-		id, okN := e.vocab[pair[0]+pair[1]]
-		if !okA || !okB || !okN {
-			return fmt.Errorf("merge #%d (%q, %q) names a token the vocab lacks", rank, pair[0], pair[1])
-		}
-		if _, dup := e.merges[[2]int{a, b}]; !dup {
-			e.merges[[2]int{a, b}] = merge{rank, id}
+		if err := e.addMerge(rank, pair[0], pair[1]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// addMerge adds the merge of a and b, of the given rank.
+func (e *encoder) addMerge(rank int, a, b string) error {
+	ia, okA := e.vocab[a]
+	ib, okB := e.vocab[b]
+	id, okN := e.vocab[a+b]
+	if !okA || !okB || !okN {
+		return fmt.Errorf("merge #%d (%q, %q) names a token the vocab lacks", rank, a, b)
+	}
+	if _, dup := e.merges[[2]int{ia, ib}]; !dup {
+		e.merges[[2]int{ia, ib}] = merge{rank, id}
+	}
+	return nil
+}
+
+// ggufPre maps llama.cpp's byte-level pre-tokeniser names
+// (tokenizer.ggml.pre) that rlx encodes to their regex and
+// ignore_merges.
+var ggufPre = map[string]struct {
+	pattern      string
+	ignoreMerges bool
+}{
+	"gpt-2":     {gpt2Pattern, false},
+	"qwen2":     {qwen2Pattern, false},
+	"llama-bpe": {llama3Pattern, true},
+	"llama3":    {llama3Pattern, true},
+}
+
+// Qwen2's and Llama 3's pre-tokeniser regexes, as their tokenizer.json
+// and llama.cpp's llama-vocab.cpp give them.
+const (
+	qwen2Pattern  = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	llama3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+)
+
+// ggufEncoder builds the encoder of a GGUF "gpt2" vocabulary:
+// tokenizer.ggml.merges, the pre-tokeniser tokenizer.ggml.pre names,
+// control and user-defined tokens matched in the text as llama.cpp does
+// when it parses special tokens, and tokenizer.ggml.add_bos_token.
+func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
+	pre, err := f.String("tokenizer.ggml.pre")
+	if err != nil {
+		pre = "default"
+	}
+	p, ok := ggufPre[pre]
+	if !ok {
+		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (gpt-2, qwen2, llama-bpe)", pre)
+	}
+	e := &encoder{vocab: map[string]int{}, merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
+	for i, piece := range v.Pieces {
+		if _, dup := e.vocab[piece]; !dup && piece != "" {
+			e.vocab[piece] = i
+		}
+		if v.Raw[i] && piece != "" {
+			e.raw = append(e.raw, added{piece, i})
+		}
+	}
+	split, err := newSplitter(p.pattern)
+	if err != nil {
+		return nil, err
+	}
+	e.pre = []preStep{{split: split, byteLevel: true}}
+	raw, _ := f.Get("tokenizer.ggml.merges")
+	merges, isArray := raw.([]any)
+	if !isArray {
+		return nil, errors.New("tokenizer.ggml.merges is missing or not an array")
+	}
+	for rank, m := range merges {
+		s, ok := m.(string)
+		a, b, found := strings.Cut(s, " ")
+		if !ok || !found {
+			return nil, fmt.Errorf("tokenizer.ggml.merges[%d] is %v, want \"a b\"", rank, m)
+		}
+		if err := e.addMerge(rank, a, b); err != nil {
+			return nil, fmt.Errorf("tokenizer.ggml.merges: %v", err)
+		}
+	}
+	if add, ok := f.Get("tokenizer.ggml.add_bos_token"); ok && add == true {
+		bos, err := f.Uint("tokenizer.ggml.bos_token_id")
+		if err != nil || bos >= uint64(len(v.Pieces)) {
+			return nil, errors.New("tokenizer.ggml.add_bos_token is set, but tokenizer.ggml.bos_token_id is missing or past the tokens")
+		}
+		e.prefix = []int{int(bos)}
+	}
+	return e, nil
 }
 
 // preSteps reads a pre_tokenizer.

@@ -117,9 +117,24 @@ func TestEncodeRefusals(t *testing.T) {
 			t.Errorf("%U is taken as NFC-stable", r)
 		}
 	}
-	g, _ := FromGGUF(ggufFile(t, map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{"a"}}))
-	if _, err := g.Encode("a", false); err == nil || !strings.Contains(err.Error(), "encoding text from a GGUF vocabulary is not supported") {
-		t.Errorf("GGUF: %v", err)
+	for _, tc := range []struct {
+		kv   map[string]any
+		want string
+	}{
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{"a"}}, `tokenizer.ggml.pre "default" is not one rlx encodes with`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.merges is missing"},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a a"}}, `merge #0 ("a", "a") names a token the vocab lacks`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a"}}, `tokenizer.ggml.merges[0] is a, want "a b"`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{}, "tokenizer.ggml.add_bos_token": true}, "tokenizer.ggml.bos_token_id is missing"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}}, "encoding text with a GGUF llama vocabulary is not supported"},
+	} {
+		g, err := FromGGUF(ggufFile(t, tc.kv))
+		if err == nil {
+			_, err = g.Encode("a", true)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.kv, err, tc.want)
+		}
 	}
 }
 

@@ -138,3 +138,75 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+// TestGGUFEncode converts testdata/hf's Qwen2 and Llama 3 vocabularies
+// to GGUF metadata as llama.cpp's convert_hf_to_gguf.py writes it (the
+// tokens by id, special added tokens as control and others as
+// user-defined, the merges as "a b", tokenizer.ggml.pre qwen2 or
+// llama-bpe, Llama 3's add_bos_token) and encodes the library's texts
+// from the GGUF: the ids must be the library's.
+func TestGGUFEncode(t *testing.T) {
+	for _, tc := range []struct {
+		name, pre string
+		bos       bool
+	}{{"qwen2", "qwen2", false}, {"llama3", "llama-bpe", true}} {
+		dir := filepath.Join("testdata", "hf", tc.name)
+		var tj struct {
+			Model struct {
+				Vocab  map[string]int `json:"vocab"`
+				Merges [][2]string    `json:"merges"`
+			} `json:"model"`
+			Added []struct {
+				ID      int    `json:"id"`
+				Content string `json:"content"`
+				Special bool   `json:"special"`
+			} `json:"added_tokens"`
+		}
+		readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
+		n := len(tj.Model.Vocab)
+		for _, a := range tj.Added {
+			n = max(n, a.ID+1)
+		}
+		tokens, types := make([]string, n), make([]int32, n)
+		for piece, id := range tj.Model.Vocab {
+			tokens[id], types[id] = piece, 1
+		}
+		for _, a := range tj.Added {
+			tokens[a.ID], types[a.ID] = a.Content, 4
+			if a.Special {
+				types[a.ID] = 3
+			}
+		}
+		merges := make([]string, len(tj.Model.Merges))
+		for i, m := range tj.Model.Merges {
+			merges[i] = m[0] + " " + m[1]
+		}
+		kv := map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": tc.pre, "tokenizer.ggml.tokens": tokens,
+			"tokenizer.ggml.token_type": types, "tokenizer.ggml.merges": merges}
+		if tc.bos {
+			kv["tokenizer.ggml.add_bos_token"], kv["tokenizer.ggml.bos_token_id"] = true, uint32(0)
+		}
+		v, err := FromGGUF(ggufFile(t, kv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want struct {
+			Cases []struct {
+				Text string `json:"text"`
+				IDs  []int  `json:"ids"`
+			} `json:"cases"`
+		}
+		readJSON(t, filepath.Join(dir, "encoded.json"), &want)
+		bad := 0
+		for _, c := range want.Cases {
+			if ids, err := v.Encode(c.Text, true); err != nil || !slices.Equal(ids, c.IDs) {
+				if bad++; bad <= 3 {
+					t.Errorf("%s %q: %v (%v), the library %v", tc.name, c.Text, ids, err, c.IDs)
+				}
+			}
+		}
+		if bad > 0 || len(want.Cases) < 200 {
+			t.Errorf("%s: %d of %d cases differ", tc.name, bad, len(want.Cases))
+		}
+	}
+}

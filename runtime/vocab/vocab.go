@@ -125,8 +125,14 @@ func FromGGUF(f *gguf.File) (v *Vocab, err error) {
 	model, err := f.String("tokenizer.ggml.model")
 	if err == nil {
 		defer func() {
-			if v != nil {
-				v.encErr = errors.New("encoding text from a GGUF vocabulary is not supported (a tokenizer.json can; or give the token ids)")
+			switch {
+			case v == nil:
+			case model == "gpt2":
+				if v.enc, v.encErr = ggufEncoder(f, v); v.encErr != nil {
+					v.encErr = fmt.Errorf("%s: %v", f.Name, v.encErr)
+				}
+			default:
+				v.encErr = fmt.Errorf("%s: encoding text with a GGUF %s vocabulary is not supported (a tokenizer.json can; or give the token ids)", f.Name, model)
 			}
 		}()
 	}
