@@ -384,15 +384,16 @@ func template(p *postJSON) (prefix, suffix []int, err error) {
 func (v *Vocab) Encode(text string, withSpecial bool) ([]int, error) {
 	e := v.enc
 	switch {
+	case !utf8.ValidString(text):
+		return nil, errors.New("the text is not UTF-8")
+	case v.spm != nil:
+		return v.spm.encode(text, withSpecial)
 	case e == nil && v.encErr != nil:
 		return nil, v.encErr
 	case e == nil:
 		return nil, errors.New("this vocabulary cannot encode text")
 	case withSpecial && e.postErr != nil:
 		return nil, e.postErr
-	}
-	if !utf8.ValidString(text) {
-		return nil, errors.New("the text is not UTF-8")
 	}
 	var ids []int
 	if withSpecial {
@@ -591,13 +592,13 @@ func (e *encoder) mergeAll(syms []int) []int {
 	for i := range syms {
 		next[i], prev[i] = i+1, i-1
 	}
-	var h pairHeap
+	h := &heapOf[pair]{less: func(a, b pair) bool { return a.rank < b.rank || a.rank == b.rank && a.pos < b.pos }}
 	push := func(i int) {
 		if i < 0 || next[i] >= n {
 			return
 		}
 		if m, ok := e.merges[[2]int{syms[i], syms[next[i]]}]; ok {
-			heap.Push(&h, pair{m.rank, i, syms[i], syms[next[i]], m.id})
+			heap.Push(h, pair{m.rank, i, syms[i], syms[next[i]], m.id})
 		}
 	}
 	for i := range n - 1 {
@@ -605,7 +606,7 @@ func (e *encoder) mergeAll(syms []int) []int {
 	}
 	gone := make([]bool, n)
 	for h.Len() > 0 {
-		p := heap.Pop(&h).(pair)
+		p := heap.Pop(h).(pair)
 		j := next[p.pos]
 		if gone[p.pos] || j >= n || syms[p.pos] != p.left || syms[j] != p.right {
 			continue // stale: a symbol changed since the pair was pushed
@@ -629,18 +630,19 @@ func (e *encoder) mergeAll(syms []int) []int {
 // pair is a candidate merge of the symbols at pos and after it.
 type pair struct{ rank, pos, left, right, id int }
 
-type pairHeap []pair
-
-func (h pairHeap) Len() int { return len(h) }
-func (h pairHeap) Less(i, j int) bool {
-	return h[i].rank < h[j].rank || h[i].rank == h[j].rank && h[i].pos < h[j].pos
+// heapOf is a container/heap of T ordered by less.
+type heapOf[T any] struct {
+	items []T
+	less  func(a, b T) bool
 }
-func (h pairHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x any)   { *h = append(*h, x.(pair)) }
-func (h *pairHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+
+func (h *heapOf[T]) Len() int           { return len(h.items) }
+func (h *heapOf[T]) Less(i, j int) bool { return h.less(h.items[i], h.items[j]) }
+func (h *heapOf[T]) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *heapOf[T]) Push(x any)         { h.items = append(h.items, x.(T)) }
+func (h *heapOf[T]) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
 	return x
 }
 
@@ -800,4 +802,150 @@ func (s *splitter) matchAt(t string) int {
 		}
 	}
 	return 0
+}
+
+// spmEncoder encodes with a SentencePiece ("llama") GGUF vocabulary as
+// llama.cpp's SPM tokeniser does: the text's spaces as "▁", with one
+// prepended at the start and after each special token
+// (tokenizer.ggml.add_space_prefix, default on); the characters merged
+// pair by pair, the pair whose joined piece has the highest score
+// (tokenizer.ggml.scores) first, the leftmost among equals; a character
+// left that is not a token as its bytes (<0xNN>). (A merged piece is
+// always a token: a pair is merged only when its joined piece is one.)
+type spmEncoder struct {
+	vocab       map[string]int
+	scores      []float32
+	special     []added
+	spacePrefix bool
+	prefix      []int
+}
+
+func ggufSPM(f *gguf.File, v *Vocab) (*spmEncoder, error) {
+	raw, _ := f.Get("tokenizer.ggml.scores")
+	scores, ok := raw.([]any)
+	if !ok || len(scores) != len(v.Pieces) {
+		return nil, fmt.Errorf("tokenizer.ggml.scores must be an array of %d float32, one a token", len(v.Pieces))
+	}
+	e := &spmEncoder{vocab: map[string]int{}, scores: make([]float32, len(scores)), spacePrefix: v.StripSpace}
+	for i, s := range scores {
+		x, ok := s.(float32)
+		if !ok {
+			return nil, fmt.Errorf("tokenizer.ggml.scores[%d] is %v (%T), want a float32", i, s, s)
+		}
+		e.scores[i] = x
+	}
+	for i, piece := range v.Pieces {
+		if _, dup := e.vocab[piece]; !dup && piece != "" {
+			e.vocab[piece] = i
+		}
+		if v.Raw[i] && piece != "" {
+			e.special = append(e.special, added{piece, i})
+		}
+	}
+	add := true
+	if b, ok := f.Get("tokenizer.ggml.add_bos_token"); ok {
+		add = b == true
+	}
+	if add {
+		bos, err := f.Uint("tokenizer.ggml.bos_token_id")
+		if err != nil || bos >= uint64(len(v.Pieces)) {
+			return nil, errors.New("tokenizer.ggml.bos_token_id is missing or past the tokens (add_bos_token is on, as llama.cpp defaults it for SentencePiece)")
+		}
+		e.prefix = []int{int(bos)}
+	}
+	return e, nil
+}
+
+func (e *spmEncoder) encode(text string, withSpecial bool) ([]int, error) {
+	var ids []int
+	if withSpecial {
+		ids = append(ids, e.prefix...)
+	}
+	prevSpecial := true
+	for _, seg := range splitAdded(text, e.special) {
+		if seg.id >= 0 {
+			ids = append(ids, seg.id)
+			prevSpecial = true
+			continue
+		}
+		s := seg.text
+		if e.spacePrefix && prevSpecial {
+			s = " " + s
+		}
+		prevSpecial = false
+		out, err := e.tokenize(strings.ReplaceAll(s, " ", "▁"))
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, out...)
+	}
+	return ids, nil
+}
+
+// spmSym is a symbol: text[start:start+n] (n 0 once merged away).
+type spmSym struct{ start, n, prev, next int }
+
+type bigram struct {
+	left, right, size int
+	score             float32
+}
+
+func (e *spmEncoder) tokenize(text string) ([]int, error) {
+	var syms []spmSym
+	for i := 0; i < len(text); {
+		_, n := utf8.DecodeRuneInString(text[i:])
+		syms = append(syms, spmSym{i, n, len(syms) - 1, len(syms) + 1})
+		i += n
+	}
+	if len(syms) == 0 {
+		return nil, nil
+	}
+	syms[len(syms)-1].next = -1
+	// The highest score first, the leftmost among equals.
+	h := &heapOf[bigram]{less: func(a, b bigram) bool { return a.score > b.score || a.score == b.score && a.left < b.left }}
+	tryAdd := func(l, r int) {
+		if l < 0 || r < 0 {
+			return
+		}
+		piece := text[syms[l].start : syms[r].start+syms[r].n]
+		id, ok := e.vocab[piece]
+		if !ok {
+			return
+		}
+		heap.Push(h, bigram{l, r, len(piece), e.scores[id]})
+	}
+	for i := 1; i < len(syms); i++ {
+		tryAdd(i-1, i)
+	}
+	for h.Len() > 0 {
+		b := heap.Pop(h).(bigram)
+		l, r := &syms[b.left], &syms[b.right]
+		if l.n == 0 || r.n == 0 || l.n+r.n != b.size {
+			continue
+		}
+		l.n += r.n
+		r.n = 0
+		l.next = r.next
+		if r.next >= 0 {
+			syms[r.next].prev = b.left
+		}
+		tryAdd(l.prev, b.left)
+		tryAdd(b.left, l.next)
+	}
+	var out []int
+	for i := 0; i != -1; i = syms[i].next {
+		piece := text[syms[i].start : syms[i].start+syms[i].n]
+		if id, ok := e.vocab[piece]; ok {
+			out = append(out, id)
+			continue
+		}
+		for j := 0; j < len(piece); j++ {
+			id, ok := e.vocab[fmt.Sprintf("<0x%02X>", piece[j])]
+			if !ok {
+				return nil, fmt.Errorf("the byte 0x%02X has no <0x%02X> token", piece[j], piece[j])
+			}
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }

@@ -126,7 +126,9 @@ func TestEncodeRefusals(t *testing.T) {
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a a"}}, `merge #0 ("a", "a") names a token the vocab lacks`},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a"}}, `tokenizer.ggml.merges[0] is a, want "a b"`},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{}, "tokenizer.ggml.add_bos_token": true}, "tokenizer.ggml.bos_token_id is missing"},
-		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}}, "encoding text with a GGUF llama vocabulary is not supported"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.scores must be an array of 1 float32, one a token"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.scores": []float32{0}}, "tokenizer.ggml.bos_token_id is missing"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a", "b"}, "tokenizer.ggml.scores": []float32{0, 0}, "tokenizer.ggml.add_bos_token": false}, "the byte 0xE2 has no <0xE2> token"},
 	} {
 		g, err := FromGGUF(ggufFile(t, tc.kv))
 		if err == nil {

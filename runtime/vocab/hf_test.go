@@ -139,6 +139,40 @@ func FuzzEncode(f *testing.F) {
 	})
 }
 
+// hfTokenizer is what the GGUF tests read of a testdata/hf tokenizer.json.
+type hfTokenizer struct {
+	Model struct {
+		Vocab  map[string]int `json:"vocab"`
+		Merges [][2]string    `json:"merges"`
+	} `json:"model"`
+	Added []struct {
+		ID      int    `json:"id"`
+		Content string `json:"content"`
+		Special bool   `json:"special"`
+	} `json:"added_tokens"`
+}
+
+// ggufTokens lays a tokenizer.json's tokens out by id as
+// convert_hf_to_gguf.py does: normal tokens of type 1, special added
+// tokens control (3), other added tokens user-defined (4).
+func (tj *hfTokenizer) ggufTokens() (tokens []string, types []int32) {
+	n := len(tj.Model.Vocab)
+	for _, a := range tj.Added {
+		n = max(n, a.ID+1)
+	}
+	tokens, types = make([]string, n), make([]int32, n)
+	for piece, id := range tj.Model.Vocab {
+		tokens[id], types[id] = piece, 1
+	}
+	for _, a := range tj.Added {
+		tokens[a.ID], types[a.ID] = a.Content, 4
+		if a.Special {
+			types[a.ID] = 3
+		}
+	}
+	return tokens, types
+}
+
 // TestGGUFEncode converts testdata/hf's Qwen2 and Llama 3 vocabularies
 // to GGUF metadata as llama.cpp's convert_hf_to_gguf.py writes it (the
 // tokens by id, special added tokens as control and others as
@@ -151,32 +185,9 @@ func TestGGUFEncode(t *testing.T) {
 		bos       bool
 	}{{"qwen2", "qwen2", false}, {"llama3", "llama-bpe", true}} {
 		dir := filepath.Join("testdata", "hf", tc.name)
-		var tj struct {
-			Model struct {
-				Vocab  map[string]int `json:"vocab"`
-				Merges [][2]string    `json:"merges"`
-			} `json:"model"`
-			Added []struct {
-				ID      int    `json:"id"`
-				Content string `json:"content"`
-				Special bool   `json:"special"`
-			} `json:"added_tokens"`
-		}
+		var tj hfTokenizer
 		readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
-		n := len(tj.Model.Vocab)
-		for _, a := range tj.Added {
-			n = max(n, a.ID+1)
-		}
-		tokens, types := make([]string, n), make([]int32, n)
-		for piece, id := range tj.Model.Vocab {
-			tokens[id], types[id] = piece, 1
-		}
-		for _, a := range tj.Added {
-			tokens[a.ID], types[a.ID] = a.Content, 4
-			if a.Special {
-				types[a.ID] = 3
-			}
-		}
+		tokens, types := tj.ggufTokens()
 		merges := make([]string, len(tj.Model.Merges))
 		for i, m := range tj.Model.Merges {
 			merges[i] = m[0] + " " + m[1]
@@ -190,23 +201,74 @@ func TestGGUFEncode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want struct {
-			Cases []struct {
-				Text string `json:"text"`
-				IDs  []int  `json:"ids"`
-			} `json:"cases"`
+		if bad, compared := encodesAsLibrary(t, dir, v, nil); bad > 0 || compared < 200 {
+			t.Errorf("%s: %d of %d cases differ", tc.name, bad, compared)
 		}
-		readJSON(t, filepath.Join(dir, "encoded.json"), &want)
-		bad := 0
-		for _, c := range want.Cases {
-			if ids, err := v.Encode(c.Text, true); err != nil || !slices.Equal(ids, c.IDs) {
-				if bad++; bad <= 3 {
-					t.Errorf("%s %q: %v (%v), the library %v", tc.name, c.Text, ids, err, c.IDs)
-				}
+	}
+}
+
+// encodesAsLibrary encodes the texts of dir's encoded.json, with special
+// tokens, and counts those whose ids are not the library's; it leaves
+// out the texts whose library ids skip (when not nil) says to.
+func encodesAsLibrary(t *testing.T, dir string, v *Vocab, skip func(ids []int) bool) (bad, compared int) {
+	t.Helper()
+	var want struct {
+		Cases []struct {
+			Text string `json:"text"`
+			IDs  []int  `json:"ids"`
+		} `json:"cases"`
+	}
+	readJSON(t, filepath.Join(dir, "encoded.json"), &want)
+	for _, c := range want.Cases {
+		if skip != nil && skip(c.IDs) {
+			continue
+		}
+		compared++
+		if ids, err := v.Encode(c.Text, true); err != nil || !slices.Equal(ids, c.IDs) {
+			if bad++; bad <= 3 {
+				t.Errorf("%s %q: %v (%v), the library %v", dir, c.Text, ids, err, c.IDs)
 			}
 		}
-		if bad > 0 || len(want.Cases) < 200 {
-			t.Errorf("%s: %d of %d cases differ", tc.name, bad, len(want.Cases))
+	}
+	return bad, compared
+}
+
+// TestGGUFSPMEncode converts testdata/hf's SentencePiece-style vocabulary
+// to llama GGUF metadata (byte pieces of type byte, special added tokens
+// control, scores the negated rank of the merge that makes each piece,
+// which is how a BPE SentencePiece model orders its pieces) and encodes
+// the library's texts with llama.cpp's algorithm: the ids must be the
+// library's BPE ones. Texts whose library ids hold the added token
+// "▁hi there" are left out: the library matches it in the normalized
+// text (it has no ▁ of its own otherwise), llama.cpp in the raw text.
+func TestGGUFSPMEncode(t *testing.T) {
+	dir := filepath.Join("testdata", "hf", "spm")
+	var tj hfTokenizer
+	readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
+	tokens, types := tj.ggufTokens()
+	scores := make([]float32, len(tokens))
+	for i := range scores {
+		scores[i] = -1e9
+	}
+	for rank, m := range tj.Model.Merges {
+		scores[tj.Model.Vocab[m[0]+m[1]]] = -float32(rank)
+	}
+	skip := -1
+	for id, piece := range tokens {
+		if _, byteTok := bytePiece(piece); byteTok {
+			types[id] = 6
 		}
+		if piece == "▁hi there" {
+			skip = id
+		}
+	}
+	v, err := FromGGUF(ggufFile(t, map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": tokens,
+		"tokenizer.ggml.token_type": types, "tokenizer.ggml.scores": scores, "tokenizer.ggml.bos_token_id": uint32(1)}))
+	if err != nil || skip < 0 {
+		t.Fatal(err, skip)
+	}
+	bad, compared := encodesAsLibrary(t, dir, v, func(ids []int) bool { return slices.Contains(ids, skip) })
+	if bad > 0 || compared < 200 {
+		t.Errorf("%d of %d cases differ", bad, compared)
 	}
 }

@@ -63,6 +63,7 @@ type Vocab struct {
 	// enc encodes text (a tokenizer.json rlx can encode with), else
 	// encErr says why not.
 	enc    *encoder
+	spm    *spmEncoder
 	encErr error
 }
 
@@ -132,7 +133,9 @@ func FromGGUF(f *gguf.File) (v *Vocab, err error) {
 					v.encErr = fmt.Errorf("%s: %v", f.Name, v.encErr)
 				}
 			default:
-				v.encErr = fmt.Errorf("%s: encoding text with a GGUF %s vocabulary is not supported (a tokenizer.json can; or give the token ids)", f.Name, model)
+				if v.spm, v.encErr = ggufSPM(f, v); v.encErr != nil {
+					v.encErr = fmt.Errorf("%s: %v", f.Name, v.encErr)
+				}
 			}
 		}()
 	}

@@ -49,7 +49,7 @@ func ggufFile(t *testing.T, kv map[string]any) *gguf.File {
 	var w gguf.Writer
 	w.Add("general.architecture", "llama")
 	for _, k := range []string{"tokenizer.ggml.model", "tokenizer.ggml.pre", "tokenizer.ggml.tokens", "tokenizer.ggml.token_type",
-		"tokenizer.ggml.merges", "tokenizer.ggml.add_space_prefix", "tokenizer.ggml.add_bos_token", "tokenizer.ggml.bos_token_id"} {
+		"tokenizer.ggml.merges", "tokenizer.ggml.scores", "tokenizer.ggml.add_space_prefix", "tokenizer.ggml.add_bos_token", "tokenizer.ggml.bos_token_id"} {
 		if v, ok := kv[k]; ok {
 			w.Add(k, v)
 		}
