@@ -191,19 +191,24 @@ func TestGenerateText(t *testing.T) {
 	}
 	// --prompt encodes with the vocabulary (its template's <s> first),
 	// from --weights' directory or --vocab.
-	os.WriteFile(tok, []byte(`{"model": {"type": "BPE", "vocab": {"A": 0, "ĠB": 1, "Ċ": 2, "Ġ": 3, "B": 4, "<s>": 5}, "merges": [["Ġ", "B"]]},
-	  "added_tokens": [{"id": 5, "content": "<s>", "special": true}], "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
-	  "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [5], "tokens": ["<s>"]}}},
+	os.WriteFile(tok, []byte(`{"model": {"type": "BPE", "vocab": {"A": 0, "<s>": 1, "ĠB": 2, "Ċ": 3, "Ġ": 4, "B": 5}, "merges": [["Ġ", "B"]]},
+	  "added_tokens": [{"id": 1, "content": "<s>", "special": true}], "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
+	  "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
 	  "decoder": {"type": "ByteLevel"}}`), 0o666)
-	code, out, stderr = main1(t, file, "--weights", dir, "--prompt", "\nA B")
-	if code != 0 || !strings.Contains(out, "step 0: token 5 ->") || !strings.Contains(out, "tokens: 5,2,0,1\ntext: \"<s>\\nA B\"\nlogits: tensor<4x3xf32>") || stderr != "" {
+	code, out, stderr = main1(t, file, "--weights", dir, "--prompt", "A B")
+	if code != 0 || !strings.Contains(out, "step 0: token 1 ->") || !strings.Contains(out, "tokens: 1,0,2\ntext: \"<s>A B\"\nlogits: tensor<3x3xf32>") || stderr != "" {
 		t.Errorf("--prompt: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	named := filepath.Join(t.TempDir(), "vocab.json")
 	os.Rename(tok, named)
-	code, out2, _ := main1(t, file, "--weights", dir, "--vocab", named, "--prompt", "\nA B")
+	code, out2, _ := main1(t, file, "--weights", dir, "--vocab", named, "--prompt", "A B")
 	if code != 0 || out2 != out {
 		t.Errorf("--vocab: code %d, stdout %q", code, out2)
+	}
+	// A newline is Ċ, token 3, past the chooser's 3 logits.
+	code, _, stderr = main1(t, file, "--weights", dir, "--vocab", named, "--prompt", "\nA")
+	if code != 1 || !strings.Contains(stderr, "error: --prompt encodes to token 3, past the model's 3 logits: is the vocabulary ("+named+") the model's?") {
+		t.Errorf("--prompt past the logits: code %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = main1(t, file, "--weights", dir, "--prompt", "A")
 	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --prompt: "+dir+": no vocabulary (no tokenizer.json)") {

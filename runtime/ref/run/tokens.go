@@ -44,6 +44,13 @@ func (r *runner) decode(progs []*ref.Program) int {
 		if err != nil {
 			return r.fail(err)
 		}
+		if r.o.prompt != "" {
+			for _, tok := range tokens {
+				if tok >= d.Vocab {
+					return r.fail(ir.OpErrorPlain(p.Func(), "--prompt encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", tok, d.Vocab, r.vocabPath()))
+				}
+			}
+		}
 		if name := []string{r.o.backend, r.o.compareBackend}[i]; name != "" {
 			b, err := r.open(name, p, w)
 			if err != nil {
