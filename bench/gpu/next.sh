@@ -14,7 +14,7 @@
 #
 # and for c, alone (carry [".devcarry/R"]; about 13 MB):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 2101 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 300 -random-first 2401 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/V",
 # ".devcarry/O", ".devcarry/ab.sh"] for a, [".devcarry/H.tgz"] for b,
@@ -33,8 +33,8 @@
 #    issue's numbers want an H200, which no call has had since run 36a.
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R);
-#    1–2100 have run (runs 33a–39b): prepare the next with
-#    -random-first 2101.
+#    1–2400 have run (runs 33a–39c): prepare the next with
+#    -random-first 2401.
 # d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
 #    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
 #    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
