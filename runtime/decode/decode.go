@@ -34,6 +34,9 @@ type Decoder struct {
 	// backend running its plan); it gets the step's arguments and returns
 	// its results, as the program's Run does.
 	Step func(args []*tensor.Tensor) ([]*tensor.Tensor, error)
+	// Stop are end-of-sequence tokens: Generate stops, without feeding
+	// it, when it would generate one.
+	Stop []int
 }
 
 type pair struct {
@@ -144,7 +147,8 @@ func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results
 // step before (greedy decoding), all from zero states. It returns every
 // token fed (the prompt, then the n generated) and the logits of every
 // step as one [len(prompt)+n, Vocab] f32 tensor; the last step's arg-max
-// is the token that would come next.
+// is the token that would come next. When that arg-max is one of d.Stop,
+// generation ends there, with fewer than n generated.
 func (d *Decoder) Generate(prompt []int, n int, w ref.Weights) ([]int, *tensor.Tensor, error) {
 	return d.GenerateSteps(prompt, n, w, nil)
 }
@@ -204,7 +208,9 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 			step(t, slices.Clone(res))
 		}
 		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
-			tokens = append(tokens, ArgMax(logits))
+			if next := ArgMax(logits); !slices.Contains(d.Stop, next) {
+				tokens = append(tokens, next)
+			}
 		}
 	}
 	logits, err := tensor.FromFloat32(tensor.F32, []int{len(tokens), d.Vocab}, out)

@@ -114,6 +114,13 @@ func TestGenerate(t *testing.T) {
 	if want := []float32{2, 0, 1, 0, 2, 1, 1, 1, 1, 0, 2, 1}; !slices.Equal(logits.Floats(), want) || !slices.Equal(logits.Shape(), []int{4, 3}) {
 		t.Errorf("logits %v %v, want %v", logits.Shape(), logits.Floats(), want)
 	}
+	// A stop token ends generation before it is fed: [2] gives 0, then 1.
+	d.Stop = []int{1}
+	tokens, logits, err = d.Generate([]int{2}, 3, &ref.TensorWeights{})
+	if err != nil || !slices.Equal(tokens, []int{2, 0}) || logits.Shape()[0] != 2 {
+		t.Errorf("stopped: %v %v, %v; want [2 0], 2 steps", tokens, logits.Shape(), err)
+	}
+	d.Stop = nil
 	// The prompt alone is Run.
 	if tokens, _, err := d.Generate([]int{1, 2}, 0, &ref.TensorWeights{}); err != nil || !slices.Equal(tokens, []int{1, 2}) {
 		t.Errorf("no tokens generated: %v, %v", tokens, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -587,4 +588,81 @@ func gpt2Byte(r rune) (byte, bool) {
 		return 173, true
 	}
 	return 0, false
+}
+
+// StopTokens returns the end-of-sequence tokens of a checkpoint, where
+// generation stops: a GGUF file's tokenizer.ggml.eos_token_id and
+// tokenizer.ggml.eot_token_id, or a checkpoint directory's (or a
+// safetensors file's directory's) generation_config.json eos_token_id,
+// else its config.json's (or its text_config's), an id or a list of
+// them, as transformers' generate takes them. None is an empty list.
+func StopTokens(path string) ([]int, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := gguf.Sniff(path); ok && !st.IsDir() {
+		f, err := gguf.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		var ids []int
+		for _, k := range []string{"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"} {
+			if _, ok := f.Get(k); !ok {
+				continue
+			}
+			id, err := f.Uint(k)
+			if err != nil || id >= maxTokens {
+				return nil, fmt.Errorf("%s: %s is not a token id", f.Name, k)
+			}
+			if !slices.Contains(ids, int(id)) {
+				ids = append(ids, int(id))
+			}
+		}
+		return ids, nil
+	}
+	dir := path
+	if !st.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	for _, name := range []string{"generation_config.json", "config.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var c struct {
+			EOS        json.RawMessage `json:"eos_token_id"`
+			TextConfig *struct {
+				EOS json.RawMessage `json:"eos_token_id"`
+			} `json:"text_config"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, name), err)
+		}
+		raw := c.EOS
+		if (len(raw) == 0 || string(raw) == "null") && c.TextConfig != nil {
+			raw = c.TextConfig.EOS
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			continue
+		}
+		var one int
+		var many []int
+		if json.Unmarshal(raw, &one) == nil {
+			many = []int{one}
+		} else if err := json.Unmarshal(raw, &many); err != nil {
+			return nil, fmt.Errorf("%s: eos_token_id is %s, want an id or a list of ids", filepath.Join(dir, name), raw)
+		}
+		for _, id := range many {
+			if id < 0 || id >= maxTokens {
+				return nil, fmt.Errorf("%s: eos_token_id %d is not a token id", filepath.Join(dir, name), id)
+			}
+		}
+		return many, nil
+	}
+	return nil, nil
 }

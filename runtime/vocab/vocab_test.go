@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -290,5 +291,47 @@ func TestLossy(t *testing.T) {
 	b := &Vocab{Kind: ByteLevel, Pieces: []string{"a b", "é", "Ã©"}, Lossy: true}
 	if got := decode(t, b, 0, 1, 2); got != "a b"+r+"é" {
 		t.Errorf("byte-level: %q", got)
+	}
+}
+
+// TestStopTokens reads the end-of-sequence tokens from GGUF metadata,
+// generation_config.json, else config.json (or its text_config).
+func TestStopTokens(t *testing.T) {
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.Add("tokenizer.ggml.eos_token_id", uint32(7))
+	w.Add("tokenizer.ggml.eot_token_id", uint32(9))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := StopTokens(path); err != nil || !slices.Equal(ids, []int{7, 9}) {
+		t.Errorf("GGUF: %v, %v", ids, err)
+	}
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ids, err := StopTokens(dir); err != nil || ids != nil {
+		t.Errorf("none: %v, %v", ids, err)
+	}
+	write("config.json", `{"eos_token_id": null, "text_config": {"eos_token_id": 3}}`)
+	if ids, err := StopTokens(dir); err != nil || !slices.Equal(ids, []int{3}) {
+		t.Errorf("text_config: %v, %v", ids, err)
+	}
+	write("generation_config.json", `{"eos_token_id": [5, 6]}`)
+	write("model.safetensors", "")
+	if ids, err := StopTokens(filepath.Join(dir, "model.safetensors")); err != nil || !slices.Equal(ids, []int{5, 6}) {
+		t.Errorf("generation_config.json: %v, %v", ids, err)
+	}
+	write("generation_config.json", `{"eos_token_id": "x"}`)
+	if _, err := StopTokens(dir); err == nil || !strings.Contains(err.Error(), `generation_config.json: eos_token_id is "x", want an id or a list of ids`) {
+		t.Errorf("a string: %v", err)
+	}
+	write("generation_config.json", `{"eos_token_id": -1}`)
+	if _, err := StopTokens(dir); err == nil || !strings.Contains(err.Error(), "eos_token_id -1 is not a token id") {
+		t.Errorf("negative: %v", err)
 	}
 }

@@ -80,7 +80,9 @@ decoding (a decode-step function, as rlx-import writes them):
   --max-tokens N          refuse more than N tokens (the model's cache
                           capacity, rlx.max_tokens, bounds them too)
   --generate N            after the tokens, feed N more, each the arg-max
-                          of the step before (greedy decoding)
+                          of the step before (greedy decoding), stopping
+                          at the checkpoint's end-of-sequence tokens
+  --ignore-eos            with --generate: go on past end-of-sequence tokens
 `
 
 type options struct {
@@ -90,7 +92,7 @@ type options struct {
 	seed                                               uint64
 	tolerance                                          float64
 	numValues, maxTokens, generate                     int
-	allowUnregistered, profile                         bool
+	allowUnregistered, profile, ignoreEOS              bool
 	backend, compareBackend, planJSON                  string
 	plan, carry                                        bool
 	align, guard                                       int64
@@ -147,6 +149,7 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	fs.IntVar(&o.generate, "generate", 0, "")
+	fs.BoolVar(&o.ignoreEOS, "ignore-eos", false, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -185,6 +188,8 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--max-tokens must not be negative, got %d", o.maxTokens)
 	case o.generate < 0:
 		return nil, fmt.Errorf("--generate must not be negative, got %d", o.generate)
+	case o.ignoreEOS && o.generate == 0:
+		return nil, errors.New("--ignore-eos applies to --generate, which is not given")
 	case o.tokens != "" && o.prompt != "":
 		return nil, errors.New("give --tokens or --prompt, not both")
 	case o.tokens == "" && o.prompt == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):

@@ -75,6 +75,7 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--generate", "-1", "--tokens", "1"}, "rlx-run: error: --generate must not be negative, got -1"},
 		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens, --generate and --vocab need --tokens or --prompt"},
 		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give --tokens or --prompt, not both"},
+		{[]string{file, "--tokens", "1", "--ignore-eos"}, "rlx-run: error: --ignore-eos applies to --generate, which is not given"},
 		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
@@ -214,6 +215,22 @@ func TestGenerateText(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --prompt: "+dir+": no vocabulary (no tokenizer.json)") {
 		t.Errorf("--prompt without a vocabulary: code %d, stderr %q", code, stderr)
 	}
+	// The checkpoint's end-of-sequence token ends --generate, unless
+	// --ignore-eos: from [2] the chooser gives 0, then 1.
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"eos_token_id": 1}`), 0o666)
+	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
+	if code != 0 || !strings.Contains(out, "step 1: token 0 -> arg-max 1 (logit 2)\nstopped: 1 is an end-of-sequence token (--ignore-eos goes on)\ntokens: 2,0\n") || stderr != "" {
+		t.Errorf("stop: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--ignore-eos")
+	if code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\n") || strings.Contains(out, "stopped") {
+		t.Errorf("--ignore-eos: code %d, stdout %q", code, out)
+	}
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"eos_token_id": "x"}`), 0o666)
+	if code, _, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generate: "+filepath.Join(dir, "config.json")+": eos_token_id is \"x\", want an id or a list of ids (--ignore-eos does without)") {
+		t.Errorf("bad eos: code %d, stderr %q", code, stderr)
+	}
+	os.Remove(filepath.Join(dir, "config.json"))
 	os.WriteFile(tok, []byte(`{"model": {"type": "Unigram"}}`), 0o666)
 	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
 	if code != 0 || strings.Contains(out, "text:") || stderr != "rlx-run: warning: no text for the tokens: "+tok+": model type \"Unigram\" is not supported (rlx decodes BPE vocabularies)\n" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,8 @@ func (r *runner) decode(progs []*ref.Program) int {
 		return r.fail(err)
 	}
 	var logits []*tensor.Tensor
+	var stop []int
+	asked := len(tokens) + r.o.generate
 	for i, p := range progs {
 		d, err := decode.New(p)
 		if err != nil {
@@ -61,6 +64,10 @@ func (r *runner) decode(progs []*ref.Program) int {
 		}
 		var l *tensor.Tensor
 		if i == 0 {
+			if stop, err = r.stopTokens(); err != nil {
+				return r.fail(err)
+			}
+			d.Stop = stop
 			tokens, l, err = d.Generate(tokens, r.o.generate, w)
 		} else {
 			l, err = d.Run(tokens, w)
@@ -80,10 +87,14 @@ func (r *runner) decode(progs []*ref.Program) int {
 	}
 	vocab := logits[0].Shape()[1]
 	v := logits[0].Floats()
+	best := 0
 	for t, tok := range tokens {
 		row := v[t*vocab : (t+1)*vocab]
-		best := decode.ArgMax(row)
+		best = decode.ArgMax(row)
 		fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
+	}
+	if len(tokens) < asked && slices.Contains(stop, best) {
+		fmt.Fprintf(r.stdout, "stopped: %d is an end-of-sequence token (--ignore-eos goes on)\n", best)
 	}
 	if r.o.generate > 0 || r.o.prompt != "" {
 		ids := make([]string, len(tokens))
@@ -95,6 +106,19 @@ func (r *runner) decode(progs []*ref.Program) int {
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
+}
+
+// stopTokens returns the checkpoint's end-of-sequence tokens, where
+// --generate stops (none without --generate, or with --ignore-eos).
+func (r *runner) stopTokens() ([]int, error) {
+	if r.o.generate == 0 || r.o.ignoreEOS || r.vocabPath() == "" {
+		return nil, nil
+	}
+	ids, err := vocab.StopTokens(r.vocabPath())
+	if err != nil {
+		return nil, fmt.Errorf("--generate: %v (--ignore-eos does without)", err)
+	}
+	return ids, nil
 }
 
 // promptTokens returns --tokens, or --prompt encoded in the vocabulary.
