@@ -78,25 +78,17 @@ const maxTokens = 1 << 22
 // safetensors file). It returns ErrNone (wrapped, naming the place) when
 // there is none.
 func Open(path string) (*Vocab, error) {
-	st, err := os.Stat(path)
+	f, dir, err := locate(path)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := gguf.Sniff(path); ok && !st.IsDir() {
-		f, err := gguf.Open(path)
-		if err != nil {
-			return nil, err
-		}
+	if f != nil {
 		defer f.Close()
 		return FromGGUF(f)
 	}
-	dir, name := path, filepath.Join(path, "tokenizer.json")
-	switch {
-	case !st.IsDir() && strings.HasSuffix(path, ".json"):
-		dir, name = filepath.Dir(path), path
-	case !st.IsDir():
-		dir = filepath.Dir(path)
-		name = filepath.Join(dir, "tokenizer.json")
+	name := filepath.Join(dir, "tokenizer.json")
+	if dir != path && strings.HasSuffix(path, ".json") {
+		name = path
 	}
 	data, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -110,6 +102,24 @@ func Open(path string) (*Vocab, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return v, nil
+}
+
+// locate opens path as a GGUF file where it is one; otherwise it
+// returns the checkpoint directory: path, or the directory of the file
+// path names.
+func locate(path string) (*gguf.File, string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case st.IsDir():
+		return nil, path, nil
+	}
+	if _, ok := gguf.Sniff(path); ok {
+		f, err := gguf.Open(path)
+		return f, "", err
+	}
+	return nil, filepath.Dir(path), nil
 }
 
 // GGUF's token types (tokenizer.ggml.token_type).
@@ -597,15 +607,11 @@ func gpt2Byte(r rune) (byte, bool) {
 // else its config.json's (or its text_config's), an id or a list of
 // them, as transformers' generate takes them. None is an empty list.
 func StopTokens(path string) ([]int, error) {
-	st, err := os.Stat(path)
+	f, dir, err := locate(path)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := gguf.Sniff(path); ok && !st.IsDir() {
-		f, err := gguf.Open(path)
-		if err != nil {
-			return nil, err
-		}
+	if f != nil {
 		defer f.Close()
 		var ids []int
 		for _, k := range []string{"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"} {
@@ -621,10 +627,6 @@ func StopTokens(path string) ([]int, error) {
 			}
 		}
 		return ids, nil
-	}
-	dir := path
-	if !st.IsDir() {
-		dir = filepath.Dir(path)
 	}
 	for _, name := range []string{"generation_config.json", "config.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
