@@ -240,10 +240,18 @@ func TestOpen(t *testing.T) {
 }
 
 // FuzzFromTokenizerJSON: any tokenizer.json is read or refused, and a
-// vocabulary read decodes every one of its ids.
+// vocabulary read decodes every one of its ids and encodes text to ids
+// of its own or refuses to.
 func FuzzFromTokenizerJSON(f *testing.F) {
 	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"Hi": 0, "Ġthere": 1}}, "added_tokens": [{"id": 3, "content": "<|x|>"}], "decoder": {"type": "ByteLevel"}}`))
 	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"▁Hi": 0, "<0x21>": 1}}, "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}}`))
+	for _, name := range hfVocabs {
+		data, err := os.ReadFile(filepath.Join("testdata", "hf", name, "tokenizer.json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := FromTokenizerJSON(data)
 		if err != nil {
@@ -255,6 +263,16 @@ func FuzzFromTokenizerJSON(f *testing.F) {
 		}
 		if _, err := v.Decode(ids); err != nil {
 			t.Fatal(err)
+		}
+		// Encoding with whatever it holds: ids or a refusal, no panic,
+		// and every id one of the vocabulary's.
+		for _, special := range []bool{false, true} {
+			got, err := v.Encode("Hello  world\n数学 <s>\u00a0'LL 12345", special)
+			for _, id := range got {
+				if err == nil && (id < 0 || id >= len(v.Pieces)) {
+					t.Fatalf("encoded to %d, past the %d pieces", id, len(v.Pieces))
+				}
+			}
 		}
 	})
 }
