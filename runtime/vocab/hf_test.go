@@ -272,3 +272,27 @@ func TestGGUFSPMEncode(t *testing.T) {
 		t.Errorf("%d of %d cases differ", bad, compared)
 	}
 }
+
+// TestUnicodeSpace: two of 5,000 wider random texts (code points from
+// fifteen scripts and blocks, tools/hf-fixtures/make_vocab.py --many, on
+// the GPU machine; the other 24,998 encodings of the five vocabularies
+// were equal too, not kept) whose Llama 3 encoding differs when \s is
+// ASCII only: a no-break space and an en space are white space to the
+// library, as to Oniguruma. The ids are the library's.
+func TestUnicodeSpace(t *testing.T) {
+	v, err := Open(filepath.Join("testdata", "hf", "llama3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		ids  []int
+	}{
+		{"\U00000330\U00000954\U0000094c\U00000914\U000000a0'rereturn\U000000c7a<|im_start|>", []int{140, 112, 160, 102, 246, 160, 102, 238, 160, 101, 246, 130, 258, 10, 85, 72, 334, 333, 360, 68, 2}},
+		{"\U00003002\U00002002\U0001f5c7\U0001f36f\U0001f6fb\U0001f3bc\U0001f6c8\U00000306\U0000032a\U0000032d\U00000357", []int{282, 162, 226, 228, 277, 249, 233, 277, 239, 111, 277, 253, 123, 277, 240, 124, 277, 253, 234, 140, 232, 140, 107, 140, 259, 141, 249}},
+	} {
+		if ids, err := v.Encode(c.text, false); err != nil || !slices.Equal(ids, c.ids) {
+			t.Errorf("%q: %v (%v), the library %v", c.text, ids, err, c.ids)
+		}
+	}
+}

@@ -125,12 +125,49 @@ def random_text(rng):
     return "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(1, 14)))
 
 
+# Code point ranges for --many's wider texts: ASCII, Latin-1, Greek,
+# Cyrillic, Arabic, Devanagari, combining marks, general punctuation and
+# spaces, CJK, kana, Hangul, emoji, controls.
+RANGES = [(0x20, 0x7F), (0xA0, 0x100), (0x370, 0x400), (0x400, 0x500), (0x600, 0x700), (0x900, 0x980),
+          (0x300, 0x370), (0x2000, 0x2070), (0x4E00, 0x4F00), (0x3040, 0x3100), (0xAC00, 0xAD00),
+          (0x1F300, 0x1F700), (0x0, 0x20), (0x3000, 0x3040), (0xFE00, 0xFE10)]
+
+
+def wide_text(rng):
+    parts = []
+    for _ in range(rng.randrange(1, 20)):
+        if rng.random() < 0.5:
+            parts.append(rng.choice(FRAGMENTS))
+        else:
+            lo, hi = rng.choice(RANGES)
+            parts.append("".join(chr(rng.randrange(lo, hi)) for _ in range(rng.randrange(1, 6))))
+    return "".join(parts)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--many", type=int, default=0,
+                    help="instead: write DIR/<name>/many.json, N wider random texts encoded (not committed)")
     args = ap.parse_args()
     import tokenizers
     rng = random.Random(7)
+    if args.many:
+        for name, make in [("bytelevel", bytelevel), ("qwen2", qwen2), ("llama3", llama3), ("spm", spm),
+                           ("metaspace", metaspace)]:
+            tok = make()
+            d = os.path.join(args.out, name)
+            os.makedirs(d, exist_ok=True)
+            texts = [wide_text(rng) for _ in range(args.many)]
+            enc = [{"text": t, "ids": tok.encode(t).ids, "plain": tok.encode(t, add_special_tokens=False).ids}
+                   for t in texts]
+            dec = []
+            for e in enc[: args.many // 4]:
+                dec.append({"ids": e["plain"], "text": tok.decode(e["plain"], skip_special_tokens=False)})
+            with open(os.path.join(d, "many.json"), "w") as f:
+                json.dump({"tokenizers": tokenizers.__version__, "cases": enc, "decoded": dec}, f, ensure_ascii=False)
+            print(name, len(enc), "encoded", len(dec), "decoded")
+        return
     for name, make in [("bytelevel", bytelevel), ("qwen2", qwen2), ("llama3", llama3), ("spm", spm),
                        ("metaspace", metaspace)]:
         tok = make()
