@@ -13,6 +13,11 @@
 // present, bounds how many tokens one sequence may hold (the capacity of
 // fixed-size caches).
 //
+// Run decodes given tokens; Generate goes on greedily after them, each
+// step's arg-max fed as the next token (transformers' generate with
+// do_sample=False), until n are generated or one is an end-of-sequence
+// token (Decoder.Stop).
+//
 // A Decoder compiles nothing itself: it drives a ref.Program, so anything
 // the interpreter runs (the graph as imported, or after hybrid-split) can
 // be decoded, and two decodings of the same tokens can be compared bit for
