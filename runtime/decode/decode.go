@@ -37,6 +37,9 @@ type Decoder struct {
 	// Stop are end-of-sequence tokens: Generate stops, without feeding
 	// it, when it would generate one.
 	Stop []int
+	// Pick picks Generate's next token from a step's logits: ArgMax
+	// when nil (greedy), or a Sampling's Sampler.
+	Pick func(logits []float32) int
 }
 
 type pair struct {
@@ -144,10 +147,11 @@ func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results
 }
 
 // Generate decodes the prompt, then n more tokens, each the arg-max of the
-// step before (greedy decoding), all from zero states. It returns every
+// step before (greedy decoding; d.Pick picks otherwise), all from zero
+// states. It returns every
 // token fed (the prompt, then the n generated) and the logits of every
 // step as one [len(prompt)+n, Vocab] f32 tensor; the last step's arg-max
-// is the token that would come next. When that arg-max is one of d.Stop,
+// is the token that would come next. When the token picked is one of d.Stop,
 // generation ends there, with fewer than n generated.
 func (d *Decoder) Generate(prompt []int, n int, w ref.Weights) ([]int, *tensor.Tensor, error) {
 	return d.GenerateSteps(prompt, n, w, nil)
@@ -208,7 +212,11 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 			step(t, slices.Clone(res))
 		}
 		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
-			if next := ArgMax(logits); !slices.Contains(d.Stop, next) {
+			pick := d.Pick
+			if pick == nil {
+				pick = ArgMax
+			}
+			if next := pick(logits); !slices.Contains(d.Stop, next) {
 				tokens = append(tokens, next)
 			}
 		}

@@ -39,7 +39,8 @@ flags:
                           or a directory holding in0.npy, in1.npy, ... (as
                           --save-inputs and rlx-gen --inputs write them)
                           (default: inputs generated from --seed)
-  --seed N                seed of generated weights and inputs (default 0)
+  --seed N                seed of generated weights and inputs, and of
+                          --generate's sampling (default 0)
   --out-dir DIR           also write the results to DIR/out0.npy, out1.npy, ...
   --compare-with FILE     run FILE's function on the same inputs and weights
                           and report the largest difference per result
@@ -83,6 +84,11 @@ decoding (a decode-step function, as rlx-import writes them):
                           of the step before (greedy decoding), stopping
                           at the checkpoint's end-of-sequence tokens
   --ignore-eos            with --generate: go on past end-of-sequence tokens
+  --temperature T         with --generate: sample at temperature T (default 0,
+                          greedy), as transformers' generate(do_sample=True)
+  --top-k K               with --temperature: keep the K most likely tokens
+  --top-p P               with --temperature: keep the most likely tokens
+                          whose probabilities reach P (default 1: all)
 `
 
 type options struct {
@@ -90,8 +96,8 @@ type options struct {
 	saveInputs, saveWeights                            string
 	tokens, logits, prompt, vocab                      string
 	seed                                               uint64
-	tolerance                                          float64
-	numValues, maxTokens, generate                     int
+	tolerance, temperature, topP                       float64
+	numValues, maxTokens, generate, topK               int
 	allowUnregistered, profile, ignoreEOS              bool
 	backend, compareBackend, planJSON                  string
 	plan, carry                                        bool
@@ -150,6 +156,9 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	fs.IntVar(&o.generate, "generate", 0, "")
 	fs.BoolVar(&o.ignoreEOS, "ignore-eos", false, "")
+	fs.Float64Var(&o.temperature, "temperature", 0, "")
+	fs.IntVar(&o.topK, "top-k", 0, "")
+	fs.Float64Var(&o.topP, "top-p", 1, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -190,6 +199,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--generate must not be negative, got %d", o.generate)
 	case o.ignoreEOS && o.generate == 0:
 		return nil, errors.New("--ignore-eos applies to --generate, which is not given")
+	case o.temperature != 0 && o.generate == 0:
+		return nil, errors.New("--temperature applies to --generate, which is not given")
+	case (o.topK != 0 || o.topP != 1) && o.temperature == 0:
+		return nil, errors.New("--top-k and --top-p apply to sampling: give --temperature too")
 	case o.tokens != "" && o.prompt != "":
 		return nil, errors.New("give --tokens or --prompt, not both")
 	case o.tokens == "" && o.prompt == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):

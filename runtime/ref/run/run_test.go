@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,6 +77,8 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens, --generate and --vocab need --tokens or --prompt"},
 		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give --tokens or --prompt, not both"},
 		{[]string{file, "--tokens", "1", "--ignore-eos"}, "rlx-run: error: --ignore-eos applies to --generate, which is not given"},
+		{[]string{file, "--tokens", "1", "--temperature", "0.7"}, "rlx-run: error: --temperature applies to --generate, which is not given"},
+		{[]string{file, "--tokens", "1", "--generate", "2", "--top-k", "5"}, "rlx-run: error: --top-k and --top-p apply to sampling: give --temperature too"},
 		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
@@ -231,6 +234,27 @@ func TestGenerateText(t *testing.T) {
 		t.Errorf("bad eos: code %d, stderr %q", code, stderr)
 	}
 	os.Remove(filepath.Join(dir, "config.json"))
+	// Sampling: the same seed, the same tokens; some seed other tokens.
+	sample := func(seed string) string {
+		code, out, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "6", "--temperature", "5", "--seed", seed)
+		if code != 0 {
+			t.Fatalf("sampling: code %d, stderr %q", code, stderr)
+		}
+		return out[strings.Index(out, "tokens: "):]
+	}
+	first, differs := sample("1"), false
+	if sample("1") != first {
+		t.Error("the same seed sampled other tokens")
+	}
+	for seed := 2; seed < 20 && !differs; seed++ {
+		differs = sample(strconv.Itoa(seed)) != first
+	}
+	if !differs {
+		t.Error("nineteen seeds sampled the same tokens at temperature 5")
+	}
+	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "2", "--temperature", "-1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generate: the temperature must be 0 (greedy) or positive, got -1") {
+		t.Errorf("negative temperature: code %d, stderr %q", code, stderr)
+	}
 	os.WriteFile(tok, []byte(`{"model": {"type": "Unigram"}}`), 0o666)
 	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
 	if code != 0 || strings.Contains(out, "text:") || stderr != "rlx-run: warning: no text for the tokens: "+tok+": model type \"Unigram\" is not supported (rlx decodes BPE vocabularies)\n" {

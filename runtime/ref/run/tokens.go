@@ -68,6 +68,10 @@ func (r *runner) decode(progs []*ref.Program) int {
 				return r.fail(err)
 			}
 			d.Stop = stop
+			sampling := decode.Sampling{Temperature: r.o.temperature, TopK: r.o.topK, TopP: r.o.topP, Seed: r.o.seed}
+			if d.Pick, err = sampling.Sampler(); err != nil {
+				return r.fail(fmt.Errorf("--generate: %v", err))
+			}
 			tokens, l, err = d.Generate(tokens, r.o.generate, w)
 		} else {
 			l, err = d.Run(tokens, w)

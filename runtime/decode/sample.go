@@ -1,0 +1,148 @@
+package decode
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Sampling is how Generate picks each next token: at temperature 0 the
+// arg-max (greedy), else a draw from the softmax of the logits divided
+// by the temperature, kept to the TopK most likely tokens (0: all) and
+// then to the most likely ones whose probabilities reach TopP (0 or 1:
+// all),
+// as transformers' generate(do_sample=True) warps them (temperature,
+// top-k, top-p, in that order). Seed seeds the draws: the same seed, the
+// same tokens.
+type Sampling struct {
+	Temperature float64
+	TopK        int
+	TopP        float64
+	Seed        uint64
+}
+
+// Check reports a setting out of range.
+func (s Sampling) Check() error {
+	switch {
+	case !(s.Temperature >= 0) || math.IsInf(s.Temperature, 0):
+		return fmt.Errorf("the temperature must be 0 (greedy) or positive, got %v", s.Temperature)
+	case s.TopK < 0:
+		return fmt.Errorf("top-k must be 0 (all tokens) or positive, got %d", s.TopK)
+	case !(s.TopP >= 0 && s.TopP <= 1):
+		return fmt.Errorf("top-p must be in [0, 1] (0 and 1: all tokens), got %v", s.TopP)
+	}
+	return nil
+}
+
+// Sampler returns the function that picks each next token, for
+// Decoder.Pick.
+func (s Sampling) Sampler() (func(logits []float32) int, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if s.Temperature == 0 {
+		return ArgMax, nil
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x726c78)) // "rlx"
+	return func(logits []float32) int { return s.draw(logits, rng.Float64()) }, nil
+}
+
+// draw picks the token that u, uniform in [0, 1), falls on among the
+// kept tokens' probabilities, in token order.
+func (s Sampling) draw(logits []float32, u float64) int {
+	p := s.Probabilities(logits)
+	acc, last := 0.0, -1
+	for i, x := range p {
+		if x == 0 {
+			continue
+		}
+		acc += x
+		last = i
+		if u < acc {
+			return i
+		}
+	}
+	if last < 0 {
+		return ArgMax(logits) // no token kept: all NaN
+	}
+	return last // rounding left u just past the sum
+}
+
+// Probabilities returns the probability Generate draws each token with:
+// the softmax of logits / Temperature over the tokens TopK and TopP keep,
+// 0 for the others. (Temperature must be positive.)
+func (s Sampling) Probabilities(logits []float32) []float64 {
+	n := len(logits)
+	z := make([]float64, n)
+	keep := make([]bool, n)
+	for i, x := range logits {
+		z[i] = float64(x) / s.Temperature
+		keep[i] = !math.IsNaN(z[i])
+	}
+	if s.TopK > 0 && s.TopK < n {
+		// transformers keeps every token at least as likely as the k-th.
+		sorted := slices.Clone(z)
+		slices.SortFunc(sorted, func(a, b float64) int { return compareDesc(a, b) })
+		kth := sorted[s.TopK-1]
+		for i := range z {
+			keep[i] = keep[i] && z[i] >= kth
+		}
+	}
+	p := softmax(z, keep)
+	if s.TopP > 0 && s.TopP < 1 {
+		// From the least likely up, drop tokens while their cumulative
+		// probability stays within 1 − TopP; the most likely is kept.
+		order := make([]int, 0, n)
+		for i := range p {
+			if keep[i] {
+				order = append(order, i)
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return compareDesc(p[b], p[a]) })
+		cum := 0.0
+		for j, i := range order {
+			cum += p[i]
+			if cum <= 1-s.TopP && j < len(order)-1 {
+				keep[i] = false
+			}
+		}
+		p = softmax(z, keep)
+	}
+	return p
+}
+
+// compareDesc orders larger first.
+func compareDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// softmax of z over the kept entries (0 elsewhere).
+func softmax(z []float64, keep []bool) []float64 {
+	m := math.Inf(-1)
+	for i, x := range z {
+		if keep[i] {
+			m = math.Max(m, x)
+		}
+	}
+	p := make([]float64, len(z))
+	sum := 0.0
+	for i, x := range z {
+		if keep[i] && !math.IsInf(m, -1) {
+			p[i] = math.Exp(x - m)
+			sum += p[i]
+		}
+	}
+	for i := range p {
+		if sum > 0 {
+			p[i] /= sum
+		}
+	}
+	return p
+}

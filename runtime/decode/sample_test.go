@@ -1,0 +1,138 @@
+package decode
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/ref"
+)
+
+// TestProbabilities: temperature, top-k (ties with the k-th kept) and
+// top-p (from the least likely up, dropped while the cumulative stays
+// within 1 − p) as transformers' warpers apply them.
+func TestProbabilities(t *testing.T) {
+	logits := []float32{float32(math.Log(0.5)), float32(math.Log(0.3)), float32(math.Log(0.2))}
+	for _, tc := range []struct {
+		s    Sampling
+		want []float64
+	}{
+		{Sampling{Temperature: 1}, []float64{0.5, 0.3, 0.2}},
+		{Sampling{Temperature: 1, TopP: 1}, []float64{0.5, 0.3, 0.2}},
+		{Sampling{Temperature: 1, TopK: 2}, []float64{0.625, 0.375, 0}},
+		{Sampling{Temperature: 1, TopP: 0.6}, []float64{0.625, 0.375, 0}},
+		{Sampling{Temperature: 1, TopP: 0.45}, []float64{1, 0, 0}},
+		{Sampling{Temperature: 1, TopK: 2, TopP: 0.55}, []float64{1, 0, 0}},
+		{Sampling{Temperature: 1e-9}, []float64{1, 0, 0}},
+	} {
+		p := tc.s.Probabilities(logits)
+		for i := range p {
+			if math.Abs(p[i]-tc.want[i]) > 1e-7 {
+				t.Errorf("%+v: %v, want %v", tc.s, p, tc.want)
+				break
+			}
+		}
+	}
+	// At temperature 2 the probabilities flatten: ∝ √0.5, √0.3, √0.2.
+	p := Sampling{Temperature: 2}.Probabilities(logits)
+	sum := math.Sqrt(0.5) + math.Sqrt(0.3) + math.Sqrt(0.2)
+	if math.Abs(p[0]-math.Sqrt(0.5)/sum) > 1e-7 {
+		t.Errorf("temperature 2: %v", p)
+	}
+	// Ties with the k-th are kept, as transformers keeps them.
+	if p := (Sampling{Temperature: 1, TopK: 1}).Probabilities([]float32{1, 1, 0}); p[0] != 0.5 || p[1] != 0.5 {
+		t.Errorf("tie at top-k 1: %v", p)
+	}
+}
+
+// TestSampler draws with the probabilities (100,000 draws within 0.01),
+// the same seed giving the same draws; temperature 0 is the arg-max.
+func TestSampler(t *testing.T) {
+	logits := []float32{float32(math.Log(0.5)), float32(math.Log(0.3)), float32(math.Log(0.2))}
+	draws := func(s Sampling, n int) []int {
+		pick, err := s.Sampler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]int, n)
+		for i := range out {
+			out[i] = pick(logits)
+		}
+		return out
+	}
+	const n = 100000
+	d := draws(Sampling{Temperature: 1, Seed: 3}, n)
+	count := make([]float64, 3)
+	for _, x := range d {
+		count[x]++
+	}
+	for i, want := range []float64{0.5, 0.3, 0.2} {
+		if math.Abs(count[i]/n-want) > 0.01 {
+			t.Errorf("token %d drawn %.4f of the time, want %v", i, count[i]/n, want)
+		}
+	}
+	if !slices.Equal(draws(Sampling{Temperature: 1, Seed: 3}, 50), d[:50]) {
+		t.Error("the same seed drew other tokens")
+	}
+	if slices.Equal(draws(Sampling{Temperature: 1, Seed: 4}, 50), d[:50]) {
+		t.Error("another seed drew the same 50 tokens")
+	}
+	for _, x := range draws(Sampling{Temperature: 0.7, TopK: 1, Seed: 1}, 100) {
+		if x != 0 {
+			t.Fatalf("top-k 1 drew %d", x)
+		}
+	}
+	if pick, _ := (Sampling{}).Sampler(); pick([]float32{0, 2, 1}) != 1 {
+		t.Error("temperature 0 is not the arg-max")
+	}
+	nan := float32(math.NaN())
+	if pick, _ := (Sampling{Temperature: 1}).Sampler(); pick([]float32{nan, nan}) != 0 {
+		t.Error("all NaN")
+	}
+	for _, tc := range []struct {
+		s    Sampling
+		want string
+	}{
+		{Sampling{Temperature: -1}, "the temperature must be 0 (greedy) or positive, got -1"},
+		{Sampling{Temperature: math.Inf(1)}, "the temperature must be 0 (greedy) or positive, got +Inf"},
+		{Sampling{Temperature: 1, TopK: -2}, "top-k must be 0 (all tokens) or positive, got -2"},
+		{Sampling{Temperature: 1, TopP: 1.5}, "top-p must be in [0, 1] (0 and 1: all tokens), got 1.5"},
+	} {
+		if _, err := tc.s.Sampler(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
+		}
+	}
+}
+
+// TestGenerateSampled: Generate picks with d.Pick; a seed repeats the
+// sequence.
+func TestGenerateSampled(t *testing.T) {
+	d, err := New(program(t, chooser))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(seed uint64) []int {
+		pick, err := Sampling{Temperature: 5, Seed: seed}.Sampler()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Pick = pick
+		tokens, _, err := d.Generate([]int{2}, 4, &ref.TensorWeights{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tokens
+	}
+	a := gen(1)
+	if len(a) != 5 || !slices.Equal(gen(1), a) {
+		t.Errorf("seed 1: %v, then %v", a, gen(1))
+	}
+	differs := false
+	for seed := uint64(2); seed < 20 && !differs; seed++ {
+		differs = !slices.Equal(gen(seed), a)
+	}
+	if !differs {
+		t.Error("nineteen seeds generated the same tokens at temperature 5")
+	}
+}
