@@ -1,7 +1,10 @@
 package decode
 
 import (
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -134,5 +137,47 @@ func TestGenerateSampled(t *testing.T) {
 	}
 	if !differs {
 		t.Error("nineteen seeds generated the same tokens at temperature 5")
+	}
+}
+
+// TestTransformersWarpers compares Probabilities with transformers'
+// TemperatureLogitsWarper, TopKLogitsWarper and TopPLogitsWarper applied
+// in generate's order and a softmax (testdata/warpers.json,
+// tools/hf-fixtures/warpers.py on the GPU machine: 200 cases of 64 random
+// logits over four temperatures, five top-k and five top-p settings).
+func TestTransformersWarpers(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "warpers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Cases []struct {
+			Logits      []float32 `json:"logits"`
+			Temperature float64   `json:"temperature"`
+			TopK        int       `json:"top_k"`
+			TopP        float64   `json:"top_p"`
+			Probs       []float64 `json:"probs"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Cases) != 200 {
+		t.Fatalf("%d cases", len(w.Cases))
+	}
+	bad := 0
+	for _, c := range w.Cases {
+		p := Sampling{Temperature: c.Temperature, TopK: c.TopK, TopP: c.TopP}.Probabilities(c.Logits)
+		for i := range p {
+			if math.Abs(p[i]-c.Probs[i]) > 1e-6 || (p[i] == 0) != (c.Probs[i] == 0) {
+				if bad++; bad <= 3 {
+					t.Errorf("T %v, k %d, p %v: token %d %v, transformers %v", c.Temperature, c.TopK, c.TopP, i, p[i], c.Probs[i])
+				}
+				break
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d cases differ", bad, len(w.Cases))
 	}
 }
