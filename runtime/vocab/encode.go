@@ -123,7 +123,9 @@ func newEncoder(t *tokenizerJSON) (*encoder, error) {
 		if a.Content == "" {
 			continue
 		}
-		if a.Normalized && !a.Special {
+		// The library matches the tokens marked normalized, special or
+		// not, in the normalized text, as normalized themselves.
+		if a.Normalized {
 			text, err := t.Normalizer.normalize(a.Content)
 			if err != nil {
 				return nil, fmt.Errorf("added token %q: %v", a.Content, err)
