@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/internal/outfile/outfiletest"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -259,5 +260,37 @@ func TestGenerateText(t *testing.T) {
 	code, out, stderr = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
 	if code != 0 || strings.Contains(out, "text:") || stderr != "rlx-run: warning: no text for the tokens: "+tok+": model type \"Unigram\" is not supported (rlx decodes BPE vocabularies)\n" {
 		t.Errorf("bad tokenizer.json: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
+// TestGGUFPrompt: a GGUF file is both the weights and the vocabulary:
+// --prompt encodes with its byte-level tokens and merges, --generate
+// stops at its tokenizer.ggml.eos_token_id, and the text comes from it.
+func TestGGUFPrompt(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "step.mlir")
+	os.WriteFile(file, []byte(chooser), 0o666)
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.Add("tokenizer.ggml.model", "gpt2")
+	w.Add("tokenizer.ggml.pre", "qwen2")
+	w.Add("tokenizer.ggml.tokens", []string{"A", "B", "ĠB", "Ġ", "<s>"})
+	w.Add("tokenizer.ggml.token_type", []int32{1, 1, 1, 1, 3})
+	w.Add("tokenizer.ggml.merges", []string{"Ġ B"})
+	w.Add("tokenizer.ggml.eos_token_id", uint32(1))
+	scale := []byte{0, 0, 128, 63, 0, 0, 128, 191, 0, 0, 0, 0} // 1, −1, 0
+	if err := w.AddTensor("scale", gguf.TypeF32, []int{3}, scale); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "m.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	// "A B" is A, ĠB: tokens 0, 2; from 2 the chooser gives 0, then 1,
+	// the end of sequence.
+	code, out, stderr := main1(t, file, "--weights", path, "--prompt", "A B", "--generate", "4")
+	want := "stopped: 1 is an end-of-sequence token (--ignore-eos goes on)\ntokens: 0,2,0\ntext: \"A BA\"\n"
+	if code != 0 || !strings.Contains(out, want) || stderr != "" {
+		t.Errorf("code %d, stdout %q, stderr %q; want %q", code, out, stderr, want)
 	}
 }
