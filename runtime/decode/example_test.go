@@ -1,0 +1,55 @@
+package decode_test
+
+import (
+	"fmt"
+
+	"github.com/rlx-compiler/rlx/asm"
+	"github.com/rlx-compiler/rlx/dialect"
+	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+)
+
+// A decode step whose logits are [t, 2 − t, 1] for token t, generated
+// from greedily and then sampled from.
+func ExampleDecoder_Generate() {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := asm.ParseString(ctx, "step.mlir", `func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}) -> (tensor<1x3xf32> {rlx.name = "logits"}) {
+  %t = graph.cast %tok : (tensor<1x1xi32>) -> tensor<1x1xf32>
+  %s = graph.constant dense<[1.0, -1.0, 0.0]> : tensor<3xf32>
+  %b = graph.constant dense<[0.0, 2.0, 1.0]> : tensor<3xf32>
+  %m = graph.mul %t, %s : (tensor<1x1xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  %l = graph.add %m, %b : (tensor<1x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  return %l : tensor<1x3xf32>
+}`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := ref.Compile(m, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, err := decode.New(p)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tokens, logits, err := d.Generate([]int{2}, 3, &ref.TensorWeights{})
+	fmt.Println(tokens, logits.Shape(), err)
+
+	// Token 1 ends a sequence; sampling at temperature 1 with seed 7 drew
+	// 2 where the arg-max was 1, and the same seed draws it again.
+	d.Stop = []int{1}
+	if d.Pick, err = (decode.Sampling{Temperature: 1, Seed: 7}).Sampler(); err != nil {
+		fmt.Println(err)
+		return
+	}
+	tokens, _, err = d.Generate([]int{2}, 3, &ref.TensorWeights{})
+	fmt.Println(tokens, err)
+	// Output:
+	// [2 0 1 0] [4 3] <nil>
+	// [2 0 2 0] <nil>
+}
