@@ -148,11 +148,11 @@ func (d *Decoder) RunSteps(tokens []int, w ref.Weights, step func(t int, results
 
 // Generate decodes the prompt, then n more tokens, each the arg-max of the
 // step before (greedy decoding; d.Pick picks otherwise), all from zero
-// states. It returns every
-// token fed (the prompt, then the n generated) and the logits of every
-// step as one [len(prompt)+n, Vocab] f32 tensor; the last step's arg-max
-// is the token that would come next. When the token picked is one of d.Stop,
-// generation ends there, with fewer than n generated.
+// states. It returns every token fed (the prompt, then the n generated)
+// and the logits of every step as one [len(prompt)+n, Vocab] f32 tensor;
+// the last step's pick is the token that would come next. When the token
+// picked is one of d.Stop, generation ends there, with fewer than n
+// generated.
 func (d *Decoder) Generate(prompt []int, n int, w ref.Weights) ([]int, *tensor.Tensor, error) {
 	return d.GenerateSteps(prompt, n, w, nil)
 }
@@ -173,7 +173,11 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 	case d.pos < 0 && len(prompt)+n > 1:
 		return nil, nil, fmt.Errorf("the step function has no \"pos\" argument, so it cannot decode more than one token")
 	}
-	tokens := slices.Clip(slices.Clone(prompt))
+	tokens := slices.Clone(prompt)
+	pick := d.Pick
+	if pick == nil {
+		pick = ArgMax
+	}
 	args := make([]*tensor.Tensor, len(d.p.Args()))
 	for _, s := range d.states {
 		t := d.p.Args()[s.arg].Type
@@ -212,10 +216,6 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 			step(t, slices.Clone(res))
 		}
 		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
-			pick := d.Pick
-			if pick == nil {
-				pick = ArgMax
-			}
 			if next := pick(logits); !slices.Contains(d.Stop, next) {
 				tokens = append(tokens, next)
 			}

@@ -85,16 +85,44 @@ type added struct {
 	id   int
 }
 
-// preStep is one pre-tokeniser: split a piece into pieces.
-type preStep struct {
-	split *splitter // a regex's matches and the gaps between them
-	// prefixSpace: ByteLevel's add_prefix_space.
-	prefixSpace bool
-	byteLevel   bool // map each piece's bytes through GPT-2's table
-	// meta is Metaspace's replacement of spaces (its prepend scheme:
-	// "always", "first" or "never"; metaSplit: pieces before each).
-	meta, prepend string
-	metaSplit     bool
+// preStep is one pre-tokeniser: it splits a piece into pieces; first
+// says the piece starts the whole text.
+type preStep func(piece string, first bool) []string
+
+// byteLevelStep is ByteLevel: a space before a piece that has none
+// (add_prefix_space, to every piece it meets), the split (GPT-2's regex
+// where use_regex; none when split is nil), each part's bytes spelled
+// with GPT-2's table.
+func byteLevelStep(prefixSpace bool, split *splitter) preStep {
+	return func(p string, _ bool) []string {
+		if prefixSpace && !strings.HasPrefix(p, " ") {
+			p = " " + p
+		}
+		parts := []string{p}
+		if split != nil {
+			parts = split.split(p)
+		}
+		for i, q := range parts {
+			parts[i] = gpt2Spell(q)
+		}
+		return parts
+	}
+}
+
+// metaspaceStep is Metaspace: spaces as the replacement, which is
+// prepended per the scheme ("always", or "first" at the text's start
+// only, or "never"); with split, a piece starts at each replacement.
+func metaspaceStep(meta, scheme string, split bool) preStep {
+	return func(p string, first bool) []string {
+		p = strings.ReplaceAll(p, " ", meta)
+		if !strings.HasPrefix(p, meta) && (scheme == "always" || scheme == "first" && first) {
+			p = meta + p
+		}
+		if split {
+			return splitBefore(p, meta)
+		}
+		return []string{p}
+	}
 }
 
 func newEncoder(t *tokenizerJSON) (*encoder, error) {
@@ -222,20 +250,13 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (gpt-2, qwen2, llama-bpe)", pre)
 	}
-	e := &encoder{vocab: map[string]int{}, merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
-	for i, piece := range v.Pieces {
-		if _, dup := e.vocab[piece]; !dup && piece != "" {
-			e.vocab[piece] = i
-		}
-		if v.Raw[i] && piece != "" {
-			e.raw = append(e.raw, added{piece, i})
-		}
-	}
+	e := &encoder{merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
+	e.vocab, e.raw = ggufTokens(v)
 	split, err := newSplitter(p.pattern)
 	if err != nil {
 		return nil, err
 	}
-	e.pre = []preStep{{split: split, byteLevel: true}}
+	e.pre = []preStep{byteLevelStep(false, split)}
 	raw, _ := f.Get("tokenizer.ggml.merges")
 	merges, isArray := raw.([]any)
 	if !isArray {
@@ -251,14 +272,47 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 			return nil, fmt.Errorf("tokenizer.ggml.merges: %v", err)
 		}
 	}
-	if add, ok := f.Get("tokenizer.ggml.add_bos_token"); ok && add == true {
-		bos, err := f.Uint("tokenizer.ggml.bos_token_id")
-		if err != nil || bos >= uint64(len(v.Pieces)) {
-			return nil, errors.New("tokenizer.ggml.add_bos_token is set, but tokenizer.ggml.bos_token_id is missing or past the tokens")
-		}
-		e.prefix = []int{int(bos)}
+	if e.prefix, err = ggufBOS(f, v, false); err != nil {
+		return nil, err
 	}
 	return e, nil
+}
+
+// ggufTokens returns a GGUF vocabulary's ids by piece (the first id of a
+// piece listed twice) and its control and user-defined tokens, which
+// llama.cpp matches in the text when it parses special tokens.
+func ggufTokens(v *Vocab) (map[string]int, []added) {
+	ids := map[string]int{}
+	var special []added
+	for i, piece := range v.Pieces {
+		if piece == "" {
+			continue
+		}
+		if _, dup := ids[piece]; !dup {
+			ids[piece] = i
+		}
+		if v.Raw[i] {
+			special = append(special, added{piece, i})
+		}
+	}
+	return ids, special
+}
+
+// ggufBOS returns the token a GGUF vocabulary puts first:
+// tokenizer.ggml.bos_token_id where tokenizer.ggml.add_bos_token is
+// true, or where it is absent and on is llama.cpp's default.
+func ggufBOS(f *gguf.File, v *Vocab, on bool) ([]int, error) {
+	if b, ok := f.Get("tokenizer.ggml.add_bos_token"); ok {
+		on = b == true
+	}
+	if !on {
+		return nil, nil
+	}
+	bos, err := f.Uint("tokenizer.ggml.bos_token_id")
+	if err != nil || bos >= uint64(len(v.Pieces)) {
+		return nil, errors.New("tokenizer.ggml.bos_token_id is missing or past the tokens, and add_bos_token is on")
+	}
+	return []int{int(bos)}, nil
 }
 
 // preSteps reads a pre_tokenizer.
@@ -281,28 +335,28 @@ func preSteps(p *preJSON) ([]preStep, error) {
 		}
 		return steps, nil
 	case "ByteLevel":
-		step := preStep{prefixSpace: p.AddPrefixSpace, byteLevel: true}
+		var split *splitter
 		if p.UseRegex == nil || *p.UseRegex {
 			var err error
-			if step.split, err = newSplitter(gpt2Pattern); err != nil {
+			if split, err = newSplitter(gpt2Pattern); err != nil {
 				return nil, err
 			}
 		}
-		return []preStep{step}, nil
+		return []preStep{byteLevelStep(p.AddPrefixSpace, split)}, nil
 	case "Metaspace":
-		step := preStep{meta: p.Replacement, prepend: "always", metaSplit: p.Split == nil || *p.Split}
+		scheme := "always"
 		if p.PrependScheme != nil {
-			step.prepend = *p.PrependScheme
+			scheme = *p.PrependScheme
 		} else if !p.AddPrefixSpace {
-			step.prepend = "never"
+			scheme = "never"
 		}
 		switch {
 		case utf8.RuneCountInString(p.Replacement) != 1:
 			return nil, fmt.Errorf("a Metaspace pre-tokenizer's replacement %q is not one character", p.Replacement)
-		case step.prepend != "always" && step.prepend != "first" && step.prepend != "never":
-			return nil, fmt.Errorf("a Metaspace pre-tokenizer's prepend_scheme %q is not always, first or never", step.prepend)
+		case scheme != "always" && scheme != "first" && scheme != "never":
+			return nil, fmt.Errorf("a Metaspace pre-tokenizer's prepend_scheme %q is not always, first or never", scheme)
 		}
-		return []preStep{step}, nil
+		return []preStep{metaspaceStep(p.Replacement, scheme, p.Split == nil || *p.Split)}, nil
 	case "Split":
 		if p.Invert || p.Behavior != "Isolated" {
 			return nil, fmt.Errorf("a Split pre-tokenizer with behavior %q (invert %v) is not supported (rlx applies Isolated)", p.Behavior, p.Invert)
@@ -320,7 +374,7 @@ func preSteps(p *preJSON) ([]preStep, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []preStep{{split: s}}, nil
+		return []preStep{func(p string, _ bool) []string { return s.split(p) }}, nil
 	}
 	return nil, fmt.Errorf("pre-tokenizer %q is not supported (rlx applies ByteLevel, Metaspace, Split and Sequence)", p.Type)
 }
@@ -381,20 +435,22 @@ func template(p *postJSON) (prefix, suffix []int, err error) {
 
 // Encode returns the ids of text as the tokenizers library's encode
 // gives them; withSpecial adds the special tokens the post-processor's
-// template puts around the text (transformers' tokenizer(text) does).
-// Only a vocabulary read from a tokenizer.json encodes.
+// template puts around the text (transformers' tokenizer(text) does), or
+// for a GGUF vocabulary the BOS token add_bos_token asks for.
 func (v *Vocab) Encode(text string, withSpecial bool) ([]int, error) {
-	e := v.enc
 	switch {
 	case !utf8.ValidString(text):
 		return nil, errors.New("the text is not UTF-8")
-	case v.spm != nil:
-		return v.spm.encode(text, withSpecial)
-	case e == nil && v.encErr != nil:
+	case v.encErr != nil:
 		return nil, v.encErr
-	case e == nil:
+	case v.enc == nil:
 		return nil, errors.New("this vocabulary cannot encode text")
-	case withSpecial && e.postErr != nil:
+	}
+	return v.enc.encode(text, withSpecial)
+}
+
+func (e *encoder) encode(text string, withSpecial bool) ([]int, error) {
+	if withSpecial && e.postErr != nil {
 		return nil, e.postErr
 	}
 	var ids []int
@@ -468,37 +524,10 @@ func splitAdded(text string, tokens []added) []segment {
 // the start of the whole text when atStart.
 func (e *encoder) preTokenize(text string, atStart bool) []string {
 	pieces := []string{text}
-	for _, st := range e.pre {
+	for _, step := range e.pre {
 		var next []string
 		for k, p := range pieces {
-			if st.meta != "" {
-				p = strings.ReplaceAll(p, " ", st.meta)
-				if !strings.HasPrefix(p, st.meta) && (st.prepend == "always" || st.prepend == "first" && atStart && k == 0) {
-					p = st.meta + p
-				}
-				if st.metaSplit {
-					next = append(next, splitBefore(p, st.meta)...)
-				} else {
-					next = append(next, p)
-				}
-				continue
-			}
-			// ByteLevel's add_prefix_space, to every piece it meets.
-			if st.prefixSpace && !strings.HasPrefix(p, " ") {
-				p = " " + p
-			}
-			var parts []string
-			if st.split != nil {
-				parts = st.split.split(p)
-			} else {
-				parts = []string{p}
-			}
-			for _, q := range parts {
-				if st.byteLevel {
-					q = gpt2Spell(q)
-				}
-				next = append(next, q)
-			}
+			next = append(next, step(p, atStart && k == 0)...)
 		}
 		pieces = next
 	}

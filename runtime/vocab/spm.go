@@ -2,7 +2,6 @@ package vocab
 
 import (
 	"container/heap"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +31,7 @@ func ggufSPM(f *gguf.File, v *Vocab) (*spmEncoder, error) {
 	if !ok || len(scores) != len(v.Pieces) {
 		return nil, fmt.Errorf("tokenizer.ggml.scores must be an array of %d float32, one a token", len(v.Pieces))
 	}
-	e := &spmEncoder{vocab: map[string]int{}, scores: make([]float32, len(scores)), spacePrefix: v.StripSpace}
+	e := &spmEncoder{scores: make([]float32, len(scores)), spacePrefix: v.StripSpace}
 	for i, s := range scores {
 		x, ok := s.(float32)
 		if !ok {
@@ -40,24 +39,11 @@ func ggufSPM(f *gguf.File, v *Vocab) (*spmEncoder, error) {
 		}
 		e.scores[i] = x
 	}
-	for i, piece := range v.Pieces {
-		if _, dup := e.vocab[piece]; !dup && piece != "" {
-			e.vocab[piece] = i
-		}
-		if v.Raw[i] && piece != "" {
-			e.special = append(e.special, added{piece, i})
-		}
-	}
-	add := true
-	if b, ok := f.Get("tokenizer.ggml.add_bos_token"); ok {
-		add = b == true
-	}
-	if add {
-		bos, err := f.Uint("tokenizer.ggml.bos_token_id")
-		if err != nil || bos >= uint64(len(v.Pieces)) {
-			return nil, errors.New("tokenizer.ggml.bos_token_id is missing or past the tokens (add_bos_token is on, as llama.cpp defaults it for SentencePiece)")
-		}
-		e.prefix = []int{int(bos)}
+	e.vocab, e.special = ggufTokens(v)
+	// llama.cpp puts BOS first in a SentencePiece text unless told not to.
+	var err error
+	if e.prefix, err = ggufBOS(f, v, true); err != nil {
+		return nil, err
 	}
 	return e, nil
 }

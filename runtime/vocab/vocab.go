@@ -61,11 +61,16 @@ type Vocab struct {
 	// kept (llama.cpp's detokeniser, for a GGUF vocabulary).
 	Lossy bool
 
-	// enc encodes text (a tokenizer.json rlx can encode with), else
-	// encErr says why not.
-	enc    *encoder
-	spm    *spmEncoder
+	// enc encodes text (a tokenizer.json's BPE, a GGUF's BPE or
+	// SentencePiece), else encErr says why not.
+	enc    textEncoder
 	encErr error
+}
+
+// textEncoder is how a vocabulary encodes text: Encode's work once the
+// text is known to be UTF-8.
+type textEncoder interface {
+	encode(text string, withSpecial bool) ([]int, error)
 }
 
 // maxTokens bounds a vocabulary's size (the largest real ones hold a few
@@ -133,27 +138,30 @@ const (
 // FromGGUF reads the vocabulary of a GGUF file: tokenizer.ggml.model
 // ("gpt2" or "llama"), tokenizer.ggml.tokens and, where present,
 // tokenizer.ggml.token_type and tokenizer.ggml.add_space_prefix.
-func FromGGUF(f *gguf.File) (v *Vocab, err error) {
-	model, err := f.String("tokenizer.ggml.model")
-	if err == nil {
-		defer func() {
-			switch {
-			case v == nil:
-			case model == "gpt2":
-				if v.enc, v.encErr = ggufEncoder(f, v); v.encErr != nil {
-					v.encErr = fmt.Errorf("%s: %v", f.Name, v.encErr)
-				}
-			default:
-				if v.spm, v.encErr = ggufSPM(f, v); v.encErr != nil {
-					v.encErr = fmt.Errorf("%s: %v", f.Name, v.encErr)
-				}
-			}
-		}()
+func FromGGUF(f *gguf.File) (*Vocab, error) {
+	v, err := ggufPieces(f)
+	if err != nil {
+		return nil, err
 	}
+	// What the vocabulary cannot encode with is said when it is asked to.
+	if v.Kind == ByteLevel {
+		v.enc, err = ggufEncoder(f, v)
+	} else {
+		v.enc, err = ggufSPM(f, v)
+	}
+	if err != nil {
+		v.enc, v.encErr = nil, fmt.Errorf("%s: %v", f.Name, err)
+	}
+	return v, nil
+}
+
+// ggufPieces reads a GGUF vocabulary's kind, pieces and token types.
+func ggufPieces(f *gguf.File) (*Vocab, error) {
+	model, err := f.String("tokenizer.ggml.model")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (no tokenizer.ggml.model)", f.Name, ErrNone)
 	}
-	v = &Vocab{Raw: map[int]bool{}}
+	v := &Vocab{Raw: map[int]bool{}}
 	switch model {
 	case "gpt2":
 		v.Kind = ByteLevel
@@ -378,7 +386,10 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 		}
 		v.Pieces[a.ID] = p
 	}
-	v.enc, v.encErr = newEncoder(&t)
+	var err error
+	if v.enc, err = newEncoder(&t); err != nil {
+		v.enc, v.encErr = nil, err
+	}
 	return v, nil
 }
 

@@ -22,7 +22,13 @@ import (
 // the same tokens (those generated too) with the other program and
 // compares the two programs' logits of all steps as one result.
 func (r *runner) decode(progs []*ref.Program) int {
-	tokens, err := r.promptTokens()
+	// The vocabulary, read once, where the prompt or the text needs it.
+	var voc *vocab.Vocab
+	var vocErr error
+	if r.vocabPath() != "" && (r.o.prompt != "" || r.o.generate > 0) {
+		voc, vocErr = vocab.Open(r.vocabPath())
+	}
+	tokens, err := r.promptTokens(voc, vocErr)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -106,7 +112,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 			ids[i] = strconv.Itoa(tok)
 		}
 		fmt.Fprintf(r.stdout, "tokens: %s\n", strings.Join(ids, ","))
-		r.printText(tokens)
+		r.printText(voc, vocErr, tokens)
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
@@ -125,14 +131,14 @@ func (r *runner) stopTokens() ([]int, error) {
 	return ids, nil
 }
 
-// promptTokens returns --tokens, or --prompt encoded in the vocabulary.
-func (r *runner) promptTokens() ([]int, error) {
+// promptTokens returns --tokens, or --prompt encoded in the vocabulary
+// v (or the error that opening it gave).
+func (r *runner) promptTokens(v *vocab.Vocab, vErr error) ([]int, error) {
 	if r.o.prompt == "" {
 		return parseTokens(r.o.tokens)
 	}
-	v, err := vocab.Open(r.vocabPath())
-	if err != nil {
-		return nil, fmt.Errorf("--prompt: %v", err)
+	if vErr != nil {
+		return nil, fmt.Errorf("--prompt: %v", vErr)
 	}
 	ids, err := v.Encode(r.o.prompt, true)
 	if err != nil {
@@ -149,16 +155,12 @@ func (r *runner) vocabPath() string {
 	return r.o.weights
 }
 
-// printText prints the text of tokens in the vocabulary (runtime/vocab),
-// when there is one; a vocabulary that cannot be read (or that --vocab
+// printText prints the text of tokens in the vocabulary v (runtime/vocab;
+// err is what opening it gave), when there is one; a vocabulary that cannot be read (or that --vocab
 // names and is not there) or does not hold the tokens is a warning on
 // stderr.
-func (r *runner) printText(tokens []int) {
-	if r.vocabPath() == "" {
-		return
-	}
-	v, err := vocab.Open(r.vocabPath())
-	if errors.Is(err, vocab.ErrNone) && r.o.vocab == "" {
+func (r *runner) printText(v *vocab.Vocab, err error, tokens []int) {
+	if r.vocabPath() == "" || errors.Is(err, vocab.ErrNone) && r.o.vocab == "" {
 		return
 	}
 	var text string
