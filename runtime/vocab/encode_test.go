@@ -62,6 +62,7 @@ func TestSplitter(t *testing.T) {
 // GGUF vocabulary does not encode.
 func TestEncodeRefusals(t *testing.T) {
 	base := `{"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]]MODEL}, "decoder": {"type": "ByteLevel"}EXTRA}`
+	tmpl := `{"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "a"}}, {"Sequence": {"id": "A"}}], "special_tokens": {"a": {"ids": [0]}}}`
 	build := func(model, extra string) string {
 		return strings.Replace(strings.Replace(base, "MODEL", model, 1), "EXTRA", extra, 1)
 	}
@@ -84,6 +85,18 @@ func TestEncodeRefusals(t *testing.T) {
 		{"", `, "normalizer": {"type": "NFKC"}`, `normalizer "NFKC" is not supported`, false},
 		{"", `, "added_tokens": [{"id": 0, "content": "a", "lstrip": true}]`, `added token "a" has single_word, lstrip or rstrip`, false},
 		{"", `, "post_processor": {"type": "RobertaProcessing"}`, `post-processor "RobertaProcessing" is not supported`, true},
+		{`, "merges": [["a", "b", "c"]]`, "", `merge #0 is ["a", "b", "c"], want two tokens`, false},
+		{`, "merges": [3]`, "", `merge #0 is 3, want ["a", "b"] or "a b"`, false},
+		{`, "merges": {}`, "", "merges: json: cannot unmarshal", false},
+		{"", `, "pre_tokenizer": {"type": "Sequence", "pretokenizers": [null]}`, "a null pre-tokenizer in the sequence", false},
+		{"", `, "pre_tokenizer": {"type": "Metaspace", "replacement": "ab"}`, `a Metaspace pre-tokenizer's replacement "ab" is not one character`, false},
+		{"", `, "pre_tokenizer": {"type": "Metaspace", "replacement": "_", "prepend_scheme": "sometimes"}`, `prepend_scheme "sometimes" is not always, first or never`, false},
+		{"", `, "pre_tokenizer": {"type": "Split", "behavior": "Isolated"}`, "a Split pre-tokenizer without a pattern", false},
+		{"", `, "post_processor": {"type": "Sequence", "processors": [null]}`, "a null post-processor in the sequence", true},
+		{"", `, "post_processor": {"type": "Sequence", "processors": [` + tmpl + `, ` + tmpl + `]}`, "two post-processors add special tokens", true},
+		{"", `, "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<x>"}}, {"Sequence": {"id": "A"}}], "special_tokens": {}}`, `the template's special token "<x>" is not among its special_tokens`, true},
+		{"", `, "post_processor": {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "B"}}], "special_tokens": {}}`, "the template's single sequence is not special tokens around $A", true},
+		{"", `, "post_processor": {"type": "TemplateProcessing", "single": [], "special_tokens": {}}`, "the template has no $A", true},
 	} {
 		v, err := FromTokenizerJSON([]byte(build(tc.model, tc.extra)))
 		if err == nil {
@@ -92,6 +105,12 @@ func TestEncodeRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s%s: %v, want %q", tc.model, tc.extra, err, tc.want)
 		}
+	}
+	// Merges as "a b" strings, older tokenizer.json's form; a template's
+	// tokens after $A.
+	v, err = FromTokenizerJSON([]byte(build(`, "merges": ["a b"]`, `, "post_processor": {"type": "TemplateProcessing", "single": [{"Sequence": {"id": "A"}}, {"SpecialToken": {"id": "b"}}], "special_tokens": {"b": {"ids": [1]}}}`)))
+	if ids, err2 := v.Encode("ab", true); err != nil || err2 != nil || !slices.Equal(ids, []int{2, 1}) {
+		t.Errorf("string merges, a suffix: %v, %v, %v", ids, err, err2)
 	}
 	// A post-processor rlx cannot apply still encodes without specials.
 	v, _ = FromTokenizerJSON([]byte(build("", `, "post_processor": {"type": "RobertaProcessing"}`)))
@@ -128,6 +147,7 @@ func TestEncodeRefusals(t *testing.T) {
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{}, "tokenizer.ggml.add_bos_token": true}, "tokenizer.ggml.bos_token_id is missing"},
 		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.scores must be an array of 1 float32, one a token"},
 		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.scores": []float32{0}}, "tokenizer.ggml.bos_token_id is missing"},
+		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.scores": []int32{0}}, "tokenizer.ggml.scores[0] is 0 (int32), want a float32"},
 		{map[string]any{"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": []string{"a", "b"}, "tokenizer.ggml.scores": []float32{0, 0}, "tokenizer.ggml.add_bos_token": false}, "the byte 0xE2 has no <0xE2> token"},
 	} {
 		g, err := FromGGUF(ggufFile(t, tc.kv))

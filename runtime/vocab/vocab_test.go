@@ -11,8 +11,8 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
 
-// TestGPT2Table checks gpt2Byte against GPT-2's bytes_to_unicode, built
-// here as GPT-2's encoder.py builds it.
+// TestGPT2Table checks gpt2Rune and its inverse gpt2Byte against GPT-2's
+// bytes_to_unicode, built here as GPT-2's encoder.py builds it.
 func TestGPT2Table(t *testing.T) {
 	var bs []int
 	self := map[int]bool{}
@@ -32,6 +32,9 @@ func TestGPT2Table(t *testing.T) {
 	}
 	seen := map[rune]bool{}
 	for i := range bs {
+		if got := gpt2Rune(byte(bs[i])); got != rune(cs[i]) {
+			t.Errorf("byte %d: spelled U+%04X, want U+%04X", bs[i], got, cs[i])
+		}
 		got, ok := gpt2Byte(rune(cs[i]))
 		if !ok || int(got) != bs[i] {
 			t.Errorf("U+%04X: %d, %v; want byte %d", cs[i], got, ok, bs[i])
@@ -326,6 +329,16 @@ func TestStopTokens(t *testing.T) {
 	}
 	if ids, err := StopTokens(path); err != nil || !slices.Equal(ids, []int{7, 9}) {
 		t.Errorf("GGUF: %v, %v", ids, err)
+	}
+	var bad gguf.Writer
+	bad.Add("general.architecture", "llama")
+	bad.Add("tokenizer.ggml.eos_token_id", "two")
+	badPath := filepath.Join(t.TempDir(), "bad.gguf")
+	if err := bad.WriteFile(badPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StopTokens(badPath); err == nil || !strings.Contains(err.Error(), "tokenizer.ggml.eos_token_id is not a token id") {
+		t.Errorf("GGUF eos a string: %v", err)
 	}
 	write := func(name, data string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {

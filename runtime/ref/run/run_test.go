@@ -204,6 +204,13 @@ func TestGenerateText(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "step 0: token 1 ->") || !strings.Contains(out, "tokens: 1,0,2\ntext: \"<s>A B\"\nlogits: tensor<3x3xf32>") || stderr != "" {
 		t.Errorf("--prompt: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
+	// A text of characters the vocabulary cannot spell (no byte-level
+	// pre-tokeniser, no unk, no byte fallback) has no tokens.
+	bare := filepath.Join(t.TempDir(), "bare.json")
+	os.WriteFile(bare, []byte(`{"model": {"type": "BPE", "vocab": {"A": 0}}, "decoder": {"type": "ByteLevel"}}`), 0o666)
+	if code, _, stderr := main1(t, file, "--weights", dir, "--vocab", bare, "--prompt", "ZZ"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --prompt: the text has no tokens") {
+		t.Errorf("no tokens: code %d, stderr %q", code, stderr)
+	}
 	named := filepath.Join(t.TempDir(), "vocab.json")
 	os.Rename(tok, named)
 	code, out2, _ := main1(t, file, "--weights", dir, "--vocab", named, "--prompt", "A B")
