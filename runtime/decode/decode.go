@@ -37,9 +37,10 @@ type Decoder struct {
 	// Stop are end-of-sequence tokens: Generate stops, without feeding
 	// it, when it would generate one.
 	Stop []int
-	// Pick picks Generate's next token from a step's logits: ArgMax
-	// when nil (greedy), or a Sampling's Sampler.
-	Pick func(logits []float32) int
+	// Pick picks Generate's next token from the tokens so far (the
+	// prompt and those generated) and the last step's logits: the
+	// arg-max when nil (greedy), or a Sampling's Sampler.
+	Pick func(tokens []int, logits []float32) int
 }
 
 type pair struct {
@@ -176,7 +177,7 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 	tokens := slices.Clone(prompt)
 	pick := d.Pick
 	if pick == nil {
-		pick = ArgMax
+		pick = func(_ []int, logits []float32) int { return ArgMax(logits) }
 	}
 	args := make([]*tensor.Tensor, len(d.p.Args()))
 	for _, s := range d.states {
@@ -216,7 +217,7 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 			step(t, slices.Clone(res))
 		}
 		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
-			if next := pick(logits); !slices.Contains(d.Stop, next) {
+			if next := pick(tokens, logits); !slices.Contains(d.Stop, next) {
 				tokens = append(tokens, next)
 			}
 		}

@@ -16,7 +16,9 @@
 // Run decodes given tokens; Generate goes on greedily after them, each
 // step's arg-max fed as the next token (transformers' generate with
 // do_sample=False), until n are generated or one is an end-of-sequence
-// token (Decoder.Stop).
+// token (Decoder.Stop); with Decoder.Pick set from a Sampling it applies a
+// repetition penalty and samples (temperature, top-k, top-p, min-p) as
+// generate(do_sample=True) does.
 //
 // A Decoder compiles nothing itself: it drives a ref.Program, so anything
 // the interpreter runs (the graph as imported, or after hybrid-split) can

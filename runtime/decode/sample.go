@@ -7,19 +7,24 @@ import (
 	"slices"
 )
 
-// Sampling is how Generate picks each next token: at temperature 0 the
+// Sampling is how Generate picks each next token, as transformers'
+// generate warps the logits: first each token already in the sequence
+// (the prompt's and those generated) penalised by RepetitionPenalty (0 or
+// 1: none; a logit below zero multiplied by it, another divided, as
+// RepetitionPenaltyLogitsProcessor does); then at temperature 0 the
 // arg-max (greedy), else a draw from the softmax of the logits divided
-// by the temperature, kept to the TopK most likely tokens (0: all) and
-// then to the most likely ones whose probabilities reach TopP (0 or 1:
-// all),
-// as transformers' generate(do_sample=True) warps them (temperature,
-// top-k, top-p, in that order). Seed seeds the draws: the same seed, the
-// same tokens.
+// by the temperature, kept to the TopK most likely tokens (0: all), then
+// to the most likely ones whose probabilities reach TopP (0 or 1: all),
+// then to those at least MinP times as likely as the most likely (0:
+// all), in generate(do_sample=True)'s order (temperature, top-k, top-p,
+// min-p). Seed seeds the draws: the same seed, the same tokens.
 type Sampling struct {
-	Temperature float64
-	TopK        int
-	TopP        float64
-	Seed        uint64
+	Temperature       float64
+	TopK              int
+	TopP              float64
+	MinP              float64
+	RepetitionPenalty float64
+	Seed              uint64
 }
 
 // Check reports a setting out of range.
@@ -31,27 +36,34 @@ func (s Sampling) Check() error {
 		return fmt.Errorf("top-k must be 0 (all tokens) or positive, got %d", s.TopK)
 	case !(s.TopP >= 0 && s.TopP <= 1):
 		return fmt.Errorf("top-p must be in [0, 1] (0 and 1: all tokens), got %v", s.TopP)
+	case !(s.MinP >= 0 && s.MinP <= 1):
+		return fmt.Errorf("min-p must be in [0, 1] (0: all tokens), got %v", s.MinP)
+	case !(s.RepetitionPenalty >= 0) || math.IsInf(s.RepetitionPenalty, 0):
+		return fmt.Errorf("the repetition penalty must be positive (1 or 0: none), got %v", s.RepetitionPenalty)
 	}
 	return nil
 }
 
-// Sampler returns the function that picks each next token, for
-// Decoder.Pick.
-func (s Sampling) Sampler() (func(logits []float32) int, error) {
+// Sampler returns the function that picks each next token from the
+// sequence so far and the last step's logits, for Decoder.Pick.
+func (s Sampling) Sampler() (func(tokens []int, logits []float32) int, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	if s.Temperature == 0 {
-		return ArgMax, nil
+		if !s.penalises() {
+			return func(_ []int, logits []float32) int { return ArgMax(logits) }, nil
+		}
+		return func(tokens []int, logits []float32) int { return ArgMax(s.Penalized(tokens, logits)) }, nil
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x726c78)) // "rlx"
-	return func(logits []float32) int { return s.draw(logits, rng.Float64()) }, nil
+	return func(tokens []int, logits []float32) int { return s.draw(tokens, logits, rng.Float64()) }, nil
 }
 
 // draw picks the token that u, uniform in [0, 1), falls on among the
 // kept tokens' probabilities, in token order.
-func (s Sampling) draw(logits []float32, u float64) int {
-	p := s.Probabilities(logits)
+func (s Sampling) draw(tokens []int, logits []float32, u float64) int {
+	p := s.Probabilities(tokens, logits)
 	acc, last := 0.0, -1
 	for i, x := range p {
 		if x == 0 {
@@ -69,10 +81,38 @@ func (s Sampling) draw(logits []float32, u float64) int {
 	return last // rounding left u just past the sum
 }
 
-// Probabilities returns the probability Generate draws each token with:
-// the softmax of logits / Temperature over the tokens TopK and TopP keep,
-// 0 for the others. (Temperature must be positive.)
-func (s Sampling) Probabilities(logits []float32) []float64 {
+func (s Sampling) penalises() bool { return s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 }
+
+// Penalized returns logits with each token of tokens (the sequence so
+// far) penalised by RepetitionPenalty, as transformers'
+// RepetitionPenaltyLogitsProcessor does (in float32, as torch does on
+// f32 logits): once a token, however often it occurs. Tokens outside the
+// logits are skipped. Without a penalty it returns logits itself.
+func (s Sampling) Penalized(tokens []int, logits []float32) []float32 {
+	if !s.penalises() {
+		return logits
+	}
+	out := slices.Clone(logits)
+	pen := float32(s.RepetitionPenalty)
+	for _, t := range tokens {
+		if t < 0 || t >= len(out) || out[t] != logits[t] {
+			continue // outside, or already penalised
+		}
+		if x := logits[t]; x < 0 {
+			out[t] = x * pen
+		} else {
+			out[t] = x / pen
+		}
+	}
+	return out
+}
+
+// Probabilities returns the probability Generate draws each token with
+// after the sequence tokens: the softmax of the penalised logits /
+// Temperature over the tokens TopK, TopP and MinP keep, 0 for the
+// others. (Temperature must be positive.)
+func (s Sampling) Probabilities(tokens []int, logits []float32) []float64 {
+	logits = s.Penalized(tokens, logits)
 	n := len(logits)
 	z := make([]float64, n)
 	keep := make([]bool, n)
@@ -106,6 +146,14 @@ func (s Sampling) Probabilities(logits []float32) []float64 {
 			if cum <= 1-s.TopP && j < len(order)-1 {
 				keep[i] = false
 			}
+		}
+		p = softmax(z, keep)
+	}
+	if s.MinP > 0 {
+		// Drop the tokens less likely than MinP times the most likely.
+		top := slices.Max(p)
+		for i := range p {
+			keep[i] = keep[i] && p[i] >= s.MinP*top
 		}
 		p = softmax(z, keep)
 	}

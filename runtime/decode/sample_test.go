@@ -29,7 +29,7 @@ func TestProbabilities(t *testing.T) {
 		{Sampling{Temperature: 1, TopK: 2, TopP: 0.55}, []float64{1, 0, 0}},
 		{Sampling{Temperature: 1e-9}, []float64{1, 0, 0}},
 	} {
-		p := tc.s.Probabilities(logits)
+		p := tc.s.Probabilities(nil, logits)
 		for i := range p {
 			if math.Abs(p[i]-tc.want[i]) > 1e-7 {
 				t.Errorf("%+v: %v, want %v", tc.s, p, tc.want)
@@ -38,14 +38,53 @@ func TestProbabilities(t *testing.T) {
 		}
 	}
 	// At temperature 2 the probabilities flatten: ∝ √0.5, √0.3, √0.2.
-	p := Sampling{Temperature: 2}.Probabilities(logits)
+	p := Sampling{Temperature: 2}.Probabilities(nil, logits)
 	sum := math.Sqrt(0.5) + math.Sqrt(0.3) + math.Sqrt(0.2)
 	if math.Abs(p[0]-math.Sqrt(0.5)/sum) > 1e-7 {
 		t.Errorf("temperature 2: %v", p)
 	}
 	// Ties with the k-th are kept, as transformers keeps them.
-	if p := (Sampling{Temperature: 1, TopK: 1}).Probabilities([]float32{1, 1, 0}); p[0] != 0.5 || p[1] != 0.5 {
+	if p := (Sampling{Temperature: 1, TopK: 1}).Probabilities(nil, []float32{1, 1, 0}); p[0] != 0.5 || p[1] != 0.5 {
 		t.Errorf("tie at top-k 1: %v", p)
+	}
+}
+
+// TestPenaltyAndMinP: a repeated token's logit divided by the penalty
+// when positive and multiplied when negative, once however often it
+// occurs; min-p keeps the tokens at least min-p times as likely as the
+// most likely.
+func TestPenaltyAndMinP(t *testing.T) {
+	logits := []float32{2, -1, 0.5, 3}
+	got := Sampling{RepetitionPenalty: 2}.Penalized([]int{0, 1, 0, 0, 7, -1}, logits)
+	if !slices.Equal(got, []float32{1, -2, 0.5, 3}) {
+		t.Errorf("penalised: %v", got)
+	}
+	if !slices.Equal(logits, []float32{2, -1, 0.5, 3}) {
+		t.Errorf("the logits were changed: %v", logits)
+	}
+	if pick, _ := (Sampling{RepetitionPenalty: 2}).Sampler(); pick([]int{3}, logits) != 0 {
+		t.Error("greedy with a penalty did not move off the repeated token")
+	}
+	if pick, _ := (Sampling{RepetitionPenalty: 1}).Sampler(); pick([]int{3}, logits) != 3 {
+		t.Error("a penalty of 1 changed the greedy pick")
+	}
+	probs := []float32{float32(math.Log(0.5)), float32(math.Log(0.3)), float32(math.Log(0.15)), float32(math.Log(0.05))}
+	for _, tc := range []struct {
+		minP float64
+		want []float64
+	}{
+		{0, []float64{0.5, 0.3, 0.15, 0.05}},
+		{0.25, []float64{0.5 / 0.95, 0.3 / 0.95, 0.15 / 0.95, 0}},
+		{0.5, []float64{0.625, 0.375, 0, 0}},
+		{1, []float64{1, 0, 0, 0}},
+	} {
+		p := Sampling{Temperature: 1, MinP: tc.minP}.Probabilities(nil, probs)
+		for i := range p {
+			if math.Abs(p[i]-tc.want[i]) > 1e-7 {
+				t.Errorf("min-p %v: %v, want %v", tc.minP, p, tc.want)
+				break
+			}
+		}
 	}
 }
 
@@ -60,7 +99,7 @@ func TestSampler(t *testing.T) {
 		}
 		out := make([]int, n)
 		for i := range out {
-			out[i] = pick(logits)
+			out[i] = pick(nil, logits)
 		}
 		return out
 	}
@@ -86,11 +125,11 @@ func TestSampler(t *testing.T) {
 			t.Fatalf("top-k 1 drew %d", x)
 		}
 	}
-	if pick, _ := (Sampling{}).Sampler(); pick([]float32{0, 2, 1}) != 1 {
+	if pick, _ := (Sampling{}).Sampler(); pick(nil, []float32{0, 2, 1}) != 1 {
 		t.Error("temperature 0 is not the arg-max")
 	}
 	nan := float32(math.NaN())
-	if pick, _ := (Sampling{Temperature: 1}).Sampler(); pick([]float32{nan, nan}) != 0 {
+	if pick, _ := (Sampling{Temperature: 1}).Sampler(); pick(nil, []float32{nan, nan}) != 0 {
 		t.Error("all NaN")
 	}
 	for _, tc := range []struct {
@@ -101,6 +140,9 @@ func TestSampler(t *testing.T) {
 		{Sampling{Temperature: math.Inf(1)}, "the temperature must be 0 (greedy) or positive, got +Inf"},
 		{Sampling{Temperature: 1, TopK: -2}, "top-k must be 0 (all tokens) or positive, got -2"},
 		{Sampling{Temperature: 1, TopP: 1.5}, "top-p must be in [0, 1] (0 and 1: all tokens), got 1.5"},
+		{Sampling{Temperature: 1, MinP: -0.1}, "min-p must be in [0, 1] (0: all tokens), got -0.1"},
+		{Sampling{RepetitionPenalty: -1}, "the repetition penalty must be positive (1 or 0: none), got -1"},
+		{Sampling{RepetitionPenalty: math.NaN()}, "the repetition penalty must be positive (1 or 0: none), got NaN"},
 	} {
 		if _, err := tc.s.Sampler(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
@@ -167,7 +209,7 @@ func TestTransformersWarpers(t *testing.T) {
 	}
 	bad := 0
 	for _, c := range w.Cases {
-		p := Sampling{Temperature: c.Temperature, TopK: c.TopK, TopP: c.TopP}.Probabilities(c.Logits)
+		p := Sampling{Temperature: c.Temperature, TopK: c.TopK, TopP: c.TopP}.Probabilities(nil, c.Logits)
 		for i := range p {
 			if math.Abs(p[i]-c.Probs[i]) > 1e-6 || (p[i] == 0) != (c.Probs[i] == 0) {
 				if bad++; bad <= 3 {
@@ -180,4 +222,87 @@ func TestTransformersWarpers(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d cases differ", bad, len(w.Cases))
 	}
+}
+
+// TestTransformersGenerate compares Probabilities, step by step, with
+// the distribution transformers' generate drew each token from
+// (testdata/sampling.json, tools/hf-fixtures/sampling.py on the GPU
+// machine): a tiny random Llama generating 10 tokens under 60 sampling
+// settings (temperature, top-k, top-p, min-p and a repetition penalty
+// over the whole sequence, prompt included) and 10 greedy ones with a
+// repetition penalty, whose pick must be the arg-max of the penalised
+// logits.
+func TestTransformersGenerate(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "sampling.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Cases []struct {
+			Settings struct {
+				DoSample          bool     `json:"do_sample"`
+				Temperature       float64  `json:"temperature"`
+				TopK              int      `json:"top_k"`
+				TopP              float64  `json:"top_p"`
+				MinP              *float64 `json:"min_p"`
+				RepetitionPenalty float64  `json:"repetition_penalty"`
+			} `json:"settings"`
+			Steps []struct {
+				Tokens []int     `json:"tokens"`
+				Logits []float32 `json:"logits"`
+				Probs  []float64 `json:"probs"`
+				Next   int       `json:"next"`
+			} `json:"steps"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Cases) != 70 {
+		t.Fatalf("%d cases", len(w.Cases))
+	}
+	bad, steps, kept := 0, 0, 0
+	for n, c := range w.Cases {
+		st := c.Settings
+		s := Sampling{Temperature: st.Temperature, TopK: st.TopK, TopP: st.TopP, RepetitionPenalty: st.RepetitionPenalty}
+		if st.MinP != nil {
+			s.MinP = *st.MinP
+		}
+		if !st.DoSample {
+			s = Sampling{Temperature: 1, RepetitionPenalty: st.RepetitionPenalty}
+		}
+		for j, step := range c.Steps {
+			steps++
+			p := s.Probabilities(step.Tokens, step.Logits)
+			for i := range p {
+				if math.Abs(p[i]-step.Probs[i]) > 1e-6 || (p[i] == 0) != (step.Probs[i] == 0) {
+					if bad++; bad <= 3 {
+						t.Errorf("case %d %+v, step %d: token %d %v, transformers %v", n, st, j, i, p[i], step.Probs[i])
+					}
+					break
+				}
+			}
+			for _, x := range p {
+				if x > 0 {
+					kept++
+				}
+			}
+			if p[step.Next] == 0 {
+				t.Errorf("case %d step %d: transformers drew %d, which rlx never draws", n, j, step.Next)
+			}
+			if !st.DoSample {
+				greedy, err := (Sampling{RepetitionPenalty: st.RepetitionPenalty}).Sampler()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := greedy(step.Tokens, step.Logits); got != step.Next {
+					t.Errorf("greedy case %d step %d: %d, transformers %d", n, j, got, step.Next)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d steps differ", bad, steps)
+	}
+	t.Logf("%d steps, %.1f tokens kept a step of 48", steps, float64(kept)/float64(steps))
 }

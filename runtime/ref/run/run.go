@@ -89,6 +89,11 @@ decoding (a decode-step function, as rlx-import writes them):
   --top-k K               with --temperature: keep the K most likely tokens
   --top-p P               with --temperature: keep the most likely tokens
                           whose probabilities reach P (default 1: all)
+  --min-p P               with --temperature: keep the tokens at least P
+                          times as likely as the most likely (default 0: all)
+  --repetition-penalty R  with --generate: divide the positive logits of the
+                          tokens already in the sequence by R and multiply
+                          the negative ones (default 1: none), greedy or not
 `
 
 type options struct {
@@ -96,7 +101,7 @@ type options struct {
 	saveInputs, saveWeights                            string
 	tokens, logits, prompt, vocab                      string
 	seed                                               uint64
-	tolerance, temperature, topP                       float64
+	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
 	allowUnregistered, profile, ignoreEOS              bool
 	backend, compareBackend, planJSON                  string
@@ -159,6 +164,8 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.Float64Var(&o.temperature, "temperature", 0, "")
 	fs.IntVar(&o.topK, "top-k", 0, "")
 	fs.Float64Var(&o.topP, "top-p", 1, "")
+	fs.Float64Var(&o.minP, "min-p", 0, "")
+	fs.Float64Var(&o.penalty, "repetition-penalty", 1, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -201,8 +208,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--ignore-eos applies to --generate, which is not given")
 	case o.temperature != 0 && o.generate == 0:
 		return nil, errors.New("--temperature applies to --generate, which is not given")
-	case (o.topK != 0 || o.topP != 1) && o.temperature == 0:
-		return nil, errors.New("--top-k and --top-p apply to sampling: give --temperature too")
+	case o.penalty != 1 && o.generate == 0:
+		return nil, errors.New("--repetition-penalty applies to --generate, which is not given")
+	case (o.topK != 0 || o.topP != 1 || o.minP != 0) && o.temperature == 0:
+		return nil, errors.New("--top-k, --top-p and --min-p apply to sampling: give --temperature too")
 	case o.tokens != "" && o.prompt != "":
 		return nil, errors.New("give --tokens or --prompt, not both")
 	case o.tokens == "" && o.prompt == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):

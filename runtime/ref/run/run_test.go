@@ -79,7 +79,9 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give --tokens or --prompt, not both"},
 		{[]string{file, "--tokens", "1", "--ignore-eos"}, "rlx-run: error: --ignore-eos applies to --generate, which is not given"},
 		{[]string{file, "--tokens", "1", "--temperature", "0.7"}, "rlx-run: error: --temperature applies to --generate, which is not given"},
-		{[]string{file, "--tokens", "1", "--generate", "2", "--top-k", "5"}, "rlx-run: error: --top-k and --top-p apply to sampling: give --temperature too"},
+		{[]string{file, "--tokens", "1", "--generate", "2", "--top-k", "5"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
+		{[]string{file, "--tokens", "1", "--generate", "2", "--min-p", "0.1"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
+		{[]string{file, "--tokens", "1", "--repetition-penalty", "1.1"}, "rlx-run: error: --repetition-penalty applies to --generate, which is not given"},
 		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
@@ -259,6 +261,14 @@ func TestGenerateText(t *testing.T) {
 	}
 	if !differs {
 		t.Error("nineteen seeds sampled the same tokens at temperature 5")
+	}
+	// A repetition penalty under 1 favours the tokens seen: from [2] the
+	// chooser's [2, 0, 1] becomes [2, 0, 4], and 2 repeats.
+	if code, out, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--repetition-penalty", "0.25"); code != 0 || !strings.Contains(out, "tokens: 2,2,2,2\n") {
+		t.Errorf("--repetition-penalty 0.25: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if code, out, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--repetition-penalty", "4"); code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\n") {
+		t.Errorf("--repetition-penalty 4: code %d, stdout %q", code, out)
 	}
 	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "2", "--temperature", "-1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generate: the temperature must be 0 (greedy) or positive, got -1") {
 		t.Errorf("negative temperature: code %d, stderr %q", code, stderr)

@@ -74,7 +74,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 				return r.fail(err)
 			}
 			d.Stop = stop
-			sampling := decode.Sampling{Temperature: r.o.temperature, TopK: r.o.topK, TopP: r.o.topP, Seed: r.o.seed}
+			sampling := decode.Sampling{Temperature: r.o.temperature, TopK: r.o.topK, TopP: r.o.topP, MinP: r.o.minP, RepetitionPenalty: r.o.penalty, Seed: r.o.seed}
 			if d.Pick, err = sampling.Sampler(); err != nil {
 				return r.fail(fmt.Errorf("--generate: %v", err))
 			}
