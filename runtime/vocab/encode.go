@@ -65,7 +65,7 @@ type encoder struct {
 	merges map[[2]int]merge
 	// added are the added tokens: raw ones matched in the text,
 	// normalized ones in each normalized segment.
-	raw, normalized []added
+	raw, normalized addedSet
 	normalizer      *normalizerJSON
 	pre             []preStep
 	ignoreMerges    bool
@@ -158,9 +158,9 @@ func newEncoder(t *tokenizerJSON) (*encoder, error) {
 			if err != nil {
 				return nil, fmt.Errorf("added token %q: %v", a.Content, err)
 			}
-			e.normalized = append(e.normalized, added{text, a.ID})
+			e.normalized.add(added{text, a.ID})
 		} else {
-			e.raw = append(e.raw, added{a.Content, a.ID})
+			e.raw.add(added{a.Content, a.ID})
 		}
 	}
 	if _, err := t.Normalizer.normalize("x"); err != nil {
@@ -281,9 +281,9 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 // ggufTokens returns a GGUF vocabulary's ids by piece (the first id of a
 // piece listed twice) and its control and user-defined tokens, which
 // llama.cpp matches in the text when it parses special tokens.
-func ggufTokens(v *Vocab) (map[string]int, []added) {
+func ggufTokens(v *Vocab) (map[string]int, addedSet) {
 	ids := map[string]int{}
-	var special []added
+	var special addedSet
 	for i, piece := range v.Pieces {
 		if piece == "" {
 			continue
@@ -292,7 +292,7 @@ func ggufTokens(v *Vocab) (map[string]int, []added) {
 			ids[piece] = i
 		}
 		if v.Raw[i] {
-			special = append(special, added{piece, i})
+			special.add(added{piece, i})
 		}
 	}
 	return ids, special
@@ -457,7 +457,7 @@ func (e *encoder) encode(text string, withSpecial bool) ([]int, error) {
 	if withSpecial {
 		ids = append(ids, e.prefix...)
 	}
-	for i, seg := range splitAdded(text, e.raw) {
+	for i, seg := range e.raw.split(text) {
 		if seg.id >= 0 {
 			ids = append(ids, seg.id)
 			continue
@@ -466,7 +466,7 @@ func (e *encoder) encode(text string, withSpecial bool) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		for j, s2 := range splitAdded(norm, e.normalized) {
+		for j, s2 := range e.normalized.split(norm) {
 			if s2.id >= 0 {
 				ids = append(ids, s2.id)
 				continue
@@ -488,21 +488,77 @@ type segment struct {
 	id   int // an added token's id, or -1 for text
 }
 
-// splitAdded splits text at the added tokens, leftmost-longest.
-func splitAdded(text string, tokens []added) []segment {
+// addedSet holds added tokens in a trie of their bytes, so that
+// splitting a text walks at each byte only as far as some token's
+// prefix goes.
+type addedSet struct {
+	nodes []addedNode // nodes[0] is the root, once a token is added
+}
+
+type addedNode struct {
+	next map[byte]int32
+	id   int // the token that ends here, or -1
+}
+
+// add adds a token; of two with the same text the first stays, and one
+// of no text is never matched, so not kept.
+func (s *addedSet) add(a added) {
+	if a.text == "" {
+		return
+	}
+	if s.nodes == nil {
+		s.nodes = []addedNode{{id: -1}}
+	}
+	n := 0
+	for i := 0; i < len(a.text); i++ {
+		c := a.text[i]
+		next, ok := s.nodes[n].next[c]
+		if !ok {
+			if s.nodes[n].next == nil {
+				s.nodes[n].next = map[byte]int32{}
+			}
+			next = int32(len(s.nodes))
+			s.nodes[n].next[c] = next
+			s.nodes = append(s.nodes, addedNode{id: -1})
+		}
+		n = int(next)
+	}
+	if s.nodes[n].id < 0 {
+		s.nodes[n].id = a.id
+	}
+}
+
+// longest returns the id and length of the longest token text starts
+// with, or -1 and 0.
+func (s *addedSet) longest(text string) (id, size int) {
+	id = -1
+	if s.nodes == nil {
+		return id, 0
+	}
+	n := 0
+	for i := 0; i < len(text); i++ {
+		next, ok := s.nodes[n].next[text[i]]
+		if !ok {
+			break
+		}
+		n = int(next)
+		if s.nodes[n].id >= 0 {
+			id, size = s.nodes[n].id, i+1
+		}
+	}
+	return id, size
+}
+
+// split splits text at the added tokens, leftmost-longest.
+func (s *addedSet) split(text string) []segment {
 	if text == "" {
 		return nil
 	}
 	var out []segment
 	start := 0
 	for i := 0; i < len(text); {
-		best := -1
-		for k, a := range tokens {
-			if strings.HasPrefix(text[i:], a.text) && (best < 0 || len(a.text) > len(tokens[best].text)) {
-				best = k
-			}
-		}
-		if best < 0 {
+		id, size := s.longest(text[i:])
+		if id < 0 {
 			_, n := utf8.DecodeRuneInString(text[i:])
 			i += n
 			continue
@@ -510,8 +566,8 @@ func splitAdded(text string, tokens []added) []segment {
 		if i > start {
 			out = append(out, segment{text[start:i], -1})
 		}
-		out = append(out, segment{tokens[best].text, tokens[best].id})
-		i += len(tokens[best].text)
+		out = append(out, segment{text[i : i+size], id})
+		i += size
 		start = i
 	}
 	if start < len(text) {

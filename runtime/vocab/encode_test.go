@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -191,6 +192,44 @@ func TestMetaspace(t *testing.T) {
 	for _, s := range []string{"", "▁", "a"} {
 		if got := splitBefore(s, "▁"); len(got) != min(len(s), 1) {
 			t.Errorf("splitBefore(%q) = %q", s, got)
+		}
+	}
+}
+
+// TestAddedSplit: added tokens split the text leftmost-longest (of equal
+// ones, the first added), one of no text never matched, by bytes that
+// need not start with an ASCII character.
+func TestAddedSplit(t *testing.T) {
+	var s addedSet
+	for i, text := range []string{"<", "<a>", "<a>b", "", "é!", "<a>b"} {
+		s.add(added{text, i})
+	}
+	got := s.split("x<a>bc<a><é!é")
+	want := []segment{{"x", -1}, {"<a>b", 2}, {"c", -1}, {"<a>", 1}, {"<", 0}, {"é!", 4}, {"é", -1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("split: %v, want %v", got, want)
+	}
+	if got := s.split(""); got != nil {
+		t.Errorf("empty text: %v", got)
+	}
+	var none addedSet
+	if got := none.split("abc"); !slices.Equal(got, []segment{{"abc", -1}}) {
+		t.Errorf("no tokens: %v", got)
+	}
+}
+
+// BenchmarkAddedSplit splits a 10,000-character text at 6,000 added
+// tokens (Gemma's user-defined tokens are about that many).
+func BenchmarkAddedSplit(b *testing.B) {
+	var s addedSet
+	for i := range 6000 {
+		s.add(added{fmt.Sprintf("<unused%d>", i), i})
+	}
+	text := strings.Repeat("Hello <unused17> world, <unused5999>! ", 270)
+	b.ResetTimer()
+	for range b.N {
+		if len(s.split(text)) != 1081 {
+			b.Fatal("wrong split")
 		}
 	}
 }

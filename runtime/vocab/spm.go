@@ -20,7 +20,7 @@ import (
 type spmEncoder struct {
 	vocab       map[string]int
 	scores      []float32
-	special     []added
+	special     addedSet
 	spacePrefix bool
 	prefix      []int
 }
@@ -54,7 +54,7 @@ func (e *spmEncoder) encode(text string, withSpecial bool) ([]int, error) {
 		ids = append(ids, e.prefix...)
 	}
 	prevSpecial := true
-	for _, seg := range splitAdded(text, e.special) {
+	for _, seg := range e.special.split(text) {
 		if seg.id >= 0 {
 			ids = append(ids, seg.id)
 			prevSpecial = true
