@@ -20,15 +20,16 @@
 // of spaces around punctuation. It encodes as the library's encode
 // (Encode): added tokens split out leftmost-longest, the normalizer
 // (Prepend, Replace, and NFC on text NFC leaves unchanged), the
-// pre-tokenisers (ByteLevel, Metaspace, and Split by a regex run as
-// Oniguruma runs it: Unicode's \s, the \s+(?!\S) lookahead), BPE merges by
+// pre-tokenisers (ByteLevel, Metaspace, Digits, and Split by a regex run
+// as Oniguruma runs it: Unicode's \s, the \s+(?!\S) lookahead), BPE merges by
 // rank with byte fallback and ignore_merges, and the post-processor's
 // template of special tokens. Anything else in a tokenizer.json is
 // refused by name when encoding.
 //
-// testdata/hf holds the library's own results for five vocabularies it
-// trained (GPT-2's, Qwen2's and Llama 3's pre-tokenisers; Llama 2's and
-// Mistral v0.3's SentencePiece layouts): 206 id sequences decoded and 206
+// testdata/hf holds the library's own results for eight vocabularies it
+// trained (GPT-2's, Qwen2's, Llama 3's, Qwen3.5's, DeepSeek V3's and
+// SmolLM's pre-tokenisers; Llama 2's and Mistral v0.3's SentencePiece
+// layouts): 206 id sequences decoded and 206
 // texts encoded with and without special tokens each
 // (tools/hf-fixtures/make_vocab.py, run on the GPU machine, which has
 // the library). The tests match every one. A wider run, not kept (5,000
@@ -43,10 +44,18 @@
 // shown: control and user-defined tokens as their text, bytes kept as
 // they are. A byte-level ("gpt2") GGUF vocabulary encodes as llama.cpp
 // does with special tokens parsed, for the pre-tokenisers
-// tokenizer.ggml.pre names gpt-2, qwen2 and llama-bpe (the same regexes
-// as the tokenizer.json's): tests convert the Qwen2 and Llama 3
-// vocabularies of testdata/hf to GGUF metadata as convert_hf_to_gguf.py
-// does and get the library's ids for every text. A SentencePiece
+// tokenizer.ggml.pre names whose regexes are their tokenizer.json's:
+// GPT-2's (gpt-2, olmo, mpt, ...), StarCoder's (digits alone, then
+// GPT-2's: starcoder, smollm, command-r, ...), Qwen2's (qwen2,
+// deepseek-r1-qwen, ...), Qwen3.5's (qwen35), Llama 3's (llama-bpe,
+// llama3, ...; dbrx and glm4 without ignore_merges) and DeepSeek V3's
+// (deepseek-v3; three regexes in turn), by llama.cpp's names
+// (llama-vocab.cpp). Tests convert the GPT-2, Qwen2, Llama 3, Qwen3.5,
+// DeepSeek V3 and SmolLM vocabularies of testdata/hf to GGUF metadata
+// as convert_hf_to_gguf.py does and get the library's ids for every
+// text. Others (tekken and gpt-4o, whose regexes llama.cpp rewrites
+// with its own lookaheads; the default for a file without
+// tokenizer.ggml.pre) are refused by name. A SentencePiece
 // ("llama") GGUF vocabulary encodes with llama.cpp's SPM algorithm
 // (pairs merged by the score of their joined piece, tokenizer.ggml.scores;
 // a space prefix at the start and after special tokens; bytes for what

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -36,6 +37,8 @@ type preJSON struct {
 	Replacement   string  `json:"replacement"`
 	PrependScheme *string `json:"prepend_scheme"`
 	Split         *bool   `json:"split"`
+	// Digits'.
+	IndividualDigits bool `json:"individual_digits"`
 }
 
 // postJSON is a tokenizer.json post_processor.
@@ -218,24 +221,59 @@ func (e *encoder) addMerge(rank int, a, b string) error {
 }
 
 // ggufPre maps llama.cpp's byte-level pre-tokeniser names
-// (tokenizer.ggml.pre) that rlx encodes to their regex and
-// ignore_merges.
-var ggufPre = map[string]struct {
-	pattern      string
+// (tokenizer.ggml.pre) that rlx encodes to the regexes that split the
+// text, in turn (each keeping matches and the text between them as
+// pieces, as a tokenizer.json Split with behavior Isolated does), and
+// whether the merges are skipped for a piece in the vocabulary
+// (ignore_merges). The names and regexes are llama.cpp's
+// (llama-vocab.cpp); where llama.cpp rewrites a regex for its engine
+// (case-insensitive contractions spelled out), the tokenizer.json
+// original is used.
+var ggufPre = func() map[string]ggufPreTokenizer {
+	m := map[string]ggufPreTokenizer{}
+	for _, g := range []struct {
+		names []string
+		pre   ggufPreTokenizer
+	}{
+		{[]string{"gpt-2", "phi-2", "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4", "gigachat", "a.x-4.0", "mellum", "jina-es", "jina-de", "jina-v2-es", "jina-v2-de", "modern-bert"},
+			ggufPreTokenizer{patterns: []string{gpt2Pattern}}},
+		{[]string{"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b", "mellum2"},
+			ggufPreTokenizer{patterns: []string{`\p{N}`, gpt2Pattern}}},
+		{[]string{"qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "megrez", "stablelm2", "hunyuan", "solar-open", "grok-2"},
+			ggufPreTokenizer{patterns: []string{qwen2Pattern}}},
+		{[]string{"qwen35"}, ggufPreTokenizer{patterns: []string{qwen35Pattern}}},
+		{[]string{"llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2", "jina-v5-nano"},
+			ggufPreTokenizer{patterns: []string{llama3Pattern}, ignoreMerges: true}},
+		{[]string{"dbrx", "smaug-bpe", "glm4", "chatglm-bpe"}, ggufPreTokenizer{patterns: []string{llama3Pattern}}},
+		{[]string{"deepseek-v3", "hunyuan-dense", "joyai-llm"}, ggufPreTokenizer{patterns: deepseek3Patterns}},
+	} {
+		for _, n := range g.names {
+			m[n] = g.pre
+		}
+	}
+	return m
+}()
+
+type ggufPreTokenizer struct {
+	patterns     []string
 	ignoreMerges bool
-}{
-	"gpt-2":     {gpt2Pattern, false},
-	"qwen2":     {qwen2Pattern, false},
-	"llama-bpe": {llama3Pattern, true},
-	"llama3":    {llama3Pattern, true},
 }
 
-// Qwen2's and Llama 3's pre-tokeniser regexes, as their tokenizer.json
-// and llama.cpp's llama-vocab.cpp give them.
+// The pre-tokeniser regexes of Qwen2, Qwen3.5 (marks with letters),
+// Llama 3 and DeepSeek V3 (numbers of up to three digits, then runs of
+// CJK ideographs and kana, then the rest), as their tokenizer.json and
+// llama.cpp's llama-vocab.cpp give them.
 const (
 	qwen2Pattern  = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	qwen35Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	llama3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 )
+
+var deepseek3Patterns = []string{
+	`\p{N}{1,3}`,
+	`[一-龥぀-ゟ゠-ヿ]+`,
+	"[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
+}
 
 // ggufEncoder builds the encoder of a GGUF "gpt2" vocabulary:
 // tokenizer.ggml.merges, the pre-tokeniser tokenizer.ggml.pre names,
@@ -248,15 +286,21 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 	}
 	p, ok := ggufPre[pre]
 	if !ok {
-		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (gpt-2, qwen2, llama-bpe)", pre)
+		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (those of GPT-2, StarCoder, Qwen2, Qwen3.5, Llama 3, DBRX and DeepSeek V3 and their kin: see llama-vocab.cpp)", pre)
 	}
 	e := &encoder{merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
 	e.vocab, e.raw = ggufTokens(v)
-	split, err := newSplitter(p.pattern)
-	if err != nil {
-		return nil, err
+	for i, pattern := range p.patterns {
+		split, err := newSplitter(pattern)
+		if err != nil {
+			return nil, err
+		}
+		if i == len(p.patterns)-1 {
+			e.pre = append(e.pre, byteLevelStep(false, split))
+		} else {
+			e.pre = append(e.pre, func(p string, _ bool) []string { return split.split(p) })
+		}
 	}
-	e.pre = []preStep{byteLevelStep(false, split)}
 	raw, _ := f.Get("tokenizer.ggml.merges")
 	merges, isArray := raw.([]any)
 	if !isArray {
@@ -375,8 +419,31 @@ func preSteps(p *preJSON) ([]preStep, error) {
 			return nil, err
 		}
 		return []preStep{func(p string, _ bool) []string { return s.split(p) }}, nil
+	case "Digits":
+		individual := p.IndividualDigits
+		return []preStep{func(p string, _ bool) []string { return splitDigits(p, individual) }}, nil
 	}
-	return nil, fmt.Errorf("pre-tokenizer %q is not supported (rlx applies ByteLevel, Metaspace, Split and Sequence)", p.Type)
+	return nil, fmt.Errorf("pre-tokenizer %q is not supported (rlx applies ByteLevel, Metaspace, Split, Digits and Sequence)", p.Type)
+}
+
+// splitDigits isolates the numbers (Unicode category N) of s, each
+// alone when individual, else runs of them, as the tokenizers library's
+// Digits pre-tokeniser does.
+func splitDigits(s string, individual bool) []string {
+	var out []string
+	start, inDigits := 0, false
+	for i, r := range s {
+		digit := unicode.IsNumber(r)
+		if i > start && (digit != inDigits || digit && individual) {
+			out = append(out, s[start:i])
+			start = i
+		}
+		inDigits = digit
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 // template reads the post-processor's special tokens around a single

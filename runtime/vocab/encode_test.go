@@ -142,6 +142,7 @@ func TestEncodeRefusals(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{"a"}}, `tokenizer.ggml.pre "default" is not one rlx encodes with`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "tekken", "tokenizer.ggml.tokens": []string{"a"}}, `tokenizer.ggml.pre "tekken" is not one rlx encodes with`},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.merges is missing"},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a a"}}, `merge #0 ("a", "a") names a token the vocab lacks`},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a"}}, `tokenizer.ggml.merges[0] is a, want "a b"`},
@@ -230,6 +231,26 @@ func BenchmarkAddedSplit(b *testing.B) {
 	for range b.N {
 		if len(s.split(text)) != 1081 {
 			b.Fatal("wrong split")
+		}
+	}
+}
+
+// TestSplitDigits: the Digits pre-tokeniser isolates numbers of every
+// script and kind (Nd, Nl, No), alone or in runs.
+func TestSplitDigits(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		individual bool
+		want       []string
+	}{
+		{"a12b٣½Ⅻc", true, []string{"a", "1", "2", "b", "٣", "½", "Ⅻ", "c"}},
+		{"a12b٣½Ⅻc", false, []string{"a", "12", "b", "٣½Ⅻ", "c"}},
+		{"123", false, []string{"123"}},
+		{"", true, nil},
+		{"xyz", true, []string{"xyz"}},
+	} {
+		if got := splitDigits(tc.in, tc.individual); !slices.Equal(got, tc.want) {
+			t.Errorf("%q (individual %v): %q, want %q", tc.in, tc.individual, got, tc.want)
 		}
 	}
 }

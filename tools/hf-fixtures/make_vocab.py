@@ -2,7 +2,7 @@
 """Makes the vocabularies that runtime/vocab's decoding and encoding are
 tested against.
 
-Five tokenizers are trained with Hugging Face's `tokenizers` library on a
+Eight tokenizers are trained with Hugging Face's `tokenizers` library on a
 small multilingual text (no network): a byte-level BPE with GPT-2's
 pre-tokeniser (ByteLevel with its regex), Qwen2's and Llama 3's (a Split
 by their regexes, then ByteLevel without one; Llama 3's with
@@ -17,7 +17,7 @@ skip_special_tokens=False (decoded.json), and the training text and 200
 random strings are encoded with and without the special tokens the
 template adds (encoded.json), beside each tokenizer.json.
 
-Usage: python3 make_vocab.py --out DIR   (writes DIR/<name>/)
+Usage: python3 make_vocab.py --out DIR [--only NAME...]   (writes DIR/<name>/)
 It needs `tokenizers` (which transformers installs); nothing else.
 """
 
@@ -35,6 +35,15 @@ TEXT = [
     "def f(x):\n    return x * 2  # tabs\tand  double  spaces",
     "Emoji: 🙂🚀 and accents: naïve café résumé.",
     "Numbers 12345 67890, punctuation ?!;:()[]{}.",
+] * 20
+
+# The later vocabularies' training text adds what their pre-tokenisers
+# treat apart (combining marks, kana, numbers of other kinds), so that
+# their merges cross what another pre-tokeniser would split.
+TEXT2 = TEXT + [
+    "Cafe\u0301 na\u0303o e\u0301te\u0301 नमस्ते दुनिया",
+    "カタカナとひらがな、漢字かな。2024年12月6日 it's I'M",
+    "١٢٣ ½ Ⅻ x² a1b22c333 1234567 — «quoted»",
 ] * 20
 
 SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
@@ -59,7 +68,7 @@ LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[
           r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 
 
-def split_bytelevel(pattern, ignore_merges=False, bos=None):
+def split_bytelevel(pattern, ignore_merges=False, bos=None, text=TEXT):
     tok = Tokenizer(models.BPE(ignore_merges=ignore_merges))
     tok.pre_tokenizer = pre_tokenizers.Sequence([
         pre_tokenizers.Split(Regex(pattern), behavior="isolated", invert=False),
@@ -68,7 +77,7 @@ def split_bytelevel(pattern, ignore_merges=False, bos=None):
     specials = ([bos] if bos else []) + SPECIALS
     trainer = trainers.BpeTrainer(vocab_size=450, special_tokens=specials,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    tok.train_from_iterator(TEXT, trainer)
+    tok.train_from_iterator(text, trainer)
     if bos:
         tok.post_processor = processors.Sequence([
             processors.ByteLevel(trim_offsets=False),
@@ -80,6 +89,46 @@ def split_bytelevel(pattern, ignore_merges=False, bos=None):
 
 def qwen2():
     return split_bytelevel(QWEN2)
+
+
+QWEN35 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"
+          r"|\s*[\r\n]+|\s+(?!\S)|\s+")
+DEEPSEEK3 = [r"\p{N}{1,3}", "[一-龥぀-ゟ゠-ヿ]+",
+             "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+"
+             "| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"]
+
+
+def qwen35():
+    """Qwen3.5's layout: Qwen2's with combining marks taken with letters."""
+    return split_bytelevel(QWEN35, text=TEXT2)
+
+
+def deepseek3():
+    """DeepSeek V3's layout: three Splits (numbers of up to three digits,
+    CJK ideographs and kana, the rest), then ByteLevel without its regex."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [pre_tokenizers.Split(Regex(p), behavior="isolated", invert=False) for p in DEEPSEEK3]
+        + [pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=450, special_tokens=SPECIALS,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(TEXT2, trainer)
+    tok.post_processor = processors.ByteLevel(trim_offsets=False)
+    return tok
+
+
+def smollm():
+    """SmolLM's (and StarCoder's) layout: each digit alone, then GPT-2's
+    ByteLevel with its regex."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True),
+                                                 pre_tokenizers.ByteLevel(add_prefix_space=False)])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=450, special_tokens=SPECIALS,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(TEXT2, trainer)
+    return tok
 
 
 def llama3():
@@ -121,8 +170,14 @@ FRAGMENTS = ["the", "The", " quick", "fox", "Grüße", "München", "Ça", "très
              "\u00a0", "a", "Z", "é🙂é"]
 
 
-def random_text(rng):
-    return "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(1, 14)))
+# More fragments for the vocabularies made after the first five (their
+# texts only): combining marks, kana, numbers of other scripts and kinds.
+EXTRA = ["e\u0301", "n\u0303o", "नमस्ते", "カタカナ", "ひらがな", "漢字かな", "2024", "١٢٣", "½", "Ⅻ", "x²",
+         "a1b22c333", "'S", "I'M", "it's", "—", "«»", "\u200d", "👩\u200d💻"]
+
+
+def random_text(rng, frags=FRAGMENTS):
+    return "".join(rng.choice(frags) for _ in range(rng.randrange(1, 14)))
 
 
 # Code point ranges for --many's wider texts: ASCII, Latin-1, Greek,
@@ -137,7 +192,7 @@ def wide_text(rng):
     parts = []
     for _ in range(rng.randrange(1, 20)):
         if rng.random() < 0.5:
-            parts.append(rng.choice(FRAGMENTS))
+            parts.append(rng.choice(FRAGMENTS + EXTRA))
         else:
             lo, hi = rng.choice(RANGES)
             parts.append("".join(chr(rng.randrange(lo, hi)) for _ in range(rng.randrange(1, 6))))
@@ -147,14 +202,16 @@ def wide_text(rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--only", nargs="*", help="make only these vocabularies")
     ap.add_argument("--many", type=int, default=0,
                     help="instead: write DIR/<name>/many.json, N wider random texts encoded (not committed)")
     args = ap.parse_args()
     import tokenizers
     rng = random.Random(7)
+    first = ["bytelevel", "qwen2", "llama3", "spm", "metaspace"]
+    makers = [(n, globals()[n]) for n in first + ["qwen35", "deepseek3", "smollm"] if not args.only or n in args.only]
     if args.many:
-        for name, make in [("bytelevel", bytelevel), ("qwen2", qwen2), ("llama3", llama3), ("spm", spm),
-                           ("metaspace", metaspace)]:
+        for name, make in makers:
             tok = make()
             d = os.path.join(args.out, name)
             os.makedirs(d, exist_ok=True)
@@ -168,8 +225,8 @@ def main():
                 json.dump({"tokenizers": tokenizers.__version__, "cases": enc, "decoded": dec}, f, ensure_ascii=False)
             print(name, len(enc), "encoded", len(dec), "decoded")
         return
-    for name, make in [("bytelevel", bytelevel), ("qwen2", qwen2), ("llama3", llama3), ("spm", spm),
-                       ("metaspace", metaspace)]:
+    for name, make in makers:
+        frags = FRAGMENTS if name in first else FRAGMENTS + EXTRA
         tok = make()
         d = os.path.join(args.out, name)
         os.makedirs(d, exist_ok=True)
@@ -186,7 +243,7 @@ def main():
         with open(os.path.join(d, "decoded.json"), "w") as f:
             json.dump({"tokenizers": tokenizers.__version__, "vocab_size": n, "cases": cases}, f,
                       ensure_ascii=False, indent=0)
-        texts = TEXT[:6] + [random_text(rng) for _ in range(200)]
+        texts = TEXT[:6] + [random_text(rng, frags) for _ in range(200)]
         enc = [{"text": t, "ids": tok.encode(t).ids, "plain": tok.encode(t, add_special_tokens=False).ids}
                for t in texts]
         with open(os.path.join(d, "encoded.json"), "w") as f:
