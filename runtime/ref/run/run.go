@@ -75,6 +75,15 @@ decoding (a decode-step function, as rlx-import writes them):
                           and states, and print each step's arg-max
   --prompt TEXT           the tokens of TEXT in the vocabulary (with the
                           special tokens its template adds), for --tokens
+  --chat TEXT             a user message, laid out by the checkpoint's chat
+                          template with the assistant's turn opened, for
+                          --tokens (apply_chat_template's tokens); prints
+                          the reply's text after --generate
+  --system TEXT           with --chat: a system message first
+  --messages FILE.json    a conversation for the chat template instead:
+                          [{"role": "user", "content": "..."}, ...]
+  --chat-template PATH    the template: a .jinja file, a checkpoint directory
+                          or a GGUF file (default: --vocab, else --weights)
   --vocab PATH            the vocabulary: a tokenizer.json, a checkpoint
                           directory or a GGUF file (default: --weights)
   --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
@@ -100,6 +109,7 @@ type options struct {
 	input, entry, weights, inputs, outDir, compareWith string
 	saveInputs, saveWeights                            string
 	tokens, logits, prompt, vocab                      string
+	chat, system, messages, chatTemplate               string
 	seed                                               uint64
 	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
@@ -157,6 +167,10 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.tokens, "tokens", "", "")
 	fs.StringVar(&o.prompt, "prompt", "", "")
 	fs.StringVar(&o.vocab, "vocab", "", "")
+	fs.StringVar(&o.chat, "chat", "", "")
+	fs.StringVar(&o.system, "system", "", "")
+	fs.StringVar(&o.messages, "messages", "", "")
+	fs.StringVar(&o.chatTemplate, "chat-template", "", "")
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	fs.IntVar(&o.generate, "generate", 0, "")
@@ -173,6 +187,20 @@ func newFlags(o *options) *flag.FlagSet {
 	})
 	return fs
 }
+
+// sources counts the ways of giving tokens to decode that are set.
+func (o *options) sources() int {
+	n := 0
+	for _, s := range []string{o.tokens, o.prompt, o.chat, o.messages} {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// chats says the tokens come from the chat template.
+func (o *options) chats() bool { return o.chat != "" || o.messages != "" }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
@@ -212,14 +240,18 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--repetition-penalty applies to --generate, which is not given")
 	case (o.topK != 0 || o.topP != 1 || o.minP != 0) && o.temperature == 0:
 		return nil, errors.New("--top-k, --top-p and --min-p apply to sampling: give --temperature too")
-	case o.tokens != "" && o.prompt != "":
-		return nil, errors.New("give --tokens or --prompt, not both")
-	case o.tokens == "" && o.prompt == "" && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
-		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens or --prompt")
-	case (o.tokens != "" || o.prompt != "") && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
-		return nil, errors.New("--tokens and --prompt decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
-	case o.prompt != "" && o.vocab == "" && o.weights == "":
-		return nil, errors.New("--prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab")
+	case o.sources() > 1:
+		return nil, errors.New("give one of --tokens, --prompt, --chat and --messages")
+	case o.sources() == 0 && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
+		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens, --prompt, --chat or --messages")
+	case o.system != "" && o.chat == "":
+		return nil, errors.New("--system applies to --chat, which is not given")
+	case o.chatTemplate != "" && !o.chats():
+		return nil, errors.New("--chat-template applies to --chat and --messages, which are not given")
+	case o.sources() > 0 && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
+		return nil, errors.New("--tokens, --prompt, --chat and --messages decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
+	case (o.prompt != "" || o.chats()) && o.vocab == "" && o.weights == "":
+		return nil, errors.New("--prompt, --chat and --messages need a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab")
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -287,7 +319,7 @@ func (r *runner) main() int {
 	if err := r.checkMemory(progs); err != nil {
 		return r.fail(err)
 	}
-	if o.tokens != "" || o.prompt != "" {
+	if o.sources() > 0 {
 		return r.decode(progs)
 	}
 	inputs, err := r.inputs(progs)

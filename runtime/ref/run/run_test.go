@@ -75,14 +75,18 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--seed", "x"}, `rlx-run: error: invalid value "x" for flag -seed`},
 		{[]string{file, "--num-values", "-1"}, "rlx-run: error: --num-values must not be negative, got -1"},
 		{[]string{file, "--generate", "-1", "--tokens", "1"}, "rlx-run: error: --generate must not be negative, got -1"},
-		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens, --generate and --vocab need --tokens or --prompt"},
-		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give --tokens or --prompt, not both"},
+		{[]string{file, "--generate", "2"}, "rlx-run: error: --logits, --max-tokens, --generate and --vocab need --tokens, --prompt, --chat or --messages"},
+		{[]string{file, "--tokens", "1", "--prompt", "a"}, "rlx-run: error: give one of --tokens, --prompt, --chat and --messages"},
 		{[]string{file, "--tokens", "1", "--ignore-eos"}, "rlx-run: error: --ignore-eos applies to --generate, which is not given"},
 		{[]string{file, "--tokens", "1", "--temperature", "0.7"}, "rlx-run: error: --temperature applies to --generate, which is not given"},
 		{[]string{file, "--tokens", "1", "--generate", "2", "--top-k", "5"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
 		{[]string{file, "--tokens", "1", "--generate", "2", "--min-p", "0.1"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
 		{[]string{file, "--tokens", "1", "--repetition-penalty", "1.1"}, "rlx-run: error: --repetition-penalty applies to --generate, which is not given"},
-		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt needs a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
+		{[]string{file, "--chat", "a", "--messages", "m.json"}, "rlx-run: error: give one of --tokens, --prompt, --chat and --messages"},
+		{[]string{file, "--tokens", "1", "--system", "s"}, "rlx-run: error: --system applies to --chat, which is not given"},
+		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template applies to --chat and --messages, which are not given"},
+		{[]string{file, "--chat", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary"},
+		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
 		{[]string{file, "--inputs", "a.npy,b.npy"}, "m.mlir:1:1: error: @main takes 1 arguments, but --inputs names 2 files"},
 		{[]string{file, "--tolerance", "0.1"}, "rlx-run: error: --tolerance applies to --compare-with, which is not given"},
@@ -170,12 +174,13 @@ const chooser = `func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %po
 }
 `
 
-// TestGenerateText: --generate prints the tokens and, from the
-// checkpoint's tokenizer.json, their text; a tokenizer.json rlx cannot
-// read is a warning, and none is no text line.
-func TestGenerateText(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "step.mlir")
+// chooserDir writes the chooser step and its weights (scale [1, −1, 0])
+// into a new checkpoint directory and returns the step's file and the
+// directory.
+func chooserDir(t *testing.T) (file, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	file = filepath.Join(dir, "step.mlir")
 	os.WriteFile(file, []byte(chooser), 0o666)
 	scale, err := tensor.FromFloat32(tensor.F32, []int{3}, []float32{1, -1, 0})
 	if err != nil {
@@ -186,6 +191,70 @@ func TestGenerateText(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "model.safetensors"), st.Bytes(), 0o666)
+	return file, dir
+}
+
+// TestChat: --chat lays the message out with the checkpoint's chat
+// template and encodes it without the vocabulary's own specials (no
+// leading <s> here, though the tokenizer's template adds one), then
+// prints the reply's text; --system, --messages and --chat-template;
+// a template's refusal and a missing template are located errors.
+func TestChat(t *testing.T) {
+	file, dir := chooserDir(t)
+	os.WriteFile(filepath.Join(dir, "tokenizer.json"), []byte(`{"model": {"type": "BPE", "vocab": {"A": 0, "<s>": 1, "ĠB": 2, "Ġ": 3, "B": 4}, "merges": [["Ġ", "B"]]},
+	  "added_tokens": [{"id": 1, "content": "<s>", "special": true}], "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
+	  "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
+	  "decoder": {"type": "ByteLevel"}}`), 0o666)
+	os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(`{"bos_token": "<s>",
+	  "chat_template": "{% if messages[0].role == 'tool' %}{{ raise_exception('no tools here') }}{% endif %}{% for m in messages %}{% if m.role == 'system' %}{{ bos_token }}{% endif %}{{ m.content }}{% endfor %}"}`), 0o666)
+	// "A B" is A, ĠB: 0, 2; the chooser then gives 0, then 1 (<s>).
+	code, out, stderr := main1(t, file, "--weights", dir, "--chat", "A B", "--generate", "2", "--ignore-eos")
+	if code != 0 || !strings.Contains(out, "tokens: 0,2,0,1\ntext: \"A BA<s>\"\nreply: \"A<s>\"\n") || stderr != "" {
+		t.Errorf("--chat: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, stderr = main1(t, file, "--weights", dir, "--chat", "A", "--system", "A")
+	if code != 0 || !strings.Contains(out, "tokens: 1,0,0\ntext: \"<s>AA\"\n") || strings.Contains(out, "reply:") {
+		t.Errorf("--system: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	msgs := filepath.Join(t.TempDir(), "m.json")
+	os.WriteFile(msgs, []byte(`[{"role": "user", "content": "A"}, {"role": "assistant", "content": " B"}]`), 0o666)
+	code, out, _ = main1(t, file, "--weights", dir, "--messages", msgs)
+	if code != 0 || !strings.Contains(out, "tokens: 0,2\n") {
+		t.Errorf("--messages: code %d, stdout %q", code, out)
+	}
+	other := filepath.Join(t.TempDir(), "t.jinja")
+	os.WriteFile(other, []byte("{{ messages[0].content }} B"), 0o666)
+	code, out, _ = main1(t, file, "--weights", dir, "--chat", "A", "--chat-template", other)
+	if code != 0 || !strings.Contains(out, "tokens: 0,2\n") {
+		t.Errorf("--chat-template: code %d, stdout %q", code, out)
+	}
+	os.WriteFile(msgs, []byte(`[{"role": "tool", "content": "A"}]`), 0o666)
+	code, _, stderr = main1(t, file, "--weights", dir, "--messages", msgs)
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --messages: "+filepath.Join(dir, "tokenizer_config.json")+": the template refuses the conversation: no tools here") {
+		t.Errorf("refusal: code %d, stderr %q", code, stderr)
+	}
+	os.WriteFile(msgs, []byte(`{"role": "user"}`), 0o666)
+	code, _, stderr = main1(t, file, "--weights", dir, "--messages", msgs)
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --messages: "+msgs+": the messages are not a JSON list") {
+		t.Errorf("bad messages: code %d, stderr %q", code, stderr)
+	}
+	os.WriteFile(other, []byte("{% for %}"), 0o666)
+	code, _, stderr = main1(t, file, "--weights", dir, "--chat", "A", "--chat-template", other)
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --chat: "+other+":1:") {
+		t.Errorf("bad template: code %d, stderr %q", code, stderr)
+	}
+	os.Remove(filepath.Join(dir, "tokenizer_config.json"))
+	code, _, stderr = main1(t, file, "--weights", dir, "--chat", "A")
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --chat: "+dir+": no chat template (no chat_template.jinja, and no chat_template in tokenizer_config.json or chat_template.json)") {
+		t.Errorf("no template: code %d, stderr %q", code, stderr)
+	}
+}
+
+// TestGenerateText: --generate prints the tokens and, from the
+// checkpoint's tokenizer.json, their text; a tokenizer.json rlx cannot
+// read is a warning, and none is no text line.
+func TestGenerateText(t *testing.T) {
+	file, dir := chooserDir(t)
 	code, out, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3")
 	if code != 0 || !strings.Contains(out, "step 3: token 0 -> arg-max 1 (logit 2)\ntokens: 2,0,1,0\nlogits: tensor<4x3xf32>") || strings.Contains(out, "text:") || stderr != "" {
 		t.Errorf("no tokenizer: code %d, stdout %q, stderr %q", code, out, stderr)

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/internal/outfile"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/chat"
 	"github.com/rlx-compiler/rlx/runtime/decode"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -25,13 +27,14 @@ func (r *runner) decode(progs []*ref.Program) int {
 	// The vocabulary, read once, where the prompt or the text needs it.
 	var voc *vocab.Vocab
 	var vocErr error
-	if r.vocabPath() != "" && (r.o.prompt != "" || r.o.generate > 0) {
+	if r.vocabPath() != "" && (r.o.prompt != "" || r.o.chats() || r.o.generate > 0) {
 		voc, vocErr = vocab.Open(r.vocabPath())
 	}
 	tokens, err := r.promptTokens(voc, vocErr)
 	if err != nil {
 		return r.fail(err)
 	}
+	fed := len(tokens)
 	if m := r.o.maxTokens; m > 0 && len(tokens)+r.o.generate > m {
 		if r.o.generate == 0 {
 			return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
@@ -39,7 +42,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 		return r.fail(fmt.Errorf("--tokens lists %d tokens and --generate asks for %d more, more than --max-tokens %d", len(tokens), r.o.generate, m))
 	}
 	if len(tokens) == 0 {
-		return r.fail(errors.New("--prompt: the text has no tokens"))
+		return r.fail(fmt.Errorf("--%s: the text has no tokens", r.textFlag()))
 	}
 	w, err := r.weights(progs)
 	if err != nil {
@@ -53,10 +56,10 @@ func (r *runner) decode(progs []*ref.Program) int {
 		if err != nil {
 			return r.fail(err)
 		}
-		if r.o.prompt != "" {
+		if r.o.prompt != "" || r.o.chats() {
 			for _, tok := range tokens {
 				if tok >= d.Vocab {
-					return r.fail(ir.OpErrorPlain(p.Func(), "--prompt encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", tok, d.Vocab, r.vocabPath()))
+					return r.fail(ir.OpErrorPlain(p.Func(), "--%s encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", r.textFlag(), tok, d.Vocab, r.vocabPath()))
 				}
 			}
 		}
@@ -106,13 +109,16 @@ func (r *runner) decode(progs []*ref.Program) int {
 	if len(tokens) < asked && slices.Contains(stop, best) {
 		fmt.Fprintf(r.stdout, "stopped: %d is an end-of-sequence token (--ignore-eos goes on)\n", best)
 	}
-	if r.o.generate > 0 || r.o.prompt != "" {
+	if r.o.generate > 0 || r.o.prompt != "" || r.o.chats() {
 		ids := make([]string, len(tokens))
 		for i, tok := range tokens {
 			ids[i] = strconv.Itoa(tok)
 		}
 		fmt.Fprintf(r.stdout, "tokens: %s\n", strings.Join(ids, ","))
-		r.printText(voc, vocErr, tokens)
+		r.printText(voc, vocErr, "text", tokens)
+		if r.o.chats() && r.o.generate > 0 {
+			r.printText(voc, vocErr, "reply", tokens[fed:])
+		}
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
@@ -132,19 +138,70 @@ func (r *runner) stopTokens() ([]int, error) {
 }
 
 // promptTokens returns --tokens, or --prompt encoded in the vocabulary
-// v (or the error that opening it gave).
+// v (or the error that opening it gave), or --chat's or --messages'
+// conversation laid out by the chat template and encoded.
 func (r *runner) promptTokens(v *vocab.Vocab, vErr error) ([]int, error) {
-	if r.o.prompt == "" {
+	if r.o.sources() == 1 && r.o.tokens != "" {
 		return parseTokens(r.o.tokens)
 	}
+	flag := r.textFlag()
 	if vErr != nil {
-		return nil, fmt.Errorf("--prompt: %v", vErr)
+		return nil, fmt.Errorf("--%s: %v", flag, vErr)
 	}
-	ids, err := v.Encode(r.o.prompt, true)
+	text, special := r.o.prompt, true
+	if r.o.chats() {
+		var err error
+		if text, err = r.chatText(); err != nil {
+			return nil, fmt.Errorf("--%s: %v", flag, err)
+		}
+		special = false // the template wrote them
+	}
+	ids, err := v.Encode(text, special)
 	if err != nil {
-		return nil, fmt.Errorf("--prompt: %s: %v", r.vocabPath(), err)
+		return nil, fmt.Errorf("--%s: %s: %v", flag, r.vocabPath(), err)
 	}
 	return ids, nil
+}
+
+// textFlag names the flag the text to decode came from.
+func (r *runner) textFlag() string {
+	switch {
+	case r.o.chat != "":
+		return "chat"
+	case r.o.messages != "":
+		return "messages"
+	}
+	return "prompt"
+}
+
+// chatText lays out --chat (after --system) or --messages with the chat
+// template of --chat-template, else of the vocabulary's checkpoint,
+// opening the assistant's turn.
+func (r *runner) chatText() (string, error) {
+	path := r.o.chatTemplate
+	if path == "" {
+		path = r.vocabPath()
+	}
+	t, err := chat.Open(path)
+	if err != nil {
+		return "", err
+	}
+	var msgs []chat.Message
+	if r.o.messages != "" {
+		data, err := os.ReadFile(r.o.messages)
+		if err != nil {
+			return "", err
+		}
+		if msgs, err = chat.ReadMessages(data); err != nil {
+			return "", fmt.Errorf("%s: %v", r.o.messages, err)
+		}
+	} else {
+		if r.o.system != "" {
+			msgs = append(msgs, chat.Message{Role: "system", Content: r.o.system})
+		}
+		msgs = append(msgs, chat.Message{Role: "user", Content: r.o.chat})
+	}
+	return t.Render(msgs, true)
 }
 
 // vocabPath is where the vocabulary is read: --vocab, else --weights.
@@ -159,7 +216,7 @@ func (r *runner) vocabPath() string {
 // err is what opening it gave), when there is one; a vocabulary that cannot be read (or that --vocab
 // names and is not there) or does not hold the tokens is a warning on
 // stderr.
-func (r *runner) printText(v *vocab.Vocab, err error, tokens []int) {
+func (r *runner) printText(v *vocab.Vocab, err error, label string, tokens []int) {
 	if r.vocabPath() == "" || errors.Is(err, vocab.ErrNone) && r.o.vocab == "" {
 		return
 	}
@@ -171,7 +228,7 @@ func (r *runner) printText(v *vocab.Vocab, err error, tokens []int) {
 		fmt.Fprintf(r.stderr, "rlx-run: warning: no text for the tokens: %v\n", err)
 		return
 	}
-	fmt.Fprintf(r.stdout, "text: %s\n", strconv.Quote(text))
+	fmt.Fprintf(r.stdout, "%s: %s\n", label, strconv.Quote(text))
 }
 
 // located keeps a step's diagnostic located at its op, with the step in

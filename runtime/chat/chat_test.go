@@ -1,0 +1,254 @@
+package chat
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/vocab"
+)
+
+// chatML is the layout of Qwen's templates, reduced.
+const chatML = `{%- for m in messages %}{{ '<|im_start|>' + m.role + '\n' + m.content + '<|im_end|>\n' }}{%- endfor %}
+{%- if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{%- endif %}`
+
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func render(t *testing.T, tmpl *Template, gen bool, msgs ...Message) string {
+	t.Helper()
+	out, err := tmpl.Render(msgs, gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestOpen finds the template where transformers looks for it, in its
+// order, with the special tokens of tokenizer_config.json.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(dir); !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), "no chat_template.jinja, and no chat_template in tokenizer_config.json or chat_template.json") {
+		t.Errorf("empty directory: %v", err)
+	}
+	write(t, dir, "chat_template.json", `{"chat_template": "J{{ bos_token }}"}`)
+	tmpl, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, tmpl, false); got != "J" || tmpl.Source != filepath.Join(dir, "chat_template.json") {
+		t.Errorf("chat_template.json: %q from %s", got, tmpl.Source)
+	}
+	write(t, dir, "tokenizer_config.json", `{"bos_token": {"content": "<s>", "lstrip": false}, "eos_token": "</s>",
+	  "chat_template": "C{{ bos_token }}{{ eos_token }}"}`)
+	weights := write(t, dir, "model.safetensors", "")
+	if tmpl, err = Open(weights); err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, tmpl, false); got != "C<s></s>" {
+		t.Errorf("tokenizer_config.json: %q", got)
+	}
+	write(t, dir, "tokenizer_config.json", `{"chat_template": [{"name": "tool_use", "template": "T"}, {"name": "default", "template": "D"}]}`)
+	if tmpl, err = Open(dir); err != nil || render(t, tmpl, false) != "D" {
+		t.Errorf("named templates: %v", err)
+	}
+	write(t, dir, "chat_template.jinja", chatML)
+	if tmpl, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	got := render(t, tmpl, true, Message{Role: "system", Content: "Be brief."}, Message{Role: "user", Content: "Hi"})
+	if want := "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"; got != want {
+		t.Errorf("chat_template.jinja: %q, want %q", got, want)
+	}
+	// A template file named itself; the directory's tokens.
+	other := write(t, t.TempDir(), "mine.jinja", "{{ messages[0].content | upper }}{{ eos_token }}")
+	if tmpl, err = Open(other); err != nil || render(t, tmpl, false, Message{Role: "user", Content: "a"}) != "A" {
+		t.Errorf("a .jinja file: %v", err)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{`{"chat_template": [{"name": "tool_use", "template": "T"}]}`, `tokenizer_config.json: chat_template lists no "default" template (it has "tool_use")`},
+		{`{"chat_template": 3}`, "tokenizer_config.json: chat_template is neither a string nor a list of {name, template}"},
+		{`{"bos_token": 3}`, "tokenizer_config.json: bos_token: 3 is neither a string nor {\"content\": ...}"},
+		{`{"chat_template": "{% if %}"}`, "tokenizer_config.json:1:"},
+		{`{`, "tokenizer_config.json: unexpected end of JSON input"},
+	} {
+		d := t.TempDir()
+		write(t, d, "tokenizer_config.json", tc.config)
+		if _, err := Open(d); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+	if _, err := Open(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing path opened")
+	}
+}
+
+// TestOpenGGUF reads tokenizer.chat_template, the special tokens' text
+// from the vocabulary's pieces.
+func TestOpenGGUF(t *testing.T) {
+	file := func(kv map[string]any) string {
+		var w gguf.Writer
+		w.Add("general.architecture", "llama")
+		w.Add("tokenizer.ggml.model", "gpt2")
+		w.Add("tokenizer.ggml.tokens", []string{"<s>", "</s>", "a"})
+		w.Add("tokenizer.ggml.token_type", []int32{3, 3, 1})
+		for k, v := range kv {
+			w.Add(k, v)
+		}
+		path := filepath.Join(t.TempDir(), "m.gguf")
+		if err := w.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	path := file(map[string]any{"tokenizer.chat_template": "{{ bos_token }}[{{ messages[0].content }}]{{ eos_token }}",
+		"tokenizer.ggml.bos_token_id": uint32(0), "tokenizer.ggml.eos_token_id": uint32(1)})
+	tmpl, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, tmpl, true, Message{Role: "user", Content: "q"}); got != "<s>[q]</s>" {
+		t.Errorf("GGUF: %q", got)
+	}
+	if _, err := Open(file(nil)); !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), "no tokenizer.chat_template") {
+		t.Errorf("no template: %v", err)
+	}
+	if _, err := Open(file(map[string]any{"tokenizer.chat_template": "x", "tokenizer.ggml.eos_token_id": uint32(7)})); err == nil || !strings.Contains(err.Error(), "tokenizer.ggml.eos_token_id is not a token of its vocabulary") {
+		t.Errorf("eos past the vocabulary: %v", err)
+	}
+}
+
+// TestRender: raise_exception's message, located; strftime_now at Now;
+// content given as parts; extra keys; messages read from JSON in order.
+func TestRender(t *testing.T) {
+	tmpl, err := Parse("t.jinja", `{% if messages[0].role != 'user' %}{{ raise_exception('Conversations must start with the user') }}{% endif %}`+
+		`{{ strftime_now('%d %b %Y') }}|{% for p in messages[0].content %}{{ p.text }}{% endfor %}|{{ messages[0].name }}`, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl.Now = time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
+	msgs, err := ReadMessages([]byte(`[{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}], "name": "n"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, tmpl, false, msgs...); got != "06 Dec 2026|ab|n" {
+		t.Errorf("render: %q", got)
+	}
+	if _, err := tmpl.Render([]Message{{Role: "system", Content: "x"}}, false); err == nil || err.Error() != "t.jinja: the template refuses the conversation: Conversations must start with the user" {
+		t.Errorf("raise_exception: %v", err)
+	}
+	for _, tc := range []struct{ json, want string }{
+		{`{}`, "the messages are not a JSON list"},
+		{`[3]`, "message 0 is not an object"},
+		{`[{"content": "x"}]`, `message 0 has no "role" string`},
+		{`[{"role": "user"}]`, `message 0 has no "content"`},
+		{`[`, ""},
+	} {
+		if _, err := ReadMessages([]byte(tc.json)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.json, err, tc.want)
+		}
+	}
+}
+
+// TestApplyChatTemplate checks Render and the vocabulary's Encode
+// together against transformers' apply_chat_template
+// (testdata/apply.json, tools/hf-fixtures/chat_tokens.py on the GPU
+// machine): ten real templates (runtime/jinja/testdata/templates) on
+// runtime/vocab's library-made vocabularies of their layouts, four
+// conversations each with and without the generation prompt: the text
+// (tokenize=False) and the ids (tokenize=True, the text encoded without
+// the vocabulary's own specials), or the template's refusal.
+func TestApplyChatTemplate(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "apply.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Now   string `json:"now"`
+		Cases []struct {
+			Vocab, Template string
+			BOS             *string           `json:"bos_token"`
+			EOS             *string           `json:"eos_token"`
+			Messages        []json.RawMessage `json:"messages"`
+			Gen             bool              `json:"add_generation_prompt"`
+			Text            *string           `json:"text"`
+			IDs             []int             `json:"ids"`
+			Error           string            `json:"error"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &fx); err != nil {
+		t.Fatal(err)
+	}
+	now, err := time.Parse("2006-01-02", fx.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocabs := map[string]*vocab.Vocab{}
+	texts, ids, refused := 0, 0, 0
+	for i, c := range fx.Cases {
+		v := vocabs[c.Vocab]
+		if v == nil {
+			if v, err = vocab.Open(filepath.Join("..", "vocab", "testdata", "hf", c.Vocab, "tokenizer.json")); err != nil {
+				t.Fatal(err)
+			}
+			vocabs[c.Vocab] = v
+		}
+		src, err := os.ReadFile(filepath.Join("..", "jinja", "testdata", "templates", c.Template+".jinja"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		str := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		tmpl, err := Parse(c.Template, string(src), str(c.BOS), str(c.EOS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl.Now = now
+		list, err := json.Marshal(c.Messages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, err := ReadMessages(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := tmpl.Render(msgs, c.Gen)
+		if c.Error != "" {
+			if err == nil || !strings.HasSuffix(err.Error(), ": the template refuses the conversation: "+c.Error) {
+				t.Errorf("case %d (%s): %v, transformers refused with %q", i, c.Template, err, c.Error)
+			}
+			refused++
+			continue
+		}
+		if err != nil || text != str(c.Text) {
+			t.Errorf("case %d (%s): %q (%v), transformers %q", i, c.Template, text, err, str(c.Text))
+			continue
+		}
+		texts++
+		got, err := v.Encode(text, false)
+		if err != nil || !slices.Equal(got, c.IDs) {
+			t.Errorf("case %d (%s on %s): ids %v (%v), transformers %v", i, c.Template, c.Vocab, got, err, c.IDs)
+			continue
+		}
+		ids++
+	}
+	if len(fx.Cases) != 80 || texts != 76 || ids != 76 || refused != 4 {
+		t.Errorf("%d cases: %d texts and %d id lists equal, %d refusals", len(fx.Cases), texts, ids, refused)
+	}
+}
