@@ -30,6 +30,12 @@ type Template struct {
 	BOS, EOS string
 	// Now is the time strftime_now formats (the current time when zero).
 	Now time.Time
+	// Vars are further variables the template reads, as the keyword
+	// arguments of apply_chat_template: tools (a list of function
+	// schemas), enable_thinking (Qwen3), documents, ... (package jinja's
+	// values; DecodeJSON reads them). The conversation and the special
+	// tokens take precedence.
+	Vars map[string]any
 
 	t *jinja.Template
 }
@@ -259,12 +265,14 @@ func (t *Template) Render(messages []Message, addGenerationPrompt bool) (string,
 		}
 		list[i] = d
 	}
-	vars := map[string]any{
-		"messages":              list,
-		"add_generation_prompt": addGenerationPrompt,
-		"bos_token":             t.BOS,
-		"eos_token":             t.EOS,
+	vars := map[string]any{}
+	for k, v := range t.Vars {
+		vars[k] = v
 	}
+	vars["messages"] = list
+	vars["add_generation_prompt"] = addGenerationPrompt
+	vars["bos_token"] = t.BOS
+	vars["eos_token"] = t.EOS
 	now := t.Now
 	if now.IsZero() {
 		now = time.Now()

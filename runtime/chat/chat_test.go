@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/jinja"
 	"github.com/rlx-compiler/rlx/runtime/vocab"
 )
 
@@ -167,7 +168,9 @@ func TestRender(t *testing.T) {
 // (testdata/apply.json, tools/hf-fixtures/chat_tokens.py on the GPU
 // machine): ten real templates (runtime/jinja/testdata/templates) on
 // runtime/vocab's library-made vocabularies of their layouts, four
-// conversations each with and without the generation prompt: the text
+// conversations each with and without the generation prompt, and one
+// with tools offered (four templates) or Qwen3's enable_thinking=False
+// (Template.Vars): the text
 // (tokenize=False) and the ids (tokenize=True, the text encoded without
 // the vocabulary's own specials), or the template's refusal.
 func TestApplyChatTemplate(t *testing.T) {
@@ -183,6 +186,7 @@ func TestApplyChatTemplate(t *testing.T) {
 			EOS             *string           `json:"eos_token"`
 			Messages        []json.RawMessage `json:"messages"`
 			Gen             bool              `json:"add_generation_prompt"`
+			Vars            json.RawMessage   `json:"vars"`
 			Text            *string           `json:"text"`
 			IDs             []int             `json:"ids"`
 			Error           string            `json:"error"`
@@ -220,6 +224,16 @@ func TestApplyChatTemplate(t *testing.T) {
 			t.Fatal(err)
 		}
 		tmpl.Now = now
+		vars, err := jinja.DecodeJSON(c.Vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range vars.(*jinja.Dict).Keys() {
+			if tmpl.Vars == nil {
+				tmpl.Vars = map[string]any{}
+			}
+			tmpl.Vars[k.(string)], _ = vars.(*jinja.Dict).Get(k)
+		}
 		list, err := json.Marshal(c.Messages)
 		if err != nil {
 			t.Fatal(err)
@@ -248,7 +262,7 @@ func TestApplyChatTemplate(t *testing.T) {
 		}
 		ids++
 	}
-	if len(fx.Cases) != 80 || texts != 76 || ids != 76 || refused != 4 {
+	if len(fx.Cases) != 92 || texts != 88 || ids != 88 || refused != 4 {
 		t.Errorf("%d cases: %d texts and %d id lists equal, %d refusals", len(fx.Cases), texts, ids, refused)
 	}
 }

@@ -5,7 +5,9 @@ and runtime/vocab to be checked against it together: real chat templates
 vocabularies of the same layout (runtime/vocab/testdata/hf), each
 rendered (tokenize=False) and tokenised (tokenize=True, which encodes the
 rendered text with add_special_tokens=False) for a few conversations,
-with and without the generation prompt. A template that refuses a
+with and without the generation prompt, and for some templates with
+further variables (tools offered, Qwen3's enable_thinking=False). A
+template that refuses a
 conversation (raise_exception) is recorded with its message.
 
 Usage: python3 chat_tokens.py --root . --out chat_tokens.json
@@ -42,6 +44,21 @@ CONVERSATIONS = [
     [{"role": "user", "content": "  spaces  and\nnewlines\n\n"}],
 ]
 
+TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "The weather in a city, now.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "The city's name"},
+                                                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+                   "required": ["city"]}}}]
+
+# Further keyword arguments (the template's variables) for some templates:
+# tools offered, and Qwen3's thinking switched off.
+VARS = {
+    "qwen3-0.6b": [{"enable_thinking": False}, {"tools": TOOLS}],
+    "qwq-32b": [{"tools": TOOLS}],
+    "llama-3.3-70b-instruct": [{"tools": TOOLS}, {"tools": TOOLS, "tools_in_user_message": False}],
+    "mistral-nemo-instruct-2407": [{"tools": TOOLS}],
+}
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -57,13 +74,13 @@ def main():
         tok = PreTrainedTokenizerFast(tokenizer_file=os.path.join(args.root, "runtime/vocab/testdata/hf", vocab, "tokenizer.json"),
                                       bos_token=bos, eos_token=eos)
         tok.chat_template = template
-        for conv in CONVERSATIONS:
+        for conv, extra in [(c, {}) for c in CONVERSATIONS] + [(CONVERSATIONS[1], v) for v in VARS.get(name, [])]:
             for gen in (True, False):
                 case = {"vocab": vocab, "template": name, "bos_token": bos, "eos_token": eos,
-                        "messages": conv, "add_generation_prompt": gen}
+                        "messages": conv, "add_generation_prompt": gen, "vars": extra}
                 try:
-                    case["text"] = tok.apply_chat_template(conv, add_generation_prompt=gen, tokenize=False)
-                    ids = tok.apply_chat_template(conv, add_generation_prompt=gen, tokenize=True)
+                    case["text"] = tok.apply_chat_template(conv, add_generation_prompt=gen, tokenize=False, **extra)
+                    ids = tok.apply_chat_template(conv, add_generation_prompt=gen, tokenize=True, **extra)
                     if not isinstance(ids, list):
                         ids = ids["input_ids"]
                     case["ids"] = [int(x) for x in ids]

@@ -84,6 +84,10 @@ decoding (a decode-step function, as rlx-import writes them):
                           [{"role": "user", "content": "..."}, ...]
   --chat-template PATH    the template: a .jinja file, a checkpoint directory
                           or a GGUF file (default: --vocab, else --weights)
+  --tools FILE.json       with --chat or --messages: the tools (function
+                          schemas) the template offers the model
+  --chat-var NAME=JSON    with --chat or --messages: a variable for the
+                          template, such as enable_thinking=false (repeatable)
   --vocab PATH            the vocabulary: a tokenizer.json, a checkpoint
                           directory or a GGUF file (default: --weights)
   --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
@@ -109,7 +113,8 @@ type options struct {
 	input, entry, weights, inputs, outDir, compareWith string
 	saveInputs, saveWeights                            string
 	tokens, logits, prompt, vocab                      string
-	chat, system, messages, chatTemplate               string
+	chat, system, messages, chatTemplate, tools        string
+	chatVars                                           []string
 	seed                                               uint64
 	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
@@ -171,6 +176,11 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.system, "system", "", "")
 	fs.StringVar(&o.messages, "messages", "", "")
 	fs.StringVar(&o.chatTemplate, "chat-template", "", "")
+	fs.StringVar(&o.tools, "tools", "", "")
+	fs.Func("chat-var", "", func(v string) error {
+		o.chatVars = append(o.chatVars, v)
+		return nil
+	})
 	fs.StringVar(&o.logits, "logits", "", "")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "")
 	fs.IntVar(&o.generate, "generate", 0, "")
@@ -246,8 +256,8 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens, --prompt, --chat or --messages")
 	case o.system != "" && o.chat == "":
 		return nil, errors.New("--system applies to --chat, which is not given")
-	case o.chatTemplate != "" && !o.chats():
-		return nil, errors.New("--chat-template applies to --chat and --messages, which are not given")
+	case (o.chatTemplate != "" || o.tools != "" || len(o.chatVars) > 0) && !o.chats():
+		return nil, errors.New("--chat-template, --tools and --chat-var apply to --chat and --messages, which are not given")
 	case o.sources() > 0 && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens, --prompt, --chat and --messages decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
 	case (o.prompt != "" || o.chats()) && o.vocab == "" && o.weights == "":

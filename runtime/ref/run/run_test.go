@@ -84,7 +84,8 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--tokens", "1", "--repetition-penalty", "1.1"}, "rlx-run: error: --repetition-penalty applies to --generate, which is not given"},
 		{[]string{file, "--chat", "a", "--messages", "m.json"}, "rlx-run: error: give one of --tokens, --prompt, --chat and --messages"},
 		{[]string{file, "--tokens", "1", "--system", "s"}, "rlx-run: error: --system applies to --chat, which is not given"},
-		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template applies to --chat and --messages, which are not given"},
+		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat and --messages, which are not given"},
+		{[]string{file, "--tokens", "1", "--chat-var", "x=1"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat and --messages, which are not given"},
 		{[]string{file, "--chat", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary"},
 		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},
@@ -227,6 +228,28 @@ func TestChat(t *testing.T) {
 	code, out, _ = main1(t, file, "--weights", dir, "--chat", "A", "--chat-template", other)
 	if code != 0 || !strings.Contains(out, "tokens: 0,2\n") {
 		t.Errorf("--chat-template: code %d, stdout %q", code, out)
+	}
+	// --chat-var and --tools reach the template as variables.
+	os.WriteFile(other, []byte("{{ messages[0].content }}{% if extra %} B{% endif %}{% for t in tools %}{{ t.name }}{% endfor %}"), 0o666)
+	tools := filepath.Join(t.TempDir(), "tools.json")
+	os.WriteFile(tools, []byte(`[{"name": "A"}, {"name": "A"}]`), 0o666)
+	code, out, stderr = main1(t, file, "--weights", dir, "--chat", "A", "--chat-template", other, "--chat-var", "extra=true", "--tools", tools)
+	if code != 0 || !strings.Contains(out, "tokens: 0,2,0,0\ntext: \"A BAA\"\n") {
+		t.Errorf("--chat-var, --tools: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--chat-var", "extra"}, `rlx-run: error: --chat: --chat-var "extra": want NAME=JSON (enable_thinking=false)`},
+		{[]string{"--chat-var", "extra=yes"}, `rlx-run: error: --chat: --chat-var extra: "yes" is not JSON (a string needs its quotes: extra='"text"')`},
+		{[]string{"--tools", other}, "rlx-run: error: --chat: --tools: " + other + ": "},
+		{[]string{"--tools", filepath.Join(dir, "tokenizer_config.json")}, "rlx-run: error: --chat: --tools: " + filepath.Join(dir, "tokenizer_config.json") + ": the tools are not a JSON list"},
+	} {
+		code, _, stderr = main1(t, append([]string{file, "--weights", dir, "--chat", "A", "--chat-template", other}, tc.args...)...)
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
+		}
 	}
 	os.WriteFile(msgs, []byte(`[{"role": "tool", "content": "A"}]`), 0o666)
 	code, _, stderr = main1(t, file, "--weights", dir, "--messages", msgs)

@@ -13,6 +13,7 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/chat"
 	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/jinja"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/vocab"
@@ -186,6 +187,9 @@ func (r *runner) chatText() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if t.Vars, err = r.chatVars(); err != nil {
+		return "", err
+	}
 	var msgs []chat.Message
 	if r.o.messages != "" {
 		data, err := os.ReadFile(r.o.messages)
@@ -202,6 +206,38 @@ func (r *runner) chatText() (string, error) {
 		msgs = append(msgs, chat.Message{Role: "user", Content: r.o.chat})
 	}
 	return t.Render(msgs, true)
+}
+
+// chatVars reads --tools and --chat-var: the template's further
+// variables.
+func (r *runner) chatVars() (map[string]any, error) {
+	vars := map[string]any{}
+	if r.o.tools != "" {
+		data, err := os.ReadFile(r.o.tools)
+		if err != nil {
+			return nil, err
+		}
+		tools, err := jinja.DecodeJSON(data)
+		if _, isList := tools.([]any); err == nil && !isList {
+			err = errors.New("the tools are not a JSON list")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--tools: %s: %v", r.o.tools, err)
+		}
+		vars["tools"] = tools
+	}
+	for _, nv := range r.o.chatVars {
+		name, value, ok := strings.Cut(nv, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--chat-var %q: want NAME=JSON (enable_thinking=false)", nv)
+		}
+		v, err := jinja.DecodeJSON([]byte(value))
+		if err != nil {
+			return nil, fmt.Errorf("--chat-var %s: %q is not JSON (a string needs its quotes: %s='\"text\"')", name, value, name)
+		}
+		vars[name] = v
+	}
+	return vars, nil
 }
 
 // vocabPath is where the vocabulary is read: --vocab, else --weights.
