@@ -1,6 +1,8 @@
 package decode
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -193,4 +195,43 @@ func softmax(z []float64, keep []bool) []float64 {
 		}
 	}
 	return p
+}
+
+// GenerationConfig returns how transformers' generate samples for a
+// checkpoint's generation_config.json (data) when it is given no sampling
+// arguments: greedy unless do_sample, then temperature, top_k and top_p
+// as the file gives them or transformers' defaults (1, 50, 1), min_p
+// where given; repetition_penalty in either case. Seed is left 0.
+func GenerationConfig(data []byte) (Sampling, error) {
+	var c struct {
+		DoSample          *bool    `json:"do_sample"`
+		Temperature       *float64 `json:"temperature"`
+		TopK              *int     `json:"top_k"`
+		TopP              *float64 `json:"top_p"`
+		MinP              *float64 `json:"min_p"`
+		RepetitionPenalty *float64 `json:"repetition_penalty"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Sampling{}, err
+	}
+	or := func(p *float64, d float64) float64 {
+		if p == nil {
+			return d
+		}
+		return *p
+	}
+	s := Sampling{RepetitionPenalty: or(c.RepetitionPenalty, 1)}
+	if c.DoSample != nil && *c.DoSample {
+		s.Temperature, s.TopP, s.MinP, s.TopK = or(c.Temperature, 1), or(c.TopP, 1), or(c.MinP, 0), 50
+		if c.TopK != nil {
+			s.TopK = *c.TopK
+		}
+		if s.Temperature == 0 {
+			return Sampling{}, errors.New("do_sample with temperature 0 (transformers refuses it too)")
+		}
+	}
+	if err := s.Check(); err != nil {
+		return Sampling{}, err
+	}
+	return s, nil
 }

@@ -306,3 +306,72 @@ func TestTransformersGenerate(t *testing.T) {
 	}
 	t.Logf("%d steps, %.1f tokens kept a step of 48", steps, float64(kept)/float64(steps))
 }
+
+// TestGenerationConfig: the Sampling GenerationConfig reads from a
+// generation_config.json gives the distributions transformers' generate
+// drew each token from when it had only that file to go by
+// (testdata/genconfig.json, tools/hf-fixtures/genconfig.py on the GPU
+// machine: Qwen3's and Llama 3's settings, min-p with a repetition
+// penalty, greedy with one, do_sample alone; a tiny random Llama of 96
+// tokens, three prompts each), top_k's default of 50 among them.
+func TestGenerationConfig(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "genconfig.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Cases []struct {
+			Name   string `json:"name"`
+			Config string `json:"generation_config"`
+			Steps  []struct {
+				Tokens []int     `json:"tokens"`
+				Logits []float32 `json:"logits"`
+				Probs  []float64 `json:"probs"`
+				Next   int       `json:"next"`
+			} `json:"steps"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	for _, c := range w.Cases {
+		s, err := GenerationConfig([]byte(c.Config))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		greedy := s.Temperature == 0
+		if greedy {
+			s.Temperature = 1 // the scores generate took the arg-max of
+		}
+		for j, step := range c.Steps {
+			steps++
+			p := s.Probabilities(step.Tokens, step.Logits)
+			for i := range p {
+				if math.Abs(p[i]-step.Probs[i]) > 1e-6 || (p[i] == 0) != (step.Probs[i] == 0) {
+					t.Errorf("%s step %d: token %d %v, transformers %v", c.Name, j, i, p[i], step.Probs[i])
+					break
+				}
+			}
+			if greedy && ArgMax(s.Penalized(step.Tokens, step.Logits)) != step.Next {
+				t.Errorf("%s step %d: greedy pick differs from transformers' %d", c.Name, j, step.Next)
+			}
+		}
+	}
+	if len(w.Cases) != 15 || steps < 80 {
+		t.Errorf("%d cases, %d steps", len(w.Cases), steps)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{`{"do_sample": true, "temperature": 0}`, "do_sample with temperature 0"},
+		{`{"do_sample": true, "top_p": 2}`, "top-p must be in [0, 1]"},
+		{`{"repetition_penalty": -1}`, "the repetition penalty must be positive"},
+		{`[`, "unexpected end of JSON input"},
+	} {
+		if _, err := GenerationConfig([]byte(tc.config)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+	if s, err := GenerationConfig([]byte(`{"do_sample": false, "temperature": 0.7, "top_k": 5}`)); err != nil || s != (Sampling{RepetitionPenalty: 1}) {
+		t.Errorf("greedy: %+v, %v", s, err)
+	}
+}

@@ -104,6 +104,10 @@ decoding (a decode-step function, as rlx-import writes them):
                           whose probabilities reach P (default 1: all)
   --min-p P               with --temperature: keep the tokens at least P
                           times as likely as the most likely (default 0: all)
+  --generation-config     with --generate: sample as the checkpoint's
+                          generation_config.json says, as transformers'
+                          generate does by default (the flags above and
+                          below override it)
   --repetition-penalty R  with --generate: divide the positive logits of the
                           tokens already in the sequence by R and multiply
                           the negative ones (default 1: none), greedy or not
@@ -118,10 +122,13 @@ type options struct {
 	seed                                               uint64
 	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
-	allowUnregistered, profile, ignoreEOS              bool
-	backend, compareBackend, planJSON                  string
-	plan, carry                                        bool
-	align, guard                                       int64
+	allowUnregistered, profile, ignoreEOS, genConfig   bool
+	// sampling names the sampling flags given, which override
+	// --generation-config.
+	sampling                          map[string]bool
+	backend, compareBackend, planJSON string
+	plan, carry                       bool
+	align, guard                      int64
 	// maxMemory is the --max-memory budget in bytes (0: none).
 	maxMemory int64
 }
@@ -190,6 +197,7 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.Float64Var(&o.topP, "top-p", 1, "")
 	fs.Float64Var(&o.minP, "min-p", 0, "")
 	fs.Float64Var(&o.penalty, "repetition-penalty", 1, "")
+	fs.BoolVar(&o.genConfig, "generation-config", false, "")
 	o.maxMemory = physicalMemory() / 2
 	fs.Func("max-memory", "", func(v string) (err error) {
 		o.maxMemory, err = parseSize(v)
@@ -248,7 +256,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--temperature applies to --generate, which is not given")
 	case o.penalty != 1 && o.generate == 0:
 		return nil, errors.New("--repetition-penalty applies to --generate, which is not given")
-	case (o.topK != 0 || o.topP != 1 || o.minP != 0) && o.temperature == 0:
+	case o.genConfig && o.generate == 0:
+		return nil, errors.New("--generation-config applies to --generate, which is not given")
+	case (o.topK != 0 || o.topP != 1 || o.minP != 0) && o.temperature == 0 && !o.genConfig:
 		return nil, errors.New("--top-k, --top-p and --min-p apply to sampling: give --temperature too")
 	case o.sources() > 1:
 		return nil, errors.New("give one of --tokens, --prompt, --chat and --messages")
@@ -265,6 +275,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.sampling = map[string]bool{}
+	for _, name := range []string{"temperature", "top-k", "top-p", "min-p", "repetition-penalty"} {
+		o.sampling[name] = set[name]
+	}
 	switch {
 	case set["tolerance"] && o.compareWith == "":
 		return nil, errors.New("--tolerance applies to --compare-with, which is not given")

@@ -82,6 +82,7 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--tokens", "1", "--generate", "2", "--top-k", "5"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
 		{[]string{file, "--tokens", "1", "--generate", "2", "--min-p", "0.1"}, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling: give --temperature too"},
 		{[]string{file, "--tokens", "1", "--repetition-penalty", "1.1"}, "rlx-run: error: --repetition-penalty applies to --generate, which is not given"},
+		{[]string{file, "--tokens", "1", "--generation-config"}, "rlx-run: error: --generation-config applies to --generate, which is not given"},
 		{[]string{file, "--chat", "a", "--messages", "m.json"}, "rlx-run: error: give one of --tokens, --prompt, --chat and --messages"},
 		{[]string{file, "--tokens", "1", "--system", "s"}, "rlx-run: error: --system applies to --chat, which is not given"},
 		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat and --messages, which are not given"},
@@ -361,6 +362,36 @@ func TestGenerateText(t *testing.T) {
 	}
 	if code, out, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--repetition-penalty", "4"); code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\n") {
 		t.Errorf("--repetition-penalty 4: code %d, stdout %q", code, out)
+	}
+	// A step function's capacity (rlx.max_tokens) bounds --generate.
+	capped := filepath.Join(t.TempDir(), "capped.mlir")
+	os.WriteFile(capped, []byte(strings.Replace(chooser, `{rlx.name = "logits"}) {`, `{rlx.name = "logits"}) attributes {rlx.max_tokens = 2 : i64} {`, 1)), 0o666)
+	if code, _, stderr := main1(t, capped, "--weights", dir, "--tokens", "2", "--generate", "3"); code != 1 || !strings.Contains(stderr, "1 tokens and 3 to generate exceed the model's capacity of 2") {
+		t.Errorf("capacity: code %d, stderr %q", code, stderr)
+	}
+	// --generation-config takes the checkpoint's settings, the flags
+	// given over them; sampling at temperature 5 with transformers'
+	// default top-k of 50 draws as the flags saying so do.
+	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": false, "repetition_penalty": 0.25}`), 0o666)
+	if code, out, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config"); code != 0 || !strings.Contains(out, "tokens: 2,2,2,2\n") {
+		t.Errorf("--generation-config: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if code, out, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config", "--repetition-penalty", "1"); code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\n") {
+		t.Errorf("--generation-config overridden: code %d, stdout %q", code, out)
+	}
+	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": true, "temperature": 5}`), 0o666)
+	_, fromConfig, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "6", "--generation-config", "--seed", "3")
+	_, fromFlags, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "6", "--temperature", "5", "--top-k", "50", "--seed", "3")
+	if i := strings.Index(fromConfig, "tokens: "); i < 0 || fromConfig[i:] != fromFlags[strings.Index(fromFlags, "tokens: "):] {
+		t.Errorf("--generation-config sampling: %q, the flags: %q", fromConfig, fromFlags)
+	}
+	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": true, "temperature": 0}`), 0o666)
+	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config: "+filepath.Join(dir, "generation_config.json")+": do_sample with temperature 0") {
+		t.Errorf("bad config: code %d, stderr %q", code, stderr)
+	}
+	os.Remove(filepath.Join(dir, "generation_config.json"))
+	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config: open "+filepath.Join(dir, "generation_config.json")) {
+		t.Errorf("no config: code %d, stderr %q", code, stderr)
 	}
 	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "2", "--temperature", "-1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generate: the temperature must be 0 (greedy) or positive, got -1") {
 		t.Errorf("negative temperature: code %d, stderr %q", code, stderr)

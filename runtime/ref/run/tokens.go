@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,10 @@ func (r *runner) decode(progs []*ref.Program) int {
 				return r.fail(err)
 			}
 			d.Stop = stop
-			sampling := decode.Sampling{Temperature: r.o.temperature, TopK: r.o.topK, TopP: r.o.topP, MinP: r.o.minP, RepetitionPenalty: r.o.penalty, Seed: r.o.seed}
+			sampling, serr := r.sampling()
+			if serr != nil {
+				return r.fail(serr)
+			}
 			if d.Pick, err = sampling.Sampler(); err != nil {
 				return r.fail(fmt.Errorf("--generate: %v", err))
 			}
@@ -123,6 +127,41 @@ func (r *runner) decode(progs []*ref.Program) int {
 	}
 	fmt.Fprintf(r.stdout, "logits: %s checksum %016x\n", logits[0].Type(), ref.Checksum(logits[0]))
 	return 0
+}
+
+// sampling returns how --generate picks its tokens: the sampling flags,
+// over the checkpoint's generation_config.json with --generation-config.
+func (r *runner) sampling() (decode.Sampling, error) {
+	o := r.o
+	s := decode.Sampling{Temperature: o.temperature, TopK: o.topK, TopP: o.topP, MinP: o.minP, RepetitionPenalty: o.penalty}
+	if o.genConfig {
+		name := filepath.Join(r.vocabPath(), "generation_config.json")
+		if st, err := os.Stat(r.vocabPath()); err == nil && !st.IsDir() {
+			name = filepath.Join(filepath.Dir(r.vocabPath()), "generation_config.json")
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return s, fmt.Errorf("--generation-config: %v", err)
+		}
+		c, err := decode.GenerationConfig(data)
+		if err != nil {
+			return s, fmt.Errorf("--generation-config: %s: %v", name, err)
+		}
+		for flag, v := range map[string]func(){
+			"temperature":        func() { c.Temperature = o.temperature },
+			"top-k":              func() { c.TopK = o.topK },
+			"top-p":              func() { c.TopP = o.topP },
+			"min-p":              func() { c.MinP = o.minP },
+			"repetition-penalty": func() { c.RepetitionPenalty = o.penalty },
+		} {
+			if o.sampling[flag] {
+				v()
+			}
+		}
+		s = c
+	}
+	s.Seed = o.seed
+	return s, nil
 }
 
 // stopTokens returns the checkpoint's end-of-sequence tokens, where
