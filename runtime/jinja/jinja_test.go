@@ -1,7 +1,9 @@
 package jinja
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -113,5 +115,19 @@ func FuzzRender(f *testing.F) {
 			return
 		}
 		_, _ = tp.RenderAt(vars, fixtureNow)
+	})
+}
+
+// FuzzDecodeJSON: DecodeJSON never panics, and reads exactly the valid
+// JSON that is not nested past maxDepth.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`[{"role": "user", "content": "hi"}]`, `{"a": [1, 2.5, -3e400, true, null, "\u00e9"]}`, `[`, `{"a" 1}`, `1 2`, `"x"`, `[[[[]]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := DecodeJSON(data)
+		if valid := json.Valid(data); valid != (err == nil) && !(valid && strings.Contains(fmt.Sprint(err), "nested more than")) {
+			t.Errorf("%q: valid %v, DecodeJSON error %v", data, valid, err)
+		}
 	})
 }
