@@ -163,34 +163,39 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// TestApplyChatTemplate checks Render and the vocabulary's Encode
-// together against transformers' apply_chat_template
-// (testdata/apply.json, tools/hf-fixtures/chat_tokens.py on the GPU
-// machine): ten real templates (runtime/jinja/testdata/templates) on
-// runtime/vocab's library-made vocabularies of their layouts, four
-// conversations each with and without the generation prompt, and one
-// with tools offered (four templates) or Qwen3's enable_thinking=False
-// (Template.Vars): the text
-// (tokenize=False) and the ids (tokenize=True, the text encoded without
-// the vocabulary's own specials), or the template's refusal.
-func TestApplyChatTemplate(t *testing.T) {
+// applyCase is one case of testdata/apply.json.
+type applyCase struct {
+	Vocab, Template string
+	BOS             *string           `json:"bos_token"`
+	EOS             *string           `json:"eos_token"`
+	Messages        []json.RawMessage `json:"messages"`
+	Gen             bool              `json:"add_generation_prompt"`
+	Vars            json.RawMessage   `json:"vars"`
+	Text            *string           `json:"text"`
+	IDs             []int             `json:"ids"`
+	Error           string            `json:"error"`
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// checkApply renders each case with the template and vocabulary open
+// gives it (nil to leave the case out) and compares the text and ids
+// with transformers'. It returns how many texts and id lists were equal
+// and how many refusals had transformers' message.
+func checkApply(t *testing.T, open func(c applyCase, src string) (*Template, *vocab.Vocab)) (texts, ids, refused, cases int) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "apply.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fx struct {
-		Now   string `json:"now"`
-		Cases []struct {
-			Vocab, Template string
-			BOS             *string           `json:"bos_token"`
-			EOS             *string           `json:"eos_token"`
-			Messages        []json.RawMessage `json:"messages"`
-			Gen             bool              `json:"add_generation_prompt"`
-			Vars            json.RawMessage   `json:"vars"`
-			Text            *string           `json:"text"`
-			IDs             []int             `json:"ids"`
-			Error           string            `json:"error"`
-		} `json:"cases"`
+		Now   string      `json:"now"`
+		Cases []applyCase `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &fx); err != nil {
 		t.Fatal(err)
@@ -199,39 +204,23 @@ func TestApplyChatTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vocabs := map[string]*vocab.Vocab{}
-	texts, ids, refused := 0, 0, 0
 	for i, c := range fx.Cases {
-		v := vocabs[c.Vocab]
-		if v == nil {
-			if v, err = vocab.Open(filepath.Join("..", "vocab", "testdata", "hf", c.Vocab, "tokenizer.json")); err != nil {
-				t.Fatal(err)
-			}
-			vocabs[c.Vocab] = v
-		}
 		src, err := os.ReadFile(filepath.Join("..", "jinja", "testdata", "templates", c.Template+".jinja"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		str := func(p *string) string {
-			if p == nil {
-				return ""
-			}
-			return *p
+		tmpl, v := open(c, string(src))
+		if tmpl == nil {
+			continue
 		}
-		tmpl, err := Parse(c.Template, string(src), str(c.BOS), str(c.EOS))
-		if err != nil {
-			t.Fatal(err)
-		}
+		cases++
 		tmpl.Now = now
 		vars, err := jinja.DecodeJSON(c.Vars)
 		if err != nil {
 			t.Fatal(err)
 		}
+		tmpl.Vars = map[string]any{}
 		for _, k := range vars.(*jinja.Dict).Keys() {
-			if tmpl.Vars == nil {
-				tmpl.Vars = map[string]any{}
-			}
 			tmpl.Vars[k.(string)], _ = vars.(*jinja.Dict).Get(k)
 		}
 		list, err := json.Marshal(c.Messages)
@@ -262,7 +251,135 @@ func TestApplyChatTemplate(t *testing.T) {
 		}
 		ids++
 	}
-	if len(fx.Cases) != 92 || texts != 88 || ids != 88 || refused != 4 {
-		t.Errorf("%d cases: %d texts and %d id lists equal, %d refusals", len(fx.Cases), texts, ids, refused)
+	return texts, ids, refused, cases
+}
+
+// TestApplyChatTemplate checks Render and the vocabulary's Encode
+// together against transformers' apply_chat_template
+// (testdata/apply.json, tools/hf-fixtures/chat_tokens.py on the GPU
+// machine): ten real templates (runtime/jinja/testdata/templates) on
+// runtime/vocab's library-made vocabularies of their layouts, four
+// conversations each with and without the generation prompt, and one
+// with tools offered (four templates) or Qwen3's enable_thinking=False
+// (Template.Vars): the text (tokenize=False) and the ids (tokenize=True,
+// the text encoded without the vocabulary's own specials), or the
+// template's refusal.
+func TestApplyChatTemplate(t *testing.T) {
+	vocabs := map[string]*vocab.Vocab{}
+	texts, ids, refused, cases := checkApply(t, func(c applyCase, src string) (*Template, *vocab.Vocab) {
+		v := vocabs[c.Vocab]
+		if v == nil {
+			var err error
+			if v, err = vocab.Open(filepath.Join("..", "vocab", "testdata", "hf", c.Vocab, "tokenizer.json")); err != nil {
+				t.Fatal(err)
+			}
+			vocabs[c.Vocab] = v
+		}
+		tmpl, err := Parse(c.Template, src, str(c.BOS), str(c.EOS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tmpl, v
+	})
+	if cases != 92 || texts != 88 || ids != 88 || refused != 4 {
+		t.Errorf("%d cases: %d texts and %d id lists equal, %d refusals", cases, texts, ids, refused)
 	}
+}
+
+// TestApplyChatTemplateGGUF runs the cases of the byte-level
+// vocabularies (Qwen2's and Llama 3's layouts: six templates) from one
+// GGUF file each, as a llama.cpp user has them: the vocabulary
+// converted as convert_hf_to_gguf.py writes it, the template in
+// tokenizer.chat_template, bos and eos as token ids. Open reads the
+// template and the tokens' text, and vocab.Open the vocabulary, from the
+// file: the texts and ids are transformers'.
+func TestApplyChatTemplateGGUF(t *testing.T) {
+	files := map[string]string{}
+	texts, ids, refused, cases := checkApply(t, func(c applyCase, src string) (*Template, *vocab.Vocab) {
+		pre := map[string]string{"qwen2": "qwen2", "llama3": "llama-bpe"}[c.Vocab]
+		if pre == "" {
+			return nil, nil
+		}
+		key := c.Vocab + " " + c.Template + " " + str(c.BOS) + " " + str(c.EOS)
+		path, ok := files[key]
+		if !ok {
+			path = ggufCheckpoint(t, c.Vocab, pre, src, str(c.BOS), str(c.EOS))
+			files[key] = path
+		}
+		tmpl, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := vocab.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tmpl, v
+	})
+	if cases != 50 || texts != 50 || ids != 50 || refused != 0 {
+		t.Errorf("%d cases: %d texts and %d id lists equal, %d refusals", cases, texts, ids, refused)
+	}
+}
+
+// ggufCheckpoint writes a GGUF file holding runtime/vocab's test
+// vocabulary name (with the pre-tokeniser pre) laid out as
+// convert_hf_to_gguf.py lays it out (tokens by id; special added tokens
+// control, other added tokens user-defined; merges "a b"), the chat
+// template, and bos and eos as the ids of those pieces.
+func ggufCheckpoint(t *testing.T, name, pre, template, bos, eos string) string {
+	t.Helper()
+	var tj struct {
+		Model struct {
+			Vocab  map[string]int `json:"vocab"`
+			Merges [][2]string    `json:"merges"`
+		} `json:"model"`
+		Added []struct {
+			ID      int    `json:"id"`
+			Content string `json:"content"`
+			Special bool   `json:"special"`
+		} `json:"added_tokens"`
+	}
+	data, err := os.ReadFile(filepath.Join("..", "vocab", "testdata", "hf", name, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tj); err != nil {
+		t.Fatal(err)
+	}
+	n := len(tj.Model.Vocab)
+	for _, a := range tj.Added {
+		n = max(n, a.ID+1)
+	}
+	tokens, types := make([]string, n), make([]int32, n)
+	for piece, id := range tj.Model.Vocab {
+		tokens[id], types[id] = piece, 1
+	}
+	for _, a := range tj.Added {
+		tokens[a.ID], types[a.ID] = a.Content, 4
+		if a.Special {
+			types[a.ID] = 3
+		}
+	}
+	merges := make([]string, len(tj.Model.Merges))
+	for i, m := range tj.Model.Merges {
+		merges[i] = m[0] + " " + m[1]
+	}
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.Add("tokenizer.ggml.model", "gpt2")
+	w.Add("tokenizer.ggml.pre", pre)
+	w.Add("tokenizer.ggml.tokens", tokens)
+	w.Add("tokenizer.ggml.token_type", types)
+	w.Add("tokenizer.ggml.merges", merges)
+	w.Add("tokenizer.chat_template", template)
+	for key, piece := range map[string]string{"tokenizer.ggml.bos_token_id": bos, "tokenizer.ggml.eos_token_id": eos} {
+		if i := slices.Index(tokens, piece); piece != "" && i >= 0 {
+			w.Add(key, uint32(i))
+		}
+	}
+	path := filepath.Join(t.TempDir(), name+".gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
