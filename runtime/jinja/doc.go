@@ -58,6 +58,8 @@
 //   - Undefined values behave as jinja2's default Undefined: empty when
 //     printed, false, empty when iterated, not equal to anything defined,
 //     and an error when an attribute, item, call or arithmetic uses them.
+//     A missing item is undefined, as is a dict item looked up by a key
+//     Python cannot hash (a list or dict), as jinja2's getitem makes it.
 //
 // Refused, by name and place, when parsed: other filters and tests
 // (wordwrap, format, truncate, groupby, ...), include, import, extends,
@@ -73,10 +75,15 @@
 // nested over 200 deep are errors.
 //
 // testdata/chat.json holds jinja2 3.1.6's renderings, configured as
-// transformers configures it (tools/hf-fixtures/chat.py): sixteen real
-// templates of testdata/templates (SOURCES.md says where each came from)
-// with thirteen conversations and variable sets each, and 135 small
-// templates, one construct or whitespace corner each, 551 cases in all;
-// TestChatFixtures wants every output byte for byte, every failure a
+// transformers configures it (tools/hf-fixtures/chat.py): 31 real
+// templates of testdata/templates (SOURCES.md says where each came from:
+// Llama 3, Qwen 3, Mistral, Gemma 2 and 4, Phi, DeepSeek V3.1 and V3.2,
+// GLM 4.5 and 4.6, Kimi K2, Nemotron, MiniMax M2, Seed-OSS, Command R7B,
+// LFM2.5, gpt-oss, ...) with 39 cases each: 15 conversations with and
+// without add_generation_prompt and 9 variable sets (reasoning_content,
+// thinking, string tool arguments, parallel calls, nested tool schemas,
+// documents, thinking switches and budgets), and 138
+// small templates, one construct or whitespace corner each, 1347 cases in
+// all; TestChatFixtures wants every output byte for byte, every failure a
 // failure, and raise_exception's message where jinja2 raised.
 package jinja

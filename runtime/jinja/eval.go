@@ -545,13 +545,15 @@ func objName(v any) string {
 	return typeName(v) + " object"
 }
 
-// getitem is jinja2's getitem: the item first, then the attribute.
+// getitem is jinja2's getitem: the item first, then the attribute. A
+// key Python cannot hash (a list, a dict) is an undefined item there too,
+// since jinja2 takes the TypeError for a missing item.
 func (r *renderer) getitem(obj, idx any) (any, error) {
 	switch o := obj.(type) {
 	case *Dict:
 		switch idx.(type) {
 		case []any, *Dict:
-			return nil, errorText("unhashable type: '" + typeName(idx) + "'")
+			return &undefined{hint: "'" + objName(obj) + "' has no element " + repr(idx)}, nil
 		}
 		if v, ok := o.Get(idx); ok {
 			return v, nil

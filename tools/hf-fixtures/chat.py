@@ -99,6 +99,12 @@ TOOLS = [{
 
 CALL = {"id": "call12345", "type": "function", "function": {"name": "get_weather", "arguments": {"location": "Paris", "unit": "celsius"}}}
 
+
+
+def CALL_STR(id, city):
+    return {"id": id, "type": "function", "function": {"name": "get_weather", "arguments": json.dumps({"location": city})}}
+
+
 SYS = {"role": "system", "content": "You are a helpful assistant."}
 CONVERSATIONS = {
     "system_user": [SYS, {"role": "user", "content": "Hello!"}],
@@ -118,7 +124,56 @@ CONVERSATIONS = {
               {"role": "user", "content": "And then?"}],
     "bad_alternation": [{"role": "user", "content": "One"}, {"role": "user", "content": "Two"}],
     "assistant_first": [{"role": "assistant", "content": "I speak first."}, {"role": "user", "content": "Fine."}],
+    # Newer templates read reasoning_content, string arguments (as OpenAI
+    # sends them) and several calls answered in turn.
+    "reasoning": [SYS, {"role": "user", "content": "What is 2+2?"},
+                  {"role": "assistant", "content": "2+2 is 4.", "reasoning_content": "Two plus two makes four."}],
+    "thinking_field": [{"role": "user", "content": "Name a prime."},
+                       {"role": "assistant", "content": "7", "thinking": "Seven is prime."}],
+    "tool_responses": [{"role": "user", "content": "Weather in Paris?"},
+                       {"role": "assistant", "content": "", "tool_calls": [CALL]},
+                       {"role": "tool", "content": "", "tool_responses": [{"name": "get_weather", "response": {"temp": 22, "unit": "celsius", "sunny": True}},
+                                                                          {"name": "get_weather", "response": "mild"}]}],
+    "parallel_calls": [{"role": "user", "content": "Weather in Paris and Rome?"},
+                       {"role": "assistant", "content": "Checking both.", "reasoning_content": "I need two lookups.",
+                        "tool_calls": [CALL_STR("call_paris01", "Paris"), CALL_STR("call_rome002", "Rome")]},
+                       {"role": "tool", "tool_call_id": "call_paris01", "name": "get_weather", "content": "22 degrees"},
+                       {"role": "tool", "tool_call_id": "call_rome002", "name": "get_weather", "content": "25 degrees"},
+                       {"role": "assistant", "content": "Paris is 22 degrees, Rome 25."}],
 }
+TOOL_CONVERSATIONS = ("tools", "tool_calls", "parallel_calls", "tool_responses")
+
+# Schemas the tool-describing templates walk further: arrays, nested objects,
+# integers, booleans, nullable fields, defaults, a tool without
+# parameters, non-ASCII text.
+RICH_TOOLS = TOOLS + [{
+    "type": "function",
+    "function": {
+        "name": "search_flights",
+        "description": "Search flights — «direct» ones first.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "cities": {"type": "array", "items": {"type": "string"}, "description": "Cities to visit"},
+                "max_stops": {"type": "integer", "description": "Most stops", "default": 1},
+                "refundable": {"type": "boolean", "nullable": True},
+                "passenger": {"type": "object", "description": "Who flies",
+                              "properties": {"name": {"type": "string"}, "age": {"type": "number"}}, "required": ["name"]},
+                "legs": {"type": "array", "items": {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}},
+                                                    "required": ["from"]}},
+                "cabin": {"type": "string", "enum": ["economy", "business"], "default": "economy"},
+                "tags": {"type": ["string", "null"]},
+            },
+            "required": ["cities", "passenger"],
+        },
+    },
+}, {"type": "function", "function": {"name": "get_time", "description": "The time now.", "parameters": {"type": "object", "properties": {}}}}]
+# A property typed by oneOf alone, which some templates cannot describe.
+ONEOF_TOOLS = RICH_TOOLS + [{"type": "function", "function": {"name": "remind", "description": "Set a reminder.", "parameters": {
+    "type": "object", "properties": {"when": {"oneOf": [{"type": "string", "description": "a date"}, {"type": "integer"}]}}}}}]
+
+
+DOCUMENTS = [{"title": "Paris", "text": "Paris is the capital of France."}, {"title": "Rome", "text": "Rome is the capital of Italy."}]
 
 
 def chat_cases(template_dir):
@@ -130,7 +185,7 @@ def chat_cases(template_dir):
             source = f.read()
         for conv, messages in CONVERSATIONS.items():
             for agp in (True, False):
-                variables = {"messages": messages, "tools": TOOLS if conv in ("tools", "tool_calls") else None,
+                variables = {"messages": messages, "tools": TOOLS if conv in TOOL_CONVERSATIONS else None,
                              "documents": None, "add_generation_prompt": agp, "bos_token": "<s>", "eos_token": "</s>"}
                 case = {"name": f"{fname[:-6]}/{conv}/agp={agp}", "file": fname, "vars": variables}
                 case.update(render(environment(), source, variables))
@@ -138,7 +193,13 @@ def chat_cases(template_dir):
         # Extra keyword arguments some templates read.
         for name, extra in [("no_tools_var", {}), ("enable_thinking_false", {"enable_thinking": False}),
                             ("tools_in_system", {"tools_in_user_message": False, "tools": TOOLS}),
-                            ("builtin_tools", {"builtin_tools": ["brave_search", "code_interpreter"], "tools": TOOLS})]:
+                            ("builtin_tools", {"builtin_tools": ["brave_search", "code_interpreter"], "tools": TOOLS}),
+                            ("enable_thinking_true", {"enable_thinking": True, "tools": TOOLS}),
+                            ("documents", {"documents": DOCUMENTS}),
+                            ("thinking_budget", {"thinking_budget": 512}),
+                            ("rich_tools", {"tools": RICH_TOOLS}),
+                            ("builtin_browser_python", {"builtin_tools": ["browser", "python"], "tools": ONEOF_TOOLS,
+                                                        "reasoning_effort": "high", "model_identity": "You are a test model."})]:
             variables = {"messages": CONVERSATIONS["tools"], "add_generation_prompt": True, "bos_token": "<s>", "eos_token": "</s>"}
             variables.update(extra)
             case = {"name": f"{fname[:-6]}/{name}", "file": fname, "vars": variables}
@@ -297,6 +358,10 @@ SYNTHETIC = [
     "{{ 'abc }}",
     "{{ (1, 2 }}",
     "{% break %}",
+    # Added later, after the cases above, so their numbers stay.
+    "{{ d[[1]] is defined }} {{ d[{}] is defined }} {{ items[1.0] is defined }} {{ items[true] }} {{ 'abc'[1.0] is defined }} {{ d[none] is defined }}",
+    "{{ d[[1]].x }}",
+    "{{ [1] in d }}",
 ]
 
 SYNTHETIC_VARS = {
