@@ -26,10 +26,10 @@
 // template of special tokens. Anything else in a tokenizer.json is
 // refused by name when encoding.
 //
-// testdata/hf holds the library's own results for eight vocabularies it
-// trained (GPT-2's, Qwen2's, Llama 3's, Qwen3.5's, DeepSeek V3's and
-// SmolLM's pre-tokenisers; Llama 2's and Mistral v0.3's SentencePiece
-// layouts): 206 id sequences decoded and 206
+// testdata/hf holds the library's own results for ten vocabularies it
+// trained (GPT-2's, Qwen2's, Llama 3's, Qwen3.5's, DeepSeek V3's,
+// SmolLM's, tekken's and GPT-4o's pre-tokenisers; Llama 2's and Mistral
+// v0.3's SentencePiece layouts): 206 id sequences decoded and 206
 // texts encoded with and without special tokens each
 // (tools/hf-fixtures/make_vocab.py, run on the GPU machine, which has
 // the library). The tests match every one. A wider run, not kept (5,000
@@ -48,14 +48,17 @@
 // GPT-2's (gpt-2, olmo, mpt, ...), StarCoder's (digits alone, then
 // GPT-2's: starcoder, smollm, command-r, ...), Qwen2's (qwen2,
 // deepseek-r1-qwen, ...), Qwen3.5's (qwen35), Llama 3's (llama-bpe,
-// llama3, ...; dbrx and glm4 without ignore_merges) and DeepSeek V3's
-// (deepseek-v3; three regexes in turn), by llama.cpp's names
-// (llama-vocab.cpp). Tests convert the GPT-2, Qwen2, Llama 3, Qwen3.5,
-// DeepSeek V3 and SmolLM vocabularies of testdata/hf to GGUF metadata
-// as convert_hf_to_gguf.py does and get the library's ids for every
-// text. Others (tekken and gpt-4o, whose regexes llama.cpp rewrites
-// with its own lookaheads; the default for a file without
-// tokenizer.ggml.pre) are refused by name. A SentencePiece
+// llama3, ...; dbrx and glm4 without ignore_merges), DeepSeek V3's
+// (deepseek-v3; three regexes in turn), Mistral's tekken and GPT-4o's
+// (gpt-4o, llama4, ...), by llama.cpp's names (llama-vocab.cpp), with
+// the tokenizer.json regexes where llama.cpp rewrites them (tekken's and
+// GPT-4o's letter classes, which llama.cpp's rewrite takes differently
+// for non-ASCII lowercase letters and combining marks: rlx splits as the
+// model's own tokenizer does). Tests convert the GPT-2, Qwen2, Llama 3,
+// Qwen3.5, DeepSeek V3, SmolLM, tekken and GPT-4o vocabularies of
+// testdata/hf to GGUF metadata as convert_hf_to_gguf.py does and get the
+// library's ids for every text. Others (jais-2, chameleon, the default
+// for a file without tokenizer.ggml.pre, ...) are refused by name. A SentencePiece
 // ("llama") GGUF vocabulary encodes with llama.cpp's SPM algorithm
 // (pairs merged by the score of their joined piece, tokenizer.ggml.scores;
 // a space prefix at the start and after special tokens; bytes for what

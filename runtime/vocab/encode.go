@@ -227,8 +227,11 @@ func (e *encoder) addMerge(rank int, a, b string) error {
 // whether the merges are skipped for a piece in the vocabulary
 // (ignore_merges). The names and regexes are llama.cpp's
 // (llama-vocab.cpp); where llama.cpp rewrites a regex for its engine
-// (case-insensitive contractions spelled out), the tokenizer.json
-// original is used.
+// (case-insensitive contractions spelled out; tekken's and GPT-4o's
+// letter classes as lookaheads over [^a-z] and [^A-Z], which take a
+// non-ASCII lowercase letter as uppercase and leave combining marks
+// out), the tokenizer.json original is used: the text splits as the
+// model's own tokenizer split it, where llama.cpp's may differ.
 var ggufPre = func() map[string]ggufPreTokenizer {
 	m := map[string]ggufPreTokenizer{}
 	for _, g := range []struct {
@@ -246,6 +249,8 @@ var ggufPre = func() map[string]ggufPreTokenizer {
 			ggufPreTokenizer{patterns: []string{llama3Pattern}, ignoreMerges: true}},
 		{[]string{"dbrx", "smaug-bpe", "glm4", "chatglm-bpe"}, ggufPreTokenizer{patterns: []string{llama3Pattern}}},
 		{[]string{"deepseek-v3", "hunyuan-dense", "joyai-llm"}, ggufPreTokenizer{patterns: deepseek3Patterns}},
+		{[]string{"tekken"}, ggufPreTokenizer{patterns: []string{tekkenPattern}, ignoreMerges: true}},
+		{[]string{"gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2"}, ggufPreTokenizer{patterns: []string{gpt4oPattern}}},
 	} {
 		for _, n := range g.names {
 			m[n] = g.pre
@@ -267,6 +272,10 @@ const (
 	qwen2Pattern  = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	qwen35Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	llama3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	// Mistral's tekken (Nemo, Small 3) and GPT-4o's o200k (gpt-oss,
+	// Llama 4): words split where lowercase turns to uppercase.
+	tekkenPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	gpt4oPattern  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 )
 
 var deepseek3Patterns = []string{
@@ -286,7 +295,7 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 	}
 	p, ok := ggufPre[pre]
 	if !ok {
-		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (those of GPT-2, StarCoder, Qwen2, Qwen3.5, Llama 3, DBRX and DeepSeek V3 and their kin: see llama-vocab.cpp)", pre)
+		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (those of GPT-2, StarCoder, Qwen2, Qwen3.5, Llama 3, DBRX, DeepSeek V3, tekken and GPT-4o and their kin: see llama-vocab.cpp)", pre)
 	}
 	e := &encoder{merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
 	e.vocab, e.raw = ggufTokens(v)

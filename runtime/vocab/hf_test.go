@@ -13,7 +13,7 @@ import (
 // with Hugging Face's tokenizers library: byte-level BPEs with GPT-2's,
 // Qwen2's and Llama 3's pre-tokenisers, and a SentencePiece-style BPE with
 // byte fallback, each with special and added tokens.
-var hfVocabs = []string{"bytelevel", "qwen2", "llama3", "spm", "metaspace", "qwen35", "deepseek3", "smollm"}
+var hfVocabs = []string{"bytelevel", "qwen2", "llama3", "spm", "metaspace", "qwen35", "deepseek3", "smollm", "tekken", "gpt4o"}
 
 // eachVocab opens each of testdata/hf's vocabularies for f.
 func eachVocab(t *testing.T, f func(name, dir string, v *Vocab)) {
@@ -183,7 +183,7 @@ func TestGGUFEncode(t *testing.T) {
 	for _, tc := range []struct {
 		name, pre string
 		bos       bool
-	}{{"qwen2", "qwen2", false}, {"llama3", "llama-bpe", true}, {"qwen2", "deepseek-r1-qwen", false}, {"llama3", "llama3", true}, {"qwen35", "qwen35", false}, {"deepseek3", "deepseek-v3", false}, {"smollm", "smollm", false}, {"bytelevel", "gpt-2", false}} {
+	}{{"qwen2", "qwen2", false}, {"llama3", "llama-bpe", true}, {"qwen2", "deepseek-r1-qwen", false}, {"llama3", "llama3", true}, {"qwen35", "qwen35", false}, {"deepseek3", "deepseek-v3", false}, {"smollm", "smollm", false}, {"bytelevel", "gpt-2", false}, {"tekken", "tekken", false}, {"gpt4o", "gpt-4o", false}} {
 		dir := filepath.Join("testdata", "hf", tc.name)
 		var tj hfTokenizer
 		readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)

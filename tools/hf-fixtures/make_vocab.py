@@ -2,7 +2,7 @@
 """Makes the vocabularies that runtime/vocab's decoding and encoding are
 tested against.
 
-Eight tokenizers are trained with Hugging Face's `tokenizers` library on a
+Ten tokenizers are trained with Hugging Face's `tokenizers` library on a
 small multilingual text (no network): a byte-level BPE with GPT-2's
 pre-tokeniser (ByteLevel with its regex), Qwen2's and Llama 3's (a Split
 by their regexes, then ByteLevel without one; Llama 3's with
@@ -45,6 +45,9 @@ TEXT2 = TEXT + [
     "カタカナとひらがな、漢字かな。2024年12月6日 it's I'M",
     "١٢٣ ½ Ⅻ x² a1b22c333 1234567 — «quoted»",
 ] * 20
+
+# tekken's and GPT-4o's add words whose case turns inside them.
+TEXT3 = TEXT2 + ["camelCaseWord HTTPServer parseJSONValue XMLHttpRequest ÉtéÀlaPlage DON'T It's path/to/file"] * 20
 
 SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
@@ -96,6 +99,25 @@ QWEN35 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| 
 DEEPSEEK3 = [r"\p{N}{1,3}", "[一-龥぀-ゟ゠-ヿ]+",
              "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+"
              "| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"]
+
+
+TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+          r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+          r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+GPT4O = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+         r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+         r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def tekken():
+    """Mistral Nemo's and Small 3's layout (tekken): letters split at a
+    lowercase-to-uppercase turn, digits alone, ignore_merges."""
+    return split_bytelevel(TEKKEN, ignore_merges=True, text=TEXT3)
+
+
+def gpt4o():
+    """GPT-4o's (o200k) layout, which gpt-oss and Llama 4 use."""
+    return split_bytelevel(GPT4O, text=TEXT3)
 
 
 def qwen35():
@@ -174,6 +196,9 @@ FRAGMENTS = ["the", "The", " quick", "fox", "Grüße", "München", "Ça", "très
 # texts only): combining marks, kana, numbers of other scripts and kinds.
 EXTRA = ["e\u0301", "n\u0303o", "नमस्ते", "カタカナ", "ひらがな", "漢字かな", "2024", "١٢٣", "½", "Ⅻ", "x²",
          "a1b22c333", "'S", "I'M", "it's", "—", "«»", "\u200d", "👩\u200d💻"]
+# And for tekken's and GPT-4o's (case turns inside words, a slash after
+# punctuation, contractions after capitals).
+EXTRA2 = ["camelCaseWord", "HTTPServer", "aÉb", "ÉTÉ", "Ǆx", "ǅungla", "ʰa", "x/y\n", "!?/\n", "DON'T", "It'S"]
 
 
 def random_text(rng, frags=FRAGMENTS):
@@ -209,7 +234,8 @@ def main():
     import tokenizers
     rng = random.Random(7)
     first = ["bytelevel", "qwen2", "llama3", "spm", "metaspace"]
-    makers = [(n, globals()[n]) for n in first + ["qwen35", "deepseek3", "smollm"] if not args.only or n in args.only]
+    makers = [(n, globals()[n]) for n in first + ["qwen35", "deepseek3", "smollm", "tekken", "gpt4o"]
+              if not args.only or n in args.only]
     if args.many:
         for name, make in makers:
             tok = make()
@@ -227,6 +253,8 @@ def main():
         return
     for name, make in makers:
         frags = FRAGMENTS if name in first else FRAGMENTS + EXTRA
+        if name in ("tekken", "gpt4o"):
+            frags = frags + EXTRA2
         tok = make()
         d = os.path.join(args.out, name)
         os.makedirs(d, exist_ok=True)
