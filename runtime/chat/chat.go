@@ -32,12 +32,16 @@ type Template struct {
 	Now time.Time
 	// Vars are further variables the template reads, as the keyword
 	// arguments of apply_chat_template: tools (a list of function
-	// schemas), enable_thinking (Qwen3), documents, ... (package jinja's
-	// values; DecodeJSON reads them). The conversation and the special
-	// tokens take precedence.
+	// schemas), documents, enable_thinking (Qwen3), ... (package jinja's
+	// values; DecodeJSON reads them). They may override bos_token and
+	// eos_token, as apply_chat_template's keyword arguments do; tools and
+	// documents are none unless given.
 	Vars map[string]any
 
-	t *jinja.Template
+	// t is the template, nil where the checkpoint names its templates
+	// and has no "default"; toolUse is its "tool_use" template, which
+	// renders when tools are given, as apply_chat_template picks it.
+	t, toolUse *jinja.Template
 }
 
 // Message is one turn of a conversation. Content is a string, or any
@@ -46,8 +50,13 @@ type Template struct {
 type Message struct {
 	Role    string
 	Content any
-	// Extra are further keys of the message (tool_calls, name, ...).
+	// Extra are further keys of the message (tool_calls, name, ...),
+	// given to the template after role and content in sorted order.
 	Extra map[string]any
+
+	// fields is the message as ReadMessages read it, its keys in the
+	// JSON's order, which Render keeps.
+	fields *jinja.Dict
 }
 
 // Parse returns the template text, read from source (for its errors),
@@ -60,21 +69,39 @@ func Parse(source, text, bos, eos string) (*Template, error) {
 	return &Template{Source: source, BOS: bos, EOS: eos, t: t}, nil
 }
 
-// Open reads the chat template of a checkpoint: path is a template file
-// (*.jinja), a GGUF file, a checkpoint directory, or a file in one
-// (tokenizer_config.json, a safetensors file). In a directory,
-// chat_template.jinja comes first, then tokenizer_config.json's
-// "chat_template" (a string, or a list of named templates, of which
-// "default"), then chat_template.json's; the special tokens' text is
-// tokenizer_config.json's bos_token and eos_token. It returns ErrNone
-// (wrapped, naming the place) when there is none.
+// Open reads the chat template of a checkpoint. path is a checkpoint
+// directory, a GGUF file (tokenizer.chat_template, and
+// tokenizer.chat_template.tool_use), tokenizer_config.json or
+// chat_template.json named themselves, another .json or a safetensors
+// file (its directory), or any other file, which is the template's text
+// (chat_template.jinja, mine.j2). In a directory, chat_template.jinja
+// comes first (with additional_chat_templates/tool_use.jinja beside
+// it), then tokenizer_config.json's "chat_template" (a string, or a list
+// of named templates: "default", and "tool_use" where present), then
+// chat_template.json's. The special tokens' text is the directory's
+// tokenizer_config.json's bos_token and eos_token (a GGUF file's pieces
+// of its bos and eos ids); SpecialTokens reads them elsewhere. It
+// returns ErrNone (wrapped, naming the place) when there is no template.
 func Open(path string) (*Template, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
-		if strings.HasSuffix(path, ".jinja") {
+		if _, ok := gguf.Sniff(path); ok {
+			return openGGUF(path)
+		}
+		base := filepath.Base(path)
+		switch {
+		case base == "tokenizer_config.json" || base == "chat_template.json":
+			t, ok, err := openJSON(path)
+			if err == nil && !ok {
+				err = fmt.Errorf("%s: %w (no chat_template)", path, ErrNone)
+			}
+			return t, err
+		case strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".safetensors"):
+			path = filepath.Dir(path)
+		default:
 			text, err := os.ReadFile(path)
 			if err != nil {
 				return nil, err
@@ -85,74 +112,116 @@ func Open(path string) (*Template, error) {
 			}
 			return Parse(path, string(text), bos, eos)
 		}
-		if _, ok := gguf.Sniff(path); ok {
-			return openGGUF(path)
-		}
-		path = filepath.Dir(path)
-	}
-	bos, eos, err := specialTokens(path)
-	if err != nil {
-		return nil, err
 	}
 	name := filepath.Join(path, "chat_template.jinja")
 	text, err := os.ReadFile(name)
 	if err == nil {
-		return Parse(name, string(text), bos, eos)
+		bos, eos, err := specialTokens(path)
+		if err != nil {
+			return nil, err
+		}
+		t, err := Parse(name, string(text), bos, eos)
+		if err != nil {
+			return nil, err
+		}
+		toolName := filepath.Join(path, "additional_chat_templates", "tool_use.jinja")
+		if text, err := os.ReadFile(toolName); err == nil {
+			if t.toolUse, err = jinja.Parse(toolName, string(text)); err != nil {
+				return nil, err
+			}
+		}
+		return t, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	for _, file := range []string{"tokenizer_config.json", "chat_template.json"} {
-		name := filepath.Join(path, file)
-		text, ok, err := jsonTemplate(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if ok {
-			return Parse(name, text, bos, eos)
+		t, ok, err := openJSON(filepath.Join(path, file))
+		if ok || err != nil {
+			return t, err
 		}
 	}
 	return nil, fmt.Errorf("%s: %w (no chat_template.jinja, and no chat_template in tokenizer_config.json or chat_template.json)", path, ErrNone)
 }
 
-// jsonTemplate reads the "chat_template" of a JSON file, when the file
-// and the key are there.
-func jsonTemplate(name string) (string, bool, error) {
+// openJSON reads the "chat_template" of a JSON file, when the file and
+// the key are there: a string, or a list of {name, template} of which
+// "default" and "tool_use" are read.
+func openJSON(name string) (*Template, bool, error) {
 	data, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) {
-		return "", false, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return "", false, err
+		return nil, false, err
 	}
 	var c struct {
 		Template json.RawMessage `json:"chat_template"`
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
-		return "", false, err
+		return nil, false, fmt.Errorf("%s: %v", name, err)
 	}
 	if len(c.Template) == 0 || string(c.Template) == "null" {
-		return "", false, nil
+		return nil, false, nil
+	}
+	bos, eos, err := specialTokens(filepath.Dir(name))
+	if err != nil {
+		return nil, false, err
 	}
 	var text string
 	if json.Unmarshal(c.Template, &text) == nil {
-		return text, true, nil
+		t, err := Parse(name, text, bos, eos)
+		return t, err == nil, err
 	}
 	var named []struct {
 		Name     string `json:"name"`
 		Template string `json:"template"`
 	}
 	if err := json.Unmarshal(c.Template, &named); err != nil {
-		return "", false, errors.New("chat_template is neither a string nor a list of {name, template}")
+		return nil, false, fmt.Errorf("%s: chat_template is neither a string nor a list of {name, template}", name)
 	}
+	t := &Template{Source: name, BOS: bos, EOS: eos}
 	var names []string
 	for _, n := range named {
-		if n.Name == "default" {
-			return n.Template, true, nil
-		}
 		names = append(names, fmt.Sprintf("%q", n.Name))
+		var err error
+		switch n.Name {
+		case "default":
+			t.t, err = jinja.Parse(name, n.Template)
+		case "tool_use":
+			t.toolUse, err = jinja.Parse(name+" (tool_use)", n.Template)
+		}
+		if err != nil {
+			return nil, false, err
+		}
 	}
-	return "", false, fmt.Errorf("chat_template lists no \"default\" template (it has %s)", strings.Join(names, ", "))
+	if t.t == nil && t.toolUse == nil {
+		return nil, false, fmt.Errorf("%s: chat_template lists no \"default\" or \"tool_use\" template (it has %s)", name, strings.Join(names, ", "))
+	}
+	return t, true, nil
+}
+
+// SpecialTokens returns the beginning- and end-of-sequence tokens' text
+// of a checkpoint: path is a directory or a file in one
+// (tokenizer_config.json's bos_token and eos_token) or a GGUF file (the
+// pieces of its bos and eos ids); "" for those it does not name.
+func SpecialTokens(path string) (bos, eos string, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", "", err
+	}
+	if st.IsDir() {
+		return specialTokens(path)
+	}
+	if _, ok := gguf.Sniff(path); !ok {
+		return specialTokens(filepath.Dir(path))
+	}
+	f, err := gguf.Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	return ggufSpecials(f)
 }
 
 // specialTokens reads bos_token and eos_token from a directory's
@@ -201,25 +270,51 @@ func tokenText(raw json.RawMessage) (string, error) {
 	return *t.Content, nil
 }
 
-// openGGUF reads tokenizer.chat_template from a GGUF file, the special
-// tokens' text from its vocabulary's pieces.
+// ggufKey is where a GGUF file keeps its chat template; a named one is
+// under the key and its name (tokenizer.chat_template.tool_use).
+const ggufKey = "tokenizer.chat_template"
+
+// openGGUF reads tokenizer.chat_template (and .tool_use) from a GGUF
+// file, the special tokens' text from its vocabulary's pieces.
 func openGGUF(path string) (*Template, error) {
 	f, err := gguf.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	const key = "tokenizer.chat_template"
-	if _, ok := f.Get(key); !ok {
-		return nil, fmt.Errorf("%s: %w (no %s)", path, ErrNone, key)
+	t := &Template{Source: path + " (" + ggufKey + ")"}
+	for _, key := range []string{ggufKey, ggufKey + ".tool_use"} {
+		if _, ok := f.Get(key); !ok {
+			continue
+		}
+		text, err := f.String(key)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", path, key, err)
+		}
+		tmpl, err := jinja.Parse(path+" ("+key+")", text)
+		if err != nil {
+			return nil, err
+		}
+		if key == ggufKey {
+			t.t = tmpl
+		} else {
+			t.toolUse = tmpl
+		}
 	}
-	text, err := f.String(key)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %v", path, key, err)
+	if t.t == nil && t.toolUse == nil {
+		return nil, fmt.Errorf("%s: %w (no %s)", path, ErrNone, ggufKey)
 	}
+	if t.BOS, t.EOS, err = ggufSpecials(f); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// ggufSpecials returns the pieces of a GGUF file's bos and eos ids.
+func ggufSpecials(f *gguf.File) (bos, eos string, err error) {
 	v, err := vocab.FromGGUF(f)
 	if err != nil {
-		return nil, err
+		return "", "", err
 	}
 	piece := func(key string) (string, error) {
 		if _, ok := f.Get(key); !ok {
@@ -227,29 +322,45 @@ func openGGUF(path string) (*Template, error) {
 		}
 		id, err := f.Uint(key)
 		if err != nil || id >= uint64(len(v.Pieces)) {
-			return "", fmt.Errorf("%s: %s is not a token of its vocabulary", path, key)
+			return "", fmt.Errorf("%s: %s is not a token of its vocabulary", f.Name, key)
 		}
 		return v.Pieces[id], nil
 	}
-	bos, err := piece("tokenizer.ggml.bos_token_id")
-	if err != nil {
-		return nil, err
+	if bos, err = piece("tokenizer.ggml.bos_token_id"); err != nil {
+		return "", "", err
 	}
-	eos, err := piece("tokenizer.ggml.eos_token_id")
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path+" ("+key+")", text, bos, eos)
+	eos, err = piece("tokenizer.ggml.eos_token_id")
+	return bos, eos, err
 }
 
 // Render renders the conversation as the template lays it out, with
 // the assistant's turn opened after it when addGenerationPrompt (what
 // a prompt for generation wants), as apply_chat_template(messages,
-// add_generation_prompt=...) renders it. The template's errors, and its
-// raise_exception messages, come back located in Source.
+// add_generation_prompt=..., **Vars) renders it: the "tool_use"
+// template where the checkpoint has one and tools are given. The
+// template's errors, and its raise_exception messages, come back
+// located in Source.
 func (t *Template) Render(messages []Message, addGenerationPrompt bool) (string, error) {
+	vars := map[string]any{"tools": nil, "documents": nil, "bos_token": t.BOS, "eos_token": t.EOS}
+	for k, v := range t.Vars {
+		if k == "messages" || k == "add_generation_prompt" {
+			return "", fmt.Errorf("%s: %s is the conversation's own, not a variable to set", t.Source, k)
+		}
+		vars[k] = v
+	}
+	tmpl := t.t
+	if vars["tools"] != nil && t.toolUse != nil {
+		tmpl = t.toolUse
+	}
+	if tmpl == nil {
+		return "", fmt.Errorf("%s: the checkpoint has only a \"tool_use\" template, which wants tools", t.Source)
+	}
 	list := make([]any, len(messages))
 	for i, m := range messages {
+		if m.fields != nil {
+			list[i] = m.fields
+			continue
+		}
 		d := jinja.NewDict()
 		d.Set("role", m.Role)
 		d.Set("content", m.Content)
@@ -265,19 +376,13 @@ func (t *Template) Render(messages []Message, addGenerationPrompt bool) (string,
 		}
 		list[i] = d
 	}
-	vars := map[string]any{}
-	for k, v := range t.Vars {
-		vars[k] = v
-	}
 	vars["messages"] = list
 	vars["add_generation_prompt"] = addGenerationPrompt
-	vars["bos_token"] = t.BOS
-	vars["eos_token"] = t.EOS
 	now := t.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	text, err := t.t.RenderAt(vars, now)
+	text, err := tmpl.RenderAt(vars, now)
 	if err != nil {
 		var ex *jinja.Exception
 		if errors.As(err, &ex) {
@@ -290,10 +395,14 @@ func (t *Template) Render(messages []Message, addGenerationPrompt bool) (string,
 
 // ReadMessages reads a conversation from JSON: a list of messages, each
 // an object with a "role" string and a "content" (a string, or any
-// value the template takes), other keys kept as Extra.
+// value the template takes), other keys kept as Extra; Render gives the
+// template each message's keys in the JSON's order.
 func ReadMessages(data []byte) ([]Message, error) {
 	v, err := jinja.DecodeJSON(data)
 	if err != nil {
+		if len(strings.TrimSpace(string(data))) == 0 {
+			return nil, errors.New("the file is empty, not a JSON list of messages")
+		}
 		return nil, err
 	}
 	list, ok := v.([]any)
@@ -315,7 +424,7 @@ func ReadMessages(data []byte) ([]Message, error) {
 		if !ok {
 			return nil, fmt.Errorf("message %d has no \"content\"", i)
 		}
-		m := Message{Role: r, Content: content}
+		m := Message{Role: r, Content: content, fields: d}
 		for _, k := range d.Keys() {
 			if k, ok := k.(string); ok && k != "role" && k != "content" {
 				if m.Extra == nil {

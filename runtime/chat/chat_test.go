@@ -79,9 +79,9 @@ func TestOpen(t *testing.T) {
 		t.Errorf("a .jinja file: %v", err)
 	}
 	for _, tc := range []struct{ config, want string }{
-		{`{"chat_template": [{"name": "tool_use", "template": "T"}]}`, `tokenizer_config.json: chat_template lists no "default" template (it has "tool_use")`},
+		{`{"chat_template": [{"name": "rag", "template": "T"}]}`, `tokenizer_config.json: chat_template lists no "default" or "tool_use" template (it has "rag")`},
 		{`{"chat_template": 3}`, "tokenizer_config.json: chat_template is neither a string nor a list of {name, template}"},
-		{`{"bos_token": 3}`, "tokenizer_config.json: bos_token: 3 is neither a string nor {\"content\": ...}"},
+		{`{"bos_token": 3, "chat_template": "x"}`, "tokenizer_config.json: bos_token: 3 is neither a string nor {\"content\": ...}"},
 		{`{"chat_template": "{% if %}"}`, "tokenizer_config.json:1:"},
 		{`{`, "tokenizer_config.json: unexpected end of JSON input"},
 	} {
@@ -93,6 +93,96 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing path opened")
+	}
+	// A template file of any other name is the template's text; a .json
+	// other than the two that hold templates stands for its directory.
+	j2 := write(t, dir, "other.j2", "J2{{ bos_token }}")
+	if tmpl, err = Open(j2); err != nil || render(t, tmpl, false) != "J2" {
+		t.Errorf("a .j2 file: %v", err)
+	}
+	if tmpl, err = Open(write(t, dir, "config.json", "{}")); err != nil || tmpl.Source != filepath.Join(dir, "chat_template.jinja") {
+		t.Errorf("config.json: %v", err)
+	}
+	empty := t.TempDir()
+	if _, err := Open(write(t, empty, "chat_template.json", "{}")); !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), "chat_template.json: no chat template (no chat_template)") {
+		t.Errorf("chat_template.json without one: %v", err)
+	}
+}
+
+// TestToolUse: a checkpoint that names its templates renders "tool_use"
+// when tools are given and "default" otherwise, as apply_chat_template
+// picks them, from tokenizer_config.json, from a GGUF file's
+// tokenizer.chat_template.tool_use, and from chat_template.jinja with
+// additional_chat_templates/tool_use.jinja; tools and documents are
+// none, not undefined, when not given; a variable may set bos_token.
+func TestToolUse(t *testing.T) {
+	tools := []any{jinja.NewDict()}
+	check := func(what string, tmpl *Template) {
+		t.Helper()
+		if got := render(t, tmpl, false, Message{Role: "user", Content: "a"}); got != "D a none none" {
+			t.Errorf("%s without tools: %q", what, got)
+		}
+		tmpl.Vars = map[string]any{"tools": tools}
+		if got := render(t, tmpl, false, Message{Role: "user", Content: "a"}); got != "T 1" {
+			t.Errorf("%s with tools: %q", what, got)
+		}
+		tmpl.Vars = nil
+	}
+	const def, tool = `D {{ messages[0].content }} {{ tools is none and "none" }} {{ documents is none and "none" }}`, `T {{ tools | length }}`
+	dir := t.TempDir()
+	write(t, dir, "tokenizer_config.json", `{"chat_template": [{"name": "default", "template": "`+strings.ReplaceAll(def, `"`, `\"`)+`"}, {"name": "tool_use", "template": "`+tool+`"}]}`)
+	tmpl, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("tokenizer_config.json", tmpl)
+	write(t, dir, "chat_template.jinja", def)
+	os.Mkdir(filepath.Join(dir, "additional_chat_templates"), 0o777)
+	write(t, dir, filepath.Join("additional_chat_templates", "tool_use.jinja"), tool)
+	if tmpl, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	check("chat_template.jinja", tmpl)
+	var w gguf.Writer
+	w.Add("general.architecture", "llama")
+	w.Add("tokenizer.ggml.model", "gpt2")
+	w.Add("tokenizer.ggml.tokens", []string{"<s>", "a"})
+	w.Add("tokenizer.ggml.token_type", []int32{3, 1})
+	w.Add("tokenizer.ggml.bos_token_id", uint32(0))
+	w.Add("tokenizer.chat_template", def)
+	w.Add("tokenizer.chat_template.tool_use", tool)
+	path := filepath.Join(t.TempDir(), "m.gguf")
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	if tmpl, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	check("GGUF", tmpl)
+	if bos, eos, err := SpecialTokens(path); bos != "<s>" || eos != "" || err != nil {
+		t.Errorf("GGUF SpecialTokens: %q %q %v", bos, eos, err)
+	}
+	// Only tool_use: without tools there is nothing to render.
+	only := t.TempDir()
+	write(t, only, "tokenizer_config.json", `{"bos_token": "<s>", "chat_template": [{"name": "tool_use", "template": "T"}]}`)
+	if tmpl, err = Open(only); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tmpl.Render(nil, false); err == nil || !strings.Contains(err.Error(), `the checkpoint has only a "tool_use" template, which wants tools`) {
+		t.Errorf("tool_use only: %v", err)
+	}
+	if bos, _, err := SpecialTokens(filepath.Join(only, "tokenizer_config.json")); bos != "<s>" || err != nil {
+		t.Errorf("SpecialTokens: %q %v", bos, err)
+	}
+	// A variable overrides bos_token; messages may not be set so.
+	tmpl, _ = Parse("t", "{{ bos_token }}", "<s>", "")
+	tmpl.Vars = map[string]any{"bos_token": "B"}
+	if got := render(t, tmpl, false); got != "B" {
+		t.Errorf("bos_token variable: %q", got)
+	}
+	tmpl.Vars = map[string]any{"messages": []any{}}
+	if _, err := tmpl.Render(nil, false); err == nil || !strings.Contains(err.Error(), "messages is the conversation's own") {
+		t.Errorf("messages variable: %v", err)
 	}
 }
 
@@ -147,6 +237,15 @@ func TestRender(t *testing.T) {
 	if got := render(t, tmpl, false, msgs...); got != "06 Dec 2026|ab|n" {
 		t.Errorf("render: %q", got)
 	}
+	// A message read from JSON keeps its keys' order.
+	order, _ := Parse("o", "{% for k, v in messages[0].items() %}{{ k }},{% endfor %}", "", "")
+	msgs, err = ReadMessages([]byte(`[{"content": "x", "role": "user", "z": 1, "b": 2}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := render(t, order, false, msgs...); got != "content,role,z,b," {
+		t.Errorf("key order: %q", got)
+	}
 	if _, err := tmpl.Render([]Message{{Role: "system", Content: "x"}}, false); err == nil || err.Error() != "t.jinja: the template refuses the conversation: Conversations must start with the user" {
 		t.Errorf("raise_exception: %v", err)
 	}
@@ -156,6 +255,7 @@ func TestRender(t *testing.T) {
 		{`[{"content": "x"}]`, `message 0 has no "role" string`},
 		{`[{"role": "user"}]`, `message 0 has no "content"`},
 		{`[`, ""},
+		{" \n", "the file is empty, not a JSON list of messages"},
 	} {
 		if _, err := ReadMessages([]byte(tc.json)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.json, err, tc.want)

@@ -83,6 +83,7 @@ func (s Sampling) draw(tokens []int, logits []float32, u float64) int {
 	return last // rounding left u just past the sum
 }
 
+// penalises says the repetition penalty changes logits (0 and 1 do not).
 func (s Sampling) penalises() bool { return s.RepetitionPenalty != 0 && s.RepetitionPenalty != 1 }
 
 // Penalized returns logits with each token of tokens (the sequence so
@@ -197,12 +198,13 @@ func softmax(z []float64, keep []bool) []float64 {
 	return p
 }
 
-// GenerationConfig returns how transformers' generate samples for a
-// checkpoint's generation_config.json (data) when it is given no sampling
-// arguments: greedy unless do_sample, then temperature, top_k and top_p
-// as the file gives them or transformers' defaults (1, 50, 1), min_p
-// where given; repetition_penalty in either case. Seed is left 0.
-func GenerationConfig(data []byte) (Sampling, error) {
+// GenerationConfig reads a checkpoint's generation_config.json (data)
+// as transformers' generate reads it when given no sampling arguments:
+// the settings it samples with (temperature, top_k and top_p as the file
+// gives them or transformers' defaults 1, 50 and 1; min_p where given;
+// repetition_penalty, which applies greedy or not) and whether it samples
+// (do_sample). Greedy decoding is s with Temperature 0. Seed is left 0.
+func GenerationConfig(data []byte) (s Sampling, sample bool, err error) {
 	var c struct {
 		DoSample          *bool    `json:"do_sample"`
 		Temperature       *float64 `json:"temperature"`
@@ -212,7 +214,7 @@ func GenerationConfig(data []byte) (Sampling, error) {
 		RepetitionPenalty *float64 `json:"repetition_penalty"`
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
-		return Sampling{}, err
+		return Sampling{}, false, err
 	}
 	or := func(p *float64, d float64) float64 {
 		if p == nil {
@@ -220,18 +222,18 @@ func GenerationConfig(data []byte) (Sampling, error) {
 		}
 		return *p
 	}
-	s := Sampling{RepetitionPenalty: or(c.RepetitionPenalty, 1)}
-	if c.DoSample != nil && *c.DoSample {
-		s.Temperature, s.TopP, s.MinP, s.TopK = or(c.Temperature, 1), or(c.TopP, 1), or(c.MinP, 0), 50
-		if c.TopK != nil {
-			s.TopK = *c.TopK
-		}
-		if s.Temperature == 0 {
-			return Sampling{}, errors.New("do_sample with temperature 0 (transformers refuses it too)")
-		}
+	s = Sampling{Temperature: or(c.Temperature, 1), TopK: 50, TopP: or(c.TopP, 1), MinP: or(c.MinP, 0), RepetitionPenalty: or(c.RepetitionPenalty, 1)}
+	if c.TopK != nil {
+		s.TopK = *c.TopK
+	}
+	switch {
+	case s.RepetitionPenalty <= 0:
+		return Sampling{}, false, fmt.Errorf("repetition_penalty must be positive, got %v", s.RepetitionPenalty)
+	case s.TopP == 0:
+		return Sampling{}, false, errors.New("top_p 0 (one token kept) is not supported: decode greedily")
 	}
 	if err := s.Check(); err != nil {
-		return Sampling{}, err
+		return Sampling{}, false, err
 	}
-	return s, nil
+	return s, c.DoSample != nil && *c.DoSample, nil
 }

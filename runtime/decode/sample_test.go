@@ -336,13 +336,14 @@ func TestGenerationConfig(t *testing.T) {
 	}
 	steps := 0
 	for _, c := range w.Cases {
-		s, err := GenerationConfig([]byte(c.Config))
+		s, sample, err := GenerationConfig([]byte(c.Config))
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		greedy := s.Temperature == 0
+		greedy := !sample
 		if greedy {
-			s.Temperature = 1 // the scores generate took the arg-max of
+			// The scores generate took the arg-max of: only the penalty.
+			s = Sampling{Temperature: 1, RepetitionPenalty: s.RepetitionPenalty}
 		}
 		for j, step := range c.Steps {
 			steps++
@@ -362,16 +363,19 @@ func TestGenerationConfig(t *testing.T) {
 		t.Errorf("%d cases, %d steps", len(w.Cases), steps)
 	}
 	for _, tc := range []struct{ config, want string }{
-		{`{"do_sample": true, "temperature": 0}`, "do_sample with temperature 0"},
 		{`{"do_sample": true, "top_p": 2}`, "top-p must be in [0, 1]"},
-		{`{"repetition_penalty": -1}`, "the repetition penalty must be positive"},
+		{`{"do_sample": true, "top_p": 0}`, "top_p 0 (one token kept) is not supported"},
+		{`{"repetition_penalty": -1}`, "repetition_penalty must be positive, got -1"},
+		{`{"repetition_penalty": 0}`, "repetition_penalty must be positive, got 0"},
 		{`[`, "unexpected end of JSON input"},
 	} {
-		if _, err := GenerationConfig([]byte(tc.config)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, _, err := GenerationConfig([]byte(tc.config)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
 		}
 	}
-	if s, err := GenerationConfig([]byte(`{"do_sample": false, "temperature": 0.7, "top_k": 5}`)); err != nil || s != (Sampling{RepetitionPenalty: 1}) {
-		t.Errorf("greedy: %+v, %v", s, err)
+	// A greedy file's sampling settings are still read (for a temperature
+	// given beside it).
+	if s, sample, err := GenerationConfig([]byte(`{"do_sample": false, "temperature": 0.7, "top_k": 5}`)); err != nil || sample || s != (Sampling{Temperature: 0.7, TopK: 5, TopP: 1, RepetitionPenalty: 1}) {
+		t.Errorf("greedy: %+v, %v, %v", s, sample, err)
 	}
 }

@@ -123,9 +123,8 @@ type options struct {
 	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
 	allowUnregistered, profile, ignoreEOS, genConfig   bool
-	// sampling names the sampling flags given, which override
-	// --generation-config.
-	sampling                          map[string]bool
+	// given names the flags given on the command line.
+	given                             map[string]bool
 	backend, compareBackend, planJSON string
 	plan, carry                       bool
 	align, guard                      int64
@@ -206,11 +205,12 @@ func newFlags(o *options) *flag.FlagSet {
 	return fs
 }
 
-// sources counts the ways of giving tokens to decode that are set.
+// sources counts the ways of giving tokens to decode that are given
+// (--chat "" is an empty message, given).
 func (o *options) sources() int {
 	n := 0
-	for _, s := range []string{o.tokens, o.prompt, o.chat, o.messages} {
-		if s != "" {
+	for _, name := range []string{"tokens", "prompt", "chat", "messages"} {
+		if o.given[name] {
 			n++
 		}
 	}
@@ -218,7 +218,7 @@ func (o *options) sources() int {
 }
 
 // chats says the tokens come from the chat template.
-func (o *options) chats() bool { return o.chat != "" || o.messages != "" }
+func (o *options) chats() bool { return o.given["chat"] || o.given["messages"] }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
@@ -237,6 +237,8 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	o.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
 	switch {
 	case len(pos) == 0:
 		return nil, errors.New("no input file (see rlx-run --help)")
@@ -258,27 +260,22 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, errors.New("--repetition-penalty applies to --generate, which is not given")
 	case o.genConfig && o.generate == 0:
 		return nil, errors.New("--generation-config applies to --generate, which is not given")
-	case (o.topK != 0 || o.topP != 1 || o.minP != 0) && o.temperature == 0 && !o.genConfig:
+	case (o.given["top-k"] || o.given["top-p"] || o.given["min-p"]) && o.temperature == 0 && !o.genConfig:
 		return nil, errors.New("--top-k, --top-p and --min-p apply to sampling: give --temperature too")
 	case o.sources() > 1:
 		return nil, errors.New("give one of --tokens, --prompt, --chat and --messages")
 	case o.sources() == 0 && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
 		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens, --prompt, --chat or --messages")
-	case o.system != "" && o.chat == "":
+	case o.given["system"] && !o.given["chat"]:
 		return nil, errors.New("--system applies to --chat, which is not given")
 	case (o.chatTemplate != "" || o.tools != "" || len(o.chatVars) > 0) && !o.chats():
 		return nil, errors.New("--chat-template, --tools and --chat-var apply to --chat and --messages, which are not given")
 	case o.sources() > 0 && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens, --prompt, --chat and --messages decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
-	case (o.prompt != "" || o.chats()) && o.vocab == "" && o.weights == "":
+	case (o.given["prompt"] || o.chats()) && o.vocab == "" && o.weights == "":
 		return nil, errors.New("--prompt, --chat and --messages need a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab")
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.sampling = map[string]bool{}
-	for _, name := range []string{"temperature", "top-k", "top-p", "min-p", "repetition-penalty"} {
-		o.sampling[name] = set[name]
-	}
+	set := o.given
 	switch {
 	case set["tolerance"] && o.compareWith == "":
 		return nil, errors.New("--tolerance applies to --compare-with, which is not given")

@@ -243,7 +243,7 @@ func TestChat(t *testing.T) {
 		want string
 	}{
 		{[]string{"--chat-var", "extra"}, `rlx-run: error: --chat: --chat-var "extra": want NAME=JSON (enable_thinking=false)`},
-		{[]string{"--chat-var", "extra=yes"}, `rlx-run: error: --chat: --chat-var extra: "yes" is not JSON (a string needs its quotes: extra='"text"')`},
+		{[]string{"--chat-var", "extra=yes"}, `rlx-run: error: --chat: --chat-var extra: "yes" is not JSON: invalid character 'y' looking for beginning of value (a string needs its quotes: extra='"text"')`},
 		{[]string{"--tools", other}, "rlx-run: error: --chat: --tools: " + other + ": "},
 		{[]string{"--tools", filepath.Join(dir, "tokenizer_config.json")}, "rlx-run: error: --chat: --tools: " + filepath.Join(dir, "tokenizer_config.json") + ": the tools are not a JSON list"},
 	} {
@@ -251,6 +251,19 @@ func TestChat(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, stderr, tc.want)
 		}
+	}
+	// A template file of its own takes the checkpoint's special tokens;
+	// an empty --chat is an empty message, given.
+	bosFile := filepath.Join(t.TempDir(), "bos.j2")
+	os.WriteFile(bosFile, []byte("{{ bos_token }}{{ messages[0].content }}"), 0o666)
+	if code, out, stderr := main1(t, file, "--weights", dir, "--chat", "A", "--chat-template", bosFile); code != 0 || !strings.Contains(out, "tokens: 1,0\n") {
+		t.Errorf("a .j2 template elsewhere: code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if code, out, stderr := main1(t, file, "--weights", dir, "--chat", "", "--chat-template", bosFile, "--generate", "1", "--ignore-eos"); code != 0 || !strings.Contains(out, "tokens: 1,0\n") {
+		t.Errorf("--chat \"\": code %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if code, _, stderr := main1(t, file, "--weights", dir, "--chat", "A", "--max-tokens", "1", "--generate", "1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --chat gives 1 tokens and --generate asks for 1 more, more than --max-tokens 1") {
+		t.Errorf("--max-tokens: code %d, stderr %q", code, stderr)
 	}
 	os.WriteFile(msgs, []byte(`[{"role": "tool", "content": "A"}]`), 0o666)
 	code, _, stderr = main1(t, file, "--weights", dir, "--messages", msgs)
@@ -388,6 +401,20 @@ func TestGenerateText(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": true, "temperature": 0}`), 0o666)
 	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config: "+filepath.Join(dir, "generation_config.json")+": do_sample with temperature 0") {
 		t.Errorf("bad config: code %d, stderr %q", code, stderr)
+	}
+	// A greedy file: the sampling filters want --temperature; with it,
+	// the file's top_k, top_p and min_p apply (here top_k 1: the arg-max).
+	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": false, "top_k": 1}`), 0o666)
+	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config", "--top-p", "0.5"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling, and "+filepath.Join(dir, "generation_config.json")+" decodes greedily (do_sample false): give --temperature too") {
+		t.Errorf("greedy config with --top-p: code %d, stderr %q", code, stderr)
+	}
+	for seed := range 5 {
+		if code, out, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "2", "--generation-config", "--temperature", "50", "--seed", strconv.Itoa(seed)); code != 0 || !strings.Contains(out, "tokens: 2,0,1\n") {
+			t.Errorf("greedy config, --temperature 50, top_k 1 from the file: code %d, stdout %q", code, out)
+		}
+	}
+	if code, _, stderr := main1(t, file, "--tokens", "2", "--generate", "3", "--generation-config"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config needs a checkpoint: --weights or --vocab") {
+		t.Errorf("no checkpoint: code %d, stderr %q", code, stderr)
 	}
 	os.Remove(filepath.Join(dir, "generation_config.json"))
 	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config: open "+filepath.Join(dir, "generation_config.json")) {

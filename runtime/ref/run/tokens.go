@@ -14,6 +14,7 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/chat"
 	"github.com/rlx-compiler/rlx/runtime/decode"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/jinja"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -29,7 +30,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 	// The vocabulary, read once, where the prompt or the text needs it.
 	var voc *vocab.Vocab
 	var vocErr error
-	if r.vocabPath() != "" && (r.o.prompt != "" || r.o.chats() || r.o.generate > 0) {
+	if r.vocabPath() != "" && (r.o.given["prompt"] || r.o.chats() || r.o.generate > 0) {
 		voc, vocErr = vocab.Open(r.vocabPath())
 	}
 	tokens, err := r.promptTokens(voc, vocErr)
@@ -39,9 +40,9 @@ func (r *runner) decode(progs []*ref.Program) int {
 	fed := len(tokens)
 	if m := r.o.maxTokens; m > 0 && len(tokens)+r.o.generate > m {
 		if r.o.generate == 0 {
-			return r.fail(fmt.Errorf("--tokens lists %d tokens, more than --max-tokens %d", len(tokens), m))
+			return r.fail(fmt.Errorf("--%s gives %d tokens, more than --max-tokens %d", r.textFlag(), len(tokens), m))
 		}
-		return r.fail(fmt.Errorf("--tokens lists %d tokens and --generate asks for %d more, more than --max-tokens %d", len(tokens), r.o.generate, m))
+		return r.fail(fmt.Errorf("--%s gives %d tokens and --generate asks for %d more, more than --max-tokens %d", r.textFlag(), len(tokens), r.o.generate, m))
 	}
 	if len(tokens) == 0 {
 		return r.fail(fmt.Errorf("--%s: the text has no tokens", r.textFlag()))
@@ -58,7 +59,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 		if err != nil {
 			return r.fail(err)
 		}
-		if r.o.prompt != "" || r.o.chats() {
+		if r.o.given["prompt"] || r.o.chats() {
 			for _, tok := range tokens {
 				if tok >= d.Vocab {
 					return r.fail(ir.OpErrorPlain(p.Func(), "--%s encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", r.textFlag(), tok, d.Vocab, r.vocabPath()))
@@ -114,7 +115,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 	if len(tokens) < asked && slices.Contains(stop, best) {
 		fmt.Fprintf(r.stdout, "stopped: %d is an end-of-sequence token (--ignore-eos goes on)\n", best)
 	}
-	if r.o.generate > 0 || r.o.prompt != "" || r.o.chats() {
+	if r.o.generate > 0 || r.o.given["prompt"] || r.o.chats() {
 		ids := make([]string, len(tokens))
 		for i, tok := range tokens {
 			ids[i] = strconv.Itoa(tok)
@@ -130,38 +131,76 @@ func (r *runner) decode(progs []*ref.Program) int {
 }
 
 // sampling returns how --generate picks its tokens: the sampling flags,
-// over the checkpoint's generation_config.json with --generation-config.
+// over the checkpoint's generation_config.json with --generation-config
+// as transformers' generate(**flags) merges its arguments into the
+// checkpoint's: --temperature T samples (0: greedy) with the file's
+// top_k, top_p and min_p under the flags given; without it the file's
+// do_sample decides.
 func (r *runner) sampling() (decode.Sampling, error) {
 	o := r.o
-	s := decode.Sampling{Temperature: o.temperature, TopK: o.topK, TopP: o.topP, MinP: o.minP, RepetitionPenalty: o.penalty}
-	if o.genConfig {
-		name := filepath.Join(r.vocabPath(), "generation_config.json")
-		if st, err := os.Stat(r.vocabPath()); err == nil && !st.IsDir() {
-			name = filepath.Join(filepath.Dir(r.vocabPath()), "generation_config.json")
-		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return s, fmt.Errorf("--generation-config: %v", err)
-		}
-		c, err := decode.GenerationConfig(data)
-		if err != nil {
-			return s, fmt.Errorf("--generation-config: %s: %v", name, err)
-		}
-		for flag, v := range map[string]func(){
-			"temperature":        func() { c.Temperature = o.temperature },
-			"top-k":              func() { c.TopK = o.topK },
-			"top-p":              func() { c.TopP = o.topP },
-			"min-p":              func() { c.MinP = o.minP },
-			"repetition-penalty": func() { c.RepetitionPenalty = o.penalty },
-		} {
-			if o.sampling[flag] {
-				v()
-			}
-		}
-		s = c
+	s := decode.Sampling{Temperature: o.temperature, TopK: o.topK, TopP: o.topP, MinP: o.minP, RepetitionPenalty: o.penalty, Seed: o.seed}
+	if !o.genConfig {
+		return s, nil
 	}
-	s.Seed = o.seed
-	return s, nil
+	name, err := r.generationConfig()
+	if err != nil {
+		return s, err
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return s, fmt.Errorf("--generation-config: %v", err)
+	}
+	c, sample, err := decode.GenerationConfig(data)
+	if err != nil {
+		return s, fmt.Errorf("--generation-config: %s: %v", name, err)
+	}
+	if !sample {
+		c.Temperature = 0
+	}
+	if o.given["temperature"] {
+		c.Temperature = o.temperature
+	}
+	if o.given["top-k"] {
+		c.TopK = o.topK
+	}
+	if o.given["top-p"] {
+		c.TopP = o.topP
+	}
+	if o.given["min-p"] {
+		c.MinP = o.minP
+	}
+	if o.given["repetition-penalty"] {
+		c.RepetitionPenalty = o.penalty
+	}
+	switch {
+	case c.Temperature == 0 && sample && !o.given["temperature"]:
+		return s, fmt.Errorf("--generation-config: %s: do_sample with temperature 0 (transformers refuses it too; give --temperature)", name)
+	case c.Temperature == 0 && (o.given["top-k"] || o.given["top-p"] || o.given["min-p"]):
+		return s, fmt.Errorf("--top-k, --top-p and --min-p apply to sampling, and %s decodes greedily (do_sample false): give --temperature too", name)
+	}
+	c.Seed = o.seed
+	return c, nil
+}
+
+// generationConfig names the generation_config.json of the checkpoint
+// of --vocab or --weights (its directory, or the directory of a file in
+// it); a GGUF file has none.
+func (r *runner) generationConfig() (string, error) {
+	path := r.vocabPath()
+	if path == "" {
+		return "", errors.New("--generation-config needs a checkpoint: --weights or --vocab (its directory holds generation_config.json)")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("--generation-config: %v", err)
+	}
+	if st.IsDir() {
+		return filepath.Join(path, "generation_config.json"), nil
+	}
+	if _, ok := gguf.Sniff(path); ok {
+		return "", fmt.Errorf("--generation-config: %s is a GGUF file, which carries no generation_config.json: give the sampling flags", path)
+	}
+	return filepath.Join(filepath.Dir(path), "generation_config.json"), nil
 }
 
 // stopTokens returns the checkpoint's end-of-sequence tokens, where
@@ -181,7 +220,7 @@ func (r *runner) stopTokens() ([]int, error) {
 // v (or the error that opening it gave), or --chat's or --messages'
 // conversation laid out by the chat template and encoded.
 func (r *runner) promptTokens(v *vocab.Vocab, vErr error) ([]int, error) {
-	if r.o.sources() == 1 && r.o.tokens != "" {
+	if r.o.given["tokens"] {
 		return parseTokens(r.o.tokens)
 	}
 	flag := r.textFlag()
@@ -206,12 +245,14 @@ func (r *runner) promptTokens(v *vocab.Vocab, vErr error) ([]int, error) {
 // textFlag names the flag the text to decode came from.
 func (r *runner) textFlag() string {
 	switch {
-	case r.o.chat != "":
+	case r.o.given["chat"]:
 		return "chat"
-	case r.o.messages != "":
+	case r.o.given["messages"]:
 		return "messages"
+	case r.o.given["prompt"]:
+		return "prompt"
 	}
-	return "prompt"
+	return "tokens"
 }
 
 // chatText lays out --chat (after --system) or --messages with the chat
@@ -226,11 +267,18 @@ func (r *runner) chatText() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A template from elsewhere (a .jinja file on its own) is rendered
+	// with the checkpoint's special tokens.
+	if t.BOS == "" && t.EOS == "" && r.o.chatTemplate != "" && r.vocabPath() != "" {
+		if t.BOS, t.EOS, err = chat.SpecialTokens(r.vocabPath()); err != nil {
+			return "", err
+		}
+	}
 	if t.Vars, err = r.chatVars(); err != nil {
 		return "", err
 	}
 	var msgs []chat.Message
-	if r.o.messages != "" {
+	if r.o.given["messages"] {
 		data, err := os.ReadFile(r.o.messages)
 		if err != nil {
 			return "", err
@@ -239,7 +287,7 @@ func (r *runner) chatText() (string, error) {
 			return "", fmt.Errorf("%s: %v", r.o.messages, err)
 		}
 	} else {
-		if r.o.system != "" {
+		if r.o.given["system"] {
 			msgs = append(msgs, chat.Message{Role: "system", Content: r.o.system})
 		}
 		msgs = append(msgs, chat.Message{Role: "user", Content: r.o.chat})
@@ -272,7 +320,7 @@ func (r *runner) chatVars() (map[string]any, error) {
 		}
 		v, err := jinja.DecodeJSON([]byte(value))
 		if err != nil {
-			return nil, fmt.Errorf("--chat-var %s: %q is not JSON (a string needs its quotes: %s='\"text\"')", name, value, name)
+			return nil, fmt.Errorf("--chat-var %s: %q is not JSON: %v (a string needs its quotes: %s='\"text\"')", name, value, err, name)
 		}
 		vars[name] = v
 	}
