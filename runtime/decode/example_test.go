@@ -53,3 +53,21 @@ func ExampleDecoder_Generate() {
 	// [2 0 1 0] [4 3] <nil>
 	// [2 0 2 0] <nil>
 }
+
+// GenerationConfig reads how transformers' generate samples for a
+// checkpoint when given no sampling arguments: Qwen3's file leaves out
+// min_p and the repetition penalty, and greedy files still carry the
+// settings --temperature would sample with.
+func ExampleGenerationConfig() {
+	s, sample, err := decode.GenerationConfig([]byte(`{"do_sample": true, "temperature": 0.6, "top_k": 20, "top_p": 0.95}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("samples %v: temperature %v, top-k %d, top-p %v, min-p %v, penalty %v\n", sample, s.Temperature, s.TopK, s.TopP, s.MinP, s.RepetitionPenalty)
+	s, sample, _ = decode.GenerationConfig([]byte(`{"do_sample": false, "repetition_penalty": 1.1}`))
+	fmt.Printf("samples %v: temperature %v, top-k %d (transformers' default), penalty %v\n", sample, s.Temperature, s.TopK, s.RepetitionPenalty)
+	// Output:
+	// samples true: temperature 0.6, top-k 20, top-p 0.95, min-p 0, penalty 1
+	// samples false: temperature 1, top-k 50 (transformers' default), penalty 1.1
+}

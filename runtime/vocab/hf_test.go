@@ -103,9 +103,10 @@ func TestTokenizersLibraryEncode(t *testing.T) {
 }
 
 // FuzzEncode encodes any text with testdata/hf's vocabularies: valid
-// UTF-8 encodes (an error or a panic fails), and with Qwen2's and Llama
-// 3's layouts (no normalizer, no added token outside ASCII) decoding
-// gives the text back.
+// UTF-8 encodes (an error or a panic fails), and with the byte-level
+// ones (no normalizer; not "bytelevel", whose added token "é" decodes
+// through GPT-2's table to a lone byte, as the library decodes it)
+// decoding gives the text back.
 func FuzzEncode(f *testing.F) {
 	for _, s := range []string{"Hello   world\n\n", "I'LL 123 é🙂", "x\u00a0!<|im_end|>", "\t\r\n a", ""} {
 		f.Add(s)
@@ -130,7 +131,7 @@ func FuzzEncode(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: %v", hfVocabs[i], err)
 			}
-			if name := hfVocabs[i]; name == "qwen2" || name == "llama3" {
+			if name := hfVocabs[i]; name != "spm" && name != "metaspace" && name != "bytelevel" {
 				if back, err := v.Decode(ids); err != nil || back != text {
 					t.Fatalf("%s: %q encodes to %v, which decodes to %q (%v)", name, text, ids, back, err)
 				}
