@@ -15,7 +15,7 @@
 # and for c, alone (carry [".devcarry/R.tgz"]; 600 functions are a 25 MB
 # folder, which with the tree passes the tool's 64 MiB, and 4.6 MB packed):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 600 -random-first 3601 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*) && (cd .devcarry && tar -czf R.tgz R && rm -rf R)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 600 -random-first 4201 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*) && (cd .devcarry && tar -czf R.tgz R && rm -rf R)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/V",
 # ".devcarry/O", ".devcarry/ab.sh"] for a, [".devcarry/H.tgz"] for b,
@@ -28,23 +28,24 @@
 # a: ab.sh of .devcarry/V against .devcarry/O, three rounds, the
 #    rms_norm rows shown (SHOW in the script; run 37a ran the norms'
 #    output passes so, run 38b the held f16 rows).
-# b: (the tree, 44 MB since stop 59, and H.tgz, 23 MB, no longer fit the
-#    tool's 64 MiB together: run t for the table, or split H's small and
-#    real inputs over two calls)
+# b: (the tree, 46 MB since stop 59, and H.tgz, 23 MB, no longer fit the
+#    tool's 64 MiB together: run 40f moved bench/gpu/results out of the
+#    tree for the call, `mv bench/gpu/results /tmp/r` and back after;
+#    or run t for the table alone)
 #    the full check of H: correctness at small and real sizes, the
 #    sanitizers at small and real sizes, the bench table (report.md
 #    under $OUT/C). Run 39a (an H100) checked H at 012112a; the
 #    issue's numbers want an H200, which no call has had since run 36a.
 # c: the random suite in .devcarry/R: each job against the interpreter
 #    three times, and the four sanitizers (report.md under $OUT/R);
-#    1–3600 have run (runs 33a–40b): prepare the next with
-#    -random-first 3601.
+#    1–4200 have run (runs 33a–40d): prepare the next with
+#    -random-first 4201.
 # t: the bench stage of H alone, from .devcarry/HB.tgz (carry it alone):
 #    H without its correctness inputs and expectations, 0.4 MB packed,
 #    for when the tree and H.tgz pass the tool's 64 MiB (they do since
 #    stop 59: 44 MB + 23 MB). Make it from H.tgz:
 #      mkdir -p /tmp/hb && tar -xzf .devcarry/H.tgz -C /tmp/hb && (cd /tmp/hb && rm -f H/small.jobs H/small.expect H/real.expect H/fillcheck.bin && tar -czf "$OLDPWD/.devcarry/HB.tgz" H)
-#    Run 40c (an H100) timed it; on an H200 it gives the issue's table.
+#    Runs 40c (an H100) and 40e (an H200) timed it.
 # d: remakes the transformers fixtures of stops 55 and 56 (run 37d:
 #    Qwen2, Mistral, Mixtral, Phi-3, Qwen2-MoE, Qwen3-MoE, Gemma 3,
 #    Llama with attention biases, LongRoPE, YaRN, a window, Gemma 2) as
@@ -74,8 +75,9 @@ if [ "$1" = c ]; then
 fi
 case $1 in
 t)
-  [ -d .devcarry/H ] || tar -xzf .devcarry/HB.tgz -C .devcarry || exit 1
-  OUT=$out/C bash .devcarry/H/run.sh full --budget 300 --only bench >"$out/bench.log" 2>&1
+  # Its own folder: b, on the same warm machine, must find the whole H.
+  [ -d .devcarry/hb/H ] || { mkdir -p .devcarry/hb && tar -xzf .devcarry/HB.tgz -C .devcarry/hb; } || exit 1
+  OUT=$out/C bash .devcarry/hb/H/run.sh full --budget 300 --only bench >"$out/bench.log" 2>&1
   tail -3 "$out/bench.log"
   grep -E "copy" "$out/C/report.md" | head -1
   grep -E "^\| (dequant_gemv_q|gemv_f16|attention_decode|rms_norm)" "$out/C/report.md" | cut -c1-220
@@ -85,7 +87,7 @@ a)
   cat "$out/ab.txt"
   ;;
 b)
-  [ -d .devcarry/H ] || tar -xzf .devcarry/H.tgz -C .devcarry || exit 1
+  [ -f .devcarry/H/small.jobs ] || { rm -rf .devcarry/H && tar -xzf .devcarry/H.tgz -C .devcarry; } || exit 1
   OUT=$out/C bash .devcarry/H/run.sh full --budget 520 --only correct_small,correct_real,sanitize_small,bench,sanitize_real >"$out/full.log" 2>&1
   tail -3 "$out/full.log"
   grep -E "cases pass|copy" "$out/C/report.md" | head -4
