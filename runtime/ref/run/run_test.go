@@ -262,7 +262,7 @@ func TestChat(t *testing.T) {
 	if code, out, stderr := main1(t, file, "--weights", dir, "--chat", "", "--chat-template", bosFile, "--generate", "1", "--ignore-eos"); code != 0 || !strings.Contains(out, "tokens: 1,0\n") {
 		t.Errorf("--chat \"\": code %d, stdout %q, stderr %q", code, out, stderr)
 	}
-	if code, _, stderr := main1(t, file, "--weights", dir, "--chat", "A", "--max-tokens", "1", "--generate", "1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --chat gives 1 tokens and --generate asks for 1 more, more than --max-tokens 1") {
+	if code, _, stderr := main1(t, file, "--weights", dir, "--chat", "A", "--max-tokens", "1", "--generate", "1"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --chat encodes to 1 tokens and --generate asks for 1 more, more than --max-tokens 1") {
 		t.Errorf("--max-tokens: code %d, stderr %q", code, stderr)
 	}
 	os.WriteFile(msgs, []byte(`[{"role": "tool", "content": "A"}]`), 0o666)

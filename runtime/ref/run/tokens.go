@@ -39,10 +39,14 @@ func (r *runner) decode(progs []*ref.Program) int {
 	}
 	fed := len(tokens)
 	if m := r.o.maxTokens; m > 0 && len(tokens)+r.o.generate > m {
-		if r.o.generate == 0 {
-			return r.fail(fmt.Errorf("--%s gives %d tokens, more than --max-tokens %d", r.textFlag(), len(tokens), m))
+		given := fmt.Sprintf("--tokens lists %d tokens", len(tokens))
+		if flag := r.textFlag(); flag != "tokens" {
+			given = fmt.Sprintf("--%s encodes to %d tokens", flag, len(tokens))
 		}
-		return r.fail(fmt.Errorf("--%s gives %d tokens and --generate asks for %d more, more than --max-tokens %d", r.textFlag(), len(tokens), r.o.generate, m))
+		if r.o.generate == 0 {
+			return r.fail(fmt.Errorf("%s, more than --max-tokens %d", given, m))
+		}
+		return r.fail(fmt.Errorf("%s and --generate asks for %d more, more than --max-tokens %d", given, r.o.generate, m))
 	}
 	if len(tokens) == 0 {
 		return r.fail(fmt.Errorf("--%s: the text has no tokens", r.textFlag()))
