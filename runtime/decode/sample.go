@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
 
 // Sampling is how Generate picks each next token, as transformers'
@@ -236,4 +238,76 @@ func GenerationConfig(data []byte) (s Sampling, sample bool, err error) {
 		return Sampling{}, false, err
 	}
 	return s, c.DoSample != nil && *c.DoSample, nil
+}
+
+// GGUFSampling reads the sampling settings a GGUF file recommends, its
+// general.sampling.* keys (llama.cpp's names, which its converter
+// writes from generation_config.json): temp, top_k, top_p, min_p and
+// penalty_repeat, read with GenerationConfig's meaning and defaults
+// (rlx samples as transformers does: the penalty over the whole
+// sequence, the temperature before the filters, where llama.cpp's own
+// sampler applies it after them). A GGUF file says nothing of
+// do_sample: it samples when temp is given and above 0. ok is false
+// when the file has none of these keys; a key rlx would not apply as
+// llama.cpp means it (mirostat or xtc on, a penalty over the last
+// penalty_last_n tokens only) is an error.
+func GGUFSampling(f *gguf.File) (s Sampling, sample, ok bool, err error) {
+	const p = "general.sampling."
+	num := func(key string, def float64) (float64, error) {
+		v, present := f.Get(p + key)
+		if !present {
+			return def, nil
+		}
+		ok = true
+		switch x := v.(type) {
+		case float32:
+			return float64(x), nil
+		case float64:
+			return x, nil
+		case int8:
+			return float64(x), nil
+		case int16:
+			return float64(x), nil
+		case int32:
+			return float64(x), nil
+		case int64:
+			return float64(x), nil
+		case uint8:
+			return float64(x), nil
+		case uint16:
+			return float64(x), nil
+		case uint32:
+			return float64(x), nil
+		case uint64:
+			return float64(x), nil
+		}
+		return 0, fmt.Errorf("%s: %s%s is %v (%T), want a number", f.Name, p, key, v, v)
+	}
+	var vals [9]float64
+	for i, k := range []struct {
+		key string
+		def float64
+	}{{"temp", 1}, {"top_k", 50}, {"top_p", 1}, {"min_p", 0}, {"penalty_repeat", 1}, {"penalty_last_n", -1}, {"mirostat", 0}, {"xtc_probability", 0}, {"xtc_threshold", 0.1}} {
+		if vals[i], err = num(k.key, k.def); err != nil {
+			return Sampling{}, false, false, err
+		}
+	}
+	_, hasTemp := f.Get(p + "temp")
+	s = Sampling{Temperature: vals[0], TopK: int(vals[1]), TopP: vals[2], MinP: vals[3], RepetitionPenalty: vals[4]}
+	switch {
+	case vals[6] != 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %smirostat %v: rlx does not sample by mirostat", f.Name, p, vals[6])
+	case vals[7] > 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %sxtc_probability %v: rlx does not apply XTC", f.Name, p, vals[7])
+	case s.RepetitionPenalty != 1 && vals[5] != -1:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %spenalty_last_n %v: rlx penalises the whole sequence, as transformers does (-1)", f.Name, p, vals[5])
+	case float64(s.TopK) != vals[1] || s.TopK < 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %stop_k %v is not a count", f.Name, p, vals[1])
+	case s.RepetitionPenalty <= 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %spenalty_repeat must be positive, got %v", f.Name, p, s.RepetitionPenalty)
+	}
+	if err := s.Check(); err != nil {
+		return Sampling{}, false, ok, fmt.Errorf("%s: %s%v", f.Name, p, err)
+	}
+	return s, hasTemp && s.Temperature > 0, ok, nil
 }

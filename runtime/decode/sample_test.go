@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
 
@@ -377,5 +378,59 @@ func TestGenerationConfig(t *testing.T) {
 	// given beside it).
 	if s, sample, err := GenerationConfig([]byte(`{"do_sample": false, "temperature": 0.7, "top_k": 5}`)); err != nil || sample || s != (Sampling{Temperature: 0.7, TopK: 5, TopP: 1, RepetitionPenalty: 1}) {
 		t.Errorf("greedy: %+v, %v, %v", s, sample, err)
+	}
+}
+
+// TestGGUFSampling reads general.sampling.* as GenerationConfig reads
+// generation_config.json (Qwen3's settings as llama.cpp's converter
+// writes them give the Sampling of Qwen3's generation_config.json), and
+// refuses what rlx would apply otherwise than llama.cpp means.
+func TestGGUFSampling(t *testing.T) {
+	file := func(kv map[string]any) *gguf.File {
+		var w gguf.Writer
+		w.Add("general.architecture", "llama")
+		for k, v := range kv {
+			w.Add(k, v)
+		}
+		path := filepath.Join(t.TempDir(), "m.gguf")
+		if err := w.WriteFile(path); err != nil {
+			t.Fatal(err)
+		}
+		f, err := gguf.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	const p = "general.sampling."
+	s, sample, ok, err := GGUFSampling(file(map[string]any{p + "temp": float32(0.6), p + "top_k": int32(20), p + "top_p": float32(0.95)}))
+	want, _, _ := GenerationConfig([]byte(`{"do_sample": true, "temperature": 0.6, "top_k": 20, "top_p": 0.95}`))
+	if err != nil || !ok || !sample || math.Abs(s.Temperature-0.6) > 1e-7 || math.Abs(s.TopP-0.95) > 1e-7 || s.TopK != want.TopK || s.MinP != 0 || s.RepetitionPenalty != 1 {
+		t.Errorf("Qwen3's: %+v %v %v %v, want %+v", s, sample, ok, err, want)
+	}
+	if _, sample, ok, err := GGUFSampling(file(map[string]any{p + "penalty_repeat": float32(1.1), p + "penalty_last_n": int32(-1)})); err != nil || !ok || sample {
+		t.Errorf("a penalty alone: sample %v, ok %v, %v", sample, ok, err)
+	}
+	if _, _, ok, err := GGUFSampling(file(nil)); ok || err != nil {
+		t.Errorf("no keys: ok %v, %v", ok, err)
+	}
+	if s, sample, _, _ := GGUFSampling(file(map[string]any{p + "temp": float32(0)})); sample || s.Temperature != 0 {
+		t.Errorf("temp 0: sample %v, %+v", sample, s)
+	}
+	for _, tc := range []struct {
+		kv   map[string]any
+		want string
+	}{
+		{map[string]any{p + "mirostat": int32(2)}, "mirostat 2: rlx does not sample by mirostat"},
+		{map[string]any{p + "xtc_probability": float32(0.5)}, "xtc_probability 0.5: rlx does not apply XTC"},
+		{map[string]any{p + "penalty_repeat": float32(1.1), p + "penalty_last_n": int32(64)}, "penalty_last_n 64: rlx penalises the whole sequence"},
+		{map[string]any{p + "top_k": float32(2.5)}, "top_k 2.5 is not a count"},
+		{map[string]any{p + "top_p": float32(2)}, "top-p must be in [0, 1]"},
+		{map[string]any{p + "temp": "hot"}, `general.sampling.temp is hot (string), want a number`},
+	} {
+		if _, _, _, err := GGUFSampling(file(tc.kv)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.kv, err, tc.want)
+		}
 	}
 }

@@ -405,7 +405,7 @@ func TestGenerateText(t *testing.T) {
 	// A greedy file: the sampling filters want --temperature; with it,
 	// the file's top_k, top_p and min_p apply (here top_k 1: the arg-max).
 	os.WriteFile(filepath.Join(dir, "generation_config.json"), []byte(`{"do_sample": false, "top_k": 1}`), 0o666)
-	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config", "--top-p", "0.5"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling, and "+filepath.Join(dir, "generation_config.json")+" decodes greedily (do_sample false): give --temperature too") {
+	if code, _, stderr := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--generation-config", "--top-p", "0.5"); code != 1 || !strings.Contains(stderr, "rlx-run: error: --top-k, --top-p and --min-p apply to sampling, and "+filepath.Join(dir, "generation_config.json")+" decodes greedily: give --temperature too") {
 		t.Errorf("greedy config with --top-p: code %d, stderr %q", code, stderr)
 	}
 	for seed := range 5 {
@@ -445,6 +445,7 @@ func TestGGUFPrompt(t *testing.T) {
 	w.Add("tokenizer.ggml.token_type", []int32{1, 1, 1, 1, 3})
 	w.Add("tokenizer.ggml.merges", []string{"Ġ B"})
 	w.Add("tokenizer.ggml.eos_token_id", uint32(1))
+	w.Add("general.sampling.penalty_repeat", float32(0.25))
 	scale := []byte{0, 0, 128, 63, 0, 0, 128, 191, 0, 0, 0, 0} // 1, −1, 0
 	if err := w.AddTensor("scale", gguf.TypeF32, []int{3}, scale); err != nil {
 		t.Fatal(err)
@@ -459,5 +460,12 @@ func TestGGUFPrompt(t *testing.T) {
 	want := "stopped: 1 is an end-of-sequence token (--ignore-eos goes on)\ntokens: 0,2,0\ntext: \"A BA\"\n"
 	if code != 0 || !strings.Contains(out, want) || stderr != "" {
 		t.Errorf("code %d, stdout %q, stderr %q; want %q", code, out, stderr, want)
+	}
+	// --generation-config takes the file's general.sampling.* keys: a
+	// penalty of 0.25 favours the tokens seen (from 0, 2 the chooser's
+	// [0, 2, 1] becomes [0, 2, 4]), so 2 comes back and 1 (the end) never.
+	code, out, stderr = main1(t, file, "--weights", path, "--prompt", "A B", "--generate", "2", "--generation-config")
+	if code != 0 || !strings.Contains(out, "tokens: 0,2,0,2\n") || stderr != "" {
+		t.Errorf("--generation-config: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }

@@ -146,17 +146,9 @@ func (r *runner) sampling() (decode.Sampling, error) {
 	if !o.genConfig {
 		return s, nil
 	}
-	name, err := r.generationConfig()
+	c, sample, name, err := r.generationConfig()
 	if err != nil {
 		return s, err
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return s, fmt.Errorf("--generation-config: %v", err)
-	}
-	c, sample, err := decode.GenerationConfig(data)
-	if err != nil {
-		return s, fmt.Errorf("--generation-config: %s: %v", name, err)
 	}
 	if !sample {
 		c.Temperature = 0
@@ -180,31 +172,53 @@ func (r *runner) sampling() (decode.Sampling, error) {
 	case c.Temperature == 0 && sample && !o.given["temperature"]:
 		return s, fmt.Errorf("--generation-config: %s: do_sample with temperature 0 (transformers refuses it too; give --temperature)", name)
 	case c.Temperature == 0 && (o.given["top-k"] || o.given["top-p"] || o.given["min-p"]):
-		return s, fmt.Errorf("--top-k, --top-p and --min-p apply to sampling, and %s decodes greedily (do_sample false): give --temperature too", name)
+		return s, fmt.Errorf("--top-k, --top-p and --min-p apply to sampling, and %s decodes greedily: give --temperature too", name)
 	}
 	c.Seed = o.seed
 	return c, nil
 }
 
-// generationConfig names the generation_config.json of the checkpoint
-// of --vocab or --weights (its directory, or the directory of a file in
-// it); a GGUF file has none.
-func (r *runner) generationConfig() (string, error) {
+// generationConfig reads the sampling the checkpoint of --vocab or
+// --weights recommends: its directory's generation_config.json (or that
+// of the directory of a file in it), or a GGUF file's general.sampling.*
+// keys. It returns the settings, whether they sample, and their source.
+func (r *runner) generationConfig() (decode.Sampling, bool, string, error) {
 	path := r.vocabPath()
 	if path == "" {
-		return "", errors.New("--generation-config needs a checkpoint: --weights or --vocab (its directory holds generation_config.json)")
+		return decode.Sampling{}, false, "", errors.New("--generation-config needs a checkpoint: --weights or --vocab (its directory holds generation_config.json)")
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("--generation-config: %v", err)
+		return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
 	}
-	if st.IsDir() {
-		return filepath.Join(path, "generation_config.json"), nil
+	if _, isGGUF := gguf.Sniff(path); isGGUF && !st.IsDir() {
+		f, err := gguf.Open(path)
+		if err != nil {
+			return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
+		}
+		defer f.Close()
+		s, sample, ok, err := decode.GGUFSampling(f)
+		switch {
+		case err != nil:
+			return s, false, "", fmt.Errorf("--generation-config: %v", err)
+		case !ok:
+			return s, false, "", fmt.Errorf("--generation-config: %s has no general.sampling.* keys: give the sampling flags", path)
+		}
+		return s, sample, path, nil
 	}
-	if _, ok := gguf.Sniff(path); ok {
-		return "", fmt.Errorf("--generation-config: %s is a GGUF file, which carries no generation_config.json: give the sampling flags", path)
+	name := filepath.Join(path, "generation_config.json")
+	if !st.IsDir() {
+		name = filepath.Join(filepath.Dir(path), "generation_config.json")
 	}
-	return filepath.Join(filepath.Dir(path), "generation_config.json"), nil
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
+	}
+	s, sample, err := decode.GenerationConfig(data)
+	if err != nil {
+		return s, false, "", fmt.Errorf("--generation-config: %s: %v", name, err)
+	}
+	return s, sample, name, nil
 }
 
 // stopTokens returns the checkpoint's end-of-sequence tokens, where
