@@ -105,9 +105,9 @@ decoding (a decode-step function, as rlx-import writes them):
   --min-p P               with --temperature: keep the tokens at least P
                           times as likely as the most likely (default 0: all)
   --generation-config     with --generate: sample as the checkpoint's
-                          generation_config.json says, as transformers'
-                          generate does by default (the flags above and
-                          below override it)
+                          generation_config.json (a GGUF's general.sampling.*)
+                          says, as transformers' generate does by default
+                          (the flags above and below override it)
   --repetition-penalty R  with --generate: divide the positive logits of the
                           tokens already in the sequence by R and multiply
                           the negative ones (default 1: none), greedy or not
