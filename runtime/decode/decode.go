@@ -226,6 +226,12 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 	return tokens, logits, err
 }
 
+// StepLogits returns the logits among a step's results (those
+// GenerateSteps and RunSteps pass to their step function).
+func (d *Decoder) StepLogits(results []*tensor.Tensor) []float32 {
+	return results[d.logits].Floats()
+}
+
 // ArgMax returns the index of the largest of values (the first of equal
 // ones; NaNs are never chosen over a number), or -1 when values is empty.
 func ArgMax(values []float32) int {

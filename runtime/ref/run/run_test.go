@@ -341,6 +341,25 @@ func TestGenerateText(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "step 1: token 0 -> arg-max 1 (logit 2)\nstopped: 1 is an end-of-sequence token (--ignore-eos goes on)\ntokens: 2,0\n") || stderr != "" {
 		t.Errorf("stop: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
+	// Sampled, generation stops on the token drawn, which need not be
+	// the arg-max: from [2] the chooser's arg-max is 0, and at
+	// temperature 50 some seed draws 1, the end, first.
+	early := false
+	for seed := range 40 {
+		code, out, _ := main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--temperature", "50", "--seed", strconv.Itoa(seed))
+		if code != 0 {
+			t.Fatalf("seed %d: code %d", seed, code)
+		}
+		if strings.Contains(out, "tokens: 2\n") {
+			early = true
+			if !strings.Contains(out, "step 0: token 2 -> arg-max 0 (logit 2)\nstopped: 1 is an end-of-sequence token") {
+				t.Errorf("seed %d stopped at once: %q", seed, out)
+			}
+		}
+	}
+	if !early {
+		t.Error("no seed drew the end of sequence first")
+	}
 	code, out, _ = main1(t, file, "--weights", dir, "--tokens", "2", "--generate", "3", "--ignore-eos")
 	if code != 0 || !strings.Contains(out, "tokens: 2,0,1,0\n") || strings.Contains(out, "stopped") {
 		t.Errorf("--ignore-eos: code %d, stdout %q", code, out)

@@ -56,7 +56,7 @@ func (r *runner) decode(progs []*ref.Program) int {
 		return r.fail(err)
 	}
 	var logits []*tensor.Tensor
-	var stop []int
+	var stop, picks []int
 	asked := len(tokens) + r.o.generate
 	for i, p := range progs {
 		d, err := decode.New(p)
@@ -88,10 +88,29 @@ func (r *runner) decode(progs []*ref.Program) int {
 			if serr != nil {
 				return r.fail(serr)
 			}
-			if d.Pick, err = sampling.Sampler(); err != nil {
-				return r.fail(fmt.Errorf("--generate: %v", err))
+			pick, perr := sampling.Sampler()
+			if perr != nil {
+				return r.fail(fmt.Errorf("--generate: %v", perr))
 			}
-			tokens, l, err = d.Generate(tokens, r.o.generate, w)
+			d.Pick = func(seq []int, l []float32) int {
+				next := pick(seq, l)
+				picks = append(picks, next)
+				return next
+			}
+			// One program prints each step as it runs (two are compared
+			// after).
+			prompt := tokens
+			tokens, l, err = d.GenerateSteps(prompt, r.o.generate, w, func(t int, res []*tensor.Tensor) {
+				if len(progs) == 1 {
+					tok := prompt[min(t, len(prompt)-1)]
+					if t >= len(prompt) {
+						tok = picks[t-len(prompt)]
+					}
+					row := d.StepLogits(res)
+					best := decode.ArgMax(row)
+					fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
+				}
+			})
 		} else {
 			l, err = d.Run(tokens, w)
 		}
@@ -108,16 +127,9 @@ func (r *runner) decode(progs []*ref.Program) int {
 	if len(logits) == 2 {
 		return r.compare(logits[:1], logits[1:])
 	}
-	vocab := logits[0].Shape()[1]
-	v := logits[0].Floats()
-	best := 0
-	for t, tok := range tokens {
-		row := v[t*vocab : (t+1)*vocab]
-		best = decode.ArgMax(row)
-		fmt.Fprintf(r.stdout, "step %d: token %d -> arg-max %d (logit %s)\n", t, tok, best, strconv.FormatFloat(float64(row[best]), 'g', -1, 32))
-	}
-	if len(tokens) < asked && slices.Contains(stop, best) {
-		fmt.Fprintf(r.stdout, "stopped: %d is an end-of-sequence token (--ignore-eos goes on)\n", best)
+	// Generation ended early on the last token picked, not fed.
+	if len(tokens) < asked && len(picks) > 0 && slices.Contains(stop, picks[len(picks)-1]) {
+		fmt.Fprintf(r.stdout, "stopped: %d is an end-of-sequence token (--ignore-eos goes on)\n", picks[len(picks)-1])
 	}
 	if r.o.generate > 0 || r.o.given["prompt"] || r.o.chats() {
 		ids := make([]string, len(tokens))
