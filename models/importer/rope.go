@@ -186,6 +186,25 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 				s.invFreq[i] = (1-smooth)*f/factor + smooth*f
 			}
 		}
+	case "dynamic":
+		// transformers' _compute_dynamic_ntk_parameters with
+		// dynamic_rope_update: the base grows only once the sequence
+		// passes max_position_embeddings (to base·(factor·len/max −
+		// factor + 1)^(d/(d−2))); up to there, so at every step of a
+		// decode within it, the frequencies are the default ones.
+		factor := sub.float("factor", 0)
+		maxPos := c.float("max_position_embeddings", 0)
+		switch {
+		case !(factor >= 1) || math.IsInf(factor, 0):
+			c.fail("rope_type \"dynamic\" needs a finite factor of at least 1, got %g", factor)
+			return
+		case !(maxPos >= 1):
+			c.fail("rope_type \"dynamic\" needs max_position_embeddings, past which it changes the rope base")
+			return
+		case float64(s.maxTokens) > maxPos:
+			c.fail("rope_type \"dynamic\" changes the rope base for sequences past max_position_embeddings %g, which rlx does not follow: import with --max-tokens at most %g (there the frequencies are the default ones), not %d", maxPos, maxPos, s.maxTokens)
+			return
+		}
 	case "yarn":
 		s.readYarn(c, sub)
 	case "longrope":
@@ -195,7 +214,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		if legacy {
 			name = "rope_scaling"
 		}
-		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"yarn\" and \"longrope\")", name, kind)
+		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"dynamic\" within max_position_embeddings, \"yarn\" and \"longrope\")", name, kind)
 		return
 	}
 	sub.leftovers("rope_type " + kind)

@@ -3,6 +3,9 @@ package importer
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,12 +142,42 @@ func TestLongRope(t *testing.T) {
 			`rope_type "yarn" needs a finite positive factor and original_max_position_embeddings, got -2 and 128`},
 		{`{"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4, "original_max_position_embeddings": 128, "beta_fast": -1}`,
 			`rope_type "yarn" needs finite positive attention_factor, beta_fast and beta_slow, got 1.14, -1 and 1`},
-		{`{"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 4}`,
-			`has rope_type "dynamic", which is not supported (rlx implements "default", "linear", "llama3", "yarn" and "longrope")`},
+		{`{"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 0.5}`,
+			`rope_type "dynamic" needs a finite factor of at least 1, got 0.5`},
+		{`{"rope_type": "ntk", "rope_theta": 10000.0, "factor": 4}`,
+			`has rope_type "ntk", which is not supported (rlx implements "default", "linear", "llama3", "dynamic" within max_position_embeddings, "yarn" and "longrope")`},
 	} {
 		if _, err := specOf(t, ropeConfig(tc.rope)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.rope, err, tc.want)
 		}
+	}
+}
+
+// TestDynamicRope: dynamic NTK scaling keeps the default frequencies
+// while the sequence stays within max_position_embeddings (transformers
+// 5.17, decoding a tiny Llama one token at a time with max 8: logits
+// bit-identical to default rope's for steps 0–7, 1e-5 off from step 8,
+// run once on the GPU machine), so a cache of at most that many tokens
+// imports as default rope; a larger one is refused, naming the limit.
+func TestDynamicRope(t *testing.T) {
+	dynamic, err := specOf(t, ropeConfig(`{"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 4}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := specOf(t, ropeConfig(`{"rope_type": "default", "rope_theta": 10000.0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(dynamic.invFreq, plain.invFreq) || dynamic.ropeAttn != plain.ropeAttn {
+		t.Errorf("dynamic within the context: %v ×%g, default %v ×%g", dynamic.invFreq, dynamic.ropeAttn, plain.invFreq, plain.ropeAttn)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "config.json"), []byte(ropeConfig(`{"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 4}`)), 0o644)
+	if _, err := specFromConfig(dir, 513); err == nil || !strings.Contains(err.Error(), `rope_type "dynamic" changes the rope base for sequences past max_position_embeddings 512, which rlx does not follow: import with --max-tokens at most 512 (there the frequencies are the default ones), not 513`) {
+		t.Errorf("past the context: %v", err)
+	}
+	if _, err := specFromConfig(dir, 512); err != nil {
+		t.Errorf("at the context: %v", err)
 	}
 }
 
