@@ -51,12 +51,47 @@ type Message struct {
 	Role    string
 	Content any
 	// Extra are further keys of the message (tool_calls, name, ...),
-	// given to the template after role and content in sorted order.
+	// given to the template after role and content in sorted order, or
+	// in the JSON's order for a message ReadMessages read.
 	Extra map[string]any
 
-	// fields is the message as ReadMessages read it, its keys in the
-	// JSON's order, which Render keeps.
-	fields *jinja.Dict
+	// order is the JSON's order of the keys (role and content among
+	// them) of a message ReadMessages read.
+	order []string
+}
+
+// dict is the message as the template sees it: its keys in order, their
+// values as the message holds them now.
+func (m Message) dict() *jinja.Dict {
+	d := jinja.NewDict()
+	set := func(k string) {
+		switch k {
+		case "role":
+			d.Set(k, m.Role)
+		case "content":
+			d.Set(k, m.Content)
+		default:
+			if v, ok := m.Extra[k]; ok {
+				d.Set(k, v)
+			}
+		}
+	}
+	for _, k := range m.order {
+		set(k)
+	}
+	set("role")
+	set("content")
+	keys := make([]string, 0, len(m.Extra))
+	for k := range m.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if _, done := d.Get(k); !done {
+			set(k)
+		}
+	}
+	return d
 }
 
 // Parse returns the template text, read from source (for its errors),
@@ -206,19 +241,12 @@ func openJSON(name string) (*Template, bool, error) {
 // (tokenizer_config.json's bos_token and eos_token) or a GGUF file (the
 // pieces of its bos and eos ids); "" for those it does not name.
 func SpecialTokens(path string) (bos, eos string, err error) {
-	st, err := os.Stat(path)
+	f, dir, err := vocab.Locate(path)
 	if err != nil {
 		return "", "", err
 	}
-	if st.IsDir() {
-		return specialTokens(path)
-	}
-	if _, ok := gguf.Sniff(path); !ok {
-		return specialTokens(filepath.Dir(path))
-	}
-	f, err := gguf.Open(path)
-	if err != nil {
-		return "", "", err
+	if f == nil {
+		return specialTokens(dir)
 	}
 	defer f.Close()
 	return ggufSpecials(f)
@@ -310,21 +338,23 @@ func openGGUF(path string) (*Template, error) {
 	return t, nil
 }
 
-// ggufSpecials returns the pieces of a GGUF file's bos and eos ids.
+// ggufSpecials returns the pieces of a GGUF file's bos and eos ids,
+// from tokenizer.ggml.tokens as it stands (the vocabulary itself, its
+// merges and encoder, is not needed for two special tokens' text).
 func ggufSpecials(f *gguf.File) (bos, eos string, err error) {
-	v, err := vocab.FromGGUF(f)
-	if err != nil {
-		return "", "", err
-	}
+	raw, _ := f.Get("tokenizer.ggml.tokens")
+	tokens, _ := raw.([]any)
 	piece := func(key string) (string, error) {
 		if _, ok := f.Get(key); !ok {
 			return "", nil
 		}
 		id, err := f.Uint(key)
-		if err != nil || id >= uint64(len(v.Pieces)) {
-			return "", fmt.Errorf("%s: %s is not a token of its vocabulary", f.Name, key)
+		if err == nil && id < uint64(len(tokens)) {
+			if s, ok := tokens[id].(string); ok {
+				return s, nil
+			}
 		}
-		return v.Pieces[id], nil
+		return "", fmt.Errorf("%s: %s is not a token of its vocabulary", f.Name, key)
 	}
 	if bos, err = piece("tokenizer.ggml.bos_token_id"); err != nil {
 		return "", "", err
@@ -357,24 +387,7 @@ func (t *Template) Render(messages []Message, addGenerationPrompt bool) (string,
 	}
 	list := make([]any, len(messages))
 	for i, m := range messages {
-		if m.fields != nil {
-			list[i] = m.fields
-			continue
-		}
-		d := jinja.NewDict()
-		d.Set("role", m.Role)
-		d.Set("content", m.Content)
-		keys := make([]string, 0, len(m.Extra))
-		for k := range m.Extra {
-			if k != "role" && k != "content" {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			d.Set(k, m.Extra[k])
-		}
-		list[i] = d
+		list[i] = m.dict()
 	}
 	vars["messages"] = list
 	vars["add_generation_prompt"] = addGenerationPrompt
@@ -424,9 +437,14 @@ func ReadMessages(data []byte) ([]Message, error) {
 		if !ok {
 			return nil, fmt.Errorf("message %d has no \"content\"", i)
 		}
-		m := Message{Role: r, Content: content, fields: d}
+		m := Message{Role: r, Content: content}
 		for _, k := range d.Keys() {
-			if k, ok := k.(string); ok && k != "role" && k != "content" {
+			k, ok := k.(string) // JSON keys are
+			if !ok {
+				continue
+			}
+			m.order = append(m.order, k)
+			if k != "role" && k != "content" {
 				if m.Extra == nil {
 					m.Extra = map[string]any{}
 				}

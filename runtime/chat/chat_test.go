@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlx-compiler/rlx/internal/ggufgen"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/jinja"
 	"github.com/rlx-compiler/rlx/runtime/vocab"
@@ -428,50 +429,19 @@ func TestApplyChatTemplateGGUF(t *testing.T) {
 // template, and bos and eos as the ids of those pieces.
 func ggufCheckpoint(t *testing.T, name, pre, template, bos, eos string) string {
 	t.Helper()
-	var tj struct {
-		Model struct {
-			Vocab  map[string]int `json:"vocab"`
-			Merges [][2]string    `json:"merges"`
-		} `json:"model"`
-		Added []struct {
-			ID      int    `json:"id"`
-			Content string `json:"content"`
-			Special bool   `json:"special"`
-		} `json:"added_tokens"`
-	}
 	data, err := os.ReadFile(filepath.Join("..", "vocab", "testdata", "hf", name, "tokenizer.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, &tj); err != nil {
+	tj, err := ggufgen.ReadTokenizer(data)
+	if err != nil {
 		t.Fatal(err)
-	}
-	n := len(tj.Model.Vocab)
-	for _, a := range tj.Added {
-		n = max(n, a.ID+1)
-	}
-	tokens, types := make([]string, n), make([]int32, n)
-	for piece, id := range tj.Model.Vocab {
-		tokens[id], types[id] = piece, 1
-	}
-	for _, a := range tj.Added {
-		tokens[a.ID], types[a.ID] = a.Content, 4
-		if a.Special {
-			types[a.ID] = 3
-		}
-	}
-	merges := make([]string, len(tj.Model.Merges))
-	for i, m := range tj.Model.Merges {
-		merges[i] = m[0] + " " + m[1]
 	}
 	var w gguf.Writer
 	w.Add("general.architecture", "llama")
-	w.Add("tokenizer.ggml.model", "gpt2")
-	w.Add("tokenizer.ggml.pre", pre)
-	w.Add("tokenizer.ggml.tokens", tokens)
-	w.Add("tokenizer.ggml.token_type", types)
-	w.Add("tokenizer.ggml.merges", merges)
+	tj.AddBPE(&w, pre)
 	w.Add("tokenizer.chat_template", template)
+	tokens, _ := tj.Tokens()
 	for key, piece := range map[string]string{"tokenizer.ggml.bos_token_id": bos, "tokenizer.ggml.eos_token_id": eos} {
 		if i := slices.Index(tokens, piece); piece != "" && i >= 0 {
 			w.Add(key, uint32(i))

@@ -253,56 +253,33 @@ func GenerationConfig(data []byte) (s Sampling, sample bool, err error) {
 // penalty_last_n tokens only) is an error.
 func GGUFSampling(f *gguf.File) (s Sampling, sample, ok bool, err error) {
 	const p = "general.sampling."
-	num := func(key string, def float64) (float64, error) {
-		v, present := f.Get(p + key)
-		if !present {
-			return def, nil
+	// num reads a key, def where it is absent; the first error stays.
+	num := func(key string, def float64) float64 {
+		if _, present := f.Get(p + key); !present {
+			return def
 		}
 		ok = true
-		switch x := v.(type) {
-		case float32:
-			return float64(x), nil
-		case float64:
-			return x, nil
-		case int8:
-			return float64(x), nil
-		case int16:
-			return float64(x), nil
-		case int32:
-			return float64(x), nil
-		case int64:
-			return float64(x), nil
-		case uint8:
-			return float64(x), nil
-		case uint16:
-			return float64(x), nil
-		case uint32:
-			return float64(x), nil
-		case uint64:
-			return float64(x), nil
+		x, e := f.Float(p + key)
+		if err == nil {
+			err = e
 		}
-		return 0, fmt.Errorf("%s: %s%s is %v (%T), want a number", f.Name, p, key, v, v)
+		return x
 	}
-	var vals [9]float64
-	for i, k := range []struct {
-		key string
-		def float64
-	}{{"temp", 1}, {"top_k", 50}, {"top_p", 1}, {"min_p", 0}, {"penalty_repeat", 1}, {"penalty_last_n", -1}, {"mirostat", 0}, {"xtc_probability", 0}, {"xtc_threshold", 0.1}} {
-		if vals[i], err = num(k.key, k.def); err != nil {
-			return Sampling{}, false, false, err
-		}
-	}
+	temp, topK, lastN := num("temp", 1), num("top_k", 50), num("penalty_last_n", -1)
+	mirostat, xtc := num("mirostat", 0), num("xtc_probability", 0)
+	s = Sampling{Temperature: temp, TopK: int(topK), TopP: num("top_p", 1), MinP: num("min_p", 0), RepetitionPenalty: num("penalty_repeat", 1)}
 	_, hasTemp := f.Get(p + "temp")
-	s = Sampling{Temperature: vals[0], TopK: int(vals[1]), TopP: vals[2], MinP: vals[3], RepetitionPenalty: vals[4]}
 	switch {
-	case vals[6] != 0:
-		return Sampling{}, false, ok, fmt.Errorf("%s: %smirostat %v: rlx does not sample by mirostat", f.Name, p, vals[6])
-	case vals[7] > 0:
-		return Sampling{}, false, ok, fmt.Errorf("%s: %sxtc_probability %v: rlx does not apply XTC", f.Name, p, vals[7])
-	case s.RepetitionPenalty != 1 && vals[5] != -1:
-		return Sampling{}, false, ok, fmt.Errorf("%s: %spenalty_last_n %v: rlx penalises the whole sequence, as transformers does (-1)", f.Name, p, vals[5])
-	case float64(s.TopK) != vals[1] || s.TopK < 0:
-		return Sampling{}, false, ok, fmt.Errorf("%s: %stop_k %v is not a count", f.Name, p, vals[1])
+	case err != nil:
+		return Sampling{}, false, ok, err
+	case mirostat != 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %smirostat %v: rlx does not sample by mirostat", f.Name, p, mirostat)
+	case xtc > 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %sxtc_probability %v: rlx does not apply XTC", f.Name, p, xtc)
+	case s.RepetitionPenalty != 1 && lastN != -1:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %spenalty_last_n %v: rlx penalises the whole sequence, as transformers does (-1)", f.Name, p, lastN)
+	case float64(s.TopK) != topK || s.TopK < 0:
+		return Sampling{}, false, ok, fmt.Errorf("%s: %stop_k %v is not a count", f.Name, p, topK)
 	case s.RepetitionPenalty <= 0:
 		return Sampling{}, false, ok, fmt.Errorf("%s: %spenalty_repeat must be positive, got %v", f.Name, p, s.RepetitionPenalty)
 	}

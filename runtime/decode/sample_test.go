@@ -211,18 +211,37 @@ func TestTransformersWarpers(t *testing.T) {
 	bad := 0
 	for _, c := range w.Cases {
 		p := Sampling{Temperature: c.Temperature, TopK: c.TopK, TopP: c.TopP}.Probabilities(nil, c.Logits)
-		for i := range p {
-			if math.Abs(p[i]-c.Probs[i]) > 1e-6 || (p[i] == 0) != (c.Probs[i] == 0) {
-				if bad++; bad <= 3 {
-					t.Errorf("T %v, k %d, p %v: token %d %v, transformers %v", c.Temperature, c.TopK, c.TopP, i, p[i], c.Probs[i])
-				}
-				break
+		if i := firstDiff(p, c.Probs); i >= 0 {
+			if bad++; bad <= 3 {
+				t.Errorf("T %v, k %d, p %v: token %d %v, transformers %v", c.Temperature, c.TopK, c.TopP, i, p[i], c.Probs[i])
 			}
 		}
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d cases differ", bad, len(w.Cases))
 	}
+}
+
+// genStep is one step of a generate fixture: the sequence so far, the
+// model's raw logits, the probabilities generate drew the next token
+// from, and the token it drew.
+type genStep struct {
+	Tokens []int     `json:"tokens"`
+	Logits []float32 `json:"logits"`
+	Probs  []float64 `json:"probs"`
+	Next   int       `json:"next"`
+}
+
+// firstDiff returns the first token whose probability in p is not
+// transformers' in want (off by more than 1e-6, or kept where it is
+// dropped or the reverse), or -1.
+func firstDiff(p, want []float64) int {
+	for i := range p {
+		if math.Abs(p[i]-want[i]) > 1e-6 || (p[i] == 0) != (want[i] == 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 // TestTransformersGenerate compares Probabilities, step by step, with
@@ -248,12 +267,7 @@ func TestTransformersGenerate(t *testing.T) {
 				MinP              *float64 `json:"min_p"`
 				RepetitionPenalty float64  `json:"repetition_penalty"`
 			} `json:"settings"`
-			Steps []struct {
-				Tokens []int     `json:"tokens"`
-				Logits []float32 `json:"logits"`
-				Probs  []float64 `json:"probs"`
-				Next   int       `json:"next"`
-			} `json:"steps"`
+			Steps []genStep `json:"steps"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -275,12 +289,9 @@ func TestTransformersGenerate(t *testing.T) {
 		for j, step := range c.Steps {
 			steps++
 			p := s.Probabilities(step.Tokens, step.Logits)
-			for i := range p {
-				if math.Abs(p[i]-step.Probs[i]) > 1e-6 || (p[i] == 0) != (step.Probs[i] == 0) {
-					if bad++; bad <= 3 {
-						t.Errorf("case %d %+v, step %d: token %d %v, transformers %v", n, st, j, i, p[i], step.Probs[i])
-					}
-					break
+			if i := firstDiff(p, step.Probs); i >= 0 {
+				if bad++; bad <= 3 {
+					t.Errorf("case %d %+v, step %d: token %d %v, transformers %v", n, st, j, i, p[i], step.Probs[i])
 				}
 			}
 			for _, x := range p {
@@ -322,14 +333,9 @@ func TestGenerationConfig(t *testing.T) {
 	}
 	var w struct {
 		Cases []struct {
-			Name   string `json:"name"`
-			Config string `json:"generation_config"`
-			Steps  []struct {
-				Tokens []int     `json:"tokens"`
-				Logits []float32 `json:"logits"`
-				Probs  []float64 `json:"probs"`
-				Next   int       `json:"next"`
-			} `json:"steps"`
+			Name   string    `json:"name"`
+			Config string    `json:"generation_config"`
+			Steps  []genStep `json:"steps"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -349,11 +355,8 @@ func TestGenerationConfig(t *testing.T) {
 		for j, step := range c.Steps {
 			steps++
 			p := s.Probabilities(step.Tokens, step.Logits)
-			for i := range p {
-				if math.Abs(p[i]-step.Probs[i]) > 1e-6 || (p[i] == 0) != (step.Probs[i] == 0) {
-					t.Errorf("%s step %d: token %d %v, transformers %v", c.Name, j, i, p[i], step.Probs[i])
-					break
-				}
+			if i := firstDiff(p, step.Probs); i >= 0 {
+				t.Errorf("%s step %d: token %d %v, transformers %v", c.Name, j, i, p[i], step.Probs[i])
 			}
 			if greedy && ArgMax(s.Penalized(step.Tokens, step.Logits)) != step.Next {
 				t.Errorf("%s step %d: greedy pick differs from transformers' %d", c.Name, j, step.Next)
@@ -392,15 +395,10 @@ func TestGGUFSampling(t *testing.T) {
 		for k, v := range kv {
 			w.Add(k, v)
 		}
-		path := filepath.Join(t.TempDir(), "m.gguf")
-		if err := w.WriteFile(path); err != nil {
-			t.Fatal(err)
-		}
-		f, err := gguf.Open(path)
+		f, err := w.File("m.gguf")
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { f.Close() })
 		return f
 	}
 	const p = "general.sampling."

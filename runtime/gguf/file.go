@@ -301,6 +301,21 @@ func asUint(v any) (uint64, bool) {
 	return 0, false
 }
 
+// asInt reads a signed integer value, negative or not.
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
+}
+
 // cursor reads the header sequentially, never past size.
 type cursor struct {
 	r    io.ReaderAt
@@ -507,6 +522,9 @@ func (f *File) Float(key string) (float64, error) {
 		return x, nil
 	}
 	if n, ok := asUint(v); ok {
+		return float64(n), nil
+	}
+	if n, ok := asInt(v); ok {
 		return float64(n), nil
 	}
 	return 0, fmt.Errorf("%s: metadata key %s is %v (%T), want a number", f.Name, key, v, v)

@@ -215,3 +215,25 @@ func TestSniff(t *testing.T) {
 		t.Errorf("absent file: %q, %v", head, ok)
 	}
 }
+
+// TestWriterFile reads a Writer's file back from memory; Float takes
+// signed integers, negative ones too.
+func TestWriterFile(t *testing.T) {
+	var w Writer
+	w.Add("n", int32(-1))
+	w.Add("u", uint32(7))
+	w.Add("f", float32(0.5))
+	w.Add("s", "x")
+	f, err := w.File("mem.gguf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]float64{"n": -1, "u": 7, "f": 0.5} {
+		if x, err := f.Float(key); x != want || err != nil {
+			t.Errorf("%s: %v %v, want %v", key, x, err, want)
+		}
+	}
+	if _, err := f.Float("s"); err == nil || !strings.Contains(err.Error(), "mem.gguf: metadata key s is x (string), want a number") {
+		t.Errorf("a string: %v", err)
+	}
+}

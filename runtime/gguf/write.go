@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -60,6 +61,16 @@ func (w *Writer) WriteFile(path string) error {
 		_, err := w.WriteTo(f)
 		return err
 	})
+}
+
+// File returns the file w writes, read back from memory: metadata and
+// tensors as Open would give them, for code that builds one to read it.
+func (w *Writer) File(name string) (*File, error) {
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return Read(name, bytes.NewReader(b.Bytes()), int64(b.Len()))
 }
 
 // WriteTo writes the file.

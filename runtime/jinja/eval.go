@@ -36,16 +36,22 @@ func (r *renderer) evalAll(es []expr, f *frame) ([]any, error) {
 	return out, nil
 }
 
-func (r *renderer) evalKw(names []string, vals []expr, f *frame) (*Dict, error) {
+// evalArgs evaluates a call's positional arguments and its keyword
+// arguments names = vals.
+func (r *renderer) evalArgs(args []expr, names []string, vals []expr, f *frame) ([]any, *Dict, error) {
+	pos, err := r.evalAll(args, f)
+	if err != nil {
+		return nil, nil, err
+	}
 	kw := NewDict()
 	for i, n := range names {
 		v, err := r.eval(vals[i], f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		kw.Set(n, v)
 	}
-	return kw, nil
+	return pos, kw, nil
 }
 
 // strict fails on an undefined value, which jinja2 allows only to be
@@ -124,11 +130,7 @@ func (r *renderer) eval(e expr, f *frame) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args, err := r.evalAll(e.args, f)
-		if err != nil {
-			return nil, err
-		}
-		kw, err := r.evalKw(e.kwNames, e.kwVals, f)
+		args, kw, err := r.evalArgs(e.args, e.kwNames, e.kwVals, f)
 		if err != nil {
 			return nil, err
 		}
@@ -151,11 +153,7 @@ func (r *renderer) eval(e expr, f *frame) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		args, err := r.evalAll(e.args, f)
-		if err != nil {
-			return nil, err
-		}
-		kw, err := r.evalKw(e.kwNames, e.kwVals, f)
+		args, kw, err := r.evalArgs(e.args, e.kwNames, e.kwVals, f)
 		if err != nil {
 			return nil, err
 		}

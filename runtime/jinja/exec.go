@@ -3,7 +3,6 @@ package jinja
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Limits that keep a hostile template from running away; jinja2 would
@@ -190,28 +189,8 @@ func (r *renderer) assign(tg assignTarget, v any, f *frame, pos int) error {
 
 // iterate lists what a for loop over v visits.
 func (r *renderer) iterate(v any, pos int) ([]any, error) {
-	switch v := v.(type) {
-	case []any:
-		return v, nil
-	case tuple:
-		return v, nil
-	case string:
-		out := make([]any, 0, utf8.RuneCountInString(v))
-		for _, c := range v {
-			out = append(out, string(c))
-		}
-		return out, nil
-	case *Dict:
-		return append([]any(nil), v.keys...), nil
-	case *undefined:
-		if v.unsafe != "" {
-			return nil, r.t.errorf(pos, "%s", v.unsafe)
-		}
-		return nil, nil
-	case rangeValue:
-		return v.items(), nil
-	}
-	return nil, r.t.errorf(pos, "'%s' object is not iterable", typeName(v))
+	items, err := iterValues(v)
+	return items, r.located(err, pos)
 }
 
 func (r *renderer) forLoop(n *forNode, f *frame) error {

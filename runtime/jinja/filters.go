@@ -33,11 +33,7 @@ func init() {
 }
 
 func (r *renderer) filter(fe *filterExpr, v any, f *frame) (any, error) {
-	args, err := r.evalAll(fe.args, f)
-	if err != nil {
-		return nil, err
-	}
-	kw, err := r.evalKw(fe.kwNames, fe.kwVals, f)
+	args, kw, err := r.evalArgs(fe.args, fe.kwNames, fe.kwVals, f)
 	if err != nil {
 		return nil, err
 	}
@@ -338,14 +334,9 @@ func fJoin(r *renderer, v any, args []any, kw *Dict) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := iterValues(v)
+	_, items, err := r.attrItems(v, a[1])
 	if err != nil {
 		return nil, err
-	}
-	if a[1] != nil {
-		if items, err = r.mapAttr(items, a[1], nil); err != nil {
-			return nil, err
-		}
 	}
 	sep := ""
 	if a[0] != nil {
@@ -514,20 +505,27 @@ func fSort(r *renderer, v any, args []any, kw *Dict) (any, error) {
 	return out, err
 }
 
+// attrItems lists v, with each item's key: its attribute attr (a
+// filter's attribute argument) where attr is not nil, else the item.
+func (r *renderer) attrItems(v, attr any) (items, keys []any, err error) {
+	if items, err = iterValues(v); err != nil {
+		return nil, nil, err
+	}
+	keys = items
+	if attr != nil {
+		keys, err = r.mapAttr(items, attr, nil)
+	}
+	return items, keys, err
+}
+
 func fUnique(r *renderer, v any, args []any, kw *Dict) (any, error) {
 	a, err := argsOf("unique", args, kw, "case_sensitive", "attribute")
 	if err != nil {
 		return nil, err
 	}
-	items, err := iterValues(v)
+	items, keys, err := r.attrItems(v, a[1])
 	if err != nil {
 		return nil, err
-	}
-	keys := items
-	if a[1] != nil {
-		if keys, err = r.mapAttr(items, a[1], nil); err != nil {
-			return nil, err
-		}
 	}
 	seen := NewDict()
 	var out []any
@@ -740,14 +738,9 @@ func fSum(r *renderer, v any, args []any, kw *Dict) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := iterValues(v)
+	_, items, err := r.attrItems(v, a[0])
 	if err != nil {
 		return nil, err
-	}
-	if a[0] != nil {
-		if items, err = r.mapAttr(items, a[0], nil); err != nil {
-			return nil, err
-		}
 	}
 	var acc any = int64(0)
 	if a[1] != nil {
@@ -771,15 +764,9 @@ func minMax(sign int) filterFunc {
 		if err != nil {
 			return nil, err
 		}
-		items, err := iterValues(v)
+		items, keys, err := r.attrItems(v, a[1])
 		if err != nil {
 			return nil, err
-		}
-		keys := items
-		if a[1] != nil {
-			if keys, err = r.mapAttr(items, a[1], nil); err != nil {
-				return nil, err
-			}
 		}
 		if len(items) == 0 {
 			return &undefined{hint: "No aggregated item, sequence was empty."}, nil

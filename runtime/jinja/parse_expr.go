@@ -1,5 +1,7 @@
 package jinja
 
+import "slices"
+
 // maxDepth bounds expression nesting so a hostile template cannot exhaust
 // the stack.
 const maxDepth = 200
@@ -79,27 +81,11 @@ func (p *parser) parseCondExpr() (expr, error) {
 }
 
 func (p *parser) parseOr() (expr, error) {
-	l, err := p.parseAnd()
-	for err == nil && p.isName("or") {
-		pos := p.next().pos
-		var r expr
-		if r, err = p.parseAnd(); err == nil {
-			l = &binExpr{at(pos), "or", l, r}
-		}
-	}
-	return l, err
+	return p.parseBinary([]string{"or"}, p.parseAnd)
 }
 
 func (p *parser) parseAnd() (expr, error) {
-	l, err := p.parseNot()
-	for err == nil && p.isName("and") {
-		pos := p.next().pos
-		var r expr
-		if r, err = p.parseNot(); err == nil {
-			l = &binExpr{at(pos), "and", l, r}
-		}
-	}
-	return l, err
+	return p.parseBinary([]string{"and"}, p.parseNot)
 }
 
 func (p *parser) parseNot() (expr, error) {
@@ -154,17 +140,13 @@ func (p *parser) parseCompare() (expr, error) {
 	}
 }
 
+// parseBinary parses left-associative operators of one precedence: ops
+// are operator tokens, or the keywords "and" and "or".
 func (p *parser) parseBinary(ops []string, next func() (expr, error)) (expr, error) {
 	l, err := next()
 	for err == nil {
 		t := p.cur()
-		found := false
-		for _, op := range ops {
-			if t.kind == tOp && t.val == op {
-				found = true
-			}
-		}
-		if !found {
+		if (t.kind != tOp && t.kind != tName) || !slices.Contains(ops, t.val) {
 			break
 		}
 		p.next()

@@ -7,12 +7,15 @@ import (
 	"slices"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rlx-compiler/rlx/internal/ggufgen"
 )
 
 // The vocabularies of testdata/hf, made by tools/hf-fixtures/make_vocab.py
 // with Hugging Face's tokenizers library: byte-level BPEs with GPT-2's,
-// Qwen2's and Llama 3's pre-tokenisers, and a SentencePiece-style BPE with
-// byte fallback, each with special and added tokens.
+// Qwen2's, Llama 3's, Qwen3.5's, DeepSeek V3's, SmolLM's, tekken's and
+// GPT-4o's pre-tokenisers, and SentencePiece-style BPEs with byte
+// fallback, each with special and added tokens.
 var hfVocabs = []string{"bytelevel", "qwen2", "llama3", "spm", "metaspace", "qwen35", "deepseek3", "smollm", "tekken", "gpt4o"}
 
 // eachVocab opens each of testdata/hf's vocabularies for f.
@@ -140,40 +143,6 @@ func FuzzEncode(f *testing.F) {
 	})
 }
 
-// hfTokenizer is what the GGUF tests read of a testdata/hf tokenizer.json.
-type hfTokenizer struct {
-	Model struct {
-		Vocab  map[string]int `json:"vocab"`
-		Merges [][2]string    `json:"merges"`
-	} `json:"model"`
-	Added []struct {
-		ID      int    `json:"id"`
-		Content string `json:"content"`
-		Special bool   `json:"special"`
-	} `json:"added_tokens"`
-}
-
-// ggufTokens lays a tokenizer.json's tokens out by id as
-// convert_hf_to_gguf.py does: normal tokens of type 1, special added
-// tokens control (3), other added tokens user-defined (4).
-func (tj *hfTokenizer) ggufTokens() (tokens []string, types []int32) {
-	n := len(tj.Model.Vocab)
-	for _, a := range tj.Added {
-		n = max(n, a.ID+1)
-	}
-	tokens, types = make([]string, n), make([]int32, n)
-	for piece, id := range tj.Model.Vocab {
-		tokens[id], types[id] = piece, 1
-	}
-	for _, a := range tj.Added {
-		tokens[a.ID], types[a.ID] = a.Content, 4
-		if a.Special {
-			types[a.ID] = 3
-		}
-	}
-	return tokens, types
-}
-
 // TestGGUFEncode converts testdata/hf's Qwen2 and Llama 3 vocabularies
 // to GGUF metadata as llama.cpp's convert_hf_to_gguf.py writes it (the
 // tokens by id, special added tokens as control and others as
@@ -186,15 +155,11 @@ func TestGGUFEncode(t *testing.T) {
 		bos       bool
 	}{{"qwen2", "qwen2", false}, {"llama3", "llama-bpe", true}, {"qwen2", "deepseek-r1-qwen", false}, {"llama3", "llama3", true}, {"qwen35", "qwen35", false}, {"deepseek3", "deepseek-v3", false}, {"smollm", "smollm", false}, {"bytelevel", "gpt-2", false}, {"tekken", "tekken", false}, {"gpt4o", "gpt-4o", false}} {
 		dir := filepath.Join("testdata", "hf", tc.name)
-		var tj hfTokenizer
+		var tj ggufgen.Tokenizer
 		readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
-		tokens, types := tj.ggufTokens()
-		merges := make([]string, len(tj.Model.Merges))
-		for i, m := range tj.Model.Merges {
-			merges[i] = m[0] + " " + m[1]
-		}
+		tokens, types := tj.Tokens()
 		kv := map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": tc.pre, "tokenizer.ggml.tokens": tokens,
-			"tokenizer.ggml.token_type": types, "tokenizer.ggml.merges": merges}
+			"tokenizer.ggml.token_type": types, "tokenizer.ggml.merges": tj.Merges()}
 		if tc.bos {
 			kv["tokenizer.ggml.add_bos_token"], kv["tokenizer.ggml.bos_token_id"] = true, uint32(0)
 		}
@@ -244,9 +209,9 @@ func encodesAsLibrary(t *testing.T, dir string, v *Vocab, skip func(ids []int) b
 // text (it has no ▁ of its own otherwise), llama.cpp in the raw text.
 func TestGGUFSPMEncode(t *testing.T) {
 	dir := filepath.Join("testdata", "hf", "spm")
-	var tj hfTokenizer
+	var tj ggufgen.Tokenizer
 	readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
-	tokens, types := tj.ggufTokens()
+	tokens, types := tj.Tokens()
 	scores := make([]float32, len(tokens))
 	for i := range scores {
 		scores[i] = -1e9

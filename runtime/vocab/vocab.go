@@ -83,7 +83,7 @@ const maxTokens = 1 << 22
 // safetensors file). It returns ErrNone (wrapped, naming the place) when
 // there is none.
 func Open(path string) (*Vocab, error) {
-	f, dir, err := locate(path)
+	f, dir, err := Locate(path)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +109,10 @@ func Open(path string) (*Vocab, error) {
 	return v, nil
 }
 
-// locate opens path as a GGUF file where it is one; otherwise it
-// returns the checkpoint directory: path, or the directory of the file
-// path names.
-func locate(path string) (*gguf.File, string, error) {
+// Locate finds the checkpoint path names, as Open and StopTokens read
+// it: a GGUF file, opened (the caller closes it), or else a checkpoint
+// directory: path, or the directory of the file path names.
+func Locate(path string) (*gguf.File, string, error) {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -618,7 +618,7 @@ func gpt2Byte(r rune) (byte, bool) {
 // else its config.json's (or its text_config's), an id or a list of
 // them, as transformers' generate takes them. None is an empty list.
 func StopTokens(path string) ([]int, error) {
-	f, dir, err := locate(path)
+	f, dir, err := Locate(path)
 	if err != nil {
 		return nil, err
 	}

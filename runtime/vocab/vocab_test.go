@@ -58,15 +58,10 @@ func ggufFile(t *testing.T, kv map[string]any) *gguf.File {
 			w.Add(k, v)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "v.gguf")
-	if err := w.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	f, err := gguf.Open(path)
+	f, err := w.File("v.gguf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.Close() })
 	return f
 }
 

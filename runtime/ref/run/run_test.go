@@ -487,4 +487,15 @@ func TestGGUFPrompt(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "tokens: 0,2,0,2\n") || stderr != "" {
 		t.Errorf("--generation-config: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
+	// A GGUF file without them names itself.
+	var bare gguf.Writer
+	bare.Add("general.architecture", "llama")
+	barePath := filepath.Join(dir, "bare.gguf")
+	if err := bare.WriteFile(barePath); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = main1(t, file, "--weights", path, "--vocab", barePath, "--tokens", "0", "--generate", "2", "--generation-config")
+	if code != 1 || !strings.Contains(stderr, "rlx-run: error: --generation-config: "+barePath+" has no general.sampling.* keys: give the sampling flags") {
+		t.Errorf("no sampling keys: code %d, stderr %q", code, stderr)
+	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/chat"
 	"github.com/rlx-compiler/rlx/runtime/decode"
-	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/jinja"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -102,8 +101,11 @@ func (r *runner) decode(progs []*ref.Program) int {
 			prompt := tokens
 			tokens, l, err = d.GenerateSteps(prompt, r.o.generate, w, func(t int, res []*tensor.Tensor) {
 				if len(progs) == 1 {
-					tok := prompt[min(t, len(prompt)-1)]
-					if t >= len(prompt) {
+					// The token fed: the prompt's, then each picked.
+					tok := 0
+					if t < len(prompt) {
+						tok = prompt[t]
+					} else {
 						tok = picks[t-len(prompt)]
 					}
 					row := d.StepLogits(res)
@@ -199,15 +201,11 @@ func (r *runner) generationConfig() (decode.Sampling, bool, string, error) {
 	if path == "" {
 		return decode.Sampling{}, false, "", errors.New("--generation-config needs a checkpoint: --weights or --vocab (its directory holds generation_config.json)")
 	}
-	st, err := os.Stat(path)
+	f, dir, err := vocab.Locate(path)
 	if err != nil {
 		return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
 	}
-	if _, isGGUF := gguf.Sniff(path); isGGUF && !st.IsDir() {
-		f, err := gguf.Open(path)
-		if err != nil {
-			return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
-		}
+	if f != nil {
 		defer f.Close()
 		s, sample, ok, err := decode.GGUFSampling(f)
 		switch {
@@ -218,10 +216,7 @@ func (r *runner) generationConfig() (decode.Sampling, bool, string, error) {
 		}
 		return s, sample, path, nil
 	}
-	name := filepath.Join(path, "generation_config.json")
-	if !st.IsDir() {
-		name = filepath.Join(filepath.Dir(path), "generation_config.json")
-	}
+	name := filepath.Join(dir, "generation_config.json")
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return decode.Sampling{}, false, "", fmt.Errorf("--generation-config: %v", err)
