@@ -247,6 +247,14 @@ func TestRender(t *testing.T) {
 	if got := render(t, order, false, msgs...); got != "content,role,z,b," {
 		t.Errorf("key order: %q", got)
 	}
+	// Its values are the message's as it stands: an edit shows.
+	msgs[0].Content, msgs[0].Extra["b"] = "y", 3
+	delete(msgs[0].Extra, "z")
+	msgs[0].Extra["a"] = 0
+	both, _ := Parse("o", "{% for k, v in messages[0].items() %}{{ k }}={{ v }},{% endfor %}", "", "")
+	if got := render(t, both, false, msgs...); got != "content=y,role=user,b=3,a=0," {
+		t.Errorf("an edited message: %q", got)
+	}
 	if _, err := tmpl.Render([]Message{{Role: "system", Content: "x"}}, false); err == nil || err.Error() != "t.jinja: the template refuses the conversation: Conversations must start with the user" {
 		t.Errorf("raise_exception: %v", err)
 	}
