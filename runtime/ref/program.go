@@ -183,6 +183,9 @@ func CompileFunc(f *ir.Operation) (*Program, error) {
 		if t.DType.IsInt() && t.DType != tensor.UI8 {
 			s.IndexBound = c.indexBound(a)
 		}
+		if t.DType == tensor.UI8 {
+			s.Quant = c.quantUse(a)
+		}
 		c.p.args = append(c.p.args, s)
 		c.p.argSlots = append(c.p.argSlots, c.newSlot())
 	}

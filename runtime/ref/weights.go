@@ -306,8 +306,15 @@ func StreamSeed(seed uint64, kind byte, name string) uint64 {
 //     Uniform in [−1/√K, 1/√K], encoded by gguf.Quantize in the consumer's
 //     format, so every block is valid (a stack of such matrices, each
 //     encoded on its own, when read through whole-matrix selections,
-//     QuantUse.Stacked); other ui8 tensors, and those read through a
-//     gather or slice that cuts a matrix (QuantUse.Partial): uniform bytes.
+//     QuantUse.Stacked);
+//   - ui8 inputs a dequant_matmul reads, and weights it reads through a
+//     gather or slice that cuts a matrix (QuantUse.Partial): uniform
+//     bytes, any block a caller might feed (f16 scales up to ±65504),
+//     with every f16 scale made finite where the bytes are whole
+//     matrices or whole blocks (gguf.FiniteScales: a non-finite scale's
+//     result is NaN or ±Inf as a kernel factors it, not a value to
+//     compare);
+//   - other ui8 tensors: uniform bytes.
 func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 	if !s.Type.Static() {
 		return nil, fmt.Errorf("cannot generate %q: type %v has a dynamic dim", s.Name, s.Type)
@@ -325,7 +332,7 @@ func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 			b = float32(1 / math.Sqrt(float64(max(shape[r-2], 1))))
 		}
 		return uniform(stream, dt, shape, -b, b), nil
-	case dt == tensor.UI8 && s.Quant != nil && !s.Quant.Partial:
+	case dt == tensor.UI8 && s.Quant != nil && !s.Quant.Partial && kind == 'w':
 		q := s.Quant
 		count, err := q.Matrices(tensor.NumElements(shape))
 		if err != nil {
@@ -347,6 +354,9 @@ func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 		for i := range data {
 			data[i] = byte(rng.Uint64() >> 56)
 		}
+		if s.Quant != nil {
+			finiteScales(data, *s.Quant)
+		}
 		return tensor.FromBytes(shape, data)
 	case s.IndexBound > 0:
 		hi := int64(s.IndexBound)
@@ -358,6 +368,24 @@ func SeededTensor(seed uint64, kind byte, s Spec) (*tensor.Tensor, error) {
 		return rng.Ints(dt, shape, 0, 2)
 	default:
 		return rng.Ints(dt, shape, 1, 16)
+	}
+}
+
+// finiteScales makes the f16 scales of data, uniform bytes that a
+// dequant_matmul reads as q, finite (gguf.FiniteScales): matrix by
+// matrix where data holds whole [N, K] matrices, else block by block
+// where it holds whole blocks of a row-major format; other bytes (a cut
+// q6_k_c16 weight) stay as drawn.
+func finiteScales(data []byte, q QuantUse) {
+	f := q.Format
+	per, err := gguf.ByteCount(f, q.N, q.K)
+	switch {
+	case err == nil && per > 0 && len(data)%per == 0:
+		for m := 0; m < len(data); m += per {
+			gguf.FiniteScales(f, data[m:m+per], q.N, q.K)
+		}
+	case f.RowMajor() && len(data)%f.BlockBytes() == 0:
+		gguf.FiniteScales(f, data, len(data)/f.BlockBytes(), f.BlockSize())
 	}
 }
 

@@ -192,3 +192,45 @@ func TestExpertStack(t *testing.T) {
 		t.Errorf("a cut stack's seeded bytes: %v", err)
 	}
 }
+
+// TestSeededPackedInputs: a ui8 argument a dequant_matmul reads gets
+// uniform bytes (any block a caller might feed) with its f16 scales made
+// finite, and only those bytes differ from the draw (so that the seeds'
+// other inputs stay as they were).
+func TestSeededPackedInputs(t *testing.T) {
+	p := compile(t, `func.func @f(%x: tensor<1x32xf32>, %w: tensor<1152xui8>) -> tensor<1x64xf32> {
+  %y = graph.dequant_matmul %x, %w {format = "q4_0", k = 32 : i64, n = 64 : i64} : (tensor<1x32xf32>, tensor<1152xui8>) -> tensor<1x64xf32>
+  return %y : tensor<1x64xf32>
+}`)
+	if q := p.Args()[1].Quant; q == nil || q.Format != gguf.Q4_0 || q.N != 64 || q.K != 32 {
+		t.Fatalf("argument #1's use: %+v", q)
+	}
+	changed := 0
+	for seed := range uint64(50) {
+		in, err := SeededInputs(seed, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := in[1].Bytes()
+		drawn, err := SeededTensor(seed, 'i', Spec{Name: "arg1", Type: TensorType{DType: tensor.UI8, Shape: []int{1152}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < 64; b++ {
+			if d := tensor.F16BitsToF32(uint16(w[18*b]) | uint16(w[18*b+1])<<8); math.IsInf(float64(d), 0) || math.IsNaN(float64(d)) {
+				t.Fatalf("seed %d: block %d's d is %v", seed, b, d)
+			}
+		}
+		for i, c := range drawn.Bytes() {
+			if c != w[i] {
+				if i%18 != 1 || c&0x7C != 0x7C || w[i] != c&^0x40 {
+					t.Fatalf("seed %d: byte %d is %#x, drawn %#x", seed, i, w[i], c)
+				}
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		t.Error("no non-finite scale among 3,200 drawn: the test shows nothing")
+	}
+}
