@@ -156,9 +156,7 @@ func runScript(t *testing.T, path string, script *lit.Script, split bug) (string
 		"rlx-opt": func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return optdriver.MainWith(rlxOpt(split), args, stdin, stdout, stderr)
 		},
-		"rlx-run": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-			return run.Main(args, stdout, stderr)
-		},
+		"rlx-run": run.Main,
 		"FileCheck": func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return filecheck.Main(filecheck.Env{Args: append([]string{"FileCheck"}, args...), Stdin: stdin, Stdout: stdout, Stderr: stderr})
 		},

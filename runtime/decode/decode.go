@@ -3,7 +3,6 @@ package decode
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/fn"
 	"github.com/rlx-compiler/rlx/ir"
@@ -174,54 +173,21 @@ func (d *Decoder) GenerateSteps(prompt []int, n int, w ref.Weights, step func(t 
 	case d.pos < 0 && len(prompt)+n > 1:
 		return nil, nil, fmt.Errorf("the step function has no \"pos\" argument, so it cannot decode more than one token")
 	}
-	tokens := slices.Clone(prompt)
-	pick := d.Pick
-	if pick == nil {
-		pick = func(_ []int, logits []float32) int { return ArgMax(logits) }
-	}
-	args := make([]*tensor.Tensor, len(d.p.Args()))
-	for _, s := range d.states {
-		t := d.p.Args()[s.arg].Type
-		args[s.arg] = tensor.Zeros(t.DType, t.Shape...)
-	}
+	s := d.NewSession(w)
 	out := make([]float32, 0, (len(prompt)+n)*d.Vocab)
-	for t := 0; t < len(tokens); t++ {
-		tok := tokens[t]
-		if tok < 0 || tok >= 1<<31 {
-			return nil, nil, fmt.Errorf("token %d (step %d) is not an i32 token id", tok, t)
-		}
-		var err error
-		if args[d.token], err = tensor.FromInt64(tensor.I32, []int{1, 1}, []int64{int64(tok)}); err != nil {
-			return nil, nil, err
-		}
-		if d.pos >= 0 {
-			if args[d.pos], err = tensor.FromInt64(tensor.I32, []int{1}, []int64{int64(t)}); err != nil {
-				return nil, nil, err
-			}
-		}
-		var res []*tensor.Tensor
-		if d.Step != nil {
-			res, err = d.Step(args)
-		} else {
-			res, err = d.p.Run(args, w)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("step %d (token %d): %w", t, tok, err)
-		}
-		logits := res[d.logits].Floats()
-		out = append(out, logits...)
-		for _, s := range d.states {
-			args[s.arg] = res[s.res]
-		}
+	s.Step = func(t int, res []*tensor.Tensor) {
+		out = append(out, res[d.logits].Floats()...)
 		if step != nil {
-			step(t, slices.Clone(res))
-		}
-		if t+1 == len(tokens) && len(tokens) < len(prompt)+n {
-			if next := pick(tokens, logits); !slices.Contains(d.Stop, next) {
-				tokens = append(tokens, next)
-			}
+			step(t, res)
 		}
 	}
+	if err := s.Feed(prompt...); err != nil {
+		return nil, nil, err
+	}
+	if _, _, _, err := s.Generate(n, nil); err != nil {
+		return nil, nil, err
+	}
+	tokens := s.Tokens()
 	logits, err := tensor.FromFloat32(tensor.F32, []int{len(tokens), d.Vocab}, out)
 	return tokens, logits, err
 }

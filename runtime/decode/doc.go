@@ -20,6 +20,13 @@
 // repetition penalty and samples (temperature, top-k, top-p, min-p) as
 // generate(do_sample=True) does.
 //
+// A Session decodes one sequence that goes on from call to call (a
+// conversation): Feed runs steps after the tokens fed so far, Generate
+// picks and feeds, and Sync brings the session to a longer sequence,
+// feeding only what follows the tokens already fed, or going back to
+// its Mark (a copy of the states) or to the start when the sequence
+// leaves them. Generate and Run are sessions of their own.
+//
 // A Decoder compiles nothing itself: it drives a ref.Program, so anything
 // the interpreter runs (the graph as imported, or after hybrid-split) can
 // be decoded, and two decodings of the same tokens can be compared bit for

@@ -10,12 +10,25 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/ref"
 )
 
+// decoder parses one decode-step function and returns its decoder.
+func decoder(src string) (*decode.Decoder, error) {
+	ctx := ir.NewContext()
+	dialect.RegisterAll(ctx)
+	m, err := asm.ParseString(ctx, "step.mlir", src)
+	if err != nil {
+		return nil, err
+	}
+	p, err := ref.Compile(m, "")
+	if err != nil {
+		return nil, err
+	}
+	return decode.New(p)
+}
+
 // A decode step whose logits are [t, 2 − t, 1] for token t, generated
 // from greedily and then sampled from.
 func ExampleDecoder_Generate() {
-	ctx := ir.NewContext()
-	dialect.RegisterAll(ctx)
-	m, err := asm.ParseString(ctx, "step.mlir", `func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}) -> (tensor<1x3xf32> {rlx.name = "logits"}) {
+	d, err := decoder(`func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}) -> (tensor<1x3xf32> {rlx.name = "logits"}) {
   %t = graph.cast %tok : (tensor<1x1xi32>) -> tensor<1x1xf32>
   %s = graph.constant dense<[1.0, -1.0, 0.0]> : tensor<3xf32>
   %b = graph.constant dense<[0.0, 2.0, 1.0]> : tensor<3xf32>
@@ -23,16 +36,6 @@ func ExampleDecoder_Generate() {
   %l = graph.add %m, %b : (tensor<1x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
   return %l : tensor<1x3xf32>
 }`)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	p, err := ref.Compile(m, "")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	d, err := decode.New(p)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -70,4 +73,33 @@ func ExampleGenerationConfig() {
 	// Output:
 	// samples true: temperature 0.6, top-k 20, top-p 0.95, min-p 0, penalty 1
 	// samples false: temperature 1, top-k 50 (transformers' default), penalty 1.1
+}
+
+// A session goes on from turn to turn: the second Sync feeds only the
+// token after those fed, and the third, which leaves them, goes back to
+// the Mark.
+func ExampleSession() {
+	d, err := decoder(`func.func @step(%tok: tensor<1x1xi32> {rlx.name = "token"}, %pos: tensor<1xi32> {rlx.name = "pos"}, %acc: tensor<1x2xf32> {rlx.name = "acc"}) -> (tensor<1x2xf32> {rlx.name = "logits"}, tensor<1x2xf32> {rlx.name = "acc"}) {
+  %t = graph.cast %tok : (tensor<1x1xi32>) -> tensor<1x1xf32>
+  %s = graph.constant dense<[1.0, -1.0]> : tensor<2xf32>
+  %d = graph.mul %t, %s : (tensor<1x1xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  %a = graph.add %acc, %d : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+  return %a, %a : tensor<1x2xf32>, tensor<1x2xf32>
+}`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := d.NewSession(&ref.TensorWeights{})
+	for _, tokens := range [][]int{{3, 1}, {3, 1, 4}, {3, 1, 5}} {
+		reused, err := s.Sync(tokens)
+		fmt.Println(tokens, "reused", reused, "logits", s.Logits(), err)
+		if len(tokens) == 2 {
+			s.Mark()
+		}
+	}
+	// Output:
+	// [3 1] reused 0 logits [4 -4] <nil>
+	// [3 1 4] reused 2 logits [8 -8] <nil>
+	// [3 1 5] reused 2 logits [9 -9] <nil>
 }

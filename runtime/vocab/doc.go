@@ -26,6 +26,14 @@
 // template of special tokens. Anything else in a tokenizer.json is
 // refused by name when encoding.
 //
+// DecodeSkipSpecial leaves the special tokens out (decode with
+// skip_special_tokens=True: a tokenizer.json's added tokens marked
+// special, a GGUF's control tokens), and a Stream turns tokens into text
+// as they come, for a reply printed while it is generated: its pieces
+// join to the whole text, a character split over byte tokens sent once
+// it is whole (a run of byte-fallback tokens once it ends, since the
+// library replaces a whole run that is not UTF-8).
+//
 // testdata/hf holds the library's own results for ten vocabularies it
 // trained (GPT-2's, Qwen2's, Llama 3's, Qwen3.5's, DeepSeek V3's,
 // SmolLM's, tekken's and GPT-4o's pre-tokenisers; Llama 2's and Mistral

@@ -47,6 +47,10 @@ type Vocab struct {
 	// Raw marks the ids whose piece is text as it is (control and added
 	// tokens), not spelled in the vocabulary's scheme.
 	Raw map[int]bool
+	// Special marks the special tokens (a tokenizer.json's added tokens
+	// marked special, a GGUF's control tokens): the ones
+	// DecodeSkipSpecial leaves out.
+	Special map[int]bool
 	// StripSpace: the text drops one leading space (the tokenizer's
 	// prefix space before the first word).
 	StripSpace bool
@@ -161,7 +165,7 @@ func ggufPieces(f *gguf.File) (*Vocab, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (no tokenizer.ggml.model)", f.Name, ErrNone)
 	}
-	v := &Vocab{Raw: map[int]bool{}}
+	v := &Vocab{Raw: map[int]bool{}, Special: map[int]bool{}}
 	switch model {
 	case "gpt2":
 		v.Kind = ByteLevel
@@ -211,6 +215,7 @@ func ggufPieces(f *gguf.File) (*Vocab, error) {
 			switch n {
 			case ggufControl, ggufUserDefined:
 				v.Raw[i] = true
+				v.Special[i] = n == ggufControl
 			case ggufUnused:
 				v.Pieces[i] = ""
 			case ggufByte:
@@ -341,7 +346,7 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 	if t.Model.Type != "BPE" {
 		return nil, fmt.Errorf("model type %q is not supported (rlx decodes BPE vocabularies)", t.Model.Type)
 	}
-	v := &Vocab{Raw: map[int]bool{}, Lossy: true}
+	v := &Vocab{Raw: map[int]bool{}, Special: map[int]bool{}, Lossy: true}
 	if err := v.readDecoder(t.Decoder); err != nil {
 		return nil, err
 	}
@@ -385,6 +390,9 @@ func FromTokenizerJSON(data []byte) (*Vocab, error) {
 			}
 		}
 		v.Pieces[a.ID] = p
+		if a.Special {
+			v.Special[a.ID] = true
+		}
 	}
 	var err error
 	if v.enc, err = newEncoder(&t); err != nil {
@@ -476,6 +484,13 @@ func (v *Vocab) Decode(ids []int) (string, error) {
 	return s, nil
 }
 
+// DecodeSkipSpecial is Decode without the special tokens
+// (transformers' decode(skip_special_tokens=True), llama.cpp's
+// detokeniser without its control tokens): the text of a reply.
+func (v *Vocab) DecodeSkipSpecial(ids []int) (string, error) {
+	return v.Decode(slices.DeleteFunc(slices.Clone(ids), func(id int) bool { return v.Special[id] }))
+}
+
 // byteLevel joins the bytes GPT-2's table spells; a piece with a rune
 // outside the table (an added token's text) is its own UTF-8, as the
 // tokenizers library's ByteLevel decoder takes it.
@@ -520,7 +535,8 @@ func (v *Vocab) sentencePiece(ids []int) string {
 	}
 	for i, id := range ids {
 		p := v.Pieces[id]
-		if c, ok := bytePiece(p); ok && v.ByteFallback && !v.Raw[id] {
+		if v.isByte(id) {
+			c, _ := bytePiece(p)
 			run = append(run, c)
 			continue
 		}
@@ -536,6 +552,13 @@ func (v *Vocab) sentencePiece(ids []int) string {
 	}
 	flush()
 	return out.String()
+}
+
+// isByte reports whether a SentencePiece decode reads token id as a
+// byte (a <0xNN> piece with ByteFallback).
+func (v *Vocab) isByte(id int) bool {
+	_, ok := bytePiece(v.Pieces[id])
+	return ok && v.ByteFallback && !v.Raw[id]
 }
 
 // lossy returns b as UTF-8 with each maximal ill-formed subsequence

@@ -79,15 +79,23 @@ decoding (a decode-step function, as rlx-import writes them):
                           template with the assistant's turn opened, for
                           --tokens (apply_chat_template's tokens); prints
                           the reply's text after --generate
-  --system TEXT           with --chat: a system message first
+  --system TEXT           with --chat or --interactive: a system message
+                          first
   --messages FILE.json    a conversation for the chat template instead:
                           [{"role": "user", "content": "..."}, ...]
+  --interactive           a conversation on standard input: each line a
+                          user message (after --messages or --system),
+                          each reply streamed to stdout as it is
+                          generated, feeding only the new tokens each
+                          turn; --generate N bounds a reply (default: an
+                          end-of-sequence token or the model's capacity)
   --chat-template PATH    the template: a .jinja file, a checkpoint directory
                           or a GGUF file (default: --vocab, else --weights)
-  --tools FILE.json       with --chat or --messages: the tools (function
-                          schemas) the template offers the model
-  --chat-var NAME=JSON    with --chat or --messages: a variable for the
-                          template, such as enable_thinking=false (repeatable)
+  --tools FILE.json       with --chat, --messages or --interactive: the
+                          tools (function schemas) the template offers
+  --chat-var NAME=JSON    with --chat, --messages or --interactive: a
+                          variable for the template, such as
+                          enable_thinking=false (repeatable)
   --vocab PATH            the vocabulary: a tokenizer.json, a checkpoint
                           directory or a GGUF file (default: --weights)
   --logits FILE.npy       write every step's logits as one [T, vocab] f32 .npy
@@ -123,6 +131,7 @@ type options struct {
 	tolerance, temperature, topP, minP, penalty        float64
 	numValues, maxTokens, generate, topK               int
 	allowUnregistered, profile, ignoreEOS, genConfig   bool
+	interactive                                        bool
 	// given names the flags given on the command line.
 	given                             map[string]bool
 	backend, compareBackend, planJSON string
@@ -135,7 +144,7 @@ type options struct {
 // Main runs rlx-run with args (without the program name) and returns the
 // exit code: 0 on success, 1 on any error or when compared results differ
 // beyond the tolerance.
-func Main(args []string, stdout, stderr io.Writer) int {
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		io.WriteString(stdout, usage)
@@ -145,7 +154,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rlx-run: error: %v\n", err)
 		return 1
 	}
-	r := &runner{o: o, stdout: stdout, stderr: stderr, sm: asm.NewSourceMgr(), ctx: ir.NewContext()}
+	r := &runner{o: o, stdin: stdin, stdout: stdout, stderr: stderr, sm: asm.NewSourceMgr(), ctx: ir.NewContext()}
 	r.sm.PrintOpOnDiagnostic = false
 	r.ctx.AllowUnregistered = o.allowUnregistered
 	dialect.RegisterAll(r.ctx)
@@ -182,6 +191,7 @@ func newFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.system, "system", "", "")
 	fs.StringVar(&o.messages, "messages", "", "")
 	fs.StringVar(&o.chatTemplate, "chat-template", "", "")
+	fs.BoolVar(&o.interactive, "interactive", false, "")
 	fs.StringVar(&o.tools, "tools", "", "")
 	fs.Func("chat-var", "", func(v string) error {
 		o.chatVars = append(o.chatVars, v)
@@ -218,7 +228,11 @@ func (o *options) sources() int {
 }
 
 // chats says the tokens come from the chat template.
-func (o *options) chats() bool { return o.given["chat"] || o.given["messages"] }
+func (o *options) chats() bool { return o.given["chat"] || o.given["messages"] || o.interactive }
+
+// generates says tokens are generated: --generate, or --interactive's
+// replies.
+func (o *options) generates() bool { return o.generate > 0 || o.interactive }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
@@ -252,24 +266,30 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("--max-tokens must not be negative, got %d", o.maxTokens)
 	case o.generate < 0:
 		return nil, fmt.Errorf("--generate must not be negative, got %d", o.generate)
-	case o.ignoreEOS && o.generate == 0:
+	case o.ignoreEOS && !o.generates():
 		return nil, errors.New("--ignore-eos applies to --generate, which is not given")
-	case o.temperature != 0 && o.generate == 0:
+	case o.temperature != 0 && !o.generates():
 		return nil, errors.New("--temperature applies to --generate, which is not given")
-	case o.penalty != 1 && o.generate == 0:
+	case o.penalty != 1 && !o.generates():
 		return nil, errors.New("--repetition-penalty applies to --generate, which is not given")
-	case o.genConfig && o.generate == 0:
+	case o.genConfig && !o.generates():
 		return nil, errors.New("--generation-config applies to --generate, which is not given")
 	case (o.given["top-k"] || o.given["top-p"] || o.given["min-p"]) && o.temperature == 0 && !o.genConfig:
 		return nil, errors.New("--top-k, --top-p and --min-p apply to sampling: give --temperature too")
+	case o.interactive && (o.given["tokens"] || o.given["prompt"] || o.given["chat"]):
+		return nil, errors.New("--interactive reads the user's messages from standard input: give no --tokens, --prompt or --chat (--messages and --system may begin the conversation)")
+	case o.interactive && (o.logits != "" || o.compareWith != ""):
+		return nil, errors.New("--interactive takes no --logits or --compare-with")
 	case o.sources() > 1:
 		return nil, errors.New("give one of --tokens, --prompt, --chat and --messages")
-	case o.sources() == 0 && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
+	case o.sources() == 0 && !o.interactive && (o.logits != "" || o.maxTokens != 0 || o.generate != 0 || o.vocab != ""):
 		return nil, errors.New("--logits, --max-tokens, --generate and --vocab need --tokens, --prompt, --chat or --messages")
-	case o.given["system"] && !o.given["chat"]:
-		return nil, errors.New("--system applies to --chat, which is not given")
+	case o.given["system"] && !o.given["chat"] && !o.interactive:
+		return nil, errors.New("--system applies to --chat and --interactive, which are not given")
+	case o.given["system"] && o.given["messages"]:
+		return nil, errors.New("--system and --messages: give the system message in --messages")
 	case (o.chatTemplate != "" || o.tools != "" || len(o.chatVars) > 0) && !o.chats():
-		return nil, errors.New("--chat-template, --tools and --chat-var apply to --chat and --messages, which are not given")
+		return nil, errors.New("--chat-template, --tools and --chat-var apply to --chat, --messages and --interactive, which are not given")
 	case o.sources() > 0 && (o.inputs != "" || o.outDir != "" || o.saveInputs != "" || o.profile):
 		return nil, errors.New("--tokens, --prompt, --chat and --messages decode from zero states: they take no --inputs, --out-dir, --save-inputs or --profile")
 	case (o.given["prompt"] || o.chats()) && o.vocab == "" && o.weights == "":
@@ -298,6 +318,7 @@ type runner struct {
 	o      *options
 	stdout io.Writer
 	stderr io.Writer
+	stdin  io.Reader
 	sm     *asm.SourceMgr
 	ctx    *ir.Context
 }
@@ -339,6 +360,9 @@ func (r *runner) main() int {
 	}
 	if err := r.checkMemory(progs); err != nil {
 		return r.fail(err)
+	}
+	if o.interactive {
+		return r.converse(p)
 	}
 	if o.sources() > 0 {
 		return r.decode(progs)

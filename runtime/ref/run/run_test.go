@@ -24,7 +24,7 @@ const model = `func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 func main1(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(args, &out, &errb)
+	code := Main(args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -84,9 +84,9 @@ func TestCLI(t *testing.T) {
 		{[]string{file, "--tokens", "1", "--repetition-penalty", "1.1"}, "rlx-run: error: --repetition-penalty applies to --generate, which is not given"},
 		{[]string{file, "--tokens", "1", "--generation-config"}, "rlx-run: error: --generation-config applies to --generate, which is not given"},
 		{[]string{file, "--chat", "a", "--messages", "m.json"}, "rlx-run: error: give one of --tokens, --prompt, --chat and --messages"},
-		{[]string{file, "--tokens", "1", "--system", "s"}, "rlx-run: error: --system applies to --chat, which is not given"},
-		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat and --messages, which are not given"},
-		{[]string{file, "--tokens", "1", "--chat-var", "x=1"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat and --messages, which are not given"},
+		{[]string{file, "--tokens", "1", "--system", "s"}, "rlx-run: error: --system applies to --chat and --interactive, which are not given"},
+		{[]string{file, "--prompt", "a", "--chat-template", "t.jinja"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat, --messages and --interactive, which are not given"},
+		{[]string{file, "--tokens", "1", "--chat-var", "x=1"}, "rlx-run: error: --chat-template, --tools and --chat-var apply to --chat, --messages and --interactive, which are not given"},
 		{[]string{file, "--chat", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary"},
 		{[]string{file, "--prompt", "a"}, "rlx-run: error: --prompt, --chat and --messages need a vocabulary: --weights with one (a tokenizer.json beside the safetensors) or --vocab"},
 		{[]string{file, "--weights", filepath.Join(dir, "none.safetensors")}, "rlx-run: error: cannot read weights: no such file or directory"},

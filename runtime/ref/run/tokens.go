@@ -231,7 +231,7 @@ func (r *runner) generationConfig() (decode.Sampling, bool, string, error) {
 // stopTokens returns the checkpoint's end-of-sequence tokens, where
 // --generate stops (none without --generate, or with --ignore-eos).
 func (r *runner) stopTokens() ([]int, error) {
-	if r.o.generate == 0 || r.o.ignoreEOS || r.vocabPath() == "" {
+	if !r.o.generates() || r.o.ignoreEOS || r.vocabPath() == "" {
 		return nil, nil
 	}
 	ids, err := vocab.StopTokens(r.vocabPath())
@@ -284,40 +284,64 @@ func (r *runner) textFlag() string {
 // template of --chat-template, else of the vocabulary's checkpoint,
 // opening the assistant's turn.
 func (r *runner) chatText() (string, error) {
+	t, err := r.template()
+	if err != nil {
+		return "", err
+	}
+	msgs, err := r.messages()
+	if err != nil {
+		return "", err
+	}
+	if !r.o.interactive {
+		msgs = append(msgs, chat.Message{Role: "user", Content: r.o.chat})
+	}
+	return t.Render(msgs, true)
+}
+
+// template opens the chat template of --chat-template, else of the
+// vocabulary's checkpoint, with --tools and --chat-var as its further
+// variables.
+func (r *runner) template() (*chat.Template, error) {
 	path := r.o.chatTemplate
 	if path == "" {
 		path = r.vocabPath()
 	}
 	t, err := chat.Open(path)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	// A template from elsewhere (a .jinja file on its own) is rendered
 	// with the checkpoint's special tokens.
 	if t.BOS == "" && t.EOS == "" && r.o.chatTemplate != "" && r.vocabPath() != "" {
 		if t.BOS, t.EOS, err = chat.SpecialTokens(r.vocabPath()); err != nil {
-			return "", err
+			return nil, err
 		}
 	}
 	if t.Vars, err = r.chatVars(); err != nil {
-		return "", err
+		return nil, err
 	}
-	var msgs []chat.Message
+	return t, nil
+}
+
+// messages returns the conversation before --chat's message (or
+// --interactive's first): --messages, else --system's message when
+// given.
+func (r *runner) messages() ([]chat.Message, error) {
 	if r.o.given["messages"] {
 		data, err := os.ReadFile(r.o.messages)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		if msgs, err = chat.ReadMessages(data); err != nil {
-			return "", fmt.Errorf("%s: %v", r.o.messages, err)
+		msgs, err := chat.ReadMessages(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.o.messages, err)
 		}
-	} else {
-		if r.o.given["system"] {
-			msgs = append(msgs, chat.Message{Role: "system", Content: r.o.system})
-		}
-		msgs = append(msgs, chat.Message{Role: "user", Content: r.o.chat})
+		return msgs, nil
 	}
-	return t.Render(msgs, true)
+	if r.o.given["system"] {
+		return []chat.Message{{Role: "system", Content: r.o.system}}, nil
+	}
+	return nil, nil
 }
 
 // chatVars reads --tools and --chat-var: the template's further
