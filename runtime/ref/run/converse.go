@@ -18,8 +18,9 @@ import (
 const maxLine = 1 << 20
 
 // converse runs --interactive: a conversation on r.stdin, one user
-// message a line (an empty line is skipped), after --messages' or
-// --system's. Each turn lays the whole conversation out with the chat
+// message a line (a line ending in a backslash goes on to the next, a
+// newline in the message; an empty line is skipped), after --messages'
+// or --system's. Each turn lays the whole conversation out with the chat
 // template, feeds only the tokens that follow those already fed (a
 // decode.Session: going back to the end of the last prompt when the
 // template lays the last reply out other than it was generated), and
@@ -85,6 +86,11 @@ func (r *runner) converse(p *ref.Program) int {
 			break
 		}
 		line := in.Text()
+		// A line ending in a backslash goes on: the message holds a
+		// newline there.
+		for strings.HasSuffix(line, "\\") && in.Scan() {
+			line = strings.TrimSuffix(line, "\\") + "\n" + in.Text()
+		}
 		if strings.TrimSpace(line) == "" {
 			turn--
 			continue

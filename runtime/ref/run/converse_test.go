@@ -95,8 +95,17 @@ func TestInteractive(t *testing.T) {
 			t.Errorf("%s: --messages of the conversation: code %d, stdout %q, stderr %q; want %q", tc.template, code, whole, stderr, want)
 		}
 	}
+	// A line ending in a backslash goes on to the next: the message is
+	// "zq\n!", as from --messages.
+	code, out, stderr := converse(t, file, "zq\\\n!\n", "--chat-template", plainChat, "--generate", "2")
+	path := filepath.Join(t.TempDir(), "m.json")
+	os.WriteFile(path, []byte(`[{"role": "user", "content": "zq\n!"}]`), 0o666)
+	_, whole, _ := main1(t, file, "--weights", qwen3Dir, "--vocab", qwen2Vocab, "--messages", path, "--chat-template", plainChat, "--generate", "2")
+	if reply := strings.TrimSuffix(out, "\n"); code != 0 || strings.Contains(reply, "\n") || !strings.Contains(whole, "reply: "+strconv.Quote(reply)+"\n") || !strings.Contains(stderr, "[4 tokens") {
+		t.Errorf("a continued line: code %d, stdout %q, stderr %q; --messages gives %q", code, out, stderr, whole)
+	}
 	// --system begins the conversation; the capacity ends it.
-	code, out, stderr := converse(t, importQwen3(t, 8), "zq!\nq!\n", "--chat-template", plainChat, "--generate", "2", "--system", "z")
+	code, out, stderr = converse(t, importQwen3(t, 8), "zq!\nq!\n", "--chat-template", plainChat, "--generate", "2", "--system", "z")
 	if code != 1 || out != "!!\n\n" || !strings.Contains(stderr, "> [4 tokens: 0 reused") ||
 		!strings.Contains(stderr, "rlx-run: error: --interactive: turn 2: the conversation reached the model's capacity of 8 tokens") {
 		t.Errorf("capacity: code %d, stdout %q, stderr %q", code, out, stderr)

@@ -84,7 +84,8 @@ decoding (a decode-step function, as rlx-import writes them):
   --messages FILE.json    a conversation for the chat template instead:
                           [{"role": "user", "content": "..."}, ...]
   --interactive           a conversation on standard input: each line a
-                          user message (after --messages or --system),
+                          user message (a trailing \ continues it; after
+                          --messages or --system),
                           each reply streamed to stdout as it is
                           generated, feeding only the new tokens each
                           turn; --generate N bounds a reply (default: an
