@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -206,7 +207,14 @@ func softmax(z []float64, keep []bool) []float64 {
 // gives them or transformers' defaults 1, 50 and 1; min_p where given;
 // repetition_penalty, which applies greedy or not) and whether it samples
 // (do_sample). Greedy decoding is s with Temperature 0. Seed is left 0.
+// A setting that would change generate's picks and that rlx does not
+// apply (beam search, no_repeat_ngram_size, typical_p, suppressed or
+// forced tokens, a minimum length, ...; unapplied) is an error naming it;
+// at its default value it is no setting.
 func GenerationConfig(data []byte) (s Sampling, sample bool, err error) {
+	if err := checkUnapplied(data); err != nil {
+		return Sampling{}, false, err
+	}
 	var c struct {
 		DoSample          *bool    `json:"do_sample"`
 		Temperature       *float64 `json:"temperature"`
@@ -238,6 +246,65 @@ func GenerationConfig(data []byte) (s Sampling, sample bool, err error) {
 		return Sampling{}, false, err
 	}
 	return s, c.DoSample != nil && *c.DoSample, nil
+}
+
+// unapplied are the generation_config.json keys that change which token
+// transformers' generate picks and that rlx does not apply, each with
+// its values that change nothing (JSON, compact; null for all: absent
+// or null is no setting) and what it does. Keys that only end
+// generation (max_new_tokens, max_length, stop_strings) or matter to
+// beam search alone (length_penalty, early_stopping) are not among
+// them: --generate ends rlx's.
+var unapplied = []struct {
+	key, does string
+	none      []string
+}{
+	{"num_beams", "beam search", []string{"1"}},
+	{"num_beam_groups", "group beam search", []string{"1"}},
+	{"diversity_penalty", "group beam search's diversity penalty", []string{"0", "0.0"}},
+	{"penalty_alpha", "contrastive search", []string{"0", "0.0"}},
+	{"dola_layers", "DoLa decoding", nil},
+	{"guidance_scale", "classifier-free guidance", []string{"1", "1.0"}},
+	{"sequence_bias", "a bias on token sequences", []string{"{}", "[]"}},
+	{"encoder_repetition_penalty", "a penalty on the prompt's tokens", []string{"1", "1.0"}},
+	{"no_repeat_ngram_size", "banning repeated n-grams", []string{"0"}},
+	{"encoder_no_repeat_ngram_size", "banning the prompt's n-grams", []string{"0"}},
+	{"bad_words_ids", "banned token sequences", []string{"[]"}},
+	{"min_length", "a minimum length (end-of-sequence tokens suppressed before it)", []string{"0"}},
+	{"min_new_tokens", "a minimum of new tokens (end-of-sequence tokens suppressed before it)", []string{"0"}},
+	{"forced_bos_token_id", "a forced first token", nil},
+	{"forced_eos_token_id", "a forced last token", nil},
+	{"suppress_tokens", "suppressed tokens", []string{"[]"}},
+	{"begin_suppress_tokens", "tokens suppressed at the first step", []string{"[]"}},
+	{"exponential_decay_length_penalty", "a growing end-of-sequence bias", nil},
+	{"typical_p", "typical sampling", []string{"1", "1.0"}},
+	{"epsilon_cutoff", "epsilon sampling", []string{"0", "0.0"}},
+	{"eta_cutoff", "eta sampling", []string{"0", "0.0"}},
+	{"top_h", "top-H sampling", nil},
+	{"watermarking_config", "watermarking", nil},
+}
+
+// checkUnapplied returns an error naming the first of unapplied's keys
+// that data sets to a value that changes generate's picks.
+func checkUnapplied(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	for _, u := range unapplied {
+		v, ok := raw[u.key]
+		if !ok {
+			continue
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, v); err != nil {
+			return err
+		}
+		if c := compact.String(); c != "null" && !slices.Contains(u.none, c) {
+			return fmt.Errorf("%s %s (%s) changes what generate picks, and rlx does not apply it", u.key, c, u.does)
+		}
+	}
+	return nil
 }
 
 // GGUFSampling reads the sampling settings a GGUF file recommends, its

@@ -372,10 +372,21 @@ func TestGenerationConfig(t *testing.T) {
 		{`{"repetition_penalty": -1}`, "repetition_penalty must be positive, got -1"},
 		{`{"repetition_penalty": 0}`, "repetition_penalty must be positive, got 0"},
 		{`[`, "unexpected end of JSON input"},
+		{`{"num_beams": 4}`, "num_beams 4 (beam search) changes what generate picks, and rlx does not apply it"},
+		{`{"do_sample": true, "typical_p": 0.9}`, "typical_p 0.9 (typical sampling) changes"},
+		{`{"suppress_tokens": [1, 2]}`, "suppress_tokens [1,2] (suppressed tokens) changes"},
+		{`{"min_new_tokens": 3}`, "min_new_tokens 3 (a minimum of new tokens"},
+		{`{"no_repeat_ngram_size": 3}`, "no_repeat_ngram_size 3 (banning repeated n-grams)"},
 	} {
 		if _, _, err := GenerationConfig([]byte(tc.config)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
 		}
+	}
+	// Those keys at their defaults (as older transformers wrote every
+	// key) are no settings.
+	if _, _, err := GenerationConfig([]byte(`{"num_beams": 1, "no_repeat_ngram_size": 0, "typical_p": 1.0, "min_length": 0, "bad_words_ids": null,
+	  "suppress_tokens": [], "epsilon_cutoff": 0.0, "encoder_repetition_penalty": 1.0, "length_penalty": 2.0, "max_new_tokens": 9}`)); err != nil {
+		t.Errorf("defaults: %v", err)
 	}
 	// A greedy file's sampling settings are still read (for a temperature
 	// given beside it).
