@@ -145,12 +145,13 @@ func (s *Session) Generate(n int, emit func(tok int) bool) (generated []int, sto
 	return generated, 0, false, nil
 }
 
-// Mark saves the session's place (a copy of its states), the one Sync
-// may go back to.
+// Mark saves the session's place, the one Sync may go back to. It
+// copies nothing (tensors are immutable once built: a step makes new
+// states), but the states there stay held while the session goes on.
 func (s *Session) Mark() {
-	p := &point{tokens: slices.Clone(s.tokens), logits: slices.Clone(s.logits)}
+	p := &point{tokens: slices.Clone(s.tokens), logits: s.logits}
 	for _, st := range s.d.states {
-		p.states = append(p.states, s.args[st.arg].Clone())
+		p.states = append(p.states, s.args[st.arg])
 	}
 	s.mark = p
 }
@@ -166,7 +167,7 @@ func (s *Session) Sync(tokens []int) (reused int, err error) {
 	case s.mark != nil && isPrefix(s.mark.tokens, tokens):
 		s.tokens, s.logits = slices.Clone(s.mark.tokens), s.mark.logits
 		for i, st := range s.d.states {
-			s.args[st.arg] = s.mark.states[i].Clone()
+			s.args[st.arg] = s.mark.states[i]
 		}
 	default:
 		s.Reset()
