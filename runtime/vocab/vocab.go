@@ -635,8 +635,10 @@ func gpt2Byte(r rune) (byte, bool) {
 }
 
 // StopTokens returns the end-of-sequence tokens of a checkpoint, where
-// generation stops: a GGUF file's tokenizer.ggml.eos_token_id and
-// tokenizer.ggml.eot_token_id, or a checkpoint directory's (or a
+// generation stops: a GGUF file's end-of-generation tokens as llama.cpp
+// finds them (ggufStopTokens: eos, eot, eom, and the tokens whose text
+// ends a chat turn, such as Gemma's <end_of_turn>), or a checkpoint
+// directory's (or a
 // safetensors file's directory's) generation_config.json eos_token_id,
 // else its config.json's (or its text_config's), an id or a list of
 // them, as transformers' generate takes them. None is an empty list.
@@ -647,20 +649,7 @@ func StopTokens(path string) ([]int, error) {
 	}
 	if f != nil {
 		defer f.Close()
-		var ids []int
-		for _, k := range []string{"tokenizer.ggml.eos_token_id", "tokenizer.ggml.eot_token_id"} {
-			if _, ok := f.Get(k); !ok {
-				continue
-			}
-			id, err := f.Uint(k)
-			if err != nil || id >= maxTokens {
-				return nil, fmt.Errorf("%s: %s is not a token id", f.Name, k)
-			}
-			if !slices.Contains(ids, int(id)) {
-				ids = append(ids, int(id))
-			}
-		}
-		return ids, nil
+		return ggufStopTokens(f)
 	}
 	for _, name := range []string{"generation_config.json", "config.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))

@@ -361,3 +361,62 @@ func TestStopTokens(t *testing.T) {
 		t.Errorf("negative: %v", err)
 	}
 }
+
+// TestGGUFStopTokens: a GGUF vocabulary stops where llama.cpp's
+// end-of-generation set does: eos (its default when the key is absent or
+// past the vocabulary), eot, eom and the fill-in-the-middle pad, repo and
+// separator tokens (by key or text), every token whose text ends a chat
+// turn, and llama.cpp's two exceptions.
+func TestGGUFStopTokens(t *testing.T) {
+	stops := func(model string, tokens []string, kv map[string]any) ([]int, error) {
+		t.Helper()
+		var w gguf.Writer
+		w.Add("general.architecture", "llama")
+		w.Add("tokenizer.ggml.model", model)
+		w.Add("tokenizer.ggml.tokens", tokens)
+		for k, v := range kv {
+			w.Add(k, v)
+		}
+		f, err := w.File("m.gguf")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ggufStopTokens(f)
+	}
+	for _, tc := range []struct {
+		name   string
+		model  string
+		tokens []string
+		kv     map[string]any
+		want   []int
+	}{
+		{"qwen", "gpt2", []string{"a", "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>", "b"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(3)}, []int{1, 3, 4, 5, 6}},
+		{"gemma 3", "llama", []string{"<pad>", "<eos>", "<bos>", "a", "<start_of_turn>", "<end_of_turn>"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(1)}, []int{1, 5}},
+		{"llama 3.1", "gpt2", []string{"a", "<|begin_of_text|>", "<|end_of_text|>", "<|eom_id|>", "<|eot_id|>"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(4)}, []int{2, 3, 4}},
+		// gpt-oss: <|end|> ends a message, not the generation.
+		{"gpt-oss", "gpt2", []string{"a", "<|return|>", "<|call|>", "<|end|>", "<|endoftext|>"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(1)}, []int{1, 2, 4}},
+		// Phi-3: <|end|> does.
+		{"phi-3", "llama", []string{"<unk>", "<s>", "</s>", "<|end|>", "<|endoftext|>"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(4)}, []int{2, 3, 4}},
+		{"gemma 4", "gpt2", []string{"a", "</s>", "<|tool_response>", "<turn|>"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(3)}, []int{2, 3}},
+		// Defaults: eos 2 for llama, 11 for gpt2 (none in 3 tokens); a
+		// key past the vocabulary is ignored; eot and the FIM ids by key.
+		{"llama default", "llama", []string{"<unk>", "<s>", "x", "y"}, nil, []int{2}},
+		{"gpt2 default", "gpt2", []string{"a", "b", "c"}, nil, []int{}},
+		{"out of range", "llama", []string{"<unk>", "<s>", "x"},
+			map[string]any{"tokenizer.ggml.eos_token_id": uint32(9), "tokenizer.ggml.eot_token_id": uint32(1), "tokenizer.ggml.fim_sep_token_id": uint32(0)}, []int{0, 1, 2}},
+	} {
+		got, err := stops(tc.model, tc.tokens, tc.kv)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := stops("gpt2", []string{"a"}, map[string]any{"tokenizer.ggml.eom_token_id": "x"}); err == nil || !strings.Contains(err.Error(), "tokenizer.ggml.eom_token_id is not a token id") {
+		t.Errorf("eom a string: %v", err)
+	}
+}
