@@ -18,7 +18,7 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -170,6 +170,15 @@ func (c *config) object(key string) map[string]json.RawMessage {
 	return m
 }
 
+// setDefault gives key the raw JSON value where the file leaves it out
+// or null: an architecture's own default, where it differs from the one
+// the getters assume.
+func (c *config) setDefault(key, value string) {
+	if v, ok := c.raw[key]; !ok || string(v) == "null" {
+		c.raw[key] = json.RawMessage(value)
+	}
+}
+
 // reject fails when key is present with a value other than the neutral
 // ones, naming the field: it would change the model in a way rlx does not
 // implement.
@@ -224,6 +233,19 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.reject("mlp_bias", "false")
 		c.reject("pretraining_tp", "1")
 		s.allFull()
+	case "SmolLM3ForCausalLM":
+		// Llama's layout with rope left out of the NoPE layers, and
+		// its own defaults: rope_theta 2·10⁶, a tied head, 4 kv heads.
+		useWindow := s.takeUseSlidingWindow(c)
+		c.setDefault("rope_theta", "2000000")
+		c.setDefault("tie_word_embeddings", "true")
+		c.setDefault("num_key_value_heads", "4")
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		c.reject("mlp_bias", "false")
+		c.used["pretraining_tp"] = true // SmolLM3's MLP has no tensor-parallel slicing
+		s.readNoRope(c)
+		s.readSmolLM3Windows(c, useWindow)
 	case "MistralForCausalLM":
 		// transformers' Mistral is Llama with a sliding window and no
 		// biases.
@@ -571,6 +593,62 @@ func (s *spec) readQwenWindows(c *config, use bool) {
 		for i := range sliding {
 			sliding[i] = i >= first
 		}
+	}
+	s.sliding = make([]bool, s.layers)
+	for i, slides := range sliding {
+		s.sliding[i] = w > 0 && slides
+	}
+	s.setWindow(w)
+}
+
+// readNoRope reads SmolLM3's NoPE layers: no_rope_layers, a 1 for each
+// layer that rotates q and k and a 0 for one that does not (entries past
+// the layers unread), else every no_rope_layer_interval-th layer (4)
+// without rope, as SmolLM3Config fills it in.
+func (s *spec) readNoRope(c *config) {
+	interval := c.int("no_rope_layer_interval", 4, false)
+	s.noRope = make([]bool, s.layers)
+	if v, ok := c.get("no_rope_layers"); ok {
+		var flags []int
+		if err := json.Unmarshal(v, &flags); err != nil || len(flags) < s.layers {
+			c.fail("field \"no_rope_layers\" = %s is not a list of at least %d 0s and 1s", v, s.layers)
+			return
+		}
+		for i, f := range flags[:s.layers] {
+			if f != 0 && f != 1 {
+				c.fail("field \"no_rope_layers\" holds %d at layer %d; want 1 (rope) or 0 (none)", f, i)
+				return
+			}
+			s.noRope[i] = f == 0
+		}
+		return
+	}
+	if interval == 0 {
+		c.fail("field \"no_rope_layer_interval\" must be positive")
+		return
+	}
+	for i := range s.noRope {
+		s.noRope[i] = (i+1)%interval == 0
+	}
+}
+
+// readSmolLM3Windows reads SmolLM3's sliding layers: those layer_types
+// names sliding_attention (by default the NoPE layers, when
+// use_sliding_window and sliding_window are given) attend through
+// sliding_window, and only when use_sliding_window (SmolLM3Attention
+// drops the window otherwise).
+func (s *spec) readSmolLM3Windows(c *config, use bool) {
+	s.allFull()
+	w := 0
+	if use {
+		w = c.int("sliding_window", 0, false)
+	}
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	if !given {
+		sliding = slices.Clone(s.noRope)
 	}
 	s.sliding = make([]bool, s.layers)
 	for i, slides := range sliding {

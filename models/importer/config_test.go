@@ -287,3 +287,58 @@ func TestPublishedConfigs(t *testing.T) {
 		}
 	}
 }
+
+// TestSmolLM3Config: SmolLM3's NoPE layers (no_rope_layers, else every
+// no_rope_layer_interval-th layer, 4 by default), its defaults (rope base
+// 2·10⁶, a tied head, 4 kv heads), its sliding layers (layer_types, by
+// default the NoPE layers, only with use_sliding_window), and the
+// fields refused.
+func TestSmolLM3Config(t *testing.T) {
+	const base = `{"architectures": ["SmolLM3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 8, "vocab_size": 256,
+	  "num_attention_heads": 8, "intermediate_size": 96`
+	s, err := specOf(t, base+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nope := []bool{false, false, false, true, false, false, false, true}
+	if !slices.Equal(s.noRope, nope) || s.theta != 2e6 || !s.tied || s.kvHeads != 4 || s.window != 0 {
+		t.Errorf("defaults: noRope %v, theta %g, tied %v, kv heads %d, window %d", s.noRope, s.theta, s.tied, s.kvHeads, s.window)
+	}
+	s, err = specOf(t, base+`, "no_rope_layers": [1, 0, 1, 1, 1, 1, 1, 0, 1], "rope_parameters": {"rope_type": "default", "rope_theta": 1e4},
+	  "tie_word_embeddings": false, "num_key_value_heads": 2, "use_sliding_window": true, "sliding_window": 3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nope = []bool{false, true, false, false, false, false, false, true}
+	if !slices.Equal(s.noRope, nope) || s.theta != 1e4 || s.tied || s.kvHeads != 2 || s.window != 3 || !slices.Equal(s.sliding, nope) {
+		t.Errorf("given: noRope %v, theta %g, tied %v, kv heads %d, window %d, sliding %v", s.noRope, s.theta, s.tied, s.kvHeads, s.window, s.sliding)
+	}
+	s, err = specOf(t, base+`, "no_rope_layer_interval": 2, "sliding_window": 3,
+	  "layer_types": ["sliding_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention"]}`)
+	if err != nil || s.window != 0 || !slices.Equal(s.noRope, []bool{false, true, false, true, false, true, false, true}) {
+		t.Errorf("interval 2, no use_sliding_window: %+v, %v", s, err)
+	}
+	// SmolLM3-3B's layout of config.json (transformers 4.54's fields:
+	// pretraining_tp and max_window_layers, which SmolLM3 does not read).
+	s, err = specOf(t, `{"architectures": ["SmolLM3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0, "bos_token_id": null,
+	  "eos_token_id": 128012, "hidden_act": "silu", "hidden_size": 64, "initializer_range": 0.02, "intermediate_size": 96,
+	  "layer_types": ["full_attention", "full_attention", "full_attention", "full_attention"], "max_position_embeddings": 65536,
+	  "max_window_layers": 28, "mlp_bias": false, "model_type": "smollm3", "no_rope_layer_interval": 4, "no_rope_layers": [1, 1, 1, 0],
+	  "num_attention_heads": 4, "num_hidden_layers": 4, "num_key_value_heads": 2, "pad_token_id": 128004, "pretraining_tp": 2,
+	  "rms_norm_eps": 1e-06, "rope_scaling": null, "rope_theta": 5000000.0, "sliding_window": null, "torch_dtype": "bfloat16",
+	  "transformers_version": "4.54.0.dev0", "use_cache": false, "use_sliding_window": false, "vocab_size": 256}`)
+	if err != nil || s.theta != 5e6 || !slices.Equal(s.noRope, []bool{false, false, false, true}) {
+		t.Errorf("SmolLM3-3B's layout: %v", err)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{base + `, "no_rope_layers": [1, 0]}`, `field "no_rope_layers" = [1, 0] is not a list of at least 8 0s and 1s`},
+		{base + `, "no_rope_layers": [1, 2, 1, 1, 1, 1, 1, 1]}`, `field "no_rope_layers" holds 2 at layer 1`},
+		{base + `, "no_rope_layer_interval": 0}`, `field "no_rope_layer_interval" must be positive`},
+		{base + `, "mlp_bias": true}`, `mlp_bias`},
+		{base + `, "hidden_act": "gelu"}`, `"hidden_act" = "gelu" is not supported`},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+}

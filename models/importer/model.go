@@ -209,7 +209,9 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		q = g.rmsNorm(q, g.norm(g.n.of(i, roleQNorm), d))
 		k = g.rmsNorm(k, g.norm(g.n.of(i, roleKNorm), d))
 	}
-	q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
+	if s.ropeLayer(i) {
+		q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
+	}
 	p := fmt.Sprintf("l%d.", i)
 	cache := []int64{1, int64(s.maxTokens), int64(kvh), int64(d)}
 	kc := g.sel(write, k, g.input(p+"k_cache", cache, g.f32))

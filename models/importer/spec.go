@@ -62,6 +62,7 @@ type spec struct {
 	maxTokens                 int
 	window                    int    // the sliding layers' window (0: none, or one covering the cache); setWindow
 	sliding                   []bool // per layer: attends through the window (and Gemma's local rope); nil: every layer
+	noRope                    []bool // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
 	q6Columns                 bool   // Options.Q6KColumns
 	gemma
 }
@@ -126,6 +127,9 @@ const (
 )
 
 func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }
+
+// ropeLayer says whether an attention layer rotates q and k.
+func (s *spec) ropeLayer(i int) bool { return s.noRope == nil || !s.noRope[i] }
 
 // convDim is the channel count of the DeltaNet's causal conv: q, k and v.
 func (s *spec) convDim() int { return 2*s.keyHeads*s.gdn + s.valueHeads*s.gdn }
