@@ -33,7 +33,7 @@ var ggufArch = map[string]string{
 	"LlamaForCausalLM": "llama", "MistralForCausalLM": "llama", "Phi3ForCausalLM": "phi3", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
 	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
-	"Qwen3_5MoeForConditionalGeneration": "qwen35moe",
+	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -74,7 +74,7 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
-func permutesRope(arch string) bool { return ggufArch[arch] == "llama" }
+func permutesRope(arch string) bool { return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" }
 
 // converted is one tensor of the GGUF being written.
 type converted struct {

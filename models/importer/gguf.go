@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -320,6 +320,17 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			if _, perExpert := src.Info("blk.0.ffn_gate.0.weight"); !stacked && perExpert {
 				n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = "blk.%d.ffn_gate.*.weight", "blk.%d.ffn_up.*.weight", "blk.%d.ffn_down.*.weight"
 			}
+		}
+	case "smollm3":
+		// llama.cpp's smollm3: llama's layout (q and k permuted for its
+		// "normal" rope) without rope in every fourth layer, which its
+		// loader fixes (n_no_rope_layer_step 4; the file says nothing).
+		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.allFull()
+		s.noRope = make([]bool, s.layers)
+		for i := range s.noRope {
+			s.noRope[i] = (i+1)%4 == 0
 		}
 	case "qwen2":
 		s.qkvBias = biasRequired

@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/dialect"
@@ -32,12 +31,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// Stop 56, from run 37d: stop 55's architectures and stop 56's rope
 	// scaling, windows and Gemma 2.
 	"qwen2", "mistral", "mixtral", "phi3", "qwen2_moe", "qwen3_moe", "gemma3", "llama_bias",
-	"phi3_longrope_short", "phi3_longrope_long", "qwen2_yarn", "mistral_window", "gemma2"}
-
-// hfOnlyFixtures are fixtures of architectures rlx imports from
-// safetensors alone (no GGUF form it reads, not in the oracle): SmolLM3
-// (made in run 41c, stop 60).
-var hfOnlyFixtures = []string{"smollm3"}
+	"phi3_longrope_short", "phi3_longrope_long", "qwen2_yarn", "mistral_window", "gemma2",
+	// Stop 60, from run 41d: SmolLM3's NoPE layers.
+	"smollm3"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
@@ -177,11 +173,9 @@ func argmax(v []float32) int {
 // TestTransformersAgreement imports each fixture, decodes its tokens one
 // step at a time through the interpreter, and compares every step's
 // logits with transformers' (float64 references: max |Δ| / max |logit| ≤
-// 1e-4; float32: 1e-3) and the arg-max token of every step; the
-// safetensors-only fixtures are split by hybrid-split too (logits
-// bit-identical).
+// 1e-4; float32: 1e-3) and the arg-max token of every step.
 func TestTransformersAgreement(t *testing.T) {
-	for _, name := range slices.Concat(fixtureNames, hfOnlyFixtures) {
+	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
 			m, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
@@ -204,12 +198,6 @@ func TestTransformersAgreement(t *testing.T) {
 			t.Logf("%s: max |Δ| / max |logit| = %.3g over %d steps (tolerance %g)", f.Arch, rel, len(f.Tokens), tol)
 			if rel > tol || len(bad) > 0 {
 				t.Errorf("%s: max |Δ| / max |logit| = %.3g (tolerance %g), arg-max differs at steps %v", f.Arch, rel, tol, bad)
-			}
-			// TestHybridSplit splits the others.
-			if slices.Contains(hfOnlyFixtures, name) {
-				if _, err := checkSplit(t, m, f.Tokens); err != nil {
-					t.Errorf("hybrid-split: %v", err)
-				}
 			}
 		})
 	}

@@ -14,12 +14,12 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3, Gemma 2, Gemma 3) in float64, written from transformers' modeling code
+// Phi-3, Gemma 2, Gemma 3, SmolLM3) in float64, written from transformers' modeling code
 // and nothing of the importer but its reading of config.json: RMSNorm
 // (`1 + w` or not) before and, for Gemma, after attention and the MLP;
 // GQA attention with optional q/k norms, attention biases, a score scale,
 // Gemma 2's soft-capping of scores and logits, and sliding windows with
-// their own rope base; rotate-half rope with
+// their own rope base; rotate-half rope (none in SmolLM3's NoPE layers) with
 // float32 angles and cosines, as transformers computes them; SwiGLU,
 // gated gelu_tanh or routed experts with or without a shared expert;
 // fused or separate projections; scaled embeddings; YaRN's and LongRoPE's
@@ -156,8 +156,10 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 				}
 			}
-			rope(q, heads, pos, invFreq, attn)
-			rope(k, kvh, pos, invFreq, attn)
+			if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
+				rope(q, heads, pos, invFreq, attn)
+				rope(k, kvh, pos, invFreq, attn)
+			}
 			keys[l] = append(keys[l], k)
 			vals[l] = append(vals[l], v)
 			att := make([]float64, heads*d)

@@ -214,13 +214,14 @@ def specs():
             rope_parameters=dict(rope_type="default", rope_theta=10000.0),
         ), torch.float32, True),
         # SmolLM3: Llama's layout with rope left out of every
-        # no_rope_layer_interval-th layer (NoPE; 2 here: layers 1 and 3).
+        # no_rope_layer_interval-th layer (NoPE; 4, the default and what
+        # llama.cpp's smollm3 files assume: layer 3).
         ("smollm3", "SmolLM3ForCausalLM", "SmolLM3Config", dict(
             COMMON, **PHI3_TOKENS,
             tie_word_embeddings=True,
             mlp_bias=False,
             use_sliding_window=False,
-            no_rope_layer_interval=2,
+            no_rope_layer_interval=4,
             rope_parameters=dict(rope_type="default", rope_theta=2000000.0),
         ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
