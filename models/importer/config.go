@@ -18,7 +18,7 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -233,6 +233,24 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.reject("mlp_bias", "false")
 		c.reject("pretraining_tp", "1")
 		s.allFull()
+	case "GraniteForCausalLM":
+		// Llama with IBM's multipliers: the embeddings ×
+		// embedding_multiplier, scores × attention_multiplier (not
+		// 1/√head_dim), each block's output × residual_multiplier, the
+		// logits ÷ logits_scaling (all 1 by default, as GraniteConfig's).
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		c.reject("mlp_bias", "false")
+		s.allFull()
+		mult := func(key string) float64 {
+			v := c.float(key, 1)
+			if !(v > 0) || math.IsInf(v, 0) {
+				c.fail("field %q = %g: rlx needs a finite positive multiplier", key, v)
+			}
+			return v
+		}
+		s.embedScale, s.attnScale = mult("embedding_multiplier"), mult("attention_multiplier")
+		s.residualScale, s.logitScale = mult("residual_multiplier"), mult("logits_scaling")
 	case "SmolLM3ForCausalLM":
 		// Llama's layout with rope left out of the NoPE layers, and
 		// its own defaults: rope_theta 2·10⁶, a tied head, 4 kv heads.

@@ -34,6 +34,7 @@ var ggufArch = map[string]string{
 	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
+	"GraniteForCausalLM": "granite",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -74,7 +75,9 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
-func permutesRope(arch string) bool { return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" }
+func permutesRope(arch string) bool {
+	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite"
+}
 
 // converted is one tensor of the GGUF being written.
 type converted struct {
@@ -147,6 +150,13 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			out = append(out, converted{name: "rope_factors_long.weight", shape: []int{len(p.LongFactor)}, data: p.LongFactor},
 				converted{name: "rope_factors_short.weight", shape: []int{len(p.ShortFactor)}, data: p.ShortFactor})
 		}
+	}
+	if arch == "granite" {
+		// GraniteModel.set_gguf_parameters: each multiplier as a scale.
+		w.Add(key("embedding_scale"), float32(s.embedScale))
+		w.Add(key("attention.scale"), float32(s.attnScale))
+		w.Add(key("residual_scale"), float32(s.residualScale))
+		w.Add(key("logit_scale"), float32(s.logitScale))
 	}
 	if s.keyHeads > 0 {
 		interval := 0

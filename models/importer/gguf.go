@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -46,6 +46,10 @@ var ggufKeys = []string{
 	"rope.scaling.finetuned",               // informational
 	"attn_logit_softcapping",               // gemma2: scores → cap·tanh(scores/cap) (default 50)
 	"final_logit_softcapping",              // gemma2: logits → cap·tanh(logits/cap) (default 30)
+	"embedding_scale",                      // granite: the embeddings × this (none when absent)
+	"residual_scale",                       // granite: each block's output × this
+	"attention.scale",                      // granite: scores × this (1/√head_dim when absent)
+	"logit_scale",                          // granite: the logits ÷ this
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -319,6 +323,24 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			_, stacked := src.Info(n.of(0, roleExpertGate))
 			if _, perExpert := src.Info("blk.0.ffn_gate.0.weight"); !stacked && perExpert {
 				n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = "blk.%d.ffn_gate.*.weight", "blk.%d.ffn_up.*.weight", "blk.%d.ffn_down.*.weight"
+			}
+		}
+	case "granite":
+		// llama.cpp's granite: llama's layout (q and k permuted) with
+		// IBM's scales, each applied only where the file has it (the
+		// converter writes the config's multipliers).
+		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.allFull()
+		for _, sc := range []struct {
+			key string
+			to  *float64
+		}{{"embedding_scale", &s.embedScale}, {"attention.scale", &s.attnScale}, {"residual_scale", &s.residualScale}, {"logit_scale", &s.logitScale}} {
+			if v := m.float(sc.key, 0); v != 0 {
+				if !(v > 0) || math.IsInf(v, 0) {
+					m.fail("%s = %g: rlx needs a finite positive scale", m.key(sc.key), v)
+				}
+				*sc.to = v
 			}
 		}
 	case "smollm3":

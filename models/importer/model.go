@@ -71,7 +71,8 @@ func (g *builder) model() {
 	}
 	if s.embedScale != 0 {
 		// Gemma: the rows × √hidden, the factor in the table's type
-		// (transformers) or in f32 (llama.cpp).
+		// (transformers) or in f32 (llama.cpp); Granite's
+		// embedding_multiplier in f32.
 		f := float64(float32(s.embedScale))
 		if s.embedRound {
 			f = roundTo(s.embedScale, elemOf(table))
@@ -91,7 +92,7 @@ func (g *builder) model() {
 			if s.sandwich {
 				a = g.rmsNorm(a, g.norm(g.n.of(i, rolePostAttnNorm), s.hidden))
 			}
-			x = g.add(x, a)
+			x = g.add(x, g.residualScaled(a))
 		} else {
 			g.at(p + "gdn")
 			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
@@ -100,14 +101,14 @@ func (g *builder) model() {
 		h := g.rmsNorm(x, g.norm(g.n.of(i, roleFFNNorm), s.hidden))
 		if s.experts > 0 && s.moeLayer[i] {
 			g.at(p + "moe")
-			x = g.add(x, g.moe(i, h))
+			x = g.add(x, g.residualScaled(g.moe(i, h)))
 		} else {
 			g.at(p + "mlp")
 			y := g.denseMLP(i, h)
 			if s.sandwich {
 				y = g.rmsNorm(y, g.norm(g.n.of(i, rolePostFFNNorm), s.hidden))
 			}
-			x = g.add(x, y)
+			x = g.add(x, g.residualScaled(y))
 		}
 	}
 	g.at("head")
@@ -127,7 +128,20 @@ func (g *builder) model() {
 		// Gemma 2: cap·tanh(logits / cap).
 		logits = g.mul(g.unary(graph.TanhName, g.div(logits, g.scalar(s.finalSoftcap))), g.scalar(s.finalSoftcap))
 	}
+	if s.logitScale != 0 {
+		// Granite: logits ÷ logits_scaling.
+		logits = g.div(logits, g.scalar(s.logitScale))
+	}
 	g.outs = append([]output{{"logits", logits}}, g.outs...)
+}
+
+// residualScaled is a block's output as the residual adds it: × Granite's
+// residual_multiplier where the model has one.
+func (g *builder) residualScaled(y *ir.Value) *ir.Value {
+	if g.s.residualScale == 0 {
+		return y
+	}
+	return g.mul(y, g.scalar(g.s.residualScale))
 }
 
 // embedTable is the token embedding [vocab, hidden]: as stored, or f32

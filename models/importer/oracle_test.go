@@ -14,7 +14,7 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3, Gemma 2, Gemma 3, SmolLM3) in float64, written from transformers' modeling code
+// Phi-3, Gemma 2, Gemma 3, SmolLM3, Granite) in float64, written from transformers' modeling code
 // and nothing of the importer but its reading of config.json: RMSNorm
 // (`1 + w` or not) before and, for Gemma, after attention and the MLP;
 // GQA attention with optional q/k norms, attention biases, a score scale,
@@ -22,7 +22,8 @@ import (
 // their own rope base; rotate-half rope (none in SmolLM3's NoPE layers) with
 // float32 angles and cosines, as transformers computes them; SwiGLU,
 // gated gelu_tanh or routed experts with or without a shared expert;
-// fused or separate projections; scaled embeddings; YaRN's and LongRoPE's
+// fused or separate projections; scaled embeddings, Granite's residual
+// and logit scales; YaRN's and LongRoPE's
 // tables. It is the reference for checkpoints built in the tests
 // (biases, windows, MoE shapes no fixture has); TestOracle checks it
 // against transformers' logits on the llama and qwen3 fixtures.
@@ -127,10 +128,20 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	for pos, tok := range tokens {
 		x := append([]float64(nil), embed[tok*s.hidden:(tok+1)*s.hidden]...)
 		if s.embedScale != 0 {
-			// Gemma: × √hidden in the table's type (here float32).
-			for i := range x {
-				x[i] *= float64(float32(math.Sqrt(float64(s.hidden))))
+			// Gemma: × √hidden in the table's type (here float32);
+			// Granite: × embedding_multiplier.
+			f := s.embedScale
+			if s.embedRound {
+				f = float64(float32(f))
 			}
+			for i := range x {
+				x[i] *= f
+			}
+		}
+		// Granite's residual_multiplier on each block's output.
+		residual := 1.0
+		if s.residualScale != 0 {
+			residual = s.residualScale
 		}
 		for l := range s.layers {
 			// Gemma 3's sliding layers: their window and rope base.
@@ -203,7 +214,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				o = rms(o, load(n.of(l, rolePostAttnNorm)))
 			}
 			for i := range x {
-				x[i] += o[i]
+				x[i] += residual * o[i]
 			}
 			h = rms(x, load(n.of(l, roleFFNNorm)))
 			var y []float64
@@ -239,13 +250,18 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = rms(y, load(n.of(l, rolePostFFNNorm)))
 			}
 			for i := range x {
-				x[i] += y[i]
+				x[i] += residual * y[i]
 			}
 		}
 		out := matvec(head, rms(x, load(n.finalNorm)), nil)
 		if c := s.finalSoftcap; c != 0 { // Gemma 2
 			for i, v := range out {
 				out[i] = c * math.Tanh(v/c)
+			}
+		}
+		if c := s.logitScale; c != 0 { // Granite's logits_scaling
+			for i := range out {
+				out[i] /= c
 			}
 		}
 		logits = append(logits, out)

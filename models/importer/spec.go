@@ -91,6 +91,9 @@ type gemma struct {
 	attnScale    float64   // attention scores × this (query_pre_attn_scalar^−½); 0: 1/√head_dim
 	attnSoftcap  float64   // Gemma 2: scores → cap·tanh(scores/cap); 0: none
 	finalSoftcap float64   // Gemma 2: logits → cap·tanh(logits/cap); 0: none
+	// Granite's multipliers (with embedScale and attnScale above).
+	residualScale float64 // each block's output × this before the residual add; 0: none
+	logitScale    float64 // logits ÷ this; 0: none
 }
 
 // slidingEvery is Gemma's pattern of sliding layers: every layer but each

@@ -224,6 +224,19 @@ def specs():
             no_rope_layer_interval=4,
             rope_parameters=dict(rope_type="default", rope_theta=2000000.0),
         ), torch.float32, False),
+        # Granite: Llama's layout with IBM's four multipliers (Granite
+        # 3's embedding and residual multipliers and logits scaling; an
+        # attention multiplier in place of 1/√head_dim).
+        ("granite", "GraniteForCausalLM", "GraniteConfig", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            mlp_bias=False,
+            embedding_multiplier=12.0,
+            residual_multiplier=0.22,
+            attention_multiplier=0.1,
+            logits_scaling=8.0,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
