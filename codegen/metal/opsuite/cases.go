@@ -150,6 +150,30 @@ func elementwiseCases() []Case {
 	for _, u := range []string{"neg", "abs", "exp", "sigmoid", "tanh", "sin", "cos", "relu", "softplus", "silu", "gelu", "gelu_tanh", "reciprocal"} {
 		cs = append(cs, One("ew_"+u, LimitExact, []string{t}, t, u, ""))
 	}
+	cs = append(cs,
+		// gelu's far tail, x in [-12.25, -11.75]: values near 1e-32
+		// that keep their relative digits (erfc's error must be
+		// relative; random function 6736).
+		Case{
+			Name: "ew_gelu_far_tail", Args: []string{t},
+			Body: `%c = graph.constant dense<2.500000e-01> : tensor<f32>
+%o = graph.constant dense<1.200000e+01> : tensor<f32>
+%0 = graph.mul %a0, %c : (tensor<3x37xf32>, tensor<f32>) -> tensor<3x37xf32>
+%1 = graph.sub %0, %o : (tensor<3x37xf32>, tensor<f32>) -> tensor<3x37xf32>
+%2 = graph.gelu %1 : (tensor<3x37xf32>) -> tensor<3x37xf32>`,
+			Yield: []string{"%2"}, Results: []string{t}, Limit: LimitExact,
+		},
+		// C's pow(1, y) = 1 for every y, NaN among them (random
+		// function 6975): NaN exponents from rsqrt of negatives.
+		Case{
+			Name: "ew_pow_one_nan", Args: []string{t},
+			Body: `%one = graph.constant dense<1.000000e+00> : tensor<f32>
+%0 = graph.abs %a0 : (tensor<3x37xf32>) -> tensor<3x37xf32>
+%1 = graph.neg %0 : (tensor<3x37xf32>) -> tensor<3x37xf32>
+%2 = graph.rsqrt %1 : (tensor<3x37xf32>) -> tensor<3x37xf32>
+%3 = graph.pow %one, %2 : (tensor<f32>, tensor<3x37xf32>) -> tensor<3x37xf32>`,
+			Yield: []string{"%3"}, Results: []string{t}, Limit: LimitExact,
+		})
 	return cs
 }
 
