@@ -46,3 +46,30 @@ func ExampleVocab_Encode() {
 	fmt.Println(ids, err, strconv.Quote(text))
 	// Output: [0 3 6 7] <nil> "<|begin_of_text|>Hi t!"
 }
+
+// A reply printed while it is generated: "é" is two byte tokens (Ã and
+// ©, GPT-2's spelling of its UTF-8), so its text comes with the second;
+// the special token at the end has none.
+func ExampleVocab_NewStream() {
+	v, err := vocab.FromTokenizerJSON([]byte(`{
+	  "model": {"type": "BPE", "vocab": {"caf": 0, "Ã": 1, "©": 2, "!": 3}},
+	  "added_tokens": [{"id": 4, "content": "<|im_end|>", "special": true}],
+	  "decoder": {"type": "ByteLevel"}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := v.NewStream(true)
+	for _, id := range []int{0, 1, 2, 3, 4} {
+		piece, err := s.Add(id)
+		fmt.Printf("%d: %q %v\n", id, piece, err)
+	}
+	fmt.Printf("rest: %q\n", s.Flush())
+	// Output:
+	// 0: "caf" <nil>
+	// 1: "" <nil>
+	// 2: "é" <nil>
+	// 3: "!" <nil>
+	// 4: "" <nil>
+	// rest: ""
+}
