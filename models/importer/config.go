@@ -18,7 +18,7 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -232,6 +232,14 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readAttentionBias(c)
 		c.reject("mlp_bias", "false")
 		c.reject("pretraining_tp", "1")
+		s.allFull()
+	case "Olmo2ForCausalLM":
+		// Llama with RMSNorms after attention and after the MLP in place
+		// of those before, and q and k normalised over their whole
+		// projections; no MLP biases, no qkv clipping.
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		s.postNorms, s.qkNormWhole = true, true
 		s.allFull()
 	case "GraniteForCausalLM":
 		// Llama with IBM's multipliers: the embeddings ×

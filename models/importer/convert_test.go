@@ -34,7 +34,7 @@ var ggufArch = map[string]string{
 	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
-	"GraniteForCausalLM": "granite",
+	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -397,7 +397,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	}
 	gname, ok := hfToGGUF[rest]
 	switch {
-	case s.sandwich: // Gemma's four norms
+	case s.sandwich || s.postNorms: // Gemma's four norms, OLMo 2's two
 		gname, ok = map[string]string{"post_attention_layernorm.weight": "post_attention_norm.weight",
 			"pre_feedforward_layernorm.weight": "ffn_norm.weight", "post_feedforward_layernorm.weight": "post_ffw_norm.weight"}[rest]
 		if !ok {

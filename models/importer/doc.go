@@ -5,10 +5,11 @@
 // MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM,
 // Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM,
 // Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM,
-// SmolLM3ForCausalLM, GraniteForCausalLM and the text model of Qwen3.5's
-// vision-language checkpoints (GGUF: gemma2, gemma3, llama, phi3, qwen2,
-// qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
-// granite). docs/import.md is the user's guide.
+// SmolLM3ForCausalLM, GraniteForCausalLM, Olmo2ForCausalLM and the text
+// model of Qwen3.5's vision-language checkpoints (GGUF: gemma2, gemma3,
+// llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe,
+// qwen3next, smollm3, granite, olmo2). docs/import.md is the user's
+// guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

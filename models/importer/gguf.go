@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -325,6 +325,13 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 				n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = "blk.%d.ffn_gate.*.weight", "blk.%d.ffn_up.*.weight", "blk.%d.ffn_down.*.weight"
 			}
 		}
+	case "olmo2":
+		// llama.cpp's olmo2: norms after attention and the MLP only
+		// (post_attention_norm, post_ffw_norm), q and k normalised over
+		// their whole projections; neox rope, as the converter leaves q
+		// and k unpermuted.
+		s.postNorms, s.qkNormWhole = true, true
+		s.allFull()
 	case "granite":
 		// llama.cpp's granite: llama's layout (q and k permuted) with
 		// IBM's scales, each applied only where the file has it (the

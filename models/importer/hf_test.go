@@ -32,9 +32,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// scaling, windows and Gemma 2.
 	"qwen2", "mistral", "mixtral", "phi3", "qwen2_moe", "qwen3_moe", "gemma3", "llama_bias",
 	"phi3_longrope_short", "phi3_longrope_long", "qwen2_yarn", "mistral_window", "gemma2",
-	// Stop 60, from runs 41d and 41f: SmolLM3's NoPE layers, Granite's
-	// multipliers.
-	"smollm3", "granite"}
+	// Stop 60, from runs 41d, 41f and 41h: SmolLM3's NoPE layers,
+	// Granite's multipliers, OLMo 2's norms.
+	"smollm3", "granite", "olmo2"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

@@ -83,13 +83,16 @@ func (g *builder) model() {
 		p := fmt.Sprintf("l%d.", i)
 		if s.attention(i) {
 			g.at(p + "attn")
-			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+			h := x
+			if !s.postNorms {
+				h = g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+			}
 			c, sn, k := cos, sin, keep
 			if s.slidingLayer(i) {
 				c, sn, k = lcos, lsin, keepLocal
 			}
 			a := g.attention(i, h, c, sn, k, write)
-			if s.sandwich {
+			if s.sandwich || s.postNorms {
 				a = g.rmsNorm(a, g.norm(g.n.of(i, rolePostAttnNorm), s.hidden))
 			}
 			x = g.add(x, g.residualScaled(a))
@@ -98,14 +101,17 @@ func (g *builder) model() {
 			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
 			x = g.add(x, g.deltaNet(i, h))
 		}
-		h := g.rmsNorm(x, g.norm(g.n.of(i, roleFFNNorm), s.hidden))
+		h := x
+		if !s.postNorms {
+			h = g.rmsNorm(x, g.norm(g.n.of(i, roleFFNNorm), s.hidden))
+		}
 		if s.experts > 0 && s.moeLayer[i] {
 			g.at(p + "moe")
 			x = g.add(x, g.residualScaled(g.moe(i, h)))
 		} else {
 			g.at(p + "mlp")
 			y := g.denseMLP(i, h)
-			if s.sandwich {
+			if s.sandwich || s.postNorms {
 				y = g.rmsNorm(y, g.norm(g.n.of(i, rolePostFFNNorm), s.hidden))
 			}
 			x = g.add(x, g.residualScaled(y))
@@ -133,6 +139,15 @@ func (g *builder) model() {
 		logits = g.div(logits, g.scalar(s.logitScale))
 	}
 	g.outs = append([]output{{"logits", logits}}, g.outs...)
+}
+
+// wholeNormed is a q or k projection [1, width] RMS-normalised as a
+// whole by layer i's weight of role (OLMo 2), or as it is.
+func (g *builder) wholeNormed(x *ir.Value, i int, role string, width int) *ir.Value {
+	if !g.s.qkNormWhole {
+		return x
+	}
+	return g.rmsNorm(x, g.norm(g.n.of(i, role), width))
 }
 
 // residualScaled is a block's output as the residual adds it: × Granite's
@@ -213,10 +228,10 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		q = g.slice(qg, 3, 0, d)
 		gate = g.reshape(g.slice(qg, 3, d, d), 1, heads*d)
 	default:
-		q = g.reshape(g.biased(g.linear(h, g.n.of(i, roleQ), heads*d, e), i, roleQBias, s.qkvBias, heads*d), 1, 1, heads, d)
+		q = g.reshape(g.wholeNormed(g.biased(g.linear(h, g.n.of(i, roleQ), heads*d, e), i, roleQBias, s.qkvBias, heads*d), i, roleQNorm, heads*d), 1, 1, heads, d)
 	}
 	if !s.fusedQKV {
-		k = g.reshape(g.biased(g.linear(h, g.n.of(i, roleK), kvh*d, e), i, roleKBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
+		k = g.reshape(g.wholeNormed(g.biased(g.linear(h, g.n.of(i, roleK), kvh*d, e), i, roleKBias, s.qkvBias, kvh*d), i, roleKNorm, kvh*d), 1, 1, kvh, d)
 		v = g.reshape(g.biased(g.linear(h, g.n.of(i, roleV), kvh*d, e), i, roleVBias, s.qkvBias, kvh*d), 1, 1, kvh, d)
 	}
 	if s.qkNorm {

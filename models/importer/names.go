@@ -120,6 +120,14 @@ func hfNamesOf(arch string) naming {
 		n.layer[rolePostAttnNorm] = p + "post_attention_layernorm.weight"
 		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
 	}
+	if arch == "Olmo2ForCausalLM" {
+		// Only norms after attention and after the MLP.
+		p := "model.layers.%d."
+		n.layer[rolePostAttnNorm] = p + "post_attention_layernorm.weight"
+		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
+		delete(n.layer, roleAttnNorm)
+		delete(n.layer, roleFFNNorm)
+	}
 	if arch == "Gemma3ForConditionalGeneration" || strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n = n.rebase("model.", "model.language_model.", n.head)
 	}

@@ -14,9 +14,10 @@ import (
 
 // oracle decodes tokens through a Hugging Face checkpoint of the Llama
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
-// Phi-3, Gemma 2, Gemma 3, SmolLM3, Granite) in float64, written from transformers' modeling code
+// Phi-3, Gemma 2, Gemma 3, SmolLM3, Granite, OLMo 2) in float64, written from transformers' modeling code
 // and nothing of the importer but its reading of config.json: RMSNorm
-// (`1 + w` or not) before and, for Gemma, after attention and the MLP;
+// (`1 + w` or not) before and, for Gemma, after attention and the MLP
+// (OLMo 2: only after, and q/k norms over the whole projections);
 // GQA attention with optional q/k norms, attention biases, a score scale,
 // Gemma 2's soft-capping of scores and logits, and sliding windows with
 // their own rope base; rotate-half rope (none in SmolLM3's NoPE layers) with
@@ -154,10 +155,16 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			} else if s.localInvFreq != nil {
 				invFreq, attn = s.localInvFreq, 0
 			}
-			h := rms(x, load(n.of(l, roleAttnNorm)))
+			h := x // OLMo 2: no norm before attention or the MLP
+			if !s.postNorms {
+				h = rms(x, load(n.of(l, roleAttnNorm)))
+			}
 			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
 			k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
 			v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
+			if s.qkNormWhole { // OLMo 2: over the whole projections
+				q, k = rms(q, load(n.of(l, roleQNorm))), rms(k, load(n.of(l, roleKNorm)))
+			}
 			if s.qkNorm {
 				qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
 				for hh := range heads {
@@ -210,13 +217,16 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				}
 			}
 			o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
-			if s.sandwich {
+			if s.sandwich || s.postNorms {
 				o = rms(o, load(n.of(l, rolePostAttnNorm)))
 			}
 			for i := range x {
 				x[i] += residual * o[i]
 			}
-			h = rms(x, load(n.of(l, roleFFNNorm)))
+			h = x
+			if !s.postNorms {
+				h = rms(x, load(n.of(l, roleFFNNorm)))
+			}
 			var y []float64
 			if s.experts > 0 && s.moeLayer[l] {
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
@@ -246,7 +256,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			} else {
 				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			}
-			if s.sandwich {
+			if s.sandwich || s.postNorms {
 				y = rms(y, load(n.of(l, rolePostFFNNorm)))
 			}
 			for i := range x {

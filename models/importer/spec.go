@@ -63,6 +63,8 @@ type spec struct {
 	window                    int    // the sliding layers' window (0: none, or one covering the cache); setWindow
 	sliding                   []bool // per layer: attends through the window (and Gemma's local rope); nil: every layer
 	noRope                    []bool // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
+	postNorms                 bool   // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
+	qkNormWhole               bool   // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
 	q6Columns                 bool   // Options.Q6KColumns
 	gemma
 }

@@ -237,6 +237,13 @@ def specs():
             logits_scaling=8.0,
             rope_parameters=dict(rope_type="default", rope_theta=10000000.0),
         ), torch.float32, False),
+        # OLMo 2: norms after attention and after the MLP only, and q/k
+        # RMSNorms over the whole projections.
+        ("olmo2", "Olmo2ForCausalLM", "Olmo2Config", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=500000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
