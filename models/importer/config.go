@@ -18,7 +18,7 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Mistral3ForConditionalGeneration"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -273,12 +273,11 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readNoRope(c)
 		s.readSmolLM3Windows(c, useWindow)
 	case "MistralForCausalLM":
-		// transformers' Mistral is Llama with a sliding window and no
-		// biases.
-		s.readCommon(c, 1.0)
-		c.reject("attention_bias", "false")
-		s.readWindow(c)
-		s.allFull()
+		s.readMistral(c)
+	case "Mistral3ForConditionalGeneration":
+		// Mistral Small 3.1 and later as published: Mistral's text
+		// model under text_config, beside a Pixtral vision tower.
+		s.readVisionLanguage(c, s.readMistral)
 	case "MixtralForCausalLM":
 		// Mistral's attention; every layer routes over
 		// num_local_experts experts of intermediate_size rows, the
@@ -415,9 +414,20 @@ func (s *spec) readHybrid(c *config, moe bool) {
 
 // visionLanguageFields are a vision-language wrapper's own fields that a
 // text decode step does not use: the vision tower's config, the image and
-// video tokens, Gemma 3's tokens per image.
+// video tokens, Gemma 3's tokens per image, Mistral 3's projector.
 var visionLanguageFields = []string{"vision_config", "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id",
-	"mm_tokens_per_image", "boi_token_index", "eoi_token_index", "image_token_index"}
+	"mm_tokens_per_image", "boi_token_index", "eoi_token_index", "image_token_index",
+	// Mistral 3's projector of the vision tower's patches.
+	"multimodal_projector_bias", "projector_hidden_act", "spatial_merge_size", "vision_feature_layer"}
+
+// readMistral reads transformers' Mistral: Llama with a sliding window
+// and no biases.
+func (s *spec) readMistral(c *config) {
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.readWindow(c)
+	s.allFull()
+}
 
 // readVisionLanguage reads a vision-language checkpoint's text model (Qwen
 // 3.5's published form, Qwen3_5ForConditionalGeneration and the MoE one;

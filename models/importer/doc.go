@@ -1,15 +1,16 @@
 // Package importer turns real checkpoints into graph-dialect modules: a
 // Hugging Face checkpoint directory (config.json and safetensors files) or
 // a llama.cpp GGUF file, for the architectures Gemma2ForCausalLM,
-// Gemma3ForCausalLM, Gemma3ForConditionalGeneration, LlamaForCausalLM,
-// MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM,
-// Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM,
-// Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3NextForCausalLM,
-// SmolLM3ForCausalLM, GraniteForCausalLM, Olmo2ForCausalLM and the text
-// model of Qwen3.5's vision-language checkpoints (GGUF: gemma2, gemma3,
-// llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe,
-// qwen3next, smollm3, granite, olmo2). docs/import.md is the user's
-// guide.
+// Gemma3ForCausalLM, LlamaForCausalLM, MistralForCausalLM,
+// MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM,
+// Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM,
+// Qwen3_5ForCausalLM, Qwen3NextForCausalLM, SmolLM3ForCausalLM,
+// GraniteForCausalLM, Olmo2ForCausalLM and the text model of the
+// vision-language checkpoints Qwen3_5ForConditionalGeneration,
+// Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration and
+// Mistral3ForConditionalGeneration (GGUF: gemma2, gemma3, llama, phi3,
+// qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
+// granite, olmo2). docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

@@ -128,7 +128,8 @@ func hfNamesOf(arch string) naming {
 		delete(n.layer, roleAttnNorm)
 		delete(n.layer, roleFFNNorm)
 	}
-	if arch == "Gemma3ForConditionalGeneration" || strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
+	if arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
+		strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n = n.rebase("model.", "model.language_model.", n.head)
 	}
 	if arch == "MixtralForCausalLM" {
@@ -153,12 +154,13 @@ func (n naming) rebase(from, to, head string) naming {
 }
 
 // hfNamesFor are arch's names in the checkpoint src: hfNamesOf, but for
-// Gemma 3's vision-language checkpoints as first published, whose text
-// model is language_model.model. (transformers since 4.52 writes
-// model.language_model.).
+// Gemma 3's and Mistral 3's vision-language checkpoints as first
+// published, whose text model is language_model.model. and head
+// language_model.lm_head (transformers since 4.52 writes
+// model.language_model. and lm_head).
 func hfNamesFor(arch string, src *weights.Source) naming {
 	n := hfNamesOf(arch)
-	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && arch == "Gemma3ForConditionalGeneration" {
+	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration") {
 		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
 	}
 	return n

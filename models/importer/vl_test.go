@@ -177,3 +177,48 @@ func TestQwen35MoeGGUF(t *testing.T) {
 	defer m.Source.Close()
 	checkGGUF(t, dir, "qwen35moe", f.Tokens, decodeModule(t, m.Module, m.Source, f.Tokens))
 }
+
+// TestMistral3VisionLanguage: the mistral fixture in Mistral Small 3.1's
+// published form (Mistral3ForConditionalGeneration: Mistral's config
+// under text_config, a Pixtral tower's fields and a tensor of it), under
+// either layout (model.language_model. and lm_head as transformers
+// writes since 4.52; language_model.model. and language_model.lm_head as
+// first published), decodes bit for bit as the text model, reading every
+// tensor but the tower's.
+func TestMistral3VisionLanguage(t *testing.T) {
+	f := loadFixture(t, "mistral")
+	plain, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Source.Close()
+	want := decodeModule(t, plain.Module, plain.Source, f.Tokens)
+	for _, layout := range []struct{ prefix, head string }{{"model.language_model.", "lm_head.weight"}, {"language_model.model.", "language_model.lm_head.weight"}} {
+		dir := t.TempDir()
+		writeVisionLanguage(t, dir, "Mistral3ForConditionalGeneration", "mistral", nil, map[string]any{
+			"image_token_index": 10, "multimodal_projector_bias": false, "projector_hidden_act": "gelu",
+			"spatial_merge_size": 2, "vision_feature_layer": -1}, func(st *tensor.Safetensors) {
+			renamed := map[string]*tensor.Tensor{}
+			for name, w := range st.Tensors {
+				if name == "lm_head.weight" {
+					renamed[layout.head] = w
+					continue
+				}
+				renamed[strings.Replace(name, "model.", layout.prefix, 1)] = w
+			}
+			st.Tensors = renamed
+		})
+		m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+		if err != nil {
+			t.Fatalf("%s: %v", layout.prefix, err)
+		}
+		if got := decodeModule(t, m.Module, m.Source, f.Tokens); !tensor.BitsEqual(got, want) {
+			rel, _ := agreement(got, want)
+			t.Errorf("Mistral3ForConditionalGeneration (%s): %.3g from the text model's logits, want bit-identical", layout.prefix, rel)
+		}
+		if !slices.Equal(m.Unused, []string{"model.visual.patch_embed.proj.weight"}) {
+			t.Errorf("%s: unread tensors %v, want the vision tower's only", layout.prefix, m.Unused)
+		}
+		m.Source.Close()
+	}
+}

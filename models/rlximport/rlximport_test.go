@@ -202,7 +202,7 @@ func TestErrors(t *testing.T) {
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"GPTNeoXForCausalLM"`), nil),
-			`config.json: architecture "GPTNeoXForCausalLM" is not supported (rlx imports Gemma2ForCausalLM, Gemma3ForCausalLM, Gemma3ForConditionalGeneration, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, Qwen3NextForCausalLM, SmolLM3ForCausalLM, GraniteForCausalLM, Olmo2ForCausalLM)`},
+			`config.json: architecture "GPTNeoXForCausalLM" is not supported (rlx imports Gemma2ForCausalLM, Gemma3ForCausalLM, Gemma3ForConditionalGeneration, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, Qwen3NextForCausalLM, SmolLM3ForCausalLM, GraniteForCausalLM, Olmo2ForCausalLM, Mistral3ForConditionalGeneration)`},
 		{"unsupported field value", checkpoint(t, replace(`"hidden_act": "silu"`, `"hidden_act": "gelu"`), nil),
 			`config.json: field "hidden_act" = "gelu" is not supported (rlx implements "silu" only)`},
 		{"bias missing", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
