@@ -195,7 +195,9 @@ func attnGeneral(b *kb, s *attnShape) error {
 	b.l("for (uint jj = 0; jj < %du; jj++) {", ceil32(s.dv))
 	b.l("const uint d = lane + 32u * jj;")
 	b.l("if (d < %du) {", s.dv)
-	b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(m == -INFINITY ? 0.0f : ov[jj] / l);", s.sq, s.h, s.dv, s.y.elem.msl())
+	// A row of only NaN scores keeps m at −∞ (fmax skips a NaN) but
+	// makes l NaN: it gives NaN, not a masked row's 0.
+	b.l("y[((bb * %du + i) * %du + h) * %du + d] = (%s)(m == -INFINITY && !isnan(l) ? 0.0f : ov[jj] / l);", s.sq, s.h, s.dv, s.y.elem.msl())
 	b.l("}")
 	b.l("}")
 	b.l("}")

@@ -623,7 +623,12 @@ func attnCombine(b *kb, s *attnShape, p *attnDecodePlan, ms string, vs attnSlice
 		b.l("{")
 		b.l("threadgroup float *mine = %s + (sg * %du + %du) * %du;", ms, p.hb, hh, p.tgStride)
 		b.l("if (lane == 0) {")
-		b.l("mine[0] = m%d;", hh)
+		// A NaN score (NaN keys or q) leaves l NaN but skips fmax, so
+		// the max could stay at −∞, which the combine and the merges take
+		// for a fully masked range (weight 0, output 0): a max of +∞
+		// makes every weight of it exp2(+∞ − +∞), NaN, so the NaN reaches
+		// y as the reference's does (random function 7255).
+		b.l("mine[0] = isnan(l%d) ? INFINITY : m%d;", hh, hh)
 		b.l("mine[1] = l%d;", hh)
 		b.l("}")
 		if oCond != "" {

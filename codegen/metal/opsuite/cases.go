@@ -464,6 +464,31 @@ func attentionCases() []Case {
 		att("attn_decode_sharp_split", 1, 1, 4, 64, 400, 1, 64, "f32", `mask = "causal", scale = 40.0 : f32`, ""),
 		// 33 key ranges: the merge's loop over whole chunks and its rest.
 		att("attn_decode_many_ranges", 1, 1, 2, 16, 2100, 1, 16, "f32", `mask = "causal"`, ""),
+		// NaN keys (log of negatives) in the first KV head only: its
+		// query heads' every score is NaN and their output NaN, as the
+		// reference's, not a masked row's 0; the other KV head's are
+		// numbers (random function 7255). Split ranges in the decode
+		// kernel, and the general kernel.
+		nanKeys("attn_decode_nan_keys_split", 1, 150),
+		nanKeys("attn_general_nan_keys", 9, 12),
+	}
+}
+
+// nanKeys is an attention case of sq queries over sk keys (4 query heads
+// on 2 KV heads, D = 32) whose first KV head's keys are the log of
+// values in [−1, 1]: NaN where negative.
+func nanKeys(name string, sq, sk int) Case {
+	q := fmt.Sprintf("tensor<1x%dx4x32xf32>", sq)
+	k := fmt.Sprintf("tensor<1x%dx2x32xf32>", sk)
+	one := fmt.Sprintf("tensor<1x%dx1x32xf32>", sk)
+	return Case{
+		Name: name, Args: []string{q, k, k},
+		Body: fmt.Sprintf(`%%0 = graph.slice %%a1 {axis = 2 : i64, start = 0 : i64, length = 1 : i64, step = 1 : i64} : (%[1]s) -> %[2]s
+%%1 = graph.slice %%a1 {axis = 2 : i64, start = 1 : i64, length = 1 : i64, step = 1 : i64} : (%[1]s) -> %[2]s
+%%2 = graph.log %%0 : (%[2]s) -> %[2]s
+%%3 = graph.concat %%2, %%1 {axis = 2 : i64} : (%[2]s, %[2]s) -> %[1]s
+%%4 = graph.attention %%a0, %%3, %%a2 {mask = "causal"} : (%[3]s, %[1]s, %[1]s) -> %[3]s`, k, one, q),
+		Yield: []string{"%4"}, Results: []string{q}, Limit: LimitMatmul,
 	}
 }
 
