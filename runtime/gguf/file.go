@@ -289,16 +289,9 @@ func asUint(v any) (uint64, bool) {
 		return uint64(x), true
 	case uint64:
 		return x, true
-	case int8:
-		return uint64(x), x >= 0
-	case int16:
-		return uint64(x), x >= 0
-	case int32:
-		return uint64(x), x >= 0
-	case int64:
-		return uint64(x), x >= 0
 	}
-	return 0, false
+	n, ok := asInt(v)
+	return uint64(n), ok && n >= 0
 }
 
 // asInt reads a signed integer value, negative or not.

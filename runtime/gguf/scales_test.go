@@ -3,6 +3,7 @@ package gguf
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,8 @@ func TestScaleOffsets(t *testing.T) {
 		if changed, _ := FiniteScales(f, data, n, k); changed != 0 {
 			t.Errorf("%v: FiniteScales changed %d finite scales", f, changed)
 		}
+	}
+	if _, err := FiniteScales(Q4_0, make([]byte, 17), 1, 32); err == nil || !strings.Contains(err.Error(), "needs 18 bytes") {
+		t.Errorf("FiniteScales of 17 bytes for one q4_0 block: %v", err)
 	}
 }

@@ -44,21 +44,11 @@ var ggufSpecialIDs = []struct {
 // vocabulary is ignored (eos then takes its default). Without
 // tokenizer.ggml.tokens, the ids the keys give. Sorted.
 func ggufStopTokens(f *gguf.File) ([]int, error) {
-	var pieces []string
-	if raw, ok := f.Get("tokenizer.ggml.tokens"); ok {
-		list, isArray := raw.([]any)
-		if !isArray {
-			return nil, fmt.Errorf("%s: tokenizer.ggml.tokens is %T, want an array of strings", f.Name, raw)
-		}
-		for i, t := range list {
-			s, ok := t.(string)
-			if !ok {
-				return nil, fmt.Errorf("%s: tokenizer.ggml.tokens[%d] is %T, want a string", f.Name, i, t)
-			}
-			pieces = append(pieces, s)
-		}
+	pieces, _, err := ggufTokenList(f)
+	if err != nil {
+		return nil, err
 	}
-	known := func(id int) bool { return pieces == nil || id < len(pieces) }
+	known := func(id int) bool { return len(pieces) == 0 || id < len(pieces) }
 	eog := map[int]bool{}
 	for _, sp := range ggufSpecialIDs {
 		id := -1
@@ -71,7 +61,7 @@ func ggufStopTokens(f *gguf.File) ([]int, error) {
 				id = int(n)
 			}
 		}
-		if id < 0 && sp.key == "tokenizer.ggml.eos_token_id" && pieces != nil {
+		if id < 0 && sp.key == "tokenizer.ggml.eos_token_id" && len(pieces) > 0 {
 			model, _ := f.String("tokenizer.ggml.model")
 			if def := map[string]int{"llama": 2, "gpt2": 11}[model]; def > 0 && known(def) {
 				id = def

@@ -184,24 +184,16 @@ func ggufPieces(f *gguf.File) (*Vocab, error) {
 	default:
 		return nil, fmt.Errorf("%s: tokenizer.ggml.model %q is not supported (rlx decodes gpt2 and llama)", f.Name, model)
 	}
-	raw, ok := f.Get("tokenizer.ggml.tokens")
-	tokens, isArray := raw.([]any)
+	tokens, ok, err := ggufTokenList(f)
 	switch {
+	case err != nil:
+		return nil, err
 	case !ok:
 		return nil, fmt.Errorf("%s: tokenizer.ggml.model is %q but tokenizer.ggml.tokens is missing", f.Name, model)
-	case !isArray:
-		return nil, fmt.Errorf("%s: tokenizer.ggml.tokens is %T, want an array of strings", f.Name, raw)
 	case len(tokens) == 0 || len(tokens) > maxTokens:
 		return nil, fmt.Errorf("%s: tokenizer.ggml.tokens holds %d tokens (want 1 to %d)", f.Name, len(tokens), maxTokens)
 	}
-	v.Pieces = make([]string, len(tokens))
-	for i, t := range tokens {
-		s, ok := t.(string)
-		if !ok {
-			return nil, fmt.Errorf("%s: tokenizer.ggml.tokens[%d] is %T, want a string", f.Name, i, t)
-		}
-		v.Pieces[i] = s
-	}
+	v.Pieces = tokens
 	if raw, ok := f.Get("tokenizer.ggml.token_type"); ok {
 		types, isArray := raw.([]any)
 		if !isArray || len(types) != len(tokens) {
@@ -226,6 +218,28 @@ func ggufPieces(f *gguf.File) (*Vocab, error) {
 		}
 	}
 	return v, nil
+}
+
+// ggufTokenList reads tokenizer.ggml.tokens as strings; ok is false
+// where the file has no such key.
+func ggufTokenList(f *gguf.File) (tokens []string, ok bool, err error) {
+	raw, ok := f.Get("tokenizer.ggml.tokens")
+	if !ok {
+		return nil, false, nil
+	}
+	list, isArray := raw.([]any)
+	if !isArray {
+		return nil, true, fmt.Errorf("%s: tokenizer.ggml.tokens is %T, want an array of strings", f.Name, raw)
+	}
+	tokens = make([]string, len(list))
+	for i, t := range list {
+		s, isString := t.(string)
+		if !isString {
+			return nil, true, fmt.Errorf("%s: tokenizer.ggml.tokens[%d] is %T, want a string", f.Name, i, t)
+		}
+		tokens[i] = s
+	}
+	return tokens, true, nil
 }
 
 // tokenizerJSON is what FromTokenizerJSON reads of a tokenizer.json.

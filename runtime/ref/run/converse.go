@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/chat"
 	"github.com/rlx-compiler/rlx/runtime/decode"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -125,10 +124,8 @@ func (r *runner) turn(p *ref.Program, d *decode.Decoder, s *decode.Session, t *c
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", r.vocabPath(), err)
 	}
-	for _, tok := range ids {
-		if tok >= d.Vocab {
-			return "", ir.OpErrorPlain(p.Func(), "the conversation encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", tok, d.Vocab, r.vocabPath())
-		}
+	if err := r.pastLogits(p, d, ids, "the conversation"); err != nil {
+		return "", err
 	}
 	start := time.Now()
 	reused, err := s.Sync(ids)

@@ -110,6 +110,11 @@ func TestInteractive(t *testing.T) {
 		!strings.Contains(stderr, "rlx-run: error: --interactive: turn 2: the conversation reached the model's capacity of 8 tokens") {
 		t.Errorf("capacity: code %d, stdout %q, stderr %q", code, out, stderr)
 	}
+	// A message the model has no logits for (the fixture's 256).
+	if code, _, stderr := converse(t, file, "zq!ab\n", "--chat-template", plainChat); code != 1 ||
+		!strings.Contains(stderr, "--interactive: turn 1: ") || !strings.Contains(stderr, "the conversation encodes to token 295, past the model's 256 logits") {
+		t.Errorf("tokens past the logits: code %d, stderr %q", code, stderr)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -63,10 +63,8 @@ func (r *runner) decode(progs []*ref.Program) int {
 			return r.fail(err)
 		}
 		if r.o.given["prompt"] || r.o.chats() {
-			for _, tok := range tokens {
-				if tok >= d.Vocab {
-					return r.fail(ir.OpErrorPlain(p.Func(), "--%s encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", r.textFlag(), tok, d.Vocab, r.vocabPath()))
-				}
+			if err := r.pastLogits(p, d, tokens, "--"+r.textFlag()); err != nil {
+				return r.fail(err)
 			}
 		}
 		if name := []string{r.o.backend, r.o.compareBackend}[i]; name != "" {
@@ -401,6 +399,18 @@ func (r *runner) printText(v *vocab.Vocab, err error, label string, tokens []int
 		return
 	}
 	fmt.Fprintf(r.stdout, "%s: %s\n", label, strconv.Quote(text))
+}
+
+// pastLogits is a located error for the first of tokens, encoded from
+// what (a flag, the conversation), that the model has no logit for: the
+// vocabulary is another model's.
+func (r *runner) pastLogits(p *ref.Program, d *decode.Decoder, tokens []int, what string) error {
+	for _, tok := range tokens {
+		if tok >= d.Vocab {
+			return ir.OpErrorPlain(p.Func(), "%s encodes to token %d, past the model's %d logits: is the vocabulary (%s) the model's?", what, tok, d.Vocab, r.vocabPath())
+		}
+	}
+	return nil
 }
 
 // located keeps a step's diagnostic located at its op, with the step in
