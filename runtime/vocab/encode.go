@@ -215,95 +215,24 @@ func (e *encoder) addMerge(rank int, a, b string) error {
 	return nil
 }
 
-// ggufPre maps llama.cpp's byte-level pre-tokeniser names
-// (tokenizer.ggml.pre) that rlx encodes to the regexes that split the
-// text, in turn (each keeping matches and the text between them as
-// pieces, as a tokenizer.json Split with behavior Isolated does), and
-// whether the merges are skipped for a piece in the vocabulary
-// (ignore_merges). The names and regexes are llama.cpp's
-// (llama-vocab.cpp); where llama.cpp rewrites a regex for its engine
-// (case-insensitive contractions spelled out; tekken's and GPT-4o's
-// letter classes as lookaheads over [^a-z] and [^A-Z], which take a
-// non-ASCII lowercase letter as uppercase and leave combining marks
-// out), the tokenizer.json original is used: the text splits as the
-// model's own tokenizer split it, where llama.cpp's may differ.
-var ggufPre = func() map[string]ggufPreTokenizer {
-	m := map[string]ggufPreTokenizer{}
-	for _, g := range []struct {
-		names []string
-		pre   ggufPreTokenizer
-	}{
-		{[]string{"gpt-2", "phi-2", "mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4", "gigachat", "a.x-4.0", "mellum", "jina-es", "jina-de", "jina-v2-es", "jina-v2-de", "modern-bert"},
-			ggufPreTokenizer{patterns: []string{gpt2Pattern}}},
-		{[]string{"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b", "mellum2"},
-			ggufPreTokenizer{patterns: []string{`\p{N}`, gpt2Pattern}}},
-		{[]string{"qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "megrez", "stablelm2", "hunyuan", "solar-open", "grok-2"},
-			ggufPreTokenizer{patterns: []string{qwen2Pattern}}},
-		{[]string{"qwen35"}, ggufPreTokenizer{patterns: []string{qwen35Pattern}}},
-		{[]string{"llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2", "jina-v5-nano"},
-			ggufPreTokenizer{patterns: []string{llama3Pattern}, ignoreMerges: true}},
-		{[]string{"dbrx", "smaug-bpe", "glm4", "chatglm-bpe"}, ggufPreTokenizer{patterns: []string{llama3Pattern}}},
-		{[]string{"deepseek-v3", "hunyuan-dense", "joyai-llm"}, ggufPreTokenizer{patterns: deepseek3Patterns}},
-		{[]string{"tekken"}, ggufPreTokenizer{patterns: []string{tekkenPattern}, ignoreMerges: true}},
-		{[]string{"gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2"}, ggufPreTokenizer{patterns: []string{gpt4oPattern}}},
-	} {
-		for _, n := range g.names {
-			m[n] = g.pre
-		}
-	}
-	return m
-}()
-
-type ggufPreTokenizer struct {
-	patterns     []string
-	ignoreMerges bool
-}
-
-// The pre-tokeniser regexes of Qwen2, Qwen3.5 (marks with letters),
-// Llama 3 and DeepSeek V3 (numbers of up to three digits, then runs of
-// CJK ideographs and kana, then the rest), as their tokenizer.json and
-// llama.cpp's llama-vocab.cpp give them.
-const (
-	qwen2Pattern  = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	qwen35Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	llama3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	// Mistral's tekken (Nemo, Small 3) and GPT-4o's o200k (gpt-oss,
-	// Llama 4): words split where lowercase turns to uppercase.
-	tekkenPattern = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	gpt4oPattern  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-)
-
-var deepseek3Patterns = []string{
-	`\p{N}{1,3}`,
-	`[一-龥぀-ゟ゠-ヿ]+`,
-	"[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+",
-}
-
 // ggufEncoder builds the encoder of a GGUF "gpt2" vocabulary:
 // tokenizer.ggml.merges, the pre-tokeniser tokenizer.ggml.pre names,
 // control and user-defined tokens matched in the text as llama.cpp does
 // when it parses special tokens, and tokenizer.ggml.add_bos_token.
 func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
+	// llama.cpp takes a file without tokenizer.ggml.pre as "default".
 	pre, err := f.String("tokenizer.ggml.pre")
 	if err != nil {
 		pre = "default"
 	}
 	p, ok := ggufPre[pre]
 	if !ok {
-		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (those of GPT-2, StarCoder, Qwen2, Qwen3.5, Llama 3, DBRX, DeepSeek V3, tekken and GPT-4o and their kin: see llama-vocab.cpp)", pre)
+		return nil, fmt.Errorf("tokenizer.ggml.pre %q is not one rlx encodes with (those of llama.cpp's default, GPT-2, StarCoder, Falcon, BLOOM, Chameleon, SuperBPE, Qwen2, Qwen3.5, Llama 3, DBRX, DeepSeek LLM, Coder and V3, tekken and GPT-4o and their kin: see llama-vocab.cpp)", pre)
 	}
 	e := &encoder{merges: map[[2]int]merge{}, unk: -1, ignoreMerges: p.ignoreMerges}
 	e.vocab, e.raw = ggufTokens(v)
-	for i, pattern := range p.patterns {
-		split, err := newSplitter(pattern)
-		if err != nil {
-			return nil, err
-		}
-		if i == len(p.patterns)-1 {
-			e.pre = append(e.pre, byteLevelStep(false, split))
-		} else {
-			e.pre = append(e.pre, func(p string, _ bool) []string { return split.split(p) })
-		}
+	if e.pre, err = p.steps(); err != nil {
+		return nil, err
 	}
 	raw, _ := f.Get("tokenizer.ggml.merges")
 	merges, isArray := raw.([]any)

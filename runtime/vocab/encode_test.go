@@ -141,7 +141,7 @@ func TestEncodeRefusals(t *testing.T) {
 		kv   map[string]any
 		want string
 	}{
-		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{"a"}}, `tokenizer.ggml.pre "default" is not one rlx encodes with`},
+		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.merges is missing"},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "jais-2", "tokenizer.ggml.tokens": []string{"a"}}, `tokenizer.ggml.pre "jais-2" is not one rlx encodes with`},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}}, "tokenizer.ggml.merges is missing"},
 		{map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "qwen2", "tokenizer.ggml.tokens": []string{"a"}, "tokenizer.ggml.merges": []string{"a a"}}, `merge #0 ("a", "a") names a token the vocab lacks`},

@@ -4,21 +4,35 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // splitter splits text by a pre-tokeniser regex as Oniguruma would
 // (the tokenizers library's engine): its matches and the text between
 // them are the pieces. The pattern's top-level alternatives are tried
-// in order at each position, leftmost-first; the one lookahead real
-// tokenizers use, \s+(?!\S) (a run of whitespace that leaves its last
-// character to the next word), is handled as itself, and \s and \S are
-// Unicode's White_Space, as in Oniguruma.
+// in order at each position, leftmost-first; the lookaheads real
+// tokenizers use are handled as themselves: \s+(?!\S) (a run of
+// whitespace that leaves its last character to the next word) as an
+// alternative, and SuperBPE's digitGroups as the whole pattern. \s and
+// \S are Unicode's White_Space, as in Oniguruma.
 type splitter struct {
 	alts []*regexp.Regexp // nil: \s+(?!\S)
+	// digitGroups: the pattern is digitGroups.
+	digitGroups bool
 }
 
+// digitGroups is SuperBPE's pattern, a lookahead that matches the empty
+// string before each digit from which a multiple of three digits runs
+// to the number's end: its tokenizer.json's Split (behavior Isolated)
+// keeps the text between those matches, so 1234567 splits as 1, 234,
+// 567. \d is Oniguruma's Unicode one, the decimal digits (Nd).
+const digitGroups = `(?=(\d{3})+(?!\d))`
+
 func newSplitter(pattern string) (*splitter, error) {
+	if pattern == digitGroups {
+		return &splitter{digitGroups: true}, nil
+	}
 	s := &splitter{}
 	for _, alt := range topAlternatives(pattern) {
 		if alt == `\s+(?!\S)` {
@@ -26,7 +40,7 @@ func newSplitter(pattern string) (*splitter, error) {
 			continue
 		}
 		if strings.Contains(alt, "(?=") || strings.Contains(alt, "(?!") || strings.Contains(alt, "(?<") {
-			return nil, fmt.Errorf("the pre-tokenizer regex %q has a lookaround other than \\s+(?!\\S), which rlx does not apply", alt)
+			return nil, fmt.Errorf("the pre-tokenizer regex %q has a lookaround other than \\s+(?!\\S) and, as the whole pattern, %s, which rlx does not apply", alt, digitGroups)
 		}
 		re, err := regexp.Compile(`^(?:` + unicodeSpace(alt) + `)`)
 		if err != nil {
@@ -113,6 +127,9 @@ func isSpace(r rune) bool {
 
 // split returns the matches of s's pattern in text and the gaps between.
 func (s *splitter) split(text string) []string {
+	if s.digitGroups {
+		return splitDigitGroups(text)
+	}
 	var out []string
 	gap := 0
 	for i := 0; i < len(text); {
@@ -163,4 +180,40 @@ func (s *splitter) matchAt(t string) int {
 		}
 	}
 	return 0
+}
+
+// splitDigitGroups splits text where digitGroups matches: before each
+// decimal digit from which a multiple of three digits (itself the
+// first) runs to the number's end. A match at the text's start makes no
+// empty piece: the library drops empty pieces.
+func splitDigitGroups(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsDigit(r) {
+			i += size
+			continue
+		}
+		end, n := i, 0 // the run of digits from i, n of them
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if !unicode.IsDigit(r) {
+				break
+			}
+			end, n = end+size, n+1
+		}
+		for ; i < end; n-- {
+			if n%3 == 0 && i > start {
+				out = append(out, text[start:i])
+				start = i
+			}
+			_, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
 }
