@@ -249,7 +249,7 @@ func ggufEncoder(f *gguf.File, v *Vocab) (*encoder, error) {
 			return nil, fmt.Errorf("tokenizer.ggml.merges: %v", err)
 		}
 	}
-	if e.prefix, err = ggufBOS(f, v, false); err != nil {
+	if e.prefix, err = ggufBOS(f, v, p.addBOS); err != nil {
 		return nil, err
 	}
 	return e, nil

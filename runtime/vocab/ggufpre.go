@@ -36,7 +36,7 @@ var ggufPre = func() map[string]ggufPreTokenizer {
 		{[]string{"starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b", "mellum2"},
 			ggufPreTokenizer{patterns: []string{`\p{N}`, gpt2Pattern}}},
 		{[]string{"falcon"}, ggufPreTokenizer{patterns: falconPatterns}},
-		{[]string{"chameleon"}, ggufPreTokenizer{patterns: chameleonPatterns}},
+		{[]string{"chameleon"}, ggufPreTokenizer{patterns: chameleonPatterns, addBOS: true}},
 		{[]string{"bloom", "gpt3-finnish", "poro-chat"}, ggufPreTokenizer{patterns: []string{bloomPattern}}},
 		{[]string{"viking"}, ggufPreTokenizer{patterns: []string{bloomPattern, `\p{N}`}}},
 		{[]string{"superbpe"}, ggufPreTokenizer{patterns: []string{`\p{N}+`, digitGroups}}},
@@ -49,14 +49,14 @@ var ggufPre = func() map[string]ggufPreTokenizer {
 		{[]string{"exaone-moe"}, ggufPreTokenizer{patterns: []string{exaoneMoEPattern}}},
 		{[]string{"laguna"}, ggufPreTokenizer{patterns: []string{`[^\n]+|[\n]+`, qwen2Pattern}}},
 		{[]string{"llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2", "jina-v5-nano"},
-			ggufPreTokenizer{patterns: []string{llama3Pattern}, ignoreMerges: true}},
+			ggufPreTokenizer{patterns: []string{llama3Pattern}, ignoreMerges: true, addBOS: true}},
 		{[]string{"dbrx", "smaug-bpe", "glm4", "chatglm-bpe"}, ggufPreTokenizer{patterns: []string{llama3Pattern}}},
 		{[]string{"minicpm5"}, ggufPreTokenizer{patterns: []string{`\p{N}{1,3}`, minicpm5Pattern}, ignoreMerges: true}},
 		{[]string{"deepseek-llm"}, ggufPreTokenizer{patterns: deepseekLLMPatterns}},
 		{[]string{"deepseek-coder"}, ggufPreTokenizer{patterns: deepseekCoderPatterns}},
 		{[]string{"deepseek-v3", "hunyuan-dense", "joyai-llm", "hy_v4"}, ggufPreTokenizer{patterns: deepseek3Patterns}},
 		{[]string{"spark2_5"}, ggufPreTokenizer{patterns: spark25Patterns}},
-		{[]string{"tekken"}, ggufPreTokenizer{patterns: []string{tekkenPattern}, ignoreMerges: true}},
+		{[]string{"tekken"}, ggufPreTokenizer{patterns: []string{tekkenPattern}, ignoreMerges: true, addBOS: true}},
 		{[]string{"gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2"}, ggufPreTokenizer{patterns: []string{gpt4oPattern}}},
 	} {
 		for _, n := range g.names {
@@ -69,6 +69,9 @@ var ggufPre = func() map[string]ggufPreTokenizer {
 type ggufPreTokenizer struct {
 	patterns     []string
 	ignoreMerges bool
+	// addBOS: llama.cpp adds the BOS token where the file has no
+	// tokenizer.ggml.add_bos_token (its llama3 group, tekken, chameleon).
+	addBOS bool
 }
 
 // steps returns the pre-tokenisers that split by p's regexes in turn,

@@ -147,7 +147,7 @@ func FuzzEncode(f *testing.F) {
 // to GGUF metadata as llama.cpp's convert_hf_to_gguf.py writes it (the
 // tokens by id, special added tokens as control and others as
 // user-defined, the merges as "a b", tokenizer.ggml.pre qwen2 or
-// llama-bpe, Llama 3's add_bos_token) and encodes the library's texts
+// llama-bpe, add_bos_token) and encodes the library's texts
 // from the GGUF: the ids must be the library's.
 func TestGGUFEncode(t *testing.T) {
 	for _, tc := range []struct {
@@ -160,8 +160,12 @@ func TestGGUFEncode(t *testing.T) {
 		tokens, types := tj.Tokens()
 		kv := map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": tc.pre, "tokenizer.ggml.tokens": tokens,
 			"tokenizer.ggml.token_type": types, "tokenizer.ggml.merges": tj.Merges()}
+		// The key as the converter writes it from the tokenizer's
+		// config: where a file lacks it, llama.cpp's default for the pre
+		// name rules (TestGGUFDefaultBOS).
+		kv["tokenizer.ggml.add_bos_token"] = tc.bos
 		if tc.bos {
-			kv["tokenizer.ggml.add_bos_token"], kv["tokenizer.ggml.bos_token_id"] = true, uint32(0)
+			kv["tokenizer.ggml.bos_token_id"] = uint32(0)
 		}
 		v, err := FromGGUF(ggufFile(t, kv))
 		if err != nil {
@@ -169,6 +173,43 @@ func TestGGUFEncode(t *testing.T) {
 		}
 		if bad, compared := encodesAsLibrary(t, dir, v, nil); bad > 0 || compared < 200 {
 			t.Errorf("%s: %d of %d cases differ", tc.name, bad, compared)
+		}
+	}
+}
+
+// TestGGUFDefaultBOS: a file without tokenizer.ggml.add_bos_token gets
+// llama.cpp's default for its pre-tokeniser: the BOS token first for
+// the llama3 group, tekken and chameleon (older Llama 3 GGUFs lack the
+// key and llama.cpp still adds <|begin_of_text|>), none for the others.
+func TestGGUFDefaultBOS(t *testing.T) {
+	dir := filepath.Join("testdata", "hf", "llama3")
+	var tj ggufgen.Tokenizer
+	readJSON(t, filepath.Join(dir, "tokenizer.json"), &tj)
+	tokens, types := tj.Tokens()
+	for _, tc := range []struct {
+		pre string
+		bos bool
+	}{{"llama-bpe", true}, {"llama3", true}, {"tekken", true}, {"chameleon", true}, {"qwen2", false}, {"gpt-2", false}, {"default", false}} {
+		kv := map[string]any{"tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": tc.pre, "tokenizer.ggml.tokens": tokens,
+			"tokenizer.ggml.token_type": types, "tokenizer.ggml.merges": tj.Merges(), "tokenizer.ggml.bos_token_id": uint32(7)}
+		v, err := FromGGUF(ggufFile(t, kv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := v.Encode("hello", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(ids) > 0 && ids[0] == 7; got != tc.bos {
+			t.Errorf("%s without add_bos_token: %v, BOS first %v, want %v", tc.pre, ids, got, tc.bos)
+		}
+		kv["tokenizer.ggml.add_bos_token"] = !tc.bos
+		v, err = FromGGUF(ggufFile(t, kv))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids, _ := v.Encode("hello", true); (len(ids) > 0 && ids[0] == 7) == tc.bos {
+			t.Errorf("%s with add_bos_token %v: %v", tc.pre, !tc.bos, ids)
 		}
 	}
 }
