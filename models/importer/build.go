@@ -337,6 +337,17 @@ func (g *builder) rmsNorm(x, gamma *ir.Value) *ir.Value {
 	return g.op(graph.RMSNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, gamma)
 }
 
+// hiddenNorm is the norm of a hidden state x [1, hidden] by the weight
+// name: an RMSNorm, or for Cohere a LayerNorm with no bias.
+func (g *builder) hiddenNorm(x *ir.Value, name string) *ir.Value {
+	d := g.s.hidden
+	if g.s.layerNorm {
+		zero := g.broadcast(g.scalar(0), d)
+		return g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, g.weight(name, d), zero)
+	}
+	return g.rmsNorm(x, g.norm(name, d))
+}
+
 func (g *builder) rope(x, cos, sin *ir.Value) *ir.Value {
 	return g.op(graph.RopeName, []ir.NamedAttr{
 		g.intAttr("head_dim", int64(g.s.headDim)), g.intAttr("rotary_dim", int64(g.s.rotaryDim)), g.strAttr("style", string(g.s.ropeStyle)),

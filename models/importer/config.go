@@ -18,7 +18,7 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Mistral3ForConditionalGeneration"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -240,6 +240,95 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		s.postNorms, s.qkNormWhole = true, true
+		s.allFull()
+	case "Olmo3ForCausalLM":
+		// OLMo 2 with a sliding window in the layers layer_types names
+		// sliding_attention (by default all but each fourth), at
+		// sliding_window (4096 by default); the rope's scaling (YaRN)
+		// only in the full layers, as transformers 5.17 and llama.cpp
+		// apply it.
+		// transformers 5 keys the rope by layer type: taken apart here,
+		// before readCommon reads a single rope.
+		var byType map[string]json.RawMessage
+		if params := c.object("rope_parameters"); params != nil {
+			if _, ok := params[fullAttention]; ok {
+				byType = params
+				delete(c.raw, "rope_parameters")
+			}
+		}
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		s.postNorms, s.qkNormWhole = true, true
+		s.allFull()
+		sliding, given := s.slidingTypes(c)
+		if c.err != nil {
+			break
+		}
+		s.readOlmo3Rope(c, byType)
+		if !given {
+			sliding = slidingEvery(s.layers, 4)
+		}
+		s.sliding = sliding
+		s.setWindow(c.int("sliding_window", 4096, false))
+	case "Exaone4ForCausalLM":
+		// EXAONE 4: OLMo 2's norms after attention and the MLP only,
+		// Qwen3's per-head q/k norms; with a sliding_window, the layers
+		// layer_types names sliding_attention (by default all but each
+		// sliding_window_pattern-th, an integer or a string of L and G
+		// such as "LLLG") attend through it, and the others take no
+		// rope (transformers: rope where sliding_window is null or the
+		// layer slides).
+		s.readCommon(c, 1.0)
+		c.reject("attention_bias", "false")
+		s.postNorms, s.qkNorm = true, true
+		s.readExaone4Windows(c)
+	case "CohereForCausalLM", "Cohere2ForCausalLM":
+		// Cohere (Command R, Aya Expanse) and Cohere 2 (Command R7B):
+		// LayerNorms without a bias (layer_norm_eps), attention and the
+		// MLP in parallel on one norm, rope's pairs adjacent, the logits
+		// × logit_scale, a tied head by default. Cohere 2's sliding
+		// layers (layer_types, else all but each
+		// sliding_window_pattern-th, 4) attend through sliding_window and
+		// rotate; its global layers take no rope.
+		c.setDefault("tie_word_embeddings", "true")
+		s.readCommon(c, 1.0)
+		s.eps = c.float("layer_norm_eps", 1e-5)
+		c.reject("attention_bias", "false")
+		c.reject("use_qk_norm", "false")
+		s.layerNorm, s.parallel = true, true
+		s.ropeStyle = graph.RopeGPTJ
+		s.logitMul = c.float("logit_scale", 0.0625)
+		if !(s.logitMul > 0) || math.IsInf(s.logitMul, 0) {
+			c.fail("field \"logit_scale\" = %g: rlx needs a finite positive scale", s.logitMul)
+		}
+		s.allFull()
+		if s.arch == "Cohere2ForCausalLM" {
+			s.readCohere2Windows(c)
+		}
+	case "Ernie4_5ForCausalLM":
+		// ERNIE 4.5 (the dense 0.3B): Llama with rope's pairs adjacent and
+		// use_bias putting a bias on every projection (false as
+		// published).
+		s.readCommon(c, 1.0)
+		s.ropeStyle = graph.RopeGPTJ
+		if c.bool("use_bias", false) {
+			c.fail("field \"use_bias\" = true is not supported (rlx reads ERNIE 4.5 without biases, as it is published)")
+		}
+		s.allFull()
+	case "Glm4ForCausalLM":
+		// GLM-4 (0414): RMSNorms before and after attention and the MLP
+		// (Gemma's four, under GLM's names), biases on q, k and v
+		// (attention_bias, true by default) but not the output
+		// projection, a fused gate_up_proj, and rope on the first
+		// partial_rotary_factor of each head (0.5 by default) with its
+		// pairs interleaved.
+		c.setDefault("attention_bias", "true")
+		s.readCommon(c, 0.5)
+		if c.bool("attention_bias", true) {
+			s.qkvBias = biasRequired
+		}
+		s.sandwich, s.fusedGateUp = true, true
+		s.ropeStyle = graph.RopeGPTJ
 		s.allFull()
 	case "GraniteForCausalLM":
 		// Llama with IBM's multipliers: the embeddings ×
@@ -567,9 +656,26 @@ func (s *spec) readGemma(c *config, version int) {
 // ropeOf reads one layer type's entry of rope_parameters keyed by layer
 // type: its frequencies, over s's rotary dim.
 func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType string) []float64 {
+	t := s.ropeEntry(c, byType, layerType)
+	if t == nil {
+		return nil
+	}
+	if c.err == nil && (t.ropeAttn != 0 || t.longInvFreq != nil) {
+		c.fail("rope_parameters.%s: rlx reads YaRN and LongRoPE for one rope a model, not per layer type", layerType)
+	}
+	if layerType == fullAttention {
+		s.theta = t.theta
+	}
+	return t.invFreq
+}
+
+// ropeEntry reads one layer type's entry of rope_parameters keyed by
+// layer type (Gemma 3's, OLMo 3's) as a model's one rope, over s's
+// rotary dim: a spec holding only its rope (nil when c has failed).
+func (s *spec) ropeEntry(c *config, byType map[string]json.RawMessage, layerType string) *spec {
 	for k := range byType {
 		if k != fullAttention && k != "sliding_attention" {
-			c.fail("field \"rope_parameters\" has an entry for %q (Gemma 3 has sliding_attention and full_attention)", k)
+			c.fail("field \"rope_parameters\" has an entry for %q (%s has sliding_attention and full_attention)", k, s.arch)
 			return nil
 		}
 	}
@@ -578,22 +684,46 @@ func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType st
 		c.fail("field \"rope_parameters\" has no %q entry", layerType)
 		return nil
 	}
-	t := &spec{headDim: s.headDim, eps: s.eps, maxTokens: s.maxTokens}
-	tc := &config{path: c.path + " (rope_parameters." + layerType + ")", raw: map[string]json.RawMessage{"rope_parameters": params}, used: map[string]bool{}}
+	t := &spec{arch: s.arch, headDim: s.headDim, eps: s.eps, maxTokens: s.maxTokens}
+	raw := map[string]json.RawMessage{"rope_parameters": params}
+	if v, ok := c.raw["max_position_embeddings"]; ok { // YaRN's original context by default
+		raw["max_position_embeddings"] = v
+	}
+	tc := &config{path: c.path + " (rope_parameters." + layerType + ")", raw: raw, used: map[string]bool{}}
 	t.readRope(tc, 1.0)
 	if tc.err != nil && c.err == nil {
 		c.err = tc.err
 	}
-	if c.err == nil && (t.ropeAttn != 0 || t.longInvFreq != nil) {
-		c.fail("rope_parameters.%s: rlx reads YaRN and LongRoPE for one rope a model, not per layer type", layerType)
-	}
 	if c.err == nil && t.rotaryDim != s.rotaryDim {
 		c.fail("rope_parameters.%s rotates %d dims, the other layers %d", layerType, t.rotaryDim, s.rotaryDim)
 	}
-	if layerType == fullAttention {
-		s.theta = t.theta
+	if c.err != nil {
+		return nil
 	}
-	return t.invFreq
+	return t
+}
+
+// readOlmo3Rope reads OLMo 3's rope as transformers 5.17 applies it: the
+// full layers' from rope_parameters.full_attention (or the top-level
+// rope_theta and rope_scaling), the sliding layers' from
+// rope_parameters.sliding_attention (or rope_theta unscaled), which must
+// be plain. byType is rope_parameters where keyed by layer type, taken
+// out of c before readCommon read the top-level fields.
+func (s *spec) readOlmo3Rope(c *config, byType map[string]json.RawMessage) {
+	if byType != nil {
+		full := s.ropeEntry(c, byType, fullAttention)
+		if full == nil {
+			return
+		}
+		s.theta, s.invFreq, s.ropeAttn = full.theta, full.invFreq, full.ropeAttn
+		s.longInvFreq, s.longFrom = full.longInvFreq, full.longFrom
+		s.localInvFreq = s.ropeOf(c, byType, "sliding_attention")
+		s.theta = full.theta
+		return
+	}
+	if base := ropeFrequencies(s.theta, s.rotaryDim); s.ropeAttn != 0 || s.longInvFreq != nil || !slices.Equal(base, s.invFreq) {
+		s.localInvFreq = base // rope_scaling scales the full layers only
+	}
 }
 
 // takeUseSlidingWindow reads use_sliding_window for a family that reads
@@ -690,6 +820,75 @@ func (s *spec) readSmolLM3Windows(c *config, use bool) {
 	for i, slides := range sliding {
 		s.sliding[i] = w > 0 && slides
 	}
+	s.setWindow(w)
+}
+
+// readExaone4Windows reads EXAONE 4's hybrid attention: with a
+// sliding_window, the sliding layers of layer_types (else of
+// sliding_window_pattern: every layer but each n-th for an integer n, 4
+// by default; the layers marked L for a string such as "LLLG", repeated)
+// attend through it, and the rest rotate nothing; with none, every layer
+// is global and rotates.
+func (s *spec) readExaone4Windows(c *config) {
+	s.allFull()
+	w := c.int("sliding_window", 0, false)
+	sliding, given := s.slidingTypes(c)
+	pattern, hasPattern := c.get("sliding_window_pattern")
+	if c.err != nil {
+		return
+	}
+	if w == 0 {
+		return
+	}
+	if !given {
+		var every int
+		var marks string
+		switch {
+		case !hasPattern:
+			every = 4
+		case json.Unmarshal(pattern, &every) == nil && every > 0:
+		case json.Unmarshal(pattern, &marks) == nil && marks != "" && strings.Trim(marks, "LG") == "":
+		default:
+			c.fail("field \"sliding_window_pattern\" = %s is neither a positive integer nor a string of L (sliding) and G (global)", pattern)
+			return
+		}
+		sliding = make([]bool, s.layers)
+		for i := range sliding {
+			if marks != "" {
+				sliding[i] = marks[i%len(marks)] == 'L'
+			} else {
+				sliding[i] = (i+1)%every != 0
+			}
+		}
+	}
+	s.sliding = sliding
+	s.noRope = make([]bool, s.layers)
+	for i, slides := range sliding {
+		s.noRope[i] = !slides
+	}
+	s.setWindow(w)
+}
+
+// readCohere2Windows reads Cohere 2's hybrid attention: the sliding
+// layers of layer_types (else all but each sliding_window_pattern-th, 4)
+// attend through sliding_window and rotate q and k; the global layers
+// rotate nothing (Cohere2Attention rotates only where the layer has a
+// window, so with a null sliding_window no layer does).
+func (s *spec) readCohere2Windows(c *config) {
+	w := c.int("sliding_window", 0, false)
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	if !given {
+		sliding = slidingEvery(s.layers, c.int("sliding_window_pattern", 4, false))
+	}
+	c.used["sliding_window_pattern"] = true
+	s.noRope = make([]bool, s.layers)
+	for i, slides := range sliding {
+		s.noRope[i] = !slides || w == 0
+	}
+	s.sliding = sliding
 	s.setWindow(w)
 }
 

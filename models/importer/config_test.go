@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
 )
 
 func specOf(t *testing.T, config string) (*spec, error) {
@@ -336,6 +338,171 @@ func TestSmolLM3Config(t *testing.T) {
 		{base + `, "no_rope_layer_interval": 0}`, `field "no_rope_layer_interval" must be positive`},
 		{base + `, "mlp_bias": true}`, `mlp_bias`},
 		{base + `, "hidden_act": "gelu"}`, `"hidden_act" = "gelu" is not supported`},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+}
+
+// TestOlmo3Glm4Exaone4Configs: OLMo 3's sliding layers (layer_types, by
+// default all but each fourth), GLM-4's defaults (q/k/v biases, half of
+// each head rotated, adjacent pairs, four norms, fused gate and up), and
+// EXAONE 4's hybrid attention (sliding layers with rope, global ones
+// without, from layer_types or sliding_window_pattern as an integer or
+// a string of L and G; every layer global and rotated without a
+// sliding_window), and the fields refused.
+func TestOlmo3Glm4Exaone4Configs(t *testing.T) {
+	const sizes = `"hidden_size": 64, "num_hidden_layers": 8, "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2,
+	  "head_dim": 16, "intermediate_size": 96`
+	every4 := []bool{true, true, true, false, true, true, true, false}
+	not := func(b []bool) []bool {
+		out := make([]bool, len(b))
+		for i, x := range b {
+			out[i] = !x
+		}
+		return out
+	}
+	s, err := specOf(t, `{"architectures": ["Olmo3ForCausalLM"], `+sizes+`, "sliding_window": 3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.sliding, every4) || s.window != 3 || !s.postNorms || !s.qkNormWhole || s.noRope != nil || s.localInvFreq != nil {
+		t.Errorf("OLMo 3 defaults: sliding %v, window %d, post-norms %v, whole q/k norms %v, noRope %v", s.sliding, s.window, s.postNorms, s.qkNormWhole, s.noRope)
+	}
+	s, err = specOf(t, `{"architectures": ["Olmo3ForCausalLM"], `+sizes+`, "sliding_window": 4096,
+	  "layer_types": ["full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention"],
+	  "rope_scaling": {"attention_factor": 1.2079441541679836, "beta_fast": 32, "beta_slow": 1, "factor": 8.0, "original_max_position_embeddings": 8192, "rope_type": "yarn"},
+	  "rope_theta": 500000}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.sliding, []bool{false, true, false, true, false, true, false, true}) || s.window != 0 || s.ropeAttn != 1.2079441541679836 ||
+		!slices.Equal(s.localInvFreq, ropeFrequencies(500000, 16)) || slices.Equal(s.invFreq, s.localInvFreq) {
+		t.Errorf("OLMo 3 layer_types, a window past the cache, YaRN (the full layers only): sliding %v, window %d, rope factor %g, local frequencies %v",
+			s.sliding, s.window, s.ropeAttn, s.localInvFreq)
+	}
+	// transformers 5's form: the rope keyed by layer type.
+	s, err = specOf(t, `{"architectures": ["Olmo3ForCausalLM"], `+sizes+`, "sliding_window": 3,
+	  "rope_parameters": {"full_attention": {"rope_type": "yarn", "rope_theta": 500000.0, "factor": 8.0, "original_max_position_embeddings": 8192,
+	  "attention_factor": 1.2079441541679836, "beta_fast": 32, "beta_slow": 1}, "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ropeAttn != 1.2079441541679836 || s.theta != 500000 || !slices.Equal(s.localInvFreq, ropeFrequencies(10000, 16)) || !slices.Equal(s.sliding, every4) {
+		t.Errorf("OLMo 3 keyed rope: factor %g, base %g, local frequencies %v, sliding %v", s.ropeAttn, s.theta, s.localInvFreq, s.sliding)
+	}
+
+	s, err = specOf(t, `{"architectures": ["Glm4ForCausalLM"], `+sizes+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.qkvBias != biasRequired || s.oBias != noBias || s.rotaryDim != 8 || s.ropeStyle != graph.RopeGPTJ || !s.sandwich || !s.fusedGateUp || s.postNorms {
+		t.Errorf("GLM-4 defaults: q/k/v biases %v, o bias %v, rotary dim %d, style %s, sandwich %v, fused gate/up %v", s.qkvBias, s.oBias, s.rotaryDim, s.ropeStyle, s.sandwich, s.fusedGateUp)
+	}
+	// GLM-4-9B-0414's layout of config.json.
+	s, err = specOf(t, `{"architectures": ["Glm4ForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+	  "eos_token_id": [151329, 151336, 151338], "head_dim": 128, "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.02,
+	  "intermediate_size": 13696, "max_position_embeddings": 32768, "model_type": "glm4", "num_attention_heads": 32,
+	  "num_hidden_layers": 40, "num_key_value_heads": 2, "pad_token_id": 151329, "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-05,
+	  "rope_theta": 10000.0, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.51.3",
+	  "use_cache": true, "vocab_size": 151552}`)
+	if err != nil || s.rotaryDim != 64 || s.headDim != 128 || s.kvHeads != 2 || s.qkvBias != biasRequired {
+		t.Errorf("GLM-4-9B-0414's layout: %v", err)
+	}
+	if s, err := specOf(t, `{"architectures": ["Glm4ForCausalLM"], `+sizes+`, "attention_bias": false}`); err != nil || s.qkvBias != noBias {
+		t.Errorf("GLM-4 without attention_bias: %v", err)
+	}
+
+	exaone := func(extra string) *spec {
+		t.Helper()
+		s, err := specOf(t, `{"architectures": ["Exaone4ForCausalLM"], `+sizes+extra+`}`)
+		if err != nil {
+			t.Fatalf("%s: %v", extra, err)
+		}
+		if !s.postNorms || !s.qkNorm || s.qkNormWhole {
+			t.Errorf("%s: post-norms %v, per-head q/k norms %v, whole %v", extra, s.postNorms, s.qkNorm, s.qkNormWhole)
+		}
+		return s
+	}
+	if s := exaone(``); s.sliding != nil || s.noRope != nil || s.window != 0 {
+		t.Errorf("EXAONE 4 without a window: sliding %v, noRope %v, window %d", s.sliding, s.noRope, s.window)
+	}
+	if s := exaone(`, "sliding_window": 3`); !slices.Equal(s.sliding, every4) || !slices.Equal(s.noRope, not(every4)) || s.window != 3 {
+		t.Errorf("EXAONE 4, a window: sliding %v, noRope %v, window %d", s.sliding, s.noRope, s.window)
+	}
+	lg := []bool{true, false, true, false, true, false, true, false}
+	if s := exaone(`, "sliding_window": 3, "sliding_window_pattern": "LG"`); !slices.Equal(s.sliding, lg) || !slices.Equal(s.noRope, not(lg)) {
+		t.Errorf("EXAONE 4, pattern LG: sliding %v, noRope %v", s.sliding, s.noRope)
+	}
+	if s := exaone(`, "sliding_window": 3, "sliding_window_pattern": 2`); !slices.Equal(s.sliding, lg) {
+		t.Errorf("EXAONE 4, pattern 2: sliding %v", s.sliding)
+	}
+	if s := exaone(`, "sliding_window": 4096, "sliding_window_pattern": "LLLG"`); !slices.Equal(s.noRope, not(every4)) || s.window != 0 {
+		t.Errorf("EXAONE 4, a window past the cache: noRope %v (the global layers still take none), window %d", s.noRope, s.window)
+	}
+	if s := exaone(`, "sliding_window": null, "sliding_window_pattern": "LLLG"`); s.noRope != nil || s.sliding != nil {
+		t.Errorf("EXAONE 4, a null window: noRope %v, sliding %v", s.noRope, s.sliding)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{`{"architectures": ["Exaone4ForCausalLM"], ` + sizes + `, "sliding_window": 3, "sliding_window_pattern": "LLXG"}`, `"sliding_window_pattern" = "LLXG" is neither`},
+		{`{"architectures": ["Exaone4ForCausalLM"], ` + sizes + `, "sliding_window": 3, "sliding_window_pattern": 0}`, `"sliding_window_pattern" = 0 is neither`},
+		{`{"architectures": ["Exaone4ForCausalLM"], ` + sizes + `, "attention_bias": true}`, `attention_bias`},
+		{`{"architectures": ["Olmo3ForCausalLM"], ` + sizes + `, "layer_types": ["full_attention"]}`, `"layer_types" = ["full_attention"] is not a list of 8 layer types`},
+		{`{"architectures": ["Olmo3ForCausalLM"], ` + sizes + `, "layer_types": ["chunked_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention", "full_attention"]}`, `type "chunked_attention", which is not supported for Olmo3ForCausalLM`},
+		{`{"architectures": ["Glm4ForCausalLM"], ` + sizes + `, "partial_rotary_factor": 0.1}`, `rotary dim of 1`},
+		{`{"architectures": ["Olmo3ForCausalLM"], ` + sizes + `, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4},
+		  "sliding_attention": {"rope_type": "yarn", "rope_theta": 1e4, "factor": 4, "original_max_position_embeddings": 128}}}`, `rope_parameters.sliding_attention: rlx reads YaRN and LongRoPE for one rope a model`},
+		{`{"architectures": ["Olmo3ForCausalLM"], ` + sizes + `, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4}}}`, `"rope_parameters" has no "sliding_attention" entry`},
+		{`{"architectures": ["Olmo3ForCausalLM"], ` + sizes + `, "rope_parameters": {"full_attention": {"rope_type": "default", "rope_theta": 1e4},
+		  "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}, "chunked_attention": {}}}`, `has an entry for "chunked_attention" (Olmo3ForCausalLM has`},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+}
+
+// TestCohereErnieConfigs: Cohere's LayerNorms, parallel block, logit
+// scale and tied head by default; Cohere 2's sliding layers (rotated)
+// and global ones (no rope), and no rope anywhere without a window, as
+// Cohere2Attention; ERNIE 4.5's adjacent-pair rope; the fields refused.
+func TestCohereErnieConfigs(t *testing.T) {
+	const sizes = `"hidden_size": 64, "num_hidden_layers": 8, "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2,
+	  "head_dim": 16, "intermediate_size": 96`
+	s, err := specOf(t, `{"architectures": ["CohereForCausalLM"], `+sizes+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.layerNorm || !s.parallel || s.logitMul != 0.0625 || !s.tied || s.eps != 1e-5 || s.ropeStyle != graph.RopeGPTJ || s.noRope != nil {
+		t.Errorf("Cohere defaults: layer norm %v, parallel %v, logit × %g, tied %v, eps %g, style %s, noRope %v", s.layerNorm, s.parallel, s.logitMul, s.tied, s.eps, s.ropeStyle, s.noRope)
+	}
+	every4 := []bool{true, true, true, false, true, true, true, false}
+	s, err = specOf(t, `{"architectures": ["Cohere2ForCausalLM"], `+sizes+`, "sliding_window": 3, "logit_scale": 0.25, "tie_word_embeddings": false}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.sliding, every4) || s.window != 3 || s.logitMul != 0.25 || s.tied {
+		t.Errorf("Cohere 2: sliding %v, window %d, logit × %g, tied %v", s.sliding, s.window, s.logitMul, s.tied)
+	}
+	for i, slides := range every4 {
+		if s.noRope[i] == slides {
+			t.Errorf("Cohere 2 layer %d: sliding %v, no rope %v", i, slides, s.noRope[i])
+		}
+	}
+	s, err = specOf(t, `{"architectures": ["Cohere2ForCausalLM"], `+sizes+`, "sliding_window": null, "sliding_window_pattern": 2}`)
+	if err != nil || !slices.Equal(s.noRope, []bool{true, true, true, true, true, true, true, true}) || s.window != 0 {
+		t.Errorf("Cohere 2 without a window: %v, noRope %v", err, s.noRope)
+	}
+	s, err = specOf(t, `{"architectures": ["Ernie4_5ForCausalLM"], `+sizes+`, "use_bias": false, "tie_word_embeddings": true}`)
+	if err != nil || s.ropeStyle != graph.RopeGPTJ || !s.tied || s.qkvBias != noBias {
+		t.Errorf("ERNIE 4.5: %v", err)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "use_qk_norm": true}`, `"use_qk_norm" = true is not supported`},
+		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "logit_scale": 0}`, `"logit_scale" = 0: rlx needs a finite positive scale`},
+		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "attention_bias": true}`, `attention_bias`},
+		{`{"architectures": ["Ernie4_5ForCausalLM"], ` + sizes + `, "use_bias": true}`, `"use_bias" = true is not supported`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)

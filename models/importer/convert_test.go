@@ -34,7 +34,8 @@ var ggufArch = map[string]string{
 	"Qwen3MoeForCausalLM": "qwen3moe", "Gemma2ForCausalLM": "gemma2", "Gemma3ForCausalLM": "gemma3", "MixtralForCausalLM": "llama", "Qwen2MoeForCausalLM": "qwen2moe",
 	"Qwen3_5ForCausalLM": "qwen35", "Qwen3NextForCausalLM": "qwen3next", "Qwen3_5ForConditionalGeneration": "qwen35",
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
-	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2",
+	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
+	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -149,6 +150,20 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("rope.scaling.attn_factor"), float32(attn))
 			out = append(out, converted{name: "rope_factors_long.weight", shape: []int{len(p.LongFactor)}, data: p.LongFactor},
 				converted{name: "rope_factors_short.weight", shape: []int{len(p.ShortFactor)}, data: p.ShortFactor})
+		}
+	}
+	if s.layerNorm {
+		// CommandR2Model's and Cohere2Model's set_gguf_parameters: the
+		// LayerNorm's epsilon and the logit scale (and Cohere 2's window,
+		// below).
+		w.Add(key("attention.layer_norm_epsilon"), float32(s.eps))
+		w.Add(key("logit_scale"), float32(s.logitMul))
+	}
+	if s.arch == "Olmo3ForCausalLM" || s.arch == "Exaone4ForCausalLM" || s.arch == "Cohere2ForCausalLM" {
+		// Olmo2Model's and Exaone4Model's set_gguf_parameters: the window
+		// (llama.cpp's loaders fix the pattern, every fourth layer global).
+		if c, err := readConfig(dir); err == nil {
+			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
 		}
 	}
 	if arch == "granite" {
@@ -397,6 +412,12 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	}
 	gname, ok := hfToGGUF[rest]
 	switch {
+	case s.arch == "Glm4ForCausalLM": // GLM's four norms under its own names
+		gname, ok = map[string]string{"post_self_attn_layernorm.weight": "post_attention_norm.weight",
+			"post_attention_layernorm.weight": "ffn_norm.weight", "post_mlp_layernorm.weight": "post_ffw_norm.weight"}[rest]
+		if !ok {
+			gname, ok = hfToGGUF[rest]
+		}
 	case s.sandwich || s.postNorms: // Gemma's four norms, OLMo 2's two
 		gname, ok = map[string]string{"post_attention_layernorm.weight": "post_attention_norm.weight",
 			"pre_feedforward_layernorm.weight": "ffn_norm.weight", "post_feedforward_layernorm.weight": "post_ffw_norm.weight"}[rest]

@@ -5,12 +5,15 @@
 // MixtralForCausalLM, Phi3ForCausalLM, Qwen2ForCausalLM,
 // Qwen2MoeForCausalLM, Qwen3ForCausalLM, Qwen3MoeForCausalLM,
 // Qwen3_5ForCausalLM, Qwen3NextForCausalLM, SmolLM3ForCausalLM,
-// GraniteForCausalLM, Olmo2ForCausalLM and the text model of the
+// GraniteForCausalLM, Olmo2ForCausalLM, Olmo3ForCausalLM,
+// Glm4ForCausalLM, Exaone4ForCausalLM, Ernie4_5ForCausalLM,
+// CohereForCausalLM, Cohere2ForCausalLM and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration and
 // Mistral3ForConditionalGeneration (GGUF: gemma2, gemma3, llama, phi3,
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
-// granite, olmo2). docs/import.md is the user's guide.
+// granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2).
+// docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
 // model with fixed-capacity state. Arguments are "token" (tensor<1x1xi32>),

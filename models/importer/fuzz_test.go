@@ -32,7 +32,8 @@ func FuzzImportHF(f *testing.F) {
 		// The architectures with no fixture of their own, on these
 		// tensors (Phi-3's fused projections and Qwen2's biases are missing:
 		// error paths).
-		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3_5ForConditionalGeneration"} {
+		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3_5ForConditionalGeneration",
+			"Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {

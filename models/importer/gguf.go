@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -28,14 +28,14 @@ func GGUFArchitectures() []string {
 var ggufKeys = []string{
 	"context_length", "embedding_length", "block_count", "feed_forward_length", "vocab_size",
 	"attention.head_count", "attention.head_count_kv", "attention.key_length", "attention.value_length",
-	"attention.layer_norm_rms_epsilon", "rope.freq_base", "rope.dimension_count", "rope.dimension_sections",
+	"attention.layer_norm_rms_epsilon", "attention.layer_norm_epsilon", "rope.freq_base", "rope.dimension_count", "rope.dimension_sections",
 	"expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_feed_forward_length",
 	"expert_weights_norm", "expert_gating_func",
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
 	"full_attention_interval", "rope.scaling.type", "rope.scaling.factor",
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
-	"attention.sliding_window_pattern",     // gemma3: every n-th layer global (llama.cpp's default 6)
-	"rope.freq_base_swa",                   // gemma3: the sliding layers' rope base (default 10⁴)
+	"attention.sliding_window_pattern",     // gemma3, olmo2: every n-th layer global (llama.cpp's defaults 6, 4)
+	"rope.freq_base_swa",                   // gemma3, olmo2: the sliding layers' rope base (defaults 10⁴, rope.freq_base)
 	"rope.scaling.original_context_length", // phi3: LongRoPE's original context; YaRN's
 	"rope.scaling.attn_factor",             // phi3: LongRoPE's factor on cos and sin; YaRN's, times its own
 	"rope.scaling.yarn_beta_fast",          // YaRN's ramp (default 32)
@@ -49,7 +49,7 @@ var ggufKeys = []string{
 	"embedding_scale",                      // granite: the embeddings × this (none when absent)
 	"residual_scale",                       // granite: each block's output × this
 	"attention.scale",                      // granite: scores × this (1/√head_dim when absent)
-	"logit_scale",                          // granite: the logits ÷ this
+	"logit_scale",                          // granite: the logits ÷ this; command-r, cohere2: × this
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -331,6 +331,91 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// their whole projections; neox rope, as the converter leaves q
 		// and k unpermuted.
 		s.postNorms, s.qkNormWhole = true, true
+		s.allFull()
+		if m.uint("attention.sliding_window", 0, false) > 0 {
+			// OLMo 3 (llama.cpp's olmo2 with a window): every layer but
+			// each attention.sliding_window_pattern-th (4) slides, and
+			// rotates at rope.freq_base_swa (the global base by default)
+			// without the rope's scaling, even where the cache is too
+			// short for the window to mask anything.
+			s.sliding = slidingEvery(s.layers, m.uint("attention.sliding_window_pattern", 4, false))
+			local := m.float("rope.freq_base_swa", s.theta)
+			if !(local > 1) || math.IsInf(local, 0) {
+				m.fail("%s = %g: rlx needs a finite rope base above 1", m.key("rope.freq_base_swa"), local)
+			}
+			s.localInvFreq = ropeFrequencies(local, s.rotaryDim)
+		}
+	case "exaone4":
+		// llama.cpp's exaone4: olmo2's norms after attention and the MLP,
+		// per-head q/k norms, neox rope; only the 64-layer 32B slides
+		// (its loader fixes every fourth layer global and a window of
+		// 4096, which attention.sliding_window overrides), and its global
+		// layers take no rope.
+		s.postNorms, s.qkNorm = true, true
+		s.allFull()
+		if s.layers == 64 {
+			s.sliding = slidingEvery(s.layers, 4)
+			s.noRope = make([]bool, s.layers)
+			for i, slides := range s.sliding {
+				s.noRope[i] = !slides
+			}
+			s.setWindow(m.uint("attention.sliding_window", 4096, false))
+		} else {
+			s.window = 0 // llama.cpp reads the key but slides nothing
+		}
+	case "command-r", "cohere2":
+		// llama.cpp's command-r and cohere2: LayerNorms without a bias
+		// (attention.layer_norm_epsilon), attention and the MLP in
+		// parallel on attn_norm, adjacent-pair rope (the converter does
+		// not permute), the logits × logit_scale; cohere2's layers slide
+		// but each fourth (its loader fixes the pattern), the global ones
+		// without rope.
+		if _, qkNorm := src.Info("blk.0.attn_q_norm.weight"); qkNorm {
+			m.fail("tensor \"blk.0.attn_q_norm.weight\": rlx reads command-r without Command R+'s per-head q/k LayerNorms")
+		}
+		s.layerNorm, s.parallel = true, true
+		s.eps = m.float("attention.layer_norm_epsilon", 1e-5)
+		s.ropeStyle = graph.RopeGPTJ
+		if !m.has("logit_scale") {
+			m.fail("missing key %s (llama.cpp's %s loader requires it)", m.key("logit_scale"), arch)
+		}
+		s.logitMul = m.float("logit_scale", 1)
+		if !(s.logitMul > 0) || math.IsInf(s.logitMul, 0) || !(s.eps >= 0) || math.IsInf(s.eps, 0) {
+			m.fail("%s = %g, %s = %g: rlx needs a finite positive scale and a finite, non-negative epsilon", m.key("logit_scale"), s.logitMul, m.key("attention.layer_norm_epsilon"), s.eps)
+		}
+		s.allFull()
+		if arch == "cohere2" {
+			s.sliding = slidingEvery(s.layers, 4)
+			s.noRope = make([]bool, s.layers)
+			for i, slides := range s.sliding {
+				s.noRope[i] = !slides
+			}
+		}
+	case "ernie4_5":
+		// llama.cpp's ernie4_5: llama's layout with adjacent-pair rope,
+		// which transformers' ERNIE 4.5 has too (the converter does not
+		// permute); biases where the file has them.
+		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.allFull()
+	case "glm4":
+		// llama.cpp's glm4: attn_norm, post_attention_norm after
+		// attention, ffn_norm before the MLP and post_ffw_norm after it;
+		// q, k and v biases where the file has them; ffn_up holding
+		// [gate; up]; rope on
+		// rope.dimension_count dims, pairs adjacent as in transformers
+		// (the converter does not permute).
+		if _, fused := src.Info("blk.0.attn_qkv.weight"); fused {
+			m.fail("tensor \"blk.0.attn_qkv.weight\": rlx reads glm4's q, k and v as separate tensors (attn_q, attn_k, attn_v), as convert_hf_to_gguf writes GLM-4-0414")
+		}
+		if m.has("rope.dimension_sections") {
+			// llama.cpp turns glm4's rope into M-RoPE (GLM-4.1V's text
+			// model), its pairs half a rotation apart.
+			m.fail("%s: rlx reads glm4 with its adjacent-pair rope only, not GLM-4.1V's M-RoPE", m.key("rope.dimension_sections"))
+		}
+		s.sandwich, s.fusedGateUp = true, true
+		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias = biasIfPresent // the output projection has none
 		s.allFull()
 	case "granite":
 		// llama.cpp's granite: llama's layout (q and k permuted) with

@@ -16,7 +16,8 @@ import (
 // (Qwen3-Next, where it also flips expert choices).
 var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, "qwen3_next": 0.15,
 	"qwen2": 0.03, "mistral": 0.03, "mixtral": 0.15, "phi3": 0.03, "qwen2_moe": 0.15, "qwen3_moe": 0.15, "gemma3": 0.03, "llama_bias": 0.03,
-	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03, "qwen2_yarn": 0.03, "smollm3": 0.05, "granite": 0.05, "olmo2": 0.05}
+	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03, "qwen2_yarn": 0.03, "smollm3": 0.05, "granite": 0.05, "olmo2": 0.05,
+	"olmo3": 0.05, "glm4": 0.05, "exaone4": 0.05, "ernie4_5": 0.05, "cohere": 0.05, "cohere2": 0.05}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -27,6 +28,7 @@ var ggufCannot = map[string]string{
 	"gemma3":         "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
 	"gemma2":         "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
 	"mistral_window": "llama.cpp's llama files carry no sliding window",
+	"exaone4":        "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter

@@ -34,7 +34,10 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	"phi3_longrope_short", "phi3_longrope_long", "qwen2_yarn", "mistral_window", "gemma2",
 	// Stop 60, from runs 41d, 41f and 41h: SmolLM3's NoPE layers,
 	// Granite's multipliers, OLMo 2's norms.
-	"smollm3", "granite", "olmo2"}
+	"smollm3", "granite", "olmo2",
+	// Stop 61, from run 42a: OLMo 3's windows, GLM-4's norms and rope,
+	// EXAONE 4's hybrid attention, ERNIE 4.5, Cohere and Cohere 2.
+	"olmo3", "glm4", "exaone4", "ernie4_5", "cohere", "cohere2"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

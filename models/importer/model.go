@@ -85,7 +85,7 @@ func (g *builder) model() {
 			g.at(p + "attn")
 			h := x
 			if !s.postNorms {
-				h = g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+				h = g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
 			}
 			c, sn, k := cos, sin, keep
 			if s.slidingLayer(i) {
@@ -93,17 +93,24 @@ func (g *builder) model() {
 			}
 			a := g.attention(i, h, c, sn, k, write)
 			if s.sandwich || s.postNorms {
-				a = g.rmsNorm(a, g.norm(g.n.of(i, rolePostAttnNorm), s.hidden))
+				a = g.hiddenNorm(a, g.n.of(i, rolePostAttnNorm))
+			}
+			if s.parallel {
+				// Cohere: the MLP reads the same norm of x; x + attention
+				// + MLP, in that order.
+				g.at(p + "mlp")
+				x = g.add(g.add(x, a), g.denseMLP(i, h))
+				continue
 			}
 			x = g.add(x, g.residualScaled(a))
 		} else {
 			g.at(p + "gdn")
-			h := g.rmsNorm(x, g.norm(g.n.of(i, roleAttnNorm), s.hidden))
+			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
 			x = g.add(x, g.deltaNet(i, h))
 		}
 		h := x
 		if !s.postNorms {
-			h = g.rmsNorm(x, g.norm(g.n.of(i, roleFFNNorm), s.hidden))
+			h = g.hiddenNorm(x, g.n.of(i, roleFFNNorm))
 		}
 		if s.experts > 0 && s.moeLayer[i] {
 			g.at(p + "moe")
@@ -112,13 +119,13 @@ func (g *builder) model() {
 			g.at(p + "mlp")
 			y := g.denseMLP(i, h)
 			if s.sandwich || s.postNorms {
-				y = g.rmsNorm(y, g.norm(g.n.of(i, rolePostFFNNorm), s.hidden))
+				y = g.hiddenNorm(y, g.n.of(i, rolePostFFNNorm))
 			}
 			x = g.add(x, g.residualScaled(y))
 		}
 	}
 	g.at("head")
-	h := g.rmsNorm(x, g.norm(g.n.finalNorm, s.hidden))
+	h := g.hiddenNorm(x, g.n.finalNorm)
 	var logits *ir.Value
 	switch {
 	case !s.tied:
@@ -137,6 +144,10 @@ func (g *builder) model() {
 	if s.logitScale != 0 {
 		// Granite: logits ÷ logits_scaling.
 		logits = g.div(logits, g.scalar(s.logitScale))
+	}
+	if s.logitMul != 0 {
+		// Cohere: logits × logit_scale.
+		logits = g.mul(logits, g.scalar(s.logitMul))
 	}
 	g.outs = append([]output{{"logits", logits}}, g.outs...)
 }

@@ -120,13 +120,21 @@ func hfNamesOf(arch string) naming {
 		n.layer[rolePostAttnNorm] = p + "post_attention_layernorm.weight"
 		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
 	}
-	if arch == "Olmo2ForCausalLM" {
+	if arch == "Olmo2ForCausalLM" || arch == "Olmo3ForCausalLM" || arch == "Exaone4ForCausalLM" {
 		// Only norms after attention and after the MLP.
 		p := "model.layers.%d."
 		n.layer[rolePostAttnNorm] = p + "post_attention_layernorm.weight"
 		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
 		delete(n.layer, roleAttnNorm)
 		delete(n.layer, roleFFNNorm)
+	}
+	if arch == "Glm4ForCausalLM" {
+		// input_layernorm, post_self_attn_layernorm after attention,
+		// post_attention_layernorm before the MLP (as Llama's), and
+		// post_mlp_layernorm after it.
+		p := "model.layers.%d."
+		n.layer[rolePostAttnNorm] = p + "post_self_attn_layernorm.weight"
+		n.layer[rolePostFFNNorm] = p + "post_mlp_layernorm.weight"
 	}
 	if arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
 		strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/weights"
@@ -16,15 +17,18 @@ import (
 // family (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3, Qwen3-MoE,
 // Phi-3, Gemma 2, Gemma 3, SmolLM3, Granite, OLMo 2) in float64, written from transformers' modeling code
 // and nothing of the importer but its reading of config.json: RMSNorm
-// (`1 + w` or not) before and, for Gemma, after attention and the MLP
-// (OLMo 2: only after, and q/k norms over the whole projections);
+// (`1 + w` or not; Cohere's LayerNorm without a bias) before and, for
+// Gemma and GLM-4, after attention and the MLP (OLMo 2 and EXAONE 4: only
+// after, OLMo 2's q/k norms over the whole projections; Cohere: one norm
+// for attention and the MLP in parallel);
 // GQA attention with optional q/k norms, attention biases, a score scale,
 // Gemma 2's soft-capping of scores and logits, and sliding windows with
-// their own rope base; rotate-half rope (none in SmolLM3's NoPE layers) with
+// their own rope base; rotate-half or adjacent-pair rope (none in
+// SmolLM3's NoPE layers, EXAONE 4's and Cohere 2's global ones) with
 // float32 angles and cosines, as transformers computes them; SwiGLU,
 // gated gelu_tanh or routed experts with or without a shared expert;
 // fused or separate projections; scaled embeddings, Granite's residual
-// and logit scales; YaRN's and LongRoPE's
+// and logit scales, Cohere's logit scale; YaRN's and LongRoPE's
 // tables. It is the reference for checkpoints built in the tests
 // (biases, windows, MoE shapes no fixture has); TestOracle checks it
 // against transformers' logits on the llama and qwen3 fixtures.
@@ -97,6 +101,27 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return out
 	}
+	// norm is a hidden state's norm: RMSNorm, or Cohere's LayerNorm
+	// without a bias (mean subtracted, the biased variance).
+	norm := func(x, w []float64) []float64 {
+		if !s.layerNorm {
+			return rms(x, w)
+		}
+		var mean, vr float64
+		for _, v := range x {
+			mean += v
+		}
+		mean /= float64(len(x))
+		for _, v := range x {
+			vr += (v - mean) * (v - mean)
+		}
+		inv := 1 / math.Sqrt(vr/float64(len(x))+s.eps)
+		out := make([]float64, len(x))
+		for i, v := range x {
+			out[i] = w[i] * ((v - mean) * inv)
+		}
+		return out
+	}
 	bias := func(layer int, role string) []float64 {
 		if name := n.of(layer, role); has(name) {
 			return load(name)
@@ -113,8 +138,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				if attn != 0 { // YaRN's and LongRoPE's factor, on float32 cos and sin
 					c, sn = c*float32(attn), sn*float32(attn)
 				}
-				a, b := v[i], v[i+half]
-				v[i], v[i+half] = a*float64(c)-b*float64(sn), b*float64(c)+a*float64(sn)
+				j, k := i, i+half // pairs half a rotation apart
+				if s.ropeStyle == graph.RopeGPTJ {
+					j, k = 2*i, 2*i+1 // adjacent pairs (Cohere, GLM, ERNIE)
+				}
+				a, b := v[j], v[k]
+				v[j], v[k] = a*float64(c)-b*float64(sn), b*float64(c)+a*float64(sn)
 			}
 		}
 	}
@@ -157,7 +186,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			}
 			h := x // OLMo 2: no norm before attention or the MLP
 			if !s.postNorms {
-				h = rms(x, load(n.of(l, roleAttnNorm)))
+				h = norm(x, load(n.of(l, roleAttnNorm)))
 			}
 			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
 			k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
@@ -218,14 +247,22 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			}
 			o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
 			if s.sandwich || s.postNorms {
-				o = rms(o, load(n.of(l, rolePostAttnNorm)))
+				o = norm(o, load(n.of(l, rolePostAttnNorm)))
+			}
+			if s.parallel {
+				// Cohere: x + attention + MLP of the one norm.
+				y := swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+				for i := range x {
+					x[i] = x[i] + o[i] + y[i]
+				}
+				continue
 			}
 			for i := range x {
 				x[i] += residual * o[i]
 			}
 			h = x
 			if !s.postNorms {
-				h = rms(x, load(n.of(l, roleFFNNorm)))
+				h = norm(x, load(n.of(l, roleFFNNorm)))
 			}
 			var y []float64
 			if s.experts > 0 && s.moeLayer[l] {
@@ -257,13 +294,13 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			}
 			if s.sandwich || s.postNorms {
-				y = rms(y, load(n.of(l, rolePostFFNNorm)))
+				y = norm(y, load(n.of(l, rolePostFFNNorm)))
 			}
 			for i := range x {
 				x[i] += residual * y[i]
 			}
 		}
-		out := matvec(head, rms(x, load(n.finalNorm)), nil)
+		out := matvec(head, norm(x, load(n.finalNorm)), nil)
 		if c := s.finalSoftcap; c != 0 { // Gemma 2
 			for i, v := range out {
 				out[i] = c * math.Tanh(v/c)
@@ -272,6 +309,11 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		if c := s.logitScale; c != 0 { // Granite's logits_scaling
 			for i := range out {
 				out[i] /= c
+			}
+		}
+		if c := s.logitMul; c != 0 { // Cohere's logit_scale
+			for i := range out {
+				out[i] *= c
 			}
 		}
 		logits = append(logits, out)

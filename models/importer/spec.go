@@ -60,12 +60,15 @@ type spec struct {
 	normTopK                  bool
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
-	window                    int    // the sliding layers' window (0: none, or one covering the cache); setWindow
-	sliding                   []bool // per layer: attends through the window (and Gemma's local rope); nil: every layer
-	noRope                    []bool // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
-	postNorms                 bool   // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
-	qkNormWhole               bool   // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
-	q6Columns                 bool   // Options.Q6KColumns
+	window                    int     // the sliding layers' window (0: none, or one covering the cache); setWindow
+	sliding                   []bool  // per layer: attends through the window (and Gemma's local rope); nil: every layer
+	noRope                    []bool  // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
+	postNorms                 bool    // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
+	qkNormWhole               bool    // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
+	layerNorm                 bool    // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
+	parallel                  bool    // Cohere: attention and the MLP read one norm of x, both added to it
+	logitMul                  float64 // Cohere: logits × this (logit_scale); 0: none
+	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 }
 

@@ -26,6 +26,7 @@ It needs torch and transformers (5.x); nothing else, no network.
 """
 
 import argparse
+import copy
 import json
 import os
 import platform
@@ -244,6 +245,66 @@ def specs():
             tie_word_embeddings=False,
             rope_parameters=dict(rope_type="default", rope_theta=500000.0),
         ), torch.float32, False),
+        # OLMo 3: OLMo 2 with every layer but each fourth sliding
+        # (window 3 here), and YaRN on the full layer (transformers 5
+        # keys OLMo 3's rope by layer type).
+        ("olmo3", "Olmo3ForCausalLM", "Olmo3Config", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            sliding_window=3,
+            rope_parameters=dict(
+                full_attention=dict(rope_type="yarn", rope_theta=500000.0, factor=4.0,
+                                    original_max_position_embeddings=128),
+                sliding_attention=dict(rope_type="default", rope_theta=500000.0)),
+        ), torch.float32, False),
+        # GLM-4 (0414): norms after attention and the MLP as well as
+        # before, q/k/v biases, fused gate_up_proj, rope on half of each
+        # head, its pairs interleaved.
+        ("glm4", "Glm4ForCausalLM", "Glm4Config", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            attention_bias=True,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
+        ), torch.float32, False),
+        # EXAONE 4: OLMo 2's post-norms, per-head q/k norms, three
+        # sliding layers (window 3) to a global one without rope.
+        ("exaone4", "Exaone4ForCausalLM", "Exaone4Config", dict(
+            {k: v for k, v in COMMON.items() if k != "attention_bias"}, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            sliding_window=3,
+            sliding_window_pattern=4,
+            layer_types=["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"],
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ), torch.float32, False),
+        # ERNIE 4.5 (dense): Llama with rope's pairs adjacent.
+        ("ernie4_5", "Ernie4_5ForCausalLM", "Ernie4_5Config", dict(
+            {k: v for k, v in COMMON.items() if k != "attention_bias"}, **PHI3_TOKENS,
+            tie_word_embeddings=True,
+            use_bias=False,
+            rope_parameters=dict(rope_type="default", rope_theta=500000.0),
+        ), torch.float32, False),
+        # Cohere (Command R): LayerNorms without a bias, attention and
+        # the MLP in parallel, adjacent-pair rope, logits × logit_scale
+        # (0.5 here, to bite on these tiny logits), a tied head.
+        ("cohere", "CohereForCausalLM", "CohereConfig", dict(
+            {k: v for k, v in COMMON.items() if k != "rms_norm_eps"}, **PHI3_TOKENS,
+            tie_word_embeddings=True,
+            layer_norm_eps=1e-5,
+            logit_scale=0.5,
+            use_qk_norm=False,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
+        # Cohere 2 (Command R7B): Cohere with layers 0-2 sliding (window
+        # 3) and rotated, layer 3 global without rope.
+        ("cohere2", "Cohere2ForCausalLM", "Cohere2Config", dict(
+            {k: v for k, v in COMMON.items() if k != "rms_norm_eps"}, **PHI3_TOKENS,
+            tie_word_embeddings=True,
+            layer_norm_eps=1e-5,
+            logit_scale=0.5,
+            sliding_window=3,
+            layer_types=["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"],
+            rope_parameters=dict(rope_type="default", rope_theta=50000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -267,7 +328,9 @@ def specs():
 def make_config(cls, kw):
     """Builds the config; older 5.x releases spelled the rope fields rope_theta/rope_scaling."""
     try:
-        return cls(**kw)
+        # A copy: a config class may fill in the rope dict it is given,
+        # which the retry below must not see.
+        return cls(**copy.deepcopy(kw))
     except Exception as first:  # retried with the older spelling below
         kw = dict(kw)
         rp = dict(kw.pop("rope_parameters"))
