@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records how Hugging Face's tokenizers library splits text by the
+r"""Records how Hugging Face's tokenizers library splits text by the
 pre-tokeniser regexes of the tokenizer.ggml.pre names runtime/vocab
 encodes GGUF vocabularies with beyond its first ones (llama.cpp's
 default for a file without the key, Falcon's, BLOOM's and kin, Viking's,
