@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/rlx-compiler/rlx/codegen/metal/opsuite"
+	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/ref"
@@ -154,9 +155,80 @@ func NMSE(a, b *tensor.Tensor) float64 {
 // odd integer or a half: -0 or NaN) moves under about half of them.
 const conditionSamples = 3
 
+// maxConstantElems bounds the float constants withConstantsPerturbed
+// moves: a larger one (a splat the interpreter expands lazily) is left
+// as it is.
+const maxConstantElems = 1 << 16
+
+// withConstantsPerturbed returns p compiled again from a copy of its
+// function whose float graph.constant values are moved as perturb moves
+// a tensor's (salt and the constant's order drawing the signs), or p
+// where the function has none. A constant is a float the kernels read
+// as they read a weight: two equal constants times one value cancel
+// exactly in the interpreter, but a fused multiply-add in a kernel
+// leaves the rounding of one product (the random functions' g8350:
+// rope of [−0.75, −0.75] with cos = sin, then its reciprocal, infinite
+// in the interpreter and 1/ulp on the GPU); moving the constants shows
+// that such a result is not decided.
+func withConstantsPerturbed(p *ref.Program, salt uint64) (*ref.Program, error) {
+	f := p.Func().Clone(nil)
+	n := 0
+	f.Walk(func(op *ir.Operation) {
+		if op.Name() != graph.ConstantName {
+			return
+		}
+		a, ok := op.Attr("value").(*ir.DenseElementsAttr)
+		if !ok {
+			return
+		}
+		st, ok := a.AttrType().(*ir.RankedTensorType)
+		if !ok {
+			return
+		}
+		ft, ok := st.Elem.(*ir.FloatType)
+		if !ok || a.NumElements() > maxConstantElems {
+			return
+		}
+		dt := tensor.F32
+		switch ft.Sem.Name {
+		case "f16":
+			dt = tensor.F16
+		case "bf16":
+			dt = tensor.BF16
+		case "f32":
+		default:
+			return
+		}
+		vals := make([]float32, a.NumElements())
+		for i := range vals {
+			vals[i] = float32(a.FloatAt(int64(i)))
+		}
+		t, err := tensor.FromFloat32(dt, []int{len(vals)}, vals)
+		if err != nil {
+			return
+		}
+		moved := perturb(t, salt+uint64(n))
+		n++
+		out := make([]float64, len(vals))
+		for i := range out {
+			out[i] = moved.Float64(i)
+		}
+		op.SetAttr(op.Context(), "value", op.Context().DenseFloats(st, out))
+	})
+	if n == 0 {
+		return p, nil
+	}
+	q, err := ref.CompileFunc(f)
+	if err != nil {
+		return nil, fmt.Errorf("the function with its constants moved: %v", err)
+	}
+	return q, nil
+}
+
 // Moved returns, for each result of p, the most its reference (want,
 // p's run on inputs and weights) moves, as NMSE, under conditionSamples
-// perturbations of the float inputs and weights (perturb) and as many of
+// perturbations of the float inputs, weights and constants (perturb,
+// withConstantsPerturbed) and as many of
 // the packed weights' scales (perturbScales, scaled by scaleNMSE). seed
 // names each weight's draws, so that a weight shared by two programs is
 // perturbed alike in both. A result whose Moved is beyond its limit
@@ -182,7 +254,11 @@ func Moved(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, 
 		for name, t := range weights.Tensors {
 			w.Tensors[name] = perturb(t, weightSalt(name))
 		}
-		got, err := p.Run(in, w)
+		q, err := withConstantsPerturbed(p, salt+1<<33)
+		if err != nil {
+			return nil, err
+		}
+		got, err := q.Run(in, w)
 		if err != nil {
 			return nil, fmt.Errorf("the perturbed run: %v", err)
 		}

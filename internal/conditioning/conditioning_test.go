@@ -213,3 +213,61 @@ func TestMovedRunFails(t *testing.T) {
 		t.Errorf("Moved: %v; want the perturbed run's out-of-range gather", err)
 	}
 }
+
+// TestMovedConstants: two equal constants times one input cancel
+// exactly in the interpreter, so the reciprocal of their difference is
+// infinite however the input moves; moving the constants (a kernel's
+// fused multiply-add leaves one product's rounding, the random
+// functions' g8350) shows the result is not decided, while a result of
+// the constants that does not cancel stays within the limit.
+func TestMovedConstants(t *testing.T) {
+	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
+  %c = graph.constant dense<[-7.500000e-01, -7.500000e-01]> : tensor<2xf32>
+  %p = graph.mul %c, %x : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
+  %a = graph.slice %p {axis = 0 : i64, length = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2xf32>) -> tensor<1xf32>
+  %b = graph.slice %p {axis = 0 : i64, length = 1 : i64, start = 1 : i64, step = 1 : i64} : (tensor<2xf32>) -> tensor<1xf32>
+  %d = graph.sub %a, %b : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %r = graph.reciprocal %d : (tensor<1xf32>) -> tensor<1xf32>
+  %s = graph.add %a, %b : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  return %r, %s : tensor<1xf32>, tensor<1xf32>
+}`)
+	p, err := ref.Compile(m, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{0.3})
+	in := []*tensor.Tensor{x}
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsInf(want[0].Float64(0), 0) {
+		t.Fatalf("the reference's reciprocal is %g, want infinite", want[0].Float64(0))
+	}
+	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
+		t.Errorf("moved %v: want 1/(c₀x − c₁x) beyond %g and c₀x + c₁x within it", moved, limit)
+	}
+	q, err := withConstantsPerturbed(p, 5)
+	if err != nil || q == p {
+		t.Fatalf("the constants were not moved: %v", err)
+	}
+	if r, _ := withConstantsPerturbed(mustCompile(t, `func.func @f(%x: tensor<1xf32>) -> tensor<1xf32> {
+  return %x : tensor<1xf32>
+}`), 5); r == nil {
+		t.Error("a function without constants: nil program")
+	}
+}
+
+func mustCompile(t *testing.T, src string) *ref.Program {
+	t.Helper()
+	p, err := ref.Compile(irtest.ParseVerify(t, nil, src), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,6 +1,6 @@
 // Package conditioning says which results of a function the reference
 // interpreter's own rounding leaves undecided: those that a perturbation
-// of the inputs and weights by a few units in the last place moves
+// of the inputs, weights and constants by a few units in the last place moves
 // beyond the function's NMSE limit. A kernel's result that differs from
 // the interpreter's by more than the limit is a bug where the result is
 // well-conditioned, and says nothing where it is not (cos of a product
