@@ -18,7 +18,8 @@ import (
 func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
-		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration"}
+		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
+		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -396,19 +397,20 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.fusedQKV, s.fusedGateUp = true, true
 		s.allFull()
 	case "Qwen2ForCausalLM":
-		// Qwen2's q, k and v projections always have biases, its output
-		// projection never (no config field says so).
-		useWindow := s.takeUseSlidingWindow(c)
-		s.readCommon(c, 1.0)
-		c.reject("attention_bias", "false")
-		s.qkvBias = biasRequired
-		s.readQwenWindows(c, useWindow)
+		s.readQwen2(c)
+	case "Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration":
+		// Qwen2-VL and Qwen2.5-VL: Qwen2's text model, whose M-RoPE
+		// rotates text (equal positions in its three sections) as plain
+		// rope; its fields under text_config (transformers 5) or at the
+		// top (as first published).
+		s.readVisionLanguageOrTop(c, s.readQwen2)
+	case "Qwen3VLForConditionalGeneration":
+		// Qwen3-VL: Qwen3's text model, its interleaved M-RoPE plain rope
+		// on text; DeepStack adds the vision tower's features only at
+		// image tokens.
+		s.readVisionLanguage(c, s.readQwen3)
 	case "Qwen3ForCausalLM", "Qwen3MoeForCausalLM":
-		useWindow := s.takeUseSlidingWindow(c)
-		s.readCommon(c, 1.0)
-		s.readAttentionBias(c)
-		s.qkNorm = true
-		s.readQwenWindows(c, useWindow)
+		s.readQwen3(c)
 		if s.arch == "Qwen3MoeForCausalLM" {
 			// Routed experts and no shared expert.
 			s.readMoE(c, false, false)
@@ -507,7 +509,9 @@ func (s *spec) readHybrid(c *config, moe bool) {
 var visionLanguageFields = []string{"vision_config", "image_token_id", "video_token_id", "vision_start_token_id", "vision_end_token_id",
 	"mm_tokens_per_image", "boi_token_index", "eoi_token_index", "image_token_index",
 	// Mistral 3's projector of the vision tower's patches.
-	"multimodal_projector_bias", "projector_hidden_act", "spatial_merge_size", "vision_feature_layer"}
+	"multimodal_projector_bias", "projector_hidden_act", "spatial_merge_size", "vision_feature_layer",
+	// Qwen2-VL's image token as first published.
+	"vision_token_id"}
 
 // readMistral reads transformers' Mistral: Llama with a sliding window
 // and no biases.
@@ -516,6 +520,41 @@ func (s *spec) readMistral(c *config) {
 	c.reject("attention_bias", "false")
 	s.readWindow(c)
 	s.allFull()
+}
+
+// readQwen2 reads Qwen2's text model: q, k and v projections always with
+// biases, the output projection never (no config field says so).
+func (s *spec) readQwen2(c *config) {
+	useWindow := s.takeUseSlidingWindow(c)
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.qkvBias = biasRequired
+	s.readQwenWindows(c, useWindow)
+}
+
+// readQwen3 reads Qwen3's text model: per-head q/k norms, biases under
+// attention_bias.
+func (s *spec) readQwen3(c *config) {
+	useWindow := s.takeUseSlidingWindow(c)
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	s.qkNorm = true
+	s.readQwenWindows(c, useWindow)
+}
+
+// readVisionLanguageOrTop reads a vision-language checkpoint's text model
+// from text_config where the config has one (readVisionLanguage), else
+// from its top level beside the vision tower's fields (Qwen2-VL's and
+// Qwen2.5-VL's configs as first published).
+func (s *spec) readVisionLanguageOrTop(c *config, readText func(*config)) {
+	if _, ok := c.raw["text_config"]; ok {
+		s.readVisionLanguage(c, readText)
+		return
+	}
+	for _, f := range visionLanguageFields {
+		c.used[f] = true
+	}
+	readText(c)
 }
 
 // readVisionLanguage reads a vision-language checkpoint's text model (Qwen

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -50,6 +50,7 @@ var ggufKeys = []string{
 	"residual_scale",                       // granite: each block's output × this
 	"attention.scale",                      // granite: scores × this (1/√head_dim when absent)
 	"logit_scale",                          // granite: the logits ÷ this; command-r, cohere2: × this
+	"n_deepstack_layers",                   // qwen3vl: the vision tower's features added to early layers at image tokens
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -446,7 +447,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		for i := range s.noRope {
 			s.noRope[i] = (i+1)%4 == 0
 		}
-	case "qwen2":
+	case "qwen2", "qwen2vl":
+		// qwen2vl (Qwen2-VL, Qwen2.5-VL) is qwen2 with M-RoPE, which
+		// rotates text (equal positions in every section) as neox rope.
 		s.qkvBias = biasRequired
 		s.allFull()
 	case "qwen2moe":
@@ -504,7 +507,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			_, routed := src.Info(n.of(i, roleRouter))
 			s.moeLayer[i] = s.moeLayer[i] && routed
 		}
-	case "qwen3":
+	case "qwen3", "qwen3vl":
+		// qwen3vl (Qwen3-VL) is qwen3 with interleaved M-RoPE, neox rope
+		// on text; its n_deepstack_layers concern image tokens only.
 		// llama.cpp refuses a qwen3 file with attention biases (what
 		// convert_hf_to_gguf writes of a checkpoint with attention_bias);
 		// rlx adds them, as transformers does.

@@ -137,7 +137,7 @@ func hfNamesOf(arch string) naming {
 		n.layer[rolePostFFNNorm] = p + "post_mlp_layernorm.weight"
 	}
 	if arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
-		strings.HasPrefix(arch, "Qwen3_5") && strings.HasSuffix(arch, "ForConditionalGeneration") {
+		strings.HasPrefix(arch, "Qwen") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n = n.rebase("model.", "model.language_model.", n.head)
 	}
 	if arch == "MixtralForCausalLM" {
@@ -170,6 +170,11 @@ func hfNamesFor(arch string, src *weights.Source) naming {
 	n := hfNamesOf(arch)
 	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration") {
 		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
+	}
+	if _, ok := src.Info("model.embed_tokens.weight"); ok && (arch == "Qwen2VLForConditionalGeneration" || arch == "Qwen2_5_VLForConditionalGeneration") {
+		// As first published: the text model under model., the vision
+		// tower under visual.
+		n = n.rebase("model.language_model.", "model.", n.head)
 	}
 	return n
 }

@@ -205,6 +205,10 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 			c.fail("rope_type \"dynamic\" changes the rope base for sequences past max_position_embeddings %g, which rlx does not follow: import with --max-tokens at most %g (there the frequencies are the default ones), not %d", maxPos, maxPos, s.maxTokens)
 			return
 		}
+	case "mrope":
+		// Qwen2-VL's M-RoPE as first published (rope_scaling type
+		// "mrope"): text has equal positions in its three sections, so
+		// it rotates as the default rope.
 	case "yarn":
 		s.readYarn(c, sub)
 	case "longrope":
@@ -214,7 +218,7 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		if legacy {
 			name = "rope_scaling"
 		}
-		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"dynamic\" within max_position_embeddings, \"yarn\" and \"longrope\")", name, kind)
+		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"dynamic\" within max_position_embeddings, \"yarn\", \"longrope\" and Qwen2-VL's \"mrope\" on text)", name, kind)
 		return
 	}
 	sub.leftovers("rope_type " + kind)

@@ -145,7 +145,7 @@ func TestLongRope(t *testing.T) {
 		{`{"rope_type": "dynamic", "rope_theta": 10000.0, "factor": 0.5}`,
 			`rope_type "dynamic" needs a finite factor of at least 1, got 0.5`},
 		{`{"rope_type": "ntk", "rope_theta": 10000.0, "factor": 4}`,
-			`has rope_type "ntk", which is not supported (rlx implements "default", "linear", "llama3", "dynamic" within max_position_embeddings, "yarn" and "longrope")`},
+			`has rope_type "ntk", which is not supported (rlx implements "default", "linear", "llama3", "dynamic" within max_position_embeddings, "yarn", "longrope" and Qwen2-VL's "mrope" on text)`},
 	} {
 		if _, err := specOf(t, ropeConfig(tc.rope)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.rope, err, tc.want)

@@ -305,6 +305,29 @@ def specs():
             layer_types=["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"],
             rope_parameters=dict(rope_type="default", rope_theta=50000.0),
         ), torch.float32, False),
+        # Qwen2.5-VL and Qwen3-VL on text: M-RoPE with every section at
+        # the token's position; a one-block vision tower that text never
+        # reaches.
+        ("qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", "Qwen2_5_VLConfig", dict(
+            text_config=dict(
+                {k: v for k, v in COMMON.items() if k not in ("head_dim", "attention_bias")}, **PHI3_TOKENS,
+                tie_word_embeddings=False,
+                use_sliding_window=False,
+                rope_parameters=dict(rope_type="default", rope_theta=1000000.0, mrope_section=[2, 3, 3])),
+            vision_config=dict(depth=1, hidden_size=16, intermediate_size=32, num_heads=2, out_hidden_size=64,
+                               fullatt_block_indexes=[0]),
+            tie_word_embeddings=False,
+        ), torch.float32, False),
+        ("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLConfig", dict(
+            text_config=dict(
+                COMMON, **PHI3_TOKENS,
+                tie_word_embeddings=False,
+                rope_parameters=dict(rope_type="default", rope_theta=1000000.0, mrope_section=[3, 3, 2],
+                                     mrope_interleaved=True)),
+            vision_config=dict(depth=1, hidden_size=16, intermediate_size=32, num_heads=2, out_hidden_size=64,
+                               num_position_embeddings=16, deepstack_visual_indexes=[0]),
+            tie_word_embeddings=False,
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -332,6 +355,8 @@ def make_config(cls, kw):
         # which the retry below must not see.
         return cls(**copy.deepcopy(kw))
     except Exception as first:  # retried with the older spelling below
+        if "rope_parameters" not in kw:
+            raise
         kw = dict(kw)
         rp = dict(kw.pop("rope_parameters"))
         if "full_attention" in rp:
