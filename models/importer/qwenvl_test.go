@@ -66,7 +66,7 @@ func TestQwenVLTextModels(t *testing.T) {
 	// As first published: one config, the text model under model.
 	dir = t.TempDir()
 	cfg := fixtureConfig(t, "qwen2", map[string]any{"rope_parameters": nil, "rope_theta": 1000000.0,
-		"rope_scaling": map[string]any{"type": "mrope", "mrope_section": []int{2, 3, 3}},
+		"rope_scaling":  map[string]any{"type": "mrope", "mrope_section": []int{2, 3, 3}},
 		"vision_config": map[string]any{"depth": 1, "hidden_size": 16}, "vision_token_id": 151654})
 	for k, v := range vlTokens {
 		cfg[k] = v
