@@ -74,10 +74,12 @@ func FuzzImportGGUF(f *testing.F) {
 	if err := next.W.WriteFile(nextPath); err != nil {
 		f.Fatal(err)
 	}
-	// Gemma 2's caps and Phi-3's LongRoPE tensors (stop 56), and YaRN's
-	// keys (stop 57), converted from their transformers fixtures.
+	// Gemma 2's caps and Phi-3's LongRoPE tensors (stop 56), YaRN's
+	// keys (stop 57), and stop 61's windows, LayerNorms and fused
+	// projections (olmo2 with a window, cohere2, exaone4, glm4),
+	// converted from their transformers fixtures.
 	paths := []string{"testdata/gguf/qwen3-q8_0.gguf", nextPath, "testdata/gguf/qwen2-q8_0.gguf", "testdata/gguf/phi3-q8_0.gguf"}
-	for _, name := range []string{"gemma2", "phi3_longrope_long", "qwen2_yarn"} {
+	for _, name := range []string{"gemma2", "phi3_longrope_long", "qwen2_yarn", "olmo3", "cohere2", "exaone4", "glm4"} {
 		path := filepath.Join(f.TempDir(), name+".gguf")
 		if err := os.WriteFile(path, convertToGGUF(f, loadFixture(f, name).dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)
