@@ -19,7 +19,8 @@ func Architectures() []string {
 	return []string{"Gemma2ForCausalLM", "Gemma3ForCausalLM", "Gemma3ForConditionalGeneration", "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM",
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
-		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration"}
+		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
+		"Lfm2ForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -306,6 +307,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		if s.arch == "Cohere2ForCausalLM" {
 			s.readCohere2Windows(c)
 		}
+	case "Lfm2ForCausalLM":
+		s.readLfm2(c)
 	case "Ernie4_5ForCausalLM":
 		// ERNIE 4.5 (the dense 0.3B): Llama with rope's pairs adjacent and
 		// use_bias putting a bias on every projection (false as
@@ -520,6 +523,88 @@ func (s *spec) readMistral(c *config) {
 	c.reject("attention_bias", "false")
 	s.readWindow(c)
 	s.allFull()
+}
+
+// readLfm2 reads LFM2 (Liquid AI): layer_types of "conv" (a gated short
+// convolution over conv_L_cache inputs) and "full_attention" (GQA with
+// per-head q/k RMSNorms, rope), RMSNorms of norm_eps before each mixer
+// and MLP, a SwiGLU MLP whose width block_auto_adjust_ff_dim derives
+// from intermediate_size (⅔ of it, × block_ffn_dim_multiplier, rounded
+// up to block_multiple_of), a tied head (tie_embedding as first
+// published). The fields that only set up training are read and left.
+func (s *spec) readLfm2(c *config) {
+	if _, ok := c.raw["tie_word_embeddings"]; !ok {
+		c.setDefault("tie_word_embeddings", string(orDefault(c.raw["tie_embedding"], "true")))
+	}
+	c.used["tie_embedding"] = true
+	s.readCommon(c, 1.0)
+	if c.err != nil {
+		return
+	}
+	s.eps = c.float("norm_eps", c.float("block_norm_eps", 1e-5))
+	c.reject("conv_bias", "false")
+	c.reject("block_use_swiglu", "true")
+	c.reject("use_pos_enc", "true")
+	for _, f := range []string{"block_mlp_init_scale", "block_out_init_scale", "block_use_xavier_init", "conv_use_xavier_init",
+		"block_dim", "block_ff_dim", "conv_dim", "conv_dim_out", "num_heads", "theta"} {
+		c.used[f] = true // training set-up, or a copy of a field read above
+	}
+	if auto := c.bool("block_auto_adjust_ff_dim", false); auto {
+		ff := int(2 * float64(s.ffn) / 3)
+		if m := c.float("block_ffn_dim_multiplier", 1); m != 1 {
+			ff = int(m * float64(ff))
+		}
+		multiple := c.int("block_multiple_of", 256, false)
+		if multiple == 0 {
+			c.fail("field \"block_multiple_of\" must be positive")
+			return
+		}
+		s.ffn = multiple * ((ff + multiple - 1) / multiple)
+	} else {
+		c.used["block_ffn_dim_multiplier"], c.used["block_multiple_of"] = true, true
+	}
+	s.shortConv = c.int("conv_L_cache", 3, false)
+	if s.shortConv < 2 {
+		c.fail("field \"conv_L_cache\" = %d: rlx needs a window of at least 2", s.shortConv)
+		return
+	}
+	s.qkNorm = true
+	s.readLayerTypes(c, fullAttention, shortConvLayer)
+	if v, ok := c.get("full_attn_idxs"); ok && c.err == nil {
+		// The first published configs' list of the attention layers,
+		// beside layer_types (or in its place).
+		var idx []int
+		if err := json.Unmarshal(v, &idx); err != nil {
+			c.fail("field \"full_attn_idxs\" = %s is not a list of layer indices", v)
+			return
+		}
+		if _, given := c.raw["layer_types"]; !given {
+			for i := range s.layerTypes {
+				s.layerTypes[i] = shortConvLayer
+			}
+		}
+		for _, i := range idx {
+			if i < 0 || i >= s.layers {
+				c.fail("field \"full_attn_idxs\" names layer %d of %d", i, s.layers)
+				return
+			}
+			s.layerTypes[i] = fullAttention
+		}
+		for i, t := range s.layerTypes {
+			if (t == fullAttention) != slices.Contains(idx, i) {
+				c.fail("field \"full_attn_idxs\" = %s disagrees with layer_types at layer %d (%s)", v, i, t)
+				return
+			}
+		}
+	}
+}
+
+// orDefault is v, or def where v is absent.
+func orDefault(v json.RawMessage, def string) json.RawMessage {
+	if v == nil {
+		return json.RawMessage(def)
+	}
+	return v
 }
 
 // readQwen2 reads Qwen2's text model: q, k and v projections always with

@@ -36,6 +36,7 @@ var ggufArch = map[string]string{
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
+	"Lfm2ForCausalLM": "lfm2",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -113,7 +114,20 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("feed_forward_length"), uint32(s.ffn))
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	w.Add(key("attention.head_count_kv"), uint32(s.kvHeads))
+	if s.shortConv > 0 {
+		// LFM2Model.set_gguf_parameters: kv heads a layer, 0 for the
+		// short convolutions, and their window.
+		kv := make([]uint32, s.layers)
+		for i, lt := range s.layerTypes {
+			if lt == fullAttention {
+				kv[i] = uint32(s.kvHeads)
+			}
+		}
+		w.Add(key("attention.head_count_kv"), kv)
+		w.Add(key("shortconv.l_cache"), uint32(s.shortConv))
+	} else {
+		w.Add(key("attention.head_count_kv"), uint32(s.kvHeads))
+	}
 	w.Add(key("attention.key_length"), uint32(s.headDim))
 	w.Add(key("attention.value_length"), uint32(s.headDim))
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
@@ -300,6 +314,11 @@ var hfToGGUF = map[string]string{
 	"mlp.gate.weight": "ffn_gate_inp.weight", "mlp.shared_expert_gate.weight": "ffn_gate_inp_shexp.weight",
 	"mlp.shared_expert.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_expert.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_expert.down_proj.weight": "ffn_down_shexp.weight",
+	// LFM2's.
+	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight",
+	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
+	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
+	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
 }
 
 // keptF32 are the GGUF tensors llama.cpp does not quantise.
@@ -322,6 +341,8 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		return []converted{{"output.weight", shape, v, true}}
 	case "model.norm.weight":
 		return []converted{{"output_norm.weight", shape, plusOne(s, v), false}}
+	case "model.embedding_norm.weight": // LFM2's final norm, under the converter's name
+		return []converted{{"token_embd_norm.weight", shape, v, false}}
 	}
 	m := layerName.FindStringSubmatch(name)
 	if m == nil {
@@ -436,7 +457,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	if s.zeroCentred && rest != "linear_attn.norm.weight" && (regexp.MustCompile(`norm\.weight$`).MatchString(rest)) {
 		v = plusOne(s, v)
 	}
-	if rest == "linear_attn.conv1d.weight" {
+	if rest == "linear_attn.conv1d.weight" || rest == "conv.conv.weight" {
 		shape = []int{shape[0], shape[2]}
 	}
 	return []converted{{blk + gname, shape, v, len(shape) >= 2 && !keptF32[gname]}}

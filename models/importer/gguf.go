@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -51,6 +51,7 @@ var ggufKeys = []string{
 	"attention.scale",                      // granite: scores × this (1/√head_dim when absent)
 	"logit_scale",                          // granite: the logits ÷ this; command-r, cohere2: × this
 	"n_deepstack_layers",                   // qwen3vl: the vision tower's features added to early layers at image tokens
+	"shortconv.l_cache",                    // lfm2: the short convolution's window
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -392,6 +393,30 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 				s.noRope[i] = !slides
 			}
 		}
+	case "lfm2":
+		// llama.cpp's lfm2: the layers whose attention.head_count_kv is
+		// 0 are gated short convolutions over shortconv.l_cache inputs,
+		// the others GQA with per-head q/k norms; the final norm is
+		// token_embd_norm (the converter's name for it).
+		s.qkNorm = true
+		s.shortConv = m.uint("shortconv.l_cache", 0, true)
+		kv, _ := f.Get(m.key("attention.head_count_kv"))
+		arr, ok := kv.([]any)
+		if !ok || len(arr) != s.layers {
+			m.fail("%s must list each of the %d layers' kv heads (0 for a short convolution)", m.key("attention.head_count_kv"), s.layers)
+			break
+		}
+		s.layerTypes = make([]string, s.layers)
+		for i, x := range arr {
+			s.layerTypes[i] = fullAttention
+			if fmt.Sprint(x) == "0" {
+				s.layerTypes[i] = shortConvLayer
+			}
+		}
+		if s.shortConv < 2 {
+			m.fail("%s = %d: rlx needs a window of at least 2", m.key("shortconv.l_cache"), s.shortConv)
+		}
+		n.finalNorm = "token_embd_norm.weight"
 	case "ernie4_5":
 		// llama.cpp's ernie4_5: llama's layout with adjacent-pair rope,
 		// which transformers' ERNIE 4.5 has too (the converter does not

@@ -103,6 +103,10 @@ func (g *builder) model() {
 				continue
 			}
 			x = g.add(x, g.residualScaled(a))
+		} else if s.layerTypes[i] == shortConvLayer {
+			g.at(p + "conv")
+			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
+			x = g.add(x, g.shortConvBlock(i, h))
 		} else {
 			g.at(p + "gdn")
 			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
@@ -196,6 +200,24 @@ func (g *builder) norm(name string, d int) *ir.Value {
 		w = g.add(g.scalar(1), w)
 	}
 	return w
+}
+
+// shortConvBlock is LFM2's gated short convolution of layer i: in_proj
+// gives B, C and x (in that order); B·x enters a causal depthwise conv
+// over the last shortConv inputs (the state holds the shortConv − 1
+// before this one), C gates its output, out_proj maps it back.
+func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	e, kk := s.hidden, s.shortConv
+	bcx := g.linear(h, g.n.of(i, roleConvIn), 3*e, e)
+	bx := g.mul(g.slice(bcx, 1, 0, e), g.slice(bcx, 1, 2*e, e))
+	p := fmt.Sprintf("l%d.", i)
+	state := g.input(p+"conv_state", []int64{1, int64(kk - 1), int64(e)}, g.f32)
+	window := g.concat(1, state, g.reshape(bx, 1, 1, e))
+	g.output(p+"conv_state", g.slice(window, 1, 1, kk-1))
+	taps := g.transpose(g.weight(g.n.of(i, roleShortConv), e, kk), 1, 0)
+	conv := g.sum(g.mul(window, taps), false, 1)
+	return g.linear(g.mul(g.slice(bcx, 1, e, e), conv), g.n.of(i, roleConvOut), e, e)
 }
 
 // denseMLP is layer i's SwiGLU block, its gate and up projections

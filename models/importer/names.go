@@ -55,6 +55,10 @@ const (
 	roleSharedUp          = "sh_up"
 	roleSharedDown        = "sh_down"
 	roleSharedRouter      = "sh_router"
+	// LFM2's gated short convolution.
+	roleConvIn    = "conv_in"    // [B; C; x] rows
+	roleShortConv = "short_conv" // the depthwise taps
+	roleConvOut   = "conv_out"
 )
 
 // naming maps roles to a checkpoint's tensor names.
@@ -127,6 +131,19 @@ func hfNamesOf(arch string) naming {
 		n.layer[rolePostFFNNorm] = p + "post_feedforward_layernorm.weight"
 		delete(n.layer, roleAttnNorm)
 		delete(n.layer, roleFFNNorm)
+	}
+	if arch == "Lfm2ForCausalLM" {
+		// operator_norm before the mixer, ffn_norm before the MLP
+		// (feed_forward: w1 the gate, w3 up, w2 down), the final norm
+		// embedding_norm.
+		p := "model.layers.%d."
+		n.finalNorm = "model.embedding_norm.weight"
+		n.layer[roleAttnNorm] = p + "operator_norm.weight"
+		n.layer[roleFFNNorm] = p + "ffn_norm.weight"
+		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = p+"feed_forward.w1.weight", p+"feed_forward.w3.weight", p+"feed_forward.w2.weight"
+		n.layer[roleO] = p + "self_attn.out_proj.weight"
+		n.layer[roleQNorm], n.layer[roleKNorm] = p+"self_attn.q_layernorm.weight", p+"self_attn.k_layernorm.weight"
+		n.layer[roleConvIn], n.layer[roleShortConv], n.layer[roleConvOut] = p+"conv.in_proj.weight", p+"conv.conv.weight", p+"conv.out_proj.weight"
 	}
 	if arch == "Glm4ForCausalLM" {
 		// input_layernorm, post_self_attn_layernorm after attention,
@@ -202,6 +219,7 @@ func ggufNames(ffnNorm string) naming {
 			roleExpertGate: p + "ffn_gate_exps.weight", roleExpertUp: p + "ffn_up_exps.weight", roleExpertDown: p + "ffn_down_exps.weight",
 			roleSharedGate: p + "ffn_gate_shexp.weight", roleSharedUp: p + "ffn_up_shexp.weight",
 			roleSharedDown: p + "ffn_down_shexp.weight", roleSharedRouter: p + "ffn_gate_inp_shexp.weight",
+			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
 		},
 	}
 }

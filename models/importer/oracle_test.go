@@ -154,6 +154,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	}
 	keys := make([][][]float64, s.layers)
 	vals := make([][][]float64, s.layers)
+	convIn := make([][][]float64, s.layers) // LFM2: each conv layer's B·x so far
 	var logits [][]float64
 	for pos, tok := range tokens {
 		x := append([]float64(nil), embed[tok*s.hidden:(tok+1)*s.hidden]...)
@@ -174,93 +175,97 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			residual = s.residualScale
 		}
 		for l := range s.layers {
-			// Gemma 3's sliding layers: their window and rope base.
-			invFreq, window, attn := s.invFreq, s.window, s.ropeAttn
-			if s.longInvFreq != nil && pos >= s.longFrom {
-				invFreq = s.longInvFreq // LongRoPE past the original context
-			}
-			if s.sliding != nil && !s.sliding[l] {
-				window = 0
-			} else if s.localInvFreq != nil {
-				invFreq, attn = s.localInvFreq, 0
-			}
-			h := x // OLMo 2: no norm before attention or the MLP
-			if !s.postNorms {
-				h = norm(x, load(n.of(l, roleAttnNorm)))
-			}
-			q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
-			k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
-			v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
-			if s.qkNormWhole { // OLMo 2: over the whole projections
-				q, k = rms(q, load(n.of(l, roleQNorm))), rms(k, load(n.of(l, roleKNorm)))
-			}
-			if s.qkNorm {
-				qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
+			if s.layerTypes[l] == shortConvLayer {
+				oracleShortConv(s, x, convIn, l, func(role string) []float64 { return load(n.of(l, role)) }, norm)
+			} else {
+				// Gemma 3's sliding layers: their window and rope base.
+				invFreq, window, attn := s.invFreq, s.window, s.ropeAttn
+				if s.longInvFreq != nil && pos >= s.longFrom {
+					invFreq = s.longInvFreq // LongRoPE past the original context
+				}
+				if s.sliding != nil && !s.sliding[l] {
+					window = 0
+				} else if s.localInvFreq != nil {
+					invFreq, attn = s.localInvFreq, 0
+				}
+				h := x // OLMo 2: no norm before attention or the MLP
+				if !s.postNorms {
+					h = norm(x, load(n.of(l, roleAttnNorm)))
+				}
+				q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
+				k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
+				v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
+				if s.qkNormWhole { // OLMo 2: over the whole projections
+					q, k = rms(q, load(n.of(l, roleQNorm))), rms(k, load(n.of(l, roleKNorm)))
+				}
+				if s.qkNorm {
+					qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
+					for hh := range heads {
+						copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], qn))
+					}
+					for hh := range kvh {
+						copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
+					}
+				}
+				if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
+					rope(q, heads, pos, invFreq, attn)
+					rope(k, kvh, pos, invFreq, attn)
+				}
+				keys[l] = append(keys[l], k)
+				vals[l] = append(vals[l], v)
+				att := make([]float64, heads*d)
+				first := 0 // the first row a sliding window keeps
+				if window > 0 {
+					first = max(0, pos-window+1)
+				}
+				scale := 1 / math.Sqrt(float64(d))
+				if s.attnScale != 0 {
+					scale = s.attnScale // Gemma: query_pre_attn_scalar^−½
+				}
 				for hh := range heads {
-					copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], qn))
-				}
-				for hh := range kvh {
-					copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
-				}
-			}
-			if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
-				rope(q, heads, pos, invFreq, attn)
-				rope(k, kvh, pos, invFreq, attn)
-			}
-			keys[l] = append(keys[l], k)
-			vals[l] = append(vals[l], v)
-			att := make([]float64, heads*d)
-			first := 0 // the first row a sliding window keeps
-			if window > 0 {
-				first = max(0, pos-window+1)
-			}
-			scale := 1 / math.Sqrt(float64(d))
-			if s.attnScale != 0 {
-				scale = s.attnScale // Gemma: query_pre_attn_scalar^−½
-			}
-			for hh := range heads {
-				g := hh / (heads / kvh)
-				qh := q[hh*d : (hh+1)*d]
-				scores := make([]float64, pos+1-first)
-				best := math.Inf(-1)
-				for j := range scores {
-					var dot float64
-					for i, qv := range qh {
-						dot += qv * keys[l][first+j][g*d+i]
+					g := hh / (heads / kvh)
+					qh := q[hh*d : (hh+1)*d]
+					scores := make([]float64, pos+1-first)
+					best := math.Inf(-1)
+					for j := range scores {
+						var dot float64
+						for i, qv := range qh {
+							dot += qv * keys[l][first+j][g*d+i]
+						}
+						scores[j] = dot * scale
+						if c := s.attnSoftcap; c != 0 { // Gemma 2
+							scores[j] = c * math.Tanh(scores[j]/c)
+						}
+						best = math.Max(best, scores[j])
 					}
-					scores[j] = dot * scale
-					if c := s.attnSoftcap; c != 0 { // Gemma 2
-						scores[j] = c * math.Tanh(scores[j]/c)
+					var sum float64
+					for j := range scores {
+						scores[j] = math.Exp(scores[j] - best)
+						sum += scores[j]
 					}
-					best = math.Max(best, scores[j])
-				}
-				var sum float64
-				for j := range scores {
-					scores[j] = math.Exp(scores[j] - best)
-					sum += scores[j]
-				}
-				for j, p := range scores {
-					for i := range d {
-						att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
+					for j, p := range scores {
+						for i := range d {
+							att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
+						}
 					}
 				}
-			}
-			o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
-			if s.sandwich || s.postNorms {
-				o = norm(o, load(n.of(l, rolePostAttnNorm)))
-			}
-			if s.parallel {
-				// Cohere: x + attention + MLP of the one norm.
-				y := swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+				o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
+				if s.sandwich || s.postNorms {
+					o = norm(o, load(n.of(l, rolePostAttnNorm)))
+				}
+				if s.parallel {
+					// Cohere: x + attention + MLP of the one norm.
+					y := swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+					for i := range x {
+						x[i] = x[i] + o[i] + y[i]
+					}
+					continue
+				}
 				for i := range x {
-					x[i] = x[i] + o[i] + y[i]
+					x[i] += residual * o[i]
 				}
-				continue
 			}
-			for i := range x {
-				x[i] += residual * o[i]
-			}
-			h = x
+			h := x
 			if !s.postNorms {
 				h = norm(x, load(n.of(l, roleFFNNorm)))
 			}
@@ -319,6 +324,35 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		logits = append(logits, out)
 	}
 	return logits
+}
+
+// oracleShortConv adds LFM2's gated short convolution of layer l to x:
+// out(C · conv(B·x)) over the last shortConv values of B·x (convIn[l],
+// zeros before the first), B, C and x from in_proj of the operator norm.
+func oracleShortConv(s *spec, x []float64, convIn [][][]float64, l int, load func(role string) []float64, norm func(x, w []float64) []float64) {
+	h := norm(x, load(roleAttnNorm))
+	bcx := matvec(load(roleConvIn), h, nil)
+	e := s.hidden
+	bx := make([]float64, e)
+	for i := range bx {
+		bx[i] = bcx[i] * bcx[2*e+i]
+	}
+	convIn[l] = append(convIn[l], bx)
+	taps := load(roleShortConv) // [e, shortConv]
+	y := make([]float64, e)
+	for i := range y {
+		var acc float64
+		for t := range s.shortConv {
+			if j := len(convIn[l]) - s.shortConv + t; j >= 0 {
+				acc += convIn[l][j][i] * taps[i*s.shortConv+t]
+			}
+		}
+		y[i] = bcx[e+i] * acc
+	}
+	o := matvec(load(roleConvOut), y, nil)
+	for i := range x {
+		x[i] += o[i]
+	}
 }
 
 // matvec is W·x (+ b) for W [rows, len(x)].

@@ -11,6 +11,7 @@ import (
 const (
 	fullAttention   = "full_attention"
 	linearAttention = "linear_attention"
+	shortConvLayer  = "conv" // LFM2's gated short convolution
 )
 
 // Bounds on what a config.json or GGUF metadata may ask for, checked as
@@ -34,7 +35,7 @@ type spec struct {
 	ffn                     int
 	eps                     float64
 	tied                    bool
-	layerTypes              []string // per layer: fullAttention or linearAttention
+	layerTypes              []string // per layer: fullAttention, linearAttention or shortConvLayer
 	qkNorm                  bool     // per-head RMSNorm of q and k (Qwen3 and later)
 	gatedAttention          bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
 	zeroCentred             bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
@@ -68,6 +69,7 @@ type spec struct {
 	layerNorm                 bool    // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
 	parallel                  bool    // Cohere: attention and the MLP read one norm of x, both added to it
 	logitMul                  float64 // Cohere: logits × this (logit_scale); 0: none
+	shortConv                 int     // LFM2: the short convolution's window (conv_L_cache)
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 }

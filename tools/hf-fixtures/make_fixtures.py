@@ -328,6 +328,18 @@ def specs():
                                num_position_embeddings=16, deepstack_visual_indexes=[0]),
             tie_word_embeddings=False,
         ), torch.float32, False),
+        # LFM2: gated short convolutions (window 3) in layers 0 and 2,
+        # attention with per-head q/k norms in 1 and 3; the MLP's width
+        # auto-adjusted (⅔ of 96, a multiple of 32: 64).
+        ("lfm2", "Lfm2ForCausalLM", "Lfm2Config", dict(
+            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            norm_eps=1e-5, conv_L_cache=3, conv_bias=False,
+            layer_types=["conv", "full_attention", "conv", "full_attention"],
+            block_auto_adjust_ff_dim=True, block_multiple_of=32, block_ffn_dim_multiplier=1.0,
+            tie_word_embeddings=True, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,

@@ -1,0 +1,100 @@
+package importer
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// lfm2Config is a tiny LFM2 config as transformers writes it: short
+// convolutions (window 3) in layers 0 and 2, attention in 1 and 3, the
+// MLP's width auto-adjusted from 96 to 64.
+var lfm2Config = map[string]any{
+	"architectures": []string{"Lfm2ForCausalLM"}, "model_type": "lfm2", "vocab_size": 256, "hidden_size": 64,
+	"intermediate_size": 96, "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2,
+	"max_position_embeddings": 512, "norm_eps": 1e-5, "conv_L_cache": 3, "conv_bias": false,
+	"layer_types":              []string{"conv", "full_attention", "conv", "full_attention"},
+	"block_auto_adjust_ff_dim": true, "block_multiple_of": 32, "block_ffn_dim_multiplier": 1.0,
+	"tie_word_embeddings": true, "rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e6},
+}
+
+// writeLfm2 writes a checkpoint of lfm2Config with weights drawn N(0,
+// 0.08) (norms about 1, the conv taps N(0, 0.3)) into a new directory.
+func writeLfm2(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeConfig(t, dir, lfm2Config)
+	rng := rand.New(rand.NewPCG(61, 2))
+	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	add := func(name string, base, std float64, shape ...int) {
+		n := 1
+		for _, d := range shape {
+			n *= d
+		}
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(base + std*rng.NormFloat64())
+		}
+		var err error
+		if st.Tensors[name], err = tensor.FromFloat32(tensor.F32, shape, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("model.embed_tokens.weight", 0, 0.08, 256, 64)
+	add("model.embedding_norm.weight", 1, 0.08, 64)
+	for l, kind := range []string{"conv", "attn", "conv", "attn"} {
+		p := "model.layers." + string(rune('0'+l)) + "."
+		add(p+"operator_norm.weight", 1, 0.08, 64)
+		add(p+"ffn_norm.weight", 1, 0.08, 64)
+		add(p+"feed_forward.w1.weight", 0, 0.08, 64, 64)
+		add(p+"feed_forward.w3.weight", 0, 0.08, 64, 64)
+		add(p+"feed_forward.w2.weight", 0, 0.08, 64, 64)
+		if kind == "conv" {
+			add(p+"conv.in_proj.weight", 0, 0.08, 192, 64)
+			add(p+"conv.conv.weight", 0, 0.3, 64, 1, 3)
+			add(p+"conv.out_proj.weight", 0, 0.08, 64, 64)
+			continue
+		}
+		add(p+"self_attn.q_proj.weight", 0, 0.08, 64, 64)
+		add(p+"self_attn.k_proj.weight", 0, 0.08, 32, 64)
+		add(p+"self_attn.v_proj.weight", 0, 0.08, 32, 64)
+		add(p+"self_attn.out_proj.weight", 0, 0.08, 64, 64)
+		add(p+"self_attn.q_layernorm.weight", 1, 0.08, 16)
+		add(p+"self_attn.k_layernorm.weight", 1, 0.08, 16)
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return dir
+}
+
+// TestLfm2: an LFM2 checkpoint decodes as the oracle does (its short
+// convolutions' state carried over twelve tokens), reading every
+// tensor, and its GGUF form (llama.cpp's lfm2: head_count_kv 0 for the
+// convolution layers, shortconv.l_cache, token_embd_norm) decodes the
+// same, in F32 and, against its dequantised weights, in Q8_0.
+func TestLfm2(t *testing.T) {
+	dir := writeLfm2(t)
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128, 3, 64, 7, 31}
+	want, m := importAndCheck(t, dir, tokens)
+	if m.Arch != "Lfm2ForCausalLM" {
+		t.Errorf("arch %q", m.Arch)
+	}
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ffn != 64 || s.shortConv != 3 || !s.tied || s.eps != 1e-5 {
+		t.Errorf("spec: ffn %d, window %d, tied %v, eps %g", s.ffn, s.shortConv, s.tied, s.eps)
+	}
+	got, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, 0, false), nil), tokens)
+	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("lfm2 F32 GGUF against safetensors: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+	}
+	q8, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, false), nil), tokens)
+	dq, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, true), nil), tokens)
+	if rel, _ := agreement(q8, dq); rel > 1e-5 {
+		t.Errorf("lfm2 Q8_0 GGUF against its dequantised weights: %.3g (tolerance 1e-5)", rel)
+	}
+}
