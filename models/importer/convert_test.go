@@ -36,7 +36,7 @@ var ggufArch = map[string]string{
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
-	"Lfm2ForCausalLM": "lfm2",
+	"Lfm2ForCausalLM": "lfm2", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -65,6 +65,10 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
+	}
+	var byType map[string]json.RawMessage // OLMo 3's: the full layers' rope, as the file's rope keys
+	if json.Unmarshal(raw["rope_parameters"], &byType) == nil && byType["full_attention"] != nil {
+		raw["rope_parameters"] = byType["full_attention"]
 	}
 	for _, key := range []string{"rope_parameters", "rope_scaling"} {
 		var p ropeScaling
@@ -330,7 +334,7 @@ var keptF32 = map[string]bool{
 func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32, experts map[string][][]float32) []converted {
 	// A vision-language checkpoint: the text model's tensors as a causal
 	// LM's; the vision tower goes to llama.cpp's separate mmproj file.
-	if strings.HasPrefix(name, "model.visual.") {
+	if strings.HasPrefix(name, "model.visual.") || strings.HasPrefix(name, "visual.") {
 		return nil
 	}
 	name = strings.Replace(name, "model.language_model.", "model.", 1)
