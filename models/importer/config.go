@@ -20,7 +20,7 @@ func Architectures() []string {
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
-		"Lfm2ForCausalLM"}
+		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -309,6 +309,48 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		}
 	case "Lfm2ForCausalLM":
 		s.readLfm2(c)
+	case "OlmoeForCausalLM":
+		// OLMoE: Llama's pre-norms with OLMo 2's q/k norms over the whole
+		// projections, and every layer routing over num_experts experts
+		// of intermediate_size rows (softmax, top num_experts_per_tok,
+		// renormalised only under norm_topk_prob, false by default).
+		if v, ok := c.raw["intermediate_size"]; ok {
+			c.setDefault("moe_intermediate_size", string(v))
+		}
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		c.reject("clip_qkv", "null")
+		s.qkNormWhole = true
+		s.allFull()
+		s.readMoE(c, false, false)
+	case "SeedOssForCausalLM":
+		// Seed-OSS: Llama with biases on q, k and v (attention_bias,
+		// true by default) and on the output projection only under
+		// attention_out_bias (false by default).
+		c.setDefault("attention_bias", "true")
+		s.readCommon(c, 1.0)
+		if c.bool("attention_bias", true) {
+			s.qkvBias = biasRequired
+		}
+		if c.bool("attention_out_bias", false) {
+			s.oBias = biasRequired
+		}
+		c.reject("mlp_bias", "false")
+		c.used["residual_dropout"] = true // training only
+		s.allFull()
+	case "ArceeForCausalLM":
+		// Arcee (AFM): Llama whose MLP is down(relu(up(x))²), no gate.
+		c.setDefault("hidden_act", `"relu2"`)
+		if c.str("hidden_act", "relu2") != "relu2" {
+			c.fail("field \"hidden_act\" = %q is not supported for ArceeForCausalLM (rlx implements \"relu2\" only)", c.str("hidden_act", ""))
+			break
+		}
+		delete(c.raw, "hidden_act")
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		c.reject("mlp_bias", "false")
+		s.reluSquared = true
+		s.allFull()
 	case "Ernie4_5ForCausalLM":
 		// ERNIE 4.5 (the dense 0.3B): Llama with rope's pairs adjacent and
 		// use_bias putting a bias on every projection (false as

@@ -36,7 +36,7 @@ var ggufArch = map[string]string{
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
-	"Lfm2ForCausalLM": "lfm2", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -82,7 +82,7 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool {
-	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite"
+	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "arcee"
 }
 
 // converted is one tensor of the GGUF being written.

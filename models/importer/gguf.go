@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -417,6 +417,25 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			m.fail("%s = %d: rlx needs a window of at least 2", m.key("shortconv.l_cache"), s.shortConv)
 		}
 		n.finalNorm = "token_embd_norm.weight"
+	case "olmoe":
+		// llama.cpp's olmoe: llama's pre-norms (neox rope), q and k
+		// normalised over their whole projections, every layer routing,
+		// the chosen weights not renormalised.
+		s.qkNormWhole = true
+		s.allFull()
+		m.readMoE(s, false, false)
+	case "seed_oss":
+		// llama.cpp's seed_oss: q, k and v biases where the file has
+		// them, none on the output projection; neox rope.
+		s.qkvBias = biasIfPresent
+		s.allFull()
+	case "arcee":
+		// llama.cpp's arcee: llama's layout (q and k permuted for its
+		// "normal" rope) with a relu² MLP of ffn_up and ffn_down.
+		s.ropeStyle = graph.RopeGPTJ
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+		s.reluSquared = true
+		s.allFull()
 	case "ernie4_5":
 		// llama.cpp's ernie4_5: llama's layout with adjacent-pair rope,
 		// which transformers' ERNIE 4.5 has too (the converter does not

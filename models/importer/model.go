@@ -224,6 +224,10 @@ func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
 // separate or fused (Phi-3's gate_up_proj: the gate's rows, then up's).
 func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	s := g.s
+	if s.reluSquared {
+		r := g.unary(graph.ReluName, g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden))
+		return g.linear(g.mul(r, r), g.n.of(i, roleDown), s.hidden, s.ffn)
+	}
 	if !s.fusedGateUp {
 		return g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}

@@ -293,6 +293,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						y[i] += g * sh[i]
 					}
 				}
+			} else if s.reluSquared { // Arcee: down(relu(up(h))²)
+				u := matvec(load(n.of(l, roleUp)), h, nil)
+				for i, v := range u {
+					u[i] = math.Max(v, 0) * math.Max(v, 0)
+				}
+				y = matvec(load(n.of(l, roleDown)), u, nil)
 			} else if s.geluTanh {
 				y = gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			} else {

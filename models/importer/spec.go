@@ -70,6 +70,7 @@ type spec struct {
 	parallel                  bool    // Cohere: attention and the MLP read one norm of x, both added to it
 	logitMul                  float64 // Cohere: logits × this (logit_scale); 0: none
 	shortConv                 int     // LFM2: the short convolution's window (conv_L_cache)
+	reluSquared               bool    // Arcee: the MLP is down(relu(up(x))²), no gate
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 }

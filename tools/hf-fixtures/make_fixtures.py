@@ -340,6 +340,28 @@ def specs():
             tie_word_embeddings=True, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
+        # OLMoE: OLMo 2's whole-projection q/k norms with Llama's
+        # pre-norms, 8 experts of 32 rows, top 2, not renormalised.
+        ("olmoe", "OlmoeForCausalLM", "OlmoeConfig", dict(
+            {k: v for k, v in COMMON.items() if k not in ("head_dim", "intermediate_size")}, **PHI3_TOKENS,
+            intermediate_size=32, num_experts=8, num_experts_per_tok=2, norm_topk_prob=False,
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
+        # Seed-OSS: q/k/v biases, none on the output projection.
+        ("seed_oss", "SeedOssForCausalLM", "SeedOssConfig", dict(
+            COMMON, **PHI3_TOKENS,
+            attention_bias=True, attention_out_bias=False, mlp_bias=False,
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=10000000.0),
+        ), torch.float32, False),
+        # Arcee (AFM): a relu² MLP with no gate.
+        ("arcee", "ArceeForCausalLM", "ArceeConfig", dict(
+            COMMON, **PHI3_TOKENS,
+            hidden_act="relu2", mlp_bias=False,
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
