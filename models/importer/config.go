@@ -337,6 +337,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		}
 		c.reject("mlp_bias", "false")
 		c.used["residual_dropout"] = true // training only
+		c.used["pretraining_tp"] = true   // a config field SeedOssForCausalLM never reads
 		s.allFull()
 	case "ArceeForCausalLM":
 		// Arcee (AFM): Llama whose MLP is down(relu(up(x))²), no gate.

@@ -18,7 +18,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"qwen2": 0.03, "mistral": 0.03, "mixtral": 0.15, "phi3": 0.03, "qwen2_moe": 0.15, "qwen3_moe": 0.15, "gemma3": 0.03, "llama_bias": 0.03,
 	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03, "qwen2_yarn": 0.03, "smollm3": 0.05, "granite": 0.05, "olmo2": 0.05,
 	"olmo3": 0.05, "glm4": 0.05, "exaone4": 0.05, "ernie4_5": 0.05, "cohere": 0.05, "cohere2": 0.05,
-	"qwen2_5_vl": 0.05, "qwen3_vl": 0.05, "lfm2": 0.05}
+	"qwen2_5_vl": 0.05, "qwen3_vl": 0.05, "lfm2": 0.05,
+	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from

@@ -41,7 +41,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// EXAONE 4's hybrid attention, ERNIE 4.5, Cohere and Cohere 2.
 	"olmo3", "glm4", "exaone4", "ernie4_5", "cohere", "cohere2",
 	// Run 42b: Qwen2.5-VL's and Qwen3-VL's text, LFM2.
-	"qwen2_5_vl", "qwen3_vl", "lfm2"}
+	"qwen2_5_vl", "qwen3_vl", "lfm2",
+	// Run 42c: OLMoE, Seed-OSS, Arcee.
+	"olmoe", "seed_oss", "arcee"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
