@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/builtin"
 	"github.com/rlx-compiler/rlx/dialect/fn"
@@ -342,8 +343,11 @@ func (g *builder) rmsNorm(x, gamma *ir.Value) *ir.Value {
 func (g *builder) hiddenNorm(x *ir.Value, name string) *ir.Value {
 	d := g.s.hidden
 	if g.s.layerNorm {
-		zero := g.broadcast(g.scalar(0), d)
-		return g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, g.weight(name, d), zero)
+		beta := g.broadcast(g.scalar(0), d)
+		if g.s.normBias {
+			beta = g.weight(strings.TrimSuffix(name, ".weight")+".bias", d)
+		}
+		return g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, g.weight(name, d), beta)
 	}
 	return g.rmsNorm(x, g.norm(name, d))
 }

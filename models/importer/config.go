@@ -20,7 +20,8 @@ func Architectures() []string {
 		"Qwen2MoeForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
-		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM"}
+		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
+		"Starcoder2ForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -309,6 +310,27 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		}
 	case "Lfm2ForCausalLM":
 		s.readLfm2(c)
+	case "Starcoder2ForCausalLM":
+		// StarCoder2: LayerNorms with biases (norm_epsilon), biases on
+		// every projection (use_bias, true by default), an MLP
+		// c_proj(gelu_tanh(c_fc(x))) without a gate, Mistral's sliding
+		// window; the dropouts run in training only.
+		c.setDefault("hidden_act", `"gelu_pytorch_tanh"`)
+		if act := c.str("hidden_act", ""); act != "gelu_pytorch_tanh" {
+			c.fail("field \"hidden_act\" = %q is not supported for Starcoder2ForCausalLM (rlx implements \"gelu_pytorch_tanh\" only)", act)
+			break
+		}
+		delete(c.raw, "hidden_act")
+		s.readCommon(c, 1.0)
+		s.eps = c.float("norm_epsilon", 1e-5)
+		if !c.bool("use_bias", true) {
+			c.fail("field \"use_bias\" = false is not supported (rlx reads StarCoder2 with its biases, as it is published)")
+		}
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		s.layerNorm, s.normBias, s.plainGelu = true, true, true
+		c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
+		s.readWindow(c)
+		s.allFull()
 	case "OlmoeForCausalLM":
 		// OLMoE: Llama's pre-norms with OLMo 2's q/k norms over the whole
 		// projections, and every layer routing over num_experts experts

@@ -36,7 +36,7 @@ var ggufArch = map[string]string{
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
-	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Starcoder2ForCausalLM": "starcoder2", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -171,11 +171,13 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 	}
 	if s.layerNorm {
-		// CommandR2Model's and Cohere2Model's set_gguf_parameters: the
-		// LayerNorm's epsilon and the logit scale (and Cohere 2's window,
-		// below).
+		// CommandR2Model's, Cohere2Model's and StarCoder2Model's
+		// set_gguf_parameters: the LayerNorm's epsilon, the logit scale
+		// (and Cohere 2's window, below).
 		w.Add(key("attention.layer_norm_epsilon"), float32(s.eps))
-		w.Add(key("logit_scale"), float32(s.logitMul))
+		if s.logitMul != 0 {
+			w.Add(key("logit_scale"), float32(s.logitMul))
+		}
 	}
 	if s.arch == "Olmo3ForCausalLM" || s.arch == "Exaone4ForCausalLM" || s.arch == "Cohere2ForCausalLM" {
 		// Olmo2Model's and Exaone4Model's set_gguf_parameters: the window
@@ -318,6 +320,9 @@ var hfToGGUF = map[string]string{
 	"mlp.gate.weight": "ffn_gate_inp.weight", "mlp.shared_expert_gate.weight": "ffn_gate_inp_shexp.weight",
 	"mlp.shared_expert.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_expert.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_expert.down_proj.weight": "ffn_down_shexp.weight",
+	// StarCoder2's.
+	"input_layernorm.bias": "attn_norm.bias", "mlp.c_fc.weight": "ffn_up.weight", "mlp.c_fc.bias": "ffn_up.bias",
+	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
 	// LFM2's.
 	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight",
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
@@ -345,6 +350,8 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		return []converted{{"output.weight", shape, v, true}}
 	case "model.norm.weight":
 		return []converted{{"output_norm.weight", shape, plusOne(s, v), false}}
+	case "model.norm.bias":
+		return []converted{{"output_norm.bias", shape, v, false}}
 	case "model.embedding_norm.weight": // LFM2's final norm, under the converter's name
 		return []converted{{"token_embd_norm.weight", shape, v, false}}
 	}
@@ -449,6 +456,8 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		if !ok {
 			gname, ok = hfToGGUF[rest]
 		}
+	case rest == "post_attention_layernorm.bias":
+		gname, ok = "ffn_norm.bias", true
 	case rest == "post_attention_layernorm.weight":
 		gname, ok = "ffn_norm.weight", true
 		if s.keyHeads > 0 {

@@ -8,7 +8,8 @@
 // GraniteForCausalLM, Olmo2ForCausalLM, Olmo3ForCausalLM,
 // Glm4ForCausalLM, Exaone4ForCausalLM, Ernie4_5ForCausalLM,
 // CohereForCausalLM, Cohere2ForCausalLM, Lfm2ForCausalLM,
-// OlmoeForCausalLM, SeedOssForCausalLM, ArceeForCausalLM and the text
+// OlmoeForCausalLM, SeedOssForCausalLM, ArceeForCausalLM,
+// Starcoder2ForCausalLM and the text
 // model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
@@ -17,7 +18,7 @@
 // (GGUF: gemma2, gemma3, llama, phi3,
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
-// qwen3vl, lfm2, olmoe, seed_oss, arcee).
+// qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

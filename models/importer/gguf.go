@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -417,6 +417,17 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			m.fail("%s = %d: rlx needs a window of at least 2", m.key("shortconv.l_cache"), s.shortConv)
 		}
 		n.finalNorm = "token_embd_norm.weight"
+	case "starcoder2":
+		// llama.cpp's starcoder2: LayerNorms with biases
+		// (attention.layer_norm_epsilon), biases on every projection and
+		// on ffn_up and ffn_down, gelu without a gate; neox rope.
+		s.layerNorm, s.normBias, s.plainGelu = true, true, true
+		s.eps = m.float("attention.layer_norm_epsilon", 1e-5)
+		if !(s.eps >= 0) || math.IsInf(s.eps, 0) {
+			m.fail("%s = %g: rlx needs a finite, non-negative epsilon", m.key("attention.layer_norm_epsilon"), s.eps)
+		}
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		s.allFull()
 	case "olmoe":
 		// llama.cpp's olmoe: llama's pre-norms (neox rope), q and k
 		// normalised over their whole projections, every layer routing,

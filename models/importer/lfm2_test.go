@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -21,52 +22,59 @@ var lfm2Config = map[string]any{
 	"tie_word_embeddings": true, "rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e6},
 }
 
+// drawn is one tensor of a drawn checkpoint: N(base, std) elements.
+type drawn struct {
+	name      string
+	base, std float64
+	shape     []int
+}
+
+// drawCheckpoint writes config and tensors drawn as listed (seeded) into
+// a new directory: a checkpoint of an architecture no fixture has.
+func drawCheckpoint(t *testing.T, config map[string]any, tensors []drawn) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeConfig(t, dir, config)
+	rng := rand.New(rand.NewPCG(61, 2))
+	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	for _, d := range tensors {
+		n := 1
+		for _, k := range d.shape {
+			n *= k
+		}
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(d.base + d.std*rng.NormFloat64())
+		}
+		var err error
+		if st.Tensors[d.name], err = tensor.FromFloat32(tensor.F32, d.shape, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return dir
+}
+
 // writeLfm2 writes a checkpoint of lfm2Config with weights drawn N(0,
 // 0.08) (norms about 1, the conv taps N(0, 0.3)) into a new directory.
 func writeLfm2(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	writeConfig(t, dir, lfm2Config)
-	rng := rand.New(rand.NewPCG(61, 2))
-	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
-	add := func(name string, base, std float64, shape ...int) {
-		n := 1
-		for _, d := range shape {
-			n *= d
-		}
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = float32(base + std*rng.NormFloat64())
-		}
-		var err error
-		if st.Tensors[name], err = tensor.FromFloat32(tensor.F32, shape, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add("model.embed_tokens.weight", 0, 0.08, 256, 64)
-	add("model.embedding_norm.weight", 1, 0.08, 64)
+	ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"model.embedding_norm.weight", 1, 0.08, []int{64}}}
 	for l, kind := range []string{"conv", "attn", "conv", "attn"} {
-		p := "model.layers." + string(rune('0'+l)) + "."
-		add(p+"operator_norm.weight", 1, 0.08, 64)
-		add(p+"ffn_norm.weight", 1, 0.08, 64)
-		add(p+"feed_forward.w1.weight", 0, 0.08, 64, 64)
-		add(p+"feed_forward.w3.weight", 0, 0.08, 64, 64)
-		add(p+"feed_forward.w2.weight", 0, 0.08, 64, 64)
+		p := fmt.Sprintf("model.layers.%d.", l)
+		ts = append(ts, drawn{p + "operator_norm.weight", 1, 0.08, []int{64}}, drawn{p + "ffn_norm.weight", 1, 0.08, []int{64}},
+			drawn{p + "feed_forward.w1.weight", 0, 0.08, []int{64, 64}}, drawn{p + "feed_forward.w3.weight", 0, 0.08, []int{64, 64}},
+			drawn{p + "feed_forward.w2.weight", 0, 0.08, []int{64, 64}})
 		if kind == "conv" {
-			add(p+"conv.in_proj.weight", 0, 0.08, 192, 64)
-			add(p+"conv.conv.weight", 0, 0.3, 64, 1, 3)
-			add(p+"conv.out_proj.weight", 0, 0.08, 64, 64)
+			ts = append(ts, drawn{p + "conv.in_proj.weight", 0, 0.08, []int{192, 64}}, drawn{p + "conv.conv.weight", 0, 0.3, []int{64, 1, 3}},
+				drawn{p + "conv.out_proj.weight", 0, 0.08, []int{64, 64}})
 			continue
 		}
-		add(p+"self_attn.q_proj.weight", 0, 0.08, 64, 64)
-		add(p+"self_attn.k_proj.weight", 0, 0.08, 32, 64)
-		add(p+"self_attn.v_proj.weight", 0, 0.08, 32, 64)
-		add(p+"self_attn.out_proj.weight", 0, 0.08, 64, 64)
-		add(p+"self_attn.q_layernorm.weight", 1, 0.08, 16)
-		add(p+"self_attn.k_layernorm.weight", 1, 0.08, 16)
+		ts = append(ts, drawn{p + "self_attn.q_proj.weight", 0, 0.08, []int{64, 64}}, drawn{p + "self_attn.k_proj.weight", 0, 0.08, []int{32, 64}},
+			drawn{p + "self_attn.v_proj.weight", 0, 0.08, []int{32, 64}}, drawn{p + "self_attn.out_proj.weight", 0, 0.08, []int{64, 64}},
+			drawn{p + "self_attn.q_layernorm.weight", 1, 0.08, []int{16}}, drawn{p + "self_attn.k_layernorm.weight", 1, 0.08, []int{16}})
 	}
-	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
-	return dir
+	return drawCheckpoint(t, lfm2Config, ts)
 }
 
 // TestLfm2: an LFM2 checkpoint decodes as the oracle does (its short

@@ -224,6 +224,11 @@ func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
 // separate or fused (Phi-3's gate_up_proj: the gate's rows, then up's).
 func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	s := g.s
+	if s.plainGelu {
+		// StarCoder2: c_proj(gelu_tanh(c_fc(h))), both with biases.
+		u := g.biased(g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden), i, roleUpBias, biasRequired, s.ffn)
+		return g.biased(g.linear(g.unary(graph.GeluTanhName, u), g.n.of(i, roleDown), s.hidden, s.ffn), i, roleDownBias, biasRequired, s.hidden)
+	}
 	if s.reluSquared {
 		r := g.unary(graph.ReluName, g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden))
 		return g.linear(g.mul(r, r), g.n.of(i, roleDown), s.hidden, s.ffn)

@@ -59,6 +59,9 @@ const (
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
 	roleConvOut   = "conv_out"
+	// StarCoder2's MLP biases.
+	roleUpBias   = "up_bias"
+	roleDownBias = "down_bias"
 )
 
 // naming maps roles to a checkpoint's tensor names.
@@ -145,6 +148,12 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleQNorm], n.layer[roleKNorm] = p+"self_attn.q_layernorm.weight", p+"self_attn.k_layernorm.weight"
 		n.layer[roleConvIn], n.layer[roleShortConv], n.layer[roleConvOut] = p+"conv.in_proj.weight", p+"conv.conv.weight", p+"conv.out_proj.weight"
 	}
+	if arch == "Starcoder2ForCausalLM" {
+		// mlp.c_fc (up) and mlp.c_proj (down), with biases.
+		p := "model.layers.%d."
+		n.layer[roleUp], n.layer[roleDown] = p+"mlp.c_fc.weight", p+"mlp.c_proj.weight"
+		n.layer[roleUpBias], n.layer[roleDownBias] = p+"mlp.c_fc.bias", p+"mlp.c_proj.bias"
+	}
 	if arch == "Glm4ForCausalLM" {
 		// input_layernorm, post_self_attn_layernorm after attention,
 		// post_attention_layernorm before the MLP (as Llama's), and
@@ -220,6 +229,7 @@ func ggufNames(ffnNorm string) naming {
 			roleSharedGate: p + "ffn_gate_shexp.weight", roleSharedUp: p + "ffn_up_shexp.weight",
 			roleSharedDown: p + "ffn_down_shexp.weight", roleSharedRouter: p + "ffn_gate_inp_shexp.weight",
 			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
+			roleUpBias: p + "ffn_up.bias", roleDownBias: p + "ffn_down.bias",
 		},
 	}
 }

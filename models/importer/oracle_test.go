@@ -122,6 +122,17 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return out
 	}
+	// normNamed is norm by the weight name, plus StarCoder2's LayerNorm
+	// bias (the name with .bias).
+	normNamed := func(x []float64, name string) []float64 {
+		out := norm(x, load(name))
+		if s.normBias {
+			for i, b := range load(strings.TrimSuffix(name, ".weight") + ".bias") {
+				out[i] += b
+			}
+		}
+		return out
+	}
 	bias := func(layer int, role string) []float64 {
 		if name := n.of(layer, role); has(name) {
 			return load(name)
@@ -190,7 +201,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				}
 				h := x // OLMo 2: no norm before attention or the MLP
 				if !s.postNorms {
-					h = norm(x, load(n.of(l, roleAttnNorm)))
+					h = normNamed(x, n.of(l, roleAttnNorm))
 				}
 				q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
 				k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
@@ -251,7 +262,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				}
 				o := matvec(load(n.of(l, roleO)), att, bias(l, roleOBias))
 				if s.sandwich || s.postNorms {
-					o = norm(o, load(n.of(l, rolePostAttnNorm)))
+					o = normNamed(o, n.of(l, rolePostAttnNorm))
 				}
 				if s.parallel {
 					// Cohere: x + attention + MLP of the one norm.
@@ -267,7 +278,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			}
 			h := x
 			if !s.postNorms {
-				h = norm(x, load(n.of(l, roleFFNNorm)))
+				h = normNamed(x, n.of(l, roleFFNNorm))
 			}
 			var y []float64
 			if s.experts > 0 && s.moeLayer[l] {
@@ -293,6 +304,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						y[i] += g * sh[i]
 					}
 				}
+			} else if s.plainGelu { // StarCoder2: c_proj(gelu_tanh(c_fc(h) + b)) + b
+				u := matvec(load(n.of(l, roleUp)), h, load(n.of(l, roleUpBias)))
+				for i, v := range u {
+					u[i] = 0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))
+				}
+				y = matvec(load(n.of(l, roleDown)), u, load(n.of(l, roleDownBias)))
 			} else if s.reluSquared { // Arcee: down(relu(up(h))²)
 				u := matvec(load(n.of(l, roleUp)), h, nil)
 				for i, v := range u {
@@ -305,13 +322,13 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			}
 			if s.sandwich || s.postNorms {
-				y = norm(y, load(n.of(l, rolePostFFNNorm)))
+				y = normNamed(y, n.of(l, rolePostFFNNorm))
 			}
 			for i := range x {
 				x[i] += residual * y[i]
 			}
 		}
-		out := matvec(head, norm(x, load(n.finalNorm)), nil)
+		out := matvec(head, normNamed(x, n.finalNorm), nil)
 		if c := s.finalSoftcap; c != 0 { // Gemma 2
 			for i, v := range out {
 				out[i] = c * math.Tanh(v/c)

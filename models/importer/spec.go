@@ -71,6 +71,8 @@ type spec struct {
 	logitMul                  float64 // Cohere: logits × this (logit_scale); 0: none
 	shortConv                 int     // LFM2: the short convolution's window (conv_L_cache)
 	reluSquared               bool    // Arcee: the MLP is down(relu(up(x))²), no gate
+	normBias                  bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
+	plainGelu                 bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 }

@@ -362,6 +362,15 @@ def specs():
             tie_word_embeddings=False,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0),
         ), torch.float32, False),
+        # StarCoder2: LayerNorms with biases, biases everywhere, a
+        # gelu_tanh MLP without a gate (c_fc, c_proj).
+        ("starcoder2", "Starcoder2ForCausalLM", "Starcoder2Config", dict(
+            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            norm_epsilon=1e-5, use_bias=True, hidden_act="gelu_pytorch_tanh", sliding_window=None,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=100000.0),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
