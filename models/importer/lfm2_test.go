@@ -96,13 +96,22 @@ func TestLfm2(t *testing.T) {
 	if s.ffn != 64 || s.shortConv != 3 || !s.tied || s.eps != 1e-5 {
 		t.Errorf("spec: ffn %d, window %d, tied %v, eps %g", s.ffn, s.shortConv, s.tied, s.eps)
 	}
+	checkGGUFForms(t, dir, tokens, want)
+}
+
+// checkGGUFForms converts the checkpoint in dir to GGUF as llama.cpp's
+// converter does and decodes tokens: the F32 file within 1e-5 of want
+// (the safetensors' logits) with the same arg-max, the Q8_0 file within
+// 1e-5 of the F32 file of its dequantised weights.
+func checkGGUFForms(t *testing.T, dir string, tokens []int, want *tensor.Tensor) {
+	t.Helper()
 	got, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, 0, false), nil), tokens)
 	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
-		t.Errorf("lfm2 F32 GGUF against safetensors: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+		t.Errorf("F32 GGUF against safetensors: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
 	}
 	q8, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, false), nil), tokens)
 	dq, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, true), nil), tokens)
 	if rel, _ := agreement(q8, dq); rel > 1e-5 {
-		t.Errorf("lfm2 Q8_0 GGUF against its dequantised weights: %.3g (tolerance 1e-5)", rel)
+		t.Errorf("Q8_0 GGUF against its dequantised weights: %.3g (tolerance 1e-5)", rel)
 	}
 }

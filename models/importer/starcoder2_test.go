@@ -3,8 +3,6 @@ package importer
 import (
 	"fmt"
 	"testing"
-
-	"github.com/rlx-compiler/rlx/runtime/gguf"
 )
 
 // TestStarcoder2: a drawn StarCoder2 checkpoint (LayerNorms with biases,
@@ -41,13 +39,5 @@ func TestStarcoder2(t *testing.T) {
 	dir := drawCheckpoint(t, config, ts)
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	want, _ := importAndCheck(t, dir, tokens)
-	got, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, 0, false), nil), tokens)
-	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
-		t.Errorf("starcoder2 F32 GGUF against safetensors: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
-	}
-	q8, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, false), nil), tokens)
-	dq, _ := decodeGGUF(t, editKV(t, convertToGGUF(t, dir, gguf.Q8_0, true), nil), tokens)
-	if rel, _ := agreement(q8, dq); rel > 1e-5 {
-		t.Errorf("starcoder2 Q8_0 GGUF against its dequantised weights: %.3g (tolerance 1e-5)", rel)
-	}
+	checkGGUFForms(t, dir, tokens, want)
 }
