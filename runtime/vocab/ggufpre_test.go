@@ -3,11 +3,13 @@ package vocab
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // ggufSplit returns the pieces the GGUF pre-tokeniser name splits text
@@ -326,4 +328,38 @@ func TestPreSplitLibrary(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzGGUFPreSplit: every regex of every GGUF pre-tokeniser rlx encodes
+// with splits any valid UTF-8 text into non-empty pieces that put
+// together give the text back (a Split with behavior Isolated keeps the
+// matches and the text between them), without panicking.
+func FuzzGGUFPreSplit(f *testing.F) {
+	for _, s := range []string{"", "Hello, world!", "1234567 apples", "  \n\t x", "数学是科学的语言。", "can't WON'T", "a\u0301b", "٣٤٥٦"} {
+		f.Add(s)
+	}
+	var splitters []*splitter
+	for _, name := range slices.Sorted(maps.Keys(ggufPre)) {
+		for _, pattern := range ggufPre[name].patterns {
+			sp, err := newSplitter(pattern)
+			if err != nil {
+				f.Fatalf("%s: %v", name, err)
+			}
+			splitters = append(splitters, sp)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		for _, sp := range splitters {
+			pieces := sp.split(text)
+			if slices.Contains(pieces, "") {
+				t.Fatalf("%q: an empty piece in %q", text, pieces)
+			}
+			if got := strings.Join(pieces, ""); got != text {
+				t.Fatalf("%q: the pieces %q give back %q", text, pieces, got)
+			}
+		}
+	})
 }
