@@ -252,13 +252,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// apply it.
 		// transformers 5 keys the rope by layer type: taken apart here,
 		// before readCommon reads a single rope.
-		var byType map[string]json.RawMessage
-		if params := c.object("rope_parameters"); params != nil {
-			if _, ok := params[fullAttention]; ok {
-				byType = params
-				delete(c.raw, "rope_parameters")
-			}
-		}
+		byType := takeRopeByType(c)
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		s.postNorms, s.qkNormWhole = true, true
@@ -315,19 +309,13 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// every projection (use_bias, true by default), an MLP
 		// c_proj(gelu_tanh(c_fc(x))) without a gate, Mistral's sliding
 		// window; the dropouts run in training only.
-		c.setDefault("hidden_act", `"gelu_pytorch_tanh"`)
-		if act := c.str("hidden_act", ""); act != "gelu_pytorch_tanh" {
-			c.fail("field \"hidden_act\" = %q is not supported for Starcoder2ForCausalLM (rlx implements \"gelu_pytorch_tanh\" only)", act)
-			break
-		}
-		delete(c.raw, "hidden_act")
+		s.layerNorm, s.normBias, s.plainGelu = true, true, true
 		s.readCommon(c, 1.0)
 		s.eps = c.float("norm_epsilon", 1e-5)
 		if !c.bool("use_bias", true) {
 			c.fail("field \"use_bias\" = false is not supported (rlx reads StarCoder2 with its biases, as it is published)")
 		}
 		s.qkvBias, s.oBias = biasRequired, biasRequired
-		s.layerNorm, s.normBias, s.plainGelu = true, true, true
 		c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
 		s.readWindow(c)
 		s.allFull()
@@ -363,16 +351,10 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.allFull()
 	case "ArceeForCausalLM":
 		// Arcee (AFM): Llama whose MLP is down(relu(up(x))²), no gate.
-		c.setDefault("hidden_act", `"relu2"`)
-		if c.str("hidden_act", "relu2") != "relu2" {
-			c.fail("field \"hidden_act\" = %q is not supported for ArceeForCausalLM (rlx implements \"relu2\" only)", c.str("hidden_act", ""))
-			break
-		}
-		delete(c.raw, "hidden_act")
+		s.reluSquared = true
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		c.reject("mlp_bias", "false")
-		s.reluSquared = true
 		s.allFull()
 	case "Ernie4_5ForCausalLM":
 		// ERNIE 4.5 (the dense 0.3B): Llama with rope's pairs adjacent and
@@ -533,8 +515,8 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	s.tied = c.bool("tie_word_embeddings", false)
 	if s.geluTanh {
 		c.used["hidden_act"] = true // Gemma reads hidden_activation
-	} else if act := c.str("hidden_act", "silu"); act != "silu" {
-		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"silu\" only)", act)
+	} else if want := s.mlpActivation(); c.str("hidden_act", want) != want {
+		c.fail("field \"hidden_act\" = %q is not supported (rlx implements %q only)", c.str("hidden_act", want), want)
 	}
 	c.reject("quantization_config")
 	// Sliding-window attention, which older configs of these families
@@ -779,11 +761,8 @@ func (s *spec) readGemma(c *config, version int) {
 	// transformers 5 keys the rope by layer type: taken apart here, before
 	// readCommon reads a single rope.
 	var byType map[string]json.RawMessage
-	if params := c.object("rope_parameters"); params != nil && version == 3 {
-		if _, ok := params["full_attention"]; ok {
-			byType = params
-			delete(c.raw, "rope_parameters")
-		}
+	if version == 3 {
+		byType = takeRopeByType(c)
 	}
 	s.readCommon(c, 1.0)
 	if c.err != nil {
@@ -858,6 +837,18 @@ func (s *spec) ropeOf(c *config, byType map[string]json.RawMessage, layerType st
 	return t.invFreq
 }
 
+// takeRopeByType takes transformers 5's rope_parameters keyed by layer
+// type (Gemma 3's, OLMo 3's) out of c, before readCommon reads a single
+// rope; nil where the config's rope is not keyed so.
+func takeRopeByType(c *config) map[string]json.RawMessage {
+	params := c.object("rope_parameters")
+	if _, ok := params[fullAttention]; !ok {
+		return nil
+	}
+	delete(c.raw, "rope_parameters")
+	return params
+}
+
 // ropeEntry reads one layer type's entry of rope_parameters keyed by
 // layer type (Gemma 3's, OLMo 3's) as a model's one rope, over s's
 // rotary dim: a spec holding only its rope (nil when c has failed).
@@ -907,7 +898,6 @@ func (s *spec) readOlmo3Rope(c *config, byType map[string]json.RawMessage) {
 		s.theta, s.invFreq, s.ropeAttn = full.theta, full.invFreq, full.ropeAttn
 		s.longInvFreq, s.longFrom = full.longInvFreq, full.longFrom
 		s.localInvFreq = s.ropeOf(c, byType, "sliding_attention")
-		s.theta = full.theta
 		return
 	}
 	if base := ropeFrequencies(s.theta, s.rotaryDim); s.ropeAttn != 0 || s.longInvFreq != nil || !slices.Equal(base, s.invFreq) {
@@ -1050,11 +1040,7 @@ func (s *spec) readExaone4Windows(c *config) {
 			}
 		}
 	}
-	s.sliding = sliding
-	s.noRope = make([]bool, s.layers)
-	for i, slides := range sliding {
-		s.noRope[i] = !slides
-	}
+	s.sliding, s.noRope = sliding, globalNoPE(sliding)
 	s.setWindow(w)
 }
 
@@ -1073,11 +1059,10 @@ func (s *spec) readCohere2Windows(c *config) {
 		sliding = slidingEvery(s.layers, c.int("sliding_window_pattern", 4, false))
 	}
 	c.used["sliding_window_pattern"] = true
-	s.noRope = make([]bool, s.layers)
-	for i, slides := range sliding {
-		s.noRope[i] = !slides || w == 0
+	s.sliding, s.noRope = sliding, globalNoPE(sliding)
+	if w == 0 {
+		s.noRope = slices.Repeat([]bool{true}, s.layers) // no window: no layer rotates
 	}
-	s.sliding = sliding
 	s.setWindow(w)
 }
 

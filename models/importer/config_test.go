@@ -509,3 +509,36 @@ func TestCohereErnieConfigs(t *testing.T) {
 		}
 	}
 }
+
+// TestStop61ConfigErrors: the config fields stop 61's architectures
+// refuse, each named in its error, and LFM2's first published
+// full_attn_idxs (the attention layers, in place of layer_types or
+// beside them).
+func TestStop61ConfigErrors(t *testing.T) {
+	const sizes = `"hidden_size": 64, "num_hidden_layers": 4, "vocab_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2,
+	  "head_dim": 16, "intermediate_size": 96`
+	lfm2 := `{"architectures": ["Lfm2ForCausalLM"], ` + sizes
+	s, err := specOf(t, lfm2+`, "full_attn_idxs": [1, 3]}`)
+	if err != nil || !slices.Equal(s.layerTypes, []string{shortConvLayer, fullAttention, shortConvLayer, fullAttention}) {
+		t.Errorf("full_attn_idxs [1, 3]: %v, layer types %v", err, s.layerTypes)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{lfm2 + `, "full_attn_idxs": [4]}`, `"full_attn_idxs" names layer 4 of 4`},
+		{lfm2 + `, "full_attn_idxs": "all"}`, `"full_attn_idxs" = "all" is not a list of layer indices`},
+		{lfm2 + `, "block_auto_adjust_ff_dim": true, "block_multiple_of": 0}`, `"block_multiple_of" must be positive`},
+		{lfm2 + `, "conv_L_cache": 1}`, `"conv_L_cache" = 1: rlx needs a window of at least 2`},
+		{lfm2 + `, "conv_bias": true}`, `"conv_bias" = true is not supported`},
+		{`{"architectures": ["Starcoder2ForCausalLM"], ` + sizes + `, "use_bias": false}`, `"use_bias" = false is not supported`},
+		{`{"architectures": ["Starcoder2ForCausalLM"], ` + sizes + `, "hidden_act": "gelu"}`, `"hidden_act" = "gelu" is not supported (rlx implements "gelu_pytorch_tanh" only)`},
+		{`{"architectures": ["ArceeForCausalLM"], ` + sizes + `, "hidden_act": "silu"}`, `"hidden_act" = "silu" is not supported (rlx implements "relu2" only)`},
+		{`{"architectures": ["OlmoeForCausalLM"], ` + sizes + `, "num_experts": 4, "num_experts_per_tok": 2, "clip_qkv": 8}`, `"clip_qkv" = 8 is not supported`},
+		{`{"architectures": ["SeedOssForCausalLM"], ` + sizes + `, "mlp_bias": true}`, `"mlp_bias" = true is not supported`},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+	if s, err := specOf(t, `{"architectures": ["SeedOssForCausalLM"], `+sizes+`, "attention_out_bias": true}`); err != nil || s.oBias != biasRequired || s.qkvBias != biasRequired {
+		t.Errorf("Seed-OSS with attention_out_bias: %v", err)
+	}
+}

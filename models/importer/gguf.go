@@ -136,12 +136,32 @@ func (m *ggufMeta) uintOrMax(k string, def int) int {
 	if !ok {
 		return def
 	}
-	arr, isArr := v.([]any)
-	if !isArr {
+	if _, isArr := v.([]any); !isArr {
 		return m.uint(k, def, false)
 	}
+	vals, ok := m.perLayer(k)
+	if !ok {
+		return def
+	}
 	best := 0
-	for _, x := range arr {
+	for _, n := range vals {
+		best = max(best, n)
+	}
+	return best
+}
+
+// perLayer reads a key holding an array of integers, one a layer, each
+// in [0, maxSize]; false (the first error recorded) where it is missing,
+// not such an array, or holds another value.
+func (m *ggufMeta) perLayer(k string) ([]int, bool) {
+	v, _ := m.f.Get(m.key(k))
+	arr, isArr := v.([]any)
+	if !isArr {
+		m.fail("metadata key %s is not an array of integers, one a layer", m.key(k))
+		return nil, false
+	}
+	vals := make([]int, len(arr))
+	for i, x := range arr {
 		var n float64
 		switch y := x.(type) {
 		case uint32:
@@ -152,15 +172,15 @@ func (m *ggufMeta) uintOrMax(k string, def int) int {
 			n = float64(y)
 		default:
 			m.fail("metadata key %s holds %T values, want integers", m.key(k), x)
-			return def
+			return nil, false
 		}
 		if n < 0 || n > maxSize {
 			m.fail("metadata key %s holds %g, want an integer in [0, %d]", m.key(k), n, maxSize)
-			return def
+			return nil, false
 		}
-		best = max(best, int(n))
+		vals[i] = int(n)
 	}
-	return best
+	return vals, true
 }
 
 func (m *ggufMeta) float(k string, def float64) float64 {
@@ -357,10 +377,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.allFull()
 		if s.layers == 64 {
 			s.sliding = slidingEvery(s.layers, 4)
-			s.noRope = make([]bool, s.layers)
-			for i, slides := range s.sliding {
-				s.noRope[i] = !slides
-			}
+			s.noRope = globalNoPE(s.sliding)
 			s.setWindow(m.uint("attention.sliding_window", 4096, false))
 		} else {
 			s.window = 0 // llama.cpp reads the key but slides nothing
@@ -388,10 +405,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.allFull()
 		if arch == "cohere2" {
 			s.sliding = slidingEvery(s.layers, 4)
-			s.noRope = make([]bool, s.layers)
-			for i, slides := range s.sliding {
-				s.noRope[i] = !slides
-			}
+			s.noRope = globalNoPE(s.sliding)
 		}
 	case "lfm2":
 		// llama.cpp's lfm2: the layers whose attention.head_count_kv is
@@ -400,16 +414,17 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// token_embd_norm (the converter's name for it).
 		s.qkNorm = true
 		s.shortConv = m.uint("shortconv.l_cache", 0, true)
-		kv, _ := f.Get(m.key("attention.head_count_kv"))
-		arr, ok := kv.([]any)
-		if !ok || len(arr) != s.layers {
+		kv, ok := m.perLayer("attention.head_count_kv")
+		if ok && len(kv) != s.layers {
 			m.fail("%s must list each of the %d layers' kv heads (0 for a short convolution)", m.key("attention.head_count_kv"), s.layers)
+		}
+		if m.err != nil {
 			break
 		}
 		s.layerTypes = make([]string, s.layers)
-		for i, x := range arr {
+		for i, n := range kv {
 			s.layerTypes[i] = fullAttention
-			if fmt.Sprint(x) == "0" {
+			if n == 0 {
 				s.layerTypes[i] = shortConvLayer
 			}
 		}

@@ -3,6 +3,7 @@ package importer
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,32 @@ func TestOlmo3Windows(t *testing.T) {
 	if s, err := ggufSpec(t, editKV(t, file, map[string]any{"olmo2.rope.scaling.type": "yarn", "olmo2.rope.scaling.factor": float32(4),
 		"olmo2.rope.scaling.original_context_length": uint32(128)})); err != nil || s.ropeAttn == 0 || near(s.invFreq, freqs(500000)) {
 		t.Errorf("YaRN: %v; the global layers' frequencies %v are not scaled or their factor %g is missing", err, s.invFreq, s.ropeAttn)
+	}
+}
+
+// TestStop61GGUFErrors: the GGUF files stop 61's readers refuse, each
+// with the key that says why: GLM-4.1V's M-RoPE sections, a command-r
+// file without logit_scale, an lfm2 file whose kv heads are one number
+// (no layer is then a convolution) or list too few layers, and a short
+// convolution's window under 2.
+func TestStop61GGUFErrors(t *testing.T) {
+	glm4 := convertToGGUF(t, loadFixture(t, "glm4").dir, 0, false)
+	cohere := convertToGGUF(t, loadFixture(t, "cohere").dir, 0, false)
+	lfm2 := convertToGGUF(t, loadFixture(t, "lfm2").dir, 0, false)
+	for _, tc := range []struct {
+		file  []byte
+		edits map[string]any
+		want  string
+	}{
+		{glm4, map[string]any{"glm4.rope.dimension_sections": []int32{2, 3, 3, 0}}, "glm4.rope.dimension_sections: rlx reads glm4 with its adjacent-pair rope only"},
+		{cohere, map[string]any{"command-r.logit_scale": nil}, "missing key command-r.logit_scale"},
+		{cohere, map[string]any{"command-r.logit_scale": float32(0)}, "command-r.logit_scale = 0"},
+		{lfm2, map[string]any{"lfm2.attention.head_count_kv": uint32(2)}, "lfm2.attention.head_count_kv is not an array of integers, one a layer"},
+		{lfm2, map[string]any{"lfm2.attention.head_count_kv": []uint32{0, 2}}, "lfm2.attention.head_count_kv must list each of the 4 layers' kv heads"},
+		{lfm2, map[string]any{"lfm2.shortconv.l_cache": uint32(1)}, "lfm2.shortconv.l_cache = 1: rlx needs a window of at least 2"},
+	} {
+		if _, err := ggufSpec(t, editKV(t, tc.file, tc.edits)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.edits, err, tc.want)
+		}
 	}
 }

@@ -116,6 +116,29 @@ func slidingEvery(layers, globalEvery int) []bool {
 	return sliding
 }
 
+// globalNoPE is the NoPE layers of a model whose global layers take no
+// rope (EXAONE 4's, Cohere 2's): every layer that does not slide.
+func globalNoPE(sliding []bool) []bool {
+	noRope := make([]bool, len(sliding))
+	for i, slides := range sliding {
+		noRope[i] = !slides
+	}
+	return noRope
+}
+
+// mlpActivation is the config's hidden_act the MLP the spec builds
+// computes: StarCoder2's gate-less gelu_pytorch_tanh, Arcee's relu²,
+// else SwiGLU's silu (Gemma's is read from hidden_activation).
+func (s *spec) mlpActivation() string {
+	switch {
+	case s.plainGelu:
+		return "gelu_pytorch_tanh"
+	case s.reluSquared:
+		return "relu2"
+	}
+	return "silu"
+}
+
 // setWindow takes a sliding window of w tokens; one at least the cache's
 // length masks nothing and is dropped.
 func (s *spec) setWindow(w int) {
