@@ -625,20 +625,20 @@ func (s *spec) readLfm2(c *config) {
 			c.fail("field \"full_attn_idxs\" = %s is not a list of layer indices", v)
 			return
 		}
-		if _, given := c.raw["layer_types"]; !given {
-			for i := range s.layerTypes {
-				s.layerTypes[i] = shortConvLayer
-			}
-		}
+		want := slices.Repeat([]string{shortConvLayer}, s.layers)
 		for _, i := range idx {
 			if i < 0 || i >= s.layers {
 				c.fail("field \"full_attn_idxs\" names layer %d of %d", i, s.layers)
 				return
 			}
-			s.layerTypes[i] = fullAttention
+			want[i] = fullAttention
+		}
+		if _, given := c.raw["layer_types"]; !given {
+			s.layerTypes = want
+			return
 		}
 		for i, t := range s.layerTypes {
-			if (t == fullAttention) != slices.Contains(idx, i) {
+			if t != want[i] {
 				c.fail("field \"full_attn_idxs\" = %s disagrees with layer_types at layer %d (%s)", v, i, t)
 				return
 			}

@@ -523,6 +523,7 @@ func TestStop61ConfigErrors(t *testing.T) {
 		t.Errorf("full_attn_idxs [1, 3]: %v, layer types %v", err, s.layerTypes)
 	}
 	for _, tc := range []struct{ config, want string }{
+		{lfm2 + `, "full_attn_idxs": [1, 3], "layer_types": ["conv", "conv", "conv", "full_attention"]}`, `"full_attn_idxs" = [1, 3] disagrees with layer_types at layer 1`},
 		{lfm2 + `, "full_attn_idxs": [4]}`, `"full_attn_idxs" names layer 4 of 4`},
 		{lfm2 + `, "full_attn_idxs": "all"}`, `"full_attn_idxs" = "all" is not a list of layer indices`},
 		{lfm2 + `, "block_auto_adjust_ff_dim": true, "block_multiple_of": 0}`, `"block_multiple_of" must be positive`},
