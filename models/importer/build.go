@@ -339,7 +339,8 @@ func (g *builder) rmsNorm(x, gamma *ir.Value) *ir.Value {
 }
 
 // hiddenNorm is the norm of a hidden state x [1, hidden] by the weight
-// name: an RMSNorm, or for Cohere a LayerNorm with no bias.
+// name: an RMSNorm, or a LayerNorm (Cohere's with no bias, StarCoder2's
+// with one; Nemotron's LayerNorm1P scales by 1 + w).
 func (g *builder) hiddenNorm(x *ir.Value, name string) *ir.Value {
 	d := g.s.hidden
 	if g.s.layerNorm {
@@ -347,7 +348,7 @@ func (g *builder) hiddenNorm(x *ir.Value, name string) *ir.Value {
 		if g.s.normBias {
 			beta = g.weight(strings.TrimSuffix(name, ".weight")+".bias", d)
 		}
-		return g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, g.weight(name, d), beta)
+		return g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, g.norm(name, d), beta)
 	}
 	return g.rmsNorm(x, g.norm(name, d))
 }

@@ -21,7 +21,7 @@ func Architectures() []string {
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
-		"Starcoder2ForCausalLM"}
+		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -289,7 +289,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// rotate; its global layers take no rope.
 		c.setDefault("tie_word_embeddings", "true")
 		s.readCommon(c, 1.0)
-		s.eps = c.float("layer_norm_eps", 1e-5)
+		s.readLayerNormEps(c, "layer_norm_eps")
 		c.reject("attention_bias", "false")
 		c.reject("use_qk_norm", "false")
 		s.layerNorm, s.parallel = true, true
@@ -311,13 +311,88 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// window; the dropouts run in training only.
 		s.layerNorm, s.normBias, s.plainGelu = true, true, true
 		s.readCommon(c, 1.0)
-		s.eps = c.float("norm_epsilon", 1e-5)
+		s.readLayerNormEps(c, "norm_epsilon")
 		if !c.bool("use_bias", true) {
 			c.fail("field \"use_bias\" = false is not supported (rlx reads StarCoder2 with its biases, as it is published)")
 		}
 		s.qkvBias, s.oBias = biasRequired, biasRequired
 		c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
 		s.readWindow(c)
+		s.allFull()
+	case "PhiForCausalLM":
+		// Phi-1, 1.5 and 2: one LayerNorm with a bias (layer_norm_eps)
+		// before attention and a gelu_new MLP (fc1, fc2) run in
+		// parallel, biases on every projection and on the LM head, rope
+		// on partial_rotary_factor of each head (0.5 by default); the
+		// dropouts run in training only.
+		s.layerNorm, s.normBias, s.parallel, s.plainGelu, s.headBias = true, true, true, true, true
+		s.actName, s.blocksFirst = "gelu_new", true
+		s.readCommon(c, 0.5)
+		s.readLayerNormEps(c, "layer_norm_eps")
+		c.reject("qk_layernorm", "false")
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		c.used["resid_pdrop"], c.used["embd_pdrop"] = true, true
+		s.allFull()
+	case "StableLmForCausalLM":
+		// StableLM 2 (and StableLM 3B 4E1T): LayerNorms with biases
+		// (layer_norm_eps), a SwiGLU MLP, biases on q, k and v under
+		// use_qkv_bias, per-head q/k LayerNorms (a weight a head, no
+		// bias) under qk_layernorm, attention and the MLP in parallel on
+		// one norm under use_parallel_residual, rope on
+		// partial_rotary_factor of each head (0.25 by default).
+		s.layerNorm, s.normBias = true, true
+		s.readCommon(c, 0.25)
+		s.readLayerNormEps(c, "layer_norm_eps")
+		if c.bool("use_qkv_bias", false) {
+			s.qkvBias = biasRequired
+		}
+		s.qkLayerNorm = c.bool("qk_layernorm", false)
+		s.parallel = c.bool("use_parallel_residual", false)
+		c.used["hidden_dropout"] = true
+		s.allFull()
+	case "GPTNeoXForCausalLM":
+		// GPT-NeoX (Pythia): q, k and v fused a head at a time
+		// (query_key_value), biases on every projection (attention_bias,
+		// true by default) and on the MLP's (dense_h_to_4h,
+		// dense_4h_to_h: an erf gelu, no gate), LayerNorms with biases
+		// (layer_norm_eps) before attention and before the MLP, the two
+		// blocks in parallel on x under use_parallel_residual (true by
+		// default), rope on partial_rotary_factor of each head (the
+		// first configs' rotary_pct, 0.25 by default; their
+		// rotary_emb_base is rope_theta).
+		if v, ok := c.raw["rotary_pct"]; ok {
+			c.setDefault("partial_rotary_factor", string(v))
+		}
+		if v, ok := c.raw["rotary_emb_base"]; ok {
+			c.setDefault("rope_theta", string(v))
+		}
+		c.used["rotary_pct"], c.used["rotary_emb_base"] = true, true
+		c.setDefault("hidden_act", `"gelu"`)
+		s.layerNorm, s.normBias, s.plainGelu, s.erfGelu = true, true, true, true
+		s.fusedQKV, s.interleavedQKV = true, true
+		s.readCommon(c, 0.25)
+		s.readLayerNormEps(c, "layer_norm_eps")
+		if s.kvHeads != s.heads {
+			c.fail("num_key_value_heads = %d: GPT-NeoX fuses q, k and v a head at a time, so rlx needs num_attention_heads = %d", s.kvHeads, s.heads)
+		}
+		if c.bool("attention_bias", true) {
+			s.qkvBias, s.oBias = biasRequired, biasRequired
+		}
+		if c.bool("use_parallel_residual", true) {
+			s.parallel, s.parallelNorms, s.blocksFirst = true, true, true
+		}
+		c.used["hidden_dropout"], c.used["classifier_dropout"] = true, true
+		s.allFull()
+	case "NemotronForCausalLM":
+		// Nemotron (Nemotron-4, Minitron): LayerNorm1P (the weight plus
+		// 1, with a bias; norm_eps), a relu² MLP without a gate
+		// (up_proj, down_proj), attention biases under attention_bias,
+		// rope on partial_rotary_factor of each head (0.5 by default).
+		s.layerNorm, s.normBias, s.zeroCentred, s.reluSquared = true, true, true, true
+		s.readCommon(c, 0.5)
+		s.readLayerNormEps(c, "norm_eps")
+		s.readAttentionBias(c)
+		c.reject("mlp_bias", "false")
 		s.allFull()
 	case "OlmoeForCausalLM":
 		// OLMoE: Llama's pre-norms with OLMo 2's q/k norms over the whole
@@ -1095,6 +1170,15 @@ func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
 
 // readAttentionBias reads attention_bias (Llama, Qwen3): biases on the
 // q, k, v and output projections.
+// readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by
+// default): finite and non-negative.
+func (s *spec) readLayerNormEps(c *config, key string) {
+	s.eps = c.float(key, 1e-5)
+	if !(s.eps >= 0) || math.IsInf(s.eps, 0) {
+		c.fail("field %q = %g: rlx needs a finite, non-negative epsilon", key, s.eps)
+	}
+}
+
 func (s *spec) readAttentionBias(c *config) {
 	if c.bool("attention_bias", false) {
 		s.qkvBias, s.oBias = biasRequired, biasRequired

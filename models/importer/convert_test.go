@@ -36,7 +36,8 @@ var ggufArch = map[string]string{
 	"Qwen3_5MoeForConditionalGeneration": "qwen35moe", "SmolLM3ForCausalLM": "smollm3",
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
-	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Starcoder2ForCausalLM": "starcoder2", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Starcoder2ForCausalLM": "starcoder2", "PhiForCausalLM": "phi2", "StableLmForCausalLM": "stablelm",
+	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -179,6 +180,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("logit_scale"), float32(s.logitMul))
 		}
 	}
+	if arch == "gptneox" {
+		// GPTNeoXModel.set_gguf_parameters.
+		w.Add(key("use_parallel_residual"), s.parallel)
+	}
 	if s.arch == "Olmo3ForCausalLM" || s.arch == "Exaone4ForCausalLM" || s.arch == "Cohere2ForCausalLM" {
 		// Olmo2Model's and Exaone4Model's set_gguf_parameters: the window
 		// (llama.cpp's loaders fix the pattern, every fourth layer global).
@@ -266,6 +271,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		for _, p := range parts {
 			data = append(data, p...)
 		}
+		if m := regexp.MustCompile(`^model\.layers\.(\d+)\.self_attn\.([qk])_norm$`).FindStringSubmatch(name); m != nil {
+			out = append(out, converted{name: "blk." + m[1] + ".attn_" + m[2] + "_norm.weight", shape: []int{len(parts), s.headDim}, data: data})
+			continue
+		}
 		m := regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.experts\.(\w+)_proj\.weight$`).FindStringSubmatch(name)
 		n, k := s.moeFFN, s.hidden
 		if m[2] == "down" {
@@ -320,6 +329,13 @@ var hfToGGUF = map[string]string{
 	"mlp.gate.weight": "ffn_gate_inp.weight", "mlp.shared_expert_gate.weight": "ffn_gate_inp_shexp.weight",
 	"mlp.shared_expert.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_expert.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_expert.down_proj.weight": "ffn_down_shexp.weight",
+	// Phi-2's, GPT-NeoX's.
+	"self_attn.dense.weight": "attn_output.weight", "self_attn.dense.bias": "attn_output.bias",
+	"mlp.fc1.weight": "ffn_up.weight", "mlp.fc1.bias": "ffn_up.bias", "mlp.fc2.weight": "ffn_down.weight", "mlp.fc2.bias": "ffn_down.bias",
+	"attention.query_key_value.weight": "attn_qkv.weight", "attention.query_key_value.bias": "attn_qkv.bias",
+	"attention.dense.weight": "attn_output.weight", "attention.dense.bias": "attn_output.bias",
+	"mlp.dense_h_to_4h.weight": "ffn_up.weight", "mlp.dense_h_to_4h.bias": "ffn_up.bias",
+	"mlp.dense_4h_to_h.weight": "ffn_down.weight", "mlp.dense_4h_to_h.bias": "ffn_down.bias",
 	// StarCoder2's.
 	"input_layernorm.bias": "attn_norm.bias", "mlp.c_fc.weight": "ffn_up.weight", "mlp.c_fc.bias": "ffn_up.bias",
 	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
@@ -343,14 +359,17 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		return nil
 	}
 	name = strings.Replace(name, "model.language_model.", "model.", 1)
+	name = strings.Replace(name, "gpt_neox.layers.", "model.layers.", 1)
 	switch name {
-	case "model.embed_tokens.weight":
+	case "model.embed_tokens.weight", "gpt_neox.embed_in.weight":
 		return []converted{{"token_embd.weight", shape, v, true}}
-	case "lm_head.weight":
+	case "lm_head.weight", "embed_out.weight":
 		return []converted{{"output.weight", shape, v, true}}
-	case "model.norm.weight":
+	case "lm_head.bias": // Phi-2's
+		return []converted{{"output.bias", shape, v, false}}
+	case "model.norm.weight", "model.final_layernorm.weight", "gpt_neox.final_layer_norm.weight":
 		return []converted{{"output_norm.weight", shape, plusOne(s, v), false}}
-	case "model.norm.bias":
+	case "model.norm.bias", "model.final_layernorm.bias", "gpt_neox.final_layer_norm.bias":
 		return []converted{{"output_norm.bias", shape, v, false}}
 	case "model.embedding_norm.weight": // LFM2's final norm, under the converter's name
 		return []converted{{"token_embd_norm.weight", shape, v, false}}
@@ -373,6 +392,17 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			experts[stack] = append(experts[stack], nil)
 		}
 		experts[stack][e] = v
+		return nil
+	}
+	if e := regexp.MustCompile(`^self_attn\.([qk])_layernorm\.norms\.(\d+)\.weight$`).FindStringSubmatch(rest); e != nil {
+		// StableLMModel stacks the per-head norms into one [heads,
+		// head dim] tensor (as the experts, below).
+		h, _ := strconv.Atoi(e[2])
+		stack := "model.layers." + layer + ".self_attn." + e[1] + "_norm"
+		for len(experts[stack]) <= h {
+			experts[stack] = append(experts[stack], nil)
+		}
+		experts[stack][h] = v
 		return nil
 	}
 	blk := "blk." + layer + "."
@@ -413,6 +443,21 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			}
 			v = permuteRope(v, heads, in)
 		}
+	case "attention.query_key_value.weight", "attention.query_key_value.bias":
+		// GPTNeoXModel.modify_tensors: a head's q, k and v rows in turn
+		// become all q rows, then k's, then v's.
+		in := 1
+		if len(shape) == 2 {
+			in = shape[1]
+		}
+		d := s.headDim * in
+		out := make([]float32, 0, len(v))
+		for part := range 3 {
+			for h := range s.heads {
+				out = append(out, v[(3*h+part)*d:(3*h+part+1)*d]...)
+			}
+		}
+		v = out
 	case "linear_attn.A_log":
 		a := make([]float32, len(v))
 		for i, x := range v {

@@ -9,8 +9,8 @@
 // Glm4ForCausalLM, Exaone4ForCausalLM, Ernie4_5ForCausalLM,
 // CohereForCausalLM, Cohere2ForCausalLM, Lfm2ForCausalLM,
 // OlmoeForCausalLM, SeedOssForCausalLM, ArceeForCausalLM,
-// Starcoder2ForCausalLM and the text
-// model of the
+// Starcoder2ForCausalLM, PhiForCausalLM, StableLmForCausalLM,
+// GPTNeoXForCausalLM, NemotronForCausalLM and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
@@ -18,7 +18,8 @@
 // (GGUF: gemma2, gemma3, llama, phi3,
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
-// qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2).
+// qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
+// gptneox, nemotron).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -52,6 +52,7 @@ var ggufKeys = []string{
 	"logit_scale",                          // granite: the logits ÷ this; command-r, cohere2: × this
 	"n_deepstack_layers",                   // qwen3vl: the vision tower's features added to early layers at image tokens
 	"shortconv.l_cache",                    // lfm2: the short convolution's window
+	"use_parallel_residual",                // gptneox: the two blocks in parallel (true when absent)
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -192,6 +193,16 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 		m.err = err
 	}
 	return v
+}
+
+// readLayerNormEps reads the LayerNorms' epsilon
+// (attention.layer_norm_epsilon, 1e-5 where absent): finite and
+// non-negative.
+func (m *ggufMeta) readLayerNormEps(s *spec) {
+	s.eps = m.float("attention.layer_norm_epsilon", 1e-5)
+	if !(s.eps >= 0) || math.IsInf(s.eps, 0) {
+		m.fail("%s = %g: rlx needs a finite, non-negative epsilon", m.key("attention.layer_norm_epsilon"), s.eps)
+	}
 }
 
 // readMoE reads the experts of every layer (llama.cpp's qwen2moe and
@@ -437,11 +448,64 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// (attention.layer_norm_epsilon), biases on every projection and
 		// on ffn_up and ffn_down, gelu without a gate; neox rope.
 		s.layerNorm, s.normBias, s.plainGelu = true, true, true
-		s.eps = m.float("attention.layer_norm_epsilon", 1e-5)
-		if !(s.eps >= 0) || math.IsInf(s.eps, 0) {
-			m.fail("%s = %g: rlx needs a finite, non-negative epsilon", m.key("attention.layer_norm_epsilon"), s.eps)
-		}
+		m.readLayerNormEps(s)
 		s.qkvBias, s.oBias = biasRequired, biasRequired
+		s.allFull()
+	case "phi2":
+		// llama.cpp's phi2: a LayerNorm with a bias
+		// (attention.layer_norm_epsilon) before attention and a gelu MLP
+		// (ffn_up, ffn_down) run in parallel, biases on every projection
+		// and on the head (output.bias); attn_qkv [q; k; v] with its bias
+		// (the files converted from Phi-2's first checkpoints) or
+		// separate attn_q, attn_k and attn_v; neox rope on
+		// rope.dimension_count.
+		s.layerNorm, s.normBias, s.parallel, s.plainGelu, s.blocksFirst = true, true, true, true, true
+		s.headBias = !s.tied
+		m.readLayerNormEps(s)
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
+		s.allFull()
+	case "stablelm":
+		// llama.cpp's stablelm: LayerNorms with biases, q, k and v
+		// biases where the file has them, per-head q/k LayerNorms
+		// (attn_q_norm, [heads, head dim]) where it has those, attention
+		// and the MLP in parallel on attn_norm where it has no ffn_norm
+		// (StableLM 2 12B); neox rope on rope.dimension_count.
+		s.layerNorm, s.normBias = true, true
+		m.readLayerNormEps(s)
+		s.qkvBias = biasIfPresent
+		_, s.qkLayerNorm = src.Info("blk.0.attn_q_norm.weight")
+		_, ffnNorm := src.Info("blk.0.ffn_norm.weight")
+		s.parallel = !ffnNorm
+		s.allFull()
+	case "gptneox":
+		// llama.cpp's gptneox: LayerNorms with biases, attn_qkv [q; k;
+		// v] (the converter regroups transformers' rows of a head at a
+		// time) with its bias, biases on the output projection and the
+		// MLP (gelu, no gate), the two blocks in parallel, each on its
+		// own norm of x, unless use_parallel_residual is false; neox rope
+		// on rope.dimension_count. The gelu is erf's, as the model's
+		// (llama.cpp's ggml_gelu is the tanh approximation).
+		s.layerNorm, s.normBias, s.plainGelu, s.erfGelu, s.fusedQKV = true, true, true, true, true
+		m.readLayerNormEps(s)
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		if v, ok := f.Get(m.key("use_parallel_residual")); !ok || v == true {
+			s.parallel, s.parallelNorms, s.blocksFirst = true, true, true
+		} else if v != false {
+			m.fail("%s = %v is not a bool", m.key("use_parallel_residual"), v)
+		}
+		if s.kvHeads != s.heads {
+			m.fail("%s = %d: rlx reads gptneox with as many kv heads as heads (%d)", m.key("attention.head_count_kv"), s.kvHeads, s.heads)
+		}
+		s.allFull()
+	case "nemotron":
+		// llama.cpp's nemotron: LayerNorms with biases and their 1
+		// added by the converter, a relu² MLP of ffn_up and ffn_down,
+		// attention biases where the file has them; neox rope on
+		// rope.dimension_count.
+		s.layerNorm, s.normBias, s.reluSquared = true, true, true
+		m.readLayerNormEps(s)
+		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
 	case "olmoe":
 		// llama.cpp's olmoe: llama's pre-norms (neox rope), q and k

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
@@ -96,10 +97,18 @@ func (g *builder) model() {
 				a = g.hiddenNorm(a, g.n.of(i, rolePostAttnNorm))
 			}
 			if s.parallel {
-				// Cohere: the MLP reads the same norm of x; x + attention
-				// + MLP, in that order.
+				// Cohere, Phi-2, StableLM: the MLP reads the same norm of
+				// x (GPT-NeoX: its own); x + attention + MLP, in that
+				// order, or (Phi-2, GPT-NeoX) attention + MLP, then x.
 				g.at(p + "mlp")
-				x = g.add(g.add(x, a), g.denseMLP(i, h))
+				if s.parallelNorms {
+					h = g.hiddenNorm(x, g.n.of(i, roleFFNNorm))
+				}
+				if m := g.denseMLP(i, h); s.blocksFirst {
+					x = g.add(g.add(a, m), x)
+				} else {
+					x = g.add(g.add(x, a), m)
+				}
 				continue
 			}
 			x = g.add(x, g.residualScaled(a))
@@ -140,6 +149,10 @@ func (g *builder) model() {
 		logits = g.reshape(g.matmul(table, g.reshape(h, s.hidden, 1)), 1, s.vocab)
 	default:
 		logits = g.linear(h, g.n.embed, s.vocab, s.hidden)
+	}
+	if s.headBias {
+		// Phi-2: the head's bias.
+		logits = g.add(logits, g.reshape(g.weight(strings.TrimSuffix(g.n.head, ".weight")+".bias", s.vocab), 1, s.vocab))
 	}
 	if s.finalSoftcap != 0 {
 		// Gemma 2: cap·tanh(logits / cap).
@@ -225,9 +238,14 @@ func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
 func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	if s.plainGelu {
-		// StarCoder2: c_proj(gelu_tanh(c_fc(h))), both with biases.
+		// StarCoder2, Phi-2: c_proj(gelu_tanh(c_fc(h))), both with
+		// biases; GPT-NeoX's gelu is erf's.
 		u := g.biased(g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden), i, roleUpBias, biasRequired, s.ffn)
-		return g.biased(g.linear(g.unary(graph.GeluTanhName, u), g.n.of(i, roleDown), s.hidden, s.ffn), i, roleDownBias, biasRequired, s.hidden)
+		act := graph.GeluTanhName
+		if s.erfGelu {
+			act = graph.GeluName
+		}
+		return g.biased(g.linear(g.unary(act, u), g.n.of(i, roleDown), s.hidden, s.ffn), i, roleDownBias, biasRequired, s.hidden)
 	}
 	if s.reluSquared {
 		r := g.unary(graph.ReluName, g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden))
@@ -258,9 +276,15 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	e, heads, kvh, d := s.hidden, s.heads, s.kvHeads, s.headDim
 	var q, k, v, gate *ir.Value
 	switch {
+	case s.fusedQKV && s.interleavedQKV:
+		// GPT-NeoX's query_key_value: q, k and v of head 0, then of
+		// head 1, … (kvHeads = heads).
+		qkv := g.reshape(g.biased(g.linear(h, g.n.of(i, roleAttnQKV), 3*heads*d, e), i, roleAttnQKVBias, s.qkvBias, 3*heads*d), 1, 1, heads, 3*d)
+		q, k, v = g.slice(qkv, 3, 0, d), g.slice(qkv, 3, d, d), g.slice(qkv, 3, 2*d, d)
 	case s.fusedQKV:
-		// Phi-3's qkv_proj: the rows of q, then k's, then v's.
-		qkv := g.linear(h, g.n.of(i, roleAttnQKV), (heads+2*kvh)*d, e)
+		// Phi-3's qkv_proj (and llama.cpp's attn_qkv): the rows of q,
+		// then k's, then v's, with a bias where the model has them.
+		qkv := g.biased(g.linear(h, g.n.of(i, roleAttnQKV), (heads+2*kvh)*d, e), i, roleAttnQKVBias, s.qkvBias, (heads+2*kvh)*d)
 		q = g.reshape(g.slice(qkv, 1, 0, heads*d), 1, 1, heads, d)
 		k = g.reshape(g.slice(qkv, 1, heads*d, kvh*d), 1, 1, kvh, d)
 		v = g.reshape(g.slice(qkv, 1, (heads+kvh)*d, kvh*d), 1, 1, kvh, d)
@@ -279,6 +303,9 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	if s.qkNorm {
 		q = g.rmsNorm(q, g.norm(g.n.of(i, roleQNorm), d))
 		k = g.rmsNorm(k, g.norm(g.n.of(i, roleKNorm), d))
+	}
+	if s.qkLayerNorm {
+		q, k = g.headLayerNorm(q, i, roleQNorm, heads), g.headLayerNorm(k, i, roleKNorm, kvh)
 	}
 	if s.ropeLayer(i) {
 		q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
@@ -304,14 +331,37 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
 }
 
+// headLayerNorm is StableLM's per-head LayerNorm of x [1, 1, n, head
+// dim] (no bias): each head normalised, then scaled by its own weight,
+// the role's tensors (one a head, "*" its index; llama.cpp stacks them
+// as one [n, head dim] tensor).
+func (g *builder) headLayerNorm(x *ir.Value, i int, role string, n int) *ir.Value {
+	d := g.s.headDim
+	one, zero := g.broadcast(g.scalar(1), d), g.broadcast(g.scalar(0), d)
+	y := g.op(graph.LayerNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, one, zero)
+	name := g.n.of(i, role)
+	var w *ir.Value
+	if strings.Contains(name, "*") {
+		rows := make([]*ir.Value, n)
+		for h := range rows {
+			rows[h] = g.reshape(g.weight(strings.Replace(name, "*", fmt.Sprint(h), 1), d), 1, d)
+		}
+		w = g.concat(0, rows...)
+	} else {
+		w = g.weight(name, n, d)
+	}
+	return g.mul(y, g.reshape(w, 1, 1, n, d))
+}
+
 // biased adds layer i's bias of the given role to a projection's output
 // y [1, n] as rule says: never, always (a missing tensor is an error), or
 // where the checkpoint holds it.
 func (g *builder) biased(y *ir.Value, i int, role string, rule biasRule, n int) *ir.Value {
+	if rule == noBias {
+		return y
+	}
 	name := g.n.of(i, role)
 	switch rule {
-	case noBias:
-		return y
 	case biasIfPresent:
 		if !g.has(name) {
 			return y

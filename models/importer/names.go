@@ -27,8 +27,9 @@ const (
 	roleKNorm        = "k_norm"
 	roleGate         = "gate"
 	roleUp           = "up"
-	roleAttnQKV      = "attn_qkv" // Phi-3's fused [q; k; v] rows
-	roleGateUp       = "gate_up"  // Phi-3's fused [gate; up] rows
+	roleAttnQKV      = "attn_qkv"      // Phi-3's fused [q; k; v] rows
+	roleAttnQKVBias  = "attn_qkv_bias" // GPT-NeoX's and Phi-2's (GGUF) fused q/k/v bias
+	roleGateUp       = "gate_up"       // Phi-3's fused [gate; up] rows
 	roleDown         = "down"
 	// Gated DeltaNet.
 	roleQKV     = "qkv"  // q, k and v of all heads, concatenated
@@ -154,6 +155,32 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleUp], n.layer[roleDown] = p+"mlp.c_fc.weight", p+"mlp.c_proj.weight"
 		n.layer[roleUpBias], n.layer[roleDownBias] = p+"mlp.c_fc.bias", p+"mlp.c_proj.bias"
 	}
+	if arch == "PhiForCausalLM" {
+		// self_attn.dense the output projection, mlp.fc1 and mlp.fc2,
+		// model.final_layernorm; every one with a bias, the head too.
+		p := "model.layers.%d."
+		n.finalNorm = "model.final_layernorm.weight"
+		n.layer[roleO], n.layer[roleOBias] = p+"self_attn.dense.weight", p+"self_attn.dense.bias"
+		n.layer[roleUp], n.layer[roleDown] = p+"mlp.fc1.weight", p+"mlp.fc2.weight"
+		n.layer[roleUpBias], n.layer[roleDownBias] = p+"mlp.fc1.bias", p+"mlp.fc2.bias"
+	}
+	if arch == "StableLmForCausalLM" {
+		// The per-head q/k LayerNorms, one module a head.
+		p := "model.layers.%d."
+		n.layer[roleQNorm], n.layer[roleKNorm] = p+"self_attn.q_layernorm.norms.*.weight", p+"self_attn.k_layernorm.norms.*.weight"
+	}
+	if arch == "GPTNeoXForCausalLM" {
+		// gpt_neox.: embed_in, the layers' attention.query_key_value
+		// and attention.dense, mlp.dense_h_to_4h and dense_4h_to_h,
+		// final_layer_norm; the head embed_out.
+		p := "gpt_neox.layers.%d."
+		n = n.rebase("model.", "gpt_neox.", "embed_out.weight")
+		n.embed, n.finalNorm = "gpt_neox.embed_in.weight", "gpt_neox.final_layer_norm.weight"
+		n.layer[roleAttnQKV], n.layer[roleAttnQKVBias] = p+"attention.query_key_value.weight", p+"attention.query_key_value.bias"
+		n.layer[roleO], n.layer[roleOBias] = p+"attention.dense.weight", p+"attention.dense.bias"
+		n.layer[roleUp], n.layer[roleDown] = p+"mlp.dense_h_to_4h.weight", p+"mlp.dense_4h_to_h.weight"
+		n.layer[roleUpBias], n.layer[roleDownBias] = p+"mlp.dense_h_to_4h.bias", p+"mlp.dense_4h_to_h.bias"
+	}
 	if arch == "Glm4ForCausalLM" {
 		// input_layernorm, post_self_attn_layernorm after attention,
 		// post_attention_layernorm before the MLP (as Llama's), and
@@ -219,7 +246,7 @@ func ggufNames(ffnNorm string) naming {
 			roleQBias: p + "attn_q.bias", roleKBias: p + "attn_k.bias", roleVBias: p + "attn_v.bias", roleOBias: p + "attn_output.bias",
 			roleQNorm: p + "attn_q_norm.weight", roleKNorm: p + "attn_k_norm.weight",
 			roleGate: p + "ffn_gate.weight", roleUp: p + "ffn_up.weight", roleDown: p + "ffn_down.weight",
-			roleAttnQKV: p + "attn_qkv.weight", roleGateUp: p + "ffn_up.weight", // phi3's ffn_up holds [gate; up]
+			roleAttnQKV: p + "attn_qkv.weight", roleAttnQKVBias: p + "attn_qkv.bias", roleGateUp: p + "ffn_up.weight", // phi3's ffn_up holds [gate; up]
 			roleQKV: p + "attn_qkv.weight", roleZ: p + "attn_gate.weight",
 			roleBeta: p + "ssm_beta.weight", roleAlpha: p + "ssm_alpha.weight", roleBA: p + "ssm_ba.weight",
 			roleA: p + "ssm_a", roleDT: p + "ssm_dt.bias", roleConv: p + "ssm_conv1d.weight",

@@ -71,6 +71,16 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		rows := func(fused string, from, count, width int) []float64 {
 			return load(n.of(l, fused))[from*width : (from+count)*width]
 		}
+		if s.fusedQKV && s.interleavedQKV {
+			// GPT-NeoX: each head's q, k and v rows in turn.
+			part := map[string]int{roleQ: 0, roleK: 1, roleV: 2}[role]
+			all := load(n.of(l, roleAttnQKV))
+			var out []float64
+			for hh := range heads {
+				out = append(out, all[(3*hh+part)*d*s.hidden:(3*hh+part+1)*d*s.hidden]...)
+			}
+			return out
+		}
 		switch {
 		case s.fusedQKV && role == roleQ:
 			return rows(roleAttnQKV, 0, heads*d, s.hidden)
@@ -118,7 +128,11 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		inv := 1 / math.Sqrt(vr/float64(len(x))+s.eps)
 		out := make([]float64, len(x))
 		for i, v := range x {
-			out[i] = w[i] * ((v - mean) * inv)
+			if s.zeroCentred { // Nemotron's LayerNorm1P
+				out[i] = (1 + w[i]) * ((v - mean) * inv)
+			} else {
+				out[i] = w[i] * ((v - mean) * inv)
+			}
 		}
 		return out
 	}
@@ -134,7 +148,17 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		return out
 	}
 	bias := func(layer int, role string) []float64 {
-		if name := n.of(layer, role); has(name) {
+		if s.fusedQKV && s.interleavedQKV && role != roleOBias {
+			// GPT-NeoX's fused bias, a head's q, k and v in turn.
+			part := map[string]int{roleQBias: 0, roleKBias: 1, roleVBias: 2}[role]
+			all := load(n.of(layer, roleAttnQKVBias))
+			var out []float64
+			for hh := range heads {
+				out = append(out, all[(3*hh+part)*d:(3*hh+part+1)*d]...)
+			}
+			return out
+		}
+		if name, ok := n.lookup(layer, role); ok && has(name) {
 			return load(name)
 		}
 		return nil
@@ -162,6 +186,30 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	head := embed
 	if !s.tied {
 		head = load(n.head)
+	}
+	// mlp is layer l's dense MLP of h.
+	mlp := func(l int, h []float64) []float64 {
+		switch {
+		case s.plainGelu: // StarCoder2, Phi-2, GPT-NeoX: c_proj(gelu(c_fc(h) + b)) + b
+			u := matvec(load(n.of(l, roleUp)), h, load(n.of(l, roleUpBias)))
+			for i, v := range u {
+				if s.erfGelu {
+					u[i] = 0.5 * v * (1 + math.Erf(v/math.Sqrt2))
+				} else {
+					u[i] = 0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))
+				}
+			}
+			return matvec(load(n.of(l, roleDown)), u, load(n.of(l, roleDownBias)))
+		case s.reluSquared: // Arcee, Nemotron: down(relu(up(h))²)
+			u := matvec(load(n.of(l, roleUp)), h, nil)
+			for i, v := range u {
+				u[i] = math.Max(v, 0) * math.Max(v, 0)
+			}
+			return matvec(load(n.of(l, roleDown)), u, nil)
+		case s.geluTanh:
+			return gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+		}
+		return swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 	}
 	keys := make([][][]float64, s.layers)
 	vals := make([][][]float64, s.layers)
@@ -218,6 +266,26 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 					}
 				}
+				if s.qkLayerNorm { // StableLM: a LayerNorm a head, without a bias
+					headNorm := func(x []float64, role string, nh int) {
+						for hh := range nh {
+							w := load(strings.Replace(n.of(l, role), "*", fmt.Sprint(hh), 1))
+							v := x[hh*d : (hh+1)*d]
+							var mean, vr float64
+							for _, e := range v {
+								mean += e / float64(d)
+							}
+							for _, e := range v {
+								vr += (e - mean) * (e - mean) / float64(d)
+							}
+							for i, e := range v {
+								v[i] = w[i] * (e - mean) / math.Sqrt(vr+s.eps)
+							}
+						}
+					}
+					headNorm(q, roleQNorm, heads)
+					headNorm(k, roleKNorm, kvh)
+				}
 				if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
 					rope(q, heads, pos, invFreq, attn)
 					rope(k, kvh, pos, invFreq, attn)
@@ -265,8 +333,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					o = normNamed(o, n.of(l, rolePostAttnNorm))
 				}
 				if s.parallel {
-					// Cohere: x + attention + MLP of the one norm.
-					y := swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+					// Cohere, Phi-2, StableLM: x + attention + MLP of the
+					// one norm; GPT-NeoX: the MLP of its own norm.
+					if s.parallelNorms {
+						h = normNamed(x, n.of(l, roleFFNNorm))
+					}
+					y := mlp(l, h)
 					for i := range x {
 						x[i] = x[i] + o[i] + y[i]
 					}
@@ -304,22 +376,8 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						y[i] += g * sh[i]
 					}
 				}
-			} else if s.plainGelu { // StarCoder2: c_proj(gelu_tanh(c_fc(h) + b)) + b
-				u := matvec(load(n.of(l, roleUp)), h, load(n.of(l, roleUpBias)))
-				for i, v := range u {
-					u[i] = 0.5 * v * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(v+0.044715*v*v*v)))
-				}
-				y = matvec(load(n.of(l, roleDown)), u, load(n.of(l, roleDownBias)))
-			} else if s.reluSquared { // Arcee: down(relu(up(h))²)
-				u := matvec(load(n.of(l, roleUp)), h, nil)
-				for i, v := range u {
-					u[i] = math.Max(v, 0) * math.Max(v, 0)
-				}
-				y = matvec(load(n.of(l, roleDown)), u, nil)
-			} else if s.geluTanh {
-				y = gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 			} else {
-				y = swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+				y = mlp(l, h)
 			}
 			if s.sandwich || s.postNorms {
 				y = normNamed(y, n.of(l, rolePostFFNNorm))
@@ -328,7 +386,11 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				x[i] += residual * y[i]
 			}
 		}
-		out := matvec(head, normNamed(x, n.finalNorm), nil)
+		var headBias []float64
+		if s.headBias { // Phi-2
+			headBias = load(strings.TrimSuffix(n.head, ".weight") + ".bias")
+		}
+		out := matvec(head, normNamed(x, n.finalNorm), headBias)
 		if c := s.finalSoftcap; c != 0 { // Gemma 2
 			for i, v := range out {
 				out[i] = c * math.Tanh(v/c)

@@ -73,6 +73,13 @@ type spec struct {
 	reluSquared               bool    // Arcee: the MLP is down(relu(up(x))²), no gate
 	normBias                  bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
 	plainGelu                 bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
+	erfGelu                   bool    // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
+	actName                   string  // the config's hidden_act where it is not mlpActivation's usual name (Phi's gelu_new)
+	headBias                  bool    // Phi-2: the LM head adds a bias (the head's name with .bias)
+	parallelNorms             bool    // GPT-NeoX: parallel, but the MLP reads its own norm of x (roleFFNNorm)
+	blocksFirst               bool    // Phi-2, GPT-NeoX: the parallel blocks' outputs are added together, then to x
+	interleavedQKV            bool    // GPT-NeoX: the fused q/k/v rows are [q_h; k_h; v_h] per head (HF), not [q; k; v]
+	qkLayerNorm               bool    // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 }
@@ -131,6 +138,10 @@ func globalNoPE(sliding []bool) []bool {
 // else SwiGLU's silu (Gemma's is read from hidden_activation).
 func (s *spec) mlpActivation() string {
 	switch {
+	case s.actName != "":
+		return s.actName
+	case s.plainGelu && s.erfGelu:
+		return "gelu"
 	case s.plainGelu:
 		return "gelu_pytorch_tanh"
 	case s.reluSquared:

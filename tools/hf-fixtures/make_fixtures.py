@@ -94,6 +94,18 @@ def phi3_longrope(original):
     )
 
 
+def stablelm(qk):
+    """StableLM 2: q/k/v biases (qk false), or per-head q/k LayerNorms
+    and a parallel residual (qk true, StableLM 2 12B's form)."""
+    return dict(
+        vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+        layer_norm_eps=1e-5, hidden_act="silu", use_qkv_bias=not qk, qk_layernorm=qk,
+        use_parallel_residual=qk, tie_word_embeddings=False, **PHI3_TOKENS,
+        rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.25),
+    )
+
+
 def specs():
     """Returns (name, model class name, config kwargs, storage dtype, zero-centred norms)."""
     return [
@@ -371,6 +383,57 @@ def specs():
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=100000.0),
         ), torch.float32, False),
+        # Phi-2: one LayerNorm before a parallel attention and gelu_new
+        # MLP, biases everywhere (the lm head's too), rope on half of
+        # each head.
+        ("phi", "PhiForCausalLM", "PhiConfig", dict(
+            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            layer_norm_eps=1e-5, hidden_act="gelu_new", qk_layernorm=False,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
+        ), torch.float32, False),
+        # StableLM 2: LayerNorms with biases, q/k/v biases, rope on a
+        # quarter of each head; the second with per-head q/k LayerNorms
+        # and a parallel residual (StableLM 2 12B's form).
+        ("stablelm", "StableLmForCausalLM", "StableLmConfig", stablelm(False), torch.float32, False),
+        ("stablelm_qk", "StableLmForCausalLM", "StableLmConfig", stablelm(True), torch.float32, False),
+        # GPT-NeoX (Pythia): q/k/v fused per head, two LayerNorms on the
+        # same input of a parallel residual, an erf gelu MLP, rope on a
+        # quarter of each head.
+        ("gpt_neox", "GPTNeoXForCausalLM", "GPTNeoXConfig", dict(
+            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, max_position_embeddings=512, layer_norm_eps=1e-5,
+            hidden_act="gelu", use_parallel_residual=True, attention_bias=True,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.25),
+        ), torch.float32, False),
+        # Granite 3 MoE: Granite's four multipliers, 8 experts of 32
+        # rows, top 2 (softmax over the chosen); the second with a
+        # shared expert.
+        ("granitemoe", "GraniteMoeForCausalLM", "GraniteMoeConfig", dict(
+            {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
+            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2,
+            embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
+            tie_word_embeddings=True,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
+        ("granitemoeshared", "GraniteMoeSharedForCausalLM", "GraniteMoeSharedConfig", dict(
+            {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
+            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2, shared_intermediate_size=48,
+            embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
+            tie_word_embeddings=True,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, False),
+        # Nemotron: LayerNorm1P (1 + w, with biases), a relu² MLP with no
+        # gate, rope on half of each head.
+        ("nemotron", "NemotronForCausalLM", "NemotronConfig", dict(
+            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=512,
+            norm_eps=1e-5, hidden_act="relu2", attention_bias=False, mlp_bias=False,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
+        ), torch.float32, True),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -434,7 +497,7 @@ def init_weights(model, zero_centred):
                 p.copy_(1.0 + STD * torch.randn_like(p))
             elif name.endswith("conv1d.weight"):
                 p.copy_(0.3 * torch.randn_like(p))
-            elif name.endswith("norm.weight") or name.endswith("layernorm.weight"):
+            elif name.endswith("norm.weight") or name.endswith("layernorm.weight") or ("_layernorm.norms." in name and name.endswith(".weight")):
                 centred = zero_centred and not name.endswith("linear_attn.norm.weight")
                 base = 0.0 if centred else 1.0
                 p.copy_(base + STD * torch.randn_like(p))
