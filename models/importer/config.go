@@ -21,7 +21,8 @@ func Architectures() []string {
 		"Qwen3_5MoeForConditionalGeneration", "Qwen3NextForCausalLM", "SmolLM3ForCausalLM", "GraniteForCausalLM", "Olmo2ForCausalLM", "Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "Mistral3ForConditionalGeneration",
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
-		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM"}
+		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM",
+		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -456,15 +457,37 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.sandwich, s.fusedGateUp = true, true
 		s.ropeStyle = graph.RopeGPTJ
 		s.allFull()
-	case "GraniteForCausalLM":
+	case "GraniteForCausalLM", "GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM":
 		// Llama with IBM's multipliers: the embeddings ×
 		// embedding_multiplier, scores × attention_multiplier (not
 		// 1/√head_dim), each block's output × residual_multiplier, the
 		// logits ÷ logits_scaling (all 1 by default, as GraniteConfig's).
+		// Granite MoE: every layer routes over num_local_experts experts
+		// of intermediate_size rows (softmax over the top
+		// num_experts_per_tok logits, i.e. renormalised); Granite MoE
+		// Shared adds an ungated expert of shared_intermediate_size rows
+		// (none where it is 0).
+		moe := s.arch != "GraniteForCausalLM"
+		if moe {
+			if v, ok := c.raw["intermediate_size"]; ok {
+				c.setDefault("moe_intermediate_size", string(v))
+			}
+			if v, ok := c.raw["shared_intermediate_size"]; ok {
+				c.setDefault("shared_expert_intermediate_size", string(v))
+			}
+			c.used["shared_intermediate_size"] = true
+			c.used["output_router_logits"], c.used["router_aux_loss_coef"] = true, true
+		}
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
 		c.reject("mlp_bias", "false")
 		s.allFull()
+		if moe {
+			shared := s.arch == "GraniteMoeSharedForCausalLM" && c.int("shared_expert_intermediate_size", 0, false) > 0
+			s.readMoE(c, shared, true)
+			c.reject("norm_topk_prob", "true")
+			s.sharedUngated = true
+		}
 		mult := func(key string) float64 {
 			v := c.float(key, 1)
 			if !(v > 0) || math.IsInf(v, 0) {

@@ -37,7 +37,8 @@ var ggufArch = map[string]string{
 	"GraniteForCausalLM": "granite", "Olmo2ForCausalLM": "olmo2", "Olmo3ForCausalLM": "olmo2", "Glm4ForCausalLM": "glm4",
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
 	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Starcoder2ForCausalLM": "starcoder2", "PhiForCausalLM": "phi2", "StableLmForCausalLM": "stablelm",
-	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron",
+	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -83,7 +84,7 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool {
-	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "arcee"
+	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee"
 }
 
 // converted is one tensor of the GGUF being written.
@@ -191,7 +192,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
 		}
 	}
-	if arch == "granite" {
+	if arch == "granite" || arch == "granitemoe" {
 		// GraniteModel.set_gguf_parameters: each multiplier as a scale.
 		w.Add(key("embedding_scale"), float32(s.embedScale))
 		w.Add(key("attention.scale"), float32(s.attnScale))
@@ -336,6 +337,9 @@ var hfToGGUF = map[string]string{
 	"attention.dense.weight": "attn_output.weight", "attention.dense.bias": "attn_output.bias",
 	"mlp.dense_h_to_4h.weight": "ffn_up.weight", "mlp.dense_h_to_4h.bias": "ffn_up.bias",
 	"mlp.dense_4h_to_h.weight": "ffn_down.weight", "mlp.dense_4h_to_h.bias": "ffn_down.bias",
+	// Granite MoE's.
+	"block_sparse_moe.router.layer.weight": "ffn_gate_inp.weight", "block_sparse_moe.output_linear.weight": "ffn_down_exps.weight",
+	"shared_mlp.output_linear.weight": "ffn_down_shexp.weight",
 	// StarCoder2's.
 	"input_layernorm.bias": "attn_norm.bias", "mlp.c_fc.weight": "ffn_up.weight", "mlp.c_fc.bias": "ffn_up.bias",
 	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
@@ -443,6 +447,24 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			}
 			v = permuteRope(v, heads, in)
 		}
+	case "block_sparse_moe.input_linear.weight", "shared_mlp.input_linear.weight":
+		// GraniteMoeModel.modify_tensors: the [gate; up] rows of each
+		// expert (or of the shared one) split in two.
+		sh := strings.HasPrefix(rest, "shared_mlp.")
+		e, rows := shape[0], shape[1]
+		if sh {
+			e, rows = 1, shape[0]
+		}
+		in, half := shape[len(shape)-1], rows/2
+		var gate, up []float32
+		for x := range e {
+			m := v[x*rows*in : (x+1)*rows*in]
+			gate, up = append(gate, m[:half*in]...), append(up, m[half*in:]...)
+		}
+		if sh {
+			return []converted{{blk + "ffn_gate_shexp.weight", []int{half, in}, gate, true}, {blk + "ffn_up_shexp.weight", []int{half, in}, up, true}}
+		}
+		return []converted{{blk + "ffn_gate_exps.weight", []int{e, half, in}, gate, true}, {blk + "ffn_up_exps.weight", []int{e, half, in}, up, true}}
 	case "attention.query_key_value.weight", "attention.query_key_value.bias":
 		// GPTNeoXModel.modify_tensors: a head's q, k and v rows in turn
 		// become all q rows, then k's, then v's.

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -552,10 +552,13 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		s.ropeStyle = graph.RopeGPTJ
 		s.qkvBias = biasIfPresent // the output projection has none
 		s.allFull()
-	case "granite":
+	case "granite", "granitemoe":
 		// llama.cpp's granite: llama's layout (q and k permuted) with
 		// IBM's scales, each applied only where the file has it (the
-		// converter writes the config's multipliers).
+		// converter writes the config's multipliers). granitemoe: every
+		// layer routes (softmax, the chosen weights renormalised), with
+		// an ungated shared expert where the file has
+		// expert_shared_feed_forward_length (Granite MoE Shared).
 		s.ropeStyle = graph.RopeGPTJ
 		s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
 		s.allFull()
@@ -569,6 +572,10 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 				}
 				*sc.to = v
 			}
+		}
+		if arch == "granitemoe" {
+			m.readMoE(s, m.has("expert_shared_feed_forward_length"), true)
+			s.sharedUngated = true
 		}
 	case "smollm3":
 		// llama.cpp's smollm3: llama's layout (q and k permuted for its

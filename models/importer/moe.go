@@ -11,7 +11,8 @@ import (
 // router's softmax over experts (float32 in transformers), graph.topk,
 // the chosen weights renormalised to sum to 1 (norm_topk_prob), the chosen
 // experts' SwiGLU MLPs on gathered weights, their weighted sum, and
-// Qwen3-Next's shared expert scaled by sigmoid(shared_expert_gate(h)).
+// Qwen3-Next's shared expert scaled by sigmoid(shared_expert_gate(h))
+// (Granite MoE's unscaled).
 func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k := s.hidden, s.experts, s.topK
@@ -37,7 +38,18 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	if s.sharedFFN == 0 {
 		return routed
 	}
-	shared := g.mlp(h, g.n.of(i, roleSharedGate), g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
+	var shared *ir.Value
+	if fused, ok := g.n.lookup(i, roleSharedGateUp); ok && g.has(fused) {
+		// Granite MoE's shared_mlp: input_linear's rows the gate's, then up's.
+		gu := g.linear(h, fused, 2*s.sharedFFN, e)
+		a := g.mul(g.silu(g.slice(gu, 1, 0, s.sharedFFN)), g.slice(gu, 1, s.sharedFFN, s.sharedFFN))
+		shared = g.linear(a, g.n.of(i, roleSharedDown), e, s.sharedFFN)
+	} else {
+		shared = g.mlp(h, g.n.of(i, roleSharedGate), g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
+	}
+	if s.sharedUngated {
+		return g.add(routed, shared)
+	}
 	sg := g.sigmoid(g.linear(h, g.n.of(i, roleSharedRouter), 1, e))
 	return g.add(routed, g.mul(shared, sg))
 }

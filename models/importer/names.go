@@ -56,6 +56,7 @@ const (
 	roleSharedUp          = "sh_up"
 	roleSharedDown        = "sh_down"
 	roleSharedRouter      = "sh_router"
+	roleSharedGateUp      = "sh_gate_up" // Granite MoE's shared_mlp.input_linear: [gate; up] rows
 	// LFM2's gated short convolution.
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
@@ -192,6 +193,17 @@ func hfNamesOf(arch string) naming {
 	if arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
 		strings.HasPrefix(arch, "Qwen") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n = n.rebase("model.", "model.language_model.", n.head)
+	}
+	if arch == "GraniteMoeForCausalLM" || arch == "GraniteMoeSharedForCausalLM" {
+		// block_sparse_moe: input_linear [E, 2I, H] (the gate's rows,
+		// then up's), output_linear [E, H, I], router.layer; the shared
+		// expert's shared_mlp.input_linear [2S, H] and output_linear.
+		p := "model.layers.%d."
+		n.layer[roleRouter] = p + "block_sparse_moe.router.layer.weight"
+		n.layer[roleExpertGateUpFused] = p + "block_sparse_moe.input_linear.weight"
+		n.layer[roleExpertDownFused] = p + "block_sparse_moe.output_linear.weight"
+		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
+		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
 	}
 	if arch == "MixtralForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."

@@ -369,9 +369,21 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					return load(strings.Replace(n.of(l, role), "*", fmt.Sprint(e), 1))
 				})
 				if s.sharedFFN > 0 {
-					// Qwen2-MoE's shared expert, scaled by sigmoid(gate·h).
-					sh := swiglu(h, load(n.of(l, roleSharedGate)), load(n.of(l, roleSharedUp)), load(n.of(l, roleSharedDown)))
-					g := 1 / (1 + math.Exp(-matvec(load(n.of(l, roleSharedRouter)), h, nil)[0]))
+					// Qwen2-MoE's shared expert, scaled by sigmoid(gate·h);
+					// Granite MoE's, its gate and up fused, unscaled.
+					gate, up := n.of(l, roleSharedGate), n.of(l, roleSharedUp)
+					var sh []float64
+					if fused, ok := n.lookup(l, roleSharedGateUp); ok && has(fused) {
+						gu := load(fused)
+						half := len(gu) / 2
+						sh = swiglu(h, gu[:half], gu[half:], load(n.of(l, roleSharedDown)))
+					} else {
+						sh = swiglu(h, load(gate), load(up), load(n.of(l, roleSharedDown)))
+					}
+					g := 1.0
+					if !s.sharedUngated {
+						g = 1 / (1 + math.Exp(-matvec(load(n.of(l, roleSharedRouter)), h, nil)[0]))
+					}
 					for i := range y {
 						y[i] += g * sh[i]
 					}

@@ -59,6 +59,7 @@ type spec struct {
 	experts, topK             int  // mixture of experts (0: none)
 	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
+	sharedUngated             bool   // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
 	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
 	window                    int     // the sliding layers' window (0: none, or one covering the cache); setWindow
