@@ -284,7 +284,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// Cohere (Command R, Aya Expanse) and Cohere 2 (Command R7B):
 		// LayerNorms without a bias (layer_norm_eps), attention and the
 		// MLP in parallel on one norm, rope's pairs adjacent, the logits
-		// × logit_scale, a tied head by default. Cohere 2's sliding
+		// × logit_scale, a tied head by default; under use_qk_norm
+		// (Command R+) per-head q/k LayerNorms. Cohere 2's sliding
 		// layers (layer_types, else all but each
 		// sliding_window_pattern-th, 4) attend through sliding_window and
 		// rotate; its global layers take no rope.
@@ -292,7 +293,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readCommon(c, 1.0)
 		s.readLayerNormEps(c, "layer_norm_eps")
 		c.reject("attention_bias", "false")
-		c.reject("use_qk_norm", "false")
+		s.qkLayerNorm = c.bool("use_qk_norm", false) // Command R+: per-head q/k LayerNorms
 		s.layerNorm, s.parallel = true, true
 		s.ropeStyle = graph.RopeGPTJ
 		s.logitMul = c.float("logit_scale", 0.0625)

@@ -400,9 +400,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// not permute), the logits × logit_scale; cohere2's layers slide
 		// but each fourth (its loader fixes the pattern), the global ones
 		// without rope.
-		if _, qkNorm := src.Info("blk.0.attn_q_norm.weight"); qkNorm {
-			m.fail("tensor \"blk.0.attn_q_norm.weight\": rlx reads command-r without Command R+'s per-head q/k LayerNorms")
-		}
+		_, s.qkLayerNorm = src.Info("blk.0.attn_q_norm.weight") // Command R+'s per-head q/k LayerNorms
 		s.layerNorm, s.parallel = true, true
 		s.eps = m.float("attention.layer_norm_epsilon", 1e-5)
 		s.ropeStyle = graph.RopeGPTJ

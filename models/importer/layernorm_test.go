@@ -14,8 +14,8 @@ import (
 // checkpoints against the oracle (rlx's own float64 reading of
 // transformers' modeling code), and their GGUF forms against the
 // safetensors: Phi-2, StableLM 2 (with and without per-head q/k norms
-// and the parallel residual), GPT-NeoX (parallel and sequential) and
-// Nemotron.
+// and the parallel residual), GPT-NeoX (parallel and sequential),
+// Nemotron and Command R+ (Cohere's per-head q/k LayerNorms).
 
 // layerNormModel is a tiny checkpoint of those families: a config (the
 // architecture's own fields added to the sizes below) and its tensors.
@@ -154,9 +154,28 @@ func nemotronModel() layerNormModel {
 	}
 }
 
+// commandRPlusModel is Cohere with use_qk_norm (Command R+): per-head
+// q/k LayerNorms of [heads, head dim] weights.
+func commandRPlusModel() layerNormModel {
+	return layerNormModel{
+		arch: "CohereForCausalLM", modelType: "cohere", prefix: "model.layers.",
+		fields: map[string]any{"num_key_value_heads": lnKV, "layer_norm_eps": 1e-5, "hidden_act": "silu", "use_qk_norm": true,
+			"logit_scale": 0.5, "tie_word_embeddings": true, "rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e4}},
+		top: []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{lnVocab, lnHidden}}, {"model.norm.weight", 1, 0.08, []int{lnHidden}}},
+		tensors: func(p string) []drawn {
+			return concatDrawn([]drawn{{p + "input_layernorm.weight", 1, 0.08, []int{lnHidden}},
+				{p + "self_attn.q_norm.weight", 1, 0.08, []int{lnHeads, lnHeadDim}}, {p + "self_attn.k_norm.weight", 1, 0.08, []int{lnKV, lnHeadDim}}},
+				linearOf(p+"self_attn.q_proj", lnHeads*lnHeadDim, lnHidden, false), linearOf(p+"self_attn.k_proj", lnKV*lnHeadDim, lnHidden, false),
+				linearOf(p+"self_attn.v_proj", lnKV*lnHeadDim, lnHidden, false), linearOf(p+"self_attn.o_proj", lnHidden, lnHeads*lnHeadDim, false),
+				linearOf(p+"mlp.gate_proj", lnFFN, lnHidden, false), linearOf(p+"mlp.up_proj", lnFFN, lnHidden, false),
+				linearOf(p+"mlp.down_proj", lnHidden, lnFFN, false))
+		},
+	}
+}
+
 // TestLayerNormFamilies: each drawn checkpoint decodes as the oracle
 // does, reading every tensor, and its GGUF form (llama.cpp's phi2,
-// stablelm, gptneox, nemotron) the same in F32 and, against its
+// stablelm, gptneox, nemotron, command-r) the same in F32 and, against its
 // dequantised weights, in Q8_0.
 func TestLayerNormFamilies(t *testing.T) {
 	for _, c := range []struct {
@@ -169,6 +188,7 @@ func TestLayerNormFamilies(t *testing.T) {
 		{"gptneox_parallel", gptNeoXModel(true)},
 		{"gptneox_sequential", gptNeoXModel(false)},
 		{"nemotron", nemotronModel()},
+		{"command_r_plus", commandRPlusModel()},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.model.draw(t)

@@ -266,10 +266,15 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 					}
 				}
-				if s.qkLayerNorm { // StableLM: a LayerNorm a head, without a bias
+				if s.qkLayerNorm { // StableLM, Command R+: a LayerNorm a head, without a bias
 					headNorm := func(x []float64, role string, nh int) {
 						for hh := range nh {
-							w := load(strings.Replace(n.of(l, role), "*", fmt.Sprint(hh), 1))
+							var w []float64
+							if name := n.of(l, role); strings.Contains(name, "*") {
+								w = load(strings.Replace(name, "*", fmt.Sprint(hh), 1)) // StableLM's, a tensor a head
+							} else {
+								w = load(name)[hh*d : (hh+1)*d] // Command R+'s [heads, head dim]
+							}
 							v := x[hh*d : (hh+1)*d]
 							var mean, vr float64
 							for _, e := range v {

@@ -94,6 +94,19 @@ def phi3_longrope(original):
     )
 
 
+def cohere(qk):
+    """Cohere (Command R): LayerNorms without a bias, the logits scaled;
+    with qk, Command R+'s per-head q/k LayerNorms."""
+    return dict(
+        {k: v for k, v in COMMON.items() if k != "rms_norm_eps"}, **PHI3_TOKENS,
+        tie_word_embeddings=True,
+        layer_norm_eps=1e-5,
+        logit_scale=0.5,
+        use_qk_norm=qk,
+        rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+    )
+
+
 def stablelm(qk):
     """StableLM 2: q/k/v biases (qk false), or per-head q/k LayerNorms
     and a parallel residual (qk true, StableLM 2 12B's form)."""
@@ -298,14 +311,10 @@ def specs():
         # Cohere (Command R): LayerNorms without a bias, attention and
         # the MLP in parallel, adjacent-pair rope, logits × logit_scale
         # (0.5 here, to bite on these tiny logits), a tied head.
-        ("cohere", "CohereForCausalLM", "CohereConfig", dict(
-            {k: v for k, v in COMMON.items() if k != "rms_norm_eps"}, **PHI3_TOKENS,
-            tie_word_embeddings=True,
-            layer_norm_eps=1e-5,
-            logit_scale=0.5,
-            use_qk_norm=False,
-            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
-        ), torch.float32, False),
+        ("cohere", "CohereForCausalLM", "CohereConfig", cohere(False), torch.float32, False),
+        # Command R+: Cohere with per-head q/k LayerNorms ([heads,
+        # head_dim] weights, no bias).
+        ("cohere_qk", "CohereForCausalLM", "CohereConfig", cohere(True), torch.float32, False),
         # Cohere 2 (Command R7B): Cohere with layers 0-2 sliding (window
         # 3) and rotated, layer 3 global without rope.
         ("cohere2", "Cohere2ForCausalLM", "Cohere2Config", dict(
