@@ -22,7 +22,7 @@ func Architectures() []string {
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
 		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM",
-		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"}
+		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GemmaForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -579,6 +579,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
 	case "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration":
 		s.readVisionLanguage(c, func(tc *config) { s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration") })
+	case "GemmaForCausalLM":
+		s.readGemma1(c)
 	case "Gemma2ForCausalLM":
 		s.readGemma(c, 2)
 	case "Gemma3ForCausalLM":
@@ -851,6 +853,26 @@ func softcap(c *config, key string, def float64) float64 {
 // soft-capping, and rotates its sliding layers at their own rope base
 // (rope_local_base_freq, or transformers 5's rope_parameters keyed by
 // layer type).
+// readGemma1 reads Gemma (the first) and CodeGemma: RMSNorms scaling by
+// 1 + w, a gelu_tanh-gated MLP (hidden_activation; null in the first
+// configs, which transformers reads as gelu_pytorch_tanh, with their
+// hidden_act "gelu" left unused), the embeddings × √hidden in the
+// table's type, a tied head by default; no window, caps or q/k norms,
+// scores × 1/√head_dim.
+func (s *spec) readGemma1(c *config) {
+	if act := c.str("hidden_activation", "gelu_pytorch_tanh"); act != "gelu_pytorch_tanh" {
+		c.fail("field \"hidden_activation\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\" only)", act)
+		return
+	}
+	s.geluTanh = true
+	c.setDefault("tie_word_embeddings", "true")
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.zeroCentred = true
+	s.embedScale, s.embedRound = math.Sqrt(float64(s.hidden)), true
+	s.allFull()
+}
+
 func (s *spec) readGemma(c *config, version int) {
 	if act := c.str("hidden_activation", "gelu_pytorch_tanh"); act != "gelu_pytorch_tanh" {
 		c.fail("field \"hidden_activation\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\" only)", act)

@@ -315,3 +315,32 @@ func TestGemma2(t *testing.T) {
 		t.Errorf("a GGUF cap of 0: error %v", err)
 	}
 }
+
+// TestGemma1: a drawn Gemma (the first) checkpoint, its first configs'
+// spelling (hidden_act "gelu", hidden_activation null), decodes as the
+// oracle does, reading every tensor, and its GGUF form (llama.cpp's
+// gemma: the norms' 1 added) the same in F32 and, against its
+// dequantised weights, in Q8_0; hidden_activation "gelu" is refused.
+func TestGemma1(t *testing.T) {
+	m := layerNormModel{
+		arch: "GemmaForCausalLM", modelType: "gemma", prefix: "model.layers.",
+		fields: map[string]any{"num_key_value_heads": 1, "head_dim": 32, "rms_norm_eps": 1e-6, "hidden_act": "gelu",
+			"hidden_activation": nil, "attention_bias": false, "tie_word_embeddings": true,
+			"rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e4}},
+		top: []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{lnVocab, lnHidden}}, {"model.norm.weight", 0, 0.08, []int{lnHidden}}},
+		tensors: func(p string) []drawn {
+			return concatDrawn([]drawn{{p + "input_layernorm.weight", 0, 0.08, []int{lnHidden}}, {p + "post_attention_layernorm.weight", 0, 0.08, []int{lnHidden}}},
+				linearOf(p+"self_attn.q_proj", lnHeads*32, lnHidden, false), linearOf(p+"self_attn.k_proj", 32, lnHidden, false),
+				linearOf(p+"self_attn.v_proj", 32, lnHidden, false), linearOf(p+"self_attn.o_proj", lnHidden, lnHeads*32, false),
+				linearOf(p+"mlp.gate_proj", lnFFN, lnHidden, false), linearOf(p+"mlp.up_proj", lnFFN, lnHidden, false),
+				linearOf(p+"mlp.down_proj", lnHidden, lnFFN, false))
+		},
+	}
+	dir := m.draw(t)
+	want, _ := importAndCheck(t, dir, lnTokens)
+	checkGGUFForms(t, dir, lnTokens, want)
+	m.fields["hidden_activation"] = "gelu"
+	if _, err := specFromConfig(m.draw(t), 16); err == nil || !strings.Contains(err.Error(), `"hidden_activation" = "gelu" is not supported`) {
+		t.Errorf("hidden_activation gelu: %v", err)
+	}
+}

@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -601,6 +601,12 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// separate attn_q, attn_k and attn_v where the file has those.
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
+		s.allFull()
+	case "gemma":
+		// llama.cpp's gemma: norms with their 1 added, the embeddings ×
+		// √n_embd in f32, a gelu-gated MLP, q × 1/√head_dim.
+		s.geluTanh = true
+		s.embedScale = math.Sqrt(float64(s.hidden))
 		s.allFull()
 	case "gemma2":
 		// llama.cpp's gemma2: gemma3's layout without q/k norms, the even

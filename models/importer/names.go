@@ -115,13 +115,13 @@ func hfNames() naming {
 	}
 }
 
-// hfNamesOf are transformers' names for arch: hfNames, but for Gemma's
+// hfNamesOf are transformers' names for arch: hfNames, but for Gemma 2's and 3's
 // four norms a layer, Mixtral's experts (block_sparse_moe, w1 the gate, w3
 // up, w2 down), and the vision-language models (Qwen3.5's, Gemma 3's),
 // whose text model is model.language_model.
 func hfNamesOf(arch string) naming {
 	n := hfNames()
-	if strings.HasPrefix(arch, "Gemma") {
+	if strings.HasPrefix(arch, "Gemma") && arch != "GemmaForCausalLM" {
 		// input_layernorm, post_attention_layernorm, then
 		// pre_feedforward_layernorm and post_feedforward_layernorm.
 		p := "model.layers.%d."

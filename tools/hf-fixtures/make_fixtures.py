@@ -392,6 +392,14 @@ def specs():
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=100000.0),
         ), torch.float32, False),
+        # Gemma (the first): 1 + w RMSNorms, a gelu_tanh-gated MLP, the
+        # embeddings × √hidden, a tied head.
+        ("gemma", "GemmaForCausalLM", "GemmaConfig", dict(
+            COMMON, **PHI3_TOKENS,
+            hidden_activation="gelu_pytorch_tanh",
+            tie_word_embeddings=True,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+        ), torch.float32, True),
         # Phi-2: one LayerNorm before a parallel attention and gelu_new
         # MLP, biases everywhere (the lm head's too), rope on half of
         # each head.
