@@ -15,6 +15,19 @@ const (
 	TypeQ4_K TensorType = 12
 	TypeQ6_K TensorType = 14
 	TypeBF16 TensorType = 30
+
+	// Block types that no graph.dequant_matmul format reads: rlx
+	// decodes their values at load (Decode), each as ggml's
+	// dequantize_row_* computes it (ggml-quants.c), in float32.
+	TypeQ4_1   TensorType = 3
+	TypeQ5_0   TensorType = 6
+	TypeQ5_1   TensorType = 7
+	TypeQ2_K   TensorType = 10
+	TypeQ3_K   TensorType = 11
+	TypeQ5_K   TensorType = 13
+	TypeIQ4_NL TensorType = 20
+	TypeIQ4_XS TensorType = 23
+	TypeMXFP4  TensorType = 39
 )
 
 // typeInfo is what the container needs of a type: its name and its block

@@ -2,10 +2,12 @@ package weights
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -373,6 +375,14 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 		default:
 			if f, ok := t.Type.Format(); ok {
 				info.Quant = f
+			} else if t.Type.Decodable() {
+				// No graph.dequant_matmul format reads it: its values
+				// are decoded at load and bound as f32.
+				info.DType = tensor.F32
+				if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return decodeGGUF(g, t) }}); err != nil {
+					return err
+				}
+				continue
 			}
 		}
 		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return g.TensorData(t) }}); err != nil {
@@ -380,6 +390,30 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 		}
 	}
 	return nil
+}
+
+// decodeGGUF reads the block-quantised tensor t of g and decodes its
+// values (gguf.Decode) as little-endian float32 bytes.
+func decodeGGUF(g *gguf.File, t *gguf.TensorInfo) ([]byte, error) {
+	raw, err := g.TensorData(t)
+	if err != nil {
+		return nil, err
+	}
+	shape := t.Shape()
+	k := 1
+	if len(shape) > 0 {
+		k = shape[len(shape)-1]
+	}
+	rows := tensor.NumElements(shape) / max(k, 1)
+	v, err := gguf.Decode(t.Type, raw, rows, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+	}
+	return out, nil
 }
 
 // Weight returns the tensor a graph.param of spec binds (ref.Weights).

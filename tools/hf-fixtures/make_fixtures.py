@@ -451,6 +451,19 @@ def specs():
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
         ), torch.float32, True),
+        # gpt-oss: attention sinks, biases on q/k/v/o, layers alternating
+        # sliding (window 3) and full, YaRN without truncation; 8 experts
+        # of 32 rows, top 2, their gate/up interleaved, with biases and
+        # the clamped swiglu.
+        ("gpt_oss", "GptOssForCausalLM", "GptOssConfig", dict(
+            {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
+            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2,
+            attention_bias=True, sliding_window=3, swiglu_limit=7.0,
+            layer_types=["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="yarn", rope_theta=150000.0, factor=32.0, beta_fast=32.0, beta_slow=1.0,
+                                 truncate=False, original_max_position_embeddings=64),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
