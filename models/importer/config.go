@@ -22,7 +22,8 @@ func Architectures() []string {
 		"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
 		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM",
-		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GemmaForCausalLM"}
+		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GemmaForCausalLM",
+		"GptOssForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -321,6 +322,40 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
 		s.readWindow(c)
 		s.allFull()
+	case "GptOssForCausalLM":
+		// gpt-oss: biases on q, k, v and the output projection
+		// (attention_bias, true as published), a learned sink logit a head
+		// in each softmax's denominator (self_attn.sinks), the layers
+		// sliding (sliding_window) or full as layer_types says, YaRN;
+		// every layer routing over num_local_experts experts of
+		// intermediate_size rows: the router with a bias, a softmax over
+		// the top num_experts_per_tok logits, each expert
+		// down((up + 1)·g·σ(1.702·g)) + b with g and up from gate_up_proj's
+		// interleaved columns (plus its bias), g ≤ swiglu_limit and
+		// |up| ≤ swiglu_limit.
+		c.setDefault("attention_bias", "true")
+		if v, ok := c.raw["intermediate_size"]; ok {
+			c.setDefault("moe_intermediate_size", string(v))
+		}
+		s.readCommon(c, 1.0)
+		s.readAttentionBias(c)
+		s.oss = true
+		s.swigluLimit = c.float("swiglu_limit", 7)
+		if !(s.swigluLimit > 0) || math.IsInf(s.swigluLimit, 0) {
+			c.fail("field \"swiglu_limit\" = %g: rlx needs a finite positive limit", s.swigluLimit)
+		}
+		s.allFull()
+		sliding, given := s.slidingTypes(c)
+		if c.err != nil {
+			break
+		}
+		if given {
+			s.sliding = sliding
+		}
+		s.readWindow(c)
+		s.readMoE(c, false, true)
+		c.reject("norm_topk_prob", "true")
+		c.used["router_aux_loss_coef"], c.used["output_router_logits"] = true, true
 	case "PhiForCausalLM":
 		// Phi-1, 1.5 and 2: one LayerNorm with a bias (layer_norm_eps)
 		// before attention and a gelu_new MLP (fc1, fc2) run in
@@ -1214,8 +1249,6 @@ func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
 	return sliding, true
 }
 
-// readAttentionBias reads attention_bias (Llama, Qwen3): biases on the
-// q, k, v and output projections.
 // readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by
 // default): finite and non-negative.
 func (s *spec) readLayerNormEps(c *config, key string) {
@@ -1225,6 +1258,8 @@ func (s *spec) readLayerNormEps(c *config, key string) {
 	}
 }
 
+// readAttentionBias reads attention_bias (Llama, Qwen3): biases on the
+// q, k, v and output projections.
 func (s *spec) readAttentionBias(c *config) {
 	if c.bool("attention_bias", false) {
 		s.qkvBias, s.oBias = biasRequired, biasRequired

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
@@ -125,7 +126,10 @@ func (g *builder) model() {
 		if !s.postNorms {
 			h = g.hiddenNorm(x, g.n.of(i, roleFFNNorm))
 		}
-		if s.experts > 0 && s.moeLayer[i] {
+		if s.experts > 0 && s.moeLayer[i] && s.oss {
+			g.at(p + "moe")
+			x = g.add(x, g.ossMoE(i, h))
+		} else if s.experts > 0 && s.moeLayer[i] {
 			g.at(p + "moe")
 			x = g.add(x, g.residualScaled(g.moe(i, h)))
 		} else {
@@ -324,11 +328,39 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		attrs = append(attrs, g.floatAttr("softcap", s.attnSoftcap))
 	}
 	a := g.op(graph.AttentionName, attrs, q, kc, vc, keep)
+	if s.oss {
+		a = g.withSinks(i, a, q, kc, keep)
+	}
 	a = g.reshape(a, 1, heads*d)
 	if gate != nil {
 		a = g.mul(a, g.sigmoid(gate))
 	}
 	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
+}
+
+// withSinks scales the attention output a [1, 1, heads, d] of layer i
+// by gpt-oss's sinks: the softmax over a head's scores and its sink
+// logit is the softmax over the scores times 1/(1 + exp(sink − lse)),
+// lse the log-sum-exp of the kept scores, so a·σ(lse − sink). The scores
+// q·kᵀ (GQA: head h reads kv head h / (heads/kv heads)) are computed
+// again here for lse.
+func (g *builder) withSinks(i int, a, q, kc, keep *ir.Value) *ir.Value {
+	s := g.s
+	h, kvh, d, t := s.heads, s.kvHeads, s.headDim, s.maxTokens
+	scale := 1 / math.Sqrt(float64(d))
+	if s.attnScale != 0 {
+		scale = s.attnScale
+	}
+	qg := g.reshape(q, kvh, h/kvh, d)
+	kt := g.transpose(g.reshape(kc, t, kvh, d), 1, 2, 0) // [kv heads, d, t]
+	scores := g.mul(g.reshape(g.matmul(qg, kt), h, t), g.scalar(scale))
+	masked := g.sel(g.broadcast(keep, h, t), scores, g.broadcast(g.scalar(-1e30), h, t))
+	m := g.op(graph.ReduceName, []ir.NamedAttr{g.strAttr("kind", string(graph.ReduceMax)), {Name: "axes", Value: g.ctx.DenseI64Array([]int64{1})},
+		{Name: "keep_dims", Value: g.ctx.BoolAttr(true)}}, masked)
+	lse := g.add(m, g.unary(graph.LogName, g.sum(g.unary(graph.ExpName, g.op(graph.SubName, nil, masked, m)), true, 1)))
+	sinks := g.reshape(g.weight(g.n.of(i, roleSinks), h), h, 1)
+	w := g.sigmoid(g.op(graph.SubName, nil, lse, sinks))
+	return g.mul(a, g.reshape(w, 1, 1, h, 1))
 }
 
 // headLayerNorm is StableLM's per-head LayerNorm of x [1, 1, n, head

@@ -95,3 +95,44 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 	chosen := g.gather(w, idx, 0) // [K, out, in]
 	return g.reshape(g.matmul(chosen, g.reshape(x, rows, in, 1)), s.topK, out)
 }
+
+// ossMoE is gpt-oss's experts block for one token: the router's logits
+// (with its bias), graph.topk of them, a softmax over the k chosen, and
+// each chosen expert's down((up + 1)·g·σ(1.702·g)) + b, where gate_up
+// [E, H, 2I] (rows the input's, its columns gate and up interleaved)
+// gives g (clamped above at swiglu_limit) and up (clamped to
+// ±swiglu_limit) with its bias, and down_proj is [E, I, H]; their
+// weighted sum.
+func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	e, ne, k, f := s.hidden, s.experts, s.topK, s.moeFFN
+	logits := g.add(g.linear(h, g.n.of(i, roleRouter), ne, e), g.reshape(g.weight(g.n.of(i, roleRouterBias), ne), 1, ne))
+	top := g.create(graph.TopKName, []*ir.Value{logits}, nil, g.intAttr("k", int64(k)))
+	vals := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, top.Result(0))
+	idx := g.reshape(top.Result(1), k)
+	// chosen is the k chosen experts' [rows, cols] matrices of name, and
+	// bias their [cols] biases.
+	chosen := func(role string, rows, cols int) *ir.Value {
+		w, _ := g.param(g.n.of(i, role), ne, rows, cols)
+		return g.gather(w, idx, 0)
+	}
+	bias := func(role string, cols int) *ir.Value {
+		b, _ := g.param(g.n.of(i, role), ne, cols)
+		if b = g.gather(b, idx, 0); elemOf(b) != g.f32 {
+			b = g.cast(b, g.f32)
+		}
+		return b
+	}
+	x := g.broadcast(g.reshape(h, 1, 1, e), k, 1, e)
+	gu := g.add(g.reshape(g.matmul(x, chosen(roleExpertGateUpFused, e, 2*f)), k, 2*f), bias(roleExpertGateUpBias, 2*f))
+	pairs := g.reshape(gu, k, f, 2)
+	gate := g.reshape(g.slice(pairs, 2, 0, 1), k, f)
+	up := g.reshape(g.slice(pairs, 2, 1, 1), k, f)
+	limit := g.scalar(s.swigluLimit)
+	gate = g.op(graph.MinName, nil, gate, limit)
+	up = g.op(graph.MaxName, nil, g.op(graph.MinName, nil, up, limit), g.scalar(-s.swigluLimit))
+	glu := g.mul(gate, g.sigmoid(g.mul(gate, g.scalar(1.702))))
+	act := g.mul(g.add(up, g.scalar(1)), glu)
+	y := g.add(g.reshape(g.matmul(g.reshape(act, k, 1, f), chosen(roleExpertDownFused, f, e)), k, e), bias(roleExpertDownBias, e))
+	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
+}

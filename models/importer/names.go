@@ -57,6 +57,11 @@ const (
 	roleSharedDown        = "sh_down"
 	roleSharedRouter      = "sh_router"
 	roleSharedGateUp      = "sh_gate_up" // Granite MoE's shared_mlp.input_linear: [gate; up] rows
+	// gpt-oss's.
+	roleSinks            = "sinks"       // a logit a head in the softmax's denominator
+	roleRouterBias       = "router_bias" // the router's bias
+	roleExpertGateUpBias = "exp_gate_up_bias"
+	roleExpertDownBias   = "exp_down_bias"
 	// LFM2's gated short convolution.
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
@@ -204,6 +209,15 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertDownFused] = p + "block_sparse_moe.output_linear.weight"
 		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
 		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
+	}
+	if arch == "GptOssForCausalLM" {
+		// mlp.router (with a bias); mlp.experts' gate_up_proj [E, H, 2I]
+		// and down_proj [E, I, H] (in, out: transposed from the other
+		// fused experts), each with a bias; self_attn.sinks.
+		p := "model.layers.%d."
+		n.layer[roleRouter], n.layer[roleRouterBias] = p+"mlp.router.weight", p+"mlp.router.bias"
+		n.layer[roleExpertGateUpBias], n.layer[roleExpertDownBias] = p+"mlp.experts.gate_up_proj_bias", p+"mlp.experts.down_proj_bias"
+		n.layer[roleSinks] = p + "self_attn.sinks"
 	}
 	if arch == "MixtralForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."

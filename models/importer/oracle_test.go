@@ -327,6 +327,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						scores[j] = math.Exp(scores[j] - best)
 						sum += scores[j]
 					}
+					if s.oss { // gpt-oss: the head's sink in the denominator
+						sum += math.Exp(load(n.of(l, roleSinks))[hh] - best)
+					}
 					for j, p := range scores {
 						for i := range d {
 							att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
@@ -358,7 +361,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				h = normNamed(x, n.of(l, roleFFNNorm))
 			}
 			var y []float64
-			if s.experts > 0 && s.moeLayer[l] {
+			if s.experts > 0 && s.moeLayer[l] && s.oss {
+				y = ossOracle(s, h, func(role string) []float64 { return load(n.of(l, role)) })
+			} else if s.experts > 0 && s.moeLayer[l] {
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
 					if fused := n.of(l, roleExpertGateUpFused); has(fused) {
 						// transformers 5's tables: [E, 2I, H] and [E, H, I].
@@ -590,4 +595,48 @@ func TestOracle(t *testing.T) {
 			t.Errorf("%s: transformers' logits are %.3g from the oracle's (max |Δ| / max |logit|, tolerance 1e-6)", name, rel)
 		}
 	}
+}
+
+// ossOracle is transformers' GptOssMLP for one token: the router's
+// logits (with its bias), the topK largest, a softmax over them, and each
+// chosen expert's (up + 1)·g·σ(1.702·g) through down_proj plus its bias,
+// g and up the even and odd columns of h·gate_up_proj[e] + bias, clamped
+// as the experts clamp them. load(role) is the layer's tensor.
+func ossOracle(s *spec, h []float64, load func(role string) []float64) []float64 {
+	logits := matvec(load(roleRouter), h, load(roleRouterBias))
+	order := make([]int, len(logits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return logits[order[a]] > logits[order[b]] })
+	chosen := order[:s.topK]
+	var total float64
+	for _, e := range chosen {
+		total += math.Exp(logits[e] - logits[chosen[0]])
+	}
+	gu, gub, down, downb := load(roleExpertGateUpFused), load(roleExpertGateUpBias), load(roleExpertDownFused), load(roleExpertDownBias)
+	f, hid := s.moeFFN, s.hidden
+	out := make([]float64, hid)
+	for _, e := range chosen {
+		w := math.Exp(logits[e]-logits[chosen[0]]) / total
+		act := make([]float64, f)
+		for c := range f {
+			g, u := gub[e*2*f+2*c], gub[e*2*f+2*c+1]
+			for r, x := range h {
+				g += x * gu[(e*hid+r)*2*f+2*c]
+				u += x * gu[(e*hid+r)*2*f+2*c+1]
+			}
+			g = math.Min(g, s.swigluLimit)
+			u = math.Max(math.Min(u, s.swigluLimit), -s.swigluLimit)
+			act[c] = (u + 1) * g / (1 + math.Exp(-1.702*g))
+		}
+		for o := range hid {
+			y := downb[e*hid+o]
+			for c, a := range act {
+				y += a * down[(e*f+c)*hid+o]
+			}
+			out[o] += w * y
+		}
+	}
+	return out
 }

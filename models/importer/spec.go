@@ -59,8 +59,10 @@ type spec struct {
 	experts, topK             int  // mixture of experts (0: none)
 	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
-	sharedUngated             bool   // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
-	moeLayer                  []bool // per layer: routed experts instead of a dense MLP
+	sharedUngated             bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
+	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
+	swigluLimit               float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
+	moeLayer                  []bool  // per layer: routed experts instead of a dense MLP
 	maxTokens                 int
 	window                    int     // the sliding layers' window (0: none, or one covering the cache); setWindow
 	sliding                   []bool  // per layer: attends through the window (and Gemma's local rope); nil: every layer
