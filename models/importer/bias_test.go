@@ -320,15 +320,7 @@ func TestBiasErrors(t *testing.T) {
 	// Llama's q bias one short: refused where llama.cpp adds what it finds.
 	dir = variant(t, "llama", "LlamaForCausalLM", map[string]any{"attention_bias": true}, allBiases, 0.5)
 	st := filepath.Join(dir, "model.safetensors")
-	f, err := os.Open(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := tensor.ReadSafetensors(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts := readSafetensorsFile(t, dir)
 	name := "model.layers.1.self_attn.q_proj.bias"
 	if ts.Tensors[name], err = tensor.FromFloat32(tensor.F32, []int{63}, make([]float32, 63)); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,17 @@
 package importer
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // gptOSSConfig is a tiny gpt-oss config: 8 experts of 32 rows, top 2,
@@ -75,4 +83,93 @@ func TestGptOSS(t *testing.T) {
 			t.Errorf("%s moves the logits by only %.3g", c.what, rel)
 		}
 	}
+}
+
+// TestGptOSSMXFP4: gpt-oss's experts as its published checkpoints hold
+// them, MXFP4 pairs (gate_up_proj_blocks [E, 2I, H/32, 16] and
+// gate_up_proj_scales [E, 2I, H/32], down_proj's likewise, [E, out, in]),
+// decode as the same checkpoint with the experts' values written out as
+// transformers' parameters ([E, in, out], f32); the module reads the
+// pairs (the weight source presents each as one bf16 tensor).
+func TestGptOSSMXFP4(t *testing.T) {
+	var dense []drawn
+	for _, d := range gptOSSTensors() {
+		if !strings.HasSuffix(d.name, "_proj") {
+			dense = append(dense, d)
+		}
+	}
+	rng := rand.New(rand.NewPCG(62, 1))
+	fp4 := []float64{0, 0.5, 1, 1.5, 2, 3, 4, 6, 0, -0.5, -1, -1.5, -2, -3, -4, -6}
+	// pair draws an MXFP4 pair of [8, out, in] and the same values as
+	// an [8, in, out] f32 tensor.
+	pair := func(out, in int) (blocks, scales, values *tensor.Tensor) {
+		b := make([]byte, 8*out*in/2)
+		sc := make([]byte, 8*out*in/32)
+		v := make([]float32, 8*out*in)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		for i := range sc {
+			sc[i] = byte(122 + rng.IntN(4)) // 2^-5 … 2^-2
+		}
+		for e := range 8 {
+			for o := range out {
+				for c := range in {
+					g := (e*out+o)*in/32 + c/32
+					nib := b[16*g+c%32/2] >> (4 * (c % 2)) & 0xF
+					v[(e*in+c)*out+o] = float32(math.Ldexp(fp4[nib], int(sc[g])-127))
+				}
+			}
+		}
+		blocks, _ = tensor.FromBytes([]int{8, out, in / 32, 16}, b)
+		scales, _ = tensor.FromBytes([]int{8, out, in / 32}, sc)
+		values, _ = tensor.FromFloat32(tensor.F32, []int{8, in, out}, v)
+		return blocks, scales, values
+	}
+	mx := drawCheckpoint(t, gptOSSConfig(7), dense)
+	plain := drawCheckpoint(t, gptOSSConfig(7), dense)
+	stMX, stPlain := readSafetensorsFile(t, mx), readSafetensorsFile(t, plain)
+	for l := range 2 {
+		for _, p := range []struct {
+			name    string
+			out, in int
+		}{{"gate_up_proj", 64, 64}, {"down_proj", 64, 32}} {
+			name := fmt.Sprintf("model.layers.%d.mlp.experts.%s", l, p.name)
+			b, s, v := pair(p.out, p.in)
+			stMX.Tensors[name+"_blocks"], stMX.Tensors[name+"_scales"] = b, s
+			stPlain.Tensors[name] = v
+		}
+	}
+	writeSafetensors(t, filepath.Join(mx, "model.safetensors"), stMX)
+	writeSafetensors(t, filepath.Join(plain, "model.safetensors"), stPlain)
+	want, _ := importAndCheck(t, plain, lnTokens)
+	m, err := ImportHF(newContext(), mx, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	if len(m.Unused) > 0 {
+		t.Errorf("the module does not read %v", m.Unused)
+	}
+	if i, _ := m.Source.Info("model.layers.0.mlp.experts.gate_up_proj"); i.Type != "MXFP4" || !slices.Equal(i.Shape, []int{8, 64, 64}) {
+		t.Errorf("the decoded pair: %+v", i)
+	}
+	got := decodeModule(t, m.Module, m.Source, lnTokens)
+	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("MXFP4 experts against the same values as parameters: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+	}
+}
+
+// readSafetensorsFile reads dir/model.safetensors.
+func readSafetensorsFile(t testing.TB, dir string) *tensor.Safetensors {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tensor.ReadSafetensors(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

@@ -101,8 +101,8 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 // each chosen expert's down((up + 1)·g·σ(1.702·g)) + b, where gate_up
 // [E, H, 2I] (rows the input's, its columns gate and up interleaved)
 // gives g (clamped above at swiglu_limit) and up (clamped to
-// ±swiglu_limit) with its bias, and down_proj is [E, I, H]; their
-// weighted sum.
+// ±swiglu_limit) with its bias, and down_proj is [E, I, H] (or both
+// [E, out, in], decoded from MXFP4); their weighted sum.
 func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k, f := s.hidden, s.experts, s.topK, s.moeFFN
@@ -110,11 +110,18 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	top := g.create(graph.TopKName, []*ir.Value{logits}, nil, g.intAttr("k", int64(k)))
 	vals := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, top.Result(0))
 	idx := g.reshape(top.Result(1), k)
-	// chosen is the k chosen experts' [rows, cols] matrices of name, and
-	// bias their [cols] biases.
-	chosen := func(role string, rows, cols int) *ir.Value {
-		w, _ := g.param(g.n.of(i, role), ne, rows, cols)
-		return g.gather(w, idx, 0)
+	// proj applies the k chosen experts' matrices of role to x [k, in]:
+	// [E, in, out] as transformers' parameters hold them, or [E, out, in]
+	// as the published checkpoints' MXFP4 blocks do (the weight source
+	// decodes them: Info.Type "MXFP4"). bias is their [out] biases.
+	proj := func(role string, x *ir.Value, in, out int) *ir.Value {
+		name := g.n.of(i, role)
+		if g.info(name).Type == "MXFP4" {
+			w, _ := g.param(name, ne, out, in)
+			return g.reshape(g.matmul(g.gather(w, idx, 0), g.reshape(x, k, in, 1)), k, out)
+		}
+		w, _ := g.param(name, ne, in, out)
+		return g.reshape(g.matmul(g.reshape(x, k, 1, in), g.gather(w, idx, 0)), k, out)
 	}
 	bias := func(role string, cols int) *ir.Value {
 		b, _ := g.param(g.n.of(i, role), ne, cols)
@@ -123,8 +130,7 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 		}
 		return b
 	}
-	x := g.broadcast(g.reshape(h, 1, 1, e), k, 1, e)
-	gu := g.add(g.reshape(g.matmul(x, chosen(roleExpertGateUpFused, e, 2*f)), k, 2*f), bias(roleExpertGateUpBias, 2*f))
+	gu := g.add(proj(roleExpertGateUpFused, g.broadcast(h, k, e), e, 2*f), bias(roleExpertGateUpBias, 2*f))
 	pairs := g.reshape(gu, k, f, 2)
 	gate := g.reshape(g.slice(pairs, 2, 0, 1), k, f)
 	up := g.reshape(g.slice(pairs, 2, 1, 1), k, f)
@@ -133,6 +139,6 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	up = g.op(graph.MaxName, nil, g.op(graph.MinName, nil, up, limit), g.scalar(-s.swigluLimit))
 	glu := g.mul(gate, g.sigmoid(g.mul(gate, g.scalar(1.702))))
 	act := g.mul(g.add(up, g.scalar(1)), glu)
-	y := g.add(g.reshape(g.matmul(g.reshape(act, k, 1, f), chosen(roleExpertDownFused, f, e)), k, e), bias(roleExpertDownBias, e))
+	y := g.add(proj(roleExpertDownFused, act, f, e), bias(roleExpertDownBias, e))
 	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
 }

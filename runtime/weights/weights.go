@@ -104,12 +104,79 @@ func Open(path string) (*Source, error) {
 	default:
 		err = s.openSafetensors(path, nil)
 	}
+	if err == nil && !isGGUF {
+		err = s.pairMXFP4()
+	}
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
 	sort.Strings(s.names)
 	return s, nil
+}
+
+// pairMXFP4 replaces each pair NAME_blocks (U8 [..., rows, groups, 16])
+// and NAME_scales (U8 [..., rows, groups]) of a safetensors checkpoint,
+// the MXFP4 tensors of gpt-oss's published checkpoints, by one tensor
+// NAME, BF16 [..., rows, 32·groups], decoded at load: in each group of 32,
+// value 2j is the E2M1 code in the low nibble of byte j and value 2j + 1
+// the one in its high nibble, each × 2^(scale − 127), which bf16 holds
+// exactly. Its Info.Type is "MXFP4".
+func (s *Source) pairMXFP4() error {
+	for _, name := range slices.Clone(s.names) {
+		base, ok := strings.CutSuffix(name, "_blocks")
+		sc, paired := s.entries[base+"_scales"]
+		if !ok || !paired {
+			continue
+		}
+		bl := s.entries[name]
+		n := len(bl.Shape)
+		if bl.DType != tensor.UI8 || sc.DType != tensor.UI8 || n < 2 || bl.Shape[n-1] != 16 || !slices.Equal(sc.Shape, bl.Shape[:n-1]) {
+			return fmt.Errorf("%s: tensors %q (%s) and %q (%s) are not MXFP4 blocks [..., 16] and their scales, both U8", bl.File, name, bl.Info.typeString(), base+"_scales", sc.Info.typeString())
+		}
+		if old, dup := s.entries[base]; dup {
+			return fmt.Errorf("%s: tensor %q is also the MXFP4 pair %q, %q", old.File, base, name, base+"_scales")
+		}
+		shape := slices.Clone(sc.Shape)
+		shape[len(shape)-1] *= 32
+		info := Info{Name: base, File: bl.File, Shape: shape, DType: tensor.BF16, Type: "MXFP4"}
+		delete(s.entries, name)
+		delete(s.entries, base+"_scales")
+		s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == name || x == base+"_scales" })
+		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return decodeMXFP4Pair(bl, sc) }}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fp4Values are E2M1's sixteen values.
+var fp4Values = [16]float64{0, 0.5, 1, 1.5, 2, 3, 4, 6, 0, -0.5, -1, -1.5, -2, -3, -4, -6}
+
+// decodeMXFP4Pair decodes an MXFP4 pair (pairMXFP4) as bf16 bytes.
+func decodeMXFP4Pair(bl, sc *entry) ([]byte, error) {
+	blocks, err := bl.read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: tensor %q: %v", bl.File, bl.Name, err)
+	}
+	scales, err := sc.read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: tensor %q: %v", sc.File, sc.Name, err)
+	}
+	if len(blocks) != 16*len(scales) {
+		return nil, fmt.Errorf("%s: tensor %q holds %d bytes for %d scales", bl.File, bl.Name, len(blocks), len(scales))
+	}
+	out := make([]byte, 2*32*len(scales))
+	put := func(i int, v float64) {
+		binary.LittleEndian.PutUint16(out[2*i:], uint16(math.Float32bits(float32(v))>>16))
+	}
+	for g, e := range scales {
+		for j, b := range blocks[16*g : 16*g+16] {
+			put(32*g+2*j, math.Ldexp(fp4Values[b&0xF], int(e)-127))
+			put(32*g+2*j+1, math.Ldexp(fp4Values[b>>4], int(e)-127))
+		}
+	}
+	return out, nil
 }
 
 // Close closes the source's files.

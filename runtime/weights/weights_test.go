@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -360,5 +361,55 @@ func TestGGUFDecoded(t *testing.T) {
 	}
 	if _, err := s.Weight(spec("q5", tensor.UI8, len(q5))); err == nil || !strings.Contains(err.Error(), `weight "q5" is tensor<2x256xf32>`) {
 		t.Errorf("q5_k read as blocks: %v", err)
+	}
+}
+
+// TestMXFP4Pair: a safetensors pair NAME_blocks, NAME_scales is one
+// bf16 tensor NAME, decoded (value 2j of a group the low nibble of byte
+// j, 2j + 1 the high one, × 2^(scale − 127)); a pair of the wrong shapes,
+// or beside a tensor NAME, is an error naming them.
+func TestMXFP4Pair(t *testing.T) {
+	u8 := func(shape []int, b ...byte) *tensor.Tensor {
+		x, err := tensor.FromBytes(shape, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	blocks := make([]byte, 16)
+	blocks[0], blocks[1], blocks[15] = 0x21, 0xF8, 0x7C // codes 1, 2; 8 (−0), 15 (−6); 12 (−2), 7 (6)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.safetensors")
+	write(t, path, map[string]*tensor.Tensor{"w_blocks": u8([]int{1, 1, 16}, blocks...), "w_scales": u8([]int{1, 1}, 128)})
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if i, _ := s.Info("w"); i.Type != "MXFP4" || i.DType != tensor.BF16 || !slices.Equal(i.Shape, []int{1, 32}) || !slices.Equal(s.Names(), []string{"w"}) {
+		t.Fatalf("info %+v, names %v", i, s.Names())
+	}
+	w, err := s.Weight(spec("w", tensor.BF16, 1, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w.Floats()
+	if want := []float32{1, 2, 0, -12, -4, 12}; v[0] != want[0] || v[1] != want[1] || v[2] != want[2] || v[3] != want[3] || v[30] != want[4] || v[31] != want[5] || v[4] != 0 {
+		t.Errorf("decoded %v", v)
+	}
+	for _, c := range []struct {
+		ts   map[string]*tensor.Tensor
+		want string
+	}{
+		{map[string]*tensor.Tensor{"w_blocks": u8([]int{1, 1, 8}, blocks[:8]...), "w_scales": u8([]int{1, 1}, 128)}, `tensors "w_blocks" (tensor<1x1x8xui8>) and "w_scales" (tensor<1x1xui8>) are not MXFP4 blocks`},
+		{map[string]*tensor.Tensor{"w_blocks": u8([]int{1, 1, 16}, blocks...), "w_scales": u8([]int{1, 1}, 128), "w": f32(t, tensor.F32, []int{1}, 1)}, `tensor "w" is also the MXFP4 pair "w_blocks", "w_scales"`},
+	} {
+		write(t, path, c.ts)
+		if s, err := Open(path); err == nil || !strings.Contains(err.Error(), c.want) {
+			if s != nil {
+				s.Close()
+			}
+			t.Errorf("%v: %v, want %q", slices.Sorted(maps.Keys(c.ts)), err, c.want)
+		}
 	}
 }

@@ -56,6 +56,22 @@ def main():
         except Exception as e:  # one type's failure must not lose the rest
             report["types"][name] = {"error": repr(e)}
             print(f"{name}: FAILED {e!r}")
+    # transformers' decoding of the MXFP4 pairs of gpt-oss's safetensors
+    # checkpoints: blocks [2, 4, 2, 16] and scales [2, 4, 2].
+    try:
+        import torch
+        from transformers.integrations.mxfp4 import convert_moe_packed_tensors
+        blocks = rng.integers(0, 256, size=(2, 4, 2, 16), dtype=np.uint8)
+        scales = rng.integers(118, 136, size=(2, 4, 2), dtype=np.uint8)
+        vals = convert_moe_packed_tensors(torch.from_numpy(blocks), torch.from_numpy(scales), dtype=torch.float32)
+        blocks.tofile(os.path.join(out, "MXFP4_HF.blocks"))
+        scales.tofile(os.path.join(out, "MXFP4_HF.scales"))
+        vals.float().numpy().astype("<f4").tofile(os.path.join(out, "MXFP4_HF.f32"))
+        report["types"]["MXFP4_HF"] = {"blocks_shape": list(blocks.shape), "values_shape": list(vals.shape)}
+        print(f"MXFP4_HF: values {list(vals.shape)}")
+    except Exception as e:
+        report["types"]["MXFP4_HF"] = {"error": repr(e)}
+        print(f"MXFP4_HF: FAILED {e!r}")
     with open(os.path.join(out, "vectors.json"), "w") as fh:
         json.dump(report, fh, indent=1, sort_keys=True)
 
