@@ -63,3 +63,29 @@ func FuzzDequantize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode feeds arbitrary bytes, sizes and tensor types to Decode
+// (tensors come from files): no panic; a type it decodes gives n·k
+// values exactly when the bytes are n·k/block blocks, and any other type
+// is an error.
+func FuzzDecode(f *testing.F) {
+	for _, typ := range []TensorType{TypeQ4_1, TypeQ5_0, TypeQ5_1, TypeQ2_K, TypeQ3_K, TypeQ5_K, TypeIQ4_NL, TypeIQ4_XS, TypeMXFP4, 16} {
+		f.Add(uint32(typ), uint8(1), uint8(1), make([]byte, tensorTypes[typ].nbytes))
+	}
+	f.Fuzz(func(t *testing.T, typ uint32, n8, blocks uint8, data []byte) {
+		tt := TensorType(typ % 40)
+		info := tensorTypes[tt]
+		n, k := int(n8%4), int(blocks%4)*max(info.block, 1)
+		got, err := Decode(tt, data, n, k)
+		switch {
+		case !tt.Decodable():
+			if err == nil {
+				t.Fatalf("%v decoded", tt)
+			}
+		case err == nil && len(got) != n*k:
+			t.Fatalf("%v [%d, %d]: %d values", tt, n, k, len(got))
+		case (err == nil) != (len(data) == n*(k/info.block)*info.nbytes):
+			t.Fatalf("%v [%d, %d] of %d bytes: %v", tt, n, k, len(data), err)
+		}
+	})
+}
