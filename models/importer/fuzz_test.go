@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,7 +34,10 @@ func FuzzImportHF(f *testing.F) {
 		// tensors (Phi-3's fused projections and Qwen2's biases are missing:
 		// error paths).
 		for _, arch := range []string{"MistralForCausalLM", "MixtralForCausalLM", "Phi3ForCausalLM", "Qwen2ForCausalLM", "Qwen2MoeForCausalLM", "Qwen3_5ForConditionalGeneration",
-			"Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM"} {
+			"Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM",
+			// Stop 62's.
+			"PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM", "GraniteMoeForCausalLM",
+			"GraniteMoeSharedForCausalLM", "GemmaForCausalLM", "GptOssForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {
@@ -82,6 +86,14 @@ func FuzzImportGGUF(f *testing.F) {
 	for _, name := range []string{"gemma2", "phi3_longrope_long", "qwen2_yarn", "olmo3", "cohere2", "exaone4", "glm4"} {
 		path := filepath.Join(f.TempDir(), name+".gguf")
 		if err := os.WriteFile(path, convertToGGUF(f, loadFixture(f, name).dir, gguf.Q8_0, false), 0o644); err != nil {
+			f.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	// Stop 62's LayerNorm families and Command R+, drawn.
+	for i, m := range []layerNormModel{phi2Model(), stableLMModel(true, true), gptNeoXModel(true), nemotronModel(), commandRPlusModel()} {
+		path := filepath.Join(f.TempDir(), fmt.Sprintf("drawn%d.gguf", i))
+		if err := os.WriteFile(path, convertToGGUF(f, m.draw(f), gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)
 		}
 		paths = append(paths, path)

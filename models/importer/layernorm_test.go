@@ -41,7 +41,7 @@ func (m layerNormModel) config() map[string]any {
 	return c
 }
 
-func (m layerNormModel) draw(t *testing.T) string {
+func (m layerNormModel) draw(t testing.TB) string {
 	ts := append([]drawn(nil), m.top...)
 	for l := range lnLayers {
 		ts = append(ts, m.tensors(fmt.Sprintf("%s%d.", m.prefix, l))...)

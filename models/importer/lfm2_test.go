@@ -31,7 +31,7 @@ type drawn struct {
 
 // drawCheckpoint writes config and tensors drawn as listed (seeded) into
 // a new directory: a checkpoint of an architecture no fixture has.
-func drawCheckpoint(t *testing.T, config map[string]any, tensors []drawn) string {
+func drawCheckpoint(t testing.TB, config map[string]any, tensors []drawn) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeConfig(t, dir, config)
