@@ -23,7 +23,7 @@ func Architectures() []string {
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
 		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM",
 		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GemmaForCausalLM",
-		"GptOssForCausalLM"}
+		"GptOssForCausalLM", "Glm4MoeForCausalLM"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -322,6 +322,27 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
 		s.readWindow(c)
 		s.allFull()
+	case "Glm4MoeForCausalLM":
+		// GLM-4.5: q, k and v biases (attention_bias), per-head q/k
+		// RMSNorms under use_qk_norm, rope on partial_rotary_factor of
+		// each head (0.5 by default), its pairs half a rotation apart;
+		// the first first_k_dense_replace layers dense, the others
+		// routing over n_routed_experts experts of moe_intermediate_size
+		// rows as DeepSeek-V3 does (sigmoid scores; the top
+		// num_experts_per_tok of score + e_score_correction_bias chosen,
+		// weighted by their scores, renormalised under norm_topk_prob, ×
+		// routed_scaling_factor), plus n_shared_experts shared experts as
+		// one ungated MLP. Group-limited routing (topk_group < n_group)
+		// is refused; the multi-token-prediction layers
+		// (num_nextn_predict_layers) are left unread.
+		s.readCommon(c, 0.5)
+		if c.bool("attention_bias", false) {
+			s.qkvBias = biasRequired
+		}
+		s.qkNorm = c.bool("use_qk_norm", false)
+		s.allFull()
+		s.readSigmoidMoE(c)
+		c.used["num_nextn_predict_layers"] = true
 	case "GptOssForCausalLM":
 		// gpt-oss: biases on q, k, v and the output projection
 		// (attention_bias, true as published), a learned sink logit a head
@@ -1247,6 +1268,41 @@ func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
 		}
 	}
 	return sliding, true
+}
+
+// readSigmoidMoE reads DeepSeek-V3's experts as GLM-4.5 names them:
+// n_routed_experts of moe_intermediate_size rows from layer
+// first_k_dense_replace on, num_experts_per_tok chosen, n_shared_experts
+// shared ones, routed_scaling_factor, norm_topk_prob; n_group and
+// topk_group must leave every group open.
+func (s *spec) readSigmoidMoE(c *config) {
+	s.experts = c.int("n_routed_experts", 0, true)
+	s.topK = c.int("num_experts_per_tok", 0, true)
+	s.moeFFN = c.int("moe_intermediate_size", 0, true)
+	s.sharedFFN = s.moeFFN * c.int("n_shared_experts", 0, false)
+	s.sharedUngated, s.sigmoidRouter = true, true
+	s.normTopK = c.bool("norm_topk_prob", true)
+	s.routedScale = c.float("routed_scaling_factor", 1)
+	groups, open := c.int("n_group", 1, false), c.int("topk_group", 1, false)
+	first := c.int("first_k_dense_replace", 0, false)
+	c.reject("topk_method", `"noaux_tc"`)
+	c.reject("scoring_func", `"sigmoid"`)
+	switch {
+	case c.err != nil:
+		return
+	case s.experts == 0 || s.topK < 1 || s.topK > s.experts || s.moeFFN == 0:
+		c.fail("num_experts_per_tok = %d must be in [1, n_routed_experts = %d], and moe_intermediate_size positive", s.topK, s.experts)
+	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
+		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
+	case open != groups:
+		c.fail("topk_group = %d of n_group = %d: group-limited routing is not supported (rlx routes over every group)", open, groups)
+	case !(s.routedScale > 0) || math.IsInf(s.routedScale, 0):
+		c.fail("field \"routed_scaling_factor\" = %g: rlx needs a finite positive factor", s.routedScale)
+	}
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = i >= first
+	}
 }
 
 // readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by

@@ -11,8 +11,8 @@
 // OlmoeForCausalLM, SeedOssForCausalLM, ArceeForCausalLM,
 // Starcoder2ForCausalLM, PhiForCausalLM, StableLmForCausalLM,
 // GPTNeoXForCausalLM, NemotronForCausalLM, GraniteMoeForCausalLM,
-// GraniteMoeSharedForCausalLM, GemmaForCausalLM, GptOssForCausalLM
-// (safetensors only) and the text model of the
+// GraniteMoeSharedForCausalLM, GemmaForCausalLM, and in safetensors only
+// GptOssForCausalLM and Glm4MoeForCausalLM, and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,

@@ -16,11 +16,16 @@ import (
 func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k := s.hidden, s.experts, s.topK
-	probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
-	top := g.create(graph.TopKName, []*ir.Value{probs}, nil, g.intAttr("k", int64(k)))
-	vals, idx := top.Result(0), g.reshape(top.Result(1), k)
-	if s.normTopK {
-		vals = g.div(vals, g.sum(vals, true, -1))
+	var vals, idx *ir.Value
+	if s.sigmoidRouter {
+		vals, idx = g.sigmoidRoute(i, h)
+	} else {
+		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
+		top := g.create(graph.TopKName, []*ir.Value{probs}, nil, g.intAttr("k", int64(k)))
+		vals, idx = top.Result(0), g.reshape(top.Result(1), k)
+		if s.normTopK {
+			vals = g.div(vals, g.sum(vals, true, -1))
+		}
 	}
 	var gate, up, y *ir.Value
 	if fused, ok := g.n.lookup(i, roleExpertGateUpFused); ok && g.has(fused) {
@@ -52,6 +57,25 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	}
 	sg := g.sigmoid(g.linear(h, g.n.of(i, roleSharedRouter), 1, e))
 	return g.add(routed, g.mul(shared, sg))
+}
+
+// sigmoidRoute is DeepSeek-V3's routing (GLM-4.5's): scores σ(router·h)
+// in f32, the top k of score + the selection bias chosen, their scores
+// as weights, renormalised (with 1e-20 in the sum, as transformers)
+// under normTopK and × routedScale. It returns the weights [1, k] and
+// the chosen experts [k].
+func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
+	s := g.s
+	ne, k := s.experts, s.topK
+	scores := g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, s.hidden))
+	choice := g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+	top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
+	idx = g.reshape(top.Result(1), k)
+	vals = g.reshape(g.gather(g.reshape(scores, ne), idx, 0), 1, k)
+	if s.normTopK {
+		vals = g.div(vals, g.add(g.sum(vals, true, -1), g.scalar(1e-20)))
+	}
+	return g.mul(vals, g.scalar(s.routedScale)), idx
 }
 
 // experts applies the chosen experts' projection role ([experts, out, in])

@@ -56,7 +56,8 @@ const (
 	roleSharedUp          = "sh_up"
 	roleSharedDown        = "sh_down"
 	roleSharedRouter      = "sh_router"
-	roleSharedGateUp      = "sh_gate_up" // Granite MoE's shared_mlp.input_linear: [gate; up] rows
+	roleSharedGateUp      = "sh_gate_up"    // Granite MoE's shared_mlp.input_linear: [gate; up] rows
+	roleRouterSelect      = "router_select" // GLM-4.5's e_score_correction_bias: added to the scores for the choice only
 	// gpt-oss's.
 	roleSinks            = "sinks"       // a logit a head in the softmax's denominator
 	roleRouterBias       = "router_bias" // the router's bias
@@ -209,6 +210,14 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertDownFused] = p + "block_sparse_moe.output_linear.weight"
 		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
 		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
+	}
+	if arch == "Glm4MoeForCausalLM" {
+		// mlp.gate (the router) with its e_score_correction_bias, the
+		// shared expert under mlp.shared_experts.
+		p := "model.layers.%d."
+		n.layer[roleRouterSelect] = p + "mlp.gate.e_score_correction_bias"
+		n.layer[roleSharedGate], n.layer[roleSharedUp] = p+"mlp.shared_experts.gate_proj.weight", p+"mlp.shared_experts.up_proj.weight"
+		n.layer[roleSharedDown] = p + "mlp.shared_experts.down_proj.weight"
 	}
 	if arch == "GptOssForCausalLM" {
 		// mlp.router (with a bias); mlp.experts' gate_up_proj [E, H, 2I]

@@ -364,7 +364,11 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			if s.experts > 0 && s.moeLayer[l] && s.oss {
 				y = ossOracle(s, h, func(role string) []float64 { return load(n.of(l, role)) })
 			} else if s.experts > 0 && s.moeLayer[l] {
-				y = moeOracle(s, h, load(n.of(l, roleRouter)), func(e int, role string) []float64 {
+				var selectBias []float64
+				if s.sigmoidRouter {
+					selectBias = load(n.of(l, roleRouterSelect))
+				}
+				y = moeOracle(s, h, load(n.of(l, roleRouter)), selectBias, func(e int, role string) []float64 {
 					if fused := n.of(l, roleExpertGateUpFused); has(fused) {
 						// transformers 5's tables: [E, 2I, H] and [E, H, I].
 						per := s.moeFFN * s.hidden
@@ -501,10 +505,28 @@ func swiglu(h, gate, up, down []float64) []float64 {
 // moeOracle is transformers' routed experts (Mixtral's, Qwen2-MoE's and
 // Qwen3-MoE's blocks without the shared expert): the router's softmax (in
 // float32, as transformers computes it), the topK largest, renormalised
-// under norm_topk_prob, and the chosen experts' SwiGLU outputs weighted by
-// them. expert(e, role) is expert e's matrix of the role.
-func moeOracle(s *spec, h, router []float64, expert func(e int, role string) []float64) []float64 {
+// under norm_topk_prob, or with sigmoidRouter DeepSeek-V3's routing
+// (GLM-4.5's, sigmoidRoute), and the chosen experts' SwiGLU outputs
+// weighted by them. expert(e, role) is expert e's matrix of the role.
+func moeOracle(s *spec, h, router, selectBias []float64, expert func(e int, role string) []float64) []float64 {
 	logits := matvec(router, h, nil)
+	chosen, weights := softmaxRoute(s, logits)
+	if s.sigmoidRouter {
+		chosen, weights = sigmoidRoute(s, logits, selectBias)
+	}
+	out := make([]float64, s.hidden)
+	for j, e := range chosen {
+		y := swiglu(h, expert(e, roleExpertGate), expert(e, roleExpertUp), expert(e, roleExpertDown))
+		for i := range out {
+			out[i] += weights[j] * y[i]
+		}
+	}
+	return out
+}
+
+// softmaxRoute chooses the topK experts of the logits' softmax (in
+// float32), their weights renormalised under normTopK.
+func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
 	best := math.Inf(-1)
 	for _, v := range logits {
 		best = math.Max(best, v)
@@ -515,29 +537,51 @@ func moeOracle(s *spec, h, router []float64, expert func(e int, role string) []f
 		probs[i] = math.Exp(v - best)
 		sum += probs[i]
 	}
-	order := make([]int, len(probs))
 	for i := range probs {
 		probs[i] = float64(float32(probs[i] / sum))
+	}
+	return topWeighted(s, probs, probs, 0)
+}
+
+// sigmoidRoute is DeepSeek-V3's routing as transformers' GLM-4.5
+// computes it: scores σ(logits) in float32, the topK of score +
+// selectBias chosen, weighted by their scores, renormalised (+1e-20)
+// under normTopK, × routedScale.
+func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []float64) {
+	scores := make([]float64, len(logits))
+	choice := make([]float64, len(logits))
+	for i, v := range logits {
+		scores[i] = float64(float32(1 / (1 + math.Exp(-v))))
+		choice[i] = scores[i] + selectBias[i]
+	}
+	chosen, weights = topWeighted(s, choice, scores, 1e-20)
+	for j := range weights {
+		weights[j] *= s.routedScale
+	}
+	return chosen, weights
+}
+
+// topWeighted chooses the topK experts by choice and weights them by
+// weight, renormalised (the sum plus eps) under normTopK.
+func topWeighted(s *spec, choice, weight []float64, eps float64) (chosen []int, weights []float64) {
+	order := make([]int, len(choice))
+	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return probs[order[a]] > probs[order[b]] })
-	chosen := order[:s.topK]
+	sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
+	chosen = order[:s.topK]
 	var total float64
 	for _, e := range chosen {
-		total += probs[e]
+		total += weight[e]
 	}
-	out := make([]float64, s.hidden)
 	for _, e := range chosen {
-		w := probs[e]
+		w := weight[e]
 		if s.normTopK {
-			w /= total
+			w /= total + eps
 		}
-		y := swiglu(h, expert(e, roleExpertGate), expert(e, roleExpertUp), expert(e, roleExpertDown))
-		for i := range out {
-			out[i] += w * y[i]
-		}
+		weights = append(weights, w)
 	}
-	return out
+	return chosen, weights
 }
 
 // importAndCheck imports the checkpoint in dir and decodes tokens: the module

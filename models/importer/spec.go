@@ -60,6 +60,8 @@ type spec struct {
 	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
 	sharedUngated             bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
+	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
+	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
 	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
 	swigluLimit               float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
 	moeLayer                  []bool  // per layer: routed experts instead of a dense MLP

@@ -464,6 +464,17 @@ def specs():
             rope_parameters=dict(rope_type="yarn", rope_theta=150000.0, factor=32.0, beta_fast=32.0, beta_slow=1.0,
                                  truncate=False, original_max_position_embeddings=64),
         ), torch.float32, False),
+        # GLM-4.5 (MoE): layer 0 dense, the others routing over 8 experts
+        # of 32 rows (sigmoid scores, chosen by score + the selection
+        # bias, renormalised, × 2.5) with one shared expert; q/k/v
+        # biases, per-head q/k norms, rope on half of each head.
+        ("glm4_moe", "Glm4MoeForCausalLM", "Glm4MoeConfig", dict(
+            COMMON, **PHI3_TOKENS,
+            moe_intermediate_size=32, n_routed_experts=8, num_experts_per_tok=2, n_shared_experts=1,
+            first_k_dense_replace=1, n_group=1, topk_group=1, norm_topk_prob=True, routed_scaling_factor=2.5,
+            attention_bias=True, use_qk_norm=True, tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0, partial_rotary_factor=0.5),
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -533,6 +544,11 @@ def init_weights(model, zero_centred):
                 p.copy_(base + STD * torch.randn_like(p))
             else:
                 p.copy_(STD * torch.randn_like(p))
+        # DeepSeek-V3-style routers' selection bias is a buffer (GLM-4.5):
+        # drawn too, so that the fixture sees it.
+        for name, b in model.named_buffers():
+            if name.endswith("e_score_correction_bias"):
+                b.copy_(0.1 * torch.randn_like(b))
 
 
 def load(cls, path, dtype, device, moe):
@@ -608,7 +624,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     os.makedirs(d, exist_ok=True)
     cls = getattr(transformers, cls_name)
     cfg_cls = getattr(transformers, cfg_name)
-    moe = "num_experts" in kw or "num_local_experts" in kw
+    moe = "num_experts" in kw or "num_local_experts" in kw or "n_routed_experts" in kw
     config = make_config(cfg_cls, kw)
     model = cls(config)
     init_weights(model, zero_centred)
