@@ -17,8 +17,13 @@ import os
 import sys
 
 import numpy as np
-import gguf
-from gguf.constants import GGMLQuantizationType as T, GGML_QUANT_SIZES
+
+try:
+    import gguf
+    from gguf.constants import GGMLQuantizationType as T, GGML_QUANT_SIZES
+except ImportError as e:  # the MXFP4 check below needs only transformers
+    gguf = None
+    GGUF_ERROR = repr(e)
 
 BLOCKS = 64
 
@@ -35,8 +40,8 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(62)
-    report = {"gguf": getattr(gguf, "__version__", "?"), "numpy": np.__version__, "types": {}}
-    for name, halves in HALVES.items():
+    report = {"gguf": getattr(gguf, "__version__", "?") if gguf else GGUF_ERROR, "numpy": np.__version__, "types": {}}
+    for name, halves in (HALVES.items() if gguf else []):
         try:
             qt = getattr(T, name)
             block, nbytes = GGML_QUANT_SIZES[qt]
