@@ -23,7 +23,7 @@ func Architectures() []string {
 		"Lfm2ForCausalLM", "OlmoeForCausalLM", "SeedOssForCausalLM", "ArceeForCausalLM",
 		"Starcoder2ForCausalLM", "PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM",
 		"GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GemmaForCausalLM",
-		"GptOssForCausalLM", "Glm4MoeForCausalLM"}
+		"GptOssForCausalLM", "Glm4MoeForCausalLM", "Qwen3VLMoeForConditionalGeneration"}
 }
 
 // config is a parsed config.json whose fields are read through typed
@@ -609,6 +609,15 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// rope; its fields under text_config (transformers 5) or at the
 		// top (as first published).
 		s.readVisionLanguageOrTop(c, s.readQwen2)
+	case "Qwen3VLMoeForConditionalGeneration":
+		// Qwen3-VL-MoE: Qwen3-VL's text model with Qwen3-MoE's experts,
+		// stored fused as [E, in, out] (gate_up_proj [E, H, 2I], its
+		// halves the gate's and up's; down_proj [E, I, H]).
+		s.readVisionLanguage(c, func(tc *config) {
+			s.readQwen3(tc)
+			s.readMoE(tc, false, false)
+		})
+		s.expertsInOut = true
 	case "Qwen3VLForConditionalGeneration":
 		// Qwen3-VL: Qwen3's text model, its interleaved M-RoPE plain rope
 		// on text; DeepStack adds the vision tower's features only at

@@ -95,6 +95,9 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 	s := g.s
 	info := g.info(name)
 	want := []int{s.experts, out, in}
+	if s.expertsInOut {
+		want = []int{s.experts, in, out}
+	}
 	if !sameSqueezed(info.Shape, want) {
 		g.fail("%s: tensor %q is %s, expected shape %v", info.File, name, info, want)
 	}
@@ -111,6 +114,11 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 			parts[j] = g.dequantMatMul(xj, g.reshape(g.slice(chosen, 0, j, 1), per), g.readAs(info.Quant), out, in)
 		}
 		return g.concat(0, parts...)
+	}
+	if s.expertsInOut {
+		// Qwen3-VL-MoE's fused tables, [E, in, out].
+		w, _ := g.param(name, s.experts, in, out)
+		return g.reshape(g.matmul(g.reshape(g.broadcast(x, s.topK, in), s.topK, 1, in), g.gather(w, idx, 0)), s.topK, out)
 	}
 	w, _ := g.param(name, want...)
 	if !slices.Equal(shapeInts(w), want) {

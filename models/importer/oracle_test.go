@@ -369,6 +369,33 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 					selectBias = load(n.of(l, roleRouterSelect))
 				}
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), selectBias, func(e int, role string) []float64 {
+					if fused := n.of(l, roleExpertGateUpFused); has(fused) && s.expertsInOut {
+						// Qwen3-VL-MoE's [E, H, 2I] (gate's columns, then
+						// up's) and [E, I, H]: each matrix [out, in] taken
+						// out transposed.
+						f, hid := s.moeFFN, s.hidden
+						m := make([]float64, f*hid)
+						switch role {
+						case roleExpertGate, roleExpertUp:
+							gu, off := load(fused), 0
+							if role == roleExpertUp {
+								off = f
+							}
+							for o := range f {
+								for c := range hid {
+									m[o*hid+c] = gu[(e*hid+c)*2*f+off+o]
+								}
+							}
+						default:
+							d := load(n.of(l, roleExpertDownFused))
+							for o := range hid {
+								for c := range f {
+									m[o*f+c] = d[(e*f+c)*hid+o]
+								}
+							}
+						}
+						return m
+					}
 					if fused := n.of(l, roleExpertGateUpFused); has(fused) {
 						// transformers 5's tables: [E, 2I, H] and [E, H, I].
 						per := s.moeFFN * s.hidden

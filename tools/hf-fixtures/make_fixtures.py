@@ -81,6 +81,13 @@ PHI3_TOKENS = dict(bos_token_id=1, eos_token_id=2, pad_token_id=None)
 MOE = dict(num_experts=8, num_experts_per_tok=2, moe_intermediate_size=32, decoder_sparse_step=1)
 
 
+# Qwen3-VL's one-block vision tower (text never reaches it) and its
+# interleaved M-RoPE (plain rope on text).
+QWEN3_VL_VISION = dict(depth=1, hidden_size=16, intermediate_size=32, num_heads=2, out_hidden_size=64,
+                       num_position_embeddings=16, deepstack_visual_indexes=[0])
+QWEN3_VL_ROPE = dict(rope_type="default", rope_theta=1000000.0, mrope_section=[3, 3, 2], mrope_interleaved=True)
+
+
 def phi3_longrope(original):
     """Phi-3 with LongRoPE over an original context of `original` tokens."""
     return dict(
@@ -343,10 +350,20 @@ def specs():
             text_config=dict(
                 COMMON, **PHI3_TOKENS,
                 tie_word_embeddings=False,
-                rope_parameters=dict(rope_type="default", rope_theta=1000000.0, mrope_section=[3, 3, 2],
-                                     mrope_interleaved=True)),
-            vision_config=dict(depth=1, hidden_size=16, intermediate_size=32, num_heads=2, out_hidden_size=64,
-                               num_position_embeddings=16, deepstack_visual_indexes=[0]),
+                rope_parameters=QWEN3_VL_ROPE),
+            vision_config=QWEN3_VL_VISION,
+            tie_word_embeddings=False,
+        ), torch.float32, False),
+        # Qwen3-VL-MoE on text: Qwen3-MoE's experts, stored fused as
+        # [E, H, 2I] and [E, I, H].
+        ("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeConfig", dict(
+            text_config=dict(
+                {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
+                intermediate_size=96, moe_intermediate_size=32, num_experts=8, num_experts_per_tok=2,
+                decoder_sparse_step=1, norm_topk_prob=True, mlp_only_layers=[],
+                tie_word_embeddings=False,
+                rope_parameters=QWEN3_VL_ROPE),
+            vision_config=QWEN3_VL_VISION,
             tie_word_embeddings=False,
         ), torch.float32, False),
         # LFM2: gated short convolutions (window 3) in layers 0 and 2,
@@ -624,7 +641,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     os.makedirs(d, exist_ok=True)
     cls = getattr(transformers, cls_name)
     cfg_cls = getattr(transformers, cfg_name)
-    moe = "num_experts" in kw or "num_local_experts" in kw or "n_routed_experts" in kw
+    moe = any(k in kw or k in kw.get("text_config", {}) for k in ("num_experts", "num_local_experts", "n_routed_experts"))
     config = make_config(cfg_cls, kw)
     model = cls(config)
     init_weights(model, zero_centred)
