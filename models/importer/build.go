@@ -68,6 +68,9 @@ func build(ctx *ir.Context, s *spec, n naming, src *weights.Source) (m *ir.Opera
 			m, bound, err = nil, nil, ie.err
 		}
 	}()
+	if s.arch == "Qwen3VLMoeForConditionalGeneration" {
+		s.expertsInOut = publishedExperts(s, n, src)
+	}
 	g.model()
 	g.finish()
 	if err := ir.Verify(g.mod); err != nil {

@@ -611,13 +611,14 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.readVisionLanguageOrTop(c, s.readQwen2)
 	case "Qwen3VLMoeForConditionalGeneration":
 		// Qwen3-VL-MoE: Qwen3-VL's text model with Qwen3-MoE's experts,
-		// stored fused as [E, in, out] (gate_up_proj [E, H, 2I], its
-		// halves the gate's and up's; down_proj [E, I, H]).
+		// fused: as its published files hold them, [E, in, out]
+		// (gate_up_proj [E, H, 2I], its halves the gate's and up's;
+		// down_proj [E, I, H]), or as transformers 5 writes them, [E,
+		// out, in] (build reads which from down_proj's shape).
 		s.readVisionLanguage(c, func(tc *config) {
 			s.readQwen3(tc)
 			s.readMoE(tc, false, false)
 		})
-		s.expertsInOut = true
 	case "Qwen3VLForConditionalGeneration":
 		// Qwen3-VL: Qwen3's text model, its interleaved M-RoPE plain rope
 		// on text; DeepStack adds the vision tower's features only at
@@ -918,21 +919,29 @@ func softcap(c *config, key string, def float64) float64 {
 // soft-capping, and rotates its sliding layers at their own rope base
 // (rope_local_base_freq, or transformers 5's rope_parameters keyed by
 // layer type).
-// readGemma1 reads Gemma (the first) and CodeGemma: RMSNorms scaling by
-// 1 + w, a gelu_tanh-gated MLP (hidden_activation; null in the first
-// configs, which transformers reads as gelu_pytorch_tanh, with their
-// hidden_act "gelu" left unused), the embeddings × √hidden in the
-// table's type, a tied head by default; no window, caps or q/k norms,
-// scores × 1/√head_dim.
+// readGemma1 reads Gemma (the first) and CodeGemma as transformers 5
+// does: RMSNorms scaling by 1 + w, a gated MLP whose activation is
+// hidden_act (gelu_pytorch_tanh by default; "gelu" is erf's, and silu
+// gives SwiGLU; the hidden_activation of the first configs, which
+// transformers 4 read instead, is left unread), the embeddings × √hidden
+// in the table's type, a tied head by default; no window, caps or q/k
+// norms, scores × 1/√head_dim.
 func (s *spec) readGemma1(c *config) {
-	if act := c.str("hidden_activation", "gelu_pytorch_tanh"); act != "gelu_pytorch_tanh" {
-		c.fail("field \"hidden_activation\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\" only)", act)
+	switch act := c.str("hidden_act", "gelu_pytorch_tanh"); act {
+	case "gelu_pytorch_tanh", "gelu_new":
+		s.geluTanh = true
+	case "gelu":
+		s.geluTanh, s.erfGelu = true, true
+	case "silu":
+	default:
+		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\", \"gelu_new\", \"gelu\" and \"silu\")", act)
 		return
 	}
-	s.geluTanh = true
+	c.used["hidden_activation"] = true
 	c.setDefault("tie_word_embeddings", "true")
 	s.readCommon(c, 1.0)
 	c.reject("attention_bias", "false")
+	c.reject("use_bidirectional_attention", "false")
 	s.zeroCentred = true
 	s.embedScale, s.embedRound = math.Sqrt(float64(s.hidden)), true
 	s.allFull()

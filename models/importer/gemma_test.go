@@ -316,16 +316,18 @@ func TestGemma2(t *testing.T) {
 	}
 }
 
-// TestGemma1: a drawn Gemma (the first) checkpoint, its first configs'
-// spelling (hidden_act "gelu", hidden_activation null), decodes as the
-// oracle does, reading every tensor, and its GGUF form (llama.cpp's
-// gemma: the norms' 1 added) the same in F32 and, against its
-// dequantised weights, in Q8_0; hidden_activation "gelu" is refused.
+// TestGemma1: a drawn Gemma (the first) checkpoint with the first
+// configs' spelling (hidden_activation beside hidden_act, which
+// transformers 5 reads) decodes as the oracle does, reading every tensor,
+// with hidden_act gelu_pytorch_tanh, gelu (erf's) and silu; its GGUF form
+// (llama.cpp's gemma: the norms' 1 added, always tanh's gelu) the same in
+// F32 and, against its dequantised weights, in Q8_0 where hidden_act is
+// tanh's; erf's gelu moves the logits; hidden_act relu is refused.
 func TestGemma1(t *testing.T) {
 	m := layerNormModel{
 		arch: "GemmaForCausalLM", modelType: "gemma", prefix: "model.layers.",
-		fields: map[string]any{"num_key_value_heads": 1, "head_dim": 32, "rms_norm_eps": 1e-6, "hidden_act": "gelu",
-			"hidden_activation": nil, "attention_bias": false, "tie_word_embeddings": true,
+		fields: map[string]any{"num_key_value_heads": 1, "head_dim": 32, "rms_norm_eps": 1e-6, "hidden_act": "gelu_pytorch_tanh",
+			"hidden_activation": "gelu_pytorch_tanh", "attention_bias": false, "tie_word_embeddings": true, "use_bidirectional_attention": nil,
 			"rope_parameters": map[string]any{"rope_type": "default", "rope_theta": 1e4}},
 		top: []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{lnVocab, lnHidden}}, {"model.norm.weight", 0, 0.08, []int{lnHidden}}},
 		tensors: func(p string) []drawn {
@@ -339,8 +341,15 @@ func TestGemma1(t *testing.T) {
 	dir := m.draw(t)
 	want, _ := importAndCheck(t, dir, lnTokens)
 	checkGGUFForms(t, dir, lnTokens, want)
-	m.fields["hidden_activation"] = "gelu"
-	if _, err := specFromConfig(m.draw(t), 16); err == nil || !strings.Contains(err.Error(), `"hidden_activation" = "gelu" is not supported`) {
-		t.Errorf("hidden_activation gelu: %v", err)
+	m.fields["hidden_act"] = "gelu"
+	erf, _ := importAndCheck(t, m.draw(t), lnTokens)
+	if rel, _ := agreement(erf, want); rel < 1e-5 {
+		t.Errorf("erf's gelu moves the logits by only %.3g", rel)
+	}
+	m.fields["hidden_act"] = "silu"
+	importAndCheck(t, m.draw(t), lnTokens)
+	m.fields["hidden_act"] = "relu"
+	if _, err := specFromConfig(m.draw(t), 16); err == nil || !strings.Contains(err.Error(), `"hidden_act" = "relu" is not supported`) {
+		t.Errorf("hidden_act relu: %v", err)
 	}
 }

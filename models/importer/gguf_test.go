@@ -19,7 +19,13 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03, "qwen2_yarn": 0.03, "smollm3": 0.05, "granite": 0.05, "olmo2": 0.05,
 	"olmo3": 0.05, "glm4": 0.05, "exaone4": 0.05, "ernie4_5": 0.05, "cohere": 0.05, "cohere2": 0.05,
 	"qwen2_5_vl": 0.05, "qwen3_vl": 0.05, "lfm2": 0.05,
-	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05}
+	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05,
+	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
+	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05}
+
+// hfOnly are the fixtures of architectures rlx reads from safetensors
+// only (no GGUF reader yet): TestGGUFAgreement has no file to compare.
+var hfOnly = map[string]bool{"glm4_moe": true, "qwen3_vl_moe": true}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -31,6 +37,7 @@ var ggufCannot = map[string]string{
 	"gemma2":         "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
 	"mistral_window": "llama.cpp's llama files carry no sliding window",
 	"exaone4":        "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
+	"gemma":          "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter
@@ -44,6 +51,9 @@ var ggufCannot = map[string]string{
 //     what its dequantised F32 file gives, ≤ 1e-5.
 func TestGGUFAgreement(t *testing.T) {
 	for _, name := range fixtureNames {
+		if hfOnly[name] {
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
 			hf, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})

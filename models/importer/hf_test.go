@@ -43,7 +43,12 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// Run 42b: Qwen2.5-VL's and Qwen3-VL's text, LFM2.
 	"qwen2_5_vl", "qwen3_vl", "lfm2",
 	// Run 42c: OLMoE, Seed-OSS, Arcee.
-	"olmoe", "seed_oss", "arcee"}
+	"olmoe", "seed_oss", "arcee",
+	// Stop 62, from run 43a: StarCoder2, Phi-2, StableLM 2 (two forms),
+	// GPT-NeoX, Granite MoE (and Shared), Nemotron, Command R+, Gemma,
+	// GLM-4.5 and Qwen3-VL-MoE.
+	"starcoder2", "phi", "stablelm", "stablelm_qk", "gpt_neox", "granitemoe", "granitemoeshared", "nemotron", "cohere_qk",
+	"gemma", "glm4_moe", "qwen3_vl_moe"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

@@ -404,6 +404,9 @@ func (g *builder) biased(y *ir.Value, i int, role string, rule biasRule, n int) 
 
 // act is the gated MLP's activation.
 func (g *builder) act(x *ir.Value) *ir.Value {
+	if g.s.geluTanh && g.s.erfGelu {
+		return g.unary(graph.GeluName, x) // Gemma with hidden_act "gelu"
+	}
 	if g.s.geluTanh {
 		return g.unary(graph.GeluTanhName, x)
 	}

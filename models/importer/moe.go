@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 	"github.com/rlx-compiler/rlx/ir"
+	"github.com/rlx-compiler/rlx/runtime/weights"
 )
 
 // moe is Qwen3-Next's and Qwen3-MoE's sparse MoE block for one token: the
@@ -173,4 +174,20 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	act := g.mul(g.add(up, g.scalar(1)), glu)
 	y := g.add(proj(roleExpertDownFused, act, f, e), bias(roleExpertDownBias, e))
 	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
+}
+
+// publishedExperts says whether a Qwen3-VL-MoE checkpoint's fused
+// experts are in the layout of its published files, [E, in, out]
+// (down_proj [E, I, H]), rather than transformers 5's [E, out, in]
+// (down_proj [E, H, I], as its save_pretrained writes them): read from
+// the first routed layer's down_proj; where I = H the two cannot be told
+// apart and transformers 5's is taken.
+func publishedExperts(s *spec, n naming, src *weights.Source) bool {
+	first := slices.Index(s.moeLayer, true)
+	if first < 0 || s.moeFFN == s.hidden {
+		return false
+	}
+	name, ok := n.lookup(first, roleExpertDownFused)
+	info, found := src.Info(name)
+	return ok && found && sameSqueezed(info.Shape, []int{s.experts, s.moeFFN, s.hidden})
 }

@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -47,6 +48,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	}
 	defer src.Close()
 	n := hfNamesFor(s.arch, src)
+	if s.arch == "Qwen3VLMoeForConditionalGeneration" {
+		// The published files' [E, in, out] experts, or transformers 5's
+		// [E, out, in], by down_proj's shape.
+		down, _ := src.Info(n.of(slices.Index(s.moeLayer, true), roleExpertDownFused))
+		s.expertsInOut = s.moeFFN != s.hidden && slices.Equal(down.Shape, []int{s.experts, s.moeFFN, s.hidden})
+	}
 	load := func(name string) []float64 {
 		info, ok := src.Info(name)
 		if !ok {
@@ -207,7 +214,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 			}
 			return matvec(load(n.of(l, roleDown)), u, nil)
 		case s.geluTanh:
-			return gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
+			return gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)), s.erfGelu)
 		}
 		return swiglu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)))
 	}
@@ -509,12 +516,17 @@ func matvec(w []float64, x []float64, b []float64) []float64 {
 	return out
 }
 
-// gatedGelu is Gemma's MLP, down(gelu_tanh(gate·h) ⊙ up·h).
-func gatedGelu(h, gate, up, down []float64) []float64 {
+// gatedGelu is Gemma's MLP, down(gelu_tanh(gate·h) ⊙ up·h), or with erf
+// the exact gelu's.
+func gatedGelu(h, gate, up, down []float64, erf bool) []float64 {
 	a := matvec(gate, h, nil)
 	u := matvec(up, h, nil)
 	for i, g := range a {
-		a[i] = 0.5 * g * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(g+0.044715*g*g*g))) * u[i]
+		if erf { // Gemma with hidden_act "gelu"
+			a[i] = 0.5 * g * (1 + math.Erf(g/math.Sqrt2)) * u[i]
+		} else {
+			a[i] = 0.5 * g * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(g+0.044715*g*g*g))) * u[i]
+		}
 	}
 	return matvec(down, a, nil)
 }

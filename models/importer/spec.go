@@ -60,7 +60,7 @@ type spec struct {
 	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
 	sharedUngated             bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
-	expertsInOut              bool    // Qwen3-VL-MoE: the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H])
+	expertsInOut              bool    // Qwen3-VL-MoE as published: the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]); set by build from the tensors
 	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
 	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu

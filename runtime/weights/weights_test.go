@@ -413,3 +413,46 @@ func TestMXFP4Pair(t *testing.T) {
 		}
 	}
 }
+
+// TestMXFP4Transformers: an MXFP4 pair decodes to what transformers'
+// convert_moe_packed_tensors gives for it (run 43a, on the device:
+// testdata/mxfp4_hf.*, blocks [2, 4, 2, 16] and scales [2, 4, 2] drawn
+// there, its float32 values [2, 64, 4], which it transposes to the
+// parameters' [E, in, out]): bit for bit.
+func TestMXFP4Transformers(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	blocks, scales, vals := read("mxfp4_hf.blocks"), read("mxfp4_hf.scales"), read("mxfp4_hf.f32")
+	b, _ := tensor.FromBytes([]int{2, 4, 2, 16}, blocks)
+	s, _ := tensor.FromBytes([]int{2, 4, 2}, scales)
+	path := filepath.Join(t.TempDir(), "model.safetensors")
+	write(t, path, map[string]*tensor.Tensor{"e_blocks": b, "e_scales": s})
+	src, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	w, err := src.Weight(spec("e", tensor.BF16, 2, 4, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := w.Floats()
+	if len(vals) != 4*len(got) {
+		t.Fatalf("%d values from transformers, %d decoded", len(vals)/4, len(got))
+	}
+	for e := range 2 {
+		for o := range 4 {
+			for c := range 64 {
+				want := math.Float32frombits(binary.LittleEndian.Uint32(vals[4*((e*64+c)*4+o):]))
+				if g := got[(e*4+o)*64+c]; g != want {
+					t.Fatalf("expert %d row %d column %d: %g, transformers %g", e, o, c, g, want)
+				}
+			}
+		}
+	}
+}

@@ -569,8 +569,9 @@ def init_weights(model, zero_centred):
 
 
 def load(cls, path, dtype, device, moe):
-    # Gemma 2 soft-caps its scores, which only the eager attention does.
-    attn = "eager" if cls.__name__.startswith("Gemma2") else "sdpa"
+    # Gemma 2 soft-caps its scores, which only the eager attention does;
+    # gpt-oss's sinks are eager's only.
+    attn = "eager" if cls.__name__.startswith(("Gemma2", "GptOss")) else "sdpa"
     kw = dict(attn_implementation=attn)
     if moe:
         # The eager experts loop runs in any dtype; grouped matmuls do not
@@ -643,6 +644,8 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     cfg_cls = getattr(transformers, cfg_name)
     moe = any(k in kw or k in kw.get("text_config", {}) for k in ("num_experts", "num_local_experts", "n_routed_experts"))
     config = make_config(cfg_cls, kw)
+    if cls_name.startswith("GptOss"):
+        config._attn_implementation = "eager"  # its sinks have no sdpa form
     model = cls(config)
     init_weights(model, zero_centred)
     model = model.to(store_dtype)
