@@ -352,18 +352,18 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		// intermediate_size rows: the router with a bias, a softmax over
 		// the top num_experts_per_tok logits, each expert
 		// down((up + 1)·g·σ(1.702·g)) + b with g and up from gate_up_proj's
-		// interleaved columns (plus its bias), g ≤ swiglu_limit and
-		// |up| ≤ swiglu_limit.
+		// interleaved columns (plus its bias), g ≤ 7 and |up| ≤ 7
+		// (transformers' constant; swiglu_limit must say the same).
 		c.setDefault("attention_bias", "true")
 		if v, ok := c.raw["intermediate_size"]; ok {
 			c.setDefault("moe_intermediate_size", string(v))
 		}
 		s.readCommon(c, 1.0)
 		s.readAttentionBias(c)
-		s.oss = true
-		s.swigluLimit = c.float("swiglu_limit", 7)
-		if !(s.swigluLimit > 0) || math.IsInf(s.swigluLimit, 0) {
-			c.fail("field \"swiglu_limit\" = %g: rlx needs a finite positive limit", s.swigluLimit)
+		s.oss, s.swigluLimit = true, 7
+		if limit := c.float("swiglu_limit", 7); limit != 7 {
+			// GptOssExperts clamps at its own 7.0, not at the config's.
+			c.fail("field \"swiglu_limit\" = %g is not supported (transformers' gpt-oss clamps at 7 whatever the field says)", limit)
 		}
 		s.allFull()
 		sliding, given := s.slidingTypes(c)
