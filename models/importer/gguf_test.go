@@ -25,7 +25,7 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 
 // hfOnly are the fixtures of architectures rlx reads from safetensors
 // only (no GGUF reader yet): TestGGUFAgreement has no file to compare.
-var hfOnly = map[string]bool{"glm4_moe": true, "qwen3_vl_moe": true}
+var hfOnly = map[string]bool{"glm4_moe": true, "qwen3_vl_moe": true, "gpt_oss": true}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from

@@ -48,7 +48,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// GPT-NeoX, Granite MoE (and Shared), Nemotron, Command R+, Gemma,
 	// GLM-4.5 and Qwen3-VL-MoE.
 	"starcoder2", "phi", "stablelm", "stablelm_qk", "gpt_neox", "granitemoe", "granitemoeshared", "nemotron", "cohere_qk",
-	"gemma", "glm4_moe", "qwen3_vl_moe"}
+	"gemma", "glm4_moe", "qwen3_vl_moe",
+	// Run 43b: gpt-oss (eager attention, its sinks).
+	"gpt_oss"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
