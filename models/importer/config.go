@@ -1294,33 +1294,41 @@ func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
 // shared ones, routed_scaling_factor, norm_topk_prob; n_group and
 // topk_group must leave every group open.
 func (s *spec) readSigmoidMoE(c *config) {
-	s.experts = c.int("n_routed_experts", 0, true)
-	s.topK = c.int("num_experts_per_tok", 0, true)
-	s.moeFFN = c.int("moe_intermediate_size", 0, true)
-	s.sharedFFN = s.moeFFN * c.int("n_shared_experts", 0, false)
-	s.sharedUngated, s.sigmoidRouter = true, true
-	s.normTopK = c.bool("norm_topk_prob", true)
-	s.routedScale = c.float("routed_scaling_factor", 1)
 	groups, open := c.int("n_group", 1, false), c.int("topk_group", 1, false)
-	first := c.int("first_k_dense_replace", 0, false)
 	c.reject("topk_method", `"noaux_tc"`)
 	c.reject("scoring_func", `"sigmoid"`)
+	bad := s.setSigmoidMoE(c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true), c.int("moe_intermediate_size", 0, true),
+		c.int("n_shared_experts", 0, false), c.int("first_k_dense_replace", 0, false), c.bool("norm_topk_prob", true), c.float("routed_scaling_factor", 1))
 	switch {
 	case c.err != nil:
-		return
-	case s.experts == 0 || s.topK < 1 || s.topK > s.experts || s.moeFFN == 0:
-		c.fail("num_experts_per_tok = %d must be in [1, n_routed_experts = %d], and moe_intermediate_size positive", s.topK, s.experts)
+	case bad != "":
+		c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
 	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
 		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
 	case open != groups:
 		c.fail("topk_group = %d of n_group = %d: group-limited routing is not supported (rlx routes over every group)", open, groups)
-	case !(s.routedScale > 0) || math.IsInf(s.routedScale, 0):
-		c.fail("field \"routed_scaling_factor\" = %g: rlx needs a finite positive factor", s.routedScale)
 	}
+}
+
+// setSigmoidMoE sets DeepSeek-V3's routing (GLM-4.5's) over experts
+// experts of moeFFN rows in every layer from firstDense on: topK chosen
+// by sigmoid score plus the selection bias, weighted by their scores,
+// renormalised under norm, × scale; shared experts of moeFFN rows as one
+// ungated MLP. It returns what is wrong with the sizes, or "".
+func (s *spec) setSigmoidMoE(experts, topK, moeFFN, shared, firstDense int, norm bool, scale float64) string {
+	s.experts, s.topK, s.moeFFN, s.sharedFFN = experts, topK, moeFFN, moeFFN*shared
+	s.sharedUngated, s.sigmoidRouter, s.normTopK, s.routedScale = true, true, norm, scale
 	s.moeLayer = make([]bool, s.layers)
 	for i := range s.moeLayer {
-		s.moeLayer[i] = i >= first
+		s.moeLayer[i] = i >= firstDense
 	}
+	switch {
+	case experts == 0 || topK < 1 || topK > experts || moeFFN == 0:
+		return fmt.Sprintf("%d chosen must be in [1, %d experts], of positive rows (%d)", topK, experts, moeFFN)
+	case !(scale > 0) || math.IsInf(scale, 0):
+		return fmt.Sprintf("the scale %g must be finite and positive", scale)
+	}
+	return ""
 }
 
 // readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by

@@ -38,7 +38,8 @@ var ggufArch = map[string]string{
 	"Exaone4ForCausalLM": "exaone4", "Ernie4_5ForCausalLM": "ernie4_5", "CohereForCausalLM": "command-r", "Cohere2ForCausalLM": "cohere2",
 	"Lfm2ForCausalLM": "lfm2", "OlmoeForCausalLM": "olmoe", "SeedOssForCausalLM": "seed_oss", "ArceeForCausalLM": "arcee", "Starcoder2ForCausalLM": "starcoder2", "PhiForCausalLM": "phi2", "StableLmForCausalLM": "stablelm",
 	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron",
-	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma",
+	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -116,7 +117,15 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add("general.architecture", arch)
 	w.Add(key("context_length"), uint32(512))
 	w.Add(key("embedding_length"), uint32(s.hidden))
-	w.Add(key("block_count"), uint32(s.layers))
+	nextn := 0 // glm4moe: Glm4MoeModel counts the multi-token-prediction blocks
+	if arch == "glm4moe" {
+		c, err := readConfig(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nextn = c.int("num_nextn_predict_layers", 0, false)
+	}
+	w.Add(key("block_count"), uint32(s.layers+nextn))
 	w.Add(key("feed_forward_length"), uint32(s.ffn))
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
@@ -225,7 +234,19 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if arch != "llama" { // llama.cpp's Mixtral: feed_forward_length
 			w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
 		}
-		if s.sharedFFN > 0 {
+		if arch == "glm4moe" {
+			// Glm4MoeModel.set_gguf_parameters.
+			c, err := readConfig(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Add(key("expert_shared_count"), uint32(c.int("n_shared_experts", 0, false)))
+			w.Add(key("leading_dense_block_count"), uint32(c.int("first_k_dense_replace", 0, false)))
+			w.Add(key("expert_gating_func"), uint32(2))
+			w.Add(key("expert_weights_scale"), float32(s.routedScale))
+			w.Add(key("expert_weights_norm"), s.normTopK)
+			w.Add(key("nextn_predict_layers"), uint32(nextn))
+		} else if s.sharedFFN > 0 {
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
 	}
@@ -330,6 +351,9 @@ var hfToGGUF = map[string]string{
 	"mlp.gate.weight": "ffn_gate_inp.weight", "mlp.shared_expert_gate.weight": "ffn_gate_inp_shexp.weight",
 	"mlp.shared_expert.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_expert.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_expert.down_proj.weight": "ffn_down_shexp.weight",
+	// GLM-4.5's.
+	"mlp.shared_experts.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_experts.up_proj.weight": "ffn_up_shexp.weight",
+	"mlp.shared_experts.down_proj.weight": "ffn_down_shexp.weight", "mlp.gate.e_score_correction_bias": "exp_probs_b.bias",
 	// Phi-2's, GPT-NeoX's.
 	"self_attn.dense.weight": "attn_output.weight", "self_attn.dense.bias": "attn_output.bias",
 	"mlp.fc1.weight": "ffn_up.weight", "mlp.fc1.bias": "ffn_up.bias", "mlp.fc2.weight": "ffn_down.weight", "mlp.fc2.bias": "ffn_down.bias",
@@ -353,7 +377,7 @@ var hfToGGUF = map[string]string{
 // keptF32 are the GGUF tensors llama.cpp does not quantise.
 var keptF32 = map[string]bool{
 	"ssm_beta.weight": true, "ssm_alpha.weight": true, "ssm_ba.weight": true, "ffn_gate_inp.weight": true,
-	"ffn_gate_inp_shexp.weight": true, "ssm_conv1d.weight": true,
+	"ffn_gate_inp_shexp.weight": true, "ssm_conv1d.weight": true, "exp_probs_b.bias": true,
 }
 
 func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32, experts map[string][][]float32) []converted {

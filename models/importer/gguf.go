@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma", "glm4moe"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -53,6 +53,10 @@ var ggufKeys = []string{
 	"n_deepstack_layers",                   // qwen3vl: the vision tower's features added to early layers at image tokens
 	"shortconv.l_cache",                    // lfm2: the short convolution's window
 	"use_parallel_residual",                // gptneox: the two blocks in parallel (true when absent)
+	"expert_shared_count",                  // glm4moe: shared experts, one MLP of this many times expert_feed_forward_length
+	"leading_dense_block_count",            // glm4moe: the first blocks dense
+	"expert_weights_scale",                 // glm4moe: the chosen weights × this
+	"nextn_predict_layers",                 // glm4moe: multi-token-prediction blocks at the end of block_count, not run
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -193,6 +197,27 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 		m.err = err
 	}
 	return v
+}
+
+// readSigmoidMoE reads glm4moe's experts: expert_count experts of
+// expert_feed_forward_length rows from leading_dense_block_count on,
+// expert_used_count chosen by sigmoid scores (expert_gating_func 2) plus
+// the selection bias, renormalised under expert_weights_norm (false when
+// absent, as llama.cpp), × expert_weights_scale (1 when absent), and
+// expert_shared_count shared experts.
+func (m *ggufMeta) readSigmoidMoE(s *spec) {
+	norm := false
+	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
+		norm = v == true
+	}
+	if g := m.uint("expert_gating_func", 0, true); g != 2 {
+		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
+	}
+	bad := s.setSigmoidMoE(m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true), m.uint("expert_feed_forward_length", 0, true),
+		m.uint("expert_shared_count", 0, false), m.uint("leading_dense_block_count", 0, false), norm, m.float("expert_weights_scale", 1))
+	if bad != "" {
+		m.fail("expert_count, expert_used_count, expert_feed_forward_length, expert_weights_scale: %s", bad)
+	}
 }
 
 // readLayerNormEps reads the LayerNorms' epsilon
@@ -602,6 +627,26 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
 		s.allFull()
+	case "glm4moe":
+		// llama.cpp's glm4moe: block_count counts the
+		// nextn_predict_layers multi-token-prediction blocks at its end,
+		// which a decode step does not run; q, k and v biases, per-head
+		// q/k norms where the file has them, neox rope on
+		// rope.dimension_count; from leading_dense_block_count on, every
+		// layer routes as DeepSeek-V3 does (expert_gating_func 2,
+		// sigmoid; exp_probs_b the selection bias; expert_weights_norm,
+		// expert_weights_scale), expert_shared_count shared experts as
+		// one ungated MLP.
+		nextn := m.uint("nextn_predict_layers", 0, false)
+		if nextn >= s.layers {
+			m.fail("%s = %d leaves no layer of %s = %d", m.key("nextn_predict_layers"), nextn, m.key("block_count"), s.layers)
+			break
+		}
+		s.layers -= nextn
+		s.qkvBias = biasRequired
+		_, s.qkNorm = src.Info("blk.0.attn_q_norm.weight")
+		s.allFull()
+		m.readSigmoidMoE(s)
 	case "gemma":
 		// llama.cpp's gemma: norms with their 1 added, the embeddings ×
 		// √n_embd in f32, a gelu-gated MLP, q × 1/√head_dim.

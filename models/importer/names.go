@@ -292,6 +292,7 @@ func ggufNames(ffnNorm string) naming {
 			roleSharedDown: p + "ffn_down_shexp.weight", roleSharedRouter: p + "ffn_gate_inp_shexp.weight",
 			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
 			roleUpBias: p + "ffn_up.bias", roleDownBias: p + "ffn_down.bias",
+			roleRouterSelect: p + "exp_probs_b.bias",
 		},
 	}
 }
