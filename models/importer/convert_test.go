@@ -40,6 +40,7 @@ var ggufArch = map[string]string{
 	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron",
 	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma",
 	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
+	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -471,6 +472,20 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			}
 			v = permuteRope(v, heads, in)
 		}
+	case "mlp.experts.gate_up_proj", "mlp.experts.down_proj":
+		// transformers 5's fused experts (Qwen3-VL-MoE's fixture): [E,
+		// 2I, H], the gate's rows then up's, and [E, H, I], stacked as
+		// the converter stacks per-expert tensors.
+		e, rows, in := shape[0], shape[1], shape[2]
+		if rest == "mlp.experts.down_proj" {
+			return []converted{{blk + "ffn_down_exps.weight", shape, v, true}}
+		}
+		var gate, up []float32
+		for x := range e {
+			m := v[x*rows*in : (x+1)*rows*in]
+			gate, up = append(gate, m[:rows/2*in]...), append(up, m[rows/2*in:]...)
+		}
+		return []converted{{blk + "ffn_gate_exps.weight", []int{e, rows / 2, in}, gate, true}, {blk + "ffn_up_exps.weight", []int{e, rows / 2, in}, up, true}}
 	case "block_sparse_moe.input_linear.weight", "shared_mlp.input_linear.weight":
 		// GraniteMoeModel.modify_tensors: the [gate; up] rows of each
 		// expert (or of the shared one) split in two.

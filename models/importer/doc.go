@@ -17,12 +17,12 @@
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
 // Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration and
-// (safetensors only) Qwen3VLMoeForConditionalGeneration
+// Qwen3VLMoeForConditionalGeneration
 // (GGUF: gemma2, gemma3, llama, phi3,
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
 // qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
-// gptneox, nemotron, granitemoe, gemma, glm4moe).
+// gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

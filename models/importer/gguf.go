@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma", "glm4moe"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma", "glm4moe", "qwen3vlmoe"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -50,7 +50,7 @@ var ggufKeys = []string{
 	"residual_scale",                       // granite: each block's output × this
 	"attention.scale",                      // granite: scores × this (1/√head_dim when absent)
 	"logit_scale",                          // granite: the logits ÷ this; command-r, cohere2: × this
-	"n_deepstack_layers",                   // qwen3vl: the vision tower's features added to early layers at image tokens
+	"n_deepstack_layers",                   // qwen3vl, qwen3vlmoe: the vision tower's features added to early layers at image tokens
 	"shortconv.l_cache",                    // lfm2: the short convolution's window
 	"use_parallel_residual",                // gptneox: the two blocks in parallel (true when absent)
 	"expert_shared_count",                  // glm4moe: shared experts, one MLP of this many times expert_feed_forward_length
@@ -687,9 +687,11 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			m.fail("%s = %g: rlx needs a finite rope base above 1", m.key("rope.freq_base_swa"), local)
 		}
 		s.localInvFreq = ropeFrequencies(local, s.rotaryDim)
-	case "qwen3moe":
+	case "qwen3moe", "qwen3vlmoe":
 		// Every layer routes in llama.cpp's qwen3moe; a layer without a
 		// router (Qwen3-MoE's mlp_only_layers) is read as a dense MLP.
+		// qwen3vlmoe (Qwen3-VL-MoE) is qwen3moe with qwen3vl's M-RoPE,
+		// neox rope on text.
 		s.qkNorm = true
 		s.allFull()
 		m.readMoE(s, false, true)
