@@ -40,7 +40,7 @@ var ggufArch = map[string]string{
 	"GPTNeoXForCausalLM": "gptneox", "NemotronForCausalLM": "nemotron",
 	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma",
 	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
-	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe",
+	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe", "GptOssForCausalLM": "gpt-oss",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -190,6 +190,14 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if s.logitMul != 0 {
 			w.Add(key("logit_scale"), float32(s.logitMul))
 		}
+	}
+	if arch == "gpt-oss" {
+		// GptOssModel.set_gguf_parameters: the window.
+		c, err := readConfig(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
 	}
 	if arch == "gptneox" {
 		// GPTNeoXModel.set_gguf_parameters.
@@ -362,6 +370,8 @@ var hfToGGUF = map[string]string{
 	"attention.dense.weight": "attn_output.weight", "attention.dense.bias": "attn_output.bias",
 	"mlp.dense_h_to_4h.weight": "ffn_up.weight", "mlp.dense_h_to_4h.bias": "ffn_up.bias",
 	"mlp.dense_4h_to_h.weight": "ffn_down.weight", "mlp.dense_4h_to_h.bias": "ffn_down.bias",
+	// gpt-oss's.
+	"self_attn.sinks": "attn_sinks.weight", "mlp.router.weight": "ffn_gate_inp.weight", "mlp.router.bias": "ffn_gate_inp.bias",
 	// Granite MoE's.
 	"block_sparse_moe.router.layer.weight": "ffn_gate_inp.weight", "block_sparse_moe.output_linear.weight": "ffn_down_exps.weight",
 	"shared_mlp.output_linear.weight": "ffn_down_shexp.weight",
@@ -472,7 +482,10 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			}
 			v = permuteRope(v, heads, in)
 		}
-	case "mlp.experts.gate_up_proj", "mlp.experts.down_proj":
+	case "mlp.experts.gate_up_proj", "mlp.experts.down_proj", "mlp.experts.gate_up_proj_bias", "mlp.experts.down_proj_bias":
+		if s.oss {
+			return ossExperts(blk, rest, shape, v)
+		}
 		// transformers 5's fused experts (Qwen3-VL-MoE's fixture): [E,
 		// 2I, H], the gate's rows then up's, and [E, H, I], stacked as
 		// the converter stacks per-expert tensors.
@@ -550,6 +563,8 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	}
 	gname, ok := hfToGGUF[rest]
 	switch {
+	case s.oss && rest == "post_attention_layernorm.weight": // gpt-oss: the MoE's input norm
+		gname, ok = "post_attention_norm.weight", true
 	case s.arch == "Glm4ForCausalLM": // GLM's four norms under its own names
 		gname, ok = map[string]string{"post_self_attn_layernorm.weight": "post_attention_norm.weight",
 			"post_attention_layernorm.weight": "ffn_norm.weight", "post_mlp_layernorm.weight": "post_ffw_norm.weight"}[rest]
@@ -567,7 +582,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	case rest == "post_attention_layernorm.weight":
 		gname, ok = "ffn_norm.weight", true
 		if s.keyHeads > 0 {
-			gname = "post_attention_norm.weight"
+			gname, ok = "post_attention_norm.weight", true
 		}
 	}
 	if !ok {
@@ -580,6 +595,49 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		shape = []int{shape[0], shape[2]}
 	}
 	return []converted{{blk + gname, shape, v, len(shape) >= 2 && !keptF32[gname]}}
+}
+
+// ossExperts is GptOssModel.modify_tensors on gpt-oss's experts (not in
+// MXFP4): gate_up_proj [E, H, 2I] transposed and its interleaved rows
+// split into ffn_gate_exps and ffn_up_exps [E, I, H], its bias likewise;
+// down_proj [E, I, H] transposed to ffn_down_exps [E, H, I].
+func ossExperts(blk, rest string, shape []int, v []float32) []converted {
+	e := shape[0]
+	switch rest {
+	case "mlp.experts.gate_up_proj_bias":
+		two := shape[1]
+		var gate, up []float32
+		for i := range e * two / 2 {
+			gate, up = append(gate, v[2*i]), append(up, v[2*i+1])
+		}
+		return []converted{{blk + "ffn_gate_exps.bias", []int{e, two / 2}, gate, false}, {blk + "ffn_up_exps.bias", []int{e, two / 2}, up, false}}
+	case "mlp.experts.down_proj_bias":
+		return []converted{{blk + "ffn_down_exps.bias", shape, v, false}}
+	}
+	in, out := shape[1], shape[2]
+	t := make([]float32, len(v)) // [E, out, in]
+	for x := range e {
+		for r := range in {
+			for c := range out {
+				t[(x*out+c)*in+r] = v[(x*in+r)*out+c]
+			}
+		}
+	}
+	if rest == "mlp.experts.down_proj" {
+		return []converted{{blk + "ffn_down_exps.weight", []int{e, out, in}, t, true}}
+	}
+	var gate, up []float32
+	for x := range e {
+		for c := range out {
+			row := t[(x*out+c)*in : (x*out+c+1)*in]
+			if c%2 == 0 {
+				gate = append(gate, row...)
+			} else {
+				up = append(up, row...)
+			}
+		}
+	}
+	return []converted{{blk + "ffn_gate_exps.weight", []int{e, out / 2, in}, gate, true}, {blk + "ffn_up_exps.weight", []int{e, out / 2, in}, up, true}}
 }
 
 // plusOne folds the zero-centred norms' 1 into the weight.

@@ -11,8 +11,8 @@
 // OlmoeForCausalLM, SeedOssForCausalLM, ArceeForCausalLM,
 // Starcoder2ForCausalLM, PhiForCausalLM, StableLmForCausalLM,
 // GPTNeoXForCausalLM, NemotronForCausalLM, GraniteMoeForCausalLM,
-// GraniteMoeSharedForCausalLM, GemmaForCausalLM, Glm4MoeForCausalLM, and
-// in safetensors only GptOssForCausalLM, and the text model of the
+// GraniteMoeSharedForCausalLM, GemmaForCausalLM, Glm4MoeForCausalLM,
+// GptOssForCausalLM and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
@@ -22,7 +22,7 @@
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
 // qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
-// gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe).
+// gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

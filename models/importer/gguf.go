@@ -20,7 +20,7 @@ import (
 // reads: llama.cpp's names for its architectures (Mistral's files are
 // "llama").
 func GGUFArchitectures() []string {
-	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma", "glm4moe", "qwen3vlmoe"}
+	return []string{"gemma2", "gemma3", "llama", "phi3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "qwen35", "qwen35moe", "qwen3next", "smollm3", "granite", "olmo2", "glm4", "exaone4", "ernie4_5", "command-r", "cohere2", "qwen2vl", "qwen3vl", "lfm2", "olmoe", "seed_oss", "arcee", "starcoder2", "phi2", "stablelm", "gptneox", "nemotron", "granitemoe", "gemma", "glm4moe", "qwen3vlmoe", "gpt-oss"}
 }
 
 // ggufKeys are the {arch}.* metadata keys the importer reads or knows to
@@ -627,6 +627,28 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		_, s.fusedQKV = src.Info("blk.0.attn_qkv.weight")
 		s.fusedGateUp = true
 		s.allFull()
+	case "gpt-oss":
+		// llama.cpp's gpt-oss (its openai-moe builder): q, k, v and output
+		// biases, attn_sinks, the even layers sliding
+		// (attention.sliding_window), neox rope with YaRN's keys (ggml's
+		// ramp, truncated: transformers' gpt-oss does not truncate, so a
+		// file's logits differ from its checkpoint's by that); the MoE
+		// input's norm is post_attention_norm; every layer routes over
+		// expert_count experts (the router with its bias, softmax over the
+		// chosen logits) of ffn_gate_exps, ffn_up_exps and ffn_down_exps
+		// with biases, (up + 1)·g·σ(1.702·g), clamped at 7.
+		n = ggufNames("post_attention_norm")
+		s.oss, s.swigluLimit = true, 7
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+		s.allFull()
+		s.sliding = slidingEvery(s.layers, 2)
+		s.experts = m.uint("expert_count", 0, true)
+		s.topK = m.uint("expert_used_count", 0, true)
+		s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+		s.moeLayer = slices.Repeat([]bool{true}, s.layers)
+		if m.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts || s.moeFFN == 0) {
+			m.fail("expert_used_count %d must be in [1, expert_count %d], with a positive expert_feed_forward_length", s.topK, s.experts)
+		}
 	case "glm4moe":
 		// llama.cpp's glm4moe: block_count counts the
 		// nextn_predict_layers multi-token-prediction blocks at its end,

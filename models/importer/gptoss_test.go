@@ -171,3 +171,36 @@ func readSafetensorsFile(t testing.TB, dir string) *tensor.Safetensors {
 	}
 	return st
 }
+
+// TestGptOSSGGUF: the gpt_oss fixture's GGUF form (llama.cpp's gpt-oss:
+// its experts' gate and up apart and transposed, attn_sinks, the MoE's
+// norm post_attention_norm, YaRN's keys) decodes as the fixture's
+// checkpoint does once that checkpoint's YaRN truncates its correction
+// range as llama.cpp's does (transformers' gpt-oss does not: ggufCannot),
+// in F32 within 1e-5; and the module reads every tensor of the file.
+func TestGptOSSGGUF(t *testing.T) {
+	f := loadFixture(t, "gpt_oss")
+	data, err := os.ReadFile(filepath.Join(f.dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := strings.Replace(string(data), `"truncate": false`, `"truncate": true`, 1)
+	if truncated == string(data) {
+		t.Fatal(`the fixture's config has no "truncate": false`)
+	}
+	dir := t.TempDir()
+	linkFixture(t, dir, []byte(truncated), fixtureWeights(t, "gpt_oss"))
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	want := decodeModule(t, m.Module, m.Source, f.Tokens)
+	got, unused := decodeGGUF(t, writeGGUF(t, f, 0, false), f.Tokens)
+	if len(unused) > 0 {
+		t.Errorf("the module does not read %v", unused)
+	}
+	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
+		t.Errorf("F32 GGUF against the checkpoint with YaRN truncated: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+	}
+}

@@ -163,16 +163,28 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 		}
 		return b
 	}
-	gu := g.add(proj(roleExpertGateUpFused, g.broadcast(h, k, e), e, 2*f), bias(roleExpertGateUpBias, 2*f))
-	pairs := g.reshape(gu, k, f, 2)
-	gate := g.reshape(g.slice(pairs, 2, 0, 1), k, f)
-	up := g.reshape(g.slice(pairs, 2, 1, 1), k, f)
+	var gate, up, y *ir.Value
+	if fused, ok := g.n.lookup(i, roleExpertGateUpFused); ok && g.has(fused) {
+		gu := g.add(proj(roleExpertGateUpFused, g.broadcast(h, k, e), e, 2*f), bias(roleExpertGateUpBias, 2*f))
+		pairs := g.reshape(gu, k, f, 2)
+		gate = g.reshape(g.slice(pairs, 2, 0, 1), k, f)
+		up = g.reshape(g.slice(pairs, 2, 1, 1), k, f)
+	} else {
+		// llama.cpp's: the gate's and up's [E, I, H] apart, each with its
+		// bias (quantised or decoded like any expert stack).
+		gate = g.add(g.experts(i, roleExpertGate, h, idx, f, e), bias(roleExpertGateBias, f))
+		up = g.add(g.experts(i, roleExpertUp, h, idx, f, e), bias(roleExpertUpBias, f))
+	}
 	limit := g.scalar(s.swigluLimit)
 	gate = g.op(graph.MinName, nil, gate, limit)
 	up = g.op(graph.MaxName, nil, g.op(graph.MinName, nil, up, limit), g.scalar(-s.swigluLimit))
 	glu := g.mul(gate, g.sigmoid(g.mul(gate, g.scalar(1.702))))
 	act := g.mul(g.add(up, g.scalar(1)), glu)
-	y := g.add(proj(roleExpertDownFused, act, f, e), bias(roleExpertDownBias, e))
+	if down, ok := g.n.lookup(i, roleExpertDownFused); ok && g.has(down) {
+		y = g.add(proj(roleExpertDownFused, act, f, e), bias(roleExpertDownBias, e))
+	} else {
+		y = g.add(g.experts(i, roleExpertDown, act, idx, e, f), bias(roleExpertDownBias, e))
+	}
 	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
 }
 

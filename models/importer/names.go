@@ -63,6 +63,8 @@ const (
 	roleRouterBias       = "router_bias" // the router's bias
 	roleExpertGateUpBias = "exp_gate_up_bias"
 	roleExpertDownBias   = "exp_down_bias"
+	roleExpertGateBias   = "exp_gate_bias" // llama.cpp's gpt-oss: the gate's and up's biases apart
+	roleExpertUpBias     = "exp_up_bias"
 	// LFM2's gated short convolution.
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
@@ -293,6 +295,9 @@ func ggufNames(ffnNorm string) naming {
 			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
 			roleUpBias: p + "ffn_up.bias", roleDownBias: p + "ffn_down.bias",
 			roleRouterSelect: p + "exp_probs_b.bias",
+			// gpt-oss's.
+			roleSinks: p + "attn_sinks.weight", roleRouterBias: p + "ffn_gate_inp.bias", roleExpertGateBias: p + "ffn_gate_exps.bias",
+			roleExpertUpBias: p + "ffn_up_exps.bias", roleExpertDownBias: p + "ffn_down_exps.bias",
 		},
 	}
 }
