@@ -547,8 +547,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		}
 		mult := func(key string) float64 {
 			v := c.float(key, 1)
-			if !(v > 0) || math.IsInf(v, 0) {
-				c.fail("field %q = %g: rlx needs a finite positive multiplier", key, v)
+			if !graniteScale(v) {
+				c.fail("field %q = %g: rlx needs a multiplier in [%g, %g]", key, v, graniteMin, graniteMax)
 			}
 			return v
 		}
@@ -1330,6 +1330,14 @@ func (s *spec) setSigmoidMoE(experts, topK, moeFFN, shared, firstDense int, norm
 	}
 	return ""
 }
+
+// Granite's multipliers are read within [graniteMin, graniteMax] (the
+// published ones lie between 1/128 and 16): far outside, the logits or
+// the scores overflow float32 (a logits_scaling of 3e-44 made every
+// logit −Inf: FuzzImportGGUF).
+const graniteMin, graniteMax = 1e-6, 1e6
+
+func graniteScale(v float64) bool { return v >= graniteMin && v <= graniteMax }
 
 // readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by
 // default): finite and non-negative.

@@ -590,8 +590,8 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			to  *float64
 		}{{"embedding_scale", &s.embedScale}, {"attention.scale", &s.attnScale}, {"residual_scale", &s.residualScale}, {"logit_scale", &s.logitScale}} {
 			if v := m.float(sc.key, 0); v != 0 {
-				if !(v > 0) || math.IsInf(v, 0) {
-					m.fail("%s = %g: rlx needs a finite positive scale", m.key(sc.key), v)
+				if !graniteScale(v) {
+					m.fail("%s = %g: rlx needs a scale in [%g, %g]", m.key(sc.key), v, graniteMin, graniteMax)
 				}
 				*sc.to = v
 			}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,25 @@ func TestGraniteMoE(t *testing.T) {
 			want, _ := importAndCheck(t, dir, lnTokens)
 			checkGGUFForms(t, dir, lnTokens, want)
 		})
+	}
+}
+
+// TestGraniteScaleBounds: a multiplier far outside the published ones
+// (there, logits ÷ 3e-44 made every logit −Inf) is refused, in
+// config.json and in GGUF metadata, naming the field.
+func TestGraniteScaleBounds(t *testing.T) {
+	c := graniteMoEConfig(0)
+	c["logits_scaling"] = 3e-44
+	if _, err := specFromConfig(drawCheckpoint(t, c, nil), 16); err == nil || !strings.Contains(err.Error(), `"logits_scaling" = 3e-44: rlx needs a multiplier in [1e-06, 1e+06]`) {
+		t.Errorf("logits_scaling 3e-44: %v", err)
+	}
+	file := convertToGGUF(t, loadFixture(t, "granite").dir, 0, false)
+	for _, key := range []string{"granite.logit_scale", "granite.embedding_scale"} {
+		for _, v := range []float32{3e-44, 1e30} {
+			_, err := ggufSpec(t, editKV(t, file, map[string]any{key: v}))
+			if err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "rlx needs a scale in [1e-06, 1e+06]") {
+				t.Errorf("%s = %g: %v", key, v, err)
+			}
+		}
 	}
 }
