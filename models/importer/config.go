@@ -298,8 +298,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		s.layerNorm, s.parallel = true, true
 		s.ropeStyle = graph.RopeGPTJ
 		s.logitMul = c.float("logit_scale", 0.0625)
-		if !(s.logitMul > 0) || math.IsInf(s.logitMul, 0) {
-			c.fail("field \"logit_scale\" = %g: rlx needs a finite positive scale", s.logitMul)
+		if !scaleInRange(s.logitMul) {
+			c.fail("field \"logit_scale\" = %g: rlx needs a scale in [%g, %g]", s.logitMul, scaleMin, scaleMax)
 		}
 		s.allFull()
 		if s.arch == "Cohere2ForCausalLM" {
@@ -547,8 +547,8 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		}
 		mult := func(key string) float64 {
 			v := c.float(key, 1)
-			if !graniteScale(v) {
-				c.fail("field %q = %g: rlx needs a multiplier in [%g, %g]", key, v, graniteMin, graniteMax)
+			if !scaleInRange(v) {
+				c.fail("field %q = %g: rlx needs a multiplier in [%g, %g]", key, v, scaleMin, scaleMax)
 			}
 			return v
 		}
@@ -1331,13 +1331,13 @@ func (s *spec) setSigmoidMoE(experts, topK, moeFFN, shared, firstDense int, norm
 	return ""
 }
 
-// Granite's multipliers are read within [graniteMin, graniteMax] (the
-// published ones lie between 1/128 and 16): far outside, the logits or
-// the scores overflow float32 (a logits_scaling of 3e-44 made every
-// logit −Inf: FuzzImportGGUF).
-const graniteMin, graniteMax = 1e-6, 1e6
+// Granite's multipliers and Cohere's logit scale are read within
+// [scaleMin, scaleMax] (the published ones lie between 1/128 and 16):
+// far outside, the logits or the scores overflow float32 (a granite
+// logits_scaling of 3e-44 made every logit −Inf: FuzzImportGGUF).
+const scaleMin, scaleMax = 1e-6, 1e6
 
-func graniteScale(v float64) bool { return v >= graniteMin && v <= graniteMax }
+func scaleInRange(v float64) bool { return v >= scaleMin && v <= scaleMax }
 
 // readLayerNormEps reads the LayerNorms' epsilon from key (1e-5 by
 // default): finite and non-negative.

@@ -499,7 +499,7 @@ func TestCohereErnieConfigs(t *testing.T) {
 		t.Errorf("ERNIE 4.5: %v", err)
 	}
 	for _, tc := range []struct{ config, want string }{
-		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "logit_scale": 0}`, `"logit_scale" = 0: rlx needs a finite positive scale`},
+		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "logit_scale": 0}`, `"logit_scale" = 0: rlx needs a scale in [1e-06, 1e+06]`},
 		{`{"architectures": ["CohereForCausalLM"], ` + sizes + `, "attention_bias": true}`, `attention_bias`},
 		{`{"architectures": ["Ernie4_5ForCausalLM"], ` + sizes + `, "use_bias": true}`, `"use_bias" = true is not supported`},
 	} {

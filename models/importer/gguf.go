@@ -433,8 +433,8 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			m.fail("missing key %s (llama.cpp's %s loader requires it)", m.key("logit_scale"), arch)
 		}
 		s.logitMul = m.float("logit_scale", 1)
-		if !(s.logitMul > 0) || math.IsInf(s.logitMul, 0) || !(s.eps >= 0) || math.IsInf(s.eps, 0) {
-			m.fail("%s = %g, %s = %g: rlx needs a finite positive scale and a finite, non-negative epsilon", m.key("logit_scale"), s.logitMul, m.key("attention.layer_norm_epsilon"), s.eps)
+		if !scaleInRange(s.logitMul) || !(s.eps >= 0) || math.IsInf(s.eps, 0) {
+			m.fail("%s = %g, %s = %g: rlx needs a scale in [%g, %g] and a finite, non-negative epsilon", m.key("logit_scale"), s.logitMul, m.key("attention.layer_norm_epsilon"), s.eps, scaleMin, scaleMax)
 		}
 		s.allFull()
 		if arch == "cohere2" {
@@ -590,8 +590,8 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 			to  *float64
 		}{{"embedding_scale", &s.embedScale}, {"attention.scale", &s.attnScale}, {"residual_scale", &s.residualScale}, {"logit_scale", &s.logitScale}} {
 			if v := m.float(sc.key, 0); v != 0 {
-				if !graniteScale(v) {
-					m.fail("%s = %g: rlx needs a scale in [%g, %g]", m.key(sc.key), v, graniteMin, graniteMax)
+				if !scaleInRange(v) {
+					m.fail("%s = %g: rlx needs a scale in [%g, %g]", m.key(sc.key), v, scaleMin, scaleMax)
 				}
 				*sc.to = v
 			}

@@ -58,14 +58,18 @@ func TestGraniteMoE(t *testing.T) {
 	}
 }
 
-// TestGraniteScaleBounds: a multiplier far outside the published ones
-// (there, logits ÷ 3e-44 made every logit −Inf) is refused, in
-// config.json and in GGUF metadata, naming the field.
+// TestGraniteScaleBounds: a Granite multiplier or a Cohere logit scale
+// far outside the published ones (logits ÷ 3e-44 made every logit −Inf)
+// is refused, in config.json and in GGUF metadata, naming the field.
 func TestGraniteScaleBounds(t *testing.T) {
 	c := graniteMoEConfig(0)
 	c["logits_scaling"] = 3e-44
 	if _, err := specFromConfig(drawCheckpoint(t, c, nil), 16); err == nil || !strings.Contains(err.Error(), `"logits_scaling" = 3e-44: rlx needs a multiplier in [1e-06, 1e+06]`) {
 		t.Errorf("logits_scaling 3e-44: %v", err)
+	}
+	cohere := convertToGGUF(t, loadFixture(t, "cohere").dir, 0, false)
+	if _, err := ggufSpec(t, editKV(t, cohere, map[string]any{"command-r.logit_scale": float32(1e30)})); err == nil || !strings.Contains(err.Error(), "command-r.logit_scale = 1.0000000150474662e+30") {
+		t.Errorf("command-r.logit_scale 1e30: %v", err)
 	}
 	file := convertToGGUF(t, loadFixture(t, "granite").dir, 0, false)
 	for _, key := range []string{"granite.logit_scale", "granite.embedding_scale"} {
