@@ -113,6 +113,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	}
 	defer src.Close()
 	arch := ggufArch[s.arch]
+	cfg, err := readConfig(dir) // the fields the converter reads beside the spec's
+	if err != nil {
+		t.Fatal(err)
+	}
 	var w gguf.Writer
 	key := func(k string) string { return arch + "." + k }
 	w.Add("general.architecture", arch)
@@ -120,11 +124,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("embedding_length"), uint32(s.hidden))
 	nextn := 0 // glm4moe: Glm4MoeModel counts the multi-token-prediction blocks
 	if arch == "glm4moe" {
-		c, err := readConfig(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nextn = c.int("num_nextn_predict_layers", 0, false)
+		nextn = cfg.int("num_nextn_predict_layers", 0, false)
 	}
 	w.Add(key("block_count"), uint32(s.layers+nextn))
 	w.Add(key("feed_forward_length"), uint32(s.ffn))
@@ -154,9 +154,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// the pattern (6), the sliding layers' rope base (10⁴) and the
 		// score scale from the model, not the file. Gemma2Model's also
 		// the two soft-caps.
-		if c, err := readConfig(dir); err == nil {
-			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
-		}
+		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 		if s.arch == "Gemma2ForCausalLM" {
 			w.Add(key("attn_logit_softcapping"), float32(s.attnSoftcap))
 			w.Add(key("final_logit_softcapping"), float32(s.finalSoftcap))
@@ -165,16 +163,12 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	var out []converted
 	if s.arch == "Phi3ForCausalLM" {
 		// Phi3MiniModel.set_gguf_parameters and its LongRoPE tensors.
-		c, err := readConfig(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orig := c.int("original_max_position_embeddings", 512, false)
+		orig := cfg.int("original_max_position_embeddings", 512, false)
 		w.Add(key("rope.scaling.original_context_length"), uint32(orig))
-		w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
+		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 		if p, ok := configRope(t, dir, "longrope"); ok {
 			attn := 1.0
-			if scale := float64(c.int("max_position_embeddings", 0, false)) / float64(orig); scale > 1 {
+			if scale := float64(cfg.int("max_position_embeddings", 0, false)) / float64(orig); scale > 1 {
 				attn = math.Sqrt(1 + math.Log(scale)/math.Log(float64(orig)))
 			}
 			w.Add(key("rope.scaling.attn_factor"), float32(attn))
@@ -191,24 +185,15 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("logit_scale"), float32(s.logitMul))
 		}
 	}
-	if arch == "gpt-oss" {
-		// GptOssModel.set_gguf_parameters: the window.
-		c, err := readConfig(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
-	}
 	if arch == "gptneox" {
 		// GPTNeoXModel.set_gguf_parameters.
 		w.Add(key("use_parallel_residual"), s.parallel)
 	}
-	if s.arch == "Olmo3ForCausalLM" || s.arch == "Exaone4ForCausalLM" || s.arch == "Cohere2ForCausalLM" {
-		// Olmo2Model's and Exaone4Model's set_gguf_parameters: the window
-		// (llama.cpp's loaders fix the pattern, every fourth layer global).
-		if c, err := readConfig(dir); err == nil {
-			w.Add(key("attention.sliding_window"), uint32(c.int("sliding_window", 0, false)))
-		}
+	if s.arch == "Olmo3ForCausalLM" || s.arch == "Exaone4ForCausalLM" || s.arch == "Cohere2ForCausalLM" || arch == "gpt-oss" {
+		// Olmo2Model's, Exaone4Model's and GptOssModel's
+		// set_gguf_parameters: the window (llama.cpp's loaders fix the
+		// pattern: every fourth layer global, gpt-oss's every second).
+		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
 	if arch == "granite" || arch == "granitemoe" {
 		// GraniteModel.set_gguf_parameters: each multiplier as a scale.
@@ -245,12 +230,8 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 		if arch == "glm4moe" {
 			// Glm4MoeModel.set_gguf_parameters.
-			c, err := readConfig(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.Add(key("expert_shared_count"), uint32(c.int("n_shared_experts", 0, false)))
-			w.Add(key("leading_dense_block_count"), uint32(c.int("first_k_dense_replace", 0, false)))
+			w.Add(key("expert_shared_count"), uint32(cfg.int("n_shared_experts", 0, false)))
+			w.Add(key("leading_dense_block_count"), uint32(cfg.int("first_k_dense_replace", 0, false)))
 			w.Add(key("expert_gating_func"), uint32(2))
 			w.Add(key("expert_weights_scale"), float32(s.routedScale))
 			w.Add(key("expert_weights_norm"), s.normTopK)

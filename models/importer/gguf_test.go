@@ -23,10 +23,6 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
 	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15}
 
-// hfOnly are the fixtures of architectures rlx reads from safetensors
-// only (no GGUF reader yet): TestGGUFAgreement has no file to compare.
-var hfOnly = map[string]bool{}
-
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
 // the safetensors' (≥ 1e-3 of max |logit|), which shows the fixture
@@ -52,9 +48,6 @@ var ggufCannot = map[string]string{
 //     what its dequantised F32 file gives, ≤ 1e-5.
 func TestGGUFAgreement(t *testing.T) {
 	for _, name := range fixtureNames {
-		if hfOnly[name] {
-			continue
-		}
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
 			hf, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})

@@ -26,7 +26,7 @@ func glm4MoEConfig(groups, open int) map[string]any {
 // scores, the choice by score + e_score_correction_bias, the weights
 // renormalised and scaled, the shared expert ungated, the first layer
 // dense), reading every tensor; the selection bias moves the logits;
-// group-limited routing is refused.
+// group-limited routing and a zero routed_scaling_factor are refused.
 func TestGlm4MoE(t *testing.T) {
 	tensors := func(biasStd float64) []drawn {
 		ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"lm_head.weight", 0, 0.08, []int{256, 64}},
@@ -65,6 +65,11 @@ func TestGlm4MoE(t *testing.T) {
 	}
 	if _, err := specFromConfig(drawCheckpoint(t, glm4MoEConfig(4, 2), nil), 16); err == nil || !strings.Contains(err.Error(), "topk_group = 2 of n_group = 4: group-limited routing is not supported") {
 		t.Errorf("group-limited routing: %v", err)
+	}
+	scaled := glm4MoEConfig(1, 1)
+	scaled["routed_scaling_factor"] = 0
+	if _, err := specFromConfig(drawCheckpoint(t, scaled, nil), 16); err == nil || !strings.Contains(err.Error(), "the scale 0 must be finite and positive") {
+		t.Errorf("routed_scaling_factor 0: %v", err)
 	}
 }
 

@@ -53,8 +53,10 @@ func gptOSSTensors() []drawn {
 // each softmax's denominator, the router's bias and softmax over the
 // chosen logits, the interleaved gate/up with their biases and clamps),
 // reading every tensor, also with gate/up biases large enough that the
-// clamps at 7 act; the sinks and the router's bias each move the logits;
-// a swiglu_limit other than transformers' constant 7 is refused.
+// clamps at 7 act (there the oracle's agreement is the check; that the
+// logits move shows only that the larger draw took); the sinks and the
+// router's bias each move the logits; a swiglu_limit other than
+// transformers' constant 7 is refused.
 func TestGptOSS(t *testing.T) {
 	ts := gptOSSTensors()
 	base, _ := importAndCheck(t, drawCheckpoint(t, gptOSSConfig(7), ts), lnTokens)
@@ -63,7 +65,7 @@ func TestGptOSS(t *testing.T) {
 		suffix string // a tensor drawn with its spread times scale
 		scale  float64
 	}{
-		{"the clamp", "gate_up_proj_bias", 40},
+		{"large gate/up biases (the clamps acting)", "gate_up_proj_bias", 40},
 		{"the sinks", "self_attn.sinks", 4},
 		{"the router's bias", "mlp.router.bias", 4},
 	} {
@@ -202,5 +204,18 @@ func TestGptOSSGGUF(t *testing.T) {
 	}
 	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {
 		t.Errorf("F32 GGUF against the checkpoint with YaRN truncated: %.3g (tolerance 1e-5), arg-max differs at %v", rel, bad)
+	}
+	// What the gpt-oss reader refuses.
+	file := convertToGGUF(t, f.dir, 0, false)
+	for _, tc := range []struct {
+		edits map[string]any
+		want  string
+	}{
+		{map[string]any{"gpt-oss.expert_used_count": uint32(9)}, "expert_used_count 9 must be in [1, expert_count 8]"},
+		{map[string]any{"gpt-oss.expert_feed_forward_length": nil}, "missing metadata key gpt-oss.expert_feed_forward_length"},
+	} {
+		if _, err := ggufSpec(t, editKV(t, file, tc.edits)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.edits, err, tc.want)
+		}
 	}
 }

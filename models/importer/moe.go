@@ -146,10 +146,11 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	// proj applies the k chosen experts' matrices of role to x [k, in]:
 	// [E, in, out] as transformers' parameters hold them, or [E, out, in]
 	// as the published checkpoints' MXFP4 blocks do (the weight source
-	// decodes them: Info.Type "MXFP4"). bias is their [out] biases.
+	// decodes them: Info.Type weights.TypeMXFP4). bias is their [out]
+	// biases.
 	proj := func(role string, x *ir.Value, in, out int) *ir.Value {
 		name := g.n.of(i, role)
-		if g.info(name).Type == "MXFP4" {
+		if g.info(name).Type == weights.TypeMXFP4 {
 			w, _ := g.param(name, ne, out, in)
 			return g.reshape(g.matmul(g.gather(w, idx, 0), g.reshape(x, k, in, 1)), k, out)
 		}

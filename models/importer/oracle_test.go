@@ -3,7 +3,6 @@ package importer
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -50,9 +49,8 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	n := hfNamesFor(s.arch, src)
 	if s.arch == "Qwen3VLMoeForConditionalGeneration" {
 		// The published files' [E, in, out] experts, or transformers 5's
-		// [E, out, in], by down_proj's shape.
-		down, _ := src.Info(n.of(slices.Index(s.moeLayer, true), roleExpertDownFused))
-		s.expertsInOut = s.moeFFN != s.hidden && slices.Equal(down.Shape, []int{s.experts, s.moeFFN, s.hidden})
+		// [E, out, in] (the layout is the weights' fact, not the model's).
+		s.expertsInOut = publishedExperts(s, n, src)
 	}
 	load := func(name string) []float64 {
 		info, ok := src.Info(name)

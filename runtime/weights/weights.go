@@ -2,7 +2,6 @@ package weights
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +83,10 @@ type cacheKey struct {
 type entry struct {
 	Info
 	read func() ([]byte, error)
+	// floats, where set in place of read, gives the values of a tensor
+	// decoded at load (a GGUF block type without a kernel, an MXFP4
+	// pair), of Info's type and shape.
+	floats func() ([]float32, error)
 }
 
 // Open opens a checkpoint: a GGUF file (recognised by its magic), a
@@ -115,13 +118,17 @@ func Open(path string) (*Source, error) {
 	return s, nil
 }
 
+// TypeMXFP4 is the Info.Type of a tensor decoded from a safetensors
+// MXFP4 pair (pairMXFP4): [..., rows, columns] as its blocks are laid out.
+const TypeMXFP4 = "MXFP4"
+
 // pairMXFP4 replaces each pair NAME_blocks (U8 [..., rows, groups, 16])
 // and NAME_scales (U8 [..., rows, groups]) of a safetensors checkpoint,
 // the MXFP4 tensors of gpt-oss's published checkpoints, by one tensor
 // NAME, BF16 [..., rows, 32·groups], decoded at load: in each group of 32,
 // value 2j is the E2M1 code in the low nibble of byte j and value 2j + 1
 // the one in its high nibble, each × 2^(scale − 127), which bf16 holds
-// exactly. Its Info.Type is "MXFP4".
+// exactly. Its Info.Type is TypeMXFP4.
 func (s *Source) pairMXFP4() error {
 	for _, name := range slices.Clone(s.names) {
 		base, ok := strings.CutSuffix(name, "_blocks")
@@ -139,11 +146,11 @@ func (s *Source) pairMXFP4() error {
 		}
 		shape := slices.Clone(sc.Shape)
 		shape[len(shape)-1] *= 32
-		info := Info{Name: base, File: bl.File, Shape: shape, DType: tensor.BF16, Type: "MXFP4"}
+		info := Info{Name: base, File: bl.File, Shape: shape, DType: tensor.BF16, Type: TypeMXFP4}
 		delete(s.entries, name)
 		delete(s.entries, base+"_scales")
 		s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == name || x == base+"_scales" })
-		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return decodeMXFP4Pair(bl, sc) }}); err != nil {
+		if err := s.add(&entry{Info: info, floats: func() ([]float32, error) { return decodeMXFP4Pair(bl, sc) }}); err != nil {
 			return err
 		}
 	}
@@ -153,8 +160,9 @@ func (s *Source) pairMXFP4() error {
 // fp4Values are E2M1's sixteen values.
 var fp4Values = [16]float64{0, 0.5, 1, 1.5, 2, 3, 4, 6, 0, -0.5, -1, -1.5, -2, -3, -4, -6}
 
-// decodeMXFP4Pair decodes an MXFP4 pair (pairMXFP4) as bf16 bytes.
-func decodeMXFP4Pair(bl, sc *entry) ([]byte, error) {
+// decodeMXFP4Pair decodes an MXFP4 pair (pairMXFP4): each value exact in
+// bf16.
+func decodeMXFP4Pair(bl, sc *entry) ([]float32, error) {
 	blocks, err := bl.read()
 	if err != nil {
 		return nil, fmt.Errorf("%s: tensor %q: %v", bl.File, bl.Name, err)
@@ -166,14 +174,11 @@ func decodeMXFP4Pair(bl, sc *entry) ([]byte, error) {
 	if len(blocks) != 16*len(scales) {
 		return nil, fmt.Errorf("%s: tensor %q holds %d bytes for %d scales", bl.File, bl.Name, len(blocks), len(scales))
 	}
-	out := make([]byte, 2*32*len(scales))
-	put := func(i int, v float64) {
-		binary.LittleEndian.PutUint16(out[2*i:], uint16(math.Float32bits(float32(v))>>16))
-	}
+	out := make([]float32, 32*len(scales))
 	for g, e := range scales {
 		for j, b := range blocks[16*g : 16*g+16] {
-			put(32*g+2*j, math.Ldexp(fp4Values[b&0xF], int(e)-127))
-			put(32*g+2*j+1, math.Ldexp(fp4Values[b>>4], int(e)-127))
+			out[32*g+2*j] = float32(math.Ldexp(fp4Values[b&0xF], int(e)-127))
+			out[32*g+2*j+1] = float32(math.Ldexp(fp4Values[b>>4], int(e)-127))
 		}
 	}
 	return out, nil
@@ -446,7 +451,7 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 				// No graph.dequant_matmul format reads it: its values
 				// are decoded at load and bound as f32.
 				info.DType = tensor.F32
-				if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return decodeGGUF(g, t) }}); err != nil {
+				if err := s.add(&entry{Info: info, floats: func() ([]float32, error) { return decodeGGUF(g, t) }}); err != nil {
 					return err
 				}
 				continue
@@ -460,8 +465,8 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 }
 
 // decodeGGUF reads the block-quantised tensor t of g and decodes its
-// values (gguf.Decode) as little-endian float32 bytes.
-func decodeGGUF(g *gguf.File, t *gguf.TensorInfo) ([]byte, error) {
+// values (gguf.Decode).
+func decodeGGUF(g *gguf.File, t *gguf.TensorInfo) ([]float32, error) {
 	raw, err := g.TensorData(t)
 	if err != nil {
 		return nil, err
@@ -471,16 +476,7 @@ func decodeGGUF(g *gguf.File, t *gguf.TensorInfo) ([]byte, error) {
 	if len(shape) > 0 {
 		k = shape[len(shape)-1]
 	}
-	rows := tensor.NumElements(shape) / max(k, 1)
-	v, err := gguf.Decode(t.Type, raw, rows, k)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
-	}
-	return out, nil
+	return gguf.Decode(t.Type, raw, tensor.NumElements(shape)/max(k, 1), k)
 }
 
 // Weight returns the tensor a graph.param of spec binds (ref.Weights).
@@ -535,6 +531,16 @@ func (s *Source) load(name string, want ref.TensorType) (*tensor.Tensor, error) 
 	}
 	mismatch := func() error {
 		return fmt.Errorf("weight %q is %s in %s, expected %v", name, e.Info.typeString(), e.File, want)
+	}
+	if e.floats != nil {
+		if e.DType != want.DType || !slices.Equal(want.Shape, e.Shape) {
+			return nil, mismatch()
+		}
+		v, err := e.floats()
+		if err != nil {
+			return nil, fmt.Errorf("%s: tensor %q: %v", e.File, name, err)
+		}
+		return tensor.FromFloat32(e.DType, e.Shape, v)
 	}
 	raw, err := e.read()
 	if err != nil {

@@ -57,6 +57,11 @@ COMMON = dict(
     attention_bias=False,
 )
 
+# COMMON's sizes alone, for the configs whose other fields differ
+# (LayerNorm epsilons, activations).
+SIZES = dict(vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+             num_attention_heads=4, max_position_embeddings=512)
+
 # The hybrid models alternate linear (gated DeltaNet) and full attention,
 # as full_attention_interval = 2 would: a GGUF file can only say "every
 # n-th layer is full attention".
@@ -101,6 +106,28 @@ def phi3_longrope(original):
     )
 
 
+def qwen3_vl(**moe):
+    """Qwen3-VL (with moe's fields, Qwen3-VL-MoE): the text model under
+    text_config, the one-block vision tower text never reaches."""
+    return dict(
+        text_config=dict(COMMON, **PHI3_TOKENS, tie_word_embeddings=False, rope_parameters=QWEN3_VL_ROPE, **moe),
+        vision_config=QWEN3_VL_VISION,
+        tie_word_embeddings=False,
+    )
+
+
+def granite_moe(**shared):
+    """Granite 3 MoE: Granite's four multipliers, 8 experts of 32 rows, top
+    2; shared_intermediate_size given for Granite MoE Shared."""
+    return dict(
+        {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
+        intermediate_size=32, num_local_experts=8, num_experts_per_tok=2, **shared,
+        embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
+        tie_word_embeddings=True,
+        rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+    )
+
+
 def cohere(qk):
     """Cohere (Command R): LayerNorms without a bias, the logits scaled;
     with qk, Command R+'s per-head q/k LayerNorms."""
@@ -118,8 +145,7 @@ def stablelm(qk):
     """StableLM 2: q/k/v biases (qk false), or per-head q/k LayerNorms
     and a parallel residual (qk true, StableLM 2 12B's form)."""
     return dict(
-        vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+        **SIZES, num_key_value_heads=2,
         layer_norm_eps=1e-5, hidden_act="silu", use_qkv_bias=not qk, qk_layernorm=qk,
         use_parallel_residual=qk, tie_word_embeddings=False, **PHI3_TOKENS,
         rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.25),
@@ -346,32 +372,18 @@ def specs():
                                fullatt_block_indexes=[0]),
             tie_word_embeddings=False,
         ), torch.float32, False),
-        ("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLConfig", dict(
-            text_config=dict(
-                COMMON, **PHI3_TOKENS,
-                tie_word_embeddings=False,
-                rope_parameters=QWEN3_VL_ROPE),
-            vision_config=QWEN3_VL_VISION,
-            tie_word_embeddings=False,
-        ), torch.float32, False),
-        # Qwen3-VL-MoE on text: Qwen3-MoE's experts, stored fused as
-        # [E, H, 2I] and [E, I, H].
-        ("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeConfig", dict(
-            text_config=dict(
-                {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
-                intermediate_size=96, moe_intermediate_size=32, num_experts=8, num_experts_per_tok=2,
-                decoder_sparse_step=1, norm_topk_prob=True, mlp_only_layers=[],
-                tie_word_embeddings=False,
-                rope_parameters=QWEN3_VL_ROPE),
-            vision_config=QWEN3_VL_VISION,
-            tie_word_embeddings=False,
-        ), torch.float32, False),
+        ("qwen3_vl", "Qwen3VLForConditionalGeneration", "Qwen3VLConfig", qwen3_vl(), torch.float32, False),
+        # Qwen3-VL-MoE on text: Qwen3-MoE's experts, fused (transformers
+        # 5.17 saves them [E, 2I, H] and [E, H, I]; the published files
+        # hold [E, H, 2I] and [E, I, H]).
+        ("qwen3_vl_moe", "Qwen3VLMoeForConditionalGeneration", "Qwen3VLMoeConfig", qwen3_vl(
+            moe_intermediate_size=32, num_experts=8, num_experts_per_tok=2,
+            decoder_sparse_step=1, norm_topk_prob=True, mlp_only_layers=[]), torch.float32, False),
         # LFM2: gated short convolutions (window 3) in layers 0 and 2,
         # attention with per-head q/k norms in 1 and 3; the MLP's width
         # auto-adjusted (⅔ of 96, a multiple of 32: 64).
         ("lfm2", "Lfm2ForCausalLM", "Lfm2Config", dict(
-            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            **SIZES, num_key_value_heads=2,
             norm_eps=1e-5, conv_L_cache=3, conv_bias=False,
             layer_types=["conv", "full_attention", "conv", "full_attention"],
             block_auto_adjust_ff_dim=True, block_multiple_of=32, block_ffn_dim_multiplier=1.0,
@@ -403,8 +415,7 @@ def specs():
         # StarCoder2: LayerNorms with biases, biases everywhere, a
         # gelu_tanh MLP without a gate (c_fc, c_proj).
         ("starcoder2", "Starcoder2ForCausalLM", "Starcoder2Config", dict(
-            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            **SIZES, num_key_value_heads=2,
             norm_epsilon=1e-5, use_bias=True, hidden_act="gelu_pytorch_tanh", sliding_window=None,
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=100000.0),
@@ -421,8 +432,7 @@ def specs():
         # MLP, biases everywhere (the lm head's too), rope on half of
         # each head.
         ("phi", "PhiForCausalLM", "PhiConfig", dict(
-            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-            num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+            **SIZES, num_key_value_heads=2,
             layer_norm_eps=1e-5, hidden_act="gelu_new", qk_layernorm=False,
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
@@ -436,8 +446,7 @@ def specs():
         # same input of a parallel residual, an erf gelu MLP, rope on a
         # quarter of each head.
         ("gpt_neox", "GPTNeoXForCausalLM", "GPTNeoXConfig", dict(
-            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-            num_attention_heads=4, max_position_embeddings=512, layer_norm_eps=1e-5,
+            **SIZES, layer_norm_eps=1e-5,
             hidden_act="gelu", use_parallel_residual=True, attention_bias=True,
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.25),
@@ -445,25 +454,13 @@ def specs():
         # Granite 3 MoE: Granite's four multipliers, 8 experts of 32
         # rows, top 2 (softmax over the chosen); the second with a
         # shared expert.
-        ("granitemoe", "GraniteMoeForCausalLM", "GraniteMoeConfig", dict(
-            {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
-            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2,
-            embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
-            tie_word_embeddings=True,
-            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
-        ), torch.float32, False),
-        ("granitemoeshared", "GraniteMoeSharedForCausalLM", "GraniteMoeSharedConfig", dict(
-            {k: v for k, v in COMMON.items() if k != "intermediate_size"}, **PHI3_TOKENS,
-            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2, shared_intermediate_size=48,
-            embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
-            tie_word_embeddings=True,
-            rope_parameters=dict(rope_type="default", rope_theta=10000.0),
-        ), torch.float32, False),
+        ("granitemoe", "GraniteMoeForCausalLM", "GraniteMoeConfig", granite_moe(), torch.float32, False),
+        ("granitemoeshared", "GraniteMoeSharedForCausalLM", "GraniteMoeSharedConfig", granite_moe(shared_intermediate_size=48),
+         torch.float32, False),
         # Nemotron: LayerNorm1P (1 + w, with biases), a relu² MLP with no
         # gate, rope on half of each head.
         ("nemotron", "NemotronForCausalLM", "NemotronConfig", dict(
-            vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
-            num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=512,
+            **SIZES, num_key_value_heads=2, head_dim=16,
             norm_eps=1e-5, hidden_act="relu2", attention_bias=False, mlp_bias=False,
             tie_word_embeddings=False, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
