@@ -36,6 +36,8 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 		return quantInfo{"q8_0", 32, 34}, true
 	case "q4_k":
 		return quantInfo{"q4_k", 256, 144}, true
+	case "q5_k":
+		return quantInfo{"q5_k", 256, 176}, true
 	case "q6_k":
 		return quantInfo{"q6_k", 256, 210}, true
 	case "q6_k_c16":
@@ -45,8 +47,8 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 }
 
 // dequantHelpers decode unit u (32 weights) of a weight row into w, in the
-// reference's arithmetic: q4_0 (q−8)·d, q8_0 q·d, q4_k d1·q − m1 with
-// d1 = d·sc and m1 = dmin·m, q6_k (d·sc)·(q−32).
+// reference's arithmetic: q4_0 (q−8)·d, q8_0 q·d, q4_k and q5_k d1·q −
+// m1 with d1 = d·sc and m1 = dmin·m, q6_k (d·sc)·(q−32).
 const dequantHelpers = `
 // rlx_mf: q < 2^23 as a float without an integer conversion, from v =
 // 0x4B000000 | q, the bits of 2^23 + q (exact). A word ORed with
@@ -107,9 +109,9 @@ static inline void rlx_dq32_q8_0(device const uchar *row, uint u, thread float *
     w[2u * j + 1u] = (float)(int)(char)(uchar)(q >> 8) * d;
   }
 }
-static inline void rlx_dq32_q4_k(device const uchar *row, uint u, thread float *w) {
-  device const uchar *blk = row + (u / 8u) * 144u;
-  const uint j = u % 8u;
+// rlx_k4_unit: d1 = d·sc and m1 = dmin·m of sub-block j of the q4_k or
+// q5_k block blk (their headers are the same).
+static inline void rlx_k4_unit(device const uchar *blk, uint j, thread float *d1, thread float *m1) {
   device const ushort *h = (device const ushort *)blk;
   const float d = rlx_half_bits(h[0]);
   const float dmin = rlx_half_bits(h[1]);
@@ -123,8 +125,15 @@ static inline void rlx_dq32_q4_k(device const uchar *row, uint u, thread float *
     sc = (s[j + 4u] & 15u) | ((s[j - 4u] >> 6) << 4);
     mn = (s[j + 4u] >> 4) | ((s[j] >> 6) << 4);
   }
-  const float d1 = d * (float)sc;
-  const float m1 = dmin * (float)mn;
+  *d1 = d * (float)sc;
+  *m1 = dmin * (float)mn;
+}
+static inline void rlx_dq32_q4_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 144u;
+  const uint j = u % 8u;
+  float d1;
+  float m1;
+  rlx_k4_unit(blk, j, &d1, &m1);
   device const uint *qs = (device const uint *)(blk + 16u + (j / 2u) * 32u);
   const uint shift = (j & 1u) * 4u;
   for (uint i = 0; i < 8u; i++) {
@@ -133,6 +142,23 @@ static inline void rlx_dq32_q4_k(device const uchar *row, uint u, thread float *
     w[4u * i + 1u] = d1 * (float)((q >> 8) & 15u) - m1;
     w[4u * i + 2u] = d1 * (float)((q >> 16) & 15u) - m1;
     w[4u * i + 3u] = d1 * (float)((q >> 24) & 15u) - m1;
+  }
+}
+static inline void rlx_dq32_q5_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 176u;
+  const uint j = u % 8u;
+  float d1;
+  float m1;
+  rlx_k4_unit(blk, j, &d1, &m1);
+  device const uint *qh = (device const uint *)(blk + 16u);
+  device const uint *qs = (device const uint *)(blk + 48u + (j / 2u) * 32u);
+  const uint shift = (j & 1u) * 4u;
+  for (uint i = 0; i < 8u; i++) {
+    const uint q = ((qs[i] >> shift) & 0x0F0F0F0Fu) | (((qh[i] >> j) & 0x01010101u) << 4);
+    w[4u * i] = d1 * (float)(q & 31u) - m1;
+    w[4u * i + 1u] = d1 * (float)((q >> 8) & 31u) - m1;
+    w[4u * i + 2u] = d1 * (float)((q >> 16) & 31u) - m1;
+    w[4u * i + 3u] = d1 * (float)((q >> 24) & 31u) - m1;
   }
 }
 static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *w) {

@@ -137,11 +137,11 @@ type dqLayout struct {
 func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 	st, ok := dqStaging(f, nb, slots)
 	switch f.name {
-	case "q4_k", "q6_k":
+	case "q4_k", "q5_k", "q6_k":
 		if !ok {
 			return dqLayout{rows: 8}
 		}
-		if f.name == "q4_k" && m == 1 && st.stages == 1 && st.rem == 0 {
+		if f.name != "q6_k" && m == 1 && st.stages == 1 && st.rem == 0 {
 			return dqLayout{rows: 4, staged: true, st: st}
 		}
 		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
@@ -218,7 +218,7 @@ const dqWideGrid = 1024
 //   - q4_0 and q8_0 (unstaged) on two: q4_0 7.6, 17.3, 20.2 against
 //     7.0, 17.3, 18.4; q8_0 8.3, 20.1, 22.7 against 8.3, 20.5, 20.8.
 func dqSimdsOf(f quantInfo) int {
-	if f.name == "q4_k" {
+	if f.name == "q4_k" || f.name == "q5_k" {
 		return 2
 	}
 	return 4
@@ -273,7 +273,7 @@ func dqTailOf(f quantInfo) int64 {
 // dqLanes is L, the lanes that share one block, per format.
 func dqLanes(f quantInfo) int64 {
 	switch f.name {
-	case "q4_k":
+	case "q4_k", "q5_k":
 		return 8
 	case "q6_k":
 		return 16
@@ -391,6 +391,8 @@ func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
 			}
 		case "q4_k":
 			dqLaneQ4K(b, mi, m, src)
+		case "q5_k":
+			dqLaneQ5K(b, mi, m, src)
 		case "q6_k":
 			dqLaneQ6K(b, mi, m, src)
 		}
@@ -707,23 +709,46 @@ func dqLaneQ8_0Words(b *kb, mi, m int64, src dqSrc) {
 // staged words instead of one 16-byte read) ncu counted the same L1
 // wavefronts, and the kernel measured 11.0, 24.1, 27.8 µs against 10.5,
 // 24.2, 25.7.
-func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
+func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) { dqLaneK(b, mi, m, src, false) }
+
+// q5_k: q4_k's lane (dqLaneQ4K: chunk c, bytes 16h..16h+15 of it, the
+// same x and the same header) over its 176-byte blocks, whose qs start at
+// byte 48 and whose qh[16h..16h+15] (bytes 16 + 16h, a 16-byte load)
+// hold each weight's fifth bit: bit 2c for sub-block 2c, 2c + 1 for
+// 2c + 1. A word of qs and its word of qh make the four 5-bit values of
+// each sub-block in the bytes of one word, which become floats as q6_k's
+// (rlx_b128: each byte moved to bits 16-23, 128 + q); the sums take
+// 128·Σx back off.
+func dqLaneQ5K(b *kb, mi, m int64, src dqSrc) { dqLaneK(b, mi, m, src, true) }
+
+// dqLaneK is the lane of q4_k or, with fifth, of q5_k.
+func dqLaneK(b *kb, mi, m int64, src dqSrc, fifth bool) {
+	bytes, qs := 144, 16
+	if fifth {
+		bytes, qs = 176, 48
+	}
 	b.l("const uint c = p / 2u;")
 	b.l("const uint h = p %% 2u;")
 	b.l("const uint xo = c * 64u + h * 16u;")
-	// Each byte of a 4-byte word is shifted to bits 15-22 (dqShiftedDecode).
 	xfloats(b, src, "xl", "xo", 16, noScale)
 	xfloats(b, src, "xh", "xo + 32u", 16, noScale)
 	sumOf(b, "sxl", "xl", 4)
 	sumOf(b, "sxh", "xh", 4)
-	dqNibbleExponents(b)
+	if fifth {
+		b.l("const uint e128 = 0x43000000u + tgpos.y;")
+	} else {
+		dqNibbleExponents(b)
+	}
 	for r := range src.rows {
 		b.l("{")
-		b.l("%s const uchar *blk = %s + ib * 144u;", src.space, src.row(r))
+		b.l("%s const uchar *blk = %s + ib * %du;", src.space, src.row(r), bytes)
 		if src.scales == nil {
 			b.l("const uint4 hd = *((%s const uint4 *)blk);", src.space)
 		}
-		b.l("const uint4 qv = *((%s const uint4 *)(blk + 16u + c * 32u + h * 16u));", src.space)
+		if fifth {
+			b.l("const uint4 hv = *((%s const uint4 *)(blk + 16u + h * 16u));", src.space)
+		}
+		b.l("const uint4 qv = *((%s const uint4 *)(blk + %du + c * 32u + h * 16u));", src.space, qs)
 		if src.scales == nil {
 			b.l("const uint sm = rlx_q4k_pair(hd, c);")
 			b.l("const float d = rlx_half_bits((ushort)(hd.x & 0xFFFFu));")
@@ -733,18 +758,36 @@ func dqLaneQ4K(b *kb, mi, m int64, src dqSrc) {
 		b.l("float ah = 0.0f;")
 		for e, comp := range []string{"x", "y", "z", "w"} {
 			b.l("{")
-			// Byte k of the word to bits 15-22: its low nibble (sub-block
-			// 2c) at 15-18, its high one (2c + 1) at 19-22.
-			dqShiftedDecode(b, "qv."+comp, 4)
-			for k := range 4 {
-				b.l("al += xl%d * rlx_n256(v%d, e256);", 4*e+k, k)
-				b.l("ah += xh%d * rlx_n16(v%d, e16);", 4*e+k, k)
+			if fifth {
+				// The four 5-bit values of each sub-block in one word's
+				// bytes, each moved to bits 16-23: 128 + q.
+				b.l("const uint lo = (qv.%s & 0x0F0F0F0Fu) | (((hv.%s >> (2u * c)) & 0x01010101u) << 4);", comp, comp)
+				b.l("const uint hi = ((qv.%s >> 4) & 0x0F0F0F0Fu) | (((hv.%s >> (2u * c + 1u)) & 0x01010101u) << 4);", comp, comp)
+				for k, sh := range []string{" << 16", " << 8", "", " >> 8"} {
+					b.l("al += xl%d * rlx_b128(lo%s, e128);", 4*e+k, sh)
+					b.l("ah += xh%d * rlx_b128(hi%s, e128);", 4*e+k, sh)
+				}
+			} else {
+				// Byte k of the word to bits 15-22: its low nibble
+				// (sub-block 2c) at 15-18, its high one (2c + 1) at 19-22
+				// (dqShiftedDecode).
+				dqShiftedDecode(b, "qv."+comp, 4)
+				for k := range 4 {
+					b.l("al += xl%d * rlx_n256(v%d, e256);", 4*e+k, k)
+					b.l("ah += xh%d * rlx_n16(v%d, e16);", 4*e+k, k)
+				}
 			}
 			b.l("}")
 		}
-		// The nibbles came out as 256 + q and 16 + q.
-		b.l("al -= 256.0f * sxl;")
-		b.l("ah -= 16.0f * sxh;")
+		if fifth {
+			// The fields came out as 128 + q.
+			b.l("al -= 128.0f * sxl;")
+			b.l("ah -= 128.0f * sxh;")
+		} else {
+			// The nibbles came out as 256 + q and 16 + q.
+			b.l("al -= 256.0f * sxl;")
+			b.l("ah -= 16.0f * sxh;")
+		}
 		if src.scales != nil {
 			b.l("const float4 sc = %s;", src.scales(r))
 			b.l("acc[%d] += (sc.x * al + sc.y * ah) - (sc.z * sxl + sc.w * sxh);", accIndex(r, mi, m))

@@ -303,7 +303,7 @@ func dqRotates(f quantInfo, sc *dqScales) bool {
 	switch f.name {
 	case "q4_0", "q8_0":
 		return true
-	case "q4_k":
+	case "q4_k", "q5_k":
 		return sc == nil
 	}
 	return false
@@ -345,7 +345,7 @@ func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
 	}
 	a := &dqXAhead{block: f.block}
 	switch f.name {
-	case "q4_k": // dqLaneQ4K: xl at xo, xh at xo + 32, xo = 64c + 16h
+	case "q4_k", "q5_k": // dqLaneQ4K, dqLaneQ5K: xl at xo, xh at xo + 32, xo = 64c + 16h
 		a.base = "(p / 2u) * 64u + (p % 2u) * 16u"
 		for v := range 4 {
 			a.pieces = append(a.pieces, dqXPiece{"xl", v, fmt.Sprintf("%du", 4*v)})
@@ -447,7 +447,7 @@ type dqScales struct {
 // exactly one is a header: j = (units − tpos.x mod units)·threads⁻¹ mod
 // units (TestDqScalesHeaders checks every thread).
 func dqScalesOf(f quantInfo, rows int64, st dqStage, threads int64) *dqScales {
-	if f.name != "q4_k" || f.bytes%16 != 0 || st.stages < dqLongStages {
+	if (f.name != "q4_k" && f.name != "q5_k") || f.bytes%16 != 0 || st.stages < dqLongStages {
 		return nil
 	}
 	u := f.bytes / 16

@@ -214,6 +214,7 @@ const (
 	Q4_0 QuantFormat = "q4_0"
 	Q8_0 QuantFormat = "q8_0"
 	Q4_K QuantFormat = "q4_k"
+	Q5_K QuantFormat = "q5_k"
 	Q6_K QuantFormat = "q6_k"
 	// Q6_KC16 is q6_k's bytes rearranged over the whole matrix into
 	// columns of 16 weights for the GPU GEMV (runtime/gguf's Q6_KC16);
@@ -231,6 +232,8 @@ func (f QuantFormat) Block() (elems, nbytes int64, ok bool) {
 		return 32, 34, true
 	case Q4_K:
 		return 256, 144, true
+	case Q5_K:
+		return 256, 176, true
 	case Q6_K, Q6_KC16:
 		return 256, 210, true
 	}

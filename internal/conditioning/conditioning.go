@@ -95,13 +95,13 @@ func perturbScales(t *tensor.Tensor, q *ref.QuantUse, salt uint64) *tensor.Tenso
 		binary.LittleEndian.PutUint16(b[off:], h)
 	}
 	switch q.Format {
-	case gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q6_K:
+	case gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
 		bb := q.Format.BlockBytes()
 		for blk := 0; (blk+1)*bb <= len(b); blk++ {
 			switch q.Format {
 			case gguf.Q6_K:
 				nudge(blk*bb + 208)
-			case gguf.Q4_K:
+			case gguf.Q4_K, gguf.Q5_K:
 				nudge(blk * bb)
 				nudge(blk*bb + 2)
 			default:

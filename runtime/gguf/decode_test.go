@@ -82,7 +82,7 @@ func TestIQ4XSScales(t *testing.T) {
 	}
 }
 
-// TestQ5KHighBits: in decodeQ5_K, chunk c's low nibbles take bit 2c of
+// TestQ5KHighBits: in dequantQ5_K, chunk c's low nibbles take bit 2c of
 // qh and its high nibbles bit 2c + 1 (ggml's u1, u2 shifted by 2 a
 // chunk): with d = 1, every scale 1, every min 0 and zero nibbles, value
 // 64c + l is 16 exactly when bit 2c of qh[l] is set, and 64c + 32 + l
@@ -101,7 +101,7 @@ func TestQ5KHighBits(t *testing.T) {
 			b[16+l] = 1 << bit
 		}
 		var out [256]float32
-		decodeQ5_K(out[:], b)
+		dequantQ5_K(out[:], b)
 		for i, v := range out {
 			c, hi := i/64, i%64 >= 32
 			want := float32(0)

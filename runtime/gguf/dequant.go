@@ -11,12 +11,12 @@ import (
 var blockDecoders = map[TensorType]func(dst []float32, b []byte){
 	TypeQ4_0: dequantQ4_0, TypeQ8_0: dequantQ8_0, TypeQ4_K: dequantQ4_K, TypeQ6_K: dequantQ6_K,
 	TypeQ4_1: decodeQ4_1, TypeQ5_0: decodeQ5_0, TypeQ5_1: decodeQ5_1,
-	TypeQ2_K: decodeQ2_K, TypeQ3_K: decodeQ3_K, TypeQ5_K: decodeQ5_K,
+	TypeQ2_K: decodeQ2_K, TypeQ3_K: decodeQ3_K, TypeQ5_K: dequantQ5_K,
 	TypeIQ4_NL: decodeIQ4_NL, TypeIQ4_XS: decodeIQ4_XS, TypeMXFP4: decodeMXFP4,
 }
 
 // Decodable reports whether rlx decodes the block type t (Decode): the
-// four formats graph.dequant_matmul reads and those it reads only as
+// formats graph.dequant_matmul reads and those it reads only as
 // decoded values.
 func (t TensorType) Decodable() bool {
 	_, ok := blockDecoders[t]
@@ -138,27 +138,6 @@ func decodeQ3_K(dst []float32, b []byte) {
 				}
 			}
 			bit++
-		}
-	}
-}
-
-// decodeQ5_K decodes a q5_k block of 176 bytes: d, dmin (f16),
-// scales[12] (as q4_k's), qh[32] (the fifth bits), qs[128] (as q4_k's);
-// chunk c's low nibbles take bit 2c of qh, its high nibbles bit 2c+1;
-// w = d·sc·q − dmin·m.
-func decodeQ5_K(dst []float32, b []byte) {
-	d, dmin := f16(b), f16(b[2:])
-	scales, qh, qs := b[4:16], b[16:48], b[48:176]
-	for c := range 4 {
-		sc, m := scaleMinK4(2*c, scales)
-		d1, m1 := d*float32(sc), dmin*float32(m)
-		sc, m = scaleMinK4(2*c+1, scales)
-		d2, m2 := d*float32(sc), dmin*float32(m)
-		q := qs[32*c : 32*c+32]
-		for l, v := range q {
-			lo, hi := v&0xF|(qh[l]>>(2*c)&1)<<4, v>>4|(qh[l]>>(2*c+1)&1)<<4
-			dst[64*c+l] = d1*float32(lo) - m1
-			dst[64*c+32+l] = d2*float32(hi) - m2
 		}
 	}
 }

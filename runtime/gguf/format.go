@@ -21,6 +21,8 @@ const (
 	// Q6_KC16 is q6_k's bytes rearranged into columns of 16 weights
 	// (columns.go); no GGUF tensor type stores it.
 	Q6_KC16
+	// Q5_K is GGUF's q5_k: q4_k's scales with a fifth bit a weight.
+	Q5_K
 )
 
 var formats = [...]struct {
@@ -33,10 +35,11 @@ var formats = [...]struct {
 	Q4_K:    {"q4_k", 256, 144},
 	Q6_K:    {"q6_k", 256, 210},
 	Q6_KC16: {"q6_k_c16", 256, 210},
+	Q5_K:    {"q5_k", 256, 176},
 }
 
-// ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k", "q6_k"
-// or "q6_k_c16", the spelling of graph.dequant_matmul's format attribute).
+// ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k", "q5_k",
+// "q6_k" or "q6_k_c16", the spelling of graph.dequant_matmul's format attribute).
 func ParseFormat(s string) (Format, error) {
 	var names []string
 	for f, info := range formats {
@@ -51,7 +54,7 @@ func ParseFormat(s string) (Format, error) {
 }
 
 // Valid reports whether f is one of the supported formats.
-func (f Format) Valid() bool { return f >= Q4_0 && f <= Q6_KC16 }
+func (f Format) Valid() bool { return f >= Q4_0 && int(f) < len(formats) }
 
 // String returns the attribute spelling of the format.
 func (f Format) String() string {
@@ -146,6 +149,8 @@ func DequantizeRow(f Format, dst []float32, row []byte) {
 			dequantQ8_0(out, in)
 		case Q4_K:
 			dequantQ4_K(out, in)
+		case Q5_K:
+			dequantQ5_K(out, in)
 		case Q6_K:
 			dequantQ6_K(out, in)
 		}
@@ -196,23 +201,46 @@ func scaleMinK4(j int, s []byte) (sc, m uint8) {
 // sub-block's scale and min, d1 = float32(d·sc), m1 = float32(dmin·m), and
 // w = float32(d1·q) − m1.
 func dequantQ4_K(dst []float32, b []byte) {
-	d, dmin := f16(b), f16(b[2:])
-	scales, qs := b[4:16], b[16:144]
-	var lutLo, lutHi [16]float32
+	var lo, hi [16]float32
 	for c := range 4 {
-		sc, m := scaleMinK4(2*c, scales)
-		d1, m1 := d*float32(sc), dmin*float32(m)
-		sc, m = scaleMinK4(2*c+1, scales)
-		d2, m2 := d*float32(sc), dmin*float32(m)
-		for q := range lutLo {
-			lutLo[q] = float32(d1*float32(q)) - m1
-			lutHi[q] = float32(d2*float32(q)) - m2
-		}
-		q := qs[32*c : 32*c+32]
-		lo, hi := dst[64*c:64*c+32], dst[64*c+32:64*c+64]
+		kLevels(lo[:], hi[:], b, c)
+		q := b[16+32*c : 48+32*c]
 		for l, v := range q {
-			lo[l] = lutLo[v&0xF]
-			hi[l] = lutHi[v>>4]
+			dst[64*c+l] = lo[v&0xF]
+			dst[64*c+32+l] = hi[v>>4]
+		}
+	}
+}
+
+// kLevels gives lo[q] and hi[q], the weights of level q in sub-blocks 2c
+// and 2c+1 of the q4_k or q5_k block b (their headers are the same):
+// float32(d1·q) − m1, d1 = float32(d·sc), m1 = float32(dmin·m).
+func kLevels(lo, hi []float32, b []byte, c int) {
+	d, dmin := f16(b), f16(b[2:])
+	sc, m := scaleMinK4(2*c, b[4:16])
+	d1, m1 := d*float32(sc), dmin*float32(m)
+	sc, m = scaleMinK4(2*c+1, b[4:16])
+	d2, m2 := d*float32(sc), dmin*float32(m)
+	for q := range lo {
+		lo[q] = float32(d1*float32(q)) - m1
+		hi[q] = float32(d2*float32(q)) - m2
+	}
+}
+
+// dequantQ5_K decodes one q5_k block of 176 bytes: d (f16), dmin (f16),
+// scales[12] (q4_k's, scaleMinK4), qh[32], qs[128]. As q4_k's chunk c
+// (0..3), with a fifth bit a weight: weight l of sub-block 2c takes bit
+// 2c of qh[l] as bit 4, of sub-block 2c+1 bit 2c+1; w = float32(d1·q) −
+// m1 as in dequantQ4_K.
+func dequantQ5_K(dst []float32, b []byte) {
+	var lo, hi [32]float32
+	qh := b[16:48]
+	for c := range 4 {
+		kLevels(lo[:], hi[:], b, c)
+		q := b[48+32*c : 80+32*c]
+		for l, v := range q {
+			dst[64*c+l] = lo[v&0xF|(qh[l]>>(2*c)&1)<<4]
+			dst[64*c+32+l] = hi[v>>4|(qh[l]>>(2*c+1)&1)<<4]
 		}
 	}
 }

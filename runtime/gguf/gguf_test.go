@@ -13,7 +13,7 @@ func TestFormatSizes(t *testing.T) {
 	tests := []struct {
 		name         string
 		block, bytes int
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}}
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}}
 	for _, tc := range tests {
 		f, err := ParseFormat(tc.name)
 		if err != nil || f.String() != tc.name || f.BlockSize() != tc.block || f.BlockBytes() != tc.bytes {
@@ -26,8 +26,8 @@ func TestFormatSizes(t *testing.T) {
 			t.Errorf("%s: ByteCount with a ragged k: %v", tc.name, err)
 		}
 	}
-	if _, err := ParseFormat("q5_k"); err == nil {
-		t.Error("ParseFormat(q5_k) succeeded")
+	if _, err := ParseFormat("q3_k"); err == nil {
+		t.Error("ParseFormat(q3_k) succeeded")
 	}
 	if _, err := ByteCount(Q4_0, math.MaxInt/2, 1<<20); err == nil {
 		t.Error("overflowing ByteCount succeeded")
@@ -193,7 +193,7 @@ func TestQuantizeRoundTrip(t *testing.T) {
 	for i := 256; i < 512; i++ {
 		w[i] = 0 // an all-zero super-block
 	}
-	limits := map[Format]float64{Q8_0: 1e-4, Q6_K: 2e-3, Q4_K: 1e-2, Q4_0: 2e-2}
+	limits := map[Format]float64{Q8_0: 1e-4, Q6_K: 2e-3, Q5_K: 3e-3, Q4_K: 1e-2, Q4_0: 2e-2}
 	for f, limit := range limits {
 		t.Run(f.String(), func(t *testing.T) {
 			q, err := Quantize(f, w, n, k)
@@ -246,6 +246,7 @@ func TestQuantizeRefusesWhatBlocksCannotHold(t *testing.T) {
 		{Q4_0, 5e5, ""},
 		{Q8_0, 6e5, ""},
 		{Q4_K, 6e5, ""},
+		{Q5_K, 6e5, ""},
 		{Q6_K, 6e5, ""},
 	} {
 		w[7] = tc.v

@@ -47,6 +47,8 @@ func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
 			ok = quantQ8_0(dst, in)
 		case Q4_K:
 			ok = quantQ4_K(dst, in)
+		case Q5_K:
+			ok = quantQ5_K(dst, in)
 		case Q6_K:
 			ok = quantQ6_K(dst, in)
 		}
@@ -134,6 +136,33 @@ func quantQ8_0(dst []byte, x []float32) bool {
 // scale (hi−lo)/15 and min −lo, both quantised to 6 bits against the block's
 // d = max scale/63 and dmin = max min/63.
 func quantQ4_K(dst []byte, x []float32) bool {
+	return quantK(dst[:16], x, 15, func(j, l int, q uint8) {
+		if j%2 == 0 {
+			dst[16+32*(j/2)+l] = q
+		} else {
+			dst[16+32*(j/2)+l] |= q << 4
+		}
+	})
+}
+
+// quantQ5_K is quantQ4_K with 31 levels: the low four bits of sub-block
+// j's weight l in qs as q4_k's, the fifth bit j of qh[l].
+func quantQ5_K(dst []byte, x []float32) bool {
+	clear(dst[16:48])
+	return quantK(dst[:16], x, 31, func(j, l int, q uint8) {
+		dst[16+l] |= q >> 4 << j
+		if j%2 == 0 {
+			dst[48+32*(j/2)+l] = q & 0xF
+		} else {
+			dst[48+32*(j/2)+l] |= q & 0xF << 4
+		}
+	})
+}
+
+// quantK writes the header of a q4_k or q5_k block (d, dmin, the 6-bit
+// scales and minimums of scaleMinK4) into hd and gives each weight l of
+// sub-block j its level q in [0, top] through put.
+func quantK(hd []byte, x []float32, top int, put func(j, l int, q uint8)) bool {
 	var scales, mins [8]float32
 	var maxScale, maxMin float32
 	for j := range 8 {
@@ -142,33 +171,27 @@ func quantQ4_K(dst []byte, x []float32) bool {
 		for _, v := range sub {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		scales[j], mins[j] = (hi-lo)/15, -lo
+		scales[j], mins[j] = (hi-lo)/float32(top), -lo
 		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
 	}
-	d := putF16(dst, maxScale/63)
-	dmin := putF16(dst[2:], maxMin/63)
+	d := putF16(hd, maxScale/63)
+	dmin := putF16(hd[2:], maxMin/63)
 	var ls, lm [8]uint8
 	for j := range 8 {
 		ls[j] = uint8(roundClamp(scales[j]*inv(d), 0, 63))
 		lm[j] = uint8(roundClamp(mins[j]*inv(dmin), 0, 63))
 	}
-	s := dst[4:16]
+	s := hd[4:16]
 	for j := range 4 {
 		s[j] = ls[j] | (ls[j+4]>>4)<<6
 		s[j+4] = lm[j] | (lm[j+4]>>4)<<6
 		s[j+8] = ls[j+4]&0xF | (lm[j+4]&0xF)<<4
 	}
-	qs := dst[16:144]
 	for j := range 8 {
 		ds, ms := d*float32(ls[j]), dmin*float32(lm[j])
 		ids := inv(ds)
 		for l := range 32 {
-			q := uint8(roundClamp((x[32*j+l]+ms)*ids, 0, 15))
-			if j%2 == 0 {
-				qs[32*(j/2)+l] = q
-			} else {
-				qs[32*(j/2)+l] |= q << 4
-			}
+			put(j, l, uint8(roundClamp((x[32*j+l]+ms)*ids, 0, top)))
 		}
 	}
 	return finite(d, dmin)

@@ -21,7 +21,7 @@ func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 		switch f {
 		case Q4_0, Q8_0:
 			at = []int{0}
-		case Q4_K:
+		case Q4_K, Q5_K:
 			at = []int{0, 2}
 		case Q6_K:
 			at = []int{208}

@@ -59,7 +59,7 @@ func (t TensorType) String() string {
 }
 
 // Format returns the block format of a quantised type that
-// graph.dequant_matmul reads (q4_0, q8_0, q4_k, q6_k).
+// graph.dequant_matmul reads (q4_0, q8_0, q4_k, q5_k, q6_k).
 func (t TensorType) Format() (Format, bool) {
 	switch t {
 	case TypeQ4_0:
@@ -68,6 +68,8 @@ func (t TensorType) Format() (Format, bool) {
 		return Q8_0, true
 	case TypeQ4_K:
 		return Q4_K, true
+	case TypeQ5_K:
+		return Q5_K, true
 	case TypeQ6_K:
 		return Q6_K, true
 	}
@@ -83,6 +85,8 @@ func TypeOf(f Format) TensorType {
 		return TypeQ8_0
 	case Q4_K:
 		return TypeQ4_K
+	case Q5_K:
+		return TypeQ5_K
 	case Q6_K:
 		return TypeQ6_K
 	}

@@ -269,7 +269,7 @@ func writeFillCheck(dir string) error {
 	}
 	var blob []byte
 	var entries []entry
-	for e := cuda.F32; e <= cuda.Q6_KC16; e++ {
+	for e := cuda.F32; e <= cuda.LastElem; e++ {
 		size := int64(210 * 144 * 2) // whole blocks of every format
 		seed := 1000 + uint32(e)
 		entries = append(entries, entry{Elem: int(e), Size: size, Seed: seed, Offset: len(blob)})

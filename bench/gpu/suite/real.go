@@ -96,7 +96,7 @@ func RealCases() []Case {
 
 	// Dequantising GEMV for every format at the three shapes (K×N), and
 	// one dequantising GEMM.
-	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q6_k": {256, 210}, "q6_k_c16": {256, 210}}
+	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q5_k": {256, 176}, "q6_k": {256, 210}, "q6_k_c16": {256, 210}}
 	dq := func(name, f string, m, k, n int) Case {
 		blk := quant[f]
 		w := t(fmt.Sprint(n*k/blk[0]*blk[1]), "ui8")
@@ -107,7 +107,7 @@ func RealCases() []Case {
 				w, f, k, n, x, w, y),
 			Yield: []string{"%0"}, Results: []string{y}, Limit: opsuite.LimitDequant})
 	}
-	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q6_k", "q6_k_c16"} {
+	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q5_k", "q6_k", "q6_k_c16"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
 			c := dq(fmt.Sprintf("dequant_gemv_%s_%dx%d", f, s[0], s[1]), f, 1, s[0], s[1])
 			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))

@@ -39,6 +39,10 @@ const (
 	Q4_K
 	Q6_K
 	Q6_KC16 // q6_k's bytes in columns (runtime/gguf's Q6_KC16): its d array, the last 2/210 of the bytes, is the scales
+	Q5_K
+
+	// LastElem is the last element code (the fill checks walk them all).
+	LastElem = Q5_K
 )
 
 // ElemOf returns the element code of a manifest tensor type
@@ -56,6 +60,8 @@ func ElemOf(typ, quant string) (Elem, error) {
 		return Q6_K, nil
 	case "q6_k_c16":
 		return Q6_KC16, nil
+	case "q5_k":
+		return Q5_K, nil
 	case "":
 	default:
 		return 0, fmt.Errorf("no element code for format %q", quant)
@@ -178,7 +184,7 @@ func hash(i uint64, seed uint32) uint32 {
 func uniform(h uint32) float32 { return float32(h>>8)*(2.0/16777216.0) - 1 }
 
 // quantBlocks gives a GGUF format's block size and the offsets of its f16
-// scales (d, and dmin for q4_k) in a block.
+// scales (d, and dmin for q4_k and q5_k) in a block.
 func quantBlocks(e Elem) (bytes int, scales []int) {
 	switch e {
 	case Q4_0:
@@ -187,6 +193,8 @@ func quantBlocks(e Elem) (bytes int, scales []int) {
 		return 34, []int{0}
 	case Q4_K:
 		return 144, []int{0, 2}
+	case Q5_K:
+		return 176, []int{0, 2}
 	case Q6_K:
 		return 210, []int{208}
 	}

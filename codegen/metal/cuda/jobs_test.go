@@ -32,7 +32,7 @@ func TestFill(t *testing.T) {
 			t.Fatalf("i32 element %d is not below 1024", i/4)
 		}
 	}
-	for _, e := range []Elem{Q4_0, Q8_0, Q4_K, Q6_K} {
+	for _, e := range []Elem{Q4_0, Q8_0, Q4_K, Q6_K, Q5_K} {
 		bs, scales := quantBlocks(e)
 		data := Fill(e, int64(bs*50), 11)
 		for b := 0; b < 50; b++ {
@@ -129,8 +129,8 @@ func TestDeviceFillOnHost(t *testing.T) {
 	}
 	var cases []fillCase
 	var args []string
-	for e := F32; e <= Q6_KC16; e++ {
-		for _, size := range []int64{0, 7, 210*6 + 3, 144*9 + 18*2 + 1, 210 * 105} {
+	for e := F32; e <= LastElem; e++ {
+		for _, size := range []int64{0, 7, 210*6 + 3, 144*9 + 18*2 + 1, 176*5 + 9, 210 * 105} {
 			c := fillCase{e, size, uint32(e)*977 + uint32(size)}
 			cases = append(cases, c)
 			args = append(args, strconv.Itoa(int(c.e)), strconv.FormatInt(c.size, 10), strconv.FormatUint(uint64(c.seed), 10))
@@ -168,7 +168,7 @@ func TestDeviceFillOnHost(t *testing.T) {
 // elemBytes is the size of an element the fill writes whole; 1 for the
 // byte-wise types and GGUF formats.
 var elemBytes = map[Elem]int64{F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8, I8: 1, I1: 1, UI8: 1, U32: 4,
-	Q4_0: 1, Q8_0: 1, Q4_K: 1, Q6_K: 1, Q6_KC16: 1}
+	Q4_0: 1, Q8_0: 1, Q4_K: 1, Q6_K: 1, Q6_KC16: 1, Q5_K: 1}
 
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {

@@ -282,7 +282,9 @@ func matmulCases() []Case {
 	}
 }
 
-// dequantCases: every format in the decode case (M = 1), a small batch
+// dequantCases (q5_k at q4_k's shapes, on the same staged paths, and at
+// K = 2048, one whole stage at M = 1, which takes 4 rows a threadgroup):
+// every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
 // multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
 // walk twice, a K whose rows the GEMV stages through threadgroup memory
@@ -323,6 +325,7 @@ func dequantCases() []Case {
 		more []shape
 	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}, {1, 21, 8192}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, []shape{{1, 21, 8192}}},
 		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}, {2, 21, 8192}, {1, 21, 8192}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}},
+		{"q5_k", 256, 176, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 2048}, {1, 21, 4096}, {1, 21, 8192}}},
 		{"q6_k_c16", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}, {2, 40, 4096}, {1, 5, 16640}, {2, 16, 16640}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
@@ -407,10 +410,11 @@ func expertCases() []Case {
 	for _, f := range []struct {
 		name         string
 		block, bytes int
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
 		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, shared))
 	}
 	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, shared))
+	cs = append(cs, expert("experts_staged_q5_k", "q5_k", 256, 176, 1, 21, 8192, shared))
 	cs = append(cs, expert("experts_staged_q6_k", "q6_k", 256, 210, 1, 24, 4096, shared))
 	cs = append(cs, expert("experts_rows_q6_k_c16", "q6_k_c16", 256, 210, 1, 64, 512, rows))
 	cs = append(cs, expert("experts_one_q4_0", "q4_0", 32, 18, 1, 64, 512, one))

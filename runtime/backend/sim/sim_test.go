@@ -75,6 +75,22 @@ func TestDecodeStep(t *testing.T) {
 	decodeStep(t, runtimetest.Qwen(1024, "q4_k", 0), "")
 }
 
+// TestDecodeStepQ5K is TestDecodeStep with q5_k projections (the
+// format of most of a Q5_K_M file's matrices).
+func TestDecodeStepQ5K(t *testing.T) {
+	needClang(t)
+	c := decodeStep(t, runtimetest.Qwen(1024, "q5_k", 0), "")
+	n := 0
+	for _, k := range c.MSL.Kernels {
+		if strings.HasPrefix(k.Name, "dequant_gemv_q5_k") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no dequant_gemv_q5_k kernel in the step")
+	}
+}
+
 // TestDecodeStepFolded is TestDecodeStep with msl-version 3.2 and 255
 // cached positions, so that attention decode splits its keys into ranges
 // and folds their merge: its threadgroups count themselves in the
@@ -91,8 +107,9 @@ func TestDecodeStepFolded(t *testing.T) {
 }
 
 // decodeStep runs one decode step of the model build makes, its kernels
-// emitted for msl (the default when empty), and checks every result.
-func decodeStep(t *testing.T, build func(*ir.Context) (*models.Model, error), msl string) {
+// emitted for msl (the default when empty), and checks every result; it
+// returns what it compiled.
+func decodeStep(t *testing.T, build func(*ir.Context) (*models.Model, error), msl string) *backend.Compiled {
 	s, err := runtimetest.SplitModel(build, hybridsplit.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +167,7 @@ func decodeStep(t *testing.T, build func(*ir.Context) (*models.Model, error), ms
 			t.Errorf("result %d (%s): NMSE %g against the interpreter, want at most %g", i, c.Plan.Outputs[i].Name, e, stepNMSE)
 		}
 	}
+	return c
 }
 
 // TestDecodeSteps runs several decode steps of a Qwen3.5-like model at

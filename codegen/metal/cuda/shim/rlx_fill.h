@@ -8,7 +8,7 @@
 #define RLX_FILL_H
 
 // Element codes of the job file (Elem in jobs.go).
-enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16 };
+enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16, kQ5_K };
 
 // rlx_hash and the fill below make exactly the bytes of cuda.Fill in Go,
 // so that a reference computed there checks a run here.
@@ -83,7 +83,7 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
     return;
   }
   // Bytes, and GGUF blocks whose scale fields (the f16 d, and dmin for
-  // q4_k) are set apart.
+  // q4_k and q5_k) are set apart.
   unsigned bs = 0, s0 = 0, s1 = 0, ns = 0;
   switch (elem) {
     case kQ4_0:
@@ -97,6 +97,9 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
       break;
     case kQ6_K:
       bs = 210, s0 = 208, ns = 1;
+      break;
+    case kQ5_K:
+      bs = 176, s0 = 0, s1 = 2, ns = 2;
       break;
   }
   const unsigned long long whole = bs ? size / bs * bs : 0;
