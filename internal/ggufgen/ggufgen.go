@@ -12,21 +12,37 @@ import (
 type Model struct {
 	W     gguf.Writer
 	Vocab int
-	// Reads is how many graph.dequant_matmuls an import reads the q6_k
-	// matrices with: one per dense projection, one per chosen expert and
-	// projection.
+	// Reads is how many graph.dequant_matmuls an import reads the
+	// quantised matrices with: one per dense projection, one per chosen
+	// expert and projection.
 	Reads int
+}
+
+// Stored is how a model's quantised tensors are stored: as blocks of
+// Format (q6_k where zero), or with Decoded as F32 tensors of the values
+// those blocks decode to (the same model, read without a kernel).
+type Stored struct {
+	Format  gguf.Format
+	Decoded bool
 }
 
 // builder adds tensors of values uniform in [−0.1, 0.1].
 type builder struct {
 	m   *Model
 	rng *tensor.RNG
+	st  Stored
 	err error
 }
 
-// add adds a tensor of shape (row-major, the last dim contiguous), q6_k
-// when q.
+func newBuilder(m *Model, seed uint64, st Stored) *builder {
+	if st.Format == 0 {
+		st.Format = gguf.Q6_K
+	}
+	return &builder{m: m, rng: tensor.NewRNG(seed), st: st}
+}
+
+// add adds a tensor of shape (row-major, the last dim contiguous),
+// quantised as b.st says when q.
 func (b *builder) add(name string, q bool, shape ...int) {
 	if b.err != nil {
 		return
@@ -40,25 +56,38 @@ func (b *builder) add(name string, q bool, shape ...int) {
 		b.err = err
 		return
 	}
-	typ, data := gguf.TypeF32, make([]byte, 4*n)
-	for i, v := range x.Floats() {
-		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
-	}
+	v := x.Floats()
+	typ := gguf.TypeF32
 	if q {
-		if data, err = gguf.Quantize(gguf.Q6_K, x.Floats(), n/shape[len(shape)-1], shape[len(shape)-1]); err != nil {
+		rows, k := n/shape[len(shape)-1], shape[len(shape)-1]
+		data, err := gguf.Quantize(b.st.Format, v, rows, k)
+		if err == nil && b.st.Decoded {
+			v, err = gguf.Dequantize(b.st.Format, data, rows, k)
+		}
+		if err != nil {
 			b.err = err
 			return
 		}
-		typ = gguf.TypeQ6_K
+		if !b.st.Decoded {
+			b.err = b.m.W.AddTensor(name, gguf.TypeOf(b.st.Format), shape, data)
+			return
+		}
+	}
+	data := make([]byte, 4*n)
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(f))
 	}
 	b.err = b.m.W.AddTensor(name, typ, shape, data)
 }
 
 // Llama returns a one-layer Llama (hidden 256, 2 heads on 1 KV head, an
 // MLP of 512, vocabulary 16) whose eight projections are q6_k.
-func Llama(seed uint64) (*Model, error) {
+func Llama(seed uint64) (*Model, error) { return LlamaStored(seed, Stored{}) }
+
+// LlamaStored is Llama with its projections stored as st says.
+func LlamaStored(seed uint64, st Stored) (*Model, error) {
 	const hidden, ffn, vocab, heads, kvHeads = 256, 512, 16, 2, 1
-	b := &builder{m: &Model{Vocab: vocab, Reads: 8}, rng: tensor.NewRNG(seed)}
+	b := newBuilder(&Model{Vocab: vocab, Reads: 8}, seed, st)
 	w := &b.m.W
 	w.Add("general.architecture", "llama")
 	w.Add("llama.embedding_length", uint32(hidden))
@@ -87,11 +116,15 @@ func Llama(seed uint64) (*Model, error) {
 // its layer is gated attention; hidden 256, 2 heads of 128 on 1 KV head,
 // 4 experts of 256 with 2 chosen, a shared expert of 256, vocabulary 16)
 // whose projections and expert stacks are q6_k.
-func Qwen3Next(seed uint64) (*Model, error) {
+func Qwen3Next(seed uint64) (*Model, error) { return Qwen3NextStored(seed, Stored{}) }
+
+// Qwen3NextStored is Qwen3Next with its projections and expert stacks
+// stored as st says.
+func Qwen3NextStored(seed uint64, st Stored) (*Model, error) {
 	const hidden, heads, kvHeads, headDim, experts, moeFFN, vocab = 256, 2, 1, 128, 4, 256, 16
 	// 8 dense reads (q, k, v, o, the shared expert's three, the head) and
 	// 2 chosen experts × 3 projections.
-	b := &builder{m: &Model{Vocab: vocab, Reads: 8 + 6}, rng: tensor.NewRNG(seed)}
+	b := newBuilder(&Model{Vocab: vocab, Reads: 8 + 6}, seed, st)
 	w := &b.m.W
 	w.Add("general.architecture", "qwen3next")
 	for _, kv := range []struct {
