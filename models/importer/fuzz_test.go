@@ -132,8 +132,9 @@ func FuzzImportGGUF(f *testing.F) {
 			}
 		}
 	}
-	f.Add(uint8(0), uint8(noEdit), uint8(0), uint64(0), uint8(1), uint8(3))  // a tensor as q4_0
-	f.Add(uint8(1), uint8(noEdit), uint8(0), uint64(0), uint8(12), uint8(1)) // an expert stack as f16
+	f.Add(uint8(0), uint8(noEdit), uint8(0), uint64(0), uint8(1), uint8(3))   // a tensor as q4_0
+	f.Add(uint8(1), uint8(noEdit), uint8(0), uint64(0), uint8(12), uint8(1))  // an expert stack as f16
+	f.Add(uint8(1), uint8(noEdit), uint8(0), uint64(0), uint8(12), uint8(12)) // an expert stack as q5_k
 	f.Fuzz(func(t *testing.T, which, key, kind uint8, v uint64, tens, typ uint8) {
 		g := files[int(which)%len(files)]
 		var w gguf.Writer
@@ -176,8 +177,9 @@ func FuzzImportGGUF(f *testing.F) {
 }
 
 // reencode returns the tensor's values in the type typ picks among those
-// rlx reads (f32, f16, bf16, q4_0, q8_0, q4_K, q6_K), or as they are when
-// its rows do not split into that type's blocks.
+// rlx reads (f32, f16, bf16, q4_0, q8_0, q4_K, q6_K by typ % 7; q5_K in
+// place of q4_K where typ has bit 3 set), or as they are when its rows
+// do not split into that type's blocks.
 func reencode(t *testing.T, info *gguf.TensorInfo, data []byte, typ uint8) (gguf.TensorType, []byte) {
 	k := int(info.Dims[0])
 	n := 1
@@ -198,7 +200,11 @@ func reencode(t *testing.T, info *gguf.TensorInfo, data []byte, typ uint8) (gguf
 	} else {
 		return info.Type, data
 	}
-	switch tt := []gguf.TensorType{gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ4_0, gguf.TypeQ8_0, gguf.TypeQ4_K, gguf.TypeQ6_K}[typ%7]; tt {
+	tt := []gguf.TensorType{gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ4_0, gguf.TypeQ8_0, gguf.TypeQ4_K, gguf.TypeQ6_K}[typ%7]
+	if tt == gguf.TypeQ4_K && typ&8 != 0 {
+		tt = gguf.TypeQ5_K
+	}
+	switch tt {
 	case gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16:
 		size := 2
 		if tt == gguf.TypeF32 {
