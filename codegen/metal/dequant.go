@@ -42,6 +42,16 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 		return quantInfo{"q6_k", 256, 210}, true
 	case "q6_k_c16":
 		return quantInfo{"q6_k_c16", 256, 210}, true
+	case "q2_k":
+		return quantInfo{"q2_k", 256, 84}, true
+	case "q3_k":
+		return quantInfo{"q3_k", 256, 110}, true
+	case "q4_1":
+		return quantInfo{"q4_1", 32, 20}, true
+	case "q5_0":
+		return quantInfo{"q5_0", 32, 22}, true
+	case "q5_1":
+		return quantInfo{"q5_1", 32, 24}, true
 	}
 	return quantInfo{}, false
 }
@@ -180,6 +190,77 @@ static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *
     const int q1 = (int)(((l >> (8u + nib)) & 15u) | (((hb >> (8u + hsh)) & 3u) << 4)) - 32;
     w[2u * i] = dsc * (float)q0;
     w[2u * i + 1u] = dsc * (float)q1;
+  }
+}
+// The unit formats (dequantGEMVUnits): byte loads, the values as
+// runtime/gguf's decoders compute them.
+static inline void rlx_dq32_q4_1(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + u * 20u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
+  const float m = rlx_half_bits(((device const ushort *)blk)[1]);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[4u + j];
+    w[j] = (float)(q & 15u) * d + m;
+    w[j + 16u] = (float)(q >> 4) * d + m;
+  }
+}
+static inline void rlx_dq32_q5_0(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + u * 22u;
+  device const ushort *h = (device const ushort *)blk;
+  const float d = rlx_half_bits(h[0]);
+  const uint qh = (uint)h[1] | ((uint)h[2] << 16);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[6u + j];
+    w[j] = (float)((int)((q & 15u) | (((qh >> j) & 1u) << 4)) - 16) * d;
+    w[j + 16u] = (float)((int)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) - 16) * d;
+  }
+}
+static inline void rlx_dq32_q5_1(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + u * 24u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
+  const float m = rlx_half_bits(((device const ushort *)blk)[1]);
+  const uint qh = ((device const uint *)blk)[1];
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[8u + j];
+    w[j] = (float)((q & 15u) | (((qh >> j) & 1u) << 4)) * d + m;
+    w[j + 16u] = (float)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) * d + m;
+  }
+}
+// q2_k and q3_k: unit j of a block is values 32j..32j+31, two groups of
+// 16 with their own scales, the low two bits of each at shift 2(j % 4)
+// of qs[32(j / 4) + l], l < 32.
+static inline void rlx_dq32_q2_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 84u;
+  const uint j = u % 8u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[40]);
+  const float dmin = rlx_half_bits(((device const ushort *)blk)[41]);
+  device const uchar *qs = blk + 16u + (j / 4u) * 32u;
+  const uint sh = 2u * (j % 4u);
+  for (uint g = 0; g < 2u; g++) {
+    const uint sc = blk[8u * (j / 4u) + 2u * (j % 4u) + g];
+    const float dl = d * (float)(sc & 15u);
+    const float ml = dmin * (float)(sc >> 4);
+    for (uint l = 0; l < 16u; l++) {
+      w[16u * g + l] = dl * (float)((qs[16u * g + l] >> sh) & 3u) - ml;
+    }
+  }
+}
+static inline void rlx_dq32_q3_k(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 110u;
+  const uint j = u % 8u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[54]);
+  device const uchar *qs = blk + 32u + (j / 4u) * 32u;
+  const uint sh = 2u * (j % 4u);
+  const uint bit = 4u * (j / 4u) + j % 4u;
+  for (uint g = 0; g < 2u; g++) {
+    const uint is = 8u * (j / 4u) + 2u * (j % 4u) + g;
+    const uint lo = (blk[96u + is % 8u] >> (4u * (is / 8u))) & 15u;
+    const uint hi = (blk[104u + is % 4u] >> (2u * (is / 4u))) & 3u;
+    const float dl = d * (float)((int)(lo | (hi << 4)) - 32);
+    for (uint l = 0; l < 16u; l++) {
+      const int v = (int)((qs[16u * g + l] >> sh) & 3u) - (((blk[16u * g + l] >> bit) & 1u) != 0u ? 0 : 4);
+      w[16u * g + l] = dl * (float)v;
+    }
   }
 }
 // rlx_dq32_q6_k_c16: unit u of row r of an [n, k] q6_k_c16 weight w
@@ -356,10 +437,15 @@ func emitDequant(r *regionState, op *ir.Operation, bt *expertBatch) error {
 }
 
 // dequantGEMVBody writes the GEMV of the format's layout: q6_k_c16's
-// columns (dequant_columns.go) or the GGUF blocks' (dequant_gemv.go).
+// columns (dequant_columns.go), the GGUF blocks' (dequant_gemv.go), or
+// their units of 32 weights (dequantGEMVUnits).
 func dequantGEMVBody(b *kb, f quantInfo, m, n, k int64) {
 	if f.name == "q6_k_c16" {
 		dequantGEMVColumns(b, m, n, k)
+		return
+	}
+	if f.unitGEMV() {
+		dequantGEMVUnits(b, f, m, n, k)
 		return
 	}
 	dequantGEMV(b, f, m, n, k)

@@ -347,6 +347,12 @@ func dequantGEMV(b *kb, f quantInfo, m, n, k int64) {
 	// four rows, 9 instead of 40 for eight (run 21a, with the staging
 	// change of dqUnit: q4_k and q6_k −6 to −7% at 4096×4096 and
 	// 4096×14336, q8_0 and q4_0 −2 to −6%).
+	dqStore(b, red, rm, m, n)
+}
+
+// dqStore meets the threadgroup's sums (acc, rows·m of them a lane, in
+// red, one per simdgroup and sum) and writes y.
+func dqStore(b *kb, red string, rm, m, n int64) {
 	simdFold(b, "acc", rm, func(idx, v string) {
 		b.l("%s[sg * %du + %s] = %s;", red, rm, idx, v)
 	})
@@ -868,4 +874,62 @@ func dqLaneQ6K(b *kb, mi, m int64, src dqSrc) {
 // the float takes the offset with it, so the sums need no Σx term.
 func mfo(field string, off int64) string {
 	return fmt.Sprintf("rlx_mfo(%s, %d.0f)", field, 1<<23+off)
+}
+
+// unitGEMV reports whether the format's GEMV is dequantGEMVUnits': the
+// formats without a lane of their own (dqSlot).
+func (f quantInfo) unitGEMV() bool {
+	switch f.name {
+	case "q2_k", "q3_k", "q4_1", "q5_0", "q5_1":
+		return true
+	}
+	return false
+}
+
+// dequantGEMVUnits writes the GEMV of a unit format: a threadgroup of
+// four simdgroups owns four weight rows; thread t takes units t, t + T,
+// … of 32 weights of each row (so a simdgroup's lanes read neighbouring
+// units), decodes each through the format's rlx_dq32 helper, as the
+// GEMM does, and adds its products with x's 32 values, read as float4s,
+// into the row's sum; the sums meet as dequantGEMV's do (dqStore). The
+// decode reads bytes one at a time and holds a unit's 32 values in
+// registers: a first kernel for these formats, not a tuned one.
+func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
+	const rows = 4
+	nsg := min(4, b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)
+	rm := rows * m
+	rowBytes := k / f.block * f.bytes
+	b.tgmem("float", int(int64(nsg)*rm*4))
+	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint r0 = tgpos.x * %du;", rows)
+	b.l("float acc[%d];", rm)
+	for i := range rm {
+		b.l("acc[%d] = 0.0f;", i)
+	}
+	// Rows past the end read the last row; their sums are not stored.
+	for r := range int64(rows) {
+		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
+	}
+	b.l("for (uint u = tpos.x; u < %du; u += tptg.x) {", k/32)
+	for r := range int64(rows) {
+		b.l("{")
+		b.l("float wv[32];")
+		b.l("rlx_dq32_%s(w%d, u, wv);", f.name, r)
+		for mi := range m {
+			b.l("{")
+			b.l("device const float4 *xv = (device const float4 *)(x + %du + u * 32u);", mi*k)
+			b.l("float s = 0.0f;")
+			for v := range 8 {
+				b.l("{")
+				b.l("const float4 xq = xv[%d];", v)
+				b.l("s += xq.x * wv[%d] + xq.y * wv[%d] + xq.z * wv[%d] + xq.w * wv[%d];", 4*v, 4*v+1, 4*v+2, 4*v+3)
+				b.l("}")
+			}
+			b.l("acc[%d] += s;", accIndex(r, mi, m))
+			b.l("}")
+		}
+		b.l("}")
+	}
+	b.l("}")
+	dqStore(b, "tg", rm, m, n)
 }

@@ -220,6 +220,13 @@ const (
 	// columns of 16 weights for the GPU GEMV (runtime/gguf's Q6_KC16);
 	// checkpoints store q6_k and a binder converts it.
 	Q6_KC16 QuantFormat = "q6_k_c16"
+	// Q2_K, Q3_K, Q4_1, Q5_0 and Q5_1 are GGUF's, read by kernels that
+	// decode a unit of 32 weights at a time.
+	Q2_K QuantFormat = "q2_k"
+	Q3_K QuantFormat = "q3_k"
+	Q4_1 QuantFormat = "q4_1"
+	Q5_0 QuantFormat = "q5_0"
+	Q5_1 QuantFormat = "q5_1"
 )
 
 // Block returns the number of weights per block and the bytes per block of
@@ -234,6 +241,16 @@ func (f QuantFormat) Block() (elems, nbytes int64, ok bool) {
 		return 256, 144, true
 	case Q5_K:
 		return 256, 176, true
+	case Q2_K:
+		return 256, 84, true
+	case Q3_K:
+		return 256, 110, true
+	case Q4_1:
+		return 32, 20, true
+	case Q5_0:
+		return 32, 22, true
+	case Q5_1:
+		return 32, 24, true
 	case Q6_K, Q6_KC16:
 		return 256, 210, true
 	}

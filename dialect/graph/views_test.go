@@ -211,13 +211,19 @@ func TestQuantFormat(t *testing.T) {
 		{Q8_0, 32, 34, 3 * 16 * 34},
 		{Q4_K, 256, 144, 3 * 2 * 144},
 		{Q6_K, 256, 210, 3 * 2 * 210},
+		{Q5_K, 256, 176, 3 * 2 * 176},
+		{Q2_K, 256, 84, 3 * 2 * 84},
+		{Q3_K, 256, 110, 3 * 2 * 110},
+		{Q4_1, 32, 20, 3 * 16 * 20},
+		{Q5_0, 32, 22, 3 * 16 * 22},
+		{Q5_1, 32, 24, 3 * 16 * 24},
 	} {
 		e, n, ok := tc.f.Block()
 		if !ok || e != tc.elems || n != tc.nbytes || tc.f.PackedBytes(3, 512) != tc.packed {
 			t.Errorf("%s: Block = %d, %d, %v; PackedBytes = %d", tc.f, e, n, ok, tc.f.PackedBytes(3, 512))
 		}
 	}
-	if _, _, ok := QuantFormat("q5_1").Block(); ok || QuantFormat("q5_1").PackedBytes(1, 32) != -1 || Q4_K.PackedBytes(1, 32) != -1 {
+	if _, _, ok := QuantFormat("q8_1").Block(); ok || QuantFormat("q8_1").PackedBytes(1, 32) != -1 || Q4_K.PackedBytes(1, 32) != -1 {
 		t.Error("unknown format or partial block accepted")
 	}
 }

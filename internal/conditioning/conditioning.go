@@ -64,8 +64,8 @@ func perturb(t *tensor.Tensor, salt uint64) *tensor.Tensor {
 const scaleNMSE = 0x1p-16
 
 // perturbScales returns a copy of t, a packed weight that q says how a
-// dequant_matmul reads, with each block's f16 scales (q4_0's and q8_0's
-// d, q4_k's d and dmin, q6_k's d) moved by one f16 ulp up or down, the
+// dequant_matmul reads, with each block's f16 scales (gguf.ScaleOffsets:
+// q4_0's and q8_0's d, q4_k's d and dmin, q6_k's d, …) moved by one f16 ulp up or down, the
 // sign drawn per scale from salt; other tensors are returned as they are.
 // A packed product's kernel sums the codes and applies the scales after
 // (d·Σq·x − dmin·m·Σx for q4_k): where those terms cancel, its error is
@@ -94,21 +94,20 @@ func perturbScales(t *tensor.Tensor, q *ref.QuantUse, salt uint64) *tensor.Tenso
 		}
 		binary.LittleEndian.PutUint16(b[off:], h)
 	}
-	switch q.Format {
-	case gguf.Q4_0, gguf.Q8_0, gguf.Q4_K, gguf.Q5_K, gguf.Q6_K:
+	switch {
+	case q.Format.RowMajor():
+		// Each block's scales (gguf.ScaleOffsets of one block).
 		bb := q.Format.BlockBytes()
+		var at []int
+		for o := range gguf.ScaleOffsets(q.Format, 1, q.Format.BlockSize()) {
+			at = append(at, o)
+		}
 		for blk := 0; (blk+1)*bb <= len(b); blk++ {
-			switch q.Format {
-			case gguf.Q6_K:
-				nudge(blk*bb + 208)
-			case gguf.Q4_K, gguf.Q5_K:
-				nudge(blk * bb)
-				nudge(blk*bb + 2)
-			default:
-				nudge(blk * bb)
+			for _, o := range at {
+				nudge(blk*bb + o)
 			}
 		}
-	case gguf.Q6_KC16:
+	case q.Format == gguf.Q6_KC16:
 		// Each [N, K] matrix (a stack holds several) ends with its
 		// N·K/256 f16 d's from 13·N·K/16.
 		size := q.N * q.K / 256 * 210

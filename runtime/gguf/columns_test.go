@@ -221,8 +221,8 @@ func TestColumnsFormat(t *testing.T) {
 	if err != nil || f != Q6_KC16 || f.Storage() != Q6_K || f.RowMajor() || !Q6_K.RowMajor() || Q4_0.Storage() != Q4_0 {
 		t.Errorf("q6_k_c16: %v %v storage %v", f, err, f.Storage())
 	}
-	if _, err := ParseFormat("q3_k"); err == nil || !strings.Contains(err.Error(), "q6_k_c16") {
-		t.Errorf("ParseFormat(q3_k): %v", err)
+	if _, err := ParseFormat("q8_1"); err == nil || !strings.Contains(err.Error(), "q6_k_c16") {
+		t.Errorf("ParseFormat(q8_1): %v", err)
 	}
 	if _, err := Convert(make([]byte, 18), Q4_0, Q6_KC16, 1, 32); err == nil || !strings.Contains(err.Error(), "different blocks") {
 		t.Errorf("Convert q4_0 to q6_k_c16: %v", err)

@@ -23,6 +23,13 @@ const (
 	Q6_KC16
 	// Q5_K is GGUF's q5_k: q4_k's scales with a fifth bit a weight.
 	Q5_K
+	// Q2_K, Q3_K, Q4_1, Q5_0 and Q5_1 are GGUF's: their kernels decode a
+	// unit of 32 weights at a time (blockDecoders' arithmetic).
+	Q2_K
+	Q3_K
+	Q4_1
+	Q5_0
+	Q5_1
 )
 
 var formats = [...]struct {
@@ -36,10 +43,15 @@ var formats = [...]struct {
 	Q6_K:    {"q6_k", 256, 210},
 	Q6_KC16: {"q6_k_c16", 256, 210},
 	Q5_K:    {"q5_k", 256, 176},
+	Q2_K:    {"q2_k", 256, 84},
+	Q3_K:    {"q3_k", 256, 110},
+	Q4_1:    {"q4_1", 32, 20},
+	Q5_0:    {"q5_0", 32, 22},
+	Q5_1:    {"q5_1", 32, 24},
 }
 
 // ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k", "q5_k",
-// "q6_k" or "q6_k_c16", the spelling of graph.dequant_matmul's format attribute).
+// "q6_k", "q6_k_c16", "q2_k", "q3_k", "q4_1", "q5_0" or "q5_1", the spelling of graph.dequant_matmul's format attribute).
 func ParseFormat(s string) (Format, error) {
 	var names []string
 	for f, info := range formats {
@@ -153,6 +165,8 @@ func DequantizeRow(f Format, dst []float32, row []byte) {
 			dequantQ5_K(out, in)
 		case Q6_K:
 			dequantQ6_K(out, in)
+		default:
+			blockDecoders[TypeOf(f)](out, in)
 		}
 	}
 }

@@ -13,7 +13,8 @@ func TestFormatSizes(t *testing.T) {
 	tests := []struct {
 		name         string
 		block, bytes int
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}}
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210},
+		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24}}
 	for _, tc := range tests {
 		f, err := ParseFormat(tc.name)
 		if err != nil || f.String() != tc.name || f.BlockSize() != tc.block || f.BlockBytes() != tc.bytes {
@@ -26,8 +27,8 @@ func TestFormatSizes(t *testing.T) {
 			t.Errorf("%s: ByteCount with a ragged k: %v", tc.name, err)
 		}
 	}
-	if _, err := ParseFormat("q3_k"); err == nil {
-		t.Error("ParseFormat(q3_k) succeeded")
+	if _, err := ParseFormat("q8_1"); err == nil {
+		t.Error("ParseFormat(q8_1) succeeded")
 	}
 	if _, err := ByteCount(Q4_0, math.MaxInt/2, 1<<20); err == nil {
 		t.Error("overflowing ByteCount succeeded")
@@ -193,7 +194,8 @@ func TestQuantizeRoundTrip(t *testing.T) {
 	for i := 256; i < 512; i++ {
 		w[i] = 0 // an all-zero super-block
 	}
-	limits := map[Format]float64{Q8_0: 1e-4, Q6_K: 2e-3, Q5_K: 3e-3, Q4_K: 1e-2, Q4_0: 2e-2}
+	limits := map[Format]float64{Q8_0: 1e-4, Q6_K: 2e-3, Q5_K: 3e-3, Q4_K: 1e-2, Q4_0: 2e-2,
+		Q5_1: 3e-3, Q5_0: 5e-3, Q4_1: 1e-2, Q3_K: 5e-2, Q2_K: 0.15}
 	for f, limit := range limits {
 		t.Run(f.String(), func(t *testing.T) {
 			q, err := Quantize(f, w, n, k)
@@ -209,6 +211,7 @@ func TestQuantizeRoundTrip(t *testing.T) {
 				num += (float64(y[i]) - float64(w[i])) * (float64(y[i]) - float64(w[i]))
 				den += float64(w[i]) * float64(w[i])
 			}
+			t.Logf("NMSE %.3g", num/den)
 			if nmse := num / den; nmse > limit {
 				t.Errorf("NMSE %g > %g", nmse, limit)
 			}
@@ -247,6 +250,11 @@ func TestQuantizeRefusesWhatBlocksCannotHold(t *testing.T) {
 		{Q8_0, 6e5, ""},
 		{Q4_K, 6e5, ""},
 		{Q5_K, 6e5, ""},
+		{Q2_K, 6e5, ""},
+		{Q3_K, 6e5, ""},
+		{Q4_1, 6e4, ""},
+		{Q5_0, 5e5, ""},
+		{Q5_1, 6e4, ""},
 		{Q6_K, 6e5, ""},
 	} {
 		w[7] = tc.v

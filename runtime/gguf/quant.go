@@ -51,6 +51,16 @@ func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
 			ok = quantQ5_K(dst, in)
 		case Q6_K:
 			ok = quantQ6_K(dst, in)
+		case Q2_K:
+			ok = quantQ2_K(dst, in)
+		case Q3_K:
+			ok = quantQ3_K(dst, in)
+		case Q4_1:
+			ok = quantQ4_1(dst, in)
+		case Q5_0:
+			ok = quantQ5_0(dst, in)
+		case Q5_1:
+			ok = quantQ5_1(dst, in)
 		}
 		if !ok {
 			return nil, fmt.Errorf("quantize %v: block %d (weights #%d to #%d) reaches %g, beyond the range of the format's f16 scales",
@@ -225,6 +235,126 @@ func quantQ6_K(dst []byte, x []float32) bool {
 			ql[l] = L[l]&0xF | (L[l+64]&0xF)<<4
 			ql[l+32] = L[l+32]&0xF | (L[l+96]&0xF)<<4
 			qh[l] = L[l]>>4 | (L[l+32]>>4)<<2 | (L[l+64]>>4)<<4 | (L[l+96]>>4)<<6
+		}
+	}
+	return finite(d)
+}
+
+// quantAffine gives x the affine range [min(0, lo), max(0, hi)] in top+1
+// levels: the scale d and the offset m (the range's low end, stored as
+// f16 at dst[0:2] and dst[2:4]) and each weight's level through put.
+func quantAffine(dst []byte, x []float32, top int, put func(j int, q uint8)) bool {
+	lo, hi := float32(0), float32(0)
+	for _, v := range x {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	d := putF16(dst, (hi-lo)/float32(top))
+	m := putF16(dst[2:], lo)
+	id := inv(d)
+	for j, v := range x {
+		put(j, uint8(roundClamp((v-m)*id, 0, top)))
+	}
+	return finite(d, m)
+}
+
+// quantQ4_1: q4_1's 16 levels over the block's affine range; w = d·q + m.
+func quantQ4_1(dst []byte, x []float32) bool {
+	clear(dst[4:20])
+	return quantAffine(dst, x, 15, func(j int, q uint8) { dst[4+j%16] |= q << (4 * (j / 16)) })
+}
+
+// quantQ5_1: q5_1's 32 levels over the block's affine range, the fifth
+// bit of weight j at bit j of qh.
+func quantQ5_1(dst []byte, x []float32) bool {
+	clear(dst[4:24])
+	return quantAffine(dst, x, 31, func(j int, q uint8) {
+		dst[4+j/8] |= q >> 4 << (j % 8)
+		dst[8+j%16] |= q & 0xF << (4 * (j / 16))
+	})
+}
+
+// quantQ5_0 follows q4_0 with 32 levels: d = max/−16, q = round(x/d) + 16
+// clamped to [0, 31], the fifth bit of weight j at bit j of qh.
+func quantQ5_0(dst []byte, x []float32) bool {
+	clear(dst[2:22])
+	d := putF16(dst, signedAbsMax(x)/-16)
+	id := inv(d)
+	for j, v := range x {
+		q := uint8(roundClamp(v*id, -16, 15) + 16)
+		dst[2+j/8] |= q >> 4 << (j % 8)
+		dst[6+j%16] |= q & 0xF << (4 * (j / 16))
+	}
+	return finite(d)
+}
+
+// q2kPlace is where value i (of 256) of a q2_k or q3_k block sits: its
+// group of 16 (the scale's index), its qs byte and its shift there.
+func q2kPlace(i int) (group, byteAt, shift int) {
+	h, r := i/128, i%128
+	shift, g, l := 2*(r/32), (r%32)/16, r%16
+	return 8*h + 2*(r/32) + g, 32*h + 16*g + l, shift
+}
+
+// quantQ2_K gives each group of 16 the affine range [min(0, lo), hi] in 4
+// levels: scale (hi−lo)/3 and min −lo, both quantised to 4 bits against
+// the block's d = max scale/15 and dmin = max min/15.
+func quantQ2_K(dst []byte, x []float32) bool {
+	clear(dst[:80])
+	var scales, mins [16]float32
+	var maxScale, maxMin float32
+	for j := range 16 {
+		lo, hi := float32(0), x[16*j]
+		for _, v := range x[16*j : 16*j+16] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		scales[j], mins[j] = (hi-lo)/3, -lo
+		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
+	}
+	d := putF16(dst[80:], maxScale/15)
+	dmin := putF16(dst[82:], maxMin/15)
+	var ds, ms [16]float32
+	for j := range 16 {
+		ls := uint8(roundClamp(scales[j]*inv(d), 0, 15))
+		lm := uint8(roundClamp(mins[j]*inv(dmin), 0, 15))
+		dst[j] = ls | lm<<4
+		ds[j], ms[j] = d*float32(ls), dmin*float32(lm)
+	}
+	for i, v := range x {
+		g, at, sh := q2kPlace(i)
+		dst[16+at] |= uint8(roundClamp((v+ms[g])*inv(ds[g]), 0, 3)) << sh
+	}
+	return finite(d, dmin)
+}
+
+// quantQ3_K gives each group of 16 the scale max/−4 (max the element of
+// largest magnitude), quantises those scales to 6 bits in [−32, 31]
+// against d = (scale of largest magnitude)/−32, then the weights to
+// [−4, 3]: the low two bits in qs as q2_k's, the third in hmask (set
+// for q ≥ 0).
+func quantQ3_K(dst []byte, x []float32) bool {
+	clear(dst[:108])
+	var scales [16]float32
+	var maxScale float32
+	for j := range 16 {
+		scales[j] = signedAbsMax(x[16*j:16*j+16]) / -4
+		if abs32(scales[j]) > abs32(maxScale) {
+			maxScale = scales[j]
+		}
+	}
+	d := putF16(dst[108:], maxScale/-32)
+	var sc [16]int
+	for j := range 16 {
+		sc[j] = roundClamp(scales[j]*inv(d), -32, 31)
+		u := uint8(sc[j] + 32)
+		dst[96+j%8] |= u & 0xF << (4 * (j / 8))
+		dst[104+j%4] |= u >> 4 << (2 * (j / 4))
+	}
+	for i, v := range x {
+		g, at, sh := q2kPlace(i)
+		q := roundClamp(v*inv(d*float32(sc[g])), -4, 3) + 4
+		dst[32+at] |= uint8(q&3) << sh
+		if q >= 4 {
+			dst[at%32] |= 1 << (4*(i/128) + sh/2)
 		}
 	}
 	return finite(d)

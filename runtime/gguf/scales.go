@@ -6,11 +6,12 @@ import (
 )
 
 // ScaleOffsets returns the byte offsets, within an [n, k] weight of
-// format f, of its f16 scale fields: each block's d, and q4_k's dmin
-// after it (q6_k's int8 sub-block scales are not f16 and not among
-// them). Row-major formats hold them in each block (q4_0, q8_0, q4_k at
-// bytes 0 and 2, q6_k at byte 208); q6_k_c16 holds its d array last
-// (columns.go). The weight's sizes must be valid (CheckBytes).
+// format f, of its f16 scale fields: each block's d, and the k-quants'
+// dmin and q4_1's and q5_1's m with it (the int8 and packed sub-block
+// scales are not f16 and not among them). Row-major formats hold them in
+// each block (q4_0, q8_0, q5_0 at byte 0; q4_k, q5_k, q4_1, q5_1 at bytes
+// 0 and 2; q2_k at 80 and 82; q3_k at 108; q6_k at 208); q6_k_c16 holds
+// its d array last (columns.go). The weight's sizes must be valid (CheckBytes).
 func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if _, err := ByteCount(f, n, k); err != nil {
@@ -21,8 +22,14 @@ func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 		switch f {
 		case Q4_0, Q8_0:
 			at = []int{0}
-		case Q4_K, Q5_K:
+		case Q4_K, Q5_K, Q4_1, Q5_1:
 			at = []int{0, 2}
+		case Q5_0:
+			at = []int{0}
+		case Q2_K:
+			at = []int{80, 82}
+		case Q3_K:
+			at = []int{108}
 		case Q6_K:
 			at = []int{208}
 		case Q6_KC16:

@@ -59,7 +59,8 @@ func (t TensorType) String() string {
 }
 
 // Format returns the block format of a quantised type that
-// graph.dequant_matmul reads (q4_0, q8_0, q4_k, q5_k, q6_k).
+// graph.dequant_matmul reads (q4_0, q8_0, q4_k, q5_k, q6_k, q2_k, q3_k,
+// q4_1, q5_0, q5_1).
 func (t TensorType) Format() (Format, bool) {
 	switch t {
 	case TypeQ4_0:
@@ -70,6 +71,16 @@ func (t TensorType) Format() (Format, bool) {
 		return Q4_K, true
 	case TypeQ5_K:
 		return Q5_K, true
+	case TypeQ2_K:
+		return Q2_K, true
+	case TypeQ3_K:
+		return Q3_K, true
+	case TypeQ4_1:
+		return Q4_1, true
+	case TypeQ5_0:
+		return Q5_0, true
+	case TypeQ5_1:
+		return Q5_1, true
 	case TypeQ6_K:
 		return Q6_K, true
 	}
@@ -87,6 +98,16 @@ func TypeOf(f Format) TensorType {
 		return TypeQ4_K
 	case Q5_K:
 		return TypeQ5_K
+	case Q2_K:
+		return TypeQ2_K
+	case Q3_K:
+		return TypeQ3_K
+	case Q4_1:
+		return TypeQ4_1
+	case Q5_0:
+		return TypeQ5_0
+	case Q5_1:
+		return TypeQ5_1
 	case Q6_K:
 		return TypeQ6_K
 	}

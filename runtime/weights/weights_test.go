@@ -322,54 +322,54 @@ func TestGGUFSplit(t *testing.T) {
 }
 
 // TestGGUFDecoded: a tensor of a block type no graph.dequant_matmul
-// format reads (q3_k here, and q4_1) is described and bound as f32, its
-// values gguf.Decode's; read as another type, or with its data cut
-// short, it is an error naming it. A q5_k tensor, which has a format,
-// stays blocks.
+// format reads (iq4_xs here, and iq4_nl) is described and bound as f32,
+// its values gguf.Decode's; read as another type, it is an error naming
+// it. A q3_k tensor, which has a format, stays blocks.
 func TestGGUFDecoded(t *testing.T) {
-	// Two q3_k blocks of seeded bytes with finite f16 scales, one q4_1
-	// block, one q5_k block.
-	q3 := make([]byte, 2*110)
-	q41 := make([]byte, 20)
-	q5 := make([]byte, 176)
-	for i := range q3 {
-		q3[i] = byte(i*97 + 13)
+	// Two iq4_xs blocks of seeded bytes with finite f16 scales, one
+	// iq4_nl block, one q3_k block.
+	xs := make([]byte, 2*136)
+	nl := make([]byte, 18)
+	q3 := make([]byte, 110)
+	for i := range xs {
+		xs[i] = byte(i*97 + 13)
 	}
-	for i := range q41 {
-		q41[i] = byte(i*31 + 7)
+	for i := range nl {
+		nl[i] = byte(i*31 + 7)
 	}
-	for _, off := range []int{108, 218} {
-		binary.LittleEndian.PutUint16(q3[off:], 0x2e66) // 0.1
+	for _, off := range []int{0, 136} {
+		binary.LittleEndian.PutUint16(xs[off:], 0x2e66) // 0.1
 	}
-	binary.LittleEndian.PutUint16(q41, 0x3800)     // 0.5
-	binary.LittleEndian.PutUint16(q41[2:], 0xbc00) // −1
+	binary.LittleEndian.PutUint16(nl, 0x3800) // 0.5
 	var w gguf.Writer
 	w.Add("general.architecture", "llama")
-	w.AddTensor("q3", gguf.TypeQ3_K, []int{2, 256}, q3)
-	w.AddTensor("q41", gguf.TypeQ4_1, []int{32}, q41)
-	w.AddTensor("q5", gguf.TypeQ5_K, []int{1, 256}, q5)
+	w.AddTensor("xs", gguf.TypeIQ4_XS, []int{2, 256}, xs)
+	w.AddTensor("nl", gguf.TypeIQ4_NL, []int{32}, nl)
+	w.AddTensor("q3", gguf.TypeQ3_K, []int{1, 256}, q3)
 	_, s := openGGUF(t, &w)
 	defer s.Close()
-	if i, _ := s.Info("q3"); i.DType != tensor.F32 || i.Quant.Valid() || i.Type != "Q3_K" {
+	if i, _ := s.Info("xs"); i.DType != tensor.F32 || i.Quant.Valid() || i.Type != "IQ4_XS" {
 		t.Errorf("info %+v", i)
 	}
-	if i, _ := s.Info("q5"); i.Quant != gguf.Q5_K || i.Type != "Q5_K" {
-		t.Errorf("q5_k info %+v", i)
+	if i, _ := s.Info("q3"); i.Quant != gguf.Q3_K || i.Type != "Q3_K" {
+		t.Errorf("q3_k info %+v", i)
 	}
-	got, err := s.Weight(spec("q3", tensor.F32, 2, 256))
-	want, _ := gguf.Decode(gguf.TypeQ3_K, q3, 2, 256)
+	got, err := s.Weight(spec("xs", tensor.F32, 2, 256))
+	want, _ := gguf.Decode(gguf.TypeIQ4_XS, xs, 2, 256)
 	if err != nil || !slices.Equal(got.Floats(), want) {
-		t.Errorf("q3_k decoded: %v", err)
+		t.Errorf("iq4_xs decoded: %v", err)
 	}
-	got, err = s.Weight(spec("q41", tensor.F32, 32))
-	if err != nil || got.Floats()[0] != float32(q41[4]&0xF)*0.5-1 || got.Floats()[16] != float32(q41[4]>>4)*0.5-1 {
-		t.Errorf("q4_1 decoded: %v %v", err, got)
+	// iq4_nl's levels (ggml's kvalues_iq4nl).
+	levels := [16]float32{-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113}
+	got, err = s.Weight(spec("nl", tensor.F32, 32))
+	if lo, hi := nl[2]&0xF, nl[2]>>4; err != nil || got.Floats()[0] != 0.5*levels[lo] || got.Floats()[16] != 0.5*levels[hi] {
+		t.Errorf("iq4_nl decoded: %v %v (byte %#x)", err, got, nl[2])
 	}
-	if _, err := s.Weight(spec("q3", tensor.UI8, len(q3))); err == nil || !strings.Contains(err.Error(), `weight "q3" is tensor<2x256xf32>`) {
+	if _, err := s.Weight(spec("xs", tensor.UI8, len(xs))); err == nil || !strings.Contains(err.Error(), `weight "xs" is tensor<2x256xf32>`) {
+		t.Errorf("iq4_xs read as blocks: %v", err)
+	}
+	if got, err := s.Weight(spec("q3", tensor.UI8, len(q3))); err != nil || !slices.Equal(got.Bytes(), q3) {
 		t.Errorf("q3_k read as blocks: %v", err)
-	}
-	if got, err := s.Weight(spec("q5", tensor.UI8, len(q5))); err != nil || !slices.Equal(got.Bytes(), q5) {
-		t.Errorf("q5_k read as blocks: %v", err)
 	}
 }
 

@@ -96,7 +96,8 @@ func RealCases() []Case {
 
 	// Dequantising GEMV for every format at the three shapes (K×N), and
 	// one dequantising GEMM.
-	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q5_k": {256, 176}, "q6_k": {256, 210}, "q6_k_c16": {256, 210}}
+	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q5_k": {256, 176}, "q6_k": {256, 210}, "q6_k_c16": {256, 210},
+		"q2_k": {256, 84}, "q3_k": {256, 110}, "q4_1": {32, 20}, "q5_0": {32, 22}, "q5_1": {32, 24}}
 	dq := func(name, f string, m, k, n int) Case {
 		blk := quant[f]
 		w := t(fmt.Sprint(n*k/blk[0]*blk[1]), "ui8")
@@ -109,6 +110,17 @@ func RealCases() []Case {
 	}
 	for _, f := range []string{"q4_0", "q8_0", "q4_k", "q5_k", "q6_k", "q6_k_c16"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
+			c := dq(fmt.Sprintf("dequant_gemv_%s_%dx%d", f, s[0], s[1]), f, 1, s[0], s[1])
+			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))
+		}
+	}
+	// The unit formats (dequantGEMVUnits): q3_k at the three shapes, the
+	// others at 4096×14336.
+	for _, f := range []string{"q3_k", "q2_k", "q4_1", "q5_0", "q5_1"} {
+		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
+			if f != "q3_k" && s != [2]int{hidden, inter} {
+				continue
+			}
 			c := dq(fmt.Sprintf("dequant_gemv_%s_%dx%d", f, s[0], s[1]), f, 1, s[0], s[1])
 			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))
 		}

@@ -40,9 +40,14 @@ const (
 	Q6_K
 	Q6_KC16 // q6_k's bytes in columns (runtime/gguf's Q6_KC16): its d array, the last 2/210 of the bytes, is the scales
 	Q5_K
+	Q2_K
+	Q3_K
+	Q4_1
+	Q5_0
+	Q5_1
 
 	// LastElem is the last element code (the fill checks walk them all).
-	LastElem = Q5_K
+	LastElem = Q5_1
 )
 
 // ElemOf returns the element code of a manifest tensor type
@@ -62,6 +67,16 @@ func ElemOf(typ, quant string) (Elem, error) {
 		return Q6_KC16, nil
 	case "q5_k":
 		return Q5_K, nil
+	case "q2_k":
+		return Q2_K, nil
+	case "q3_k":
+		return Q3_K, nil
+	case "q4_1":
+		return Q4_1, nil
+	case "q5_0":
+		return Q5_0, nil
+	case "q5_1":
+		return Q5_1, nil
 	case "":
 	default:
 		return 0, fmt.Errorf("no element code for format %q", quant)
@@ -184,7 +199,7 @@ func hash(i uint64, seed uint32) uint32 {
 func uniform(h uint32) float32 { return float32(h>>8)*(2.0/16777216.0) - 1 }
 
 // quantBlocks gives a GGUF format's block size and the offsets of its f16
-// scales (d, and dmin for q4_k and q5_k) in a block.
+// scales (d, and dmin or m for the formats with one) in a block.
 func quantBlocks(e Elem) (bytes int, scales []int) {
 	switch e {
 	case Q4_0:
@@ -195,6 +210,16 @@ func quantBlocks(e Elem) (bytes int, scales []int) {
 		return 144, []int{0, 2}
 	case Q5_K:
 		return 176, []int{0, 2}
+	case Q2_K:
+		return 84, []int{80, 82}
+	case Q3_K:
+		return 110, []int{108}
+	case Q4_1:
+		return 20, []int{0, 2}
+	case Q5_0:
+		return 22, []int{0}
+	case Q5_1:
+		return 24, []int{0, 2}
 	case Q6_K:
 		return 210, []int{208}
 	}

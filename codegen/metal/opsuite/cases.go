@@ -283,7 +283,9 @@ func matmulCases() []Case {
 }
 
 // dequantCases (q5_k at q4_k's shapes, on the same staged paths, and at
-// K = 2048, one whole stage at M = 1, which takes 4 rows a threadgroup):
+// K = 2048, one whole stage at M = 1, which takes 4 rows a threadgroup;
+// the unit formats q2_k, q3_k, q4_1, q5_0 and q5_1 at the common shapes,
+// whose longer Ks give some threads one unit more than others):
 // every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
 // multiples of a threadgroup's rows, a K whose blocks the GEMV's threads
@@ -326,6 +328,8 @@ func dequantCases() []Case {
 	}{{"q4_0", 32, 18, 2592, 4352, []int{10560}, []shape{{1, 8195, 32}, {1, 21, 4096}, {1, 21, 8192}}}, {"q8_0", 32, 34, 2592, 4352, []int{10560, 10592, 12800}, []shape{{1, 21, 8192}}},
 		{"q4_k", 256, 144, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 4096}, {2, 21, 8192}, {1, 21, 8192}}}, {"q6_k", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}}},
 		{"q5_k", 256, 176, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 2048}, {1, 21, 4096}, {1, 21, 8192}}},
+		{"q2_k", 256, 84, 4352, 8960, nil, nil}, {"q3_k", 256, 110, 4352, 8960, nil, nil},
+		{"q4_1", 32, 20, 2592, 4352, nil, nil}, {"q5_0", 32, 22, 2592, 4352, nil, nil}, {"q5_1", 32, 24, 2592, 4352, nil, nil},
 		{"q6_k_c16", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}, {2, 40, 4096}, {1, 5, 16640}, {2, 16, 16640}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
@@ -410,7 +414,8 @@ func expertCases() []Case {
 	for _, f := range []struct {
 		name         string
 		block, bytes int
-	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210}} {
+	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210},
+		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24}} {
 		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, shared))
 	}
 	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, shared))
@@ -420,6 +425,7 @@ func expertCases() []Case {
 	cs = append(cs, expert("experts_one_q4_0", "q4_0", 32, 18, 1, 64, 512, one))
 	cs = append(cs, expert("experts_chained_q8_0", "q8_0", 32, 34, 1, 256, 256, chained))
 	cs = append(cs, expert("experts_gemm_q4_k", "q4_k", 256, 144, 9, 64, 512, shared))
+	cs = append(cs, expert("experts_rows_q3_k", "q3_k", 256, 110, 1, 21, 4096, rows))
 	cs = append(cs, expert("experts_gather_kept_q8_0", "q8_0", 32, 34, 1, 64, 512, kept))
 	return cs
 }

@@ -75,19 +75,24 @@ func TestDecodeStep(t *testing.T) {
 	decodeStep(t, runtimetest.Qwen(1024, "q4_k", 0), "")
 }
 
-// TestDecodeStepQ5K is TestDecodeStep with q5_k projections (the
-// format of most of a Q5_K_M file's matrices).
-func TestDecodeStepQ5K(t *testing.T) {
+// TestDecodeStepFormats is TestDecodeStep with q5_k projections (the
+// format of most of a Q5_K_M file's matrices) and with q3_k (a unit
+// format: dequantGEMVUnits).
+func TestDecodeStepFormats(t *testing.T) {
 	needClang(t)
-	c := decodeStep(t, runtimetest.Qwen(1024, "q5_k", 0), "")
-	n := 0
-	for _, k := range c.MSL.Kernels {
-		if strings.HasPrefix(k.Name, "dequant_gemv_q5_k") {
-			n++
-		}
-	}
-	if n == 0 {
-		t.Error("no dequant_gemv_q5_k kernel in the step")
+	for _, f := range []string{"q5_k", "q3_k"} {
+		t.Run(f, func(t *testing.T) {
+			c := decodeStep(t, runtimetest.Qwen(1024, f, 0), "")
+			n := 0
+			for _, k := range c.MSL.Kernels {
+				if strings.HasPrefix(k.Name, "dequant_gemv_"+f) {
+					n++
+				}
+			}
+			if n == 0 {
+				t.Errorf("no dequant_gemv_%s kernel in the step", f)
+			}
+		})
 	}
 }
 

@@ -8,7 +8,7 @@
 #define RLX_FILL_H
 
 // Element codes of the job file (Elem in jobs.go).
-enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16, kQ5_K };
+enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16, kQ5_K, kQ2_K, kQ3_K, kQ4_1, kQ5_0, kQ5_1 };
 
 // rlx_hash and the fill below make exactly the bytes of cuda.Fill in Go,
 // so that a reference computed there checks a run here.
@@ -82,8 +82,8 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
     }
     return;
   }
-  // Bytes, and GGUF blocks whose scale fields (the f16 d, and dmin for
-  // q4_k and q5_k) are set apart.
+  // Bytes, and GGUF blocks whose scale fields (the f16 d, and dmin or m
+  // where the format has one) are set apart.
   unsigned bs = 0, s0 = 0, s1 = 0, ns = 0;
   switch (elem) {
     case kQ4_0:
@@ -100,6 +100,21 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
       break;
     case kQ5_K:
       bs = 176, s0 = 0, s1 = 2, ns = 2;
+      break;
+    case kQ2_K:
+      bs = 84, s0 = 80, s1 = 82, ns = 2;
+      break;
+    case kQ3_K:
+      bs = 110, s0 = 108, ns = 1;
+      break;
+    case kQ4_1:
+      bs = 20, s0 = 0, s1 = 2, ns = 2;
+      break;
+    case kQ5_0:
+      bs = 22, s0 = 0, ns = 1;
+      break;
+    case kQ5_1:
+      bs = 24, s0 = 0, s1 = 2, ns = 2;
       break;
   }
   const unsigned long long whole = bs ? size / bs * bs : 0;
