@@ -40,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NVCC = ["nvcc", "-std=c++17", "-O3", "-arch=sm_90", "-lineinfo", "-Xcompiler", "-fPIC", "-I", HERE]
 
 # Element codes of the job files (Elem in codegen/metal/cuda/jobs.go).
-ELEM_NAMES = ["f32", "f16", "bf16", "i32", "i64", "i8", "i1", "ui8", "u32", "q4_0", "q8_0", "q4_k", "q6_k", "q6_k_c16", "q5_k", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1"]
+ELEM_NAMES = ["f32", "f16", "bf16", "i32", "i64", "i8", "i1", "ui8", "u32", "q4_0", "q8_0", "q4_k", "q6_k", "q6_k_c16", "q5_k", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4"]
 
 
 class Results:

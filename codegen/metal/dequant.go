@@ -52,6 +52,12 @@ func quantFormat(f graph.QuantFormat) (quantInfo, bool) {
 		return quantInfo{"q5_0", 32, 22}, true
 	case "q5_1":
 		return quantInfo{"q5_1", 32, 24}, true
+	case "iq4_nl":
+		return quantInfo{"iq4_nl", 32, 18}, true
+	case "iq4_xs":
+		return quantInfo{"iq4_xs", 256, 136}, true
+	case "mxfp4":
+		return quantInfo{"mxfp4", 32, 17}, true
 	}
 	return quantInfo{}, false
 }
@@ -261,6 +267,47 @@ static inline void rlx_dq32_q3_k(device const uchar *row, uint u, thread float *
       const int v = (int)((qs[16u * g + l] >> sh) & 3u) - (((blk[16u * g + l] >> bit) & 1u) != 0u ? 0 : 4);
       w[16u * g + l] = dl * (float)v;
     }
+  }
+}
+// rlx_lut8: entry n (< 16) of a table of 16 signed bytes packed into two
+// 64-bit words (entries 0-7 in lo, low byte first): iq4's levels and
+// mxfp4's doubled E2M1 codes, without an array in memory.
+static inline float rlx_lut8(ulong lo, ulong hi, uint n) {
+  const ulong t = n < 8u ? lo : hi;
+  return (float)(int)(char)(uchar)((t >> (8u * (n & 7u))) & 255ul);
+}
+static inline void rlx_dq32_iq4_nl(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + u * 18u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[2u + j];
+    w[j] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
+    w[j + 16u] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+  }
+}
+static inline void rlx_dq32_iq4_xs(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + (u / 8u) * 136u;
+  const uint ib = u % 8u;
+  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
+  const uint sh = ((device const ushort *)blk)[1];
+  const int ls = (int)(((blk[4u + ib / 2u] >> (4u * (ib % 2u))) & 15u) | (((sh >> (2u * ib)) & 3u) << 4));
+  const float dl = d * (float)(ls - 32);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[8u + 16u * ib + j];
+    w[j] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
+    w[j + 16u] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+  }
+}
+// mxfp4: the doubled E2M1 code times 2^(e − 128) (runtime/gguf's
+// e8m0Half: a subnormal below e = 2).
+static inline void rlx_dq32_mxfp4(device const uchar *row, uint u, thread float *w) {
+  device const uchar *blk = row + u * 17u;
+  const uint e = blk[0];
+  const float d = as_type<float>(e < 2u ? (0x00200000u << e) : ((e - 1u) << 23));
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[1u + j];
+    w[j] = rlx_lut8(0x0C08060403020100ul, 0xF4F8FAFCFDFEFF00ul, q & 15u) * d;
+    w[j + 16u] = rlx_lut8(0x0C08060403020100ul, 0xF4F8FAFCFDFEFF00ul, q >> 4) * d;
   }
 }
 // rlx_dq32_q6_k_c16: unit u of row r of an [n, k] q6_k_c16 weight w

@@ -880,7 +880,7 @@ func mfo(field string, off int64) string {
 // formats without a lane of their own (dqSlot).
 func (f quantInfo) unitGEMV() bool {
 	switch f.name {
-	case "q2_k", "q3_k", "q4_1", "q5_0", "q5_1":
+	case "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4":
 		return true
 	}
 	return false

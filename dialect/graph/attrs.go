@@ -227,6 +227,11 @@ const (
 	Q4_1 QuantFormat = "q4_1"
 	Q5_0 QuantFormat = "q5_0"
 	Q5_1 QuantFormat = "q5_1"
+	// IQ4_NL, IQ4_XS and MXFP4 are GGUF's non-linear 4-bit formats, unit
+	// formats too.
+	IQ4_NL QuantFormat = "iq4_nl"
+	IQ4_XS QuantFormat = "iq4_xs"
+	MXFP4  QuantFormat = "mxfp4"
 )
 
 // Block returns the number of weights per block and the bytes per block of
@@ -251,6 +256,12 @@ func (f QuantFormat) Block() (elems, nbytes int64, ok bool) {
 		return 32, 22, true
 	case Q5_1:
 		return 32, 24, true
+	case IQ4_NL:
+		return 32, 18, true
+	case IQ4_XS:
+		return 256, 136, true
+	case MXFP4:
+		return 32, 17, true
 	case Q6_K, Q6_KC16:
 		return 256, 210, true
 	}

@@ -485,14 +485,14 @@ func opTable() []opInfo {
 		opInfo{
 			name: DequantMatMulName, group: groupBlocks,
 			summary: "`x · Wᵀ` where W `[n, k]` is stored row-major as GGUF blocks (q4_0: 32 weights in 18 bytes; q8_0: 32 in 34; " +
-				"q4_k: 256 in 144; q5_k: 256 in 176; q6_k: 256 in 210; q2_k: 256 in 84; q3_k: 256 in 110; q4_1: 32 in 20; q5_0: 32 in 22; q5_1: 32 in 24; q6_k_c16: q6_k's bytes rearranged over the whole matrix into columns of 16 weights, docs/runtime-kernels.md). " +
+				"q4_k: 256 in 144; q5_k: 256 in 176; q6_k: 256 in 210; q2_k: 256 in 84; q3_k: 256 in 110; q4_1: 32 in 20; q5_0: 32 in 22; q5_1: 32 in 24; iq4_nl: 32 in 18; iq4_xs: 256 in 136; mxfp4: 32 in 17; q6_k_c16: q6_k's bytes rearranged over the whole matrix into columns of 16 weights, docs/runtime-kernels.md). " +
 				"A block whose f16 scale (d, or the k-quants' dmin, or q4_1's and q5_1's m) is ±Inf or NaN makes every result it enters non-finite; whether NaN or ±Inf is not specified " +
 				"(the interpreter scales each weight, so Inf · 0 gives NaN; kernels factor the scale out of a block's sum).",
 			operands: "x `[M, k]` (f32), w `[NBYTES]` (ui8) with NBYTES = `n · k/block · blockbytes`",
 			result:   "`[M, n]` f32",
 			minIn:    2, maxIn: 2, numOut: 1,
 			attrs: []AttrSpec{
-				{Name: "format", Kind: AttrEnum, Required: true, Values: enumValues(Q4_0, Q8_0, Q4_K, Q5_K, Q6_K, Q6_KC16, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1), Doc: "the GGUF block format, or q6_k_c16"},
+				{Name: "format", Kind: AttrEnum, Required: true, Values: enumValues(Q4_0, Q8_0, Q4_K, Q5_K, Q6_K, Q6_KC16, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4), Doc: "the GGUF block format, or q6_k_c16"},
 				{Name: "n", Kind: AttrI64, Required: true, Doc: "rows of W (output features), > 0"},
 				{Name: "k", Kind: AttrI64, Required: true, Doc: "columns of W (input features), > 0, a multiple of the block size"},
 			},

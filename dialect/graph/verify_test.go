@@ -201,7 +201,7 @@ func TestVerify(t *testing.T) {
 		{"dequant huge", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 9223372036854775807} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, "describe a weight too large to address"},
 		{"dequant x type", "%x: tensor<1x64xf16>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf16>, tensor<1152xui8>) -> tensor<1x32xf32>`, "operand #0 must have element type f32, got f16"},
 		{"dequant w type", "%x: tensor<1x64xf32>, %w: tensor<1152xi8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xi8>) -> tensor<1x32xf32>`, "operand #1 must have element type ui8, got i8"},
-		{"dequant format", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q8_1", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, `attribute 'format' must be one of "q4_0", "q8_0", "q4_k", "q5_k", "q6_k", "q6_k_c16", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", got "q8_1"`},
+		{"dequant format", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q8_1", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x32xf32>`, `attribute 'format' must be one of "q4_0", "q8_0", "q4_k", "q5_k", "q6_k", "q6_k_c16", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4", got "q8_1"`},
 		{"dequant result", "%x: tensor<1x64xf32>, %w: tensor<1152xui8>", `%0 = graph.dequant_matmul %x, %w {format = "q4_0", k = 64, n = 32} : (tensor<1x64xf32>, tensor<1152xui8>) -> tensor<1x64xf32>`, "result shape [1, 64] does not match inferred [1, 32]"},
 
 		// Leaves.

@@ -217,6 +217,9 @@ func TestQuantFormat(t *testing.T) {
 		{Q4_1, 32, 20, 3 * 16 * 20},
 		{Q5_0, 32, 22, 3 * 16 * 22},
 		{Q5_1, 32, 24, 3 * 16 * 24},
+		{IQ4_NL, 32, 18, 3 * 16 * 18},
+		{IQ4_XS, 256, 136, 3 * 2 * 136},
+		{MXFP4, 32, 17, 3 * 16 * 17},
 	} {
 		e, n, ok := tc.f.Block()
 		if !ok || e != tc.elems || n != tc.nbytes || tc.f.PackedBytes(3, 512) != tc.packed {

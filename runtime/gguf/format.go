@@ -30,6 +30,11 @@ const (
 	Q4_1
 	Q5_0
 	Q5_1
+	// IQ4_NL, IQ4_XS and MXFP4 are GGUF's non-linear 4-bit formats, unit
+	// formats too.
+	IQ4_NL
+	IQ4_XS
+	MXFP4
 )
 
 var formats = [...]struct {
@@ -48,10 +53,14 @@ var formats = [...]struct {
 	Q4_1:    {"q4_1", 32, 20},
 	Q5_0:    {"q5_0", 32, 22},
 	Q5_1:    {"q5_1", 32, 24},
+	IQ4_NL:  {"iq4_nl", 32, 18},
+	IQ4_XS:  {"iq4_xs", 256, 136},
+	MXFP4:   {"mxfp4", 32, 17},
 }
 
 // ParseFormat returns the format named s ("q4_0", "q8_0", "q4_k", "q5_k",
-// "q6_k", "q6_k_c16", "q2_k", "q3_k", "q4_1", "q5_0" or "q5_1", the spelling of graph.dequant_matmul's format attribute).
+// "q6_k", "q6_k_c16", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl",
+// "iq4_xs" or "mxfp4", the spelling of graph.dequant_matmul's format attribute).
 func ParseFormat(s string) (Format, error) {
 	var names []string
 	for f, info := range formats {

@@ -12,12 +12,12 @@ import (
 // the weights (only when some is not finite or beyond ±65504) or gives
 // blocks that decode to finite values.
 func FuzzDequantize(f *testing.F) {
-	for fmtID := range 13 {
+	for fmtID := range 16 {
 		f.Add(uint8(fmtID), uint8(1), uint8(1), make([]byte, 210))
 	}
 	f.Add(uint8(Q4_K), uint8(2), uint8(1), make([]byte, 288))
 	f.Fuzz(func(t *testing.T, fmtID, n8, blocks uint8, data []byte) {
-		fm := Format(fmtID % 13) // includes the invalid 0 and 12
+		fm := Format(fmtID % 16) // includes the invalid 0 and 15
 		n, k := int(n8%8), int(blocks%4)*max(fm.BlockSize(), 1)
 		got, err := Dequantize(fm, data, n, k)
 		if err == nil && len(got) != n*k {

@@ -14,7 +14,8 @@ func TestFormatSizes(t *testing.T) {
 		name         string
 		block, bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210},
-		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24}}
+		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24},
+		{"iq4_nl", 32, 18}, {"iq4_xs", 256, 136}, {"mxfp4", 32, 17}}
 	for _, tc := range tests {
 		f, err := ParseFormat(tc.name)
 		if err != nil || f.String() != tc.name || f.BlockSize() != tc.block || f.BlockBytes() != tc.bytes {
@@ -195,7 +196,8 @@ func TestQuantizeRoundTrip(t *testing.T) {
 		w[i] = 0 // an all-zero super-block
 	}
 	limits := map[Format]float64{Q8_0: 1e-4, Q6_K: 2e-3, Q5_K: 3e-3, Q4_K: 1e-2, Q4_0: 2e-2,
-		Q5_1: 3e-3, Q5_0: 5e-3, Q4_1: 1e-2, Q3_K: 5e-2, Q2_K: 0.15}
+		Q5_1: 3e-3, Q5_0: 5e-3, Q4_1: 1e-2, Q3_K: 5e-2, Q2_K: 0.15,
+		IQ4_NL: 2e-2, IQ4_XS: 2e-2, MXFP4: 5e-2}
 	for f, limit := range limits {
 		t.Run(f.String(), func(t *testing.T) {
 			q, err := Quantize(f, w, n, k)
@@ -255,6 +257,9 @@ func TestQuantizeRefusesWhatBlocksCannotHold(t *testing.T) {
 		{Q4_1, 6e4, ""},
 		{Q5_0, 5e5, ""},
 		{Q5_1, 6e4, ""},
+		{IQ4_NL, 6e5, ""},
+		{IQ4_XS, 6e5, ""},
+		{MXFP4, 5e5, ""}, // E2M1 levels 8 and 12 (doubled) lie 40% apart
 		{Q6_K, 6e5, ""},
 	} {
 		w[7] = tc.v

@@ -61,6 +61,12 @@ func Quantize(f Format, w []float32, n, k int) ([]byte, error) {
 			ok = quantQ5_0(dst, in)
 		case Q5_1:
 			ok = quantQ5_1(dst, in)
+		case IQ4_NL:
+			ok = quantIQ4NL(dst, in)
+		case IQ4_XS:
+			ok = quantIQ4XS(dst, in)
+		case MXFP4:
+			ok = quantMXFP4(dst, in)
 		}
 		if !ok {
 			return nil, fmt.Errorf("quantize %v: block %d (weights #%d to #%d) reaches %g, beyond the range of the format's f16 scales",
@@ -358,4 +364,82 @@ func quantQ3_K(dst []byte, x []float32) bool {
 		}
 	}
 	return finite(d)
+}
+
+// nearest is the index of the level of levels (ascending) nearest to v.
+func nearest(levels *[16]float32, v float32) uint8 {
+	best := 0
+	for i, l := range levels {
+		if abs32(l-v) < abs32(levels[best]-v) {
+			best = i
+		}
+	}
+	return uint8(best)
+}
+
+// quantIQ4 writes 32 weights as iq4 nibbles (q4_0's layout) against
+// the scale d.
+func quantIQ4(qs []byte, x []float32, d float32) {
+	id := inv(d)
+	for j := range 16 {
+		qs[j] = nearest(&iq4Values, x[j]*id) | nearest(&iq4Values, x[j+16]*id)<<4
+	}
+}
+
+// quantIQ4NL: d = max/−127 (max the element of largest magnitude), each
+// weight the nearest of iq4_nl's levels.
+func quantIQ4NL(dst []byte, x []float32) bool {
+	d := putF16(dst, signedAbsMax(x)/-127)
+	quantIQ4(dst[2:18], x, d)
+	return finite(d)
+}
+
+// quantIQ4XS gives each sub-block of 32 the scale max/−127 and quantises
+// those scales to 6 bits in [−32, 31] against d = (scale of largest
+// magnitude)/−32; the weights as iq4_nl's.
+func quantIQ4XS(dst []byte, x []float32) bool {
+	clear(dst[2:8])
+	var scales [8]float32
+	var maxScale float32
+	for j := range 8 {
+		scales[j] = signedAbsMax(x[32*j:32*j+32]) / -127
+		if abs32(scales[j]) > abs32(maxScale) {
+			maxScale = scales[j]
+		}
+	}
+	d := putF16(dst, maxScale/-32)
+	var sh uint16
+	for j := range 8 {
+		ls := roundClamp(scales[j]*inv(d), -32, 31) + 32
+		dst[4+j/2] |= uint8(ls&0xF) << (4 * (j % 2))
+		sh |= uint16(ls>>4) << (2 * j)
+		quantIQ4(dst[8+16*j:24+16*j], x[32*j:32*j+32], d*float32(ls-32))
+	}
+	binary.LittleEndian.PutUint16(dst[2:], sh)
+	return finite(d)
+}
+
+// quantMXFP4 takes the smallest E8M0 exponent e whose 2^(e−128) brings
+// the block's largest magnitude within 12 (mxfp4Values' largest), each
+// weight the nearest of the doubled E2M1 codes.
+func quantMXFP4(dst []byte, x []float32) bool {
+	m := abs32(signedAbsMax(x))
+	e := 0
+	for e < 254 && m > 12*e8m0Half(uint8(e)) {
+		e++
+	}
+	dst[0] = uint8(e)
+	d := e8m0Half(uint8(e))
+	var levels [16]float32
+	copy(levels[:], mxfp4Values[:])
+	ok := true
+	at := func(v float32) uint8 {
+		q := nearest(&levels, float32(float64(v)/float64(d))) // 1/d overflows float32 at e = 0
+		ok = ok && !math.IsInf(float64(levels[q]*d), 0)
+		return q
+	}
+	for j := range 16 {
+		dst[1+j] = at(x[j]) | at(x[j+16])<<4
+	}
+	return ok
 }

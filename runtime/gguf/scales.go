@@ -10,8 +10,9 @@ import (
 // dmin and q4_1's and q5_1's m with it (the int8 and packed sub-block
 // scales are not f16 and not among them). Row-major formats hold them in
 // each block (q4_0, q8_0, q5_0 at byte 0; q4_k, q5_k, q4_1, q5_1 at bytes
-// 0 and 2; q2_k at 80 and 82; q3_k at 108; q6_k at 208); q6_k_c16 holds
-// its d array last (columns.go). The weight's sizes must be valid (CheckBytes).
+// 0 and 2; q2_k at 80 and 82; q3_k at 108; q6_k at 208; iq4_nl, iq4_xs
+// at 0; mxfp4 has none, its scale an E8M0 byte); q6_k_c16 holds its d
+// array last (columns.go). The weight's sizes must be valid (CheckBytes).
 func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 	return func(yield func(int) bool) {
 		if _, err := ByteCount(f, n, k); err != nil {
@@ -24,7 +25,7 @@ func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 			at = []int{0}
 		case Q4_K, Q5_K, Q4_1, Q5_1:
 			at = []int{0, 2}
-		case Q5_0:
+		case Q5_0, IQ4_NL, IQ4_XS:
 			at = []int{0}
 		case Q2_K:
 			at = []int{80, 82}

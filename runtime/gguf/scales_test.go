@@ -18,7 +18,7 @@ func TestScaleOffsets(t *testing.T) {
 	for i := range w {
 		w[i] = float32(math.Sin(float64(i))) / 8
 	}
-	for _, f := range []Format{Q4_0, Q8_0, Q4_K, Q5_K, Q6_K, Q6_KC16, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1} {
+	for _, f := range []Format{Q4_0, Q8_0, Q4_K, Q5_K, Q6_K, Q6_KC16, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1, IQ4_NL, IQ4_XS} {
 		data, err := Quantize(f.Storage(), w, n, k)
 		if err != nil {
 			t.Fatal(err)

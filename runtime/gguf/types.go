@@ -60,7 +60,7 @@ func (t TensorType) String() string {
 
 // Format returns the block format of a quantised type that
 // graph.dequant_matmul reads (q4_0, q8_0, q4_k, q5_k, q6_k, q2_k, q3_k,
-// q4_1, q5_0, q5_1).
+// q4_1, q5_0, q5_1, iq4_nl, iq4_xs, mxfp4).
 func (t TensorType) Format() (Format, bool) {
 	switch t {
 	case TypeQ4_0:
@@ -81,6 +81,12 @@ func (t TensorType) Format() (Format, bool) {
 		return Q5_0, true
 	case TypeQ5_1:
 		return Q5_1, true
+	case TypeIQ4_NL:
+		return IQ4_NL, true
+	case TypeIQ4_XS:
+		return IQ4_XS, true
+	case TypeMXFP4:
+		return MXFP4, true
 	case TypeQ6_K:
 		return Q6_K, true
 	}
@@ -108,6 +114,12 @@ func TypeOf(f Format) TensorType {
 		return TypeQ5_0
 	case Q5_1:
 		return TypeQ5_1
+	case IQ4_NL:
+		return TypeIQ4_NL
+	case IQ4_XS:
+		return TypeIQ4_XS
+	case MXFP4:
+		return TypeMXFP4
 	case Q6_K:
 		return TypeQ6_K
 	}

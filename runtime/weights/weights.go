@@ -447,14 +447,6 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 		default:
 			if f, ok := t.Type.Format(); ok {
 				info.Quant = f
-			} else if t.Type.Decodable() {
-				// No graph.dequant_matmul format reads it: its values
-				// are decoded at load and bound as f32.
-				info.DType = tensor.F32
-				if err := s.add(&entry{Info: info, floats: func() ([]float32, error) { return decodeGGUF(g, t) }}); err != nil {
-					return err
-				}
-				continue
 			}
 		}
 		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return g.TensorData(t) }}); err != nil {
@@ -462,21 +454,6 @@ func (s *Source) addGGUF(g *gguf.File, path string) error {
 		}
 	}
 	return nil
-}
-
-// decodeGGUF reads the block-quantised tensor t of g and decodes its
-// values (gguf.Decode).
-func decodeGGUF(g *gguf.File, t *gguf.TensorInfo) ([]float32, error) {
-	raw, err := g.TensorData(t)
-	if err != nil {
-		return nil, err
-	}
-	shape := t.Shape()
-	k := 1
-	if len(shape) > 0 {
-		k = shape[len(shape)-1]
-	}
-	return gguf.Decode(t.Type, raw, tensor.NumElements(shape)/max(k, 1), k)
 }
 
 // Weight returns the tensor a graph.param of spec binds (ref.Weights).

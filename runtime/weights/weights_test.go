@@ -321,55 +321,44 @@ func TestGGUFSplit(t *testing.T) {
 	check(filepath.Join(dir, "q-00001-of-00002.gguf"), "q-00001-of-00002.gguf: split.no 1, split.count 2: not part")
 }
 
-// TestGGUFDecoded: a tensor of a block type no graph.dequant_matmul
-// format reads (iq4_xs here, and iq4_nl) is described and bound as f32,
-// its values gguf.Decode's; read as another type, it is an error naming
-// it. A q3_k tensor, which has a format, stays blocks.
-func TestGGUFDecoded(t *testing.T) {
-	// Two iq4_xs blocks of seeded bytes with finite f16 scales, one
-	// iq4_nl block, one q3_k block.
-	xs := make([]byte, 2*136)
-	nl := make([]byte, 18)
-	q3 := make([]byte, 110)
-	for i := range xs {
-		xs[i] = byte(i*97 + 13)
-	}
-	for i := range nl {
-		nl[i] = byte(i*31 + 7)
-	}
-	for _, off := range []int{0, 136} {
-		binary.LittleEndian.PutUint16(xs[off:], 0x2e66) // 0.1
-	}
-	binary.LittleEndian.PutUint16(nl, 0x3800) // 0.5
+// TestGGUFBlockTypes: a tensor of any block type rlx reads is described
+// with its graph.dequant_matmul format and read as its blocks, or as f32
+// values where a graph asks for them (gguf.Dequantize).
+func TestGGUFBlockTypes(t *testing.T) {
 	var w gguf.Writer
 	w.Add("general.architecture", "llama")
-	w.AddTensor("xs", gguf.TypeIQ4_XS, []int{2, 256}, xs)
-	w.AddTensor("nl", gguf.TypeIQ4_NL, []int{32}, nl)
-	w.AddTensor("q3", gguf.TypeQ3_K, []int{1, 256}, q3)
+	blocks := map[string][]byte{}
+	for _, typ := range []gguf.TensorType{gguf.TypeQ2_K, gguf.TypeQ3_K, gguf.TypeQ4_1, gguf.TypeQ5_0, gguf.TypeQ5_1,
+		gguf.TypeQ5_K, gguf.TypeIQ4_NL, gguf.TypeIQ4_XS, gguf.TypeMXFP4} {
+		f, ok := typ.Format()
+		if !ok {
+			t.Fatalf("%v has no format", typ)
+		}
+		data := make([]byte, f.BlockBytes()*256/f.BlockSize())
+		for i := range data {
+			data[i] = byte(i*97 + 13)
+		}
+		if _, err := gguf.FiniteScales(f, data, 1, 256); err != nil {
+			t.Fatal(err)
+		}
+		blocks[typ.String()] = data
+		w.AddTensor(typ.String(), typ, []int{1, 256}, data)
+	}
 	_, s := openGGUF(t, &w)
 	defer s.Close()
-	if i, _ := s.Info("xs"); i.DType != tensor.F32 || i.Quant.Valid() || i.Type != "IQ4_XS" {
-		t.Errorf("info %+v", i)
-	}
-	if i, _ := s.Info("q3"); i.Quant != gguf.Q3_K || i.Type != "Q3_K" {
-		t.Errorf("q3_k info %+v", i)
-	}
-	got, err := s.Weight(spec("xs", tensor.F32, 2, 256))
-	want, _ := gguf.Decode(gguf.TypeIQ4_XS, xs, 2, 256)
-	if err != nil || !slices.Equal(got.Floats(), want) {
-		t.Errorf("iq4_xs decoded: %v", err)
-	}
-	// iq4_nl's levels (ggml's kvalues_iq4nl).
-	levels := [16]float32{-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113}
-	got, err = s.Weight(spec("nl", tensor.F32, 32))
-	if lo, hi := nl[2]&0xF, nl[2]>>4; err != nil || got.Floats()[0] != 0.5*levels[lo] || got.Floats()[16] != 0.5*levels[hi] {
-		t.Errorf("iq4_nl decoded: %v %v (byte %#x)", err, got, nl[2])
-	}
-	if _, err := s.Weight(spec("xs", tensor.UI8, len(xs))); err == nil || !strings.Contains(err.Error(), `weight "xs" is tensor<2x256xf32>`) {
-		t.Errorf("iq4_xs read as blocks: %v", err)
-	}
-	if got, err := s.Weight(spec("q3", tensor.UI8, len(q3))); err != nil || !slices.Equal(got.Bytes(), q3) {
-		t.Errorf("q3_k read as blocks: %v", err)
+	for name, data := range blocks {
+		f, _ := gguf.ParseFormat(strings.ToLower(name))
+		if i, _ := s.Info(name); i.Quant != f || i.Type != name {
+			t.Errorf("%s: info %+v", name, i)
+		}
+		if got, err := s.Weight(spec(name, tensor.UI8, len(data))); err != nil || !slices.Equal(got.Bytes(), data) {
+			t.Errorf("%s read as blocks: %v", name, err)
+		}
+		got, err := s.Weight(spec(name, tensor.F32, 1, 256))
+		want, _ := gguf.Dequantize(f, data, 1, 256)
+		if err != nil || !slices.Equal(got.Floats(), want) {
+			t.Errorf("%s read as f32: %v", name, err)
+		}
 	}
 }
 

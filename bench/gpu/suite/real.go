@@ -97,7 +97,8 @@ func RealCases() []Case {
 	// Dequantising GEMV for every format at the three shapes (K×N), and
 	// one dequantising GEMM.
 	quant := map[string][2]int{"q4_0": {32, 18}, "q8_0": {32, 34}, "q4_k": {256, 144}, "q5_k": {256, 176}, "q6_k": {256, 210}, "q6_k_c16": {256, 210},
-		"q2_k": {256, 84}, "q3_k": {256, 110}, "q4_1": {32, 20}, "q5_0": {32, 22}, "q5_1": {32, 24}}
+		"q2_k": {256, 84}, "q3_k": {256, 110}, "q4_1": {32, 20}, "q5_0": {32, 22}, "q5_1": {32, 24},
+		"iq4_nl": {32, 18}, "iq4_xs": {256, 136}, "mxfp4": {32, 17}}
 	dq := func(name, f string, m, k, n int) Case {
 		blk := quant[f]
 		w := t(fmt.Sprint(n*k/blk[0]*blk[1]), "ui8")
@@ -116,7 +117,7 @@ func RealCases() []Case {
 	}
 	// The unit formats (dequantGEMVUnits): q3_k at the three shapes, the
 	// others at 4096×14336.
-	for _, f := range []string{"q3_k", "q2_k", "q4_1", "q5_0", "q5_1"} {
+	for _, f := range []string{"q3_k", "q2_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
 			if f != "q3_k" && s != [2]int{hidden, inter} {
 				continue

@@ -45,9 +45,12 @@ const (
 	Q4_1
 	Q5_0
 	Q5_1
+	IQ4_NL
+	IQ4_XS
+	MXFP4
 
 	// LastElem is the last element code (the fill checks walk them all).
-	LastElem = Q5_1
+	LastElem = MXFP4
 )
 
 // ElemOf returns the element code of a manifest tensor type
@@ -77,6 +80,12 @@ func ElemOf(typ, quant string) (Elem, error) {
 		return Q5_0, nil
 	case "q5_1":
 		return Q5_1, nil
+	case "iq4_nl":
+		return IQ4_NL, nil
+	case "iq4_xs":
+		return IQ4_XS, nil
+	case "mxfp4":
+		return MXFP4, nil
 	case "":
 	default:
 		return 0, fmt.Errorf("no element code for format %q", quant)
@@ -220,6 +229,12 @@ func quantBlocks(e Elem) (bytes int, scales []int) {
 		return 22, []int{0}
 	case Q5_1:
 		return 24, []int{0, 2}
+	case IQ4_NL:
+		return 18, []int{0}
+	case IQ4_XS:
+		return 136, []int{0}
+	case MXFP4:
+		return 17, nil // its scale an E8M0 byte, any value finite
 	case Q6_K:
 		return 210, []int{208}
 	}

@@ -32,7 +32,7 @@ func TestFill(t *testing.T) {
 			t.Fatalf("i32 element %d is not below 1024", i/4)
 		}
 	}
-	for _, e := range []Elem{Q4_0, Q8_0, Q4_K, Q6_K, Q5_K, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1} {
+	for _, e := range []Elem{Q4_0, Q8_0, Q4_K, Q6_K, Q5_K, Q2_K, Q3_K, Q4_1, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4} {
 		bs, scales := quantBlocks(e)
 		data := Fill(e, int64(bs*50), 11)
 		for b := 0; b < 50; b++ {
@@ -168,7 +168,7 @@ func TestDeviceFillOnHost(t *testing.T) {
 // elemBytes is the size of an element the fill writes whole; 1 for the
 // byte-wise types and GGUF formats.
 var elemBytes = map[Elem]int64{F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8, I8: 1, I1: 1, UI8: 1, U32: 4,
-	Q4_0: 1, Q8_0: 1, Q4_K: 1, Q6_K: 1, Q6_KC16: 1, Q5_K: 1, Q2_K: 1, Q3_K: 1, Q4_1: 1, Q5_0: 1, Q5_1: 1}
+	Q4_0: 1, Q8_0: 1, Q4_K: 1, Q6_K: 1, Q6_KC16: 1, Q5_K: 1, Q2_K: 1, Q3_K: 1, Q4_1: 1, Q5_0: 1, Q5_1: 1, IQ4_NL: 1, IQ4_XS: 1, MXFP4: 1}
 
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {

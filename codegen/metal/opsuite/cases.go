@@ -284,7 +284,8 @@ func matmulCases() []Case {
 
 // dequantCases (q5_k at q4_k's shapes, on the same staged paths, and at
 // K = 2048, one whole stage at M = 1, which takes 4 rows a threadgroup;
-// the unit formats q2_k, q3_k, q4_1, q5_0 and q5_1 at the common shapes,
+// the unit formats q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs and mxfp4
+// at the common shapes,
 // whose longer Ks give some threads one unit more than others):
 // every format in the decode case (M = 1), a small batch
 // (GEMV up to 8 rows) and a GEMM batch, with row counts that are not
@@ -330,6 +331,7 @@ func dequantCases() []Case {
 		{"q5_k", 256, 176, 4352, 8960, nil, []shape{{2, 21, 4096}, {1, 21, 2048}, {1, 21, 4096}, {1, 21, 8192}}},
 		{"q2_k", 256, 84, 4352, 8960, nil, nil}, {"q3_k", 256, 110, 4352, 8960, nil, nil},
 		{"q4_1", 32, 20, 2592, 4352, nil, nil}, {"q5_0", 32, 22, 2592, 4352, nil, nil}, {"q5_1", 32, 24, 2592, 4352, nil, nil},
+		{"iq4_nl", 32, 18, 2592, 4352, nil, nil}, {"iq4_xs", 256, 136, 4352, 8960, nil, nil}, {"mxfp4", 32, 17, 2592, 4352, nil, nil},
 		{"q6_k_c16", 256, 210, 2304, 4096, nil, []shape{{1, 21, 4096}, {2, 40, 4096}, {1, 5, 16640}, {2, 16, 16640}}}} {
 		shapes := []shape{{1, 37, 2 * f.block}, {5, 19, 3 * f.block}, {20, 70, 2 * f.block}, {1, 64, f.long}, {3, 45, f.staged}}
 		for _, k := range f.steps {
@@ -415,7 +417,8 @@ func expertCases() []Case {
 		name         string
 		block, bytes int
 	}{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210}, {"q6_k_c16", 256, 210},
-		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24}} {
+		{"q2_k", 256, 84}, {"q3_k", 256, 110}, {"q4_1", 32, 20}, {"q5_0", 32, 22}, {"q5_1", 32, 24},
+		{"iq4_nl", 32, 18}, {"iq4_xs", 256, 136}, {"mxfp4", 32, 17}} {
 		cs = append(cs, expert("experts_"+f.name, f.name, f.block, f.bytes, 1, 64, 512, shared))
 	}
 	cs = append(cs, expert("experts_staged_q4_k", "q4_k", 256, 144, 1, 21, 8192, shared))

@@ -8,7 +8,7 @@
 #define RLX_FILL_H
 
 // Element codes of the job file (Elem in jobs.go).
-enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16, kQ5_K, kQ2_K, kQ3_K, kQ4_1, kQ5_0, kQ5_1 };
+enum { kF32, kF16, kBF16, kI32, kI64, kI8, kI1, kUI8, kU32, kQ4_0, kQ8_0, kQ4_K, kQ6_K, kQ6_KC16, kQ5_K, kQ2_K, kQ3_K, kQ4_1, kQ5_0, kQ5_1, kIQ4_NL, kIQ4_XS, kMXFP4 };
 
 // rlx_hash and the fill below make exactly the bytes of cuda.Fill in Go,
 // so that a reference computed there checks a run here.
@@ -115,6 +115,12 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
       break;
     case kQ5_1:
       bs = 24, s0 = 0, s1 = 2, ns = 2;
+      break;
+    case kIQ4_NL:
+      bs = 18, s0 = 0, ns = 1;
+      break;
+    case kIQ4_XS:
+      bs = 136, s0 = 0, ns = 1;
       break;
   }
   const unsigned long long whole = bs ? size / bs * bs : 0;
