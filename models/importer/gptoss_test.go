@@ -152,7 +152,12 @@ func TestGptOSSMXFP4(t *testing.T) {
 		t.Errorf("the module does not read %v", m.Unused)
 	}
 	if i, _ := m.Source.Info("model.layers.0.mlp.experts.gate_up_proj"); i.Type != "MXFP4" || !slices.Equal(i.Shape, []int{8, 64, 64}) {
-		t.Errorf("the decoded pair: %+v", i)
+		t.Errorf("the pair: %+v", i)
+	}
+	// Read in place: an mxfp4 dequant_matmul a chosen expert and
+	// projection (gate_up, down) in each layer.
+	if n := strings.Count(printed(t, m.Module), `format = "mxfp4"`); n == 0 || n%4 != 0 {
+		t.Errorf("%d mxfp4 dequant_matmuls, want two chosen experts' two projections a layer", n)
 	}
 	got := decodeModule(t, m.Module, m.Source, lnTokens)
 	if rel, bad := agreement(got, want); rel > 1e-5 || len(bad) > 0 {

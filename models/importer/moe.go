@@ -135,7 +135,7 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 // [E, H, 2I] (rows the input's, its columns gate and up interleaved)
 // gives g (clamped above at swiglu_limit) and up (clamped to
 // ±swiglu_limit) with its bias, and down_proj is [E, I, H] (or both
-// [E, out, in], decoded from MXFP4); their weighted sum.
+// [E, out, in] in MXFP4 blocks); their weighted sum.
 func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k, f := s.hidden, s.experts, s.topK, s.moeFFN
@@ -145,14 +145,13 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	idx := g.reshape(top.Result(1), k)
 	// proj applies the k chosen experts' matrices of role to x [k, in]:
 	// [E, in, out] as transformers' parameters hold them, or [E, out, in]
-	// as the published checkpoints' MXFP4 blocks do (the weight source
-	// decodes them: Info.Type weights.TypeMXFP4). bias is their [out]
-	// biases.
+	// in MXFP4 blocks as the published checkpoints' pairs are (the weight
+	// source lays them out as GGUF's: Info.Type weights.TypeMXFP4), read
+	// in place by graph.dequant_matmul. bias is their [out] biases.
 	proj := func(role string, x *ir.Value, in, out int) *ir.Value {
 		name := g.n.of(i, role)
 		if g.info(name).Type == weights.TypeMXFP4 {
-			w, _ := g.param(name, ne, out, in)
-			return g.reshape(g.matmul(g.gather(w, idx, 0), g.reshape(x, k, in, 1)), k, out)
+			return g.expertsNamed(name, x, idx, out, in)
 		}
 		w, _ := g.param(name, ne, in, out)
 		return g.reshape(g.matmul(g.reshape(x, k, 1, in), g.gather(w, idx, 0)), k, out)

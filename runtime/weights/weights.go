@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,10 +82,6 @@ type cacheKey struct {
 type entry struct {
 	Info
 	read func() ([]byte, error)
-	// floats, where set in place of read, gives the values of a tensor
-	// decoded at load (a GGUF block type without a kernel, an MXFP4
-	// pair), of Info's type and shape.
-	floats func() ([]float32, error)
 }
 
 // Open opens a checkpoint: a GGUF file (recognised by its magic), a
@@ -118,17 +113,20 @@ func Open(path string) (*Source, error) {
 	return s, nil
 }
 
-// TypeMXFP4 is the Info.Type of a tensor decoded from a safetensors
-// MXFP4 pair (pairMXFP4): [..., rows, columns] as its blocks are laid out.
+// TypeMXFP4 is the Info.Type of a tensor made of a safetensors MXFP4 pair
+// (pairMXFP4): [..., rows, columns] as its blocks are laid out.
 const TypeMXFP4 = "MXFP4"
 
 // pairMXFP4 replaces each pair NAME_blocks (U8 [..., rows, groups, 16])
 // and NAME_scales (U8 [..., rows, groups]) of a safetensors checkpoint,
 // the MXFP4 tensors of gpt-oss's published checkpoints, by one tensor
-// NAME, BF16 [..., rows, 32·groups], decoded at load: in each group of 32,
-// value 2j is the E2M1 code in the low nibble of byte j and value 2j + 1
-// the one in its high nibble, each × 2^(scale − 127), which bf16 holds
-// exactly. Its Info.Type is TypeMXFP4.
+// NAME [..., rows, 32·groups] in gguf.MXFP4 blocks (Info.Quant; Info.Type
+// TypeMXFP4), the pair's bytes rearranged when read (packMXFP4Pair): in
+// each group of 32 of the pair, value 2j is the E2M1 code in the low
+// nibble of byte j and value 2j + 1 the one in its high nibble, each ×
+// 2^(scale − 127), which GGUF's block holds as its scale byte and the
+// codes in q4_0's order. Read as f32 (gguf.Dequantize) its values are
+// exact.
 func (s *Source) pairMXFP4() error {
 	for _, name := range slices.Clone(s.names) {
 		base, ok := strings.CutSuffix(name, "_blocks")
@@ -146,23 +144,21 @@ func (s *Source) pairMXFP4() error {
 		}
 		shape := slices.Clone(sc.Shape)
 		shape[len(shape)-1] *= 32
-		info := Info{Name: base, File: bl.File, Shape: shape, DType: tensor.BF16, Type: TypeMXFP4}
+		info := Info{Name: base, File: bl.File, Shape: shape, Quant: gguf.MXFP4, Type: TypeMXFP4}
 		delete(s.entries, name)
 		delete(s.entries, base+"_scales")
 		s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == name || x == base+"_scales" })
-		if err := s.add(&entry{Info: info, floats: func() ([]float32, error) { return decodeMXFP4Pair(bl, sc) }}); err != nil {
+		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return packMXFP4Pair(bl, sc) }}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// fp4Values are E2M1's sixteen values.
-var fp4Values = [16]float64{0, 0.5, 1, 1.5, 2, 3, 4, 6, 0, -0.5, -1, -1.5, -2, -3, -4, -6}
-
-// decodeMXFP4Pair decodes an MXFP4 pair (pairMXFP4): each value exact in
-// bf16.
-func decodeMXFP4Pair(bl, sc *entry) ([]float32, error) {
+// packMXFP4Pair reads an MXFP4 pair and lays it out as gguf.MXFP4
+// blocks: each group's scale byte, then byte j the codes of values j
+// (low nibble) and j + 16 (high).
+func packMXFP4Pair(bl, sc *entry) ([]byte, error) {
 	blocks, err := bl.read()
 	if err != nil {
 		return nil, fmt.Errorf("%s: tensor %q: %v", bl.File, bl.Name, err)
@@ -174,11 +170,13 @@ func decodeMXFP4Pair(bl, sc *entry) ([]float32, error) {
 	if len(blocks) != 16*len(scales) {
 		return nil, fmt.Errorf("%s: tensor %q holds %d bytes for %d scales", bl.File, bl.Name, len(blocks), len(scales))
 	}
-	out := make([]float32, 32*len(scales))
+	out := make([]byte, 17*len(scales))
 	for g, e := range scales {
-		for j, b := range blocks[16*g : 16*g+16] {
-			out[32*g+2*j] = float32(math.Ldexp(fp4Values[b&0xF], int(e)-127))
-			out[32*g+2*j+1] = float32(math.Ldexp(fp4Values[b>>4], int(e)-127))
+		in, o := blocks[16*g:16*g+16], out[17*g:17*g+17]
+		code := func(v int) byte { return in[v/2] >> (4 * (v % 2)) & 0xF }
+		o[0] = e
+		for j := range 16 {
+			o[1+j] = code(j) | code(j+16)<<4
 		}
 	}
 	return out, nil
@@ -508,16 +506,6 @@ func (s *Source) load(name string, want ref.TensorType) (*tensor.Tensor, error) 
 	}
 	mismatch := func() error {
 		return fmt.Errorf("weight %q is %s in %s, expected %v", name, e.Info.typeString(), e.File, want)
-	}
-	if e.floats != nil {
-		if e.DType != want.DType || !slices.Equal(want.Shape, e.Shape) {
-			return nil, mismatch()
-		}
-		v, err := e.floats()
-		if err != nil {
-			return nil, fmt.Errorf("%s: tensor %q: %v", e.File, name, err)
-		}
-		return tensor.FromFloat32(e.DType, e.Shape, v)
 	}
 	raw, err := e.read()
 	if err != nil {

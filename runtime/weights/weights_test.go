@@ -363,9 +363,10 @@ func TestGGUFBlockTypes(t *testing.T) {
 }
 
 // TestMXFP4Pair: a safetensors pair NAME_blocks, NAME_scales is one
-// bf16 tensor NAME, decoded (value 2j of a group the low nibble of byte
-// j, 2j + 1 the high one, × 2^(scale − 127)); a pair of the wrong shapes,
-// or beside a tensor NAME, is an error naming them.
+// tensor NAME in gguf.MXFP4 blocks, whose values (read as f32) are the
+// pair's (value 2j of a group the low nibble of byte j, 2j + 1 the high
+// one, × 2^(scale − 127)); a pair of the wrong shapes, or beside a
+// tensor NAME, is an error naming them.
 func TestMXFP4Pair(t *testing.T) {
 	u8 := func(shape []int, b ...byte) *tensor.Tensor {
 		x, err := tensor.FromBytes(shape, b)
@@ -384,10 +385,16 @@ func TestMXFP4Pair(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if i, _ := s.Info("w"); i.Type != "MXFP4" || i.DType != tensor.BF16 || !slices.Equal(i.Shape, []int{1, 32}) || !slices.Equal(s.Names(), []string{"w"}) {
+	if i, _ := s.Info("w"); i.Type != "MXFP4" || i.Quant != gguf.MXFP4 || !slices.Equal(i.Shape, []int{1, 32}) || !slices.Equal(s.Names(), []string{"w"}) {
 		t.Fatalf("info %+v, names %v", i, s.Names())
 	}
-	w, err := s.Weight(spec("w", tensor.BF16, 1, 32))
+	// The GGUF block: the scale, then byte 1 + j the codes of values j
+	// and j + 16 (values 0-3 from bytes 0 and 1, 30 and 31 from byte 15).
+	raw, err := s.Weight(spec("w", tensor.UI8, 17))
+	if b := raw.Bytes(); err != nil || b[0] != 128 || b[1] != 0x01 || b[2] != 0x02 || b[3] != 0x08 || b[4] != 0x0F || b[15] != 0xC0 || b[16] != 0x70 {
+		t.Errorf("the GGUF block: %v %v", raw, err)
+	}
+	w, err := s.Weight(spec("w", tensor.F32, 1, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +419,8 @@ func TestMXFP4Pair(t *testing.T) {
 	}
 }
 
-// TestMXFP4Transformers: an MXFP4 pair decodes to what transformers'
+// TestMXFP4Transformers: an MXFP4 pair, laid out as gguf.MXFP4 blocks
+// and read as f32, decodes to what transformers'
 // convert_moe_packed_tensors gives for it (run 43a, on the device:
 // testdata/mxfp4_hf.*, blocks [2, 4, 2, 16] and scales [2, 4, 2] drawn
 // there, its float32 values [2, 64, 4], which it transposes to the
@@ -435,7 +443,7 @@ func TestMXFP4Transformers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	w, err := src.Weight(spec("e", tensor.BF16, 2, 4, 64))
+	w, err := src.Weight(spec("e", tensor.F32, 2, 4, 64))
 	if err != nil {
 		t.Fatal(err)
 	}
