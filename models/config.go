@@ -110,7 +110,7 @@ func (c *Common) resolve(e *sizeError) bool {
 	}
 	if c.Quant != "" {
 		if _, _, ok := c.Quant.Block(); !ok {
-			e.add("quant %q must be one of q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1", c.Quant)
+			e.add("quant %q must be one of q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs, mxfp4", c.Quant)
 		} else if c.DType != "f32" {
 			e.add("quant %s and dtype %s are exclusive: quantised projections take f32 activations (set quant to none or dtype to f32)", c.Quant, c.DType)
 		}

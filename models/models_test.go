@@ -373,7 +373,7 @@ func TestConfigErrors(t *testing.T) {
 			"qwen35: quant q4_k needs every quantised projection's input size to be a multiple of 256, but hidden = 64, ffn = 192, heads·head-dim = 64, gdn-heads·gdn-head-dim = 64"},
 		{"q4_0 ffn", qwen35With(func(c *Qwen35Config) { c.Quant, c.FFN = graph.Q4_0, 100 }),
 			"multiple of 32, but ffn = 100"},
-		{"quant name", qwen35With(func(c *Qwen35Config) { c.Quant = "q8_1" }), `quant "q8_1" must be one of q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1`},
+		{"quant name", qwen35With(func(c *Qwen35Config) { c.Quant = "q8_1" }), `quant "q8_1" must be one of q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs, mxfp4`},
 		{"dtype", zonosWith(func(c *ZonosConfig) { c.DType = "f64" }), `zonos: dtype "f64" must be f32, f16 or bf16`},
 		{"quant and dtype", zonosWith(func(c *ZonosConfig) { c.Quant = graph.Q8_0 }),
 			"zonos: quant q8_0 and dtype f16 are exclusive"},

@@ -12,7 +12,7 @@ import (
 
 // TestKQuantGGUF: a GGUF whose matrices (dense and expert stacks) are
 // in one of the block formats with kernels (q4_k, q5_k, q6_k, and the
-// unit formats q2_k, q3_k, q4_1, q5_0, q5_1) imports with one graph.dequant_matmul of that format
+// unit formats q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs, mxfp4) imports with one graph.dequant_matmul of that format
 // per matrix read, and decodes to the logits of the same model stored as
 // F32 tensors of the values its blocks decode to (the interpreter's
 // dequant_matmul is its matmul of the decoded weights, so within 1e-5).
@@ -21,7 +21,7 @@ func TestKQuantGGUF(t *testing.T) {
 		"llama": ggufgen.LlamaStored, "qwen3next": ggufgen.Qwen3NextStored,
 	}
 	for name, build := range builds {
-		for _, f := range []gguf.Format{gguf.Q4_K, gguf.Q5_K, gguf.Q6_K, gguf.Q2_K, gguf.Q3_K, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1} {
+		for _, f := range []gguf.Format{gguf.Q4_K, gguf.Q5_K, gguf.Q6_K, gguf.Q2_K, gguf.Q3_K, gguf.Q4_1, gguf.Q5_0, gguf.Q5_1, gguf.IQ4_NL, gguf.IQ4_XS, gguf.MXFP4} {
 			t.Run(name+"_"+f.String(), func(t *testing.T) {
 				dir := t.TempDir()
 				imp := func(decoded bool) (*Model, *ggufgen.Model) {

@@ -86,7 +86,7 @@ func (f quantFlag) Set(s string) error {
 	}
 	q := graph.QuantFormat(s)
 	if _, _, ok := q.Block(); !ok {
-		return errors.New("want none, q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0 or q5_1")
+		return errors.New("want none, q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs or mxfp4")
 	}
 	*f.q = q
 	return nil

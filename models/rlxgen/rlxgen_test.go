@@ -32,7 +32,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"qwen35", "--layers", "x"}, `rlx-gen: qwen35: invalid value "x" for flag -layers`},
 		{[]string{"qwen35", "extra"}, `rlx-gen: qwen35: unexpected argument "extra"`},
 		{[]string{"qwen35", "--heads", "5", "--kv-heads", "1"}, "rlx-gen: qwen35: heads = 5 does not divide hidden = 64 (set head-dim to choose the head size)\n"},
-		{[]string{"qwen35", "--quant", "q8_1"}, `rlx-gen: qwen35: invalid value "q8_1" for flag -quant: want none, q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0 or q5_1`},
+		{[]string{"qwen35", "--quant", "q8_1"}, `rlx-gen: qwen35: invalid value "q8_1" for flag -quant: want none, q4_0, q8_0, q4_k, q5_k, q6_k, q6_k_c16, q2_k, q3_k, q4_1, q5_0, q5_1, iq4_nl, iq4_xs or mxfp4`},
 		{[]string{"zonos", "--batch", "3", "--fourier-dim", "7"}, "rlx-gen: zonos: batch = 3 must be 1, or 2 for classifier-free guidance; fourier-dim = 7 must be even\n"},
 		{[]string{"kimi", "--vocab", "5"}, "rlx-gen: kimi: flag provided but not defined: -vocab"},
 		{[]string{"kimi", "--weights", "/nonexistent/dir/w.safetensors"}, "rlx-gen: open /nonexistent/dir/w.safetensors"},
