@@ -57,7 +57,9 @@ func ScaleOffsets(f Format, n, k int) iter.Seq[int] {
 // returns how many it changed. Block bytes drawn at random hold such
 // scales (1 in 32 of them); a weight with one has no finite product, and
 // how a kernel's non-finite result comes out (NaN or ±Inf) depends on
-// where it factors the scale out (docs/dialects/graph.md).
+// where it factors the scale out (docs/dialects/graph.md). mxfp4's
+// scales, E8M0 bytes, are all finite, but from 2^64 up a sum of
+// products can overflow: those get bit 6 cleared (2^0 to 2^63).
 func FiniteScales(f Format, data []byte, n, k int) (int, error) {
 	if err := CheckBytes(f, data, n, k); err != nil {
 		return 0, err
@@ -67,6 +69,16 @@ func FiniteScales(f Format, data []byte, n, k int) (int, error) {
 		if hi := data[o+1]; hi&0x7C == 0x7C {
 			data[o+1] = hi &^ 0x40
 			changed++
+		}
+	}
+	if f == MXFP4 {
+		// Its E8M0 exponents: one of 2^64 or more (a byte of 192 up)
+		// gets bit 6 cleared, so that no product of a block overflows.
+		for o := 0; o < len(data); o += f.BlockBytes() {
+			if data[o] >= 192 {
+				data[o] &^= 0x40
+				changed++
+			}
 		}
 	}
 	return changed, nil

@@ -247,7 +247,8 @@ func quantBlocks(e Elem) (bytes int, scales []int) {
 // in [-1, 1) (rounded to nearest even for f16 and bf16), integers in
 // [0, 1024) (valid gather indices for the tables the suites use), booleans
 // 0 or 1, bytes anything; GGUF blocks are random bytes with every f16
-// scale set to uniform/64, finite.
+// scale set to uniform/64, finite (mxfp4's E8M0 exponent byte to 122 to
+// 125: 2^-6 to 2^-3).
 func Fill(e Elem, size int64, seed uint32) []byte {
 	out := make([]byte, size)
 	le := binary.LittleEndian
@@ -298,6 +299,11 @@ func Fill(e Elem, size int64, seed uint32) []byte {
 		for b := int64(0); bs > 0 && (b+1)*int64(bs) <= size; b++ {
 			for k, off := range scales {
 				scale(b*int64(bs)+int64(off), b, k)
+			}
+			if e == MXFP4 {
+				// Its E8M0 exponent: 2^-6 to 2^-3, so that no sum of
+				// products overflows.
+				out[b*int64(bs)] = byte(122 + hash(uint64(b)*2, seed^0x51ca1e)%4)
 			}
 		}
 	}

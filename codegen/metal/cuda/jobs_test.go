@@ -6,6 +6,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -42,6 +43,12 @@ func TestFill(t *testing.T) {
 					t.Fatalf("format %d block %d: scale %v is not a finite value of at most 1/64", e, b, d)
 				}
 			}
+		}
+	}
+	// mxfp4: each block's E8M0 exponent 122 to 125 (2^-6 to 2^-3).
+	for b, blk := range slices.Collect(slices.Chunk(Fill(MXFP4, 17*50, 11), 17)) {
+		if blk[0] < 122 || blk[0] > 125 {
+			t.Fatalf("mxfp4 block %d: exponent byte %d", b, blk[0])
 		}
 	}
 	// q6_k_c16: its d array, the last 2/210 of the bytes, holds the scales.

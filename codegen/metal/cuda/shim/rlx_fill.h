@@ -122,6 +122,9 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
     case kIQ4_XS:
       bs = 136, s0 = 0, ns = 1;
       break;
+    case kMXFP4:
+      bs = 17, ns = 0;
+      break;
   }
   const unsigned long long whole = bs ? size / bs * bs : 0;
   for (unsigned long long i = t; i < size; i += stride) {
@@ -136,6 +139,8 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
           v = (unsigned char)(off == at ? h : h >> 8);
         }
       }
+      // mxfp4's E8M0 exponent byte: 122 to 125 (2^-6 to 2^-3).
+      if (elem == kMXFP4 && off == 0) v = (unsigned char)(122u + rlx_hash(b * 2, seed ^ 0x51ca1eu) % 4u);
     }
     p[i] = v;
   }
