@@ -3,6 +3,7 @@ package gguf
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -111,6 +112,35 @@ func TestQ5KHighBits(t *testing.T) {
 			if v != want {
 				t.Fatalf("bit %d: value %d = %g, want %g", bit, i, v, want)
 			}
+		}
+	}
+}
+
+// TestDecodableFormats: the block types Decode reads are those with a
+// Format, and for each Decode and Dequantize agree on the same bytes.
+func TestDecodableFormats(t *testing.T) {
+	for typ := range TensorType(40) {
+		f, hasFormat := typ.Format()
+		if typ.Decodable() != hasFormat {
+			t.Errorf("%v: decodable %v, format %v", typ, typ.Decodable(), hasFormat)
+		}
+		if !hasFormat {
+			continue
+		}
+		if TypeOf(f) != typ {
+			t.Errorf("%v: TypeOf(%v) = %v", typ, f, TypeOf(f))
+		}
+		data := make([]byte, f.BlockBytes()*256/f.BlockSize())
+		for i := range data {
+			data[i] = byte(i*37 + 5)
+		}
+		if _, err := FiniteScales(f, data, 1, 256); err != nil {
+			t.Fatal(err)
+		}
+		a, err1 := Decode(typ, data, 1, 256)
+		b, err2 := Dequantize(f, data, 1, 256)
+		if err1 != nil || err2 != nil || !slices.Equal(a, b) {
+			t.Errorf("%v: Decode and Dequantize differ (%v, %v)", typ, err1, err2)
 		}
 	}
 }

@@ -16,8 +16,8 @@ var blockDecoders = map[TensorType]func(dst []float32, b []byte){
 }
 
 // Decodable reports whether rlx decodes the block type t (Decode): the
-// formats graph.dequant_matmul reads and those it reads only as
-// decoded values.
+// block types with a Format, which graph.dequant_matmul reads
+// (TestDecodableFormats keeps the two lists equal).
 func (t TensorType) Decodable() bool {
 	_, ok := blockDecoders[t]
 	return ok
