@@ -6,7 +6,10 @@
 # tool's 64 MiB). Since stop 62 the tree alone is 67 MB (the importer's
 # fixtures 32 MB, bench/gpu/results 26 MB): move bench/gpu/results out
 # for every call (`mv bench/gpu/results /tmp/r`, back after; runs 43a
-# and 43b did), which leaves about 41 MB for the tree.
+# and 43b did), which leaves about 41 MB for the tree. For b, whose
+# H.tgz is 29 MB since stop 63, move models/importer/testdata/hf out too
+# (12.5 MB of tree left; run 44a did, with results/run44a/go.sh, which
+# is b with its budget as an argument).
 #
 #   FULL=1 bash bench/gpu/variant.sh H && (cd .devcarry && tar -czf H.tgz H && rm -rf H)
 #
