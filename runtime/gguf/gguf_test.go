@@ -260,6 +260,7 @@ func TestQuantizeRefusesWhatBlocksCannotHold(t *testing.T) {
 		{IQ4_NL, 6e5, ""},
 		{IQ4_XS, 6e5, ""},
 		{MXFP4, 5e5, ""}, // E2M1 levels 8 and 12 (doubled) lie 40% apart
+		{MXFP4, 3e38, "block 0 (weights #0 to #31) reaches 3e+38"}, // its nearest code, 8·2^125, overflows
 		{Q6_K, 6e5, ""},
 	} {
 		w[7] = tc.v

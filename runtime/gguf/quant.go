@@ -179,17 +179,7 @@ func quantQ5_K(dst []byte, x []float32) bool {
 // scales and minimums of scaleMinK4) into hd and gives each weight l of
 // sub-block j its level q in [0, top] through put.
 func quantK(hd []byte, x []float32, top int, put func(j, l int, q uint8)) bool {
-	var scales, mins [8]float32
-	var maxScale, maxMin float32
-	for j := range 8 {
-		sub := x[32*j : 32*j+32]
-		lo, hi := float32(0), sub[0]
-		for _, v := range sub {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		scales[j], mins[j] = (hi-lo)/float32(top), -lo
-		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
-	}
+	scales, mins, maxScale, maxMin := affineRanges(x, 32, top)
 	d := putF16(hd, maxScale/63)
 	dmin := putF16(hd[2:], maxMin/63)
 	var ls, lm [8]uint8
@@ -213,18 +203,43 @@ func quantK(hd []byte, x []float32, top int, put func(j, l int, q uint8)) bool {
 	return finite(d, dmin)
 }
 
+// signedScales gives each group of size weights of x the scale
+// signedAbsMax/div, and the scale of largest magnitude (the first on
+// ties): the symmetric k-quants' first step (q6_k, q3_k, iq4_xs).
+func signedScales(x []float32, size int, div float32) (scales []float32, largest float32) {
+	scales = make([]float32, len(x)/size)
+	for j := range scales {
+		scales[j] = signedAbsMax(x[size*j:size*(j+1)]) / div
+		if abs32(scales[j]) > abs32(largest) {
+			largest = scales[j]
+		}
+	}
+	return scales, largest
+}
+
+// affineRanges gives each group of size weights of x the affine range
+// [min(0, lo), hi] in top+1 levels: scale (hi−lo)/top and min −lo, and
+// the largest of each (the asymmetric k-quants' first step: q4_k, q5_k,
+// q2_k).
+func affineRanges(x []float32, size, top int) (scales, mins []float32, maxScale, maxMin float32) {
+	scales, mins = make([]float32, len(x)/size), make([]float32, len(x)/size)
+	for j := range scales {
+		sub := x[size*j : size*(j+1)]
+		lo, hi := float32(0), sub[0]
+		for _, v := range sub {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		scales[j], mins[j] = (hi-lo)/float32(top), -lo
+		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
+	}
+	return scales, mins, maxScale, maxMin
+}
+
 // quantQ6_K gives each sub-block of 16 the scale max/−32 (max being the
 // element of largest magnitude), quantises those scales to int8 against
 // d = (scale of largest magnitude)/−128, then the weights to [−32, 31].
 func quantQ6_K(dst []byte, x []float32) bool {
-	var scales [16]float32
-	var maxScale float32
-	for i := range 16 {
-		scales[i] = signedAbsMax(x[16*i:16*i+16]) / -32
-		if abs32(scales[i]) > abs32(maxScale) {
-			maxScale = scales[i]
-		}
-	}
+	scales, maxScale := signedScales(x, 16, -32)
 	d := putF16(dst[208:], maxScale/-128)
 	var sc [16]int8
 	for i := range 16 {
@@ -306,16 +321,7 @@ func q2kPlace(i int) (group, byteAt, shift int) {
 // the block's d = max scale/15 and dmin = max min/15.
 func quantQ2_K(dst []byte, x []float32) bool {
 	clear(dst[:80])
-	var scales, mins [16]float32
-	var maxScale, maxMin float32
-	for j := range 16 {
-		lo, hi := float32(0), x[16*j]
-		for _, v := range x[16*j : 16*j+16] {
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		scales[j], mins[j] = (hi-lo)/3, -lo
-		maxScale, maxMin = max(maxScale, scales[j]), max(maxMin, mins[j])
-	}
+	scales, mins, maxScale, maxMin := affineRanges(x, 16, 3)
 	d := putF16(dst[80:], maxScale/15)
 	dmin := putF16(dst[82:], maxMin/15)
 	var ds, ms [16]float32
@@ -339,14 +345,7 @@ func quantQ2_K(dst []byte, x []float32) bool {
 // for q ≥ 0).
 func quantQ3_K(dst []byte, x []float32) bool {
 	clear(dst[:108])
-	var scales [16]float32
-	var maxScale float32
-	for j := range 16 {
-		scales[j] = signedAbsMax(x[16*j:16*j+16]) / -4
-		if abs32(scales[j]) > abs32(maxScale) {
-			maxScale = scales[j]
-		}
-	}
+	scales, maxScale := signedScales(x, 16, -4)
 	d := putF16(dst[108:], maxScale/-32)
 	var sc [16]int
 	for j := range 16 {
@@ -399,14 +398,7 @@ func quantIQ4NL(dst []byte, x []float32) bool {
 // magnitude)/−32; the weights as iq4_nl's.
 func quantIQ4XS(dst []byte, x []float32) bool {
 	clear(dst[2:8])
-	var scales [8]float32
-	var maxScale float32
-	for j := range 8 {
-		scales[j] = signedAbsMax(x[32*j:32*j+32]) / -127
-		if abs32(scales[j]) > abs32(maxScale) {
-			maxScale = scales[j]
-		}
-	}
+	scales, maxScale := signedScales(x, 32, -127)
 	d := putF16(dst, maxScale/-32)
 	var sh uint16
 	for j := range 8 {
