@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -53,41 +55,20 @@ const (
 	LastElem = MXFP4
 )
 
+// quantElems names the GGUF formats of the codes from Q4_0 on, in order
+// (graph.dequant_matmul's spelling, runtime/gguf's ParseFormat).
+var quantElems = [...]string{"q4_0", "q8_0", "q4_k", "q6_k", "q6_k_c16", "q5_k", "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4"}
+
 // ElemOf returns the element code of a manifest tensor type
 // ("tensor<4x8xf16>"); quant names the GGUF format of a packed ui8 weight
 // ("" for none).
 func ElemOf(typ, quant string) (Elem, error) {
-	switch quant {
-	case "q4_0":
-		return Q4_0, nil
-	case "q8_0":
-		return Q8_0, nil
-	case "q4_k":
-		return Q4_K, nil
-	case "q6_k":
-		return Q6_K, nil
-	case "q6_k_c16":
-		return Q6_KC16, nil
-	case "q5_k":
-		return Q5_K, nil
-	case "q2_k":
-		return Q2_K, nil
-	case "q3_k":
-		return Q3_K, nil
-	case "q4_1":
-		return Q4_1, nil
-	case "q5_0":
-		return Q5_0, nil
-	case "q5_1":
-		return Q5_1, nil
-	case "iq4_nl":
-		return IQ4_NL, nil
-	case "iq4_xs":
-		return IQ4_XS, nil
-	case "mxfp4":
-		return MXFP4, nil
-	case "":
-	default:
+	if quant != "" {
+		for e, name := range quantElems {
+			if name == quant {
+				return Q4_0 + Elem(e), nil
+			}
+		}
 		return 0, fmt.Errorf("no element code for format %q", quant)
 	}
 	i := strings.LastIndexAny(typ, "x<")
@@ -207,38 +188,18 @@ func hash(i uint64, seed uint32) uint32 {
 // uniform is hash's value as a float in [-1, 1).
 func uniform(h uint32) float32 { return float32(h>>8)*(2.0/16777216.0) - 1 }
 
-// quantBlocks gives a GGUF format's block size and the offsets of its f16
-// scales (d, and dmin or m for the formats with one) in a block.
+// quantBlocks gives a row-major GGUF format's block size and the offsets
+// of its f16 scales in a block (gguf.ScaleOffsets of one block: d, and
+// dmin or m where the format has one); 0 for other codes.
 func quantBlocks(e Elem) (bytes int, scales []int) {
-	switch e {
-	case Q4_0:
-		return 18, []int{0}
-	case Q8_0:
-		return 34, []int{0}
-	case Q4_K:
-		return 144, []int{0, 2}
-	case Q5_K:
-		return 176, []int{0, 2}
-	case Q2_K:
-		return 84, []int{80, 82}
-	case Q3_K:
-		return 110, []int{108}
-	case Q4_1:
-		return 20, []int{0, 2}
-	case Q5_0:
-		return 22, []int{0}
-	case Q5_1:
-		return 24, []int{0, 2}
-	case IQ4_NL:
-		return 18, []int{0}
-	case IQ4_XS:
-		return 136, []int{0}
-	case MXFP4:
-		return 17, nil // its scale an E8M0 byte, any value finite
-	case Q6_K:
-		return 210, []int{208}
+	if e < Q4_0 || e > LastElem {
+		return 0, nil
 	}
-	return 0, nil
+	f, err := gguf.ParseFormat(quantElems[e-Q4_0])
+	if err != nil || !f.RowMajor() {
+		return 0, nil
+	}
+	return f.BlockBytes(), slices.Collect(gguf.ScaleOffsets(f, 1, f.BlockSize()))
 }
 
 // Fill returns the bytes a Random buffer starts with; the runtime's

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -187,4 +188,23 @@ func firstDiff(a, b []byte) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// TestQuantElems: every code from Q4_0 to LastElem names a GGUF format
+// runtime/gguf knows, and ElemOf maps the name back to the code.
+func TestQuantElems(t *testing.T) {
+	if n := int(LastElem-Q4_0) + 1; len(quantElems) != n {
+		t.Fatalf("%d format names for %d codes", len(quantElems), n)
+	}
+	for i, name := range quantElems {
+		if _, err := gguf.ParseFormat(name); err != nil {
+			t.Error(err)
+		}
+		if e, err := ElemOf("tensor<8xui8>", name); err != nil || e != Q4_0+Elem(i) {
+			t.Errorf("ElemOf(%q) = %d, %v; want %d", name, e, err, Q4_0+Elem(i))
+		}
+	}
+	if _, err := ElemOf("tensor<8xui8>", "q8_1"); err == nil {
+		t.Error("ElemOf(q8_1) succeeded")
+	}
 }

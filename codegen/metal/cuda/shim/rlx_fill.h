@@ -84,47 +84,18 @@ __global__ void rlx_fill_random(unsigned char *p, unsigned long long size, int e
   }
   // Bytes, and GGUF blocks whose scale fields (the f16 d, and dmin or m
   // where the format has one) are set apart.
-  unsigned bs = 0, s0 = 0, s1 = 0, ns = 0;
-  switch (elem) {
-    case kQ4_0:
-      bs = 18, s0 = 0, ns = 1;
-      break;
-    case kQ8_0:
-      bs = 34, s0 = 0, ns = 1;
-      break;
-    case kQ4_K:
-      bs = 144, s0 = 0, s1 = 2, ns = 2;
-      break;
-    case kQ6_K:
-      bs = 210, s0 = 208, ns = 1;
-      break;
-    case kQ5_K:
-      bs = 176, s0 = 0, s1 = 2, ns = 2;
-      break;
-    case kQ2_K:
-      bs = 84, s0 = 80, s1 = 82, ns = 2;
-      break;
-    case kQ3_K:
-      bs = 110, s0 = 108, ns = 1;
-      break;
-    case kQ4_1:
-      bs = 20, s0 = 0, s1 = 2, ns = 2;
-      break;
-    case kQ5_0:
-      bs = 22, s0 = 0, ns = 1;
-      break;
-    case kQ5_1:
-      bs = 24, s0 = 0, s1 = 2, ns = 2;
-      break;
-    case kIQ4_NL:
-      bs = 18, s0 = 0, ns = 1;
-      break;
-    case kIQ4_XS:
-      bs = 136, s0 = 0, ns = 1;
-      break;
-    case kMXFP4:
-      bs = 17, ns = 0;
-      break;
+  // Per code from kQ4_0 on: the block's bytes, how many scales, and
+  // their offsets (cuda.quantBlocks, from runtime/gguf; q6_k_c16 is
+  // above, mxfp4's scale an E8M0 byte, below).
+  const unsigned blocks[][4] = {
+      {18, 1, 0, 0},   {34, 1, 0, 0},  {144, 2, 0, 2}, {210, 1, 208, 0}, {0, 0, 0, 0},
+      {176, 2, 0, 2},  {84, 2, 80, 82}, {110, 1, 108, 0}, {20, 2, 0, 2},  {22, 1, 0, 0},
+      {24, 2, 0, 2},   {18, 1, 0, 0},  {136, 1, 0, 0}, {17, 0, 0, 0},
+  };
+  unsigned bs = 0, ns = 0, s0 = 0, s1 = 0;
+  if (elem >= kQ4_0 && elem <= kMXFP4) {
+    const unsigned *q = blocks[elem - kQ4_0];
+    bs = q[0], ns = q[1], s0 = q[2], s1 = q[3];
   }
   const unsigned long long whole = bs ? size / bs * bs : 0;
   for (unsigned long long i = t; i < size; i += stride) {
