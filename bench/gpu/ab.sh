@@ -46,10 +46,10 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     stages=bench
     [ "$round" = 1 ] && stages=bench,sass
     OUT=$res/$v$round bash "$root/$v/run.sh" full --budget 150 --only $stages >"$res/$v$round.log" 2>&1
-    grep -h "^| dequant_gemv_q\|^| gemv_f16\|^| attention_decode\|^| moe_\|^| dense_\|^| topk_router\|^| rms_norm" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
+    grep -h "^| dequant_gemv_\|^| gemv_f16\|^| attention_decode\|^| moe_\|^| dense_\|^| topk_router\|^| rms_norm" "$res/$v$round/report.md" | awk -F'|' '{printf "%s %s %s\n", $2, $6, $8}' | grep "${SHOW:-q8_0}" | tee -a "$final/ab.txt"
     if [ "$round" = 1 ]; then
       # The static instruction counts (report.py's SASS table), once a variant.
-      grep -h "^| dequant_gemv_q[0-9]_[0-9a-z]_[0-9][0-9]* | [0-9][0-9]* | " "$res/$v$round/report.md" | awk -F'|' '{printf " sass %s %s\n", $2, $3}' | tee -a "$final/ab.txt"
+      grep -h "^| dequant_gemv_[a-z0-9_]*_[0-9][0-9]* | [0-9][0-9]* | " "$res/$v$round/report.md" | awk -F'|' '{printf " sass %s %s\n", $2, $3}' | tee -a "$final/ab.txt"
     fi
     if [ "$round" = 1 ] && [ -n "${NCU:-}" ] && echo " $NCU " | grep -q " $v "; then
       # run.sh leaves its built variant in /tmp/rlx-gpu.

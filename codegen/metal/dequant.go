@@ -198,38 +198,51 @@ static inline void rlx_dq32_q6_k(device const uchar *row, uint u, thread float *
     w[2u * i + 1u] = dsc * (float)q1;
   }
 }
-// The unit formats (dequantGEMVUnits): byte loads, the values as
-// runtime/gguf's decoders compute them.
+// The unit formats (dequantGEMVUnits and the GEMM): the values as
+// runtime/gguf's decoders compute them, the bytes read in the widest
+// words the blocks' alignment allows (q4_1's 20 and q5_1's 24 bytes 4-byte
+// words, q5_0's 22 and iq4_nl's 18 2-byte ones, iq4_xs's quants 4-byte
+// words, mxfp4's 17 single bytes).
 static inline void rlx_dq32_q4_1(device const uchar *row, uint u, thread float *w) {
-  device const uchar *blk = row + u * 20u;
-  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
-  const float m = rlx_half_bits(((device const ushort *)blk)[1]);
-  for (uint j = 0; j < 16u; j++) {
-    const uint q = blk[4u + j];
-    w[j] = (float)(q & 15u) * d + m;
-    w[j + 16u] = (float)(q >> 4) * d + m;
+  device const uint *p = (device const uint *)(row + u * 20u);
+  const float d = rlx_half_bits((ushort)(p[0] & 0xFFFFu));
+  const float m = rlx_half_bits((ushort)(p[0] >> 16));
+  for (uint i = 0; i < 4u; i++) {
+    const uint v = p[1u + i];
+    for (uint b = 0; b < 4u; b++) {
+      const uint q = (v >> (8u * b)) & 255u;
+      w[4u * i + b] = (float)(q & 15u) * d + m;
+      w[4u * i + b + 16u] = (float)(q >> 4) * d + m;
+    }
   }
 }
 static inline void rlx_dq32_q5_0(device const uchar *row, uint u, thread float *w) {
-  device const uchar *blk = row + u * 22u;
-  device const ushort *h = (device const ushort *)blk;
+  device const ushort *h = (device const ushort *)(row + u * 22u);
   const float d = rlx_half_bits(h[0]);
   const uint qh = (uint)h[1] | ((uint)h[2] << 16);
-  for (uint j = 0; j < 16u; j++) {
-    const uint q = blk[6u + j];
-    w[j] = (float)((int)((q & 15u) | (((qh >> j) & 1u) << 4)) - 16) * d;
-    w[j + 16u] = (float)((int)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) - 16) * d;
+  for (uint i = 0; i < 8u; i++) {
+    const uint v = h[3u + i];
+    for (uint b = 0; b < 2u; b++) {
+      const uint j = 2u * i + b;
+      const uint q = (v >> (8u * b)) & 255u;
+      w[j] = (float)((int)((q & 15u) | (((qh >> j) & 1u) << 4)) - 16) * d;
+      w[j + 16u] = (float)((int)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) - 16) * d;
+    }
   }
 }
 static inline void rlx_dq32_q5_1(device const uchar *row, uint u, thread float *w) {
-  device const uchar *blk = row + u * 24u;
-  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
-  const float m = rlx_half_bits(((device const ushort *)blk)[1]);
-  const uint qh = ((device const uint *)blk)[1];
-  for (uint j = 0; j < 16u; j++) {
-    const uint q = blk[8u + j];
-    w[j] = (float)((q & 15u) | (((qh >> j) & 1u) << 4)) * d + m;
-    w[j + 16u] = (float)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) * d + m;
+  device const uint *p = (device const uint *)(row + u * 24u);
+  const float d = rlx_half_bits((ushort)(p[0] & 0xFFFFu));
+  const float m = rlx_half_bits((ushort)(p[0] >> 16));
+  const uint qh = p[1];
+  for (uint i = 0; i < 4u; i++) {
+    const uint v = p[2u + i];
+    for (uint b = 0; b < 4u; b++) {
+      const uint j = 4u * i + b;
+      const uint q = (v >> (8u * b)) & 255u;
+      w[j] = (float)((q & 15u) | (((qh >> j) & 1u) << 4)) * d + m;
+      w[j + 16u] = (float)((q >> 4) | (((qh >> (j + 16u)) & 1u) << 4)) * d + m;
+    }
   }
 }
 // q2_k and q3_k: unit j of a block is values 32j..32j+31, two groups of
@@ -269,6 +282,58 @@ static inline void rlx_dq32_q3_k(device const uchar *row, uint u, thread float *
     }
   }
 }
+// rlx_gv_q2_k, rlx_gv_q3_k: the GEMV's slice u of a row (block u / 8,
+// t = u % 8): the 32 weights 128h + 32s + 4t + i of the block (h < 2,
+// s < 4, i < 4) into w[4(4h + s) + i]. A slice reads its block's quant
+// bytes once (the 4 at 4t of each 32-byte run of qs, and q3_k's 4 of
+// hmask) where a unit of 32 consecutive weights reads 32 bytes of qs
+// for 2 bits of each (and q3_k 32 of hmask for 1); its x is eight runs
+// of four (dequantGEMVUnits). Values as rlx_dq32_q2_k's and
+// rlx_dq32_q3_k's: the same products of the same floats.
+static inline void rlx_gv_q2_k(device const uchar *row, uint u, thread float *w) {
+  device const uint *p = (device const uint *)(row + (u / 8u) * 84u);
+  const uint t = u % 8u;
+  const uint c = 8u * (t / 4u);
+  const float d = rlx_half_bits((ushort)(p[20] & 0xFFFFu));
+  const float dmin = rlx_half_bits((ushort)(p[20] >> 16));
+  for (uint h = 0; h < 2u; h++) {
+    const uint q = p[4u + 8u * h + t];
+    for (uint s = 0; s < 4u; s++) {
+      const uint sc = (p[2u * h + s / 2u] >> (16u * (s % 2u) + c)) & 255u;
+      const float dl = d * (float)(sc & 15u);
+      const float ml = dmin * (float)(sc >> 4);
+      for (uint i = 0; i < 4u; i++) {
+        w[4u * (4u * h + s) + i] = dl * (float)((q >> (8u * i + 2u * s)) & 3u) - ml;
+      }
+    }
+  }
+}
+static inline void rlx_gv_q3_k(device const uchar *row, uint u, thread float *w) {
+  device const ushort *p = (device const ushort *)(row + (u / 8u) * 110u);
+  const uint t = u % 8u;
+  const uint c = 8u * (t / 4u);
+  const float d = rlx_half_bits(p[54]);
+  const uint hm = (uint)p[2u * t] | ((uint)p[2u * t + 1u] << 16);
+  // The scales' low nibbles (bytes 96-103) and high bits (104-107).
+  const uint s0 = (uint)p[48] | ((uint)p[49] << 16);
+  const uint s1 = (uint)p[50] | ((uint)p[51] << 16);
+  const uint s2 = (uint)p[52] | ((uint)p[53] << 16);
+  for (uint h = 0; h < 2u; h++) {
+    const uint q = (uint)p[16u + 16u * h + 2u * t] | ((uint)p[17u + 16u * h + 2u * t] << 16);
+    for (uint s = 0; s < 4u; s++) {
+      // Scale 8h + 2s + t / 4: its low nibble in byte 2s + t / 4 of
+      // 96-103 (at 4h), its high bits in byte (2s + t / 4) % 4 of
+      // 104-107 (at 2(2h + s / 2)).
+      const uint lo = ((s < 2u ? s0 : s1) >> (16u * (s % 2u) + c + 4u * h)) & 15u;
+      const uint hi = (s2 >> (16u * (s % 2u) + c + 2u * (2u * h + s / 2u))) & 3u;
+      const float dl = d * (float)((int)(lo | (hi << 4)) - 32);
+      for (uint i = 0; i < 4u; i++) {
+        const int v = (int)((q >> (8u * i + 2u * s)) & 3u) - (((hm >> (8u * i + 4u * h + s)) & 1u) != 0u ? 0 : 4);
+        w[4u * (4u * h + s) + i] = dl * (float)v;
+      }
+    }
+  }
+}
 // rlx_lut8: entry n (< 16) of a table of 16 signed bytes packed into two
 // 64-bit words (entries 0-7 in lo, low byte first): iq4's levels and
 // mxfp4's doubled E2M1 codes, without an array in memory.
@@ -277,12 +342,15 @@ static inline float rlx_lut8(ulong lo, ulong hi, uint n) {
   return (float)(int)(char)(uchar)((t >> (8u * (n & 7u))) & 255ul);
 }
 static inline void rlx_dq32_iq4_nl(device const uchar *row, uint u, thread float *w) {
-  device const uchar *blk = row + u * 18u;
-  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
-  for (uint j = 0; j < 16u; j++) {
-    const uint q = blk[2u + j];
-    w[j] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
-    w[j + 16u] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+  device const ushort *h = (device const ushort *)(row + u * 18u);
+  const float d = rlx_half_bits(h[0]);
+  for (uint i = 0; i < 8u; i++) {
+    const uint v = h[1u + i];
+    for (uint b = 0; b < 2u; b++) {
+      const uint q = (v >> (8u * b)) & 255u;
+      w[2u * i + b] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
+      w[2u * i + b + 16u] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+    }
   }
 }
 static inline void rlx_dq32_iq4_xs(device const uchar *row, uint u, thread float *w) {
@@ -292,10 +360,14 @@ static inline void rlx_dq32_iq4_xs(device const uchar *row, uint u, thread float
   const uint sh = ((device const ushort *)blk)[1];
   const int ls = (int)(((blk[4u + ib / 2u] >> (4u * (ib % 2u))) & 15u) | (((sh >> (2u * ib)) & 3u) << 4));
   const float dl = d * (float)(ls - 32);
-  for (uint j = 0; j < 16u; j++) {
-    const uint q = blk[8u + 16u * ib + j];
-    w[j] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
-    w[j + 16u] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+  device const uint *qs = (device const uint *)(blk + 8u + 16u * ib);
+  for (uint i = 0; i < 4u; i++) {
+    const uint v = qs[i];
+    for (uint b = 0; b < 4u; b++) {
+      const uint q = (v >> (8u * b)) & 255u;
+      w[4u * i + b] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
+      w[4u * i + b + 16u] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+    }
   }
 }
 // mxfp4: the doubled E2M1 code times 2^(e − 128) (runtime/gguf's

@@ -126,6 +126,10 @@ func RealCases() []Case {
 			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))
 		}
 	}
+	// gpt-oss's expert projection (K = 2880, 90 units of 32: three
+	// simdgroups a threadgroup), mxfp4 as published.
+	c := dq("dequant_gemv_mxfp4_2880x5760", "mxfp4", 1, 2880, 5760)
+	cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": 2880, "N": 5760}))
 	cs = append(cs, dq("dequant_gemm_q4_k_32x4096x4096", "q4_k", 32, hidden, hidden))
 
 	// Attention: decode with GQA at three cache lengths, and a prefill.

@@ -1,0 +1,103 @@
+package metal
+
+import "fmt"
+
+// unitGEMV reports whether the format's GEMV is dequantGEMVUnits': the
+// formats without a lane of their own (dqSlot).
+func (f quantInfo) unitGEMV() bool {
+	switch f.name {
+	case "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4":
+		return true
+	}
+	return false
+}
+
+// unitSliced reports whether the format's GEMV decodes slices
+// (rlx_gv_*) instead of units of 32 consecutive weights: q2_k and q3_k,
+// whose units share their quant bytes (each byte holds 2 bits of four
+// units, q3_k's hmask bytes 1 bit of eight).
+func (f quantInfo) unitSliced() bool { return f.name == "q2_k" || f.name == "q3_k" }
+
+// unitRows is the weight rows a threadgroup of dequantGEMVUnits owns: 8
+// at M = 1, where x's 32 values a unit stay in registers for all of
+// them, and 4 for the batches, which read x again for each row.
+func unitRows(m int64) int64 {
+	if m == 1 {
+		return 8
+	}
+	return 4
+}
+
+// dequantGEMVUnits writes the GEMV of a unit format: a threadgroup of up
+// to four simdgroups (no more than a row has units of 32 weights, so that
+// gpt-oss's K = 2880, 90 units, keeps three busy) owns unitRows rows;
+// thread t takes units t, t + T, … of each row (a simdgroup's lanes read
+// neighbouring units), decodes each through the format's helper into 32
+// values in registers (rlx_dq32_*, the GEMM's, or for q2_k and q3_k the
+// slice rlx_gv_*, whose x is eight runs of four) and adds their products
+// with x's 32 values, read as float4s, into the row's sum; the sums meet
+// as dequantGEMV's do (dqStore). At M = 1 a unit's x is read once for
+// all the rows.
+func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
+	rows := unitRows(m)
+	units := k / 32
+	nsg := int(min(4, ceilDiv(units, SimdWidth), int64(b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)))
+	rm := rows * m
+	rowBytes := k / f.block * f.bytes
+	b.tgmem("float", int(int64(nsg)*rm*4))
+	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
+	b.l("const uint r0 = tgpos.x * %du;", rows)
+	b.l("float acc[%d];", rm)
+	for i := range rm {
+		b.l("acc[%d] = 0.0f;", i)
+	}
+	// Rows past the end read the last row; their sums are not stored.
+	for r := range rows {
+		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
+	}
+	decode := "rlx_dq32_" + f.name
+	// x's four values for wv[4v..4v+3] of unit u, from xm (x's row).
+	xAt := func(xm string, v int) string { return fmt.Sprintf("%s + u * 32u + %d", xm, 4*v) }
+	if f.unitSliced() {
+		decode = "rlx_gv_" + f.name
+		xAt = func(xm string, v int) string {
+			return fmt.Sprintf("%s + (u / 8u) * 256u + (u %% 8u) * 4u + %d", xm, 128*(v/4)+32*(v%4))
+		}
+	}
+	dot := func(acc int64, xv func(v int) string) {
+		b.l("{")
+		b.l("float s = 0.0f;")
+		for v := range 8 {
+			b.l("s += %s.x * wv[%d] + %s.y * wv[%d] + %s.z * wv[%d] + %s.w * wv[%d];", xv(v), 4*v, xv(v), 4*v+1, xv(v), 4*v+2, xv(v), 4*v+3)
+		}
+		b.l("acc[%d] += s;", acc)
+		b.l("}")
+	}
+	b.l("for (uint u = tpos.x; u < %du; u += tptg.x) {", units)
+	if m == 1 {
+		for v := range 8 {
+			b.l("const float4 x%d = *((device const float4 *)(%s));", v, xAt("x", v))
+		}
+	}
+	for r := range rows {
+		b.l("{")
+		b.l("float wv[32];")
+		b.l("%s(w%d, u, wv);", decode, r)
+		if m == 1 {
+			dot(r, func(v int) string { return fmt.Sprintf("x%d", v) })
+		} else {
+			for mi := range m {
+				b.l("{")
+				b.l("device const float *xm = x + %du;", mi*k)
+				for v := range 8 {
+					b.l("const float4 x%d = *((device const float4 *)(%s));", v, xAt("xm", v))
+				}
+				dot(accIndex(r, mi, m), func(v int) string { return fmt.Sprintf("x%d", v) })
+				b.l("}")
+			}
+		}
+		b.l("}")
+	}
+	b.l("}")
+	dqStore(b, "tg", rm, m, n)
+}
