@@ -327,9 +327,12 @@ static inline void rlx_gv_q3_k(device const uchar *row, uint u, thread float *w)
       const uint lo = ((s < 2u ? s0 : s1) >> (16u * (s % 2u) + c + 4u * h)) & 15u;
       const uint hi = (s2 >> (16u * (s % 2u) + c + 2u * (2u * h + s / 2u))) & 3u;
       const float dl = d * (float)((int)(lo | (hi << 4)) - 32);
+      // Each byte of f: the weight's two low bits and, above them, its
+      // hmask bit: v + 4 (v = low − (bit ? 0 : 4)), read as a float
+      // through 2^23's bits less 2^23 + 4 (rlx_mfo).
+      const uint f = ((q >> (2u * s)) & 0x03030303u) | (((hm >> (4u * h + s)) & 0x01010101u) << 2);
       for (uint i = 0; i < 4u; i++) {
-        const int v = (int)((q >> (8u * i + 2u * s)) & 3u) - (((hm >> (8u * i + 4u * h + s)) & 1u) != 0u ? 0 : 4);
-        w[4u * (4u * h + s) + i] = dl * (float)v;
+        w[4u * (4u * h + s) + i] = dl * rlx_mfo(((f >> (8u * i)) & 7u) | 0x4B000000u, 8388612.0f);
       }
     }
   }
@@ -341,45 +344,99 @@ static inline float rlx_lut8(ulong lo, ulong hi, uint n) {
   const ulong t = n < 8u ? lo : hi;
   return (float)(int)(char)(uchar)((t >> (8u * (n & 7u))) & 255ul);
 }
-static inline void rlx_dq32_iq4_nl(device const uchar *row, uint u, thread float *w) {
+// rlx_iq4_level, rlx_mxfp4_level: level n of iq4_nl and iq4_xs (ggml's
+// kvalues_iq4nl) and of mxfp4 (the doubled E2M1 values).
+static inline float rlx_iq4_level(uint n) { return rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, n); }
+static inline float rlx_mxfp4_level(uint n) { return rlx_lut8(0x0C08060403020100ul, 0xF4F8FAFCFDFEFF00ul, n); }
+// rlx_iq4_nl_codes, rlx_iq4_xs_codes: unit u's 32 4-bit codes into c
+// (weight j's at c[j]) and the factor they share; weight j is the factor
+// times level c[j] (rlx_dq32_* take the levels from rlx_iq4_level, the
+// GEMV's rlx_gv_* from a table in threadgroup memory).
+static inline float rlx_iq4_nl_codes(device const uchar *row, uint u, thread uint *c) {
   device const ushort *h = (device const ushort *)(row + u * 18u);
-  const float d = rlx_half_bits(h[0]);
   for (uint i = 0; i < 8u; i++) {
     const uint v = h[1u + i];
     for (uint b = 0; b < 2u; b++) {
       const uint q = (v >> (8u * b)) & 255u;
-      w[2u * i + b] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
-      w[2u * i + b + 16u] = d * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+      c[2u * i + b] = q & 15u;
+      c[2u * i + b + 16u] = q >> 4;
     }
   }
+  return rlx_half_bits(h[0]);
 }
-static inline void rlx_dq32_iq4_xs(device const uchar *row, uint u, thread float *w) {
+// rlx_iq4_xs_codes: the factor is d times sub-block u % 8's 6-bit scale
+// less 32.
+static inline float rlx_iq4_xs_codes(device const uchar *row, uint u, thread uint *c) {
   device const uchar *blk = row + (u / 8u) * 136u;
   const uint ib = u % 8u;
-  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
-  const uint sh = ((device const ushort *)blk)[1];
-  const int ls = (int)(((blk[4u + ib / 2u] >> (4u * (ib % 2u))) & 15u) | (((sh >> (2u * ib)) & 3u) << 4));
-  const float dl = d * (float)(ls - 32);
   device const uint *qs = (device const uint *)(blk + 8u + 16u * ib);
   for (uint i = 0; i < 4u; i++) {
     const uint v = qs[i];
     for (uint b = 0; b < 4u; b++) {
       const uint q = (v >> (8u * b)) & 255u;
-      w[4u * i + b] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q & 15u);
-      w[4u * i + b + 16u] = dl * rlx_lut8(0xF6EADDCFBFAD9881ul, 0x7159453526190D01ul, q >> 4);
+      c[4u * i + b] = q & 15u;
+      c[4u * i + b + 16u] = q >> 4;
     }
   }
+  const float d = rlx_half_bits(((device const ushort *)blk)[0]);
+  const uint sh = ((device const ushort *)blk)[1];
+  const int ls = (int)(((blk[4u + ib / 2u] >> (4u * (ib % 2u))) & 15u) | (((sh >> (2u * ib)) & 3u) << 4));
+  return d * (float)(ls - 32);
 }
-// mxfp4: the doubled E2M1 code times 2^(e − 128) (runtime/gguf's
-// e8m0Half: a subnormal below e = 2).
+// rlx_e8m0: mxfp4's factor 2^(e − 128) (runtime/gguf's e8m0Half: a
+// subnormal below e = 2); weight j of a block is it times the doubled
+// E2M1 value of its code (rlx_mxfp4_level).
+static inline float rlx_e8m0(uint e) { return as_type<float>(e < 2u ? (0x00200000u << e) : ((e - 1u) << 23)); }
+static inline void rlx_dq32_iq4_nl(device const uchar *row, uint u, thread float *w) {
+  uint c[32];
+  const float d = rlx_iq4_nl_codes(row, u, c);
+  for (uint j = 0; j < 32u; j++) {
+    w[j] = d * rlx_iq4_level(c[j]);
+  }
+}
+static inline void rlx_dq32_iq4_xs(device const uchar *row, uint u, thread float *w) {
+  uint c[32];
+  const float d = rlx_iq4_xs_codes(row, u, c);
+  for (uint j = 0; j < 32u; j++) {
+    w[j] = d * rlx_iq4_level(c[j]);
+  }
+}
 static inline void rlx_dq32_mxfp4(device const uchar *row, uint u, thread float *w) {
   device const uchar *blk = row + u * 17u;
-  const uint e = blk[0];
-  const float d = as_type<float>(e < 2u ? (0x00200000u << e) : ((e - 1u) << 23));
+  const float d = rlx_e8m0(blk[0]);
   for (uint j = 0; j < 16u; j++) {
     const uint q = blk[1u + j];
-    w[j] = rlx_lut8(0x0C08060403020100ul, 0xF4F8FAFCFDFEFF00ul, q & 15u) * d;
-    w[j + 16u] = rlx_lut8(0x0C08060403020100ul, 0xF4F8FAFCFDFEFF00ul, q >> 4) * d;
+    w[j] = rlx_mxfp4_level(q & 15u) * d;
+    w[j + 16u] = rlx_mxfp4_level(q >> 4) * d;
+  }
+}
+// rlx_gv_iq4_nl, rlx_gv_iq4_xs, rlx_gv_mxfp4: the GEMV's units of the
+// formats with levels, each level read from lv, the format's 16 levels
+// as floats in threadgroup memory (rlx_iq4_level's or
+// rlx_mxfp4_level's), which the kernel writes once: one load a weight
+// instead of rlx_lut8's select and 64-bit shift. The products are
+// rlx_dq32's.
+static inline void rlx_gv_iq4_nl(device const uchar *row, uint u, thread float *w, threadgroup const float *lv) {
+  uint c[32];
+  const float d = rlx_iq4_nl_codes(row, u, c);
+  for (uint j = 0; j < 32u; j++) {
+    w[j] = d * lv[c[j]];
+  }
+}
+static inline void rlx_gv_iq4_xs(device const uchar *row, uint u, thread float *w, threadgroup const float *lv) {
+  uint c[32];
+  const float d = rlx_iq4_xs_codes(row, u, c);
+  for (uint j = 0; j < 32u; j++) {
+    w[j] = d * lv[c[j]];
+  }
+}
+static inline void rlx_gv_mxfp4(device const uchar *row, uint u, thread float *w, threadgroup const float *lv) {
+  device const uchar *blk = row + u * 17u;
+  const float d = rlx_e8m0(blk[0]);
+  for (uint j = 0; j < 16u; j++) {
+    const uint q = blk[1u + j];
+    w[j] = lv[q & 15u] * d;
+    w[j + 16u] = lv[q >> 4] * d;
   }
 }
 // rlx_dq32_q6_k_c16: unit u of row r of an [n, k] q6_k_c16 weight w

@@ -33,18 +33,25 @@ func unitRows(m int64) int64 {
 // gpt-oss's K = 2880, 90 units, keeps three busy) owns unitRows rows;
 // thread t takes units t, t + T, … of each row (a simdgroup's lanes read
 // neighbouring units), decodes each through the format's helper into 32
-// values in registers (rlx_dq32_*, the GEMM's, or for q2_k and q3_k the
-// slice rlx_gv_*, whose x is eight runs of four) and adds their products
-// with x's 32 values, read as float4s, into the row's sum; the sums meet
-// as dequantGEMV's do (dqStore). At M = 1 a unit's x is read once for
-// all the rows.
+// values in registers (rlx_dq32_*, the GEMM's; for q2_k and q3_k the
+// slice rlx_gv_*, whose x is eight runs of four; for the formats with
+// levels rlx_gv_*, which read them from a table of 16 floats the
+// threadgroup writes first: unitLevels) and adds their products with
+// x's 32 values, read as float4s, into the row's sum; the sums meet as
+// dequantGEMV's do (dqStore). At M = 1 a unit's x is read once for all
+// the rows. docs/gpu-check.md, run 45b, has the variants timed.
 func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	rows := unitRows(m)
 	units := k / 32
 	nsg := int(min(4, ceilDiv(units, SimdWidth), int64(b.e.opts.MaxThreadsPerThreadgroup/SimdWidth)))
 	rm := rows * m
 	rowBytes := k / f.block * f.bytes
-	b.tgmem("float", int(int64(nsg)*rm*4))
+	level, levels := unitLevels(f)
+	tgFloats := int64(nsg) * rm
+	if levels {
+		tgFloats += 16
+	}
+	b.tgmem("float", int(tgFloats*4))
 	b.launch([3]int{int(ceilDiv(n, rows)), 1, 1}, [3]int{nsg * SimdWidth, 1, 1}, ResizeRows)
 	b.l("const uint r0 = tgpos.x * %du;", rows)
 	b.l("float acc[%d];", rm)
@@ -56,6 +63,17 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 		b.l("device const uchar *w%d = w + min(r0 + %du, %du) * %du;", r, r, n-1, rowBytes)
 	}
 	decode := "rlx_dq32_" + f.name
+	table := ""
+	if levels {
+		// The levels after the sums' slots (dqStore's), written before
+		// any thread reads them.
+		b.l("threadgroup float *lv = tg + %du;", int64(nsg)*rm)
+		b.l("if (tpos.x < 16u) {")
+		b.l("lv[tpos.x] = %s(tpos.x);", level)
+		b.l("}")
+		b.l("threadgroup_barrier(mem_flags::mem_threadgroup);")
+		decode, table = "rlx_gv_"+f.name, ", lv"
+	}
 	// x's four values for wv[4v..4v+3] of unit u, from xm (x's row).
 	xAt := func(xm string, v int) string { return fmt.Sprintf("%s + u * 32u + %d", xm, 4*v) }
 	if f.unitSliced() {
@@ -82,7 +100,7 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	for r := range rows {
 		b.l("{")
 		b.l("float wv[32];")
-		b.l("%s(w%d, u, wv);", decode, r)
+		b.l("%s(w%d, u, wv%s);", decode, r, table)
 		if m == 1 {
 			dot(r, func(v int) string { return fmt.Sprintf("x%d", v) })
 		} else {
@@ -100,4 +118,17 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	}
 	b.l("}")
 	dqStore(b, "tg", rm, m, n)
+}
+
+// unitLevels names the MSL function of the format's 16 levels, for the
+// formats whose GEMV reads them from a table in threadgroup memory
+// (rlx_gv_iq4_nl, rlx_gv_iq4_xs, rlx_gv_mxfp4).
+func unitLevels(f quantInfo) (string, bool) {
+	switch f.name {
+	case "iq4_nl", "iq4_xs":
+		return "rlx_iq4_level", true
+	case "mxfp4":
+		return "rlx_mxfp4_level", true
+	}
+	return "", false
 }
