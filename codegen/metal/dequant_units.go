@@ -82,35 +82,38 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 			return fmt.Sprintf("%s + (u / 8u) * 256u + (u %% 8u) * 4u + %d", xm, 128*(v/4)+32*(v%4))
 		}
 	}
-	dot := func(acc int64, xv func(v int) string) {
+	// x0..x7: x's 32 values of unit u from xm (x's row), as float4s.
+	loadX := func(xm string) {
+		for v := range 8 {
+			b.l("const float4 x%d = *((device const float4 *)(%s));", v, xAt(xm, v))
+		}
+	}
+	// acc[i] += the products of wv with x0..x7.
+	dot := func(i int64) {
 		b.l("{")
 		b.l("float s = 0.0f;")
 		for v := range 8 {
-			b.l("s += %s.x * wv[%d] + %s.y * wv[%d] + %s.z * wv[%d] + %s.w * wv[%d];", xv(v), 4*v, xv(v), 4*v+1, xv(v), 4*v+2, xv(v), 4*v+3)
+			b.l("s += x%d.x * wv[%d] + x%d.y * wv[%d] + x%d.z * wv[%d] + x%d.w * wv[%d];", v, 4*v, v, 4*v+1, v, 4*v+2, v, 4*v+3)
 		}
-		b.l("acc[%d] += s;", acc)
+		b.l("acc[%d] += s;", i)
 		b.l("}")
 	}
 	b.l("for (uint u = tpos.x; u < %du; u += tptg.x) {", units)
 	if m == 1 {
-		for v := range 8 {
-			b.l("const float4 x%d = *((device const float4 *)(%s));", v, xAt("x", v))
-		}
+		loadX("x")
 	}
 	for r := range rows {
 		b.l("{")
 		b.l("float wv[32];")
 		b.l("%s(w%d, u, wv%s);", decode, r, table)
 		if m == 1 {
-			dot(r, func(v int) string { return fmt.Sprintf("x%d", v) })
+			dot(r)
 		} else {
 			for mi := range m {
 				b.l("{")
 				b.l("device const float *xm = x + %du;", mi*k)
-				for v := range 8 {
-					b.l("const float4 x%d = *((device const float4 *)(%s));", v, xAt("xm", v))
-				}
-				dot(accIndex(r, mi, m), func(v int) string { return fmt.Sprintf("x%d", v) })
+				loadX("xm")
+				dot(accIndex(r, mi, m))
 				b.l("}")
 			}
 		}
