@@ -7,8 +7,10 @@
 // original algorithm (mode=seed) makes hybrid plans of several steps;
 // Config.Routes ends a function with an MoE router (topk, and the rows of
 // a weight its indices pick), Config.Strides with strided slices of
-// several elements, Config.Wide with ops on rows wider than a simdgroup.
-// Shapes are otherwise tiny so the interpreter runs the functions fast. The same
+// several elements, Config.Wide with ops on rows wider than a simdgroup,
+// Config.Formats with dequant_matmuls in the GGUF formats the main ops do
+// not draw (q2_k to mxfp4). Shapes are otherwise tiny so the interpreter
+// runs the functions fast. The same
 // seed and Config give the same function; Seeded is the property tests'
 // choice of Config per seed.
 package randgraph

@@ -44,6 +44,15 @@ type Config struct {
 	// kernel's loop over the chunks of a row then takes more than one
 	// turn and ends on a partial one. From a stream of its own too.
 	Wide bool
+	// Formats ends the function with one or two dequant_matmuls in the
+	// GGUF formats the main ops do not draw (unitFormats: q2_k, q3_k, q5_k,
+	// q4_1, q5_0, q5_1, iq4_nl, iq4_xs, mxfp4), at the shapes that take
+	// their kernels' paths: one x row (the GEMV's eight rows a
+	// threadgroup), two to eight (its batches) or nine to twelve (the
+	// GEMM); one to ten weight rows; one to three blocks a row, or 33 to
+	// 70 units of 32 weights (a GEMV row split over several simdgroups).
+	// From a stream of its own too.
+	Formats bool
 }
 
 type gen struct {
@@ -88,6 +97,9 @@ func Build(ctx *ir.Context, seed int64, cfg Config) (m *ir.Operation, err error)
 	}
 	if cfg.Wide {
 		g.tail(seed*41+13, g.wide)
+	}
+	if cfg.Formats {
+		g.tail(seed*43+17, g.formats)
 	}
 	// Return the values nothing uses, and a few others.
 	var rets []*ir.Value
@@ -799,6 +811,38 @@ func (g *gen) wide() {
 	}
 }
 
+// unitFormats are the formats of Config.Formats.
+var unitFormats = []graph.QuantFormat{
+	graph.Q2_K, graph.Q3_K, graph.Q5_K, graph.Q4_1, graph.Q5_0, graph.Q5_1,
+	graph.IQ4_NL, graph.IQ4_XS, graph.MXFP4,
+}
+
+// formats makes Config.Formats's one or two dequant_matmuls, each on x
+// from the pool where one has its shape.
+func (g *gen) formats() {
+	for i := g.rng.Intn(2); i >= 0; i-- {
+		f := unitFormats[g.rng.Intn(len(unitFormats))]
+		k, blockBy, _ := f.Block()
+		blocks := int64(1 + g.rng.Intn(3))
+		if g.rng.Intn(4) == 0 { // 33 to 70 units of 32 weights, rounded up to blocks
+			blocks = ((33+int64(g.rng.Intn(38)))*32 + k - 1) / k
+		}
+		var m int64
+		switch r := g.rng.Intn(4); {
+		case r < 2:
+			m = 1
+		case r == 2:
+			m = 2 + int64(g.rng.Intn(7))
+		default:
+			m = 9 + int64(g.rng.Intn(4))
+		}
+		n := int64(1 + g.rng.Intn(10))
+		x := g.pick(g.tensor([]int64{m, blocks * k}, g.f32))
+		w := g.fresh(g.tensor([]int64{n * blocks * blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+		g.dequantMatMul(x, w, string(f), n, blocks*k)
+	}
+}
+
 // width returns a wide row for Config.Wide: 33 to 80 elements (two
 // simdgroups' worth or less), 256 to 335 or 512 to 611 (a row kernel
 // that strides by four elements then has two or four simdgroups).
@@ -829,14 +873,16 @@ func (g *gen) delay(v *ir.Value) *ir.Value {
 // gated_delta_net and lstm; even seeds are made for the original
 // algorithm's plans (Config.Plans); every third ends with a router
 // (Config.Routes), the next with strided slices (Config.Strides) and the
-// next with ops on wide rows (Config.Wide). Other property tests (the runtime's plans) walk the
-// same functions by seed.
+// next with ops on wide rows (Config.Wide); every fourth, from seed 1,
+// ends with dequant_matmuls in the other GGUF formats (Config.Formats).
+// Other property tests (the runtime's plans) walk the same functions by
+// seed.
 func Seeded(ctx *ir.Context, seed int64) (*ir.Operation, error) {
 	ops := 1 + int(seed*7919%12)
 	if seed%5 == 0 {
 		ops = 12 + int(seed*104729%28)
 	}
-	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1, Wide: seed%3 == 2})
+	return Build(ctx, seed, Config{Ops: ops, Refusals: seed%2 != 0, Plans: seed%2 == 0, Routes: seed%3 == 0, Strides: seed%3 == 1, Wide: seed%3 == 2, Formats: seed%4 == 1})
 }
 
 // SeededModule returns one module holding the functions Seeded gives for
