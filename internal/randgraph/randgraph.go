@@ -50,8 +50,10 @@ type Config struct {
 	// their kernels' paths: one x row (the GEMV's eight rows a
 	// threadgroup), two to eight (its batches) or nine to twelve (the
 	// GEMM); one to ten weight rows; one to three blocks a row, or 33 to
-	// 70 units of 32 weights (a GEMV row split over several simdgroups).
-	// From a stream of its own too.
+	// 70 units of 32 weights (a GEMV row split over several simdgroups);
+	// a quarter of them as an MoE block's experts (a table's rows picked
+	// by a topk, read in place by the Metal kernels). From a stream of its
+	// own too.
 	Formats bool
 }
 
@@ -837,10 +839,44 @@ func (g *gen) formats() {
 			m = 9 + int64(g.rng.Intn(4))
 		}
 		n := int64(1 + g.rng.Intn(10))
+		ui8 := g.ctx.IntegerType(8, ir.Unsigned)
+		per := n * blocks * blockBy
+		if g.rng.Intn(4) == 0 {
+			// An MoE block's experts in f, as the Metal emitter reads them
+			// in place (codegen/metal's findExpertReads): the top 1 to 3
+			// of 2 to 5 logits, as a vector, pick rows of a table of [n,
+			// K] matrices whose bytes are a multiple of 16, each row one
+			// dequant_matmul's weight through a slice and a reshape.
+			row := blocks * blockBy
+			n = 16 / gcd(row, 16) * int64(1+g.rng.Intn(2))
+			per = n * row
+			e := int64(2 + g.rng.Intn(4))
+			kk := int64(1 + g.rng.Intn(int(min(e, 3))))
+			top := g.create(graph.TopKName, []*ir.Value{g.fresh(g.tensor([]int64{1, e}, g.f32))}, nil,
+				ir.NamedAttr{Name: "k", Value: g.i64(kk)})
+			idx := g.create(graph.ReshapeName, []*ir.Value{top[1]}, []ir.Type{g.tensor([]int64{kk}, elemOf(top[1]))})[0]
+			picked := g.create(graph.GatherName, []*ir.Value{g.leaf(g.tensor([]int64{e, per}, ui8)), idx}, nil,
+				ir.NamedAttr{Name: "axis", Value: g.i64(0)})[0]
+			x := g.pick(g.tensor([]int64{1, blocks * k}, g.f32))
+			for j := range kk {
+				one := g.slice(picked, 0, j, 1, 1)
+				w := g.create(graph.ReshapeName, []*ir.Value{one}, []ir.Type{g.tensor([]int64{per}, ui8)})[0]
+				g.dequantMatMul(x, w, string(f), n, blocks*k)
+			}
+			continue
+		}
 		x := g.pick(g.tensor([]int64{m, blocks * k}, g.f32))
-		w := g.fresh(g.tensor([]int64{n * blocks * blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+		w := g.fresh(g.tensor([]int64{per}, ui8))
 		g.dequantMatMul(x, w, string(f), n, blocks*k)
 	}
+}
+
+// gcd is the greatest common divisor of positive a and b.
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // width returns a wide row for Config.Wide: 33 to 80 elements (two

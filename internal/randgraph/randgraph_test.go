@@ -16,6 +16,28 @@ import (
 type dequant struct {
 	format  graph.QuantFormat
 	m, n, k int64
+	expert  bool // the weight an expert the Metal kernels read in place
+}
+
+// inPlaceExpert reports whether w is what codegen/metal's
+// findExpertReads reads in place: a reshape of a one-row slice along
+// axis 0 of a gather along axis 0, by a vector of indices, of a ui8
+// table whose rows are a multiple of 16 bytes.
+func inPlaceExpert(w *ir.Value) bool {
+	r := w.DefiningOp()
+	if r == nil || r.Name() != graph.ReshapeName {
+		return false
+	}
+	s, ok := graph.AsSlice(r.Operand(0).DefiningOp())
+	if !ok || s.Axis() != 0 || s.Length() != 1 {
+		return false
+	}
+	g, ok := graph.AsGather(s.Op.Operand(0).DefiningOp())
+	if !ok || g.Axis() != 0 {
+		return false
+	}
+	tab := g.Table().Type().(*ir.RankedTensorType).Shape
+	return len(g.Indices().Type().(*ir.RankedTensorType).Shape) == 1 && len(tab) == 2 && tab[1]%16 == 0
 }
 
 // body returns the names of the ops of m's function before its return,
@@ -28,7 +50,8 @@ func body(m *ir.Operation) (names []string, dqs []dequant) {
 		}
 		names = append(names, op.Name())
 		if d, ok := graph.AsDequantMatMul(op); ok {
-			dqs = append(dqs, dequant{d.Format(), op.Operand(0).Type().(*ir.RankedTensorType).Shape[0], d.N(), d.K()})
+			expert := inPlaceExpert(op.Operand(1))
+			dqs = append(dqs, dequant{d.Format(), op.Operand(0).Type().(*ir.RankedTensorType).Shape[0], d.N(), d.K(), expert})
 		}
 	}
 	return names, dqs
@@ -38,8 +61,8 @@ func body(m *ir.Operation) (names []string, dqs []dequant) {
 // one without it as its first ops (the tail's own stream leaves the main
 // ops as the seed gave them), and over the seeds Seeded gives it to, the
 // tail draws every format of unitFormats at each of the kernels' paths
-// (one x row, two to eight, nine to twelve) and at rows of more than 32
-// units of 32 weights.
+// (one x row, two to eight, nine to twelve), at rows of more than 32
+// units of 32 weights and as an MoE block's experts.
 func TestFormatsTail(t *testing.T) {
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
@@ -84,10 +107,13 @@ func TestFormatsTail(t *testing.T) {
 			if d.k > 32*32 {
 				seen[f+" wide"] = true
 			}
+			if d.expert {
+				seen[f+" experts"] = true
+			}
 		}
 	}
 	for _, f := range unitFormats {
-		for _, path := range []string{"", " gemv", " batch", " gemm", " wide"} {
+		for _, path := range []string{"", " gemv", " batch", " gemm", " wide", " experts"} {
 			if !seen[string(f)+path] {
 				t.Errorf("Seeded's Formats tail never drew %s%s", f, path)
 			}
