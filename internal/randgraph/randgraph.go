@@ -52,8 +52,9 @@ type Config struct {
 	// GEMM); one to ten weight rows; one to three blocks a row, or 33 to
 	// 70 units of 32 weights (a GEMV row split over several simdgroups);
 	// a quarter of them as an MoE block's experts (a table's rows picked
-	// by a topk, read in place by the Metal kernels). From a stream of its
-	// own too.
+	// by a topk, read in place by the Metal kernels: one x row, and 1 to
+	// 32 weight rows, as many as make a matrix a multiple of 16 bytes).
+	// From a stream of its own too.
 	Formats bool
 }
 
