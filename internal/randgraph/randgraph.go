@@ -53,7 +53,8 @@ type Config struct {
 	// 70 units of 32 weights (a GEMV row split over several simdgroups);
 	// a quarter of them as an MoE block's experts (a table's rows picked
 	// by a topk, read in place by the Metal kernels: one x row, and 1 to
-	// 32 weight rows, as many as make a matrix a multiple of 16 bytes).
+	// 32 weight rows, as many as make a matrix a multiple of 16 bytes),
+	// half of those in q4_0, q8_0, q4_k or q6_k.
 	// From a stream of its own too.
 	Formats bool
 }
@@ -848,6 +849,14 @@ func (g *gen) formats() {
 			// of 2 to 5 logits, as a vector, pick rows of a table of [n,
 			// K] matrices whose bytes are a multiple of 16, each row one
 			// dequant_matmul's weight through a slice and a reshape.
+			if g.rng.Intn(2) == 0 {
+				// Half of them in the main ops' formats, whose experts
+				// nothing else reads in place (route's q8_0 matrices are
+				// 34 or 68 bytes).
+				pf := packedFormats[g.rng.Intn(len(packedFormats))]
+				f, k, blockBy = graph.QuantFormat(pf.name), pf.k, pf.blockBy
+				blocks = int64(1 + g.rng.Intn(3))
+			}
 			row := blocks * blockBy
 			n = 16 / gcd(row, 16) * int64(1+g.rng.Intn(2))
 			per = n * row

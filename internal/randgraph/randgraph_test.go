@@ -62,7 +62,8 @@ func body(m *ir.Operation) (names []string, dqs []dequant) {
 // ops as the seed gave them), and over the seeds Seeded gives it to, the
 // tail draws every format of unitFormats at each of the kernels' paths
 // (one x row, two to eight, nine to twelve), at rows of more than 32
-// units of 32 weights and as an MoE block's experts.
+// units of 32 weights and as an MoE block's experts, and the main ops'
+// formats as experts too.
 func TestFormatsTail(t *testing.T) {
 	ctx := ir.NewContext()
 	dialect.RegisterAll(ctx)
@@ -110,6 +111,11 @@ func TestFormatsTail(t *testing.T) {
 			if d.expert {
 				seen[f+" experts"] = true
 			}
+		}
+	}
+	for _, f := range packedFormats {
+		if !seen[f.name+" experts"] {
+			t.Errorf("Seeded's Formats tail never drew %s experts", f.name)
 		}
 	}
 	for _, f := range unitFormats {
