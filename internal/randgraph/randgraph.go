@@ -529,23 +529,18 @@ func (g *gen) rope() {
 		ir.NamedAttr{Name: "style", Value: g.ctx.StringAttr(style)})
 }
 
-// packedFormat is a GGUF block format the random dequant_matmuls use:
-// k weights a block in blockBy bytes.
-type packedFormat struct {
-	name       string
-	k, blockBy int64
-}
-
-// packedFormats are the main ops' formats (the wide tail adds q6_k_c16).
-var packedFormats = []packedFormat{{"q4_0", 32, 18}, {"q8_0", 32, 34}, {"q4_k", 256, 144}, {"q6_k", 256, 210}}
+// packedFormats are the main ops' formats (the wide tail adds q6_k_c16);
+// their block sizes come from graph.QuantFormat.Block.
+var packedFormats = []graph.QuantFormat{graph.Q4_0, graph.Q8_0, graph.Q4_K, graph.Q6_K}
 
 func (g *gen) dequant() {
 	f := packedFormats[g.rng.Intn(len(packedFormats))]
+	k, blockBy, _ := f.Block()
 	n := int64(1 + g.rng.Intn(3))
 	m := int64(1 + g.rng.Intn(2))
-	x := g.pick(g.tensor([]int64{m, f.k}, g.f32))
-	w := g.pick(g.tensor([]int64{n * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
-	g.dequantMatMul(x, w, f.name, n, f.k)
+	x := g.pick(g.tensor([]int64{m, k}, g.f32))
+	w := g.pick(g.tensor([]int64{n * blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+	g.dequantMatMul(x, w, string(f), n, k)
 }
 
 // dequantMatMul makes x · wᵀ of the [n, k] weight w packed in format.
@@ -794,17 +789,18 @@ func (g *gen) wide() {
 		case 5:
 			out = g.create(g.pickOp(unary), []*ir.Value{x}, nil)
 		default:
-			formats := append(packedFormats[:len(packedFormats):len(packedFormats)], packedFormat{"q6_k_c16", 256, 210})
+			formats := append(packedFormats[:len(packedFormats):len(packedFormats)], graph.Q6_KC16)
 			f := formats[g.rng.Intn(len(formats))]
+			k, blockBy, _ := f.Block()
 			most := 2 // blocks a row: q4_0 and q8_0 up to three
-			if f.k == 32 {
+			if k == 32 {
 				most = 3
 			}
 			blocks := 2 + int64(g.rng.Intn(most-1))
 			n := int64(1 + g.rng.Intn(3))
-			h := g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(2)), blocks * f.k}, g.f32))
-			w := g.fresh(g.tensor([]int64{n * blocks * f.blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
-			g.dequantMatMul(h, w, f.name, n, blocks*f.k)
+			h := g.fresh(g.tensor([]int64{int64(1 + g.rng.Intn(2)), blocks * k}, g.f32))
+			w := g.fresh(g.tensor([]int64{n * blocks * blockBy}, g.ctx.IntegerType(8, ir.Unsigned)))
+			g.dequantMatMul(h, w, string(f), n, blocks*k)
 		}
 		prev = nil
 		if len(out) > 0 {
@@ -853,8 +849,8 @@ func (g *gen) formats() {
 				// Half of them in the main ops' formats, whose experts
 				// nothing else reads in place (route's q8_0 matrices are
 				// 34 or 68 bytes).
-				pf := packedFormats[g.rng.Intn(len(packedFormats))]
-				f, k, blockBy = graph.QuantFormat(pf.name), pf.k, pf.blockBy
+				f = packedFormats[g.rng.Intn(len(packedFormats))]
+				k, blockBy, _ = f.Block()
 				blocks = int64(1 + g.rng.Intn(3))
 			}
 			row := blocks * blockBy

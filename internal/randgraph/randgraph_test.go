@@ -114,8 +114,8 @@ func TestFormatsTail(t *testing.T) {
 		}
 	}
 	for _, f := range packedFormats {
-		if !seen[f.name+" experts"] {
-			t.Errorf("Seeded's Formats tail never drew %s experts", f.name)
+		if !seen[string(f)+" experts"] {
+			t.Errorf("Seeded's Formats tail never drew %s experts", f)
 		}
 	}
 	for _, f := range unitFormats {
