@@ -337,6 +337,87 @@ static inline void rlx_gv_q3_k(device const uchar *row, uint u, thread float *w)
     }
   }
 }
+// rlx_gd_q2_k: the GEMV's dot of slice u of a q2_k row (rlx_gv_q2_k's
+// weights) with x, factored: each weight's 2 bits stay where they sit in
+// the quant word, masked, not shifted, and meet x prescaled by the
+// field's power of two (xs[4h + s] = x's run of four for (h, s) times
+// 2^-(2s), 2^-(2s+8), 2^-(2s+16), 2^-(2s+24), exact); each run's scale
+// multiplies its sum, and dmin·m its plain sum (xsum[4h + s]) once.
+static inline float rlx_gd_q2_k(device const uchar *row, uint u, thread const float4 *xs, thread const float *xsum) {
+  device const uint *p = (device const uint *)(row + (u / 8u) * 84u);
+  const uint t = u % 8u;
+  const uint c = 8u * (t / 4u);
+  float a = 0.0f, b = 0.0f;
+  for (uint h = 0; h < 2u; h++) {
+    const uint q = p[4u + 8u * h + t];
+    for (uint s = 0; s < 4u; s++) {
+      const uint sc = (p[2u * h + s / 2u] >> (16u * (s % 2u) + c)) & 255u;
+      const uint mk = 3u << (2u * s);
+      const float4 xv = xs[4u * h + s];
+      const float sq = xv.x * (float)(q & mk) + xv.y * (float)(q & (mk << 8u)) + xv.z * (float)(q & (mk << 16u)) + xv.w * (float)(q & (mk << 24u));
+      a += (float)(sc & 15u) * sq;
+      b += (float)(sc >> 4) * xsum[4u * h + s];
+    }
+  }
+  return rlx_half_bits((ushort)(p[20] & 0xFFFFu)) * a - rlx_half_bits((ushort)(p[20] >> 16)) * b;
+}
+// rlx_gd_q3_k: rlx_gd_q2_k's factored dot for q3_k's slice u
+// (rlx_gv_q3_k's weights): a weight is low + 4·bit − 4, its two low
+// bits masked in place against xs (as q2_k's) and its hmask bit against
+// xh (x's run times 2^(2-8i-4h-s)), the 4 off each run's plain sum.
+static inline float rlx_gd_q3_k(device const uchar *row, uint u, thread const float4 *xs, thread const float4 *xh, thread const float *xsum) {
+  device const ushort *p = (device const ushort *)(row + (u / 8u) * 110u);
+  const uint t = u % 8u;
+  const uint c = 8u * (t / 4u);
+  const uint hm = (uint)p[2u * t] | ((uint)p[2u * t + 1u] << 16);
+  const uint s0 = (uint)p[48] | ((uint)p[49] << 16);
+  const uint s1 = (uint)p[50] | ((uint)p[51] << 16);
+  const uint s2 = (uint)p[52] | ((uint)p[53] << 16);
+  float a = 0.0f;
+  for (uint h = 0; h < 2u; h++) {
+    const uint q = (uint)p[16u + 16u * h + 2u * t] | ((uint)p[17u + 16u * h + 2u * t] << 16);
+    for (uint s = 0; s < 4u; s++) {
+      const uint lo = ((s < 2u ? s0 : s1) >> (16u * (s % 2u) + c + 4u * h)) & 15u;
+      const uint hi = (s2 >> (16u * (s % 2u) + c + 2u * (2u * h + s / 2u))) & 3u;
+      const float sc = (float)((int)(lo | (hi << 4)) - 32);
+      const uint mk = 3u << (2u * s);
+      const uint hk = 1u << (4u * h + s);
+      const float4 xv = xs[4u * h + s];
+      const float4 hv = xh[4u * h + s];
+      const float sq = xv.x * (float)(q & mk) + xv.y * (float)(q & (mk << 8u)) + xv.z * (float)(q & (mk << 16u)) + xv.w * (float)(q & (mk << 24u))
+          + hv.x * (float)(hm & hk) + hv.y * (float)(hm & (hk << 8u)) + hv.z * (float)(hm & (hk << 16u)) + hv.w * (float)(hm & (hk << 24u));
+      a += sc * (sq - 4.0f * xsum[4u * h + s]);
+    }
+  }
+  return rlx_half_bits(p[54]) * a;
+}
+// rlx_gd_q5_1: the factored dot of unit u (32 weights) with x: word
+// i's byte c holds weights 4i + c (its low nibble, against xs[i]) and
+// 16 + 4i + c (its high one, against xs[4 + i]); the fifth bit of
+// weight j sits at bit j of qh (against xh, worth 16). d times the sum,
+// plus m times x's plain sum. (q4_1's and q5_0's were timed so too, run
+// 47a: q4_1 5% slower, q5_0 no faster; their GEMVs stay on
+// rlx_gv_*'s values.)
+static inline float rlx_gd_nib(uint v, float4 lo, float4 hi) {
+  return lo.x * (float)(v & 0xFu) + lo.y * (float)(v & 0xF00u) + lo.z * (float)(v & 0xF0000u) + lo.w * (float)(v & 0xF000000u)
+      + hi.x * (float)(v & 0xF0u) + hi.y * (float)(v & 0xF000u) + hi.z * (float)(v & 0xF00000u) + hi.w * (float)(v & 0xF0000000u);
+}
+static inline float rlx_gd_bits(uint qh, thread const float4 *xh) {
+  float a = 0.0f;
+  for (uint v = 0; v < 8u; v++) {
+    const uint k = 1u << (4u * v);
+    a += xh[v].x * (float)(qh & k) + xh[v].y * (float)(qh & (k << 1u)) + xh[v].z * (float)(qh & (k << 2u)) + xh[v].w * (float)(qh & (k << 3u));
+  }
+  return a;
+}
+static inline float rlx_gd_q5_1(device const uchar *row, uint u, thread const float4 *xs, thread const float4 *xh, thread const float *xsum) {
+  device const uint *p = (device const uint *)(row + u * 24u);
+  float a = rlx_gd_bits(p[1], xh);
+  for (uint i = 0; i < 4u; i++) {
+    a += rlx_gd_nib(p[2u + i], xs[i], xs[4u + i]);
+  }
+  return rlx_half_bits((ushort)(p[0] & 0xFFFFu)) * a + rlx_half_bits((ushort)(p[0] >> 16)) * xsum[0];
+}
 // rlx_lut8: entry n (< 16) of a table of 16 signed bytes packed into two
 // 64-bit words (entries 0-7 in lo, low byte first): iq4's levels and
 // mxfp4's doubled E2M1 codes, without an array in memory.

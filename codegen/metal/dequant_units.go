@@ -1,6 +1,11 @@
 package metal
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
 
 // unitGEMV reports whether the format's GEMV is dequantGEMVUnits': the
 // formats without a lane of their own (dqSlot).
@@ -102,6 +107,56 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	if m == 1 {
 		loadX("x")
 	}
+	if m == 1 && f.unitFactored() {
+		// x prescaled by each field's place (rlx_gd_*), and its runs' sums
+		// (q2_k's and q3_k's eight, q5_1's one).
+		prescale := func(name string, v int, e func(c int) int) {
+			b.l("%s[%d] = x%d;", name, v, v)
+			b.l("%s[%d].x *= %s; %s[%d].y *= %s; %s[%d].z *= %s; %s[%d].w *= %s;", name, v, pow2(e(0)), name, v, pow2(e(1)), name, v, pow2(e(2)), name, v, pow2(e(3)))
+		}
+		bit := f.name == "q3_k" || f.name == "q5_1"
+		b.l("float4 xs[8];")
+		if bit {
+			b.l("float4 xh[8];")
+		}
+		runs := 1
+		if f.unitSliced() {
+			runs = 8
+		}
+		b.l("float xsum[%d];", runs)
+		for v := range 8 {
+			if f.unitSliced() {
+				// Run v = 4h + s: 2 bits at 8c + 2s, q3_k's hmask bit (worth
+				// 4) at 8c + 4h + s.
+				prescale("xs", v, func(c int) int { return -8*c - 2*(v%4) })
+				if bit {
+					prescale("xh", v, func(c int) int { return 2 - 8*c - 4*(v/4) - v%4 })
+				}
+				b.l("xsum[%d] = (x%d.x + x%d.y) + (x%d.z + x%d.w);", v, v, v, v, v)
+				continue
+			}
+			// Weight 4v + c: a nibble at 8c (v < 4) or 8c + 4 (v >= 4) of
+			// word v % 4, its fifth bit (worth 16) at 4v + c of qh.
+			prescale("xs", v, func(c int) int { return -8*c - 4*(v/4) })
+			if bit {
+				prescale("xh", v, func(c int) int { return 4 - 4*v - c })
+			}
+		}
+		if !f.unitSliced() {
+			b.l("xsum[0] = ((x0.x + x0.y) + (x0.z + x0.w)) + ((x1.x + x1.y) + (x1.z + x1.w)) + ((x2.x + x2.y) + (x2.z + x2.w)) + ((x3.x + x3.y) + (x3.z + x3.w))")
+			b.l("    + ((x4.x + x4.y) + (x4.z + x4.w)) + ((x5.x + x5.y) + (x5.z + x5.w)) + ((x6.x + x6.y) + (x6.z + x6.w)) + ((x7.x + x7.y) + (x7.z + x7.w));")
+		}
+		xh := ""
+		if bit {
+			xh = "xh, "
+		}
+		for r := range rows {
+			b.l("acc[%d] += rlx_gd_%s(w%d, u, xs, %sxsum);", r, f.name, r, xh)
+		}
+		b.l("}")
+		dqStore(b, "tg", rm, m, n)
+		return
+	}
 	for r := range rows {
 		b.l("{")
 		b.l("float wv[32];")
@@ -123,6 +178,23 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	dqStore(b, "tg", rm, m, n)
 }
 
+// unitFactored reports whether the format's GEMV at M = 1 is a factored
+// dot (rlx_gd_*): each weight's field masked where it sits in its word
+// and multiplied by x prescaled by the field's place, the scales and
+// offsets applied to sums.
+func (f quantInfo) unitFactored() bool {
+	switch f.name {
+	case "q2_k", "q3_k", "q5_1":
+		// Run 47a (H100, two alternating rounds against rlx_gv_*'s values):
+		// q2_k 20.3 against 24.3 µs at 4096×14336, q3_k 10.5 / 29.7 / 31.9
+		// against 11.2 / 29.0 / 34.4 at the three shapes, q5_1 25.5 against
+		// 26.8; q4_1's (21.5 against 20.6) and q5_0's (28.0 against 28.1)
+		// were not taken.
+		return true
+	}
+	return false
+}
+
 // unitLevels names the MSL function of the format's 16 levels, for the
 // formats whose GEMV reads them from a table in threadgroup memory
 // (rlx_gv_iq4_nl, rlx_gv_iq4_xs, rlx_gv_mxfp4).
@@ -134,4 +206,13 @@ func unitLevels(f quantInfo) (string, bool) {
 		return "rlx_mxfp4_level", true
 	}
 	return "", false
+}
+
+// pow2 is 2^e as an MSL float literal (exact).
+func pow2(e int) string {
+	v := strconv.FormatFloat(math.Ldexp(1, e), 'g', -1, 32)
+	if !strings.ContainsAny(v, ".e") {
+		v += ".0"
+	}
+	return v + "f"
 }
