@@ -115,12 +115,14 @@ func RealCases() []Case {
 			cs = append(cs, bench(c, "gemv", "linear", map[string]int{"K": s[0], "N": s[1]}))
 		}
 	}
-	// The unit formats (dequantGEMVUnits): q3_k and q4_1 (which
-	// variants/q4_1-lane.patch moves to q4_0's lane, staged at K = 14336
-	// on 16 rows) at the three shapes, the others at 4096×14336.
+	// The unit formats (dequantGEMVUnits): q3_k, q4_1, q5_0 and q5_1
+	// (which variants/q4_1-lane.patch and q5-lane.patch move to q4_0's
+	// layouts, staged at K = 14336 on 16 rows) at the three shapes, the
+	// others at 4096×14336.
+	threeShapes := map[string]bool{"q3_k": true, "q4_1": true, "q5_0": true, "q5_1": true}
 	for _, f := range []string{"q3_k", "q2_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4"} {
 		for _, s := range [][2]int{{hidden, hidden}, {hidden, inter}, {inter, hidden}} {
-			if f != "q3_k" && f != "q4_1" && s != [2]int{hidden, inter} {
+			if !threeShapes[f] && s != [2]int{hidden, inter} {
 				continue
 			}
 			c := dq(fmt.Sprintf("dequant_gemv_%s_%dx%d", f, s[0], s[1]), f, 1, s[0], s[1])
