@@ -228,7 +228,13 @@ func withConstantsPerturbed(p *ref.Program, salt uint64) (*ref.Program, error) {
 // p's run on inputs and weights) moves, as NMSE, under conditionSamples
 // perturbations of the float inputs, weights and constants (perturb,
 // withConstantsPerturbed) and as many of
-// the packed weights' scales (perturbScales, scaled by scaleNMSE). seed
+// the packed weights' scales (perturbScales, scaled by scaleNMSE), and
+// as p's run with its ops' f32 subnormals flushed (ref's RunFlushed: the
+// Metal Shading Language lets a GPU flush them, and the CPU harness's
+// kernels may round to zero what the interpreter, in f64, keeps as a
+// subnormal: the random functions' g12010, a silu of a large negative value,
+// −1.1e-40 in the interpreter and −0 in the kernel, and g12085, a
+// gelu_tanh −1.1e-42 or −0 whose power is NaN or +Inf). seed
 // names each weight's draws, so that a weight shared by two programs is
 // perturbed alike in both. A result whose Moved is beyond its limit
 // (NaN included) is ill-conditioned.
@@ -241,6 +247,11 @@ func Moved(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, 
 			}
 		}
 	}
+	got, err := p.RunFlushed(inputs, weights)
+	if err != nil {
+		return nil, fmt.Errorf("the run with subnormals flushed: %v", err)
+	}
+	note(got, 1)
 	for s := range uint64(conditionSamples) {
 		salt := s << 40
 		weightSalt := func(name string) uint64 { return salt + 1<<32 + uint64(seed(name)) }
@@ -257,7 +268,7 @@ func Moved(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, 
 		if err != nil {
 			return nil, err
 		}
-		got, err := q.Run(in, w)
+		got, err = q.Run(in, w)
 		if err != nil {
 			return nil, fmt.Errorf("the perturbed run: %v", err)
 		}

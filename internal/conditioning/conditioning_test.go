@@ -263,6 +263,35 @@ func TestMovedConstants(t *testing.T) {
 	}
 }
 
+// TestMovedSubnormals: a result that is an f32 subnormal in the
+// interpreter (1e-20·1e-20) moves beyond the limit when the ops'
+// subnormals are flushed, though moving its inputs by a few ulps barely
+// moves it; a normal result beside it stays within.
+func TestMovedSubnormals(t *testing.T) {
+	p := mustCompile(t, `func.func @f(%x: tensor<1xf32>, %y: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
+  %p = graph.mul %x, %y : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %a = graph.add %x, %y : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  return %p, %a : tensor<1xf32>, tensor<1xf32>
+}`)
+	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{1e-20})
+	in := []*tensor.Tensor{x, x}
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := math.Abs(want[0].Float64(0)); !(v > 0 && v < 0x1p-126) {
+		t.Fatalf("the reference's product is %g, want a subnormal", want[0].Float64(0))
+	}
+	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
+		t.Errorf("moved %v: want the subnormal product beyond %g and the sum within it", moved, limit)
+	}
+}
+
 func mustCompile(t *testing.T, src string) *ref.Program {
 	t.Helper()
 	p, err := ref.Compile(irtest.ParseVerify(t, nil, src), "f")

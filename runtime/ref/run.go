@@ -2,6 +2,7 @@ package ref
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -66,16 +67,26 @@ func (c *compiler) param(op *ir.Operation, t TensorType) (execFn, error) {
 // function for bad inputs), with a note for each func.call the op was
 // reached through. Run never panics on bad inputs or weights.
 func (p *Program) Run(inputs []*tensor.Tensor, w Weights) ([]*tensor.Tensor, error) {
-	return p.run(inputs, w, nil)
+	return p.run(inputs, w, nil, false)
+}
+
+// RunFlushed is Run with every f32 subnormal that an op returns flushed
+// to a zero of its sign before the next op reads it: what a GPU that
+// flushes f32 subnormals computes (the Metal Shading Language lets an
+// implementation flush them). A result that differs between Run and
+// RunFlushed is not decided by the program alone
+// (internal/conditioning's Moved).
+func (p *Program) RunFlushed(inputs []*tensor.Tensor, w Weights) ([]*tensor.Tensor, error) {
+	return p.run(inputs, w, nil, true)
 }
 
 // RunProfile is Run that also adds the time spent in each op to prof
 // (from p.NewProfile). A Profile must not be shared by concurrent runs.
 func (p *Program) RunProfile(inputs []*tensor.Tensor, w Weights, prof *Profile) ([]*tensor.Tensor, error) {
-	return p.run(inputs, w, prof)
+	return p.run(inputs, w, prof, false)
 }
 
-func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile) (results []*tensor.Tensor, err error) {
+func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile, flush bool) (results []*tensor.Tensor, err error) {
 	if len(inputs) != len(p.args) {
 		return nil, ir.OpErrorPlain(p.fn, "@%s takes %d arguments, got %d inputs", p.name, len(p.args), len(inputs))
 	}
@@ -126,6 +137,9 @@ func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile) (result
 			if r == nil || !inst.outT[j].Matches(r) {
 				return nil, p.errorAt(inst, fmt.Errorf("result #%d is %v, but its type is %v", j, typeOf(r), inst.outT[j]))
 			}
+			if flush {
+				r = flushSubnormals(r)
+			}
 			slots[s] = r
 			res[j] = nil
 		}
@@ -139,6 +153,29 @@ func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile) (result
 		results[i] = slots[s]
 	}
 	return results, nil
+}
+
+// flushSubnormals returns t, or, where t is an f32 tensor holding
+// subnormals, a copy with each of them a zero of its sign (t may share
+// its storage with an input or a weight, so it is not changed).
+func flushSubnormals(t *tensor.Tensor) *tensor.Tensor {
+	if t.DType() != tensor.F32 {
+		return t
+	}
+	var c *tensor.Tensor
+	for i, v := range t.Floats() {
+		if v == 0 || math.Abs(float64(v)) >= 0x1p-126 || v != v {
+			continue
+		}
+		if c == nil {
+			c = t.Clone()
+		}
+		c.Floats()[i] = float32(math.Copysign(0, float64(v)))
+	}
+	if c == nil {
+		return t
+	}
+	return c
 }
 
 func typeOf(t *tensor.Tensor) string {
