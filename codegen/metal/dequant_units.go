@@ -3,8 +3,6 @@ package metal
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 )
 
 // unitGEMV reports whether the format's GEMV is dequantGEMVUnits': the
@@ -143,8 +141,11 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 			}
 		}
 		if !f.unitSliced() {
-			b.l("xsum[0] = ((x0.x + x0.y) + (x0.z + x0.w)) + ((x1.x + x1.y) + (x1.z + x1.w)) + ((x2.x + x2.y) + (x2.z + x2.w)) + ((x3.x + x3.y) + (x3.z + x3.w))")
-			b.l("    + ((x4.x + x4.y) + (x4.z + x4.w)) + ((x5.x + x5.y) + (x5.z + x5.w)) + ((x6.x + x6.y) + (x6.z + x6.w)) + ((x7.x + x7.y) + (x7.z + x7.w));")
+			terms := make([]string, 8)
+			for v := range terms {
+				terms[v] = fmt.Sprintf("((x%d.x + x%d.y) + (x%d.z + x%d.w))", v, v, v, v)
+			}
+			b.l("xsum[0] = %s;", sumTerms(terms))
 		}
 		xh := ""
 		if bit {
@@ -209,10 +210,4 @@ func unitLevels(f quantInfo) (string, bool) {
 }
 
 // pow2 is 2^e as an MSL float literal (exact).
-func pow2(e int) string {
-	v := strconv.FormatFloat(math.Ldexp(1, e), 'g', -1, 32)
-	if !strings.ContainsAny(v, ".e") {
-		v += ".0"
-	}
-	return v + "f"
-}
+func pow2(e int) string { return floatLit(float32(math.Ldexp(1, e))) }

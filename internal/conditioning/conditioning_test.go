@@ -139,27 +139,14 @@ func TestNMSE(t *testing.T) {
 // TestMoved: x − y of two nearly equal values is ill-conditioned (64 ulps
 // of the operands are many of the difference), x + y is not.
 func TestMoved(t *testing.T) {
-	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+	p := mustCompile(t, `func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %s = graph.sub %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %a = graph.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %s, %a : tensor<4xf32>, tensor<4xf32>
 }`)
-	p, err := ref.Compile(m, "f")
-	if err != nil {
-		t.Fatal(err)
-	}
 	x, _ := tensor.FromFloat32(tensor.F32, []int{4}, []float32{1, 2, 3, 4})
 	y, _ := tensor.FromFloat32(tensor.F32, []int{4}, []float32{1 + 0x1p-20, 2 + 0x1p-19, 3 + 0x1p-18, 4 + 0x1p-18})
-	in := []*tensor.Tensor{x, y}
-	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
-	want, err := p.Run(in, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, moved := runMoved(t, p, x, y)
 	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
 		t.Errorf("moved %v: want x − y beyond %g and x + y within it", moved, limit)
 	}
@@ -221,7 +208,7 @@ func TestMovedRunFails(t *testing.T) {
 // functions' g8350) shows the result is not decided, while a result of
 // the constants that does not cancel stays within the limit.
 func TestMovedConstants(t *testing.T) {
-	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
+	p := mustCompile(t, `func.func @f(%x: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
   %c = graph.constant dense<[-7.500000e-01, -7.500000e-01]> : tensor<2xf32>
   %p = graph.mul %c, %x : (tensor<2xf32>, tensor<1xf32>) -> tensor<2xf32>
   %a = graph.slice %p {axis = 0 : i64, length = 1 : i64, start = 0 : i64, step = 1 : i64} : (tensor<2xf32>) -> tensor<1xf32>
@@ -231,23 +218,10 @@ func TestMovedConstants(t *testing.T) {
   %s = graph.add %a, %b : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
   return %r, %s : tensor<1xf32>, tensor<1xf32>
 }`)
-	p, err := ref.Compile(m, "f")
-	if err != nil {
-		t.Fatal(err)
-	}
 	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{0.3})
-	in := []*tensor.Tensor{x}
-	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
-	want, err := p.Run(in, w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, moved := runMoved(t, p, x)
 	if !math.IsInf(want[0].Float64(0), 0) {
 		t.Fatalf("the reference's reciprocal is %g, want infinite", want[0].Float64(0))
-	}
-	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
-	if err != nil {
-		t.Fatal(err)
 	}
 	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
 		t.Errorf("moved %v: want 1/(c₀x − c₁x) beyond %g and c₀x + c₁x within it", moved, limit)
@@ -274,22 +248,56 @@ func TestMovedSubnormals(t *testing.T) {
   return %p, %a : tensor<1xf32>, tensor<1xf32>
 }`)
 	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{1e-20})
-	in := []*tensor.Tensor{x, x}
+	want, moved := runMoved(t, p, x, x)
+	if v := math.Abs(want[0].Float64(0)); !(v > 0 && v < 0x1p-126) {
+		t.Fatalf("the reference's product is %g, want a subnormal", want[0].Float64(0))
+	}
+	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
+		t.Errorf("moved %v: want the subnormal product beyond %g and the sum within it", moved, limit)
+	}
+}
+
+// TestMovedFlushedRunFails: Moved reports the run with subnormals
+// flushed when it fails (an index that is 0 from a product of 1e-40
+// scaled back up, and −1, out of range, once that product is flushed).
+func TestMovedFlushedRunFails(t *testing.T) {
+	p := mustCompile(t, `func.func @f(%x: tensor<1xf32>, %t: tensor<3x2xf32>) -> tensor<1x2xf32> {
+  %c = graph.constant dense<1.000000e+20> : tensor<1xf32>
+  %one = graph.constant dense<1.000000e+00> : tensor<1xf32>
+  %p = graph.mul %x, %x : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %q = graph.mul %p, %c : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %r = graph.mul %q, %c : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %s = graph.sub %r, %one : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+  %i = graph.cast %s : (tensor<1xf32>) -> tensor<1xi32>
+  %g = graph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<1xi32>) -> tensor<1x2xf32>
+  return %g : tensor<1x2xf32>
+}`)
+	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{1e-20})
+	tab, _ := tensor.FromFloat32(tensor.F32, []int{3, 2}, []float32{1, 2, 3, 4, 5, 6})
+	in := []*tensor.Tensor{x, tab}
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatalf("the plain run: %v", err)
+	}
+	_, err = Moved(p, in, w, want, func(string) uint32 { return 0 })
+	if err == nil || !strings.Contains(err.Error(), "the run with subnormals flushed: ") {
+		t.Errorf("Moved: %v; want the flushed run's out-of-range gather", err)
+	}
+}
+
+// runMoved runs p (no weights) on in and returns its results and Moved's.
+func runMoved(t *testing.T, p *ref.Program, in ...*tensor.Tensor) (want []*tensor.Tensor, moved []float64) {
+	t.Helper()
 	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
 	want, err := p.Run(in, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := math.Abs(want[0].Float64(0)); !(v > 0 && v < 0x1p-126) {
-		t.Fatalf("the reference's product is %g, want a subnormal", want[0].Float64(0))
-	}
-	moved, err := Moved(p, in, w, want, func(string) uint32 { return 0 })
-	if err != nil {
+	if moved, err = Moved(p, in, w, want, func(string) uint32 { return 0 }); err != nil {
 		t.Fatal(err)
 	}
-	if limit := opsuite.LimitExact; !(moved[0] > limit) || !(moved[1] <= limit) {
-		t.Errorf("moved %v: want the subnormal product beyond %g and the sum within it", moved, limit)
-	}
+	return want, moved
 }
 
 func mustCompile(t *testing.T, src string) *ref.Program {

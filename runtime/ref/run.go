@@ -164,8 +164,8 @@ func flushSubnormals(t *tensor.Tensor) *tensor.Tensor {
 	}
 	var c *tensor.Tensor
 	for i, v := range t.Floats() {
-		if v == 0 || math.Abs(float64(v)) >= 0x1p-126 || v != v {
-			continue
+		if a := math.Abs(float64(v)); !(a > 0 && a < 0x1p-126) {
+			continue // zero, normal, infinite or NaN
 		}
 		if c == nil {
 			c = t.Clone()

@@ -333,33 +333,29 @@ func checkOpByOp(t *testing.T, ctx *ir.Context, suspects []*suspect) {
 		if err != nil {
 			t.Fatalf("%s alone (@%s): the sum of the terms: %v", s.op, ir.SymbolName(s.from.f), err)
 		}
+		tol := opTol
+		errorOf := func(got, want *tensor.Tensor) float64 { return mpsregions.RelError(got, want) }
+		switch {
+		case bound != nil:
+			tol = sumTol
+			errorOf = func(got, want *tensor.Tensor) float64 { return boundError(got, want, bound) }
+		case blockOps[s.op]:
+			tol = blockTol
+		}
 		// The interpreter's run with the op's f32 subnormals flushed, which
 		// the kernel may match instead (MSL lets a GPU flush them; the
 		// random functions' g12010: a silu of a large negative value,
 		// −1.1e-40 in the interpreter, −0 in the kernel).
 		var flushed []*tensor.Tensor
 		for i := range want {
-			var e, tol float64
-			errorOf := func(want *tensor.Tensor) float64 {
-				switch {
-				case bound != nil:
-					tol = sumTol
-					return boundError(got[i], want, bound)
-				case blockOps[s.op]:
-					tol = blockTol
-				default:
-					tol = opTol
-				}
-				return mpsregions.RelError(got[i], want)
-			}
-			e = errorOf(want[i])
+			e := errorOf(got[i], want[i])
 			if e > tol && got[i].Type() == want[i].Type() {
 				if flushed == nil {
 					if flushed, err = po.RunFlushed(s.in, s.w); err != nil {
 						t.Fatalf("%s alone (@%s): the run with subnormals flushed: %v", s.op, ir.SymbolName(s.from.f), err)
 					}
 				}
-				e = min(e, errorOf(flushed[i]))
+				e = min(e, errorOf(got[i], flushed[i]))
 			}
 			if e > tol || got[i].Type() != want[i].Type() {
 				bad++
