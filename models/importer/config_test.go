@@ -542,3 +542,30 @@ func TestStop61ConfigErrors(t *testing.T) {
 		t.Errorf("Seed-OSS with attention_out_bias: %v", err)
 	}
 }
+
+// TestArchitecturesTable: each architecture name has one reader (a
+// second entry for a name would never be reached), and Architectures
+// lists every name once, sorted.
+func TestArchitecturesTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range architectures() {
+		if len(a.names) == 0 || a.read == nil {
+			t.Errorf("entry %v has no names or no reader", a.names)
+		}
+		for _, n := range a.names {
+			if seen[n] {
+				t.Errorf("%s has two readers", n)
+			}
+			seen[n] = true
+		}
+	}
+	names := Architectures()
+	if len(names) != len(seen) || !slices.IsSorted(names) {
+		t.Errorf("Architectures() = %v: want the %d names of the table, sorted", names, len(seen))
+	}
+	for _, n := range names {
+		if a, ok := architectureOf(n); !ok || !slices.Contains(a.names, n) {
+			t.Errorf("architectureOf(%q) finds no entry naming it", n)
+		}
+	}
+}

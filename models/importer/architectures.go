@@ -1,0 +1,568 @@
+package importer
+
+import (
+	"slices"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+)
+
+// architecture is a reader of config.json for the Hugging Face
+// architectures it names: it sets a spec's fields from the config's,
+// reading each through c's getters (whatever it leaves unread is
+// refused after it).
+type architecture struct {
+	names []string
+	read  func(s *spec, c *config)
+}
+
+// architectures lists the Hugging Face architectures the importer
+// reads, each with its reader.
+func architectures() []architecture {
+	return []architecture{
+		{[]string{"LlamaForCausalLM"}, (*spec).readLlama},
+		{[]string{"Olmo2ForCausalLM"}, (*spec).readOlmo2},
+		{[]string{"Olmo3ForCausalLM"}, (*spec).readOlmo3},
+		{[]string{"Exaone4ForCausalLM"}, (*spec).readExaone4},
+		{[]string{"CohereForCausalLM", "Cohere2ForCausalLM"}, (*spec).readCohere},
+		{[]string{"Lfm2ForCausalLM"}, (*spec).readLfm2},
+		{[]string{"Starcoder2ForCausalLM"}, (*spec).readStarcoder2},
+		{[]string{"Glm4MoeForCausalLM"}, (*spec).readGlm4Moe},
+		{[]string{"GptOssForCausalLM"}, (*spec).readGptOss},
+		{[]string{"PhiForCausalLM"}, (*spec).readPhi},
+		{[]string{"StableLmForCausalLM"}, (*spec).readStableLm},
+		{[]string{"GPTNeoXForCausalLM"}, (*spec).readGPTNeoX},
+		{[]string{"NemotronForCausalLM"}, (*spec).readNemotron},
+		{[]string{"OlmoeForCausalLM"}, (*spec).readOlmoe},
+		{[]string{"SeedOssForCausalLM"}, (*spec).readSeedOss},
+		{[]string{"ArceeForCausalLM"}, (*spec).readArcee},
+		{[]string{"Ernie4_5ForCausalLM"}, (*spec).readErnie45},
+		{[]string{"Glm4ForCausalLM"}, (*spec).readGlm4},
+		{[]string{"GraniteForCausalLM", "GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"}, (*spec).readGranite},
+		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
+		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
+		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},
+		{[]string{"MixtralForCausalLM"}, (*spec).readMixtral},
+		{[]string{"Phi3ForCausalLM"}, (*spec).readPhi3},
+		{[]string{"Qwen2ForCausalLM"}, (*spec).readQwen2},
+		{[]string{"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"}, (*spec).readQwen2VL},
+		{[]string{"Qwen3VLMoeForConditionalGeneration"}, (*spec).readQwen3VLMoe},
+		{[]string{"Qwen3VLForConditionalGeneration"}, (*spec).readQwen3VL},
+		{[]string{"Qwen3ForCausalLM", "Qwen3MoeForCausalLM"}, (*spec).readQwen3OrMoe},
+		{[]string{"Qwen2MoeForCausalLM"}, (*spec).readQwen2Moe},
+		{[]string{"Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}, (*spec).readQwen35},
+		{[]string{"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"}, (*spec).readQwen35VL},
+		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
+		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
+		{[]string{"Gemma3ForCausalLM"}, (*spec).readGemma3},
+		{[]string{"Gemma3ForConditionalGeneration"}, (*spec).readGemma3VL},
+	}
+}
+
+// Architectures lists the Hugging Face architectures the importer reads,
+// sorted.
+func Architectures() []string {
+	var names []string
+	for _, a := range architectures() {
+		names = append(names, a.names...)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// architectureOf returns the reader of the architecture named arch.
+func architectureOf(arch string) (architecture, bool) {
+	for _, a := range architectures() {
+		if slices.Contains(a.names, arch) {
+			return a, true
+		}
+	}
+	return architecture{}, false
+}
+
+// readLlama reads LlamaForCausalLM.
+func (s *spec) readLlama(c *config) {
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	c.reject("pretraining_tp", "1")
+	s.allFull()
+}
+
+// readOlmo2 reads Olmo2ForCausalLM: Llama with RMSNorms after
+// attention and after the MLP in place of those before, and q and k
+// normalised over their whole projections; no MLP biases, no qkv
+// clipping.
+func (s *spec) readOlmo2(c *config) {
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	s.postNorms, s.qkNormWhole = true, true
+	s.allFull()
+}
+
+// readOlmo3 reads Olmo3ForCausalLM: OLMo 2 with a sliding window in
+// the layers layer_types names sliding_attention (by default all but
+// each fourth), at sliding_window (4096 by default); the rope's
+// scaling (YaRN) only in the full layers, as transformers 5.17 and
+// llama.cpp apply it. transformers 5 keys the rope by layer type:
+// taken apart here, before readCommon reads a single rope.
+func (s *spec) readOlmo3(c *config) {
+	byType := takeRopeByType(c)
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	s.postNorms, s.qkNormWhole = true, true
+	s.allFull()
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	s.readOlmo3Rope(c, byType)
+	if !given {
+		sliding = slidingEvery(s.layers, 4)
+	}
+	s.sliding = sliding
+	s.setWindow(c.int("sliding_window", 4096, false))
+}
+
+// readExaone4 reads Exaone4ForCausalLM (EXAONE 4): OLMo 2's norms
+// after attention and the MLP only, Qwen3's per-head q/k norms; with a
+// sliding_window, the layers layer_types names sliding_attention (by
+// default all but each sliding_window_pattern-th, an integer or a
+// string of L and G such as "LLLG") attend through it, and the others
+// take no rope (transformers: rope where sliding_window is null or the
+// layer slides).
+func (s *spec) readExaone4(c *config) {
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.postNorms, s.qkNorm = true, true
+	s.readExaone4Windows(c)
+}
+
+// readCohere reads CohereForCausalLM and Cohere2ForCausalLM: Cohere
+// (Command R, Aya Expanse) and Cohere 2 (Command R7B): LayerNorms
+// without a bias (layer_norm_eps), attention and the MLP in parallel
+// on one norm, rope's pairs adjacent, the logits × logit_scale, a tied
+// head by default; under use_qk_norm (Command R+) per-head q/k
+// LayerNorms. Cohere 2's sliding layers (layer_types, else all but
+// each sliding_window_pattern-th, 4) attend through sliding_window and
+// rotate; its global layers take no rope.
+func (s *spec) readCohere(c *config) {
+	c.setDefault("tie_word_embeddings", "true")
+	s.readCommon(c, 1.0)
+	s.readLayerNormEps(c, "layer_norm_eps")
+	c.reject("attention_bias", "false")
+	s.qkLayerNorm = c.bool("use_qk_norm", false) // Command R+: per-head q/k LayerNorms
+	s.layerNorm, s.parallel = true, true
+	s.ropeStyle = graph.RopeGPTJ
+	s.logitMul = c.float("logit_scale", 0.0625)
+	if !scaleInRange(s.logitMul) {
+		c.fail("field \"logit_scale\" = %g: rlx needs a scale in [%g, %g]", s.logitMul, scaleMin, scaleMax)
+	}
+	s.allFull()
+	if s.arch == "Cohere2ForCausalLM" {
+		s.readCohere2Windows(c)
+	}
+}
+
+// readStarcoder2 reads Starcoder2ForCausalLM (StarCoder2): LayerNorms
+// with biases (norm_epsilon), biases on every projection (use_bias,
+// true by default), an MLP c_proj(gelu_tanh(c_fc(x))) without a gate,
+// Mistral's sliding window; the dropouts run in training only.
+func (s *spec) readStarcoder2(c *config) {
+	s.layerNorm, s.normBias, s.plainGelu = true, true, true
+	s.readCommon(c, 1.0)
+	s.readLayerNormEps(c, "norm_epsilon")
+	if !c.bool("use_bias", true) {
+		c.fail("field \"use_bias\" = false is not supported (rlx reads StarCoder2 with its biases, as it is published)")
+	}
+	s.qkvBias, s.oBias = biasRequired, biasRequired
+	c.used["residual_dropout"], c.used["embedding_dropout"] = true, true
+	s.readWindow(c)
+	s.allFull()
+}
+
+// readGlm4Moe reads Glm4MoeForCausalLM (GLM-4.5): q, k and v biases
+// (attention_bias), per-head q/k RMSNorms under use_qk_norm, rope on
+// partial_rotary_factor of each head (0.5 by default), its pairs half
+// a rotation apart; the first first_k_dense_replace layers dense, the
+// others routing over n_routed_experts experts of
+// moe_intermediate_size rows as DeepSeek-V3 does (sigmoid scores; the
+// top num_experts_per_tok of score + e_score_correction_bias chosen,
+// weighted by their scores, renormalised under norm_topk_prob, ×
+// routed_scaling_factor), plus n_shared_experts shared experts as one
+// ungated MLP. Group-limited routing (topk_group < n_group) is
+// refused; the multi-token-prediction layers
+// (num_nextn_predict_layers) are left unread.
+func (s *spec) readGlm4Moe(c *config) {
+	s.readCommon(c, 0.5)
+	if c.bool("attention_bias", false) {
+		s.qkvBias = biasRequired
+	}
+	s.qkNorm = c.bool("use_qk_norm", false)
+	s.allFull()
+	s.readSigmoidMoE(c)
+	c.used["num_nextn_predict_layers"] = true
+}
+
+// readGptOss reads GptOssForCausalLM (gpt-oss): biases on q, k, v and
+// the output projection (attention_bias, true as published), a learned
+// sink logit a head in each softmax's denominator (self_attn.sinks),
+// the layers sliding (sliding_window) or full as layer_types says,
+// YaRN; every layer routing over num_local_experts experts of
+// intermediate_size rows: the router with a bias, a softmax over the
+// top num_experts_per_tok logits, each expert down((up +
+// 1)·g·σ(1.702·g)) + b with g and up from gate_up_proj's interleaved
+// columns (plus its bias), g ≤ 7 and |up| ≤ 7 (transformers' constant;
+// swiglu_limit must say the same).
+func (s *spec) readGptOss(c *config) {
+	c.setDefault("attention_bias", "true")
+	if v, ok := c.raw["intermediate_size"]; ok {
+		c.setDefault("moe_intermediate_size", string(v))
+	}
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	s.oss, s.swigluLimit = true, 7
+	if limit := c.float("swiglu_limit", 7); limit != 7 {
+		// GptOssExperts clamps at its own 7.0, not at the config's.
+		c.fail("field \"swiglu_limit\" = %g is not supported (transformers' gpt-oss clamps at 7 whatever the field says)", limit)
+	}
+	s.allFull()
+	sliding, given := s.slidingTypes(c)
+	if c.err != nil {
+		return
+	}
+	if given {
+		s.sliding = sliding
+	}
+	s.readWindow(c)
+	s.readMoE(c, false, true)
+	c.reject("norm_topk_prob", "true")
+	c.used["router_aux_loss_coef"], c.used["output_router_logits"] = true, true
+}
+
+// readPhi reads PhiForCausalLM (Phi-1, 1.5 and 2): one LayerNorm with
+// a bias (layer_norm_eps) before attention and a gelu_new MLP (fc1,
+// fc2) run in parallel, biases on every projection and on the LM head,
+// rope on partial_rotary_factor of each head (0.5 by default); the
+// dropouts run in training only.
+func (s *spec) readPhi(c *config) {
+	s.layerNorm, s.normBias, s.parallel, s.plainGelu, s.headBias = true, true, true, true, true
+	s.actName, s.blocksFirst = "gelu_new", true
+	s.readCommon(c, 0.5)
+	s.readLayerNormEps(c, "layer_norm_eps")
+	c.reject("qk_layernorm", "false")
+	s.qkvBias, s.oBias = biasRequired, biasRequired
+	c.used["resid_pdrop"], c.used["embd_pdrop"] = true, true
+	s.allFull()
+}
+
+// readStableLm reads StableLmForCausalLM, StableLM 2 (and StableLM 3B
+// 4E1T): LayerNorms with biases (layer_norm_eps), a SwiGLU MLP, biases
+// on q, k and v under use_qkv_bias, per-head q/k LayerNorms (a weight
+// a head, no bias) under qk_layernorm, attention and the MLP in
+// parallel on one norm under use_parallel_residual, rope on
+// partial_rotary_factor of each head (0.25 by default).
+func (s *spec) readStableLm(c *config) {
+	s.layerNorm, s.normBias = true, true
+	s.readCommon(c, 0.25)
+	s.readLayerNormEps(c, "layer_norm_eps")
+	if c.bool("use_qkv_bias", false) {
+		s.qkvBias = biasRequired
+	}
+	s.qkLayerNorm = c.bool("qk_layernorm", false)
+	s.parallel = c.bool("use_parallel_residual", false)
+	c.used["hidden_dropout"] = true
+	s.allFull()
+}
+
+// readGPTNeoX reads GPTNeoXForCausalLM, GPT-NeoX (Pythia): q, k and v
+// fused a head at a time (query_key_value), biases on every projection
+// (attention_bias, true by default) and on the MLP's (dense_h_to_4h,
+// dense_4h_to_h: an erf gelu, no gate), LayerNorms with biases
+// (layer_norm_eps) before attention and before the MLP, the two blocks
+// in parallel on x under use_parallel_residual (true by default), rope
+// on partial_rotary_factor of each head (the first configs'
+// rotary_pct, 0.25 by default; their rotary_emb_base is rope_theta).
+func (s *spec) readGPTNeoX(c *config) {
+	if v, ok := c.raw["rotary_pct"]; ok {
+		c.setDefault("partial_rotary_factor", string(v))
+	}
+	if v, ok := c.raw["rotary_emb_base"]; ok {
+		c.setDefault("rope_theta", string(v))
+	}
+	c.used["rotary_pct"], c.used["rotary_emb_base"] = true, true
+	c.setDefault("hidden_act", `"gelu"`)
+	s.layerNorm, s.normBias, s.plainGelu, s.erfGelu = true, true, true, true
+	s.fusedQKV, s.interleavedQKV = true, true
+	s.readCommon(c, 0.25)
+	s.readLayerNormEps(c, "layer_norm_eps")
+	if s.kvHeads != s.heads {
+		c.fail("num_key_value_heads = %d: GPT-NeoX fuses q, k and v a head at a time, so rlx needs num_attention_heads = %d", s.kvHeads, s.heads)
+	}
+	if c.bool("attention_bias", true) {
+		s.qkvBias, s.oBias = biasRequired, biasRequired
+	}
+	if c.bool("use_parallel_residual", true) {
+		s.parallel, s.parallelNorms, s.blocksFirst = true, true, true
+	}
+	c.used["hidden_dropout"], c.used["classifier_dropout"] = true, true
+	s.allFull()
+}
+
+// readNemotron reads NemotronForCausalLM, Nemotron (Nemotron-4,
+// Minitron): LayerNorm1P (the weight plus 1, with a bias; norm_eps), a
+// relu² MLP without a gate (up_proj, down_proj), attention biases
+// under attention_bias, rope on partial_rotary_factor of each head
+// (0.5 by default).
+func (s *spec) readNemotron(c *config) {
+	s.layerNorm, s.normBias, s.zeroCentred, s.reluSquared = true, true, true, true
+	s.readCommon(c, 0.5)
+	s.readLayerNormEps(c, "norm_eps")
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	s.allFull()
+}
+
+// readOlmoe reads OlmoeForCausalLM (OLMoE): Llama's pre-norms with
+// OLMo 2's q/k norms over the whole projections, and every layer
+// routing over num_experts experts of intermediate_size rows (softmax,
+// top num_experts_per_tok, renormalised only under norm_topk_prob,
+// false by default).
+func (s *spec) readOlmoe(c *config) {
+	if v, ok := c.raw["intermediate_size"]; ok {
+		c.setDefault("moe_intermediate_size", string(v))
+	}
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("clip_qkv", "null")
+	s.qkNormWhole = true
+	s.allFull()
+	s.readMoE(c, false, false)
+}
+
+// readSeedOss reads SeedOssForCausalLM (Seed-OSS): Llama with biases
+// on q, k and v (attention_bias, true by default) and on the output
+// projection only under attention_out_bias (false by default).
+func (s *spec) readSeedOss(c *config) {
+	c.setDefault("attention_bias", "true")
+	s.readCommon(c, 1.0)
+	if c.bool("attention_bias", true) {
+		s.qkvBias = biasRequired
+	}
+	if c.bool("attention_out_bias", false) {
+		s.oBias = biasRequired
+	}
+	c.reject("mlp_bias", "false")
+	c.used["residual_dropout"] = true // training only
+	c.used["pretraining_tp"] = true   // a config field SeedOssForCausalLM never reads
+	s.allFull()
+}
+
+// readArcee reads ArceeForCausalLM, Arcee (AFM): Llama whose MLP is
+// down(relu(up(x))²), no gate.
+func (s *spec) readArcee(c *config) {
+	s.reluSquared = true
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	s.allFull()
+}
+
+// readErnie45 reads Ernie4_5ForCausalLM, ERNIE 4.5 (the dense 0.3B):
+// Llama with rope's pairs adjacent and use_bias putting a bias on
+// every projection (false as published).
+func (s *spec) readErnie45(c *config) {
+	s.readCommon(c, 1.0)
+	s.ropeStyle = graph.RopeGPTJ
+	if c.bool("use_bias", false) {
+		c.fail("field \"use_bias\" = true is not supported (rlx reads ERNIE 4.5 without biases, as it is published)")
+	}
+	s.allFull()
+}
+
+// readGlm4 reads Glm4ForCausalLM, GLM-4 (0414): RMSNorms before and
+// after attention and the MLP (Gemma's four, under GLM's names),
+// biases on q, k and v (attention_bias, true by default) but not the
+// output projection, a fused gate_up_proj, and rope on the first
+// partial_rotary_factor of each head (0.5 by default) with its pairs
+// interleaved.
+func (s *spec) readGlm4(c *config) {
+	c.setDefault("attention_bias", "true")
+	s.readCommon(c, 0.5)
+	if c.bool("attention_bias", true) {
+		s.qkvBias = biasRequired
+	}
+	s.sandwich, s.fusedGateUp = true, true
+	s.ropeStyle = graph.RopeGPTJ
+	s.allFull()
+}
+
+// readGranite reads GraniteForCausalLM, GraniteMoeForCausalLM and
+// GraniteMoeSharedForCausalLM (Llama with IBM's multipliers): the
+// embeddings × embedding_multiplier, scores × attention_multiplier
+// (not 1/√head_dim), each block's output × residual_multiplier, the
+// logits ÷ logits_scaling (all 1 by default, as GraniteConfig's).
+// Granite MoE: every layer routes over num_local_experts experts of
+// intermediate_size rows (softmax over the top num_experts_per_tok
+// logits, i.e. renormalised); Granite MoE Shared adds an ungated
+// expert of shared_intermediate_size rows (none where it is 0).
+func (s *spec) readGranite(c *config) {
+	moe := s.arch != "GraniteForCausalLM"
+	if moe {
+		if v, ok := c.raw["intermediate_size"]; ok {
+			c.setDefault("moe_intermediate_size", string(v))
+		}
+		if v, ok := c.raw["shared_intermediate_size"]; ok {
+			c.setDefault("shared_expert_intermediate_size", string(v))
+		}
+		c.used["shared_intermediate_size"] = true
+		c.used["output_router_logits"], c.used["router_aux_loss_coef"] = true, true
+	}
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	s.allFull()
+	if moe {
+		shared := s.arch == "GraniteMoeSharedForCausalLM" && c.int("shared_expert_intermediate_size", 0, false) > 0
+		s.readMoE(c, shared, true)
+		c.reject("norm_topk_prob", "true")
+		s.sharedUngated = true
+	}
+	mult := func(key string) float64 {
+		v := c.float(key, 1)
+		if !scaleInRange(v) {
+			c.fail("field %q = %g: rlx needs a multiplier in [%g, %g]", key, v, scaleMin, scaleMax)
+		}
+		return v
+	}
+	s.embedScale, s.attnScale = mult("embedding_multiplier"), mult("attention_multiplier")
+	s.residualScale, s.logitScale = mult("residual_multiplier"), mult("logits_scaling")
+}
+
+// readSmolLM3 reads SmolLM3ForCausalLM: Llama's layout with rope left
+// out of the NoPE layers, and its own defaults: rope_theta 2·10⁶, a
+// tied head, 4 kv heads.
+func (s *spec) readSmolLM3(c *config) {
+	useWindow := s.takeUseSlidingWindow(c)
+	c.setDefault("rope_theta", "2000000")
+	c.setDefault("tie_word_embeddings", "true")
+	c.setDefault("num_key_value_heads", "4")
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	c.used["pretraining_tp"] = true // SmolLM3's MLP has no tensor-parallel slicing
+	s.readNoRope(c)
+	s.readSmolLM3Windows(c, useWindow)
+}
+
+// readMistral3 reads Mistral3ForConditionalGeneration (Mistral Small
+// 3.1 and later as published): Mistral's text model under text_config,
+// beside a Pixtral vision tower.
+func (s *spec) readMistral3(c *config) {
+	s.readVisionLanguage(c, s.readMistral)
+}
+
+// readMixtral reads MixtralForCausalLM: Mistral's attention; every
+// layer routes over num_local_experts experts of intermediate_size
+// rows, the chosen weights always renormalised; router_jitter_noise
+// only runs in training.
+func (s *spec) readMixtral(c *config) {
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.readWindow(c)
+	s.allFull()
+	s.experts = c.int("num_local_experts", 0, true)
+	s.topK = c.int("num_experts_per_tok", 0, true)
+	s.moeFFN, s.normTopK = s.ffn, true
+	c.used["router_jitter_noise"] = true
+	s.moeLayer = slices.Repeat([]bool{true}, s.layers)
+	if c.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts) {
+		c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
+	}
+}
+
+// readPhi3 reads Phi3ForCausalLM: Llama with fused qkv_proj and
+// gate_up_proj, no biases, and Mistral's sliding window; dropout does
+// not run at inference, and original_max_position_embeddings only sets
+// longrope's scale (rope types other than default and llama3 are
+// refused).
+func (s *spec) readPhi3(c *config) {
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	s.readWindow(c)
+	c.used["resid_pdrop"], c.used["embd_pdrop"], c.used["original_max_position_embeddings"] = true, true, true
+	s.fusedQKV, s.fusedGateUp = true, true
+	s.allFull()
+}
+
+// readQwen2VL reads Qwen2VLForConditionalGeneration and
+// Qwen2_5_VLForConditionalGeneration (Qwen2-VL and Qwen2.5-VL):
+// Qwen2's text model, whose M-RoPE rotates text (equal positions in
+// its three sections) as plain rope; its fields under text_config
+// (transformers 5) or at the top (as first published).
+func (s *spec) readQwen2VL(c *config) {
+	s.readVisionLanguageOrTop(c, s.readQwen2)
+}
+
+// readQwen3VLMoe reads Qwen3VLMoeForConditionalGeneration
+// (Qwen3-VL-MoE): Qwen3-VL's text model with Qwen3-MoE's experts,
+// fused: as its published files hold them, [E, in, out] (gate_up_proj
+// [E, H, 2I], its halves the gate's and up's; down_proj [E, I, H]), or
+// as transformers 5 writes them, [E, out, in] (build reads which from
+// down_proj's shape).
+func (s *spec) readQwen3VLMoe(c *config) {
+	s.readVisionLanguage(c, func(tc *config) {
+		s.readQwen3(tc)
+		s.readMoE(tc, false, false)
+	})
+}
+
+// readQwen3VL reads Qwen3VLForConditionalGeneration (Qwen3-VL):
+// Qwen3's text model, its interleaved M-RoPE plain rope on text;
+// DeepStack adds the vision tower's features only at image tokens.
+func (s *spec) readQwen3VL(c *config) {
+	s.readVisionLanguage(c, s.readQwen3)
+}
+
+// readQwen3OrMoe reads Qwen3ForCausalLM and Qwen3MoeForCausalLM.
+func (s *spec) readQwen3OrMoe(c *config) {
+	s.readQwen3(c)
+	if s.arch == "Qwen3MoeForCausalLM" {
+		// Routed experts and no shared expert.
+		s.readMoE(c, false, false)
+	}
+}
+
+// readQwen2Moe reads Qwen2MoeForCausalLM: Qwen2's attention (q, k and
+// v biases, unless a qkv_bias field says not) and Qwen3-Next's experts
+// with a shared expert.
+func (s *spec) readQwen2Moe(c *config) {
+	useWindow := s.takeUseSlidingWindow(c)
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	if c.bool("qkv_bias", true) {
+		s.qkvBias = biasRequired
+	}
+	s.readQwenWindows(c, useWindow)
+	s.readMoE(c, true, false)
+}
+
+// readQwen35 reads Qwen3_5ForCausalLM and Qwen3NextForCausalLM.
+func (s *spec) readQwen35(c *config) {
+	s.readHybrid(c, s.arch == "Qwen3NextForCausalLM")
+}
+
+// readQwen35VL reads Qwen3_5ForConditionalGeneration and
+// Qwen3_5MoeForConditionalGeneration.
+func (s *spec) readQwen35VL(c *config) {
+	s.readVisionLanguage(c, func(tc *config) { s.readHybrid(tc, s.arch == "Qwen3_5MoeForConditionalGeneration") })
+}
+
+// readGemma2 reads Gemma2ForCausalLM.
+func (s *spec) readGemma2(c *config) {
+	s.readGemma(c, 2)
+}
+
+// readGemma3VL reads Gemma3ForConditionalGeneration.
+func (s *spec) readGemma3VL(c *config) {
+	s.readVisionLanguage(c, s.readGemma3)
+}
