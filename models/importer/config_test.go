@@ -543,29 +543,48 @@ func TestStop61ConfigErrors(t *testing.T) {
 	}
 }
 
-// TestArchitecturesTable: each architecture name has one reader (a
-// second entry for a name would never be reached), and Architectures
-// lists every name once, sorted.
+// TestArchitecturesTable: in each table of readers (config.json's
+// architectures, GGUF's general.architecture) every name has one reader
+// (a second entry for a name would never be reached), and the exported
+// list holds every name once, sorted.
 func TestArchitecturesTable(t *testing.T) {
-	seen := map[string]bool{}
+	var hf, gg [][]string
 	for _, a := range architectures() {
-		if len(a.names) == 0 || a.read == nil {
-			t.Errorf("entry %v has no names or no reader", a.names)
+		if a.read == nil {
+			t.Errorf("%v has no reader", a.names)
 		}
-		for _, n := range a.names {
+		hf = append(hf, a.names)
+	}
+	for _, a := range ggufArchitectures() {
+		if a.read == nil {
+			t.Errorf("%v has no reader", a.names)
+		}
+		gg = append(gg, a.names)
+	}
+	checkNameTable(t, "architectures", hf, Architectures(), func(n string) []string { a, _ := architectureOf(n); return a.names })
+	checkNameTable(t, "ggufArchitectures", gg, GGUFArchitectures(), func(n string) []string { a, _ := ggufArchitectureOf(n); return a.names })
+}
+
+func checkNameTable(t *testing.T, table string, entries [][]string, listed []string, lookup func(string) []string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, names := range entries {
+		if len(names) == 0 {
+			t.Errorf("%s: an entry names nothing", table)
+		}
+		for _, n := range names {
 			if seen[n] {
-				t.Errorf("%s has two readers", n)
+				t.Errorf("%s: %s has two readers", table, n)
 			}
 			seen[n] = true
 		}
 	}
-	names := Architectures()
-	if len(names) != len(seen) || !slices.IsSorted(names) {
-		t.Errorf("Architectures() = %v: want the %d names of the table, sorted", names, len(seen))
+	if len(listed) != len(seen) || !slices.IsSorted(listed) {
+		t.Errorf("%s: the list is %v: want the %d names of the table, sorted", table, listed, len(seen))
 	}
-	for _, n := range names {
-		if a, ok := architectureOf(n); !ok || !slices.Contains(a.names, n) {
-			t.Errorf("architectureOf(%q) finds no entry naming it", n)
+	for _, n := range listed {
+		if !slices.Contains(lookup(n), n) {
+			t.Errorf("%s: looking up %q finds no entry naming it", table, n)
 		}
 	}
 }

@@ -218,7 +218,7 @@ func TestErrors(t *testing.T) {
 		{"truncated safetensors", truncated,
 			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
-		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports gemma2, gemma3, llama, phi3, qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3, granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl, qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm, gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss)`},
+		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports arcee, cohere2, command-r, ernie4_5, exaone4, gemma, gemma2, gemma3, glm4, glm4moe, gpt-oss, gptneox, granite, granitemoe, lfm2, llama, nemotron, olmo2, olmoe, phi2, phi3, qwen2, qwen2moe, qwen2vl, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, qwen3vl, qwen3vlmoe, seed_oss, smollm3, stablelm, starcoder2)`},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
 		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (it starts "{\n  ", not GGUF's magic "GGUF")`},
 		{"empty", empty, `empty.gguf: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (the file is empty)`},
