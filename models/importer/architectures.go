@@ -6,14 +6,39 @@ import (
 	"github.com/rlx-compiler/rlx/dialect/graph"
 )
 
+// named pairs a reader with the architecture names it reads: a row of
+// the importer's tables of readers (config.json's architectures,
+// GGUF's general.architecture values).
+type named[R any] struct {
+	names []string
+	read  R
+}
+
+// namesOf lists every name of a table of readers, sorted.
+func namesOf[R any](table []named[R]) []string {
+	var names []string
+	for _, a := range table {
+		names = append(names, a.names...)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// lookup returns the row of a table of readers that names name.
+func lookup[R any](table []named[R], name string) (named[R], bool) {
+	for _, a := range table {
+		if slices.Contains(a.names, name) {
+			return a, true
+		}
+	}
+	return named[R]{}, false
+}
+
 // architecture is a reader of config.json for the Hugging Face
 // architectures it names: it sets a spec's fields from the config's,
 // reading each through c's getters (whatever it leaves unread is
 // refused after it).
-type architecture struct {
-	names []string
-	read  func(s *spec, c *config)
-}
+type architecture = named[func(s *spec, c *config)]
 
 // architectures lists the Hugging Face architectures the importer
 // reads, each with its reader.
@@ -60,24 +85,7 @@ func architectures() []architecture {
 
 // Architectures lists the Hugging Face architectures the importer reads,
 // sorted.
-func Architectures() []string {
-	var names []string
-	for _, a := range architectures() {
-		names = append(names, a.names...)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// architectureOf returns the reader of the architecture named arch.
-func architectureOf(arch string) (architecture, bool) {
-	for _, a := range architectures() {
-		if slices.Contains(a.names, arch) {
-			return a, true
-		}
-	}
-	return architecture{}, false
-}
+func Architectures() []string { return namesOf(architectures()) }
 
 // readLlama reads LlamaForCausalLM.
 func (s *spec) readLlama(c *config) {

@@ -219,7 +219,7 @@ func specFromConfig(dir string, maxTokens int) (*spec, error) {
 		return nil, fmt.Errorf("%s: field \"architectures\" = %v names %d architectures, want one of %s", c.path, archs, len(archs), strings.Join(Architectures(), ", "))
 	}
 	s := &spec{arch: archs[0], maxTokens: maxTokens, ropeStyle: graph.RopeNeoX}
-	a, ok := architectureOf(s.arch)
+	a, ok := lookup(architectures(), s.arch)
 	if !ok {
 		return nil, fmt.Errorf("%s: architecture %q is not supported (rlx imports %s)", c.path, s.arch, strings.Join(Architectures(), ", "))
 	}

@@ -544,35 +544,22 @@ func TestStop61ConfigErrors(t *testing.T) {
 }
 
 // TestArchitecturesTable: in each table of readers (config.json's
-// architectures, GGUF's general.architecture) every name has one reader
-// (a second entry for a name would never be reached), and the exported
-// list holds every name once, sorted.
+// architectures, GGUF's general.architecture values) every name has one
+// reader (a second row for a name would never be reached), and the
+// exported list holds every name once, sorted.
 func TestArchitecturesTable(t *testing.T) {
-	var hf, gg [][]string
-	for _, a := range architectures() {
-		if a.read == nil {
-			t.Errorf("%v has no reader", a.names)
-		}
-		hf = append(hf, a.names)
-	}
-	for _, a := range ggufArchitectures() {
-		if a.read == nil {
-			t.Errorf("%v has no reader", a.names)
-		}
-		gg = append(gg, a.names)
-	}
-	checkNameTable(t, "architectures", hf, Architectures(), func(n string) []string { a, _ := architectureOf(n); return a.names })
-	checkNameTable(t, "ggufArchitectures", gg, GGUFArchitectures(), func(n string) []string { a, _ := ggufArchitectureOf(n); return a.names })
+	checkNameTable(t, "architectures", architectures(), Architectures())
+	checkNameTable(t, "ggufArchitectures", ggufArchitectures(), GGUFArchitectures())
 }
 
-func checkNameTable(t *testing.T, table string, entries [][]string, listed []string, lookup func(string) []string) {
+func checkNameTable[R any](t *testing.T, table string, rows []named[R], listed []string) {
 	t.Helper()
 	seen := map[string]bool{}
-	for _, names := range entries {
-		if len(names) == 0 {
-			t.Errorf("%s: an entry names nothing", table)
+	for _, r := range rows {
+		if len(r.names) == 0 {
+			t.Errorf("%s: a row names nothing", table)
 		}
-		for _, n := range names {
+		for _, n := range r.names {
 			if seen[n] {
 				t.Errorf("%s: %s has two readers", table, n)
 			}
@@ -583,8 +570,8 @@ func checkNameTable(t *testing.T, table string, entries [][]string, listed []str
 		t.Errorf("%s: the list is %v: want the %d names of the table, sorted", table, listed, len(seen))
 	}
 	for _, n := range listed {
-		if !slices.Contains(lookup(n), n) {
-			t.Errorf("%s: looking up %q finds no entry naming it", table, n)
+		if r, ok := lookup(rows, n); !ok || !slices.Contains(r.names, n) {
+			t.Errorf("%s: looking up %q finds no row naming it", table, n)
 		}
 	}
 }

@@ -259,7 +259,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if err != nil {
 		return nil, naming{}, err
 	}
-	a, ok := ggufArchitectureOf(arch)
+	a, ok := lookup(ggufArchitectures(), arch)
 	if !ok {
 		return nil, naming{}, fmt.Errorf("%s: general.architecture %q is not supported (rlx imports %s)", f.Name, arch, strings.Join(GGUFArchitectures(), ", "))
 	}

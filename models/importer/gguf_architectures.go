@@ -11,10 +11,7 @@ import (
 // general.architecture values it names: it sets a spec's fields from
 // the {arch}.* keys and the tensors the file holds, and may rename the
 // tensors it reads (m.names).
-type ggufArchitecture struct {
-	names []string
-	read  func(m *ggufMeta, s *spec)
-}
+type ggufArchitecture = named[func(m *ggufMeta, s *spec)]
 
 // ggufArchitectures lists the general.architecture values the importer
 // reads, each with its reader: llama.cpp's names for its architectures
@@ -54,24 +51,7 @@ func ggufArchitectures() []ggufArchitecture {
 
 // GGUFArchitectures lists the general.architecture values the importer
 // reads, sorted.
-func GGUFArchitectures() []string {
-	var names []string
-	for _, a := range ggufArchitectures() {
-		names = append(names, a.names...)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// ggufArchitectureOf returns the reader of the architecture named arch.
-func ggufArchitectureOf(arch string) (ggufArchitecture, bool) {
-	for _, a := range ggufArchitectures() {
-		if slices.Contains(a.names, arch) {
-			return a, true
-		}
-	}
-	return ggufArchitecture{}, false
-}
+func GGUFArchitectures() []string { return namesOf(ggufArchitectures()) }
 
 // readLlama reads llama: convert_hf_to_gguf permutes q and k (and
 // their biases) so that rotated pairs are adjacent: llama.cpp's
