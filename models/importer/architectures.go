@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
@@ -76,6 +77,8 @@ func architectures() []architecture {
 		{[]string{"Qwen2MoeForCausalLM"}, (*spec).readQwen2Moe},
 		{[]string{"Qwen3_5ForCausalLM", "Qwen3NextForCausalLM"}, (*spec).readQwen35},
 		{[]string{"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"}, (*spec).readQwen35VL},
+		{[]string{"Llama4ForCausalLM"}, (*spec).readLlama4},
+		{[]string{"Llama4ForConditionalGeneration"}, (*spec).readLlama4VL},
 		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
 		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
 		{[]string{"Gemma3ForCausalLM"}, (*spec).readGemma3},
@@ -574,3 +577,110 @@ func (s *spec) readGemma2(c *config) {
 func (s *spec) readGemma3VL(c *config) {
 	s.readVisionLanguage(c, s.readGemma3)
 }
+
+// readLlama4 reads Llama4ForCausalLM (Llama 4's text model): Llama with
+// rope's pairs adjacent; the layers moe_layers names (else every
+// interleave_moe_layer_step-th) route over num_local_experts experts of
+// intermediate_size rows, the top num_experts_per_tok router logits
+// chosen and each chosen expert's input × σ(its logit), plus an ungated
+// shared expert of intermediate_size rows; the others are dense MLPs of
+// intermediate_size_mlp rows. The NoPE layers (no_rope_layers, else every
+// no_rope_layer_interval-th) scale q by the temperature tuning
+// (attn_temperature_tuning: × log(1 + ⌊(pos+1)/floor_scale⌋)·attn_scale
+// + 1); under use_qk_norm the rope layers divide q and k by their RMS
+// per head; the chunked layers (layer_types' chunked_attention, else the
+// rope layers) attend within chunks of attention_chunk_size positions.
+func (s *spec) readLlama4(c *config) {
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	c.reject("for_llm_compressor", "false")
+	c.used["router_jitter_noise"] = true // training only
+	s.ropeStyle = graph.RopeGPTJ
+	s.allFull()
+	s.moeFFN, s.sharedFFN = s.ffn, s.ffn
+	s.ffn = c.int("intermediate_size_mlp", 0, true)
+	s.experts = c.int("num_local_experts", 0, true)
+	s.topK = c.int("num_experts_per_tok", 1, false)
+	s.inputRouted, s.sharedUngated = true, true
+	s.readNoRope(c)
+	s.qkL2Norm = c.bool("use_qk_norm", true)
+	if c.err != nil {
+		return
+	}
+	switch {
+	case s.ffn == 0:
+		c.fail("field \"intermediate_size_mlp\" must be positive")
+	case s.experts == 0 || s.topK < 1 || s.topK > s.experts:
+		c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
+	}
+	s.moeLayer = make([]bool, s.layers)
+	if v, ok := c.get("moe_layers"); ok {
+		var layers []int
+		if err := json.Unmarshal(v, &layers); err != nil {
+			c.fail("field \"moe_layers\" = %s is not a list of layer indexes", v)
+			return
+		}
+		for _, l := range layers {
+			if l < 0 || l >= s.layers {
+				c.fail("field \"moe_layers\" names layer %d of %d", l, s.layers)
+				return
+			}
+			s.moeLayer[l] = true
+		}
+		c.used["interleave_moe_layer_step"] = true // moe_layers overrides it
+	} else {
+		step := c.int("interleave_moe_layer_step", 1, false)
+		if step == 0 {
+			c.fail("field \"interleave_moe_layer_step\" must be positive")
+			return
+		}
+		for i := range s.moeLayer {
+			s.moeLayer[i] = (i+1)%step == 0
+		}
+	}
+	if chunked, given := s.typesOf(c, "chunked_attention"); given {
+		s.chunked = chunked
+	}
+	if chunk := c.int("attention_chunk_size", 8192, false); chunk > 0 && chunk < s.maxTokens {
+		s.chunk = chunk
+	}
+	if s.temperatureTuning(c) {
+		floor := c.int("floor_scale", 8192, false)
+		scale := c.float("attn_scale", 0.1)
+		switch {
+		case floor == 0:
+			c.fail("field \"floor_scale\" must be positive")
+		case !scaleInRange(scale):
+			c.fail("field \"attn_scale\" = %g: rlx needs a scale in [%g, %g]", scale, scaleMin, scaleMax)
+		case floor <= s.maxTokens:
+			// Below floor_scale − 1 the factor is 1: none where the
+			// cache ends before it.
+			s.tempFloor, s.tempScale = floor, scale
+		}
+	}
+}
+
+// temperatureTuning reads Llama 4's attn_temperature_tuning: true or
+// false, or (as Llama 4's configs are published) a number, on where it is
+// not 0.
+func (s *spec) temperatureTuning(c *config) bool {
+	c.used["floor_scale"], c.used["attn_scale"] = true, true
+	v, ok := c.get("attn_temperature_tuning")
+	if !ok {
+		return true
+	}
+	var b bool
+	if json.Unmarshal(v, &b) == nil {
+		return b
+	}
+	var n float64
+	if err := json.Unmarshal(v, &n); err != nil {
+		c.fail("field \"attn_temperature_tuning\" = %s is not true, false or a number", v)
+		return false
+	}
+	return n != 0
+}
+
+// readLlama4VL reads Llama4ForConditionalGeneration (Llama 4 as
+// published): the text model's fields under text_config.
+func (s *spec) readLlama4VL(c *config) { s.readVisionLanguage(c, s.readLlama4) }

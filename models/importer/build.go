@@ -37,6 +37,9 @@ type builder struct {
 	bound []string
 	// cols caches x [1, in] reshaped to [in, 1] for the projections of x.
 	cols map[*ir.Value]*ir.Value
+	// qTemp is Llama 4's temperature tuning at this position, [1]: the
+	// NoPE layers' q × this (nil: none).
+	qTemp *ir.Value
 }
 
 type output struct {
@@ -68,7 +71,7 @@ func build(ctx *ir.Context, s *spec, n naming, src *weights.Source) (m *ir.Opera
 			m, bound, err = nil, nil, ie.err
 		}
 	}()
-	if s.arch == "Qwen3VLMoeForConditionalGeneration" {
+	if s.arch == "Qwen3VLMoeForConditionalGeneration" || s.inputRouted {
 		s.expertsInOut = publishedExperts(s, n, src)
 	}
 	g.model()

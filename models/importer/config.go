@@ -833,6 +833,12 @@ func (s *spec) readCohere2Windows(c *config) {
 // sliding_attention entries: which layers slide, and whether the field is
 // given.
 func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
+	return s.typesOf(c, "sliding_attention")
+}
+
+// typesOf reads a layer_types of full_attention and other entries:
+// which layers are other, and whether the field is given.
+func (s *spec) typesOf(c *config, other string) (is []bool, given bool) {
 	v, ok := c.get("layer_types")
 	if !ok {
 		return nil, false
@@ -842,18 +848,18 @@ func (s *spec) slidingTypes(c *config) (sliding []bool, given bool) {
 		c.fail("field \"layer_types\" = %s is not a list of %d layer types", v, s.layers)
 		return nil, true
 	}
-	sliding = make([]bool, s.layers)
+	is = make([]bool, s.layers)
 	for i, t := range types {
 		switch t {
-		case "sliding_attention":
-			sliding[i] = true
+		case other:
+			is[i] = true
 		case fullAttention:
 		default:
-			c.fail("field \"layer_types\" gives layer %d type %q, which is not supported for %s (rlx implements full_attention, sliding_attention)", i, t, s.arch)
+			c.fail("field \"layer_types\" gives layer %d type %q, which is not supported for %s (rlx implements full_attention, %s)", i, t, s.arch, other)
 			return nil, true
 		}
 	}
-	return sliding, true
+	return is, true
 }
 
 // readSigmoidMoE reads DeepSeek-V3's experts as GLM-4.5 names them:

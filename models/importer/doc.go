@@ -12,12 +12,12 @@
 // Starcoder2ForCausalLM, PhiForCausalLM, StableLmForCausalLM,
 // GPTNeoXForCausalLM, NemotronForCausalLM, GraniteMoeForCausalLM,
 // GraniteMoeSharedForCausalLM, GemmaForCausalLM, Glm4MoeForCausalLM,
-// GptOssForCausalLM and the text model of the
+// GptOssForCausalLM, Llama4ForCausalLM and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
-// Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration and
-// Qwen3VLMoeForConditionalGeneration
+// Qwen2_5_VLForConditionalGeneration, Qwen3VLForConditionalGeneration,
+// Qwen3VLMoeForConditionalGeneration and Llama4ForConditionalGeneration
 // (GGUF: gemma2, gemma3, llama, phi3,
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,

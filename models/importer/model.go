@@ -63,6 +63,21 @@ func (g *builder) model() {
 		last := g.constI32([]int{1}, int64(s.window-1))
 		keepLocal = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
 	}
+	keepChunk := keep
+	if s.chunk > 0 {
+		// Llama 4's chunked layers: rows start…pos, start = ⌊pos/C⌋·C,
+		// i.e. max(row − pos, start − row) ≤ 0.
+		c := g.constI32([]int{1}, int64(s.chunk))
+		start := g.mul(g.div(p11, c), c)
+		far := g.op(graph.MaxName, nil, g.op(graph.SubName, nil, rows, p11), g.op(graph.SubName, nil, start, rows))
+		keepChunk = g.cmp(graph.CmpLE, far, g.constI32([]int{1}, 0))
+	}
+	if s.tempFloor > 0 {
+		// Llama 4's temperature tuning of the NoPE layers' q, in f32 as
+		// transformers computes it: log(1 + ⌊(pos+1)/floor⌋)·scale + 1.
+		n := g.div(g.add(pos, g.constI32([]int{1}, 1)), g.constI32([]int{1}, int64(s.tempFloor)))
+		g.qTemp = g.add(g.mul(g.unary(graph.LogName, g.add(g.scalar(1), g.cast(n, g.f32))), g.scalar(s.tempScale)), g.scalar(1))
+	}
 	write := g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
 
 	g.at("embed")
@@ -92,6 +107,9 @@ func (g *builder) model() {
 			c, sn, k := cos, sin, keep
 			if s.slidingLayer(i) {
 				c, sn, k = lcos, lsin, keepLocal
+			}
+			if s.chunkedLayer(i) {
+				k = keepChunk
 			}
 			a := g.attention(i, h, c, sn, k, write)
 			if s.sandwich || s.postNorms {
@@ -313,6 +331,13 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	}
 	if s.ropeLayer(i) {
 		q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
+		if s.qkL2Norm {
+			// Llama 4: q and k over their RMS per head, no weight.
+			one := g.broadcast(g.scalar(1), d)
+			q, k = g.rmsNorm(q, one), g.rmsNorm(k, one)
+		}
+	} else if g.qTemp != nil {
+		q = g.mul(q, g.reshape(g.qTemp, 1, 1, 1, 1))
 	}
 	p := fmt.Sprintf("l%d.", i)
 	cache := []int64{1, int64(s.maxTokens), int64(kvh), int64(d)}

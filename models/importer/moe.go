@@ -13,14 +13,23 @@ import (
 // the chosen weights renormalised to sum to 1 (norm_topk_prob), the chosen
 // experts' SwiGLU MLPs on gathered weights, their weighted sum, and
 // Qwen3-Next's shared expert scaled by sigmoid(shared_expert_gate(h))
-// (Granite MoE's unscaled).
+// (Granite MoE's unscaled). Llama 4 (inputRouted) scales each chosen
+// expert's input instead, and sums their outputs unweighted.
 func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k := s.hidden, s.experts, s.topK
 	var vals, idx *ir.Value
-	if s.sigmoidRouter {
+	x := h // the experts' input, [1, e] or a row per chosen expert
+	switch {
+	case s.inputRouted:
+		// Llama 4: the top k of the router's logits chosen, each chosen
+		// expert's input × σ(its logit), the outputs summed with weight 1.
+		top := g.create(graph.TopKName, []*ir.Value{g.linear(h, g.n.of(i, roleRouter), ne, e)}, nil, g.intAttr("k", int64(k)))
+		idx = g.reshape(top.Result(1), k)
+		x = g.mul(g.broadcast(h, k, e), g.reshape(g.sigmoid(top.Result(0)), k, 1))
+	case s.sigmoidRouter:
 		vals, idx = g.sigmoidRoute(i, h)
-	} else {
+	default:
 		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
 		top := g.create(graph.TopKName, []*ir.Value{probs}, nil, g.intAttr("k", int64(k)))
 		vals, idx = top.Result(0), g.reshape(top.Result(1), k)
@@ -32,15 +41,18 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	if fused, ok := g.n.lookup(i, roleExpertGateUpFused); ok && g.has(fused) {
 		// transformers 5's fused experts: one [E, 2I, H] table for gate and
 		// up (torch.chunk of each expert's output), one [E, H, I] for down.
-		both := g.expertsNamed(fused, h, idx, 2*s.moeFFN, e)
+		both := g.expertsNamed(fused, x, idx, 2*s.moeFFN, e)
 		gate, up = g.slice(both, 1, 0, s.moeFFN), g.slice(both, 1, s.moeFFN, s.moeFFN)
 		y = g.expertsNamed(g.n.of(i, roleExpertDownFused), g.mul(g.silu(gate), up), idx, e, s.moeFFN)
 	} else {
-		gate = g.experts(i, roleExpertGate, h, idx, s.moeFFN, e)
-		up = g.experts(i, roleExpertUp, h, idx, s.moeFFN, e)
+		gate = g.experts(i, roleExpertGate, x, idx, s.moeFFN, e)
+		up = g.experts(i, roleExpertUp, x, idx, s.moeFFN, e)
 		y = g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
 	}
-	routed := g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
+	if vals != nil {
+		y = g.mul(y, g.reshape(vals, k, 1))
+	}
+	routed := g.reshape(g.sum(y, false, 0), 1, e)
 	if s.sharedFFN == 0 {
 		return routed
 	}
@@ -119,7 +131,10 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 	if s.expertsInOut {
 		// Qwen3-VL-MoE's fused tables, [E, in, out].
 		w, _ := g.param(name, s.experts, in, out)
-		return g.reshape(g.matmul(g.reshape(g.broadcast(x, s.topK, in), s.topK, 1, in), g.gather(w, idx, 0)), s.topK, out)
+		if rows == 1 {
+			x = g.broadcast(x, s.topK, in)
+		}
+		return g.reshape(g.matmul(g.reshape(x, s.topK, 1, in), g.gather(w, idx, 0)), s.topK, out)
 	}
 	w, _ := g.param(name, want...)
 	if !slices.Equal(shapeInts(w), want) {
@@ -188,8 +203,8 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
 }
 
-// publishedExperts says whether a Qwen3-VL-MoE checkpoint's fused
-// experts are in the layout of its published files, [E, in, out]
+// publishedExperts says whether a Qwen3-VL-MoE or Llama 4 checkpoint's
+// fused experts are in the layout of its published files, [E, in, out]
 // (down_proj [E, I, H]), rather than transformers 5's [E, out, in]
 // (down_proj [E, H, I], as its save_pretrained writes them): read from
 // the first routed layer's down_proj; where I = H the two cannot be told

@@ -230,6 +230,19 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertGateUpBias], n.layer[roleExpertDownBias] = p+"mlp.experts.gate_up_proj_bias", p+"mlp.experts.down_proj_bias"
 		n.layer[roleSinks] = p + "self_attn.sinks"
 	}
+	if strings.HasPrefix(arch, "Llama4") {
+		// feed_forward: the dense MLP's projections, or router,
+		// experts.gate_up_proj and down_proj (fused) and shared_expert.
+		p := "model.layers.%d.feed_forward."
+		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = p+"gate_proj.weight", p+"up_proj.weight", p+"down_proj.weight"
+		n.layer[roleRouter] = p + "router.weight"
+		n.layer[roleExpertGateUpFused], n.layer[roleExpertDownFused] = p+"experts.gate_up_proj", p+"experts.down_proj"
+		n.layer[roleSharedGate], n.layer[roleSharedUp] = p+"shared_expert.gate_proj.weight", p+"shared_expert.up_proj.weight"
+		n.layer[roleSharedDown] = p + "shared_expert.down_proj.weight"
+		if arch == "Llama4ForConditionalGeneration" {
+			n = n.rebase("model.", "model.language_model.", n.head)
+		}
+	}
 	if arch == "MixtralForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."
 		n.layer[roleRouter] = p + "gate.weight"
@@ -252,13 +265,14 @@ func (n naming) rebase(from, to, head string) naming {
 }
 
 // hfNamesFor are arch's names in the checkpoint src: hfNamesOf, but for
-// Gemma 3's and Mistral 3's vision-language checkpoints as first
+// Gemma 3's, Mistral 3's and Llama 4's vision-language checkpoints as first
 // published, whose text model is language_model.model. and head
 // language_model.lm_head (transformers since 4.52 writes
 // model.language_model. and lm_head).
 func hfNamesFor(arch string, src *weights.Source) naming {
 	n := hfNamesOf(arch)
-	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration") {
+	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
+		arch == "Llama4ForConditionalGeneration") {
 		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
 	}
 	if _, ok := src.Info("model.embed_tokens.weight"); ok && (arch == "Qwen2VLForConditionalGeneration" || arch == "Qwen2_5_VLForConditionalGeneration") {

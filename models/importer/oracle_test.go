@@ -47,7 +47,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	}
 	defer src.Close()
 	n := hfNamesFor(s.arch, src)
-	if s.arch == "Qwen3VLMoeForConditionalGeneration" {
+	if s.arch == "Qwen3VLMoeForConditionalGeneration" || s.inputRouted {
 		// The published files' [E, in, out] experts, or transformers 5's
 		// [E, out, in] (the layout is the weights' fact, not the model's).
 		s.expertsInOut = publishedExperts(s, n, src)
@@ -299,6 +299,25 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
 					rope(q, heads, pos, invFreq, attn)
 					rope(k, kvh, pos, invFreq, attn)
+					if s.qkL2Norm { // Llama 4: each head over its RMS, after the rope
+						one := make([]float64, d)
+						for i := range one {
+							one[i] = 1
+						}
+						for hh := range heads {
+							copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], one))
+						}
+						for hh := range kvh {
+							copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], one))
+						}
+					}
+				} else if s.tempFloor > 0 {
+					// Llama 4's temperature tuning of the NoPE layers' q,
+					// in float32 as transformers computes it.
+					f := float32(math.Log1p(math.Floor(float64(float32(pos)+1)/float64(s.tempFloor))))*float32(s.tempScale) + 1
+					for i := range q {
+						q[i] *= float64(f)
+					}
 				}
 				keys[l] = append(keys[l], k)
 				vals[l] = append(vals[l], v)
@@ -306,6 +325,9 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				first := 0 // the first row a sliding window keeps
 				if window > 0 {
 					first = max(0, pos-window+1)
+				}
+				if s.chunkedLayer(l) { // Llama 4: the rows of pos's chunk
+					first = pos / s.chunk * s.chunk
 				}
 				scale := 1 / math.Sqrt(float64(d))
 				if s.attnScale != 0 {
@@ -544,16 +566,37 @@ func swiglu(h, gate, up, down []float64) []float64 {
 // float32, as transformers computes it), the topK largest, renormalised
 // under norm_topk_prob, or with sigmoidRouter DeepSeek-V3's routing
 // (GLM-4.5's, sigmoidRoute), and the chosen experts' SwiGLU outputs
-// weighted by them. expert(e, role) is expert e's matrix of the role.
+// weighted by them; Llama 4's (inputRouted) weight each chosen expert's
+// input instead. expert(e, role) is expert e's matrix of the role.
 func moeOracle(s *spec, h, router, selectBias []float64, expert func(e int, role string) []float64) []float64 {
 	logits := matvec(router, h, nil)
 	chosen, weights := softmaxRoute(s, logits)
 	if s.sigmoidRouter {
 		chosen, weights = sigmoidRoute(s, logits, selectBias)
 	}
+	if s.inputRouted {
+		// Llama 4: the top k logits; each chosen expert's input × σ(its
+		// logit) (in float32), its output unweighted.
+		chosen, _ = topWeighted(s, logits, logits, 0)
+		weights = nil
+	}
 	out := make([]float64, s.hidden)
 	for j, e := range chosen {
-		y := swiglu(h, expert(e, roleExpertGate), expert(e, roleExpertUp), expert(e, roleExpertDown))
+		in := h
+		if s.inputRouted {
+			g := float64(float32(1 / (1 + math.Exp(-logits[e]))))
+			in = make([]float64, len(h))
+			for i, v := range h {
+				in[i] = v * g
+			}
+		}
+		y := swiglu(in, expert(e, roleExpertGate), expert(e, roleExpertUp), expert(e, roleExpertDown))
+		if weights == nil {
+			for i := range out {
+				out[i] += y[i]
+			}
+			continue
+		}
 		for i := range out {
 			out[i] += weights[j] * y[i]
 		}

@@ -168,12 +168,13 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		low := sub.float("low_freq_factor", 0)
 		high := sub.float("high_freq_factor", 0)
 		orig := sub.float("original_max_position_embeddings", 0)
-		if factor <= 0 || low <= 0 || high <= low || orig <= 0 {
-			c.fail("rope_type \"llama3\" needs positive factor, low_freq_factor < high_freq_factor and original_max_position_embeddings")
+		if factor <= 0 || low <= 0 || high < low || orig <= 0 {
+			c.fail("rope_type \"llama3\" needs positive factor, low_freq_factor ≤ high_freq_factor and original_max_position_embeddings")
 			return
 		}
 		// transformers' _compute_llama3_parameters: long wavelengths are
-		// divided by factor, short ones kept, the band between blended.
+		// divided by factor, short ones kept, the band between blended
+		// (none where low_freq_factor = high_freq_factor, as Llama 4's).
 		lowWave, highWave := orig/low, orig/high
 		for i, f := range s.invFreq {
 			wave := 2 * math.Pi / f
@@ -181,6 +182,10 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 			case wave < highWave:
 			case wave > lowWave:
 				s.invFreq[i] = f / factor
+			case high == low:
+				// On the one boundary transformers' blend is 0/0.
+				c.fail("rope_type \"llama3\": frequency %d's wavelength is original_max_position_embeddings / low_freq_factor, where low_freq_factor = high_freq_factor leaves no blend", i)
+				return
 			default:
 				smooth := (orig/wave - low) / (high - low)
 				s.invFreq[i] = (1-smooth)*f/factor + smooth*f

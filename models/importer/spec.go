@@ -88,6 +88,7 @@ type spec struct {
 	qkLayerNorm               bool    // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
+	llama4
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
@@ -117,6 +118,29 @@ type gemma struct {
 	// Granite's multipliers (with embedScale and attnScale above).
 	residualScale float64 // each block's output × this before the residual add; 0: none
 	logitScale    float64 // logits ÷ this; 0: none
+}
+
+// llama4 is what Llama 4 adds to the Llama layout.
+type llama4 struct {
+	qkL2Norm bool // the rope layers' q and k divided by their RMS per head (no weight), after the rope
+	// chunk: the chunked layers (chunked, nil: every rope layer) attend
+	// to the positions of their own chunk of this many, up to pos; 0
+	// where a chunk covers the cache.
+	chunk   int
+	chunked []bool
+	// tempFloor: the NoPE layers' q × (log(1 + ⌊(pos+1)/tempFloor⌋)·
+	// tempScale + 1), the temperature tuning; 0: none.
+	tempFloor int
+	tempScale float64
+	// inputRouted: each chosen expert's input is h × σ(its router
+	// logit), the experts' outputs summed unweighted (the shared expert
+	// is sharedUngated).
+	inputRouted bool
+}
+
+// chunkedLayer reports whether layer i attends within its chunk.
+func (s *spec) chunkedLayer(i int) bool {
+	return s.chunk > 0 && (s.chunked == nil && s.ropeLayer(i) || s.chunked != nil && s.chunked[i])
 }
 
 // slidingEvery is Gemma's pattern of sliding layers: every layer but each

@@ -152,6 +152,31 @@ def stablelm(qk):
     )
 
 
+def llama4(**kw):
+    """Llama 4's text model: layers 1 and 3 routing over 8 experts of 32
+    rows (interleave_moe_layer_step 2; top 1, the chosen expert's input ×
+    σ(its logit)) beside a shared expert, layers 0 and 2 dense (96 rows);
+    layer 3 NoPE, its q scaled by the temperature tuning (floor_scale 2
+    so that 8 tokens reach it), the rope layers' q and k L2-normalised and
+    attending within chunks of 3 tokens; Scout's llama3 rope scaling."""
+    return dict(
+        {k: v for k, v in COMMON.items() if k not in ("intermediate_size", "attention_bias")}, **PHI3_TOKENS,
+        intermediate_size=32, intermediate_size_mlp=96, num_local_experts=8, num_experts_per_tok=1,
+        interleave_moe_layer_step=2, use_qk_norm=True, no_rope_layer_interval=4,
+        attention_chunk_size=3, attn_temperature_tuning=True, floor_scale=2, attn_scale=0.1,
+        tie_word_embeddings=False,
+        rope_parameters=dict(rope_type="llama3", rope_theta=500000.0, factor=16.0, low_freq_factor=1.0,
+                             high_freq_factor=1.0, original_max_position_embeddings=64),
+        **kw,
+    )
+
+
+# Llama 4's vision tower, one small block (text never reaches it).
+LLAMA4_VISION = dict(hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
+                     vision_output_dim=16, image_size=28, patch_size=14, projector_input_dim=16,
+                     projector_output_dim=16, pixel_shuffle_ratio=0.5)
+
+
 def specs():
     """Returns (name, model class name, config kwargs, storage dtype, zero-centred norms)."""
     return [
@@ -489,6 +514,16 @@ def specs():
             attention_bias=True, use_qk_norm=True, tie_word_embeddings=False,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0, partial_rotary_factor=0.5),
         ), torch.float32, False),
+        # Llama 4 (llama4() says what it exercises); llama4_k2 with every
+        # layer routing, top 2, no chunks; llama4_vl as published, the
+        # text model inside Llama4ForConditionalGeneration.
+        ("llama4", "Llama4ForCausalLM", "Llama4TextConfig", llama4(), torch.float32, False),
+        ("llama4_k2", "Llama4ForCausalLM", "Llama4TextConfig", dict(
+            llama4(), num_experts_per_tok=2, interleave_moe_layer_step=1, attention_chunk_size=8192),
+         torch.float32, False),
+        ("llama4_vl", "Llama4ForConditionalGeneration", "Llama4Config", dict(
+            text_config=llama4(), vision_config=LLAMA4_VISION, tie_word_embeddings=False, **PHI3_TOKENS),
+         torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
