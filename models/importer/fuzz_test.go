@@ -51,6 +51,11 @@ func FuzzImportHF(f *testing.F) {
 			`"original_max_position_embeddings": 4, "rope_scaling": {"type": "longrope", "short_factor": [1, 1, 1, 1, 1, 1, 1, 2], "long_factor": [1, 2, 3, 4, 5, 6, 7, 8]}, "vocab_size"`} {
 			f.Add(uint8(i), []byte(strings.Replace(strings.Replace(string(data), `"rope_parameters"`, `"rope_scaling"`, 1), `"vocab_size"`, rope, 1)))
 		}
+		if l4 := strings.Replace(string(data), `"LlamaForCausalLM"`, `"Llama4ForCausalLM"`, 1); l4 != string(data) {
+			// Llama 4 on Llama's tensors: its routed layers' are missing.
+			f.Add(uint8(i), []byte(strings.Replace(l4, `"vocab_size"`, `"intermediate_size_mlp": 96, "num_local_experts": 4, "interleave_moe_layer_step": 2,
+			  "attention_chunk_size": 3, "floor_scale": 2, "attn_temperature_tuning": 4, "vocab_size"`, 1)))
+		}
 		if moe := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Qwen3MoeForCausalLM"`, 1); moe != string(data) {
 			f.Add(uint8(i), []byte(strings.Replace(moe, `"vocab_size"`, `"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "vocab_size"`, 1)))
 		}
