@@ -2,6 +2,8 @@ package importer
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
@@ -79,6 +81,7 @@ func architectures() []architecture {
 		{[]string{"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"}, (*spec).readQwen35VL},
 		{[]string{"Llama4ForCausalLM"}, (*spec).readLlama4},
 		{[]string{"Llama4ForConditionalGeneration"}, (*spec).readLlama4VL},
+		{[]string{"DeepseekV3ForCausalLM"}, (*spec).readDeepseekV3},
 		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
 		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
 		{[]string{"Gemma3ForCausalLM"}, (*spec).readGemma3},
@@ -684,3 +687,81 @@ func (s *spec) temperatureTuning(c *config) bool {
 // readLlama4VL reads Llama4ForConditionalGeneration (Llama 4 as
 // published): the text model's fields under text_config.
 func (s *spec) readLlama4VL(c *config) { s.readVisionLanguage(c, s.readLlama4) }
+
+// readDeepseekV3 reads DeepseekV3ForCausalLM (DeepSeek-V3 and R1 in
+// bf16, Kimi K2, Moonlight): multi-head latent attention (q from q_proj
+// where q_lora_rank is null, else through q_a_proj, its norm and
+// q_b_proj; kv_a_proj_with_mqa's latent of kv_lora_rank, its norm, and
+// kv_b_proj's qk_nope_head_dim k and v_head_dim v rows a head; the
+// qk_rope_head_dim rope dims of q and of one k shared by the heads, their
+// pairs adjacent under rope_interleave), scores × (qk_nope_head_dim +
+// qk_rope_head_dim)^−½ and by YaRN's mscale² where mscale_all_dim is
+// given; GLM-4.5's experts (readSigmoidMoE) with group-limited routing;
+// transformers' defaults where a field is absent. The
+// multi-token-prediction layers (num_nextn_predict_layers) are left
+// unread.
+func (s *spec) readDeepseekV3(c *config) {
+	for key, def := range map[string]string{"qk_rope_head_dim": "64", "qk_nope_head_dim": "128", "v_head_dim": "128",
+		"kv_lora_rank": "512", "n_group": "8", "topk_group": "4", "first_k_dense_replace": "3", "n_shared_experts": "1",
+		"routed_scaling_factor": "2.5", "norm_topk_prob": "true", "n_routed_experts": "256", "num_experts_per_tok": "8",
+		"moe_intermediate_size": "2048"} {
+		if _, ok := c.raw[key]; !ok {
+			c.raw[key] = json.RawMessage(def)
+		}
+	}
+	m := mla{rope: c.int("qk_rope_head_dim", 0, true), nope: c.int("qk_nope_head_dim", 0, true), vDim: c.int("v_head_dim", 0, true),
+		kvLora: c.int("kv_lora_rank", 0, true), qLora: 1536}
+	if _, given := c.raw["q_lora_rank"]; given {
+		m.qLora = c.int("q_lora_rank", 0, false) // null: q_proj
+	}
+	if c.err != nil {
+		return
+	}
+	c.setDefault("head_dim", fmt.Sprint(m.rope)) // transformers rotates head_dim = qk_rope_head_dim dims
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	c.reject("moe_layer_freq", "1")
+	c.used["num_nextn_predict_layers"], c.used["ep_size"], c.used["aux_loss_alpha"], c.used["seq_aux"] = true, true, true, true
+	c.used["pretraining_tp"] = true
+	if !c.bool("rope_interleave", true) {
+		s.ropeStyle = graph.RopeNeoX
+	} else {
+		s.ropeStyle = graph.RopeGPTJ
+	}
+	s.allFull()
+	s.readSigmoidMoE(c)
+	if c.err != nil {
+		return
+	}
+	switch {
+	case s.headDim != m.rope:
+		c.fail("head_dim = %d differs from qk_rope_head_dim = %d", s.headDim, m.rope)
+	case m.rope < 2 || m.rope%2 != 0 || m.nope == 0 || m.vDim == 0 || m.kvLora == 0:
+		c.fail("qk_rope_head_dim = %d, qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs an even rope dim and positive others",
+			m.rope, m.nope, m.vDim, m.kvLora)
+	}
+	s.mla = m
+	s.attnScale = 1 / math.Sqrt(float64(m.nope+m.rope))
+	if mult := deepseekMscale(c); mult != 1 {
+		s.attnScale *= mult * mult
+	}
+}
+
+// deepseekMscale is DeepSeek's yarn_get_mscale(factor, mscale_all_dim)
+// of a rope scaled by factor: 0.1·mscale_all_dim·ln factor + 1 (1 where
+// the rope is not scaled, factor ≤ 1 or mscale_all_dim is 0 or absent).
+func deepseekMscale(c *config) float64 {
+	params := c.object("rope_parameters")
+	if params == nil {
+		params = c.object("rope_scaling")
+	}
+	sub := &config{path: c.path + " (rope_parameters)", raw: params, used: map[string]bool{}}
+	if kind := sub.str("rope_type", sub.str("type", "default")); params == nil || kind == "default" {
+		return 1
+	}
+	factor, all := sub.float("factor", 0), sub.float("mscale_all_dim", 0)
+	if factor <= 1 || all == 0 {
+		return 1
+	}
+	return 0.1*all*math.Log(factor) + 1
+}

@@ -865,8 +865,8 @@ func (s *spec) typesOf(c *config, other string) (is []bool, given bool) {
 // readSigmoidMoE reads DeepSeek-V3's experts as GLM-4.5 names them:
 // n_routed_experts of moe_intermediate_size rows from layer
 // first_k_dense_replace on, num_experts_per_tok chosen, n_shared_experts
-// shared ones, routed_scaling_factor, norm_topk_prob; n_group and
-// topk_group must leave every group open.
+// shared ones, routed_scaling_factor, norm_topk_prob; with topk_group <
+// n_group, group-limited routing.
 func (s *spec) readSigmoidMoE(c *config) {
 	groups, open := c.int("n_group", 1, false), c.int("topk_group", 1, false)
 	c.reject("topk_method", `"noaux_tc"`)
@@ -879,8 +879,10 @@ func (s *spec) readSigmoidMoE(c *config) {
 		c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
 	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
 		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
+	case open != groups && s.experts/groups < 2:
+		c.fail("n_group = %d of n_routed_experts = %d: group-limited routing ranks a group by its two best experts, so rlx needs at least 2 a group", groups, s.experts)
 	case open != groups:
-		c.fail("topk_group = %d of n_group = %d: group-limited routing is not supported (rlx routes over every group)", open, groups)
+		s.groups, s.openGroups = groups, open
 	}
 }
 

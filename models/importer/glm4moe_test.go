@@ -25,8 +25,9 @@ func glm4MoEConfig(groups, open int) map[string]any {
 // (rlx's float64 reading of transformers' Glm4Moe modeling: sigmoid
 // scores, the choice by score + e_score_correction_bias, the weights
 // renormalised and scaled, the shared expert ungated, the first layer
-// dense), reading every tensor; the selection bias moves the logits;
-// group-limited routing and a zero routed_scaling_factor are refused.
+// dense), reading every tensor, with every group open and with
+// group-limited routing; the selection bias moves the logits; groups of
+// one expert and a zero routed_scaling_factor are refused.
 func TestGlm4MoE(t *testing.T) {
 	tensors := func(biasStd float64) []drawn {
 		ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"lm_head.weight", 0, 0.08, []int{256, 64}},
@@ -63,8 +64,11 @@ func TestGlm4MoE(t *testing.T) {
 	if rel, _ := agreement(flat, base); rel < 1e-3 {
 		t.Errorf("the selection bias moves the logits by only %.3g", rel)
 	}
-	if _, err := specFromConfig(drawCheckpoint(t, glm4MoEConfig(4, 2), nil), 16); err == nil || !strings.Contains(err.Error(), "topk_group = 2 of n_group = 4: group-limited routing is not supported") {
-		t.Errorf("group-limited routing: %v", err)
+	// Group-limited routing (DeepSeek-V3's): two of four groups open
+	// (TestDeepseekV3 shows it changing the logits).
+	importAndCheck(t, drawCheckpoint(t, glm4MoEConfig(4, 2), tensors(0.3)), lnTokens)
+	if _, err := specFromConfig(drawCheckpoint(t, glm4MoEConfig(8, 2), nil), 16); err == nil || !strings.Contains(err.Error(), "n_group = 8 of n_routed_experts = 8: group-limited routing ranks a group by its two best experts") {
+		t.Errorf("groups of one expert: %v", err)
 	}
 	scaled := glm4MoEConfig(1, 1)
 	scaled["routed_scaling_factor"] = 0

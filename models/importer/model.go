@@ -111,7 +111,12 @@ func (g *builder) model() {
 			if s.chunkedLayer(i) {
 				k = keepChunk
 			}
-			a := g.attention(i, h, c, sn, k, write)
+			var a *ir.Value
+			if s.mla.kvLora > 0 {
+				a = g.latentAttention(i, h, c, sn, k, write)
+			} else {
+				a = g.attention(i, h, c, sn, k, write)
+			}
 			if s.sandwich || s.postNorms {
 				a = g.hiddenNorm(a, g.n.of(i, rolePostAttnNorm))
 			}
@@ -361,6 +366,45 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		a = g.mul(a, g.sigmoid(gate))
 	}
 	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
+}
+
+// latentAttention is DeepSeek's multi-head latent attention (spec.mla),
+// absorbed: the cache holds each position's normed latent c and k's rope
+// dims kr, [1, maxTokens, 1, kvLora + rope]; a head's scores are
+// (W_k,h·c)·q_nope,h + kr·q_rope,h = c·(W_k,hᵀ·q_nope,h) + kr·q_rope,h, so
+// attention runs with one kv head, q = [W_k,hᵀ·q_nope,h ‖ q_rope,h] and
+// values c, and head h's output is W_v,h times its share of c. W_k,h and
+// W_v,h are head h's nope and v rows of kv_b_proj ([heads·(nope + v),
+// kvLora]).
+func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value {
+	s, m := g.s, g.s.mla
+	e, heads, qd := s.hidden, s.heads, m.nope+m.rope
+	var q *ir.Value
+	if m.qLora > 0 {
+		qa := g.rmsNorm(g.linear(h, g.n.of(i, roleQA), m.qLora, e), g.weight(g.n.of(i, roleQANorm), m.qLora))
+		q = g.linear(qa, g.n.of(i, roleQB), heads*qd, m.qLora)
+	} else {
+		q = g.linear(h, g.n.of(i, roleQ), heads*qd, e)
+	}
+	q = g.reshape(q, 1, 1, heads, qd)
+	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
+	c := g.rmsNorm(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora))
+	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
+	if info := g.info(g.n.of(i, roleKVB)); info.Quant.Valid() {
+		g.fail("%s: tensor %q is %s: rlx reads kv_b_proj unquantised", info.File, g.n.of(i, roleKVB), info)
+	}
+	wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
+	wk, wv := g.slice(wkv, 1, 0, m.nope), g.slice(wkv, 1, m.nope, m.vDim)
+	qc := g.matmul(g.reshape(g.slice(q, 3, 0, m.nope), heads, 1, m.nope), wk) // [heads, 1, kvLora]
+	qAll := g.concat(3, g.reshape(qc, 1, 1, heads, m.kvLora), g.rope(g.slice(q, 3, m.nope, m.rope), cos, sin))
+	p := fmt.Sprintf("l%d.", i)
+	cache := []int64{1, int64(s.maxTokens), 1, int64(m.kvLora + m.rope)}
+	kc := g.sel(write, g.concat(3, g.reshape(c, 1, 1, 1, m.kvLora), kr), g.input(p+"latent_cache", cache, g.f32))
+	g.output(p+"latent_cache", kc)
+	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom)), g.floatAttr("scale", s.attnScale)}
+	a := g.op(graph.AttentionName, attrs, qAll, kc, g.slice(kc, 3, 0, m.kvLora), keep) // [1, 1, heads, kvLora]
+	out := g.matmul(wv, g.reshape(a, heads, m.kvLora, 1))                              // [heads, vDim, 1]
+	return g.linear(g.reshape(out, 1, heads*m.vDim), g.n.of(i, roleO), e, heads*m.vDim)
 }
 
 // withSinks scales the attention output a [1, 1, heads, d] of layer i

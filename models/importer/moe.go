@@ -82,6 +82,21 @@ func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 	ne, k := s.experts, s.topK
 	scores := g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, s.hidden))
 	choice := g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+	if s.openGroups > 0 {
+		// DeepSeek-V3's group-limited routing: a group ranks by the sum
+		// of its two best choice scores; the experts outside the
+		// openGroups best groups have their choice score set to 0 (not
+		// −∞, as transformers' masked_fill). A group tied with the last
+		// open one opens too (transformers' topk opens exactly
+		// openGroups).
+		per := ne / s.groups
+		byGroup := g.reshape(choice, s.groups, per)
+		best2 := g.create(graph.TopKName, []*ir.Value{byGroup}, nil, g.intAttr("k", 2)).Result(0)
+		rank := g.reshape(g.sum(best2, false, 1), 1, s.groups)
+		open := g.create(graph.TopKName, []*ir.Value{rank}, nil, g.intAttr("k", int64(s.openGroups))).Result(0)
+		isOpen := g.cmp(graph.CmpGE, g.reshape(rank, s.groups, 1), g.slice(open, 1, s.openGroups-1, 1))
+		choice = g.reshape(g.sel(isOpen, byGroup, g.scalar(0)), 1, ne)
+	}
 	top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
 	idx = g.reshape(top.Result(1), k)
 	vals = g.reshape(g.gather(g.reshape(scores, ne), idx, 0), 1, k)

@@ -65,6 +65,13 @@ const (
 	roleExpertDownBias   = "exp_down_bias"
 	roleExpertGateBias   = "exp_gate_bias" // llama.cpp's gpt-oss: the gate's and up's biases apart
 	roleExpertUpBias     = "exp_up_bias"
+	// DeepSeek's multi-head latent attention.
+	roleQA      = "q_a"      // q's LoRA down
+	roleQANorm  = "q_a_norm" // its RMSNorm
+	roleQB      = "q_b"      // q's LoRA up
+	roleKVA     = "kv_a"     // the latent and k's rope dims
+	roleKVANorm = "kv_a_norm"
+	roleKVB     = "kv_b" // each head's k (nope) and v rows from the latent
 	// LFM2's gated short convolution.
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
@@ -213,7 +220,13 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
 		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
 	}
-	if arch == "Glm4MoeForCausalLM" {
+	if arch == "DeepseekV3ForCausalLM" {
+		// Multi-head latent attention's projections.
+		p := "model.layers.%d.self_attn."
+		n.layer[roleQA], n.layer[roleQANorm], n.layer[roleQB] = p+"q_a_proj.weight", p+"q_a_layernorm.weight", p+"q_b_proj.weight"
+		n.layer[roleKVA], n.layer[roleKVANorm], n.layer[roleKVB] = p+"kv_a_proj_with_mqa.weight", p+"kv_a_layernorm.weight", p+"kv_b_proj.weight"
+	}
+	if arch == "Glm4MoeForCausalLM" || arch == "DeepseekV3ForCausalLM" {
 		// mlp.gate (the router) with its e_score_correction_bias, the
 		// shared expert under mlp.shared_experts.
 		p := "model.layers.%d."

@@ -1,8 +1,10 @@
 package importer
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -218,6 +220,61 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	}
 	keys := make([][][]float64, s.layers)
 	vals := make([][][]float64, s.layers)
+	// latent is DeepSeek's multi-head latent attention of layer l at pos,
+	// as transformers computes it (no absorption): each head's q and k
+	// [nope ‖ rope] and v from kv_b_proj of the normed latent, the rope
+	// dims of k one for all heads; it appends k and v to the layer's
+	// cache and returns the heads' outputs [heads·vDim].
+	latent := func(l, pos int, h, invFreq []float64, attn float64) []float64 {
+		m := s.mla
+		qd := m.nope + m.rope
+		var q []float64
+		if m.qLora > 0 {
+			q = matvec(load(n.of(l, roleQB)), rms(matvec(load(n.of(l, roleQA)), h, nil), load(n.of(l, roleQANorm))), nil)
+		} else {
+			q = matvec(load(n.of(l, roleQ)), h, nil)
+		}
+		ckv := matvec(load(n.of(l, roleKVA)), h, nil)
+		kv := matvec(load(n.of(l, roleKVB)), rms(ckv[:m.kvLora], load(n.of(l, roleKVANorm))), nil)
+		kr := append([]float64(nil), ckv[m.kvLora:]...)
+		rope(kr, 1, pos, invFreq, attn)
+		k, v := make([]float64, heads*qd), make([]float64, heads*m.vDim)
+		qr := make([]float64, heads*m.rope)
+		for hh := range heads {
+			copy(qr[hh*m.rope:], q[hh*qd+m.nope:(hh+1)*qd])
+		}
+		rope(qr, heads, pos, invFreq, attn)
+		for hh := range heads {
+			copy(q[hh*qd+m.nope:], qr[hh*m.rope:(hh+1)*m.rope])
+			copy(k[hh*qd:], kv[hh*(m.nope+m.vDim):hh*(m.nope+m.vDim)+m.nope])
+			copy(k[hh*qd+m.nope:], kr)
+			copy(v[hh*m.vDim:], kv[hh*(m.nope+m.vDim)+m.nope:(hh+1)*(m.nope+m.vDim)])
+		}
+		keys[l], vals[l] = append(keys[l], k), append(vals[l], v)
+		out := make([]float64, heads*m.vDim)
+		for hh := range heads {
+			scores := make([]float64, pos+1)
+			best := math.Inf(-1)
+			for j := range scores {
+				for i := range qd {
+					scores[j] += q[hh*qd+i] * keys[l][j][hh*qd+i]
+				}
+				scores[j] *= s.attnScale
+				best = math.Max(best, scores[j])
+			}
+			var sum float64
+			for j := range scores {
+				scores[j] = math.Exp(scores[j] - best)
+				sum += scores[j]
+			}
+			for j, p := range scores {
+				for i := range m.vDim {
+					out[hh*m.vDim+i] += p / sum * vals[l][j][hh*m.vDim+i]
+				}
+			}
+		}
+		return out
+	}
 	convIn := make([][][]float64, s.layers) // LFM2: each conv layer's B·x so far
 	var logits [][]float64
 	for pos, tok := range tokens {
@@ -256,110 +313,115 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				if !s.postNorms {
 					h = normNamed(x, n.of(l, roleAttnNorm))
 				}
-				q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
-				k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
-				v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
-				if s.qkNormWhole { // OLMo 2: over the whole projections
-					q, k = rms(q, load(n.of(l, roleQNorm))), rms(k, load(n.of(l, roleKNorm)))
-				}
-				if s.qkNorm {
-					qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
-					for hh := range heads {
-						copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], qn))
+				var att []float64
+				if s.mla.kvLora > 0 {
+					att = latent(l, pos, h, invFreq, attn)
+				} else {
+					q := matvec(matrix(l, roleQ), h, bias(l, roleQBias))
+					k := matvec(matrix(l, roleK), h, bias(l, roleKBias))
+					v := matvec(matrix(l, roleV), h, bias(l, roleVBias))
+					if s.qkNormWhole { // OLMo 2: over the whole projections
+						q, k = rms(q, load(n.of(l, roleQNorm))), rms(k, load(n.of(l, roleKNorm)))
 					}
-					for hh := range kvh {
-						copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
-					}
-				}
-				if s.qkLayerNorm { // StableLM, Command R+: a LayerNorm a head, without a bias
-					headNorm := func(x []float64, role string, nh int) {
-						for hh := range nh {
-							var w []float64
-							if name := n.of(l, role); strings.Contains(name, "*") {
-								w = load(strings.Replace(name, "*", fmt.Sprint(hh), 1)) // StableLM's, a tensor a head
-							} else {
-								w = load(name)[hh*d : (hh+1)*d] // Command R+'s [heads, head dim]
-							}
-							v := x[hh*d : (hh+1)*d]
-							var mean, vr float64
-							for _, e := range v {
-								mean += e / float64(d)
-							}
-							for _, e := range v {
-								vr += (e - mean) * (e - mean) / float64(d)
-							}
-							for i, e := range v {
-								v[i] = w[i] * (e - mean) / math.Sqrt(vr+s.eps)
-							}
-						}
-					}
-					headNorm(q, roleQNorm, heads)
-					headNorm(k, roleKNorm, kvh)
-				}
-				if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
-					rope(q, heads, pos, invFreq, attn)
-					rope(k, kvh, pos, invFreq, attn)
-					if s.qkL2Norm { // Llama 4: each head over its RMS, after the rope
-						one := make([]float64, d)
-						for i := range one {
-							one[i] = 1
-						}
+					if s.qkNorm {
+						qn, kn := load(n.of(l, roleQNorm)), load(n.of(l, roleKNorm))
 						for hh := range heads {
-							copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], one))
+							copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], qn))
 						}
 						for hh := range kvh {
-							copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], one))
+							copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], kn))
 						}
 					}
-				} else if s.tempFloor > 0 {
-					// Llama 4's temperature tuning of the NoPE layers' q,
-					// in float32 as transformers computes it.
-					f := float32(math.Log1p(math.Floor(float64(float32(pos)+1)/float64(s.tempFloor))))*float32(s.tempScale) + 1
-					for i := range q {
-						q[i] *= float64(f)
-					}
-				}
-				keys[l] = append(keys[l], k)
-				vals[l] = append(vals[l], v)
-				att := make([]float64, heads*d)
-				first := 0 // the first row a sliding window keeps
-				if window > 0 {
-					first = max(0, pos-window+1)
-				}
-				if s.chunkedLayer(l) { // Llama 4: the rows of pos's chunk
-					first = pos / s.chunk * s.chunk
-				}
-				scale := 1 / math.Sqrt(float64(d))
-				if s.attnScale != 0 {
-					scale = s.attnScale // Gemma: query_pre_attn_scalar^−½
-				}
-				for hh := range heads {
-					g := hh / (heads / kvh)
-					qh := q[hh*d : (hh+1)*d]
-					scores := make([]float64, pos+1-first)
-					best := math.Inf(-1)
-					for j := range scores {
-						var dot float64
-						for i, qv := range qh {
-							dot += qv * keys[l][first+j][g*d+i]
+					if s.qkLayerNorm { // StableLM, Command R+: a LayerNorm a head, without a bias
+						headNorm := func(x []float64, role string, nh int) {
+							for hh := range nh {
+								var w []float64
+								if name := n.of(l, role); strings.Contains(name, "*") {
+									w = load(strings.Replace(name, "*", fmt.Sprint(hh), 1)) // StableLM's, a tensor a head
+								} else {
+									w = load(name)[hh*d : (hh+1)*d] // Command R+'s [heads, head dim]
+								}
+								v := x[hh*d : (hh+1)*d]
+								var mean, vr float64
+								for _, e := range v {
+									mean += e / float64(d)
+								}
+								for _, e := range v {
+									vr += (e - mean) * (e - mean) / float64(d)
+								}
+								for i, e := range v {
+									v[i] = w[i] * (e - mean) / math.Sqrt(vr+s.eps)
+								}
+							}
 						}
-						scores[j] = dot * scale
-						if c := s.attnSoftcap; c != 0 { // Gemma 2
-							scores[j] = c * math.Tanh(scores[j]/c)
+						headNorm(q, roleQNorm, heads)
+						headNorm(k, roleKNorm, kvh)
+					}
+					if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
+						rope(q, heads, pos, invFreq, attn)
+						rope(k, kvh, pos, invFreq, attn)
+						if s.qkL2Norm { // Llama 4: each head over its RMS, after the rope
+							one := make([]float64, d)
+							for i := range one {
+								one[i] = 1
+							}
+							for hh := range heads {
+								copy(q[hh*d:], rms(q[hh*d:(hh+1)*d], one))
+							}
+							for hh := range kvh {
+								copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], one))
+							}
 						}
-						best = math.Max(best, scores[j])
+					} else if s.tempFloor > 0 {
+						// Llama 4's temperature tuning of the NoPE layers' q,
+						// in float32 as transformers computes it.
+						f := float32(math.Log1p(math.Floor(float64(float32(pos)+1)/float64(s.tempFloor))))*float32(s.tempScale) + 1
+						for i := range q {
+							q[i] *= float64(f)
+						}
 					}
-					var sum float64
-					for j := range scores {
-						scores[j] = math.Exp(scores[j] - best)
-						sum += scores[j]
+					keys[l] = append(keys[l], k)
+					vals[l] = append(vals[l], v)
+					att = make([]float64, heads*d)
+					first := 0 // the first row a sliding window keeps
+					if window > 0 {
+						first = max(0, pos-window+1)
 					}
-					if s.oss { // gpt-oss: the head's sink in the denominator
-						sum += math.Exp(load(n.of(l, roleSinks))[hh] - best)
+					if s.chunkedLayer(l) { // Llama 4: the rows of pos's chunk
+						first = pos / s.chunk * s.chunk
 					}
-					for j, p := range scores {
-						for i := range d {
-							att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
+					scale := 1 / math.Sqrt(float64(d))
+					if s.attnScale != 0 {
+						scale = s.attnScale // Gemma: query_pre_attn_scalar^−½
+					}
+					for hh := range heads {
+						g := hh / (heads / kvh)
+						qh := q[hh*d : (hh+1)*d]
+						scores := make([]float64, pos+1-first)
+						best := math.Inf(-1)
+						for j := range scores {
+							var dot float64
+							for i, qv := range qh {
+								dot += qv * keys[l][first+j][g*d+i]
+							}
+							scores[j] = dot * scale
+							if c := s.attnSoftcap; c != 0 { // Gemma 2
+								scores[j] = c * math.Tanh(scores[j]/c)
+							}
+							best = math.Max(best, scores[j])
+						}
+						var sum float64
+						for j := range scores {
+							scores[j] = math.Exp(scores[j] - best)
+							sum += scores[j]
+						}
+						if s.oss { // gpt-oss: the head's sink in the denominator
+							sum += math.Exp(load(n.of(l, roleSinks))[hh] - best)
+						}
+						for j, p := range scores {
+							for i := range d {
+								att[hh*d+i] += p / sum * vals[l][first+j][g*d+i]
+							}
 						}
 					}
 				}
@@ -633,6 +695,25 @@ func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights 
 	for i, v := range logits {
 		scores[i] = float64(float32(1 / (1 + math.Exp(-v))))
 		choice[i] = scores[i] + selectBias[i]
+	}
+	if s.openGroups > 0 {
+		// DeepSeek-V3's group-limited routing: the groups ranked by their
+		// two best choices' sum, the choices outside the best openGroups
+		// set to 0.
+		per := len(choice) / s.groups
+		rank := make([]float64, s.groups)
+		order := make([]int, s.groups)
+		for gi := range s.groups {
+			g := slices.Clone(choice[gi*per : (gi+1)*per])
+			slices.SortFunc(g, func(a, b float64) int { return cmp.Compare(b, a) })
+			rank[gi], order[gi] = g[0]+g[1], gi
+		}
+		sort.SliceStable(order, func(a, b int) bool { return rank[order[a]] > rank[order[b]] })
+		for _, gi := range order[s.openGroups:] {
+			for i := range per {
+				choice[gi*per+i] = 0
+			}
+		}
 	}
 	chosen, weights = topWeighted(s, choice, scores, 1e-20)
 	for j := range weights {

@@ -63,6 +63,7 @@ type spec struct {
 	expertsInOut              bool    // Qwen3-VL-MoE as published: the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]); set by build from the tensors
 	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
+	groups, openGroups        int     // sigmoidRouter: DeepSeek-V3's group-limited routing, experts chosen only from the openGroups of groups equal groups whose two best choice scores sum highest (0: none)
 	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
 	swigluLimit               float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
 	moeLayer                  []bool  // per layer: routed experts instead of a dense MLP
@@ -89,6 +90,7 @@ type spec struct {
 	q6Columns                 bool    // Options.Q6KColumns
 	gemma
 	llama4
+	mla
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
@@ -136,6 +138,17 @@ type llama4 struct {
 	// logit), the experts' outputs summed unweighted (the shared expert
 	// is sharedUngated).
 	inputRouted bool
+}
+
+// mla is DeepSeek's multi-head latent attention: q from h (or through a
+// rank-qLora LoRA with its RMSNorm), and from a latent of kvLora (its
+// RMSNorm) each head's k (nope dims) and v (vDim), the rope dims of k
+// one for all heads. The cache holds the latent and k's rope dims;
+// attention runs on them with q's nope dims taken through each head's
+// k map (kv_b_proj's k rows), and each head's output through its v map.
+type mla struct {
+	kvLora, qLora    int
+	nope, rope, vDim int
 }
 
 // chunkedLayer reports whether layer i attends within its chunk.

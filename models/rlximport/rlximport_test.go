@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/internal/ggufgen"
+	"github.com/rlx-compiler/rlx/models/importer"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -202,7 +203,7 @@ func TestErrors(t *testing.T) {
 		{"rope_freqs NaN", ropeFreqs(float32(math.NaN())), fmt.Sprintf(freqsWant, "NaN")},
 		{"rope_freqs infinite", ropeFreqs(float32(math.Inf(1))), fmt.Sprintf(freqsWant, "+Inf")},
 		{"unknown architecture", checkpoint(t, replace(`"Qwen3ForCausalLM"`, `"FalconForCausalLM"`), nil),
-			`config.json: architecture "FalconForCausalLM" is not supported (rlx imports ArceeForCausalLM, Cohere2ForCausalLM, CohereForCausalLM, Ernie4_5ForCausalLM, Exaone4ForCausalLM, GPTNeoXForCausalLM, Gemma2ForCausalLM, Gemma3ForCausalLM, Gemma3ForConditionalGeneration, GemmaForCausalLM, Glm4ForCausalLM, Glm4MoeForCausalLM, GptOssForCausalLM, GraniteForCausalLM, GraniteMoeForCausalLM, GraniteMoeSharedForCausalLM, Lfm2ForCausalLM, Llama4ForCausalLM, Llama4ForConditionalGeneration, LlamaForCausalLM, Mistral3ForConditionalGeneration, MistralForCausalLM, MixtralForCausalLM, NemotronForCausalLM, Olmo2ForCausalLM, Olmo3ForCausalLM, OlmoeForCausalLM, Phi3ForCausalLM, PhiForCausalLM, Qwen2ForCausalLM, Qwen2MoeForCausalLM, Qwen2VLForConditionalGeneration, Qwen2_5_VLForConditionalGeneration, Qwen3ForCausalLM, Qwen3MoeForCausalLM, Qwen3NextForCausalLM, Qwen3VLForConditionalGeneration, Qwen3VLMoeForConditionalGeneration, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration, Qwen3_5MoeForConditionalGeneration, SeedOssForCausalLM, SmolLM3ForCausalLM, StableLmForCausalLM, Starcoder2ForCausalLM)`},
+			`config.json: architecture "FalconForCausalLM" is not supported (rlx imports ` + strings.Join(importer.Architectures(), ", ") + ")"},
 		{"unsupported field value", checkpoint(t, replace(`"hidden_act": "silu"`, `"hidden_act": "gelu"`), nil),
 			`config.json: field "hidden_act" = "gelu" is not supported (rlx implements "silu" only)`},
 		{"bias missing", checkpoint(t, replace(`"attention_bias": false`, `"attention_bias": true`), nil),
@@ -218,7 +219,7 @@ func TestErrors(t *testing.T) {
 		{"truncated safetensors", truncated,
 			`model.safetensors: truncated: tensor "model.layers.3.self_attn.v_proj.weight" needs bytes [556144, 564336) of the file, which has 563592`},
 		{"GGUF version", v4path, `v4.gguf: unsupported GGUF version 4 (rlx reads versions 2 and 3)`},
-		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports arcee, cohere2, command-r, ernie4_5, exaone4, gemma, gemma2, gemma3, glm4, glm4moe, gpt-oss, gptneox, granite, granitemoe, lfm2, llama, nemotron, olmo2, olmoe, phi2, phi3, qwen2, qwen2moe, qwen2vl, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, qwen3vl, qwen3vlmoe, seed_oss, smollm3, stablelm, starcoder2)`},
+		{"GGUF architecture", falcon, `falcon.gguf: general.architecture "falcon" is not supported (rlx imports ` + strings.Join(importer.GGUFArchitectures(), ", ") + ")"},
 		{"no checkpoint", filepath.Join(t.TempDir(), "absent"), `absent: no such file or directory`},
 		{"neither", filepath.Join(qwen3, "config.json"), `config.json: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (it starts "{\n  ", not GGUF's magic "GGUF")`},
 		{"empty", empty, `empty.gguf: neither a checkpoint directory (config.json and safetensors files) nor a GGUF file (the file is empty)`},

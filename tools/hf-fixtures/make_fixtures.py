@@ -171,6 +171,26 @@ def llama4(**kw):
     )
 
 
+def deepseek_v3(**kw):
+    """DeepSeek-V3's layout: multi-head latent attention (q through a
+    rank-24 LoRA with its norm, k and v from a rank-16 latent with its
+    norm, 8 nope and 8 rope dims a head, values of 12), layer 0 dense,
+    the others routing over 8 experts of 32 rows in 4 groups (top 2 groups,
+    then the top 2 experts of σ(logit) + the selection bias, renormalised,
+    × 2.5) with one shared expert; YaRN with mscale_all_dim (the score
+    scale × mscale²)."""
+    return dict(
+        {k: v for k, v in COMMON.items() if k not in ("head_dim", "num_key_value_heads")}, **PHI3_TOKENS,
+        num_key_value_heads=4, q_lora_rank=24, kv_lora_rank=16, qk_nope_head_dim=8, qk_rope_head_dim=8, v_head_dim=12,
+        moe_intermediate_size=32, n_routed_experts=8, num_experts_per_tok=2, n_shared_experts=1,
+        first_k_dense_replace=1, n_group=4, topk_group=2, norm_topk_prob=True, routed_scaling_factor=2.5,
+        rope_interleave=True, tie_word_embeddings=False,
+        rope_parameters=dict(rope_type="yarn", rope_theta=10000.0, factor=4.0, original_max_position_embeddings=64,
+                             beta_fast=32.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0),
+        **kw,
+    )
+
+
 # Llama 4's vision tower, one small block (text never reaches it).
 LLAMA4_VISION = dict(hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
                      vision_output_dim=16, image_size=28, patch_size=14, projector_input_dim=16,
@@ -524,6 +544,13 @@ def specs():
         ("llama4_vl", "Llama4ForConditionalGeneration", "Llama4Config", dict(
             text_config=llama4(), vision_config=LLAMA4_VISION, tie_word_embeddings=False, **PHI3_TOKENS),
          torch.float32, False),
+        # DeepSeek-V3 (deepseek_v3() says what it exercises); the second
+        # with q_proj (no q LoRA), one group and the default rope, as
+        # Moonlight and the smaller V3-architecture models are.
+        ("deepseek_v3", "DeepseekV3ForCausalLM", "DeepseekV3Config", deepseek_v3(), torch.float32, False),
+        ("deepseek_v3_q", "DeepseekV3ForCausalLM", "DeepseekV3Config", dict(
+            deepseek_v3(), q_lora_rank=None, n_group=1, topk_group=1,
+            rope_parameters=dict(rope_type="default", rope_theta=50000.0)), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
