@@ -733,9 +733,12 @@ func (s *spec) readDeepseekV3(c *config) {
 	if c.err != nil {
 		return
 	}
+	qd := c.int("qk_head_dim", m.nope+m.rope, false) // transformers 5 writes the sum
 	switch {
 	case s.headDim != m.rope:
 		c.fail("head_dim = %d differs from qk_rope_head_dim = %d", s.headDim, m.rope)
+	case qd != m.nope+m.rope:
+		c.fail("qk_head_dim = %d is not qk_nope_head_dim + qk_rope_head_dim = %d", qd, m.nope+m.rope)
 	case m.rope < 2 || m.rope%2 != 0 || m.nope == 0 || m.vDim == 0 || m.kvLora == 0:
 		c.fail("qk_rope_head_dim = %d, qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs an even rope dim and positive others",
 			m.rope, m.nope, m.vDim, m.kvLora)

@@ -50,7 +50,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	"starcoder2", "phi", "stablelm", "stablelm_qk", "gpt_neox", "granitemoe", "granitemoeshared", "nemotron", "cohere_qk",
 	"gemma", "glm4_moe", "qwen3_vl_moe",
 	// Run 43b: gpt-oss (eager attention, its sinks).
-	"gpt_oss"}
+	"gpt_oss",
+	// Stop 67, from run 48a: Llama 4 (three forms) and DeepSeek-V3 (two).
+	"llama4", "llama4_k2", "llama4_vl", "deepseek_v3", "deepseek_v3_q"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
