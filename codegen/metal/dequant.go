@@ -391,33 +391,6 @@ static inline float rlx_gd_q3_k(device const uchar *row, uint u, thread const fl
   }
   return rlx_half_bits(p[54]) * a;
 }
-// rlx_gd_q5_1: the factored dot of unit u (32 weights) with x: word
-// i's byte c holds weights 4i + c (its low nibble, against xs[i]) and
-// 16 + 4i + c (its high one, against xs[4 + i]); the fifth bit of
-// weight j sits at bit j of qh (against xh, worth 16). d times the sum,
-// plus m times x's plain sum. (q4_1's and q5_0's were timed so too, run
-// 47a: q4_1 5% slower, q5_0 no faster; their GEMVs stay on
-// rlx_gv_*'s values.)
-static inline float rlx_gd_nib(uint v, float4 lo, float4 hi) {
-  return lo.x * (float)(v & 0xFu) + lo.y * (float)(v & 0xF00u) + lo.z * (float)(v & 0xF0000u) + lo.w * (float)(v & 0xF000000u)
-      + hi.x * (float)(v & 0xF0u) + hi.y * (float)(v & 0xF000u) + hi.z * (float)(v & 0xF00000u) + hi.w * (float)(v & 0xF0000000u);
-}
-static inline float rlx_gd_bits(uint qh, thread const float4 *xh) {
-  float a = 0.0f;
-  for (uint v = 0; v < 8u; v++) {
-    const uint k = 1u << (4u * v);
-    a += xh[v].x * (float)(qh & k) + xh[v].y * (float)(qh & (k << 1u)) + xh[v].z * (float)(qh & (k << 2u)) + xh[v].w * (float)(qh & (k << 3u));
-  }
-  return a;
-}
-static inline float rlx_gd_q5_1(device const uchar *row, uint u, thread const float4 *xs, thread const float4 *xh, thread const float *xsum) {
-  device const uint *p = (device const uint *)(row + u * 24u);
-  float a = rlx_gd_bits(p[1], xh);
-  for (uint i = 0; i < 4u; i++) {
-    a += rlx_gd_nib(p[2u + i], xs[i], xs[4u + i]);
-  }
-  return rlx_half_bits((ushort)(p[0] & 0xFFFFu)) * a + rlx_half_bits((ushort)(p[0] >> 16)) * xsum[0];
-}
 // rlx_lut8: entry n (< 16) of a table of 16 signed bytes packed into two
 // 64-bit words (entries 0-7 in lo, low byte first): iq4's levels and
 // mxfp4's doubled E2M1 codes, without an array in memory.

@@ -145,11 +145,11 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 			return dqLayout{rows: 4, staged: true, st: st}
 		}
 		return dqLayout{rows: 8, staged: true, prefetch: st.whole(), st: st}
-	case "q4_0", "q8_0":
+	case "q4_0", "q4_1", "q5_0", "q5_1", "q8_0":
 		if ok && st.whole() && m == 1 && st.stages >= dqStagedFrom(f) {
 			return dqLayout{rows: dqStagedRows(f, st), staged: true, prefetch: true, st: st}
 		}
-		if f.name == "q4_0" && ceilDiv(n, 8) >= dqWideGrid {
+		if f.q4_0Lane() && ceilDiv(n, 8) >= dqWideGrid {
 			return dqLayout{rows: 8}
 		}
 	}
@@ -173,7 +173,7 @@ func dqLayoutOf(f quantInfo, m, n, nb, slots int64) dqLayout {
 // slower at every shape (27c: q4_k 10.6, 21.2, 27.7 against 7.2, 17.0,
 // 16.8; q6_k 9.0, 21.6, 21.3 against 8.3, 21.0, 20.2).
 func dqStagedRows(f quantInfo, st dqStage) int64 {
-	if f.name == "q4_0" && st.stages >= dqLongStages {
+	if f.q4_0Lane() && st.stages >= dqLongStages {
 		return 16
 	}
 	return 8
@@ -244,7 +244,7 @@ func dqSimdsOf(f quantInfo) int {
 //     against 24.2 and 25.7; q6_k faster only at 4096×4096).
 func dqSlotsOf(f quantInfo) int64 {
 	switch f.name {
-	case "q4_0":
+	case "q4_0", "q4_1", "q5_0", "q5_1":
 		return 3
 	case "q8_0":
 		return 4
@@ -388,6 +388,10 @@ func dqSlot(b *kb, f quantInfo, m, k int64, blk string, src dqSrc) {
 		switch f.name {
 		case "q4_0":
 			dqLaneQ4_0(b, mi, m, src)
+		case "q4_1":
+			dqLaneQ4_1(b, mi, m, src)
+		case "q5_0", "q5_1":
+			dqLaneQ5(b, f, mi, m, src)
 		case "q8_0":
 			// Rows of an even number of blocks are 4-byte aligned.
 			if k/f.block%2 == 0 {
@@ -551,12 +555,7 @@ func pick(i int, a, b string) string {
 // docs/gpu-check.md, run 19); any ib gives the same sums. The fields
 // become floats as dqShiftedDecode says.
 func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
-	b.l("const uint sw = (ib & 1u) * 4u;")
-	xfloatsAt(b, src, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, noScale)
-	xfloatsAt(b, src, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, noScale)
-	sumOf(b, "sxl", "xl", 2)
-	sumOf(b, "sxh", "xh", 2)
-	dqNibbleExponents(b)
+	dqNibblePieces(b, src)
 	// The low nibbles come out as 256 + q, the high ones as 16 + q
 	// (rlx_n256, rlx_n16): q − 8 is the sums less 264·Σxl and 24·Σxh.
 	b.l("const float xo = 264.0f * sxl + 24.0f * sxh;")
@@ -576,6 +575,129 @@ func dqLaneQ4_0(b *kb, mi, m int64, src dqSrc) {
 				b.l("}")
 			}
 		})
+	}
+}
+
+// dqLanePieces declares q4_0's lane x (dqLaneQ4_0): the four float4
+// pieces xl0…xl7 and xh0…xh7, swapped by the block's parity sw.
+func dqLanePieces(b *kb, src dqSrc) {
+	b.l("const uint sw = (ib & 1u) * 4u;")
+	xfloatsAt(b, src, "xl", []string{"p * 8u + sw", "p * 8u + (4u - sw)"}, noScale)
+	xfloatsAt(b, src, "xh", []string{"p * 8u + 16u + sw", "p * 8u + 16u + (4u - sw)"}, noScale)
+}
+
+// dqNibblePieces is dqLanePieces with the pieces' sums sxl and sxh and
+// the exponents of the nibbles' decode (dqNibbleExponents): q4_0's and
+// q4_1's lanes.
+func dqNibblePieces(b *kb, src dqSrc) {
+	dqLanePieces(b, src)
+	sumOf(b, "sxl", "xl", 2)
+	sumOf(b, "sxh", "xh", 2)
+	dqNibbleExponents(b)
+}
+
+// q4_0Lane reports whether the format's GEMV takes q4_0's x pieces and
+// layout choices (dqLayoutOf, dqStagedRows, dqSlotsOf, dqRotates,
+// dqXAheadOf): q4_0, q4_1 (dqLaneQ4_1: q4_0's nibbles with a minimum),
+// and q5_0 and q5_1 (dqLaneQ5: q4_0's nibbles with a fifth bit a
+// weight).
+func (f quantInfo) q4_0Lane() bool {
+	switch f.name {
+	case "q4_0", "q4_1", "q5_0", "q5_1":
+		return true
+	}
+	return false
+}
+
+// q4_1: a block is d and m (halves, one 4-byte word) and qs, 16 bytes as
+// q4_0's (weight j = d·q + m). Its 20-byte blocks keep every word 4-byte
+// aligned, so lane part p reads qs bytes 8p..8p+7 as the two words 1 + 2p
+// and 2 + 2p: word j holds weights 8p + 4j + c in its bytes' low nibbles
+// and 16 + 8p + 4j + c in their high ones. x is q4_0's four pieces,
+// swapped by the block's parity (dqLaneQ4_0), word j going with piece
+// j ^ (ib & 1); the nibbles become floats as dqShiftedDecode says, and
+// the sums take 256·Σxl + 16·Σxh off before d, then m·Σx.
+func dqLaneQ4_1(b *kb, mi, m int64, src dqSrc) {
+	dqNibblePieces(b, src)
+	b.l("const float xo = 256.0f * sxl + 16.0f * sxh;")
+	b.l("const float sx = sxl + sxh;")
+	b.l("const uint wq = 1u + p * 2u;")
+	b.l("const uint ws = sw / 4u;")
+	for r := range src.rows {
+		b.l("{")
+		b.l("%s const uint *q = (%s const uint *)(%s + ib * 20u);", src.space, src.space, src.row(r))
+		b.l("const uint dm = q[0];")
+		b.l("float al = 0.0f;")
+		b.l("float ah = 0.0f;")
+		for i := range 2 {
+			b.l("{")
+			b.l("const uint u = q[wq + (%du ^ ws)];", i)
+			dqShiftedDecode(b, "u", 4)
+			for c := range 4 {
+				b.l("al += xl%d * rlx_n256(v%d, e256);", 4*i+c, c)
+			}
+			for c := range 4 {
+				b.l("ah += xh%d * rlx_n16(v%d, e16);", 4*i+c, c)
+			}
+			b.l("}")
+		}
+		b.l("acc[%d] += rlx_half_bits((ushort)(dm & 0xFFFFu)) * ((al + ah) - xo) + rlx_half_bits((ushort)(dm >> 16)) * sx;", accIndex(r, mi, m))
+		b.l("}")
+	}
+}
+
+// q5_0, q5_1: a block is d (q5_0: a half; q5_1: d and m, one 4-byte
+// word), qh (32 bits: bit j is weight j's fifth bit) and qs, 16 bytes as
+// q4_0's; weight j is d·(q − 16) (q5_0) or d·q + m (q5_1). Lane part p
+// reads qs bytes 8p..8p+7 as two words (q5_1's 24-byte blocks keep them
+// 4-byte aligned; q5_0's 22-byte ones are read in 2-byte halves): word j
+// holds weights 8p + 4j + c in its bytes' low nibbles and 16 + 8p + 4j + c
+// in their high ones, whose fifth bits are qh's four bits at 8p + 4j and
+// at 16 + 8p + 4j. Each four bits are spread to bits 4, 12, 20 and 28 (a
+// multiply by 0x204081 puts bit c at 8c) and ORed into the nibbles, so
+// that a word holds four 5-bit values in its bytes, which become floats
+// as q5_k's (rlx_b128: each byte moved to bits 16-23, 128 + q). x is
+// q4_0's four pieces swapped by the block's parity (dqLaneQ4_0), word j
+// going with piece j ^ (ib & 1); the sums take 128·Σx (q5_0: 144·Σx,
+// its −16 with it) off before d, and q5_1's add m·Σx.
+func dqLaneQ5(b *kb, f quantInfo, mi, m int64, src dqSrc) {
+	dqLanePieces(b, src)
+	b.l("const float sx = %s;", sumTerms([]string{xSum("xl", 2), xSum("xh", 2)}))
+	b.l("const uint e128 = 0x43000000u + tgpos.y;")
+	b.l("const uint ws = sw / 4u;")
+	for r := range src.rows {
+		b.l("{")
+		if f.name == "q5_1" {
+			b.l("%s const uint *q = (%s const uint *)(%s + ib * 24u);", src.space, src.space, src.row(r))
+			b.l("const uint qh = q[1] >> (p * 8u);")
+		} else {
+			b.l("%s const ushort *q = (%s const ushort *)(%s + ib * 22u);", src.space, src.space, src.row(r))
+			b.l("const uint qh = ((uint)q[1] | ((uint)q[2] << 16)) >> (p * 8u);")
+		}
+		b.l("float al = 0.0f;")
+		b.l("float ah = 0.0f;")
+		for i := range 2 {
+			b.l("{")
+			b.l("const uint j = %du ^ ws;", i)
+			if f.name == "q5_1" {
+				b.l("const uint u = q[2u + p * 2u + j];")
+			} else {
+				b.l("const uint u = (uint)q[3u + p * 4u + j * 2u] | ((uint)q[4u + p * 4u + j * 2u] << 16);")
+			}
+			b.l("const uint lo = (u & 0x0F0F0F0Fu) | ((((qh >> (4u * j)) & 15u) * 0x204081u & 0x01010101u) << 4);")
+			b.l("const uint hi = ((u >> 4) & 0x0F0F0F0Fu) | ((((qh >> (16u + 4u * j)) & 15u) * 0x204081u & 0x01010101u) << 4);")
+			for k, sh := range []string{" << 16", " << 8", "", " >> 8"} {
+				b.l("al += xl%d * rlx_b128(lo%s, e128);", 4*i+k, sh)
+				b.l("ah += xh%d * rlx_b128(hi%s, e128);", 4*i+k, sh)
+			}
+			b.l("}")
+		}
+		if f.name == "q5_1" {
+			b.l("acc[%d] += rlx_half_bits((ushort)(q[0] & 0xFFFFu)) * ((al + ah) - 128.0f * sx) + rlx_half_bits((ushort)(q[0] >> 16)) * sx;", accIndex(r, mi, m))
+		} else {
+			b.l("acc[%d] += rlx_half_bits(q[0]) * ((al + ah) - 144.0f * sx);", accIndex(r, mi, m))
+		}
+		b.l("}")
 	}
 }
 

@@ -301,7 +301,7 @@ func addSum(a, b string) string {
 // unstaged kernel's.
 func dqRotates(f quantInfo, sc *dqScales) bool {
 	switch f.name {
-	case "q4_0", "q8_0":
+	case "q4_0", "q4_1", "q5_0", "q5_1", "q8_0":
 		return true
 	case "q4_k", "q5_k":
 		return sc == nil
@@ -367,7 +367,7 @@ func dqXAheadOf(f quantInfo, m, p, threads int64) *dqXAhead {
 		for s := range 4 {
 			a.pieces = append(a.pieces, dqXPiece{"xr", s, fmt.Sprintf("(%du ^ xrot) * 4u", s)})
 		}
-	case "q4_0": // dqLaneQ4_0: the pieces rotated by the block's parity, which p even keeps
+	case "q4_0", "q4_1", "q5_0", "q5_1": // dqLaneQ4_0, dqLaneQ4_1, dqLaneQ5: the pieces rotated by the block's parity, which p even keeps
 		if p%2 != 0 {
 			return nil
 		}

@@ -9,7 +9,7 @@ import (
 // formats without a lane of their own (dqSlot).
 func (f quantInfo) unitGEMV() bool {
 	switch f.name {
-	case "q2_k", "q3_k", "q4_1", "q5_0", "q5_1", "iq4_nl", "iq4_xs", "mxfp4":
+	case "q2_k", "q3_k", "iq4_nl", "iq4_xs", "mxfp4":
 		return true
 	}
 	return false
@@ -106,46 +106,26 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 		loadX("x")
 	}
 	if m == 1 && f.unitFactored() {
-		// x prescaled by each field's place (rlx_gd_*), and its runs' sums
-		// (q2_k's and q3_k's eight, q5_1's one).
+		// x prescaled by each field's place (rlx_gd_*), and its eight
+		// runs' sums.
 		prescale := func(name string, v int, e func(c int) int) {
 			b.l("%s[%d] = x%d;", name, v, v)
 			b.l("%s[%d].x *= %s; %s[%d].y *= %s; %s[%d].z *= %s; %s[%d].w *= %s;", name, v, pow2(e(0)), name, v, pow2(e(1)), name, v, pow2(e(2)), name, v, pow2(e(3)))
 		}
-		bit := f.name == "q3_k" || f.name == "q5_1"
+		bit := f.name == "q3_k"
 		b.l("float4 xs[8];")
 		if bit {
 			b.l("float4 xh[8];")
 		}
-		runs := 1
-		if f.unitSliced() {
-			runs = 8
-		}
-		b.l("float xsum[%d];", runs)
+		b.l("float xsum[8];")
 		for v := range 8 {
-			if f.unitSliced() {
-				// Run v = 4h + s: 2 bits at 8c + 2s, q3_k's hmask bit (worth
-				// 4) at 8c + 4h + s.
-				prescale("xs", v, func(c int) int { return -8*c - 2*(v%4) })
-				if bit {
-					prescale("xh", v, func(c int) int { return 2 - 8*c - 4*(v/4) - v%4 })
-				}
-				b.l("xsum[%d] = (x%d.x + x%d.y) + (x%d.z + x%d.w);", v, v, v, v, v)
-				continue
-			}
-			// Weight 4v + c: a nibble at 8c (v < 4) or 8c + 4 (v >= 4) of
-			// word v % 4, its fifth bit (worth 16) at 4v + c of qh.
-			prescale("xs", v, func(c int) int { return -8*c - 4*(v/4) })
+			// Run v = 4h + s: 2 bits at 8c + 2s, q3_k's hmask bit (worth
+			// 4) at 8c + 4h + s.
+			prescale("xs", v, func(c int) int { return -8*c - 2*(v%4) })
 			if bit {
-				prescale("xh", v, func(c int) int { return 4 - 4*v - c })
+				prescale("xh", v, func(c int) int { return 2 - 8*c - 4*(v/4) - v%4 })
 			}
-		}
-		if !f.unitSliced() {
-			terms := make([]string, 8)
-			for v := range terms {
-				terms[v] = fmt.Sprintf("((x%d.x + x%d.y) + (x%d.z + x%d.w))", v, v, v, v)
-			}
-			b.l("xsum[0] = %s;", sumTerms(terms))
+			b.l("xsum[%d] = (x%d.x + x%d.y) + (x%d.z + x%d.w);", v, v, v, v, v)
 		}
 		xh := ""
 		if bit {
@@ -185,12 +165,11 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 // offsets applied to sums.
 func (f quantInfo) unitFactored() bool {
 	switch f.name {
-	case "q2_k", "q3_k", "q5_1":
+	case "q2_k", "q3_k":
 		// Run 47a (H100, two alternating rounds against rlx_gv_*'s values):
 		// q2_k 20.3 against 24.3 µs at 4096×14336, q3_k 10.5 / 29.7 / 31.9
-		// against 11.2 / 29.0 / 34.4 at the three shapes, q5_1 25.5 against
-		// 26.8; q4_1's (21.5 against 20.6) and q5_0's (28.0 against 28.1)
-		// were not taken.
+		// against 11.2 / 29.0 / 34.4 at the three shapes. (q5_1's factored
+		// dot, 25.5 against 26.8, gave way to dqLaneQ5 at run 48a.)
 		return true
 	}
 	return false

@@ -12,8 +12,8 @@ import (
 // timed (docs/gpu-check.md): at M = 1 eight rows a threadgroup, a
 // unit's x read once for all of them (eight float4 loads in the kernel,
 // not eight a row), no more simdgroups than a row has units (three at
-// K = 2880), q2_k, q3_k and q5_1 through their factored dots (in a
-// batch q2_k and q3_k through their slices), and iq4_nl's, iq4_xs's and
+// K = 2880), q2_k and q3_k through their factored dots (in a batch
+// through their slices), and iq4_nl's, iq4_xs's and
 // mxfp4's levels from a table the threadgroup writes first; for a
 // batch (M = 3) four rows a threadgroup. TestOps checks the values.
 func TestUnitGEMVShape(t *testing.T) {
@@ -23,7 +23,6 @@ func TestUnitGEMVShape(t *testing.T) {
 		sliced, table, factored bool
 	}{
 		{"q2_k", 256, 84, true, false, true}, {"q3_k", 256, 110, true, false, true},
-		{"q4_1", 32, 20, false, false, false}, {"q5_0", 32, 22, false, false, false}, {"q5_1", 32, 24, false, false, true},
 		{"iq4_nl", 32, 18, false, true, false}, {"iq4_xs", 256, 136, false, true, false}, {"mxfp4", 32, 17, false, true, false},
 	} {
 		for _, s := range []struct{ m, n, k, rows, threads int }{
@@ -65,8 +64,8 @@ func TestUnitGEMVShape(t *testing.T) {
 				if loads != want {
 					t.Errorf("%d loads of x, want %d", loads, want)
 				}
-				// q2_k, q3_k and q5_1 at M = 1: the factored dot (rlx_gd_*) on x
-				// prescaled; their batches: the slice's or unit's values.
+				// q2_k and q3_k at M = 1: the factored dot (rlx_gd_*) on x
+				// prescaled; their batches: the slice's values.
 				gd := f.factored && s.m == 1
 				if got := strings.Contains(text, "rlx_gd_"+f.name+"("); got != gd {
 					t.Errorf("calls rlx_gd_%s: %v, want %v", f.name, got, gd)

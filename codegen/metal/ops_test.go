@@ -77,7 +77,7 @@ var sanitizerCases = []string{
 	"gather_rows", "gemv_odd_3x37x45", "gemv_decode_1x64x96", "gemm_odd_67x45x131", "dequant_q4_k_1x37x512",
 	"dequant_q4_0_1x64x2592", "dequant_q8_0_1x40x10560", "dequant_q4_k_3x45x8960", "dequant_q6_k_3x45x4096", "dequant_q6_k_20x70x512", "dequant_q4_k_1x21x8192",
 	"dequant_q5_k_3x45x8960", "dequant_q5_k_1x21x8192", "dequant_q5_k_20x70x512", "dequant_q3_k_3x45x8960", "dequant_q5_0_1x64x2592",
-	"experts_rows_q3_k", "dequant_mxfp4_1x64x2592",
+	"experts_rows_q3_k", "dequant_mxfp4_1x64x2592", "dequant_q4_1_1x21x8192", "dequant_q5_0_1x21x8192", "dequant_q5_1_1x21x8192",
 	"dequant_q6_k_c16_2x40x4096", "dequant_q6_k_c16_1x5x16640", "dequant_q6_k_c16_2x16x16640", "attn_decode_gqa_custom", "attn_decode_causal_long",
 	"attn_general_causal", "gdn_seq_kda_48", "lstm_seq", "topk_experts_2x512", "topk_ties_nans_4x70", "topk_long_2x3000",
 	"experts_q6_k_c16", "experts_gemm_q4_k",
