@@ -340,8 +340,11 @@ func (g *builder) cmp(pred graph.CmpPredicate, a, b *ir.Value) *ir.Value {
 
 func (g *builder) sel(c, a, b *ir.Value) *ir.Value { return g.op(graph.SelectName, nil, c, a, b) }
 
-func (g *builder) rmsNorm(x, gamma *ir.Value) *ir.Value {
-	return g.op(graph.RMSNormName, []ir.NamedAttr{g.floatAttr("epsilon", g.s.eps)}, x, gamma)
+func (g *builder) rmsNorm(x, gamma *ir.Value) *ir.Value { return g.rmsNormEps(x, gamma, g.s.eps) }
+
+// rmsNormEps is rmsNorm with its own epsilon.
+func (g *builder) rmsNormEps(x, gamma *ir.Value, eps float64) *ir.Value {
+	return g.op(graph.RMSNormName, []ir.NamedAttr{g.floatAttr("epsilon", eps)}, x, gamma)
 }
 
 // hiddenNorm is the norm of a hidden state x [1, hidden] by the weight

@@ -92,6 +92,8 @@ func TestDeepseekV3(t *testing.T) {
 	if rel := agreementRel(base, unscaled); rel < 1e-4 {
 		t.Errorf("mscale² on the scores changes the logits by only %.3g", rel)
 	}
+	// Moonlight's form: q_proj, every group open, the rope unscaled, and
+	// rms_norm_eps 1e-5, which the latent norms do not take.
 	importAndCheck(t, drawCheckpoint(t, deepseekConfig(map[string]any{"q_lora_rank": nil, "n_group": 1, "topk_group": 1,
-		"rope_scaling": nil, "rope_interleave": false}), deepseekTensors(0)), tokens)
+		"rope_scaling": nil, "rope_interleave": false, "rms_norm_eps": 1e-5}), deepseekTensors(0)), tokens)
 }

@@ -368,6 +368,12 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
 }
 
+// latentNormEps is the epsilon of DeepSeek's q_a_layernorm and
+// kv_a_layernorm: transformers builds them without the config's
+// rms_norm_eps, so at DeepseekV3RMSNorm's default (Moonlight's
+// rms_norm_eps is 1e-5, its latent norms' 1e-6).
+const latentNormEps = 1e-6
+
 // latentAttention is DeepSeek's multi-head latent attention (spec.mla),
 // absorbed: the cache holds each position's normed latent c and k's rope
 // dims kr, [1, maxTokens, 1, kvLora + rope]; a head's scores are
@@ -381,14 +387,14 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	e, heads, qd := s.hidden, s.heads, m.nope+m.rope
 	var q *ir.Value
 	if m.qLora > 0 {
-		qa := g.rmsNorm(g.linear(h, g.n.of(i, roleQA), m.qLora, e), g.weight(g.n.of(i, roleQANorm), m.qLora))
+		qa := g.rmsNormEps(g.linear(h, g.n.of(i, roleQA), m.qLora, e), g.weight(g.n.of(i, roleQANorm), m.qLora), latentNormEps)
 		q = g.linear(qa, g.n.of(i, roleQB), heads*qd, m.qLora)
 	} else {
 		q = g.linear(h, g.n.of(i, roleQ), heads*qd, e)
 	}
 	q = g.reshape(q, 1, 1, heads, qd)
 	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
-	c := g.rmsNorm(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora))
+	c := g.rmsNormEps(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora), latentNormEps)
 	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
 	if info := g.info(g.n.of(i, roleKVB)); info.Quant.Valid() {
 		g.fail("%s: tensor %q is %s: rlx reads kv_b_proj unquantised", info.File, g.n.of(i, roleKVB), info)

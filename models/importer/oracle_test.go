@@ -229,13 +229,27 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		m := s.mla
 		qd := m.nope + m.rope
 		var q []float64
+		// The latent norms at DeepseekV3RMSNorm's default epsilon, 1e-6:
+		// transformers does not pass them rms_norm_eps.
+		latentRMS := func(x, w []float64) []float64 {
+			var ss float64
+			for _, v := range x {
+				ss += v * v
+			}
+			inv := 1 / math.Sqrt(ss/float64(len(x))+1e-6)
+			out := make([]float64, len(x))
+			for i, v := range x {
+				out[i] = w[i] * (v * inv)
+			}
+			return out
+		}
 		if m.qLora > 0 {
-			q = matvec(load(n.of(l, roleQB)), rms(matvec(load(n.of(l, roleQA)), h, nil), load(n.of(l, roleQANorm))), nil)
+			q = matvec(load(n.of(l, roleQB)), latentRMS(matvec(load(n.of(l, roleQA)), h, nil), load(n.of(l, roleQANorm))), nil)
 		} else {
 			q = matvec(load(n.of(l, roleQ)), h, nil)
 		}
 		ckv := matvec(load(n.of(l, roleKVA)), h, nil)
-		kv := matvec(load(n.of(l, roleKVB)), rms(ckv[:m.kvLora], load(n.of(l, roleKVANorm))), nil)
+		kv := matvec(load(n.of(l, roleKVB)), latentRMS(ckv[:m.kvLora], load(n.of(l, roleKVANorm))), nil)
 		kr := append([]float64(nil), ckv[m.kvLora:]...)
 		rope(kr, 1, pos, invFreq, attn)
 		k, v := make([]float64, heads*qd), make([]float64, heads*m.vDim)
