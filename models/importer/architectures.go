@@ -81,6 +81,7 @@ func architectures() []architecture {
 		{[]string{"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"}, (*spec).readQwen35VL},
 		{[]string{"Llama4ForCausalLM"}, (*spec).readLlama4},
 		{[]string{"Llama4ForConditionalGeneration"}, (*spec).readLlama4VL},
+		{[]string{"DeepseekV2ForCausalLM"}, (*spec).readDeepseekV2},
 		{[]string{"DeepseekV3ForCausalLM"}, (*spec).readDeepseekV3},
 		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
 		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
@@ -701,14 +702,80 @@ func (s *spec) readLlama4VL(c *config) { s.readVisionLanguage(c, s.readLlama4) }
 // multi-token-prediction layers (num_nextn_predict_layers) are left
 // unread.
 func (s *spec) readDeepseekV3(c *config) {
-	for key, def := range map[string]string{"qk_rope_head_dim": "64", "qk_nope_head_dim": "128", "v_head_dim": "128",
-		"kv_lora_rank": "512", "n_group": "8", "topk_group": "4", "first_k_dense_replace": "3", "n_shared_experts": "1",
+	defaults(c, map[string]string{"n_group": "8", "topk_group": "4", "first_k_dense_replace": "3", "n_shared_experts": "1",
 		"routed_scaling_factor": "2.5", "norm_topk_prob": "true", "n_routed_experts": "256", "num_experts_per_tok": "8",
-		"moe_intermediate_size": "2048"} {
+		"moe_intermediate_size": "2048"})
+	s.readLatent(c, func() {
+		if !c.bool("rope_interleave", true) {
+			s.ropeStyle = graph.RopeNeoX
+		}
+		s.readSigmoidMoE(c)
+	})
+	if c.err == nil {
+		if mult := deepseekMscale(c); mult != 1 {
+			s.attnScale *= mult * mult
+		}
+	}
+}
+
+// readDeepseekV2 reads DeepseekV2ForCausalLM (DeepSeek-V2, V2-Lite,
+// V2.5, DeepSeek-Coder-V2) as transformers 5 does: readDeepseekV3's
+// latent attention with rope's pairs adjacent and the scores ×
+// (qk_nope_head_dim + qk_rope_head_dim)^−½ alone (transformers' V2 takes
+// no mscale² on them); the layers from first_k_dense_replace on route
+// over n_routed_experts experts of moe_intermediate_size rows: a
+// softmax over the router's logits (float32), the top
+// num_experts_per_tok probabilities (topk_method greedy) or those in the
+// topk_group of n_group groups whose best probability is highest
+// (group_limited_greedy; the others set to 0), × routed_scaling_factor,
+// never renormalised (transformers keeps norm_topk_prob unread), plus
+// n_shared_experts shared experts as one ungated MLP.
+func (s *spec) readDeepseekV2(c *config) {
+	defaults(c, map[string]string{"first_k_dense_replace": "0", "n_shared_experts": "2", "routed_scaling_factor": "1",
+		"n_routed_experts": "64", "moe_intermediate_size": "1407", "topk_method": `"greedy"`})
+	s.readLatent(c, func() {
+		c.used["norm_topk_prob"] = true // transformers' V2 never renormalises
+		c.reject("mlp_bias", "false")   // DeepseekV2Config is a LlamaConfig
+		c.reject("scoring_func", `"softmax"`)
+		method := c.str("topk_method", "greedy")
+		experts, topK := c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true)
+		bad := s.setSigmoidMoE(experts, topK, c.int("moe_intermediate_size", 0, true), c.int("n_shared_experts", 0, false),
+			c.int("first_k_dense_replace", 0, false), false, c.float("routed_scaling_factor", 1))
+		s.sigmoidRouter = false
+		switch {
+		case c.err != nil:
+		case bad != "":
+			c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
+		case method == "greedy":
+			c.used["n_group"], c.used["topk_group"] = true, true
+		case method == "group_limited_greedy":
+			groups, open := c.int("n_group", 0, true), c.int("topk_group", 0, true)
+			if groups < 1 || open < 1 || open > groups || experts%groups != 0 {
+				c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, experts)
+			} else if open < groups {
+				s.groups, s.openGroups, s.groupByMax = groups, open, true
+			}
+		default:
+			c.fail("field \"topk_method\" = %q is not supported (rlx implements \"greedy\" and \"group_limited_greedy\")", method)
+		}
+	})
+}
+
+// defaults gives c's absent fields the values of defs (raw JSON): the
+// defaults transformers' config class takes for them.
+func defaults(c *config, defs map[string]string) {
+	for key, def := range defs {
 		if _, ok := c.raw[key]; !ok {
 			c.raw[key] = json.RawMessage(def)
 		}
 	}
+}
+
+// readLatent reads DeepSeek's multi-head latent attention (spec.mla) and
+// the rest of the decoder through readCommon, rope's pairs adjacent;
+// readMoE reads the experts (and may change the rope's style).
+func (s *spec) readLatent(c *config, readMoE func()) {
+	defaults(c, map[string]string{"qk_rope_head_dim": "64", "qk_nope_head_dim": "128", "v_head_dim": "128", "kv_lora_rank": "512"})
 	m := mla{rope: c.int("qk_rope_head_dim", 0, true), nope: c.int("qk_nope_head_dim", 0, true), vDim: c.int("v_head_dim", 0, true),
 		kvLora: c.int("kv_lora_rank", 0, true), qLora: 1536}
 	if _, given := c.raw["q_lora_rank"]; given {
@@ -723,13 +790,9 @@ func (s *spec) readDeepseekV3(c *config) {
 	c.reject("moe_layer_freq", "1")
 	c.used["num_nextn_predict_layers"], c.used["ep_size"], c.used["aux_loss_alpha"], c.used["seq_aux"] = true, true, true, true
 	c.used["pretraining_tp"] = true
-	if !c.bool("rope_interleave", true) {
-		s.ropeStyle = graph.RopeNeoX
-	} else {
-		s.ropeStyle = graph.RopeGPTJ
-	}
+	s.ropeStyle = graph.RopeGPTJ
 	s.allFull()
-	s.readSigmoidMoE(c)
+	readMoE()
 	if c.err != nil {
 		return
 	}
@@ -745,9 +808,6 @@ func (s *spec) readDeepseekV3(c *config) {
 	}
 	s.mla = m
 	s.attnScale = 1 / math.Sqrt(float64(m.nope+m.rope))
-	if mult := deepseekMscale(c); mult != 1 {
-		s.attnScale *= mult * mult
-	}
 }
 
 // deepseekMscale is DeepSeek's yarn_get_mscale(factor, mscale_all_dim)

@@ -34,7 +34,11 @@ func deepseekConfig(edits map[string]any) map[string]any {
 // deepseekTensors are a DeepSeek-V3 checkpoint's tensors for
 // deepseekConfig (q_proj in place of the LoRA where qLora is 0), the
 // experts one tensor each, as published.
-func deepseekTensors(qLora int) []drawn {
+func deepseekTensors(qLora int) []drawn { return latentTensors(qLora, true) }
+
+// latentTensors are deepseekTensors, with the routers' selection bias
+// (V3's) or without (V2's).
+func latentTensors(qLora int, selectBias bool) []drawn {
 	ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"model.norm.weight", 1, 0.08, []int{64}},
 		{"lm_head.weight", 0, 0.08, []int{256, 64}}}
 	for l := range 3 {
@@ -55,7 +59,10 @@ func deepseekTensors(qLora int) []drawn {
 				drawn{m + "down_proj.weight", 0, 0.08, []int{64, 96}})
 			continue
 		}
-		ts = append(ts, drawn{m + "gate.weight", 0, 0.3, []int{8, 64}}, drawn{m + "gate.e_score_correction_bias", 0, 0.1, []int{8}},
+		if selectBias {
+			ts = append(ts, drawn{m + "gate.e_score_correction_bias", 0, 0.1, []int{8}})
+		}
+		ts = append(ts, drawn{m + "gate.weight", 0, 0.3, []int{8, 64}},
 			drawn{m + "shared_experts.gate_proj.weight", 0, 0.08, []int{32, 64}}, drawn{m + "shared_experts.up_proj.weight", 0, 0.08, []int{32, 64}},
 			drawn{m + "shared_experts.down_proj.weight", 0, 0.08, []int{64, 32}})
 		for e := range 8 {
@@ -96,4 +103,46 @@ func TestDeepseekV3(t *testing.T) {
 	// rms_norm_eps 1e-5, which the latent norms do not take.
 	importAndCheck(t, drawCheckpoint(t, deepseekConfig(map[string]any{"q_lora_rank": nil, "n_group": 1, "topk_group": 1,
 		"rope_scaling": nil, "rope_interleave": false, "rms_norm_eps": 1e-5}), deepseekTensors(0)), tokens)
+}
+
+// TestDeepseekV2: drawn DeepSeek-V2 checkpoints decode as the oracle
+// does: group_limited_greedy routing (4 groups ranked by their best
+// probability, 1 open, top 2, × 2; with 2 open the top 2 are always in
+// them) under V2-Lite's YaRN (mscale =
+// mscale_all_dim, so cos and sin unscaled, and the scores without
+// mscale², as transformers' V2 computes them); and greedy with q_proj.
+// Closing groups changes the logits.
+func TestDeepseekV2(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128, 7, 64}
+	v2 := func(edits map[string]any) map[string]any {
+		c := deepseekConfig(map[string]any{"architectures": []string{"DeepseekV2ForCausalLM"}, "model_type": "deepseek_v2",
+			"topk_method": "group_limited_greedy", "scoring_func": "softmax", "norm_topk_prob": false, "routed_scaling_factor": 2.0,
+			"rope_scaling": map[string]any{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64, "beta_fast": 32,
+				"beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707}})
+		delete(c, "rope_interleave")
+		for k, v := range edits {
+			c[k] = v
+		}
+		return c
+	}
+	grouped, _ := importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"topk_group": 1}), latentTensors(24, false)), tokens)
+	open, _ := importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"topk_group": 4}), latentTensors(24, false)), tokens)
+	if rel := agreementRel(grouped, open); rel < 1e-4 {
+		t.Errorf("closing three of four groups changes the logits by only %.3g", rel)
+	}
+	importAndCheck(t, drawCheckpoint(t, v2(nil), latentTensors(24, false)), tokens)
+	importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"q_lora_rank": nil, "topk_method": "greedy", "n_group": nil, "topk_group": nil,
+		"rope_scaling": nil}), latentTensors(0, false)), tokens)
+	for _, tc := range []struct {
+		edits map[string]any
+		want  string
+	}{
+		{map[string]any{"topk_method": "noaux_tc"}, `field "topk_method" = "noaux_tc" is not supported`},
+		{map[string]any{"scoring_func": "sigmoid"}, `scoring_func`},
+		{map[string]any{"n_group": 3}, `n_group = 3, topk_group = 2: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = 8`},
+	} {
+		if _, err := specFromConfig(drawCheckpoint(t, v2(tc.edits), nil), 16); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.edits, err, tc.want)
+		}
+	}
 }

@@ -12,7 +12,8 @@
 // Starcoder2ForCausalLM, PhiForCausalLM, StableLmForCausalLM,
 // GPTNeoXForCausalLM, NemotronForCausalLM, GraniteMoeForCausalLM,
 // GraniteMoeSharedForCausalLM, GemmaForCausalLM, Glm4MoeForCausalLM,
-// GptOssForCausalLM, Llama4ForCausalLM, DeepseekV3ForCausalLM and the
+// GptOssForCausalLM, Llama4ForCausalLM, DeepseekV2ForCausalLM,
+// DeepseekV3ForCausalLM and the
 // text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,

@@ -31,10 +31,16 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		vals, idx = g.sigmoidRoute(i, h)
 	default:
 		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
+		if s.openGroups > 0 {
+			probs = g.groupLimited(probs) // DeepSeek-V2's group_limited_greedy
+		}
 		top := g.create(graph.TopKName, []*ir.Value{probs}, nil, g.intAttr("k", int64(k)))
 		vals, idx = top.Result(0), g.reshape(top.Result(1), k)
 		if s.normTopK {
 			vals = g.div(vals, g.sum(vals, true, -1))
+		}
+		if s.routedScale != 0 && s.routedScale != 1 {
+			vals = g.mul(vals, g.scalar(s.routedScale)) // DeepSeek-V2's routed_scaling_factor
 		}
 	}
 	var gate, up, y *ir.Value
@@ -83,19 +89,7 @@ func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 	scores := g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, s.hidden))
 	choice := g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
 	if s.openGroups > 0 {
-		// DeepSeek-V3's group-limited routing: a group ranks by the sum
-		// of its two best choice scores; the experts outside the
-		// openGroups best groups have their choice score set to 0 (not
-		// −∞, as transformers' masked_fill). A group tied with the last
-		// open one opens too (transformers' topk opens exactly
-		// openGroups).
-		per := ne / s.groups
-		byGroup := g.reshape(choice, s.groups, per)
-		best2 := g.create(graph.TopKName, []*ir.Value{byGroup}, nil, g.intAttr("k", 2)).Result(0)
-		rank := g.reshape(g.sum(best2, false, 1), 1, s.groups)
-		open := g.create(graph.TopKName, []*ir.Value{rank}, nil, g.intAttr("k", int64(s.openGroups))).Result(0)
-		isOpen := g.cmp(graph.CmpGE, g.reshape(rank, s.groups, 1), g.slice(open, 1, s.openGroups-1, 1))
-		choice = g.reshape(g.sel(isOpen, byGroup, g.scalar(0)), 1, ne)
+		choice = g.groupLimited(choice)
 	}
 	top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
 	idx = g.reshape(top.Result(1), k)
@@ -104,6 +98,27 @@ func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 		vals = g.div(vals, g.add(g.sum(vals, true, -1), g.scalar(1e-20)))
 	}
 	return g.mul(vals, g.scalar(s.routedScale)), idx
+}
+
+// groupLimited is DeepSeek's group-limited routing of scores [1,
+// experts]: the experts in s.groups equal groups, each group ranked by
+// the sum of its two best scores (V3) or by its best (V2, groupByMax);
+// the scores outside the s.openGroups best groups set to 0 (not −∞, as
+// transformers' masked_fill). A group tied with the last open one opens
+// too (transformers' topk opens exactly openGroups).
+func (g *builder) groupLimited(scores *ir.Value) *ir.Value {
+	s := g.s
+	per := s.experts / s.groups
+	byGroup := g.reshape(scores, s.groups, per)
+	best := 2
+	if s.groupByMax {
+		best = 1
+	}
+	top := g.create(graph.TopKName, []*ir.Value{byGroup}, nil, g.intAttr("k", int64(best))).Result(0)
+	rank := g.reshape(g.sum(top, false, 1), 1, s.groups)
+	open := g.create(graph.TopKName, []*ir.Value{rank}, nil, g.intAttr("k", int64(s.openGroups))).Result(0)
+	isOpen := g.cmp(graph.CmpGE, g.reshape(rank, s.groups, 1), g.slice(open, 1, s.openGroups-1, 1))
+	return g.reshape(g.sel(isOpen, byGroup, g.scalar(0)), 1, s.experts)
 }
 
 // experts applies the chosen experts' projection role ([experts, out, in])

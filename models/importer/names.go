@@ -220,13 +220,13 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
 		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
 	}
-	if arch == "DeepseekV3ForCausalLM" {
+	if arch == "DeepseekV2ForCausalLM" || arch == "DeepseekV3ForCausalLM" {
 		// Multi-head latent attention's projections.
 		p := "model.layers.%d.self_attn."
 		n.layer[roleQA], n.layer[roleQANorm], n.layer[roleQB] = p+"q_a_proj.weight", p+"q_a_layernorm.weight", p+"q_b_proj.weight"
 		n.layer[roleKVA], n.layer[roleKVANorm], n.layer[roleKVB] = p+"kv_a_proj_with_mqa.weight", p+"kv_a_layernorm.weight", p+"kv_b_proj.weight"
 	}
-	if arch == "Glm4MoeForCausalLM" || arch == "DeepseekV3ForCausalLM" {
+	if arch == "Glm4MoeForCausalLM" || arch == "DeepseekV2ForCausalLM" || arch == "DeepseekV3ForCausalLM" {
 		// mlp.gate (the router) with its e_score_correction_bias, the
 		// shared expert under mlp.shared_experts.
 		p := "model.layers.%d."

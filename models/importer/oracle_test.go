@@ -683,6 +683,8 @@ func moeOracle(s *spec, h, router, selectBias []float64, expert func(e int, role
 // softmaxRoute chooses the topK experts of the logits' softmax (in
 // float32), their weights renormalised under normTopK.
 func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
+	// (DeepSeek-V2: the probabilities of the open groups only, × its
+	// routed_scaling_factor.)
 	best := math.Inf(-1)
 	for _, v := range logits {
 		best = math.Max(best, v)
@@ -696,7 +698,39 @@ func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
 	for i := range probs {
 		probs[i] = float64(float32(probs[i] / sum))
 	}
-	return topWeighted(s, probs, probs, 0)
+	if s.openGroups > 0 { // DeepSeek-V2's group_limited_greedy
+		groupMask(s, probs)
+	}
+	chosen, weights = topWeighted(s, probs, probs, 0)
+	if s.routedScale != 0 { // DeepSeek-V2's routed_scaling_factor
+		for j := range weights {
+			weights[j] *= s.routedScale
+		}
+	}
+	return chosen, weights
+}
+
+// groupMask is DeepSeek's group-limited routing: the groups ranked by
+// their two best choices' sum (V3) or their best (V2, groupByMax), the
+// choices outside the best openGroups set to 0.
+func groupMask(s *spec, choice []float64) {
+	per := len(choice) / s.groups
+	rank := make([]float64, s.groups)
+	order := make([]int, s.groups)
+	for gi := range s.groups {
+		g := slices.Clone(choice[gi*per : (gi+1)*per])
+		slices.SortFunc(g, func(a, b float64) int { return cmp.Compare(b, a) })
+		rank[gi], order[gi] = g[0], gi
+		if !s.groupByMax {
+			rank[gi] += g[1]
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank[order[a]] > rank[order[b]] })
+	for _, gi := range order[s.openGroups:] {
+		for i := range per {
+			choice[gi*per+i] = 0
+		}
+	}
 }
 
 // sigmoidRoute is DeepSeek-V3's routing as transformers' GLM-4.5
@@ -710,24 +744,8 @@ func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights 
 		scores[i] = float64(float32(1 / (1 + math.Exp(-v))))
 		choice[i] = scores[i] + selectBias[i]
 	}
-	if s.openGroups > 0 {
-		// DeepSeek-V3's group-limited routing: the groups ranked by their
-		// two best choices' sum, the choices outside the best openGroups
-		// set to 0.
-		per := len(choice) / s.groups
-		rank := make([]float64, s.groups)
-		order := make([]int, s.groups)
-		for gi := range s.groups {
-			g := slices.Clone(choice[gi*per : (gi+1)*per])
-			slices.SortFunc(g, func(a, b float64) int { return cmp.Compare(b, a) })
-			rank[gi], order[gi] = g[0]+g[1], gi
-		}
-		sort.SliceStable(order, func(a, b int) bool { return rank[order[a]] > rank[order[b]] })
-		for _, gi := range order[s.openGroups:] {
-			for i := range per {
-				choice[gi*per+i] = 0
-			}
-		}
+	if s.openGroups > 0 { // DeepSeek-V3's group-limited routing
+		groupMask(s, choice)
 	}
 	chosen, weights = topWeighted(s, choice, scores, 1e-20)
 	for j := range weights {

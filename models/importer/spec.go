@@ -63,7 +63,8 @@ type spec struct {
 	expertsInOut              bool    // Qwen3-VL-MoE as published: the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]); set by build from the tensors
 	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
-	groups, openGroups        int     // sigmoidRouter: DeepSeek-V3's group-limited routing, experts chosen only from the openGroups of groups equal groups whose two best choice scores sum highest (0: none)
+	groups, openGroups        int     // DeepSeek's group-limited routing: experts chosen only from the openGroups of groups equal groups ranked highest (V3: by their two best choice scores' sum), the others' scores set to 0 (0: none)
+	groupByMax                bool    // DeepSeek-V2's group_limited_greedy: a group ranks by its best probability
 	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
 	swigluLimit               float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
 	moeLayer                  []bool  // per layer: routed experts instead of a dense MLP

@@ -191,6 +191,11 @@ def deepseek_v3(**kw):
     )
 
 
+# DeepSeek-V2's fields: deepseek_v3()'s but rope_interleave (V2 always
+# rotates adjacent pairs).
+DEEPSEEK_V2_BASE = {k: v for k, v in deepseek_v3().items() if k != "rope_interleave"}
+
+
 # Llama 4's vision tower, one small block (text never reaches it).
 LLAMA4_VISION = dict(hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
                      vision_output_dim=16, image_size=28, patch_size=14, projector_input_dim=16,
@@ -551,6 +556,18 @@ def specs():
         ("deepseek_v3_q", "DeepseekV3ForCausalLM", "DeepseekV3Config", dict(
             deepseek_v3(), q_lora_rank=None, n_group=1, topk_group=1,
             rope_parameters=dict(rope_type="default", rope_theta=50000.0)), torch.float32, False),
+        # DeepSeek-V2 as transformers 5 reads it: deepseek_v3()'s
+        # attention and experts with a softmax router, group_limited_greedy
+        # (one of 4 groups open, ranked by its best probability), × 2, and
+        # V2-Lite's YaRN (mscale = mscale_all_dim: no factor anywhere);
+        # the second greedy, with q_proj, the default rope.
+        ("deepseek_v2", "DeepseekV2ForCausalLM", "DeepseekV2Config", dict(
+            DEEPSEEK_V2_BASE, topk_method="group_limited_greedy", n_group=4, topk_group=1, routed_scaling_factor=2.0,
+            rope_parameters=dict(rope_type="yarn", rope_theta=10000.0, factor=4.0, original_max_position_embeddings=64,
+                                 beta_fast=32.0, beta_slow=1.0, mscale=0.707, mscale_all_dim=0.707)), torch.float32, False),
+        ("deepseek_v2_lite", "DeepseekV2ForCausalLM", "DeepseekV2Config", dict(
+            DEEPSEEK_V2_BASE, q_lora_rank=None, topk_method="greedy", n_group=None, topk_group=None, routed_scaling_factor=1.0,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0)), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
