@@ -13,7 +13,7 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/ref/run"
 )
 
-// TestDrawnOnSim takes the drawn Llama 4 and DeepSeek-V3 checkpoints the
+// TestDrawnOnSim takes the drawn Llama 4, DeepSeek-V3 and DeepSeek-V2 checkpoints the
 // whole way, as the docs' commands do: rlx-import, rlx-opt
 // --hybrid-split, then rlx-run decoding eight tokens through the sim
 // backend (the emitted MSL compiled with clang-19 and run on the CPU,
@@ -21,7 +21,7 @@ import (
 // interpreter, within 1e-4. Their new pieces reach the kernels: Llama 4's
 // chunk mask and temperature tuning (i32 division, log), DeepSeek's
 // latent attention (one kv head, values a slice of the cache, Dv ≠ D)
-// and group-limited routing.
+// and group-limited routing (V3's and V2's).
 func TestDrawnOnSim(t *testing.T) {
 	if _, err := exec.LookPath("clang-19"); err != nil {
 		t.Skip("clang-19 not found: the sim backend compiles the emitted MSL with it")
