@@ -159,7 +159,7 @@ func (g *builder) expertsNamed(name string, x, idx *ir.Value, out, in int) *ir.V
 		return g.concat(0, parts...)
 	}
 	if s.expertsInOut {
-		// Qwen3-VL-MoE's fused tables, [E, in, out].
+		// Qwen3-VL-MoE's and Llama 4's fused tables as published, [E, in, out].
 		w, _ := g.param(name, s.experts, in, out)
 		if rows == 1 {
 			x = g.broadcast(x, s.topK, in)
