@@ -18,7 +18,14 @@ func (f quantInfo) unitGEMV() bool {
 // unitSliced reports whether the format's GEMV decodes slices
 // (rlx_gv_*) instead of units of 32 consecutive weights: q2_k and q3_k,
 // whose units share their quant bytes (each byte holds 2 bits of four
-// units, q3_k's hmask bytes 1 bit of eight).
+// units, q3_k's hmask bytes 1 bit of eight). At M = 1 their slices are
+// factored dots (rlx_gd_*): each weight's field masked where it sits in
+// its word and multiplied by x prescaled by the field's place, the
+// scales and offsets applied to sums. Run 47a (H100, two alternating
+// rounds against rlx_gv_*'s values): q2_k 20.3 against 24.3 µs at
+// 4096×14336, q3_k 10.5 / 29.7 / 31.9 against 11.2 / 29.0 / 34.4 at the
+// three shapes. (q5_1's factored dot, 25.5 against 26.8, gave way to
+// dqLaneQ5 at run 48a.)
 func (f quantInfo) unitSliced() bool { return f.name == "q2_k" || f.name == "q3_k" }
 
 // unitRows is the weight rows a threadgroup of dequantGEMVUnits owns: 8
@@ -105,7 +112,7 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	if m == 1 {
 		loadX("x")
 	}
-	if m == 1 && f.unitFactored() {
+	if m == 1 && f.unitSliced() {
 		// x prescaled by each field's place (rlx_gd_*), and its eight
 		// runs' sums.
 		prescale := func(name string, v int, e func(c int) int) {
@@ -157,22 +164,6 @@ func dequantGEMVUnits(b *kb, f quantInfo, m, n, k int64) {
 	}
 	b.l("}")
 	dqStore(b, "tg", rm, m, n)
-}
-
-// unitFactored reports whether the format's GEMV at M = 1 is a factored
-// dot (rlx_gd_*): each weight's field masked where it sits in its word
-// and multiplied by x prescaled by the field's place, the scales and
-// offsets applied to sums.
-func (f quantInfo) unitFactored() bool {
-	switch f.name {
-	case "q2_k", "q3_k":
-		// Run 47a (H100, two alternating rounds against rlx_gv_*'s values):
-		// q2_k 20.3 against 24.3 µs at 4096×14336, q3_k 10.5 / 29.7 / 31.9
-		// against 11.2 / 29.0 / 34.4 at the three shapes. (q5_1's factored
-		// dot, 25.5 against 26.8, gave way to dqLaneQ5 at run 48a.)
-		return true
-	}
-	return false
 }
 
 // unitLevels names the MSL function of the format's 16 levels, for the
