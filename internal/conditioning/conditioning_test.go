@@ -173,15 +173,11 @@ func TestLimit(t *testing.T) {
 // moved by a few ulps (indices cast from floats just under the table's
 // size) makes Moved an error that says which run failed and why.
 func TestMovedRunFails(t *testing.T) {
-	m := irtest.ParseVerify(t, nil, `func.func @f(%x: tensor<8xf32>, %t: tensor<3x2xf32>) -> tensor<8x2xf32> {
+	p := mustCompile(t, `func.func @f(%x: tensor<8xf32>, %t: tensor<3x2xf32>) -> tensor<8x2xf32> {
   %i = graph.cast %x : (tensor<8xf32>) -> tensor<8xi32>
   %g = graph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<8xi32>) -> tensor<8x2xf32>
   return %g : tensor<8x2xf32>
 }`)
-	p, err := ref.Compile(m, "f")
-	if err != nil {
-		t.Fatal(err)
-	}
 	under := math.Float32frombits(math.Float32bits(3) - 32) // 3 − 32 ulps: casts to 2
 	xs := make([]float32, 8)
 	for i := range xs {
@@ -189,13 +185,7 @@ func TestMovedRunFails(t *testing.T) {
 	}
 	x, _ := tensor.FromFloat32(tensor.F32, []int{8}, xs)
 	tab, _ := tensor.FromFloat32(tensor.F32, []int{3, 2}, []float32{1, 2, 3, 4, 5, 6})
-	in := []*tensor.Tensor{x, tab}
-	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
-	want, err := p.Run(in, w)
-	if err != nil {
-		t.Fatalf("the unperturbed run: %v", err)
-	}
-	_, err = Moved(p, in, w, want, func(string) uint32 { return 0 })
+	err := movedErr(t, p, x, tab)
 	if err == nil || !strings.Contains(err.Error(), "the perturbed run: ") || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("Moved: %v; want the perturbed run's out-of-range gather", err)
 	}
@@ -274,13 +264,7 @@ func TestMovedFlushedRunFails(t *testing.T) {
 }`)
 	x, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{1e-20})
 	tab, _ := tensor.FromFloat32(tensor.F32, []int{3, 2}, []float32{1, 2, 3, 4, 5, 6})
-	in := []*tensor.Tensor{x, tab}
-	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
-	want, err := p.Run(in, w)
-	if err != nil {
-		t.Fatalf("the plain run: %v", err)
-	}
-	_, err = Moved(p, in, w, want, func(string) uint32 { return 0 })
+	err := movedErr(t, p, x, tab)
 	if err == nil || !strings.Contains(err.Error(), "the run with subnormals flushed: ") {
 		t.Errorf("Moved: %v; want the flushed run's out-of-range gather", err)
 	}
@@ -289,15 +273,31 @@ func TestMovedFlushedRunFails(t *testing.T) {
 // runMoved runs p (no weights) on in and returns its results and Moved's.
 func runMoved(t *testing.T, p *ref.Program, in ...*tensor.Tensor) (want []*tensor.Tensor, moved []float64) {
 	t.Helper()
-	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
-	want, err := p.Run(in, w)
+	want, moved, err := tryMoved(t, p, in...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moved, err = Moved(p, in, w, want, func(string) uint32 { return 0 }); err != nil {
-		t.Fatal(err)
-	}
 	return want, moved
+}
+
+// movedErr is Moved's error on p (no weights) and in, after a plain run
+// that must succeed.
+func movedErr(t *testing.T, p *ref.Program, in ...*tensor.Tensor) error {
+	t.Helper()
+	_, _, err := tryMoved(t, p, in...)
+	return err
+}
+
+// tryMoved runs p (no weights) on in, which must succeed, and returns its
+// results and Moved's.
+func tryMoved(t *testing.T, p *ref.Program, in ...*tensor.Tensor) (want []*tensor.Tensor, moved []float64, err error) {
+	t.Helper()
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	if want, err = p.Run(in, w); err != nil {
+		t.Fatalf("the plain run: %v", err)
+	}
+	moved, err = Moved(p, in, w, want, func(string) uint32 { return 0 })
+	return want, moved, err
 }
 
 func mustCompile(t *testing.T, src string) *ref.Program {
