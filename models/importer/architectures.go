@@ -738,23 +738,13 @@ func (s *spec) readDeepseekV2(c *config) {
 		c.reject("mlp_bias", "false")   // DeepseekV2Config is a LlamaConfig
 		c.reject("scoring_func", `"softmax"`)
 		method := c.str("topk_method", "greedy")
-		experts, topK := c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true)
-		bad := s.setSigmoidMoE(experts, topK, c.int("moe_intermediate_size", 0, true), c.int("n_shared_experts", 0, false),
-			c.int("first_k_dense_replace", 0, false), false, c.float("routed_scaling_factor", 1))
-		s.sigmoidRouter = false
+		s.readDeepseekMoE(c, false)
 		switch {
 		case c.err != nil:
-		case bad != "":
-			c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
 		case method == "greedy":
 			c.used["n_group"], c.used["topk_group"] = true, true
 		case method == "group_limited_greedy":
-			groups, open := c.int("n_group", 0, true), c.int("topk_group", 0, true)
-			if groups < 1 || open < 1 || open > groups || experts%groups != 0 {
-				c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, experts)
-			} else if open < groups {
-				s.groups, s.openGroups, s.groupByMax = groups, open, true
-			}
+			s.setGroups(c, c.int("n_group", 0, true), c.int("topk_group", 0, true), true)
 		default:
 			c.fail("field \"topk_method\" = %q is not supported (rlx implements \"greedy\" and \"group_limited_greedy\")", method)
 		}
@@ -802,9 +792,9 @@ func (s *spec) readLatent(c *config, readMoE func()) {
 		c.fail("head_dim = %d differs from qk_rope_head_dim = %d", s.headDim, m.rope)
 	case qd != m.nope+m.rope:
 		c.fail("qk_head_dim = %d is not qk_nope_head_dim + qk_rope_head_dim = %d", qd, m.nope+m.rope)
-	case m.rope < 2 || m.rope%2 != 0 || m.nope == 0 || m.vDim == 0 || m.kvLora == 0:
-		c.fail("qk_rope_head_dim = %d, qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs an even rope dim and positive others",
-			m.rope, m.nope, m.vDim, m.kvLora)
+	case m.nope == 0 || m.vDim == 0 || m.kvLora == 0:
+		// (readRope has refused an odd or short qk_rope_head_dim.)
+		c.fail("qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs them positive", m.nope, m.vDim, m.kvLora)
 	}
 	s.mla = m
 	s.attnScale = 1 / math.Sqrt(float64(m.nope+m.rope))

@@ -42,10 +42,11 @@ func TestDrawnOnSim(t *testing.T) {
 				"--compare-with", full, "--tolerance", "1e-4"}, nil, &out, &errs); rc != 0 {
 				t.Fatalf("rlx-run: %s%s", out.String(), errs.String())
 			}
-			if !strings.Contains(out.String(), "max-abs-diff") {
-				t.Errorf("rlx-run printed no comparison:\n%s", out.String())
+			i := strings.LastIndex(out.String(), "result 0")
+			if i < 0 || !strings.Contains(out.String(), "max-abs-diff") {
+				t.Fatalf("rlx-run printed no comparison:\n%s", out.String())
 			}
-			t.Log(strings.TrimSpace(out.String()[strings.LastIndex(out.String(), "result 0"):]))
+			t.Log(strings.TrimSpace(out.String()[i:]))
 		})
 	}
 }

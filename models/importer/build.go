@@ -71,7 +71,10 @@ func build(ctx *ir.Context, s *spec, n naming, src *weights.Source) (m *ir.Opera
 			m, bound, err = nil, nil, ie.err
 		}
 	}()
-	if s.arch == "Qwen3VLMoeForConditionalGeneration" || s.inputRouted {
+	if s.experts > 0 && !s.oss {
+		// Fused experts as published ([E, in, out]: Qwen3-VL-MoE's, Llama
+		// 4's) or as transformers 5 writes them ([E, out, in]), told
+		// apart by the tensors (gpt-oss's experts read their own way).
 		s.expertsInOut = publishedExperts(s, n, src)
 	}
 	g.model()

@@ -871,29 +871,47 @@ func (s *spec) readSigmoidMoE(c *config) {
 	groups, open := c.int("n_group", 1, false), c.int("topk_group", 1, false)
 	c.reject("topk_method", `"noaux_tc"`)
 	c.reject("scoring_func", `"sigmoid"`)
-	bad := s.setSigmoidMoE(c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true), c.int("moe_intermediate_size", 0, true),
-		c.int("n_shared_experts", 0, false), c.int("first_k_dense_replace", 0, false), c.bool("norm_topk_prob", true), c.float("routed_scaling_factor", 1))
-	switch {
-	case c.err != nil:
-	case bad != "":
-		c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
-	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
-		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
-	case open != groups && s.experts/groups < 2:
-		c.fail("n_group = %d of n_routed_experts = %d: group-limited routing ranks a group by its two best experts, so rlx needs at least 2 a group", groups, s.experts)
-	case open != groups:
-		s.groups, s.openGroups = groups, open
+	s.sigmoidRouter = true
+	s.readDeepseekMoE(c, c.bool("norm_topk_prob", true))
+	if c.err == nil {
+		s.setGroups(c, groups, open, false)
 	}
 }
 
-// setSigmoidMoE sets DeepSeek-V3's routing (GLM-4.5's) over experts
-// experts of moeFFN rows in every layer from firstDense on: topK chosen
-// by sigmoid score plus the selection bias, weighted by their scores,
+// readDeepseekMoE reads DeepSeek's experts as readSigmoidMoE names them
+// (V3's and V2's alike; the router's scoring is the caller's), the
+// chosen weights renormalised under norm.
+func (s *spec) readDeepseekMoE(c *config, norm bool) {
+	bad := s.setDeepseekMoE(c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true), c.int("moe_intermediate_size", 0, true),
+		c.int("n_shared_experts", 0, false), c.int("first_k_dense_replace", 0, false), norm, c.float("routed_scaling_factor", 1))
+	if c.err == nil && bad != "" {
+		c.fail("n_routed_experts, num_experts_per_tok, moe_intermediate_size, routed_scaling_factor: %s", bad)
+	}
+}
+
+// setGroups takes DeepSeek's group-limited routing: experts chosen only
+// from the open of groups groups ranked highest, by their best expert
+// (byMax, V2) or their two best (V3, which needs two a group); every
+// group open routes over all of them.
+func (s *spec) setGroups(c *config, groups, open int, byMax bool) {
+	switch {
+	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
+		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
+	case open != groups && !byMax && s.experts/groups < 2:
+		c.fail("n_group = %d of n_routed_experts = %d: group-limited routing ranks a group by its two best experts, so rlx needs at least 2 a group", groups, s.experts)
+	case open != groups:
+		s.groups, s.openGroups, s.groupByMax = groups, open, byMax
+	}
+}
+
+// setDeepseekMoE sets DeepSeek's experts (GLM-4.5's): experts experts
+// of moeFFN rows in every layer from firstDense on, topK chosen,
+// weighted by their scores (sigmoid or softmax: the caller's),
 // renormalised under norm, × scale; shared experts of moeFFN rows as one
 // ungated MLP. It returns what is wrong with the sizes, or "".
-func (s *spec) setSigmoidMoE(experts, topK, moeFFN, shared, firstDense int, norm bool, scale float64) string {
+func (s *spec) setDeepseekMoE(experts, topK, moeFFN, shared, firstDense int, norm bool, scale float64) string {
 	s.experts, s.topK, s.moeFFN, s.sharedFFN = experts, topK, moeFFN, moeFFN*shared
-	s.sharedUngated, s.sigmoidRouter, s.normTopK, s.routedScale = true, true, norm, scale
+	s.sharedUngated, s.normTopK, s.routedScale = true, norm, scale
 	s.moeLayer = make([]bool, s.layers)
 	for i := range s.moeLayer {
 		s.moeLayer[i] = i >= firstDense

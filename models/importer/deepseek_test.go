@@ -105,6 +105,21 @@ func TestDeepseekV3(t *testing.T) {
 		"rope_scaling": nil, "rope_interleave": false, "rms_norm_eps": 1e-5}), deepseekTensors(0)), tokens)
 }
 
+// deepseekV2Config is deepseekConfig as DeepSeek-V2: group_limited_greedy
+// over the softmax (one group open of 4 needs topk_group 1 in edits),
+// × 2, V2-Lite's YaRN (mscale = mscale_all_dim), no rope_interleave.
+func deepseekV2Config(edits map[string]any) map[string]any {
+	c := deepseekConfig(map[string]any{"architectures": []string{"DeepseekV2ForCausalLM"}, "model_type": "deepseek_v2",
+		"topk_method": "group_limited_greedy", "scoring_func": "softmax", "norm_topk_prob": false, "routed_scaling_factor": 2.0,
+		"rope_scaling": map[string]any{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64, "beta_fast": 32,
+			"beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707}})
+	delete(c, "rope_interleave")
+	for k, v := range edits {
+		c[k] = v
+	}
+	return c
+}
+
 // TestDeepseekV2: drawn DeepSeek-V2 checkpoints decode as the oracle
 // does: group_limited_greedy routing (4 groups ranked by their best
 // probability, 1 open, top 2, × 2; with 2 open the top 2 are always in
@@ -114,24 +129,13 @@ func TestDeepseekV3(t *testing.T) {
 // Closing groups changes the logits.
 func TestDeepseekV2(t *testing.T) {
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128, 7, 64}
-	v2 := func(edits map[string]any) map[string]any {
-		c := deepseekConfig(map[string]any{"architectures": []string{"DeepseekV2ForCausalLM"}, "model_type": "deepseek_v2",
-			"topk_method": "group_limited_greedy", "scoring_func": "softmax", "norm_topk_prob": false, "routed_scaling_factor": 2.0,
-			"rope_scaling": map[string]any{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 64, "beta_fast": 32,
-				"beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707}})
-		delete(c, "rope_interleave")
-		for k, v := range edits {
-			c[k] = v
-		}
-		return c
-	}
-	grouped, _ := importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"topk_group": 1}), latentTensors(24, false)), tokens)
-	open, _ := importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"topk_group": 4}), latentTensors(24, false)), tokens)
+	grouped, _ := importAndCheck(t, drawCheckpoint(t, deepseekV2Config(map[string]any{"topk_group": 1}), latentTensors(24, false)), tokens)
+	open, _ := importAndCheck(t, drawCheckpoint(t, deepseekV2Config(map[string]any{"topk_group": 4}), latentTensors(24, false)), tokens)
 	if rel := agreementRel(grouped, open); rel < 1e-4 {
 		t.Errorf("closing three of four groups changes the logits by only %.3g", rel)
 	}
-	importAndCheck(t, drawCheckpoint(t, v2(nil), latentTensors(24, false)), tokens)
-	importAndCheck(t, drawCheckpoint(t, v2(map[string]any{"q_lora_rank": nil, "topk_method": "greedy", "n_group": nil, "topk_group": nil,
+	importAndCheck(t, drawCheckpoint(t, deepseekV2Config(nil), latentTensors(24, false)), tokens)
+	importAndCheck(t, drawCheckpoint(t, deepseekV2Config(map[string]any{"q_lora_rank": nil, "topk_method": "greedy", "n_group": nil, "topk_group": nil,
 		"rope_scaling": nil}), latentTensors(0, false)), tokens)
 	for _, tc := range []struct {
 		edits map[string]any
@@ -141,7 +145,29 @@ func TestDeepseekV2(t *testing.T) {
 		{map[string]any{"scoring_func": "sigmoid"}, `scoring_func`},
 		{map[string]any{"n_group": 3}, `n_group = 3, topk_group = 2: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = 8`},
 	} {
-		if _, err := specFromConfig(drawCheckpoint(t, v2(tc.edits), nil), 16); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := specFromConfig(drawCheckpoint(t, deepseekV2Config(tc.edits), nil), 16); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.edits, err, tc.want)
+		}
+	}
+}
+
+// TestLatentConfigErrors: the latent attention's sizes and the DeepSeek
+// fields rlx does not implement are refused, naming the field.
+func TestLatentConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		edits map[string]any
+		want  string
+	}{
+		{map[string]any{"head_dim": 16}, `head_dim = 16 differs from qk_rope_head_dim = 8`},
+		{map[string]any{"qk_head_dim": 17}, `qk_head_dim = 17 is not qk_nope_head_dim + qk_rope_head_dim = 16`},
+		{map[string]any{"qk_rope_head_dim": 7, "qk_head_dim": 15}, `gives a rotary dim of 7 for head_dim 7; rlx needs an even dim`},
+		{map[string]any{"kv_lora_rank": 0}, `qk_nope_head_dim = 8, v_head_dim = 12, kv_lora_rank = 0: rlx needs them positive`},
+		{map[string]any{"attention_bias": true}, `attention_bias`},
+		{map[string]any{"moe_layer_freq": 2}, `moe_layer_freq`},
+		{map[string]any{"topk_method": "greedy"}, `topk_method`},
+		{map[string]any{"num_experts_per_tok": 9}, `9 chosen must be in [1, 8 experts]`},
+	} {
+		if _, err := specFromConfig(drawCheckpoint(t, deepseekConfig(tc.edits), nil), 16); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.edits, err, tc.want)
 		}
 	}

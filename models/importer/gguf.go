@@ -211,7 +211,8 @@ func (m *ggufMeta) readSigmoidMoE(s *spec) {
 	if g := m.uint("expert_gating_func", 0, true); g != 2 {
 		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
 	}
-	bad := s.setSigmoidMoE(m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true), m.uint("expert_feed_forward_length", 0, true),
+	s.sigmoidRouter = true
+	bad := s.setDeepseekMoE(m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true), m.uint("expert_feed_forward_length", 0, true),
 		m.uint("expert_shared_count", 0, false), m.uint("leading_dense_block_count", 0, false), norm, m.float("expert_weights_scale", 1))
 	if bad != "" {
 		m.fail("expert_count, expert_used_count, expert_feed_forward_length, expert_weights_scale: %s", bad)

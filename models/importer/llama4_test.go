@@ -71,6 +71,7 @@ func TestLlama4Config(t *testing.T) {
 		{bare + `, "moe_layers": [0, 4]}`, `field "moe_layers" names layer 4 of 4`},
 		{bare + `, "interleave_moe_layer_step": 0}`, `field "interleave_moe_layer_step" must be positive`},
 		{bare + `, "floor_scale": 0}`, `field "floor_scale" must be positive`},
+		{bare + `, "attn_scale": 1e9}`, `field "attn_scale" = 1e+09: rlx needs a scale in`},
 		{bare + `, "attn_temperature_tuning": "yes"}`, `field "attn_temperature_tuning" = "yes" is not true, false or a number`},
 		{bare + `, "layer_types": ["sliding_attention", "full_attention", "full_attention", "full_attention"]}`, `type "sliding_attention", which is not supported`},
 		{bare + `, "attention_bias": true}`, `attention_bias`},

@@ -396,9 +396,6 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
 	c := g.rmsNormEps(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora), latentNormEps)
 	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
-	if info := g.info(g.n.of(i, roleKVB)); info.Quant.Valid() {
-		g.fail("%s: tensor %q is %s: rlx reads kv_b_proj unquantised", info.File, g.n.of(i, roleKVB), info)
-	}
 	wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
 	wk, wv := g.slice(wkv, 1, 0, m.nope), g.slice(wkv, 1, m.nope, m.vDim)
 	qc := g.matmul(g.reshape(g.slice(q, 3, 0, m.nope), heads, 1, m.nope), wk) // [heads, 1, kvLora]

@@ -233,8 +233,8 @@ func (g *builder) ossMoE(i int, h *ir.Value) *ir.Value {
 	return g.reshape(g.sum(g.mul(y, g.reshape(vals, k, 1)), false, 0), 1, e)
 }
 
-// publishedExperts says whether a Qwen3-VL-MoE or Llama 4 checkpoint's
-// fused experts are in the layout of its published files, [E, in, out]
+// publishedExperts says whether a checkpoint's fused experts are in the
+// layout of Qwen3-VL-MoE's and Llama 4's published files, [E, in, out]
 // (down_proj [E, I, H]), rather than transformers 5's [E, out, in]
 // (down_proj [E, H, I], as its save_pretrained writes them): read from
 // the first routed layer's down_proj; where I = H the two cannot be told

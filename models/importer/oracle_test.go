@@ -49,7 +49,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 	}
 	defer src.Close()
 	n := hfNamesFor(s.arch, src)
-	if s.arch == "Qwen3VLMoeForConditionalGeneration" || s.inputRouted {
+	if s.experts > 0 && !s.oss {
 		// The published files' [E, in, out] experts, or transformers 5's
 		// [E, out, in] (the layout is the weights' fact, not the model's).
 		s.expertsInOut = publishedExperts(s, n, src)
@@ -102,12 +102,13 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return load(n.of(l, role))
 	}
-	rms := func(x, w []float64) []float64 {
+	// rmsEps is RMSNorm at epsilon eps; rms at the config's.
+	rmsEps := func(x, w []float64, eps float64) []float64 {
 		var ss float64
 		for _, v := range x {
 			ss += v * v
 		}
-		inv := 1 / math.Sqrt(ss/float64(len(x))+s.eps)
+		inv := 1 / math.Sqrt(ss/float64(len(x))+eps)
 		out := make([]float64, len(x))
 		for i, v := range x {
 			if s.zeroCentred { // Gemma's (1 + w)
@@ -118,6 +119,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		}
 		return out
 	}
+	rms := func(x, w []float64) []float64 { return rmsEps(x, w, s.eps) }
 	// norm is a hidden state's norm: RMSNorm, or Cohere's LayerNorm
 	// without a bias (mean subtracted, the biased variance).
 	norm := func(x, w []float64) []float64 {
@@ -231,18 +233,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		var q []float64
 		// The latent norms at DeepseekV3RMSNorm's default epsilon, 1e-6:
 		// transformers does not pass them rms_norm_eps.
-		latentRMS := func(x, w []float64) []float64 {
-			var ss float64
-			for _, v := range x {
-				ss += v * v
-			}
-			inv := 1 / math.Sqrt(ss/float64(len(x))+1e-6)
-			out := make([]float64, len(x))
-			for i, v := range x {
-				out[i] = w[i] * (v * inv)
-			}
-			return out
-		}
+		latentRMS := func(x, w []float64) []float64 { return rmsEps(x, w, 1e-6) }
 		if m.qLora > 0 {
 			q = matvec(load(n.of(l, roleQB)), latentRMS(matvec(load(n.of(l, roleQA)), h, nil), load(n.of(l, roleQANorm))), nil)
 		} else {
