@@ -695,12 +695,10 @@ func (s *spec) readLlama4VL(c *config) { s.readVisionLanguage(c, s.readLlama4) }
 // q_b_proj; kv_a_proj_with_mqa's latent of kv_lora_rank, its norm, and
 // kv_b_proj's qk_nope_head_dim k and v_head_dim v rows a head; the
 // qk_rope_head_dim rope dims of q and of one k shared by the heads, their
-// pairs adjacent under rope_interleave), scores × (qk_nope_head_dim +
-// qk_rope_head_dim)^−½ and by YaRN's mscale² where mscale_all_dim is
-// given; GLM-4.5's experts (readSigmoidMoE) with group-limited routing;
-// transformers' defaults where a field is absent. The
-// multi-token-prediction layers (num_nextn_predict_layers) are left
-// unread.
+// pairs adjacent under rope_interleave; readLatent), GLM-4.5's experts
+// (readSigmoidMoE) with group-limited routing; transformers' defaults
+// where a field is absent. The multi-token-prediction layers
+// (num_nextn_predict_layers) are left unread.
 func (s *spec) readDeepseekV3(c *config) {
 	defaults(c, map[string]string{"n_group": "8", "topk_group": "4", "first_k_dense_replace": "3", "n_shared_experts": "1",
 		"routed_scaling_factor": "2.5", "norm_topk_prob": "true", "n_routed_experts": "256", "num_experts_per_tok": "8",
@@ -711,18 +709,11 @@ func (s *spec) readDeepseekV3(c *config) {
 		}
 		s.readSigmoidMoE(c)
 	})
-	if c.err == nil {
-		if mult := deepseekMscale(c); mult != 1 {
-			s.attnScale *= mult * mult
-		}
-	}
 }
 
 // readDeepseekV2 reads DeepseekV2ForCausalLM (DeepSeek-V2, V2-Lite,
 // V2.5, DeepSeek-Coder-V2) as transformers 5 does: readDeepseekV3's
-// latent attention with rope's pairs adjacent and the scores ×
-// (qk_nope_head_dim + qk_rope_head_dim)^−½ alone (transformers' V2 takes
-// no mscale² on them); the layers from first_k_dense_replace on route
+// latent attention (readLatent) with rope's pairs adjacent; the layers from first_k_dense_replace on route
 // over n_routed_experts experts of moe_intermediate_size rows: a
 // softmax over the router's logits (float32), the top
 // num_experts_per_tok probabilities (topk_method greedy) or those in the
@@ -761,9 +752,12 @@ func defaults(c *config, defs map[string]string) {
 	}
 }
 
-// readLatent reads DeepSeek's multi-head latent attention (spec.mla) and
-// the rest of the decoder through readCommon, rope's pairs adjacent;
-// readMoE reads the experts (and may change the rope's style).
+// readLatent reads DeepSeek's multi-head latent attention (spec.mla),
+// its scores × (qk_nope_head_dim + qk_rope_head_dim)^−½ and, under a
+// scaled rope with mscale_all_dim, × YaRN's mscale² (V2 and V3 alike:
+// transformers 5.17's deepseek_v2 fixture disagrees by 7% without it),
+// and the rest of the decoder through readCommon, rope's pairs
+// adjacent; readMoE reads the experts (and may change the rope's style).
 func (s *spec) readLatent(c *config, readMoE func()) {
 	defaults(c, map[string]string{"qk_rope_head_dim": "64", "qk_nope_head_dim": "128", "v_head_dim": "128", "kv_lora_rank": "512"})
 	m := mla{rope: c.int("qk_rope_head_dim", 0, true), nope: c.int("qk_nope_head_dim", 0, true), vDim: c.int("v_head_dim", 0, true),
@@ -797,7 +791,8 @@ func (s *spec) readLatent(c *config, readMoE func()) {
 		c.fail("qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs them positive", m.nope, m.vDim, m.kvLora)
 	}
 	s.mla = m
-	s.attnScale = 1 / math.Sqrt(float64(m.nope+m.rope))
+	mult := deepseekMscale(c)
+	s.attnScale = mult * mult / math.Sqrt(float64(m.nope+m.rope))
 }
 
 // deepseekMscale is DeepSeek's yarn_get_mscale(factor, mscale_all_dim)

@@ -123,10 +123,9 @@ func deepseekV2Config(edits map[string]any) map[string]any {
 // TestDeepseekV2: drawn DeepSeek-V2 checkpoints decode as the oracle
 // does: group_limited_greedy routing (4 groups ranked by their best
 // probability, 1 open, top 2, × 2; with 2 open the top 2 are always in
-// them) under V2-Lite's YaRN (mscale =
-// mscale_all_dim, so cos and sin unscaled, and the scores without
-// mscale², as transformers' V2 computes them); and greedy with q_proj.
-// Closing groups changes the logits.
+// them) under V2's YaRN (mscale = mscale_all_dim: cos and sin
+// unscaled, the scores × mscale²); and greedy with q_proj. Closing
+// groups changes the logits.
 func TestDeepseekV2(t *testing.T) {
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128, 7, 64}
 	grouped, _ := importAndCheck(t, drawCheckpoint(t, deepseekV2Config(map[string]any{"topk_group": 1}), latentTensors(24, false)), tokens)

@@ -31,7 +31,7 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 // hfOnly are the fixtures of architectures rlx does not read from GGUF
 // (llama.cpp's llama4 and deepseek2): TestGGUFAgreement and
 // TestHybridSplit take their safetensors only.
-var hfOnly = map[string]bool{"llama4": true, "llama4_k2": true, "llama4_vl": true, "deepseek_v3": true, "deepseek_v3_q": true}
+var hfOnly = map[string]bool{"llama4": true, "llama4_k2": true, "llama4_vl": true, "deepseek_v3": true, "deepseek_v3_q": true, "deepseek_v2": true, "deepseek_v2_lite": true}
 
 var ggufCannot = map[string]string{
 	"gemma3":         "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
