@@ -735,7 +735,9 @@ func (s *spec) readDeepseekV2(c *config) {
 		case method == "greedy":
 			c.used["n_group"], c.used["topk_group"] = true, true
 		case method == "group_limited_greedy":
-			s.setGroups(c, c.int("n_group", 0, true), c.int("topk_group", 0, true), true)
+			if bad := s.setGroups("n_group", "topk_group", c.int("n_group", 0, true), c.int("topk_group", 0, true), true); c.err == nil && bad != "" {
+				c.fail("%s", bad)
+			}
 		default:
 			c.fail("field \"topk_method\" = %q is not supported (rlx implements \"greedy\" and \"group_limited_greedy\")", method)
 		}

@@ -874,7 +874,9 @@ func (s *spec) readSigmoidMoE(c *config) {
 	s.sigmoidRouter = true
 	s.readDeepseekMoE(c, c.bool("norm_topk_prob", true))
 	if c.err == nil {
-		s.setGroups(c, groups, open, false)
+		if bad := s.setGroups("n_group", "topk_group", groups, open, false); bad != "" {
+			c.fail("%s", bad)
+		}
 	}
 }
 
@@ -892,16 +894,18 @@ func (s *spec) readDeepseekMoE(c *config, norm bool) {
 // setGroups takes DeepSeek's group-limited routing: experts chosen only
 // from the open of groups groups ranked highest, by their best expert
 // (byMax, V2) or their two best (V3, which needs two a group); every
-// group open routes over all of them.
-func (s *spec) setGroups(c *config, groups, open int, byMax bool) {
+// group open routes over all of them. It returns what is wrong with the
+// sizes, or "" (groupsKey and openKey name them in the message).
+func (s *spec) setGroups(groupsKey, openKey string, groups, open int, byMax bool) string {
 	switch {
 	case groups < 1 || open < 1 || open > groups || s.experts%groups != 0:
-		c.fail("n_group = %d, topk_group = %d: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = %d", groups, open, s.experts)
+		return fmt.Sprintf("%s = %d, %s = %d: rlx needs 1 ≤ %[3]s ≤ %[1]s, %[1]s dividing the %[5]d experts", groupsKey, groups, openKey, open, s.experts)
 	case open != groups && !byMax && s.experts/groups < 2:
-		c.fail("n_group = %d of n_routed_experts = %d: group-limited routing ranks a group by its two best experts, so rlx needs at least 2 a group", groups, s.experts)
+		return fmt.Sprintf("%s = %d of %d experts: group-limited routing ranks a group by its two best experts, so rlx needs at least 2 a group", groupsKey, groups, s.experts)
 	case open != groups:
 		s.groups, s.openGroups, s.groupByMax = groups, open, byMax
 	}
+	return ""
 }
 
 // setDeepseekMoE sets DeepSeek's experts (GLM-4.5's): experts experts

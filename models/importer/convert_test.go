@@ -41,6 +41,7 @@ var ggufArch = map[string]string{
 	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma",
 	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe", "GptOssForCausalLM": "gpt-oss",
+	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -56,6 +57,7 @@ type ropeScaling struct {
 	BetaFast        *float64 `json:"beta_fast"`
 	BetaSlow        *float64 `json:"beta_slow"`
 	AttentionFactor *float64 `json:"attention_factor"`
+	MscaleAllDim    *float64 `json:"mscale_all_dim"` // DeepSeek's
 }
 
 // configRope returns the checkpoint's rope parameters (rope_parameters,
@@ -141,11 +143,25 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 		w.Add(key("attention.head_count_kv"), kv)
 		w.Add(key("shortconv.l_cache"), uint32(s.shortConv))
-	} else {
+	} else if s.mla.kvLora == 0 {
 		w.Add(key("attention.head_count_kv"), uint32(s.kvHeads))
 	}
-	w.Add(key("attention.key_length"), uint32(s.headDim))
-	w.Add(key("attention.value_length"), uint32(s.headDim))
+	if m := s.mla; m.kvLora > 0 {
+		// DeepseekV2Model.set_gguf_parameters: one kv head of the latent
+		// and the rope dims, the heads' own dims as the *_mla keys.
+		w.Add(key("attention.head_count_kv"), uint32(1))
+		w.Add(key("attention.key_length"), uint32(m.kvLora+m.rope))
+		w.Add(key("attention.value_length"), uint32(m.kvLora))
+		w.Add(key("attention.key_length_mla"), uint32(m.nope+m.rope))
+		w.Add(key("attention.value_length_mla"), uint32(m.vDim))
+		w.Add(key("attention.kv_lora_rank"), uint32(m.kvLora))
+		if m.qLora > 0 {
+			w.Add(key("attention.q_lora_rank"), uint32(m.qLora))
+		}
+	} else {
+		w.Add(key("attention.key_length"), uint32(s.headDim))
+		w.Add(key("attention.value_length"), uint32(s.headDim))
+	}
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
 	w.Add(key("rope.freq_base"), float32(s.theta))
 	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
@@ -228,7 +244,8 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if arch != "llama" { // llama.cpp's Mixtral: feed_forward_length
 			w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
 		}
-		if arch == "glm4moe" {
+		switch {
+		case arch == "glm4moe":
 			// Glm4MoeModel.set_gguf_parameters.
 			w.Add(key("expert_shared_count"), uint32(cfg.int("n_shared_experts", 0, false)))
 			w.Add(key("leading_dense_block_count"), uint32(cfg.int("first_k_dense_replace", 0, false)))
@@ -236,7 +253,32 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("expert_weights_scale"), float32(s.routedScale))
 			w.Add(key("expert_weights_norm"), s.normTopK)
 			w.Add(key("nextn_predict_layers"), uint32(nextn))
-		} else if s.sharedFFN > 0 {
+		case arch == "deepseek2":
+			// DeepseekV2Model.set_gguf_parameters and TextModel's: the
+			// scale where the config has one, the norm only where true,
+			// the gating where the config has scoring_func (the published
+			// V3 configs say "sigmoid"; transformers 5 saves none, so V3
+			// stands for it here), the groups where it has them.
+			w.Add(key("expert_shared_count"), uint32(cfg.int("n_shared_experts", 0, false)))
+			w.Add(key("leading_dense_block_count"), uint32(cfg.int("first_k_dense_replace", 0, false)))
+			if _, ok := cfg.get("routed_scaling_factor"); ok {
+				w.Add(key("expert_weights_scale"), float32(cfg.float("routed_scaling_factor", 1)))
+			}
+			if cfg.bool("norm_topk_prob", false) {
+				w.Add(key("expert_weights_norm"), true)
+			}
+			switch scoring := cfg.str("scoring_func", map[bool]string{true: "sigmoid"}[s.arch == "DeepseekV3ForCausalLM"]); scoring {
+			case "sigmoid":
+				w.Add(key("expert_gating_func"), uint32(2))
+			case "softmax":
+				w.Add(key("expert_gating_func"), uint32(1))
+			}
+			for k, field := range map[string]string{"expert_group_count": "n_group", "expert_group_used_count": "topk_group"} {
+				if n := cfg.int(field, 0, false); n > 0 {
+					w.Add(key(k), uint32(n))
+				}
+			}
+		case s.sharedFFN > 0:
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
 	}
@@ -250,6 +292,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			if v != nil {
 				w.Add(key("rope.scaling."+k), float32(*v))
 			}
+		}
+		if arch == "deepseek2" && p.MscaleAllDim != nil {
+			// [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX]: 0.1·mscale_all_dim.
+			w.Add(key("rope.scaling.yarn_log_multiplier"), float32(0.1**p.MscaleAllDim))
 		}
 	} else if p, ok := configRope(t, dir, "linear"); ok {
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
@@ -364,6 +410,10 @@ var hfToGGUF = map[string]string{
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
 	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
+	// DeepSeek's latent attention (kv_b_proj: convertTensor).
+	"self_attn.q_a_proj.weight": "attn_q_a.weight", "self_attn.q_a_layernorm.weight": "attn_q_a_norm.weight",
+	"self_attn.q_b_proj.weight": "attn_q_b.weight", "self_attn.kv_a_proj_with_mqa.weight": "attn_kv_a_mqa.weight",
+	"self_attn.kv_a_layernorm.weight": "attn_kv_a_norm.weight",
 }
 
 // keptF32 are the GGUF tensors llama.cpp does not quantise.
@@ -513,6 +563,21 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			}
 		}
 		v = out
+	case "self_attn.kv_b_proj.weight":
+		// DeepseekV2Model.modify_tensors: each head's nope k rows
+		// transposed ([heads, latent, nope]) and its v rows apart.
+		m, lat := s.mla, shape[1]
+		var kb, vb []float32
+		for h := range s.heads {
+			rows := v[h*(m.nope+m.vDim)*lat : (h+1)*(m.nope+m.vDim)*lat]
+			for c := range lat {
+				for r := range m.nope {
+					kb = append(kb, rows[r*lat+c])
+				}
+			}
+			vb = append(vb, rows[m.nope*lat:]...)
+		}
+		return []converted{{blk + "attn_k_b.weight", []int{s.heads, lat, m.nope}, kb, true}, {blk + "attn_v_b.weight", []int{s.heads, m.vDim, lat}, vb, true}}
 	case "linear_attn.A_log":
 		a := make([]float32, len(v))
 		for i, x := range v {

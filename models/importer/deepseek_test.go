@@ -39,19 +39,28 @@ func deepseekTensors(qLora int) []drawn { return latentTensors(qLora, true) }
 // latentTensors are deepseekTensors, with the routers' selection bias
 // (V3's) or without (V2's).
 func latentTensors(qLora int, selectBias bool) []drawn {
+	return latentTensorsOf(latentDims{kvLora: 16, nope: 8, rope: 8, v: 12}, qLora, selectBias)
+}
+
+// latentDims are a drawn checkpoint's latent attention sizes (4 heads).
+type latentDims struct{ kvLora, nope, rope, v int }
+
+// latentTensorsOf are latentTensors with the latent attention's sizes d.
+func latentTensorsOf(d latentDims, qLora int, selectBias bool) []drawn {
 	ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"model.norm.weight", 1, 0.08, []int{64}},
 		{"lm_head.weight", 0, 0.08, []int{256, 64}}}
+	qd := 4 * (d.nope + d.rope)
 	for l := range 3 {
 		p := fmt.Sprintf("model.layers.%d.", l)
 		a := p + "self_attn."
 		ts = append(ts, drawn{p + "input_layernorm.weight", 1, 0.08, []int{64}}, drawn{p + "post_attention_layernorm.weight", 1, 0.08, []int{64}},
-			drawn{a + "kv_a_proj_with_mqa.weight", 0, 0.08, []int{24, 64}}, drawn{a + "kv_a_layernorm.weight", 1, 0.08, []int{16}},
-			drawn{a + "kv_b_proj.weight", 0, 0.2, []int{80, 16}}, drawn{a + "o_proj.weight", 0, 0.08, []int{64, 48}})
+			drawn{a + "kv_a_proj_with_mqa.weight", 0, 0.08, []int{d.kvLora + d.rope, 64}}, drawn{a + "kv_a_layernorm.weight", 1, 0.08, []int{d.kvLora}},
+			drawn{a + "kv_b_proj.weight", 0, 0.2, []int{4 * (d.nope + d.v), d.kvLora}}, drawn{a + "o_proj.weight", 0, 0.08, []int{64, 4 * d.v}})
 		if qLora > 0 {
 			ts = append(ts, drawn{a + "q_a_proj.weight", 0, 0.08, []int{qLora, 64}}, drawn{a + "q_a_layernorm.weight", 1, 0.08, []int{qLora}},
-				drawn{a + "q_b_proj.weight", 0, 0.2, []int{64, qLora}})
+				drawn{a + "q_b_proj.weight", 0, 0.2, []int{qd, qLora}})
 		} else {
-			ts = append(ts, drawn{a + "q_proj.weight", 0, 0.08, []int{64, 64}})
+			ts = append(ts, drawn{a + "q_proj.weight", 0, 0.08, []int{qd, 64}})
 		}
 		m := p + "mlp."
 		if l == 0 {
@@ -142,7 +151,7 @@ func TestDeepseekV2(t *testing.T) {
 	}{
 		{map[string]any{"topk_method": "noaux_tc"}, `field "topk_method" = "noaux_tc" is not supported`},
 		{map[string]any{"scoring_func": "sigmoid"}, `scoring_func`},
-		{map[string]any{"n_group": 3}, `n_group = 3, topk_group = 2: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing n_routed_experts = 8`},
+		{map[string]any{"n_group": 3}, `n_group = 3, topk_group = 2: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing the 8 experts`},
 	} {
 		if _, err := specFromConfig(drawCheckpoint(t, deepseekV2Config(tc.edits), nil), 16); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.edits, err, tc.want)

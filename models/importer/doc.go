@@ -24,7 +24,8 @@
 // qwen2, qwen2moe, qwen3, qwen3moe, qwen35, qwen35moe, qwen3next, smollm3,
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
 // qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
-// gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss).
+// gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss,
+// deepseek2).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

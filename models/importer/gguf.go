@@ -35,7 +35,7 @@ var ggufKeys = []string{
 	"rope.scaling.yarn_beta_slow",          // YaRN's ramp (default 1)
 	"rope.scaling.yarn_ext_factor",         // YaRN's ramp's weight (default 1)
 	"rope.scaling.yarn_attn_factor",        // YaRN's factor on cos and sin where ext_factor is 0
-	"rope.scaling.yarn_log_multiplier",     // DeepSeek's YaRN (refused unless 0)
+	"rope.scaling.yarn_log_multiplier",     // deepseek2's YaRN: 0.1·mscale_all_dim (refused elsewhere unless 0)
 	"rope.scaling.finetuned",               // informational
 	"attn_logit_softcapping",               // gemma2: scores → cap·tanh(scores/cap) (default 50)
 	"final_logit_softcapping",              // gemma2: logits → cap·tanh(logits/cap) (default 30)
@@ -50,6 +50,12 @@ var ggufKeys = []string{
 	"leading_dense_block_count",            // glm4moe: the first blocks dense
 	"expert_weights_scale",                 // glm4moe: the chosen weights × this
 	"nextn_predict_layers",                 // glm4moe: multi-token-prediction blocks at the end of block_count, not run
+	"expert_group_count",                   // deepseek2, glm4moe: group-limited routing's groups (none where ≤ 1)
+	"expert_group_used_count",              // and the open ones
+	"attention.q_lora_rank",                // deepseek2: q's LoRA (q from attn_q where absent)
+	"attention.kv_lora_rank",               // deepseek2: the latent
+	"attention.key_length_mla",             // deepseek2: a head's q·k dims (nope + rope) in the split form
+	"attention.value_length_mla",           // deepseek2: a head's v dims in the split form
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as
@@ -96,6 +102,10 @@ type ggufMeta struct {
 	// may change.
 	src   *weights.Source
 	names naming
+	// yarn is what readYarn read of the file's YaRN beside the ramp: its
+	// factor (0 without YaRN), rope.scaling.attn_factor, and
+	// yarn_log_multiplier, which a reader that takes it sets to 0.
+	yarn struct{ factor, attn, logMul float64 }
 }
 
 func (m *ggufMeta) fail(format string, args ...any) {
@@ -202,20 +212,40 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 // expert_used_count chosen by sigmoid scores (expert_gating_func 2) plus
 // the selection bias, renormalised under expert_weights_norm (false when
 // absent, as llama.cpp), × expert_weights_scale (1 when absent), and
-// expert_shared_count shared experts.
+// expert_shared_count shared experts; group-limited routing
+// (readGroups).
 func (m *ggufMeta) readSigmoidMoE(s *spec) {
-	norm := false
-	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
-		norm = v == true
-	}
 	if g := m.uint("expert_gating_func", 0, true); g != 2 {
 		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
 	}
 	s.sigmoidRouter = true
+	m.readDeepseekMoE(s)
+}
+
+// readDeepseekMoE reads the experts of glm4moe and deepseek2 (their
+// scoring the caller's): expert_count experts of
+// expert_feed_forward_length rows from leading_dense_block_count on,
+// expert_used_count chosen, renormalised under expert_weights_norm
+// (false when absent, as llama.cpp), × expert_weights_scale (1 when
+// absent), and expert_shared_count shared experts; with more than one of
+// expert_group_count groups, only the expert_group_used_count groups
+// whose two best scores sum highest are open (llama.cpp's
+// build_moe_ffn, for softmax and sigmoid scores alike).
+func (m *ggufMeta) readDeepseekMoE(s *spec) {
+	norm := false
+	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
+		norm = v == true
+	}
 	bad := s.setDeepseekMoE(m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true), m.uint("expert_feed_forward_length", 0, true),
 		m.uint("expert_shared_count", 0, false), m.uint("leading_dense_block_count", 0, false), norm, m.float("expert_weights_scale", 1))
-	if bad != "" {
+	if m.err == nil && bad != "" {
 		m.fail("expert_count, expert_used_count, expert_feed_forward_length, expert_weights_scale: %s", bad)
+	}
+	groups, open := m.uint("expert_group_count", 0, false), m.uint("expert_group_used_count", 0, false)
+	if m.err == nil && groups > 1 {
+		if bad := s.setGroups(m.key("expert_group_count"), m.key("expert_group_used_count"), groups, open, false); bad != "" {
+			m.fail("%s", bad)
+		}
 	}
 }
 
@@ -292,9 +322,7 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		return nil, naming{}, fmt.Errorf("%s: embedding_length, block_count and head counts must be positive, head_count a multiple of head_count_kv (got %d, %d, %d, %d)", f.Name, s.hidden, s.layers, s.heads, s.kvHeads)
 	}
 	s.headDim = m.uint("attention.key_length", s.hidden/s.heads, false)
-	if vl := m.uint("attention.value_length", s.headDim, false); vl != s.headDim {
-		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), vl, m.key("attention.key_length"), s.headDim)
-	}
+	valueDim := m.uint("attention.value_length", s.headDim, false)
 	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma2's, gemma3's; llama.cpp's llama files carry none
 	scaling, _ := f.String(m.key("rope.scaling.type"))
 	switch scaling {
@@ -363,7 +391,16 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	}
 
 	m.names = ggufNames("ffn_norm")
+	keyDim := s.headDim
 	a.read(m, s)
+	switch {
+	case m.err != nil:
+	case s.mla.kvLora == 0 && valueDim != keyDim:
+		// (deepseek2's latent attention reads its own.)
+		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), valueDim, m.key("attention.key_length"), keyDim)
+	case m.yarn.logMul != 0:
+		m.fail("%s = %.7g: rlx reads DeepSeek's YaRN (mscale_all_dim) in deepseek2 files only", m.key("rope.scaling.yarn_log_multiplier"), m.yarn.logMul)
+	}
 	if m.err != nil {
 		return nil, naming{}, m.err
 	}

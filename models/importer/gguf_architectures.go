@@ -40,6 +40,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"phi3"}, (*ggufMeta).readPhi3},
 		{[]string{"gpt-oss"}, (*ggufMeta).readGptOss},
 		{[]string{"glm4moe"}, (*ggufMeta).readGlm4Moe},
+		{[]string{"deepseek2"}, (*ggufMeta).readDeepseek2},
 		{[]string{"gemma"}, (*ggufMeta).readGemma},
 		{[]string{"gemma2"}, (*ggufMeta).readGemma2},
 		{[]string{"gemma3"}, (*ggufMeta).readGemma3},
@@ -390,16 +391,103 @@ func (m *ggufMeta) readGptOss(s *spec) {
 // expert_weights_norm, expert_weights_scale), expert_shared_count
 // shared experts as one ungated MLP.
 func (m *ggufMeta) readGlm4Moe(s *spec) {
-	nextn := m.uint("nextn_predict_layers", 0, false)
-	if nextn >= s.layers {
-		m.fail("%s = %d leaves no layer of %s = %d", m.key("nextn_predict_layers"), nextn, m.key("block_count"), s.layers)
+	if !m.dropNextN(s) {
 		return
 	}
-	s.layers -= nextn
 	s.qkvBias = biasRequired
 	_, s.qkNorm = m.src.Info("blk.0.attn_q_norm.weight")
 	s.allFull()
 	m.readSigmoidMoE(s)
+}
+
+// dropNextN leaves out the nextn_predict_layers multi-token-prediction
+// blocks that block_count counts at its end (a decode step does not run
+// them); false, with the error recorded, where none would be left.
+func (m *ggufMeta) dropNextN(s *spec) bool {
+	nextn := m.uint("nextn_predict_layers", 0, false)
+	if nextn >= s.layers {
+		m.fail("%s = %d leaves no layer of %s = %d", m.key("nextn_predict_layers"), nextn, m.key("block_count"), s.layers)
+		return false
+	}
+	s.layers -= nextn
+	return true
+}
+
+// readDeepseek2 reads llama.cpp's deepseek2 (DeepSeek-V2, V2-Lite,
+// V2.5, V3, R1, Kimi K2, Moonlight as convert_hf_to_gguf writes them):
+// multi-head latent attention (spec.mla) from attention.kv_lora_rank,
+// attention.q_lora_rank (q from attn_q where absent) and
+// rope.dimension_count rope dims, in one of two forms. Since 2025 the
+// converter writes one kv head of attention.key_length = latent + rope
+// and attention.value_length = latent, each head's q·k and v dims as
+// attention.key_length_mla and attention.value_length_mla, and
+// kv_b_proj split into attn_k_b (each head's k rows transposed) and
+// attn_v_b; older files hold attn_kv_b whole, with as many kv heads as
+// heads, key_length the q·k dims and value_length the v dims. Rope's
+// pairs are adjacent (llama.cpp's "normal" rope, unpermuted). Under YaRN
+// llama.cpp leaves cos and sin × rope.scaling.attn_factor only and
+// scales the scores by mscale² = (attn_factor · (1 +
+// yarn_log_multiplier · ln factor))², the multiplier being 0.1 ·
+// mscale_all_dim; the scores × (q·k dims)^−½. The experts
+// (readDeepseekMoE) score by softmax (expert_gating_func 1, and files
+// from before the key) or sigmoid with exp_probs_b (2). Blocks of
+// nextn_predict_layers are left out (dropNextN).
+func (m *ggufMeta) readDeepseek2(s *spec) {
+	kvLora := m.uint("attention.kv_lora_rank", 0, true)
+	la := mla{rope: s.rotaryDim, kvLora: kvLora, qLora: m.uint("attention.q_lora_rank", 0, false)}
+	valueDim := m.uint("attention.value_length", s.headDim, false)
+	if m.has("attention.key_length_mla") {
+		la.nope = m.uint("attention.key_length_mla", 0, true) - la.rope
+		la.vDim = m.uint("attention.value_length_mla", 0, true)
+		if m.err == nil && (s.kvHeads != 1 || s.headDim != kvLora+la.rope || valueDim != kvLora) {
+			m.fail("%s = %d, %s = %d, %s = %d: the split form (with %s) has one kv head of the latent (%d) + rope (%d) dims, its values the latent's",
+				m.key("attention.head_count_kv"), s.kvHeads, m.key("attention.key_length"), s.headDim, m.key("attention.value_length"), valueDim,
+				m.key("attention.key_length_mla"), kvLora, la.rope)
+		}
+	} else {
+		la.nope, la.vDim = s.headDim-la.rope, valueDim
+		if m.err == nil && s.kvHeads != s.heads {
+			m.fail("%s = %d: a file without %s has as many kv heads as heads (%d)", m.key("attention.head_count_kv"), s.kvHeads, m.key("attention.key_length_mla"), s.heads)
+		}
+		// The absorbed attention takes q through each head's k rows
+		// transposed, which graph.dequant_matmul does not read.
+		if name := m.names.of(0, roleKVB); m.err == nil {
+			if i, ok := m.src.Info(name); ok && i.Quant.Valid() {
+				m.fail("tensor %q is %s: rlx reads the older form's attn_kv_b in F32, F16 or BF16 only; llama.cpp's converter since 2025 writes attn_k_b and attn_v_b, which rlx reads quantised", name, i)
+			}
+		}
+	}
+	if m.err == nil && (la.nope < 1 || la.vDim < 1 || kvLora < 1) {
+		m.fail("%s = %d, q·k dims %d (rope %d), v dims %d: rlx needs a latent and nope and v dims", m.key("attention.kv_lora_rank"), kvLora, la.nope+la.rope, la.rope, la.vDim)
+	}
+	if m.err != nil {
+		return
+	}
+	if !m.dropNextN(s) {
+		return
+	}
+	s.mla, s.headDim, s.kvHeads = la, la.rope, s.heads
+	s.ropeStyle = graph.RopeGPTJ
+	s.allFull()
+	mscale := 1.0
+	if m.yarn.factor > 0 {
+		s.ropeAttn = m.yarn.attn
+		mscale = m.yarn.attn * (1 + m.yarn.logMul*math.Log(m.yarn.factor))
+		if !(mscale > 0) || !scaleInRange(mscale*mscale) {
+			m.fail("%s = %.7g with rope.scaling.factor %.7g gives the scores a factor mscale² = %.3g: rlx needs mscale > 0, mscale² in [%g, %g]",
+				m.key("rope.scaling.yarn_log_multiplier"), m.yarn.logMul, m.yarn.factor, mscale*mscale, scaleMin, scaleMax)
+		}
+		m.yarn.logMul = 0 // taken
+	}
+	s.attnScale = mscale * mscale / math.Sqrt(float64(la.nope+la.rope))
+	switch g := m.uint("expert_gating_func", 1, false); g {
+	case 1:
+	case 2:
+		s.sigmoidRouter = true
+	default:
+		m.fail("%s = %d is not supported (rlx implements 1, softmax, and 2, sigmoid)", m.key("expert_gating_func"), g)
+	}
+	m.readDeepseekMoE(s)
 }
 
 // readGemma reads llama.cpp's gemma: norms with their 1 added, the

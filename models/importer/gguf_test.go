@@ -13,7 +13,8 @@ import (
 // what an F32 file of the dequantised weights computes); these tiny random
 // models amplify it: measured 0.018 (Llama), 0.017 (Qwen3), 0.104
 // (Qwen3.5, growing over the steps through the delta-net state) and 0.116
-// (Qwen3-Next, where it also flips expert choices).
+// (Qwen3-Next, where it also flips expert choices), 0.237 (deepseek_v3_q,
+// an expert choice flipped).
 var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, "qwen3_next": 0.15,
 	"qwen2": 0.03, "mistral": 0.03, "mixtral": 0.15, "phi3": 0.03, "qwen2_moe": 0.15, "qwen3_moe": 0.15, "gemma3": 0.03, "llama_bias": 0.03,
 	"phi3_longrope_short": 0.03, "phi3_longrope_long": 0.03, "qwen2_yarn": 0.03, "smollm3": 0.05, "granite": 0.05, "olmo2": 0.05,
@@ -21,7 +22,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"qwen2_5_vl": 0.05, "qwen3_vl": 0.05, "lfm2": 0.05,
 	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05,
 	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
-	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15}
+	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15,
+	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -29,17 +31,19 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 // exercises what the file lacks; the quantised files are still checked
 // against their dequantised F32 files.
 // hfOnly are the fixtures of architectures rlx does not read from GGUF
-// (llama.cpp's llama4 and deepseek2): TestGGUFAgreement and
-// TestHybridSplit take their safetensors only.
-var hfOnly = map[string]bool{"llama4": true, "llama4_k2": true, "llama4_vl": true, "deepseek_v3": true, "deepseek_v3_q": true, "deepseek_v2": true, "deepseek_v2_lite": true}
+// (llama.cpp's llama4): TestGGUFAgreement and TestHybridSplit take their
+// safetensors only.
+var hfOnly = map[string]bool{"llama4": true, "llama4_k2": true, "llama4_vl": true}
 
 var ggufCannot = map[string]string{
-	"gemma3":         "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
-	"gemma2":         "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
-	"mistral_window": "llama.cpp's llama files carry no sliding window",
-	"exaone4":        "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
-	"gemma":          "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
-	"gpt_oss":        "llama.cpp's YaRN truncates its correction range; transformers' gpt-oss (truncate false) does not (TestGptOSSGGUF: with truncate true the two agree)",
+	"gemma3":           "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
+	"gemma2":           "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
+	"mistral_window":   "llama.cpp's llama files carry no sliding window",
+	"exaone4":          "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
+	"gemma":            "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
+	"gpt_oss":          "llama.cpp's YaRN truncates its correction range; transformers' gpt-oss (truncate false) does not (TestGptOSSGGUF: with truncate true the two agree)",
+	"deepseek_v2":      "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread and ranks a group by its best expert; the converter writes expert_weights_norm, and llama.cpp's deepseek2 renormalises and ranks a group by its two best (TestDeepseek2GGUF: without either the two agree)",
+	"deepseek_v2_lite": "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread; the converter writes expert_weights_norm, which llama.cpp's deepseek2 applies (TestDeepseek2GGUF: without it the two agree)",
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter

@@ -67,7 +67,7 @@ func TestGlm4MoE(t *testing.T) {
 	// Group-limited routing (DeepSeek-V3's): two of four groups open
 	// (TestDeepseekV3 shows it changing the logits).
 	importAndCheck(t, drawCheckpoint(t, glm4MoEConfig(4, 2), tensors(0.3)), lnTokens)
-	if _, err := specFromConfig(drawCheckpoint(t, glm4MoEConfig(8, 2), nil), 16); err == nil || !strings.Contains(err.Error(), "n_group = 8 of n_routed_experts = 8: group-limited routing ranks a group by its two best experts") {
+	if _, err := specFromConfig(drawCheckpoint(t, glm4MoEConfig(8, 2), nil), 16); err == nil || !strings.Contains(err.Error(), "n_group = 8 of 8 experts: group-limited routing ranks a group by its two best experts") {
 		t.Errorf("groups of one expert: %v", err)
 	}
 	scaled := glm4MoEConfig(1, 1)

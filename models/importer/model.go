@@ -396,9 +396,20 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
 	c := g.rmsNormEps(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora), latentNormEps)
 	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
-	wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
-	wk, wv := g.slice(wkv, 1, 0, m.nope), g.slice(wkv, 1, m.nope, m.vDim)
-	qc := g.matmul(g.reshape(g.slice(q, 3, 0, m.nope), heads, 1, m.nope), wk) // [heads, 1, kvLora]
+	qNope := g.slice(q, 3, 0, m.nope)
+	// kv_b_proj whole (transformers, older GGUF files), or as llama.cpp's
+	// split of it: attn_k_b [heads, kvLora, nope], each head's k rows
+	// transposed, and attn_v_b [heads, vDim, kvLora].
+	kb, split := g.n.lookup(i, roleKB)
+	split = split && g.has(kb)
+	var qc, wv *ir.Value
+	if split {
+		qc = g.perHead(kb, g.reshape(qNope, heads, m.nope), m.kvLora, m.nope)
+	} else {
+		wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
+		wv = g.slice(wkv, 1, m.nope, m.vDim)
+		qc = g.matmul(g.reshape(qNope, heads, 1, m.nope), g.slice(wkv, 1, 0, m.nope)) // [heads, 1, kvLora]
+	}
 	qAll := g.concat(3, g.reshape(qc, 1, 1, heads, m.kvLora), g.rope(g.slice(q, 3, m.nope, m.rope), cos, sin))
 	p := fmt.Sprintf("l%d.", i)
 	cache := []int64{1, int64(s.maxTokens), 1, int64(m.kvLora + m.rope)}
@@ -406,8 +417,37 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	g.output(p+"latent_cache", kc)
 	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom)), g.floatAttr("scale", s.attnScale)}
 	a := g.op(graph.AttentionName, attrs, qAll, kc, g.slice(kc, 3, 0, m.kvLora), keep) // [1, 1, heads, kvLora]
-	out := g.matmul(wv, g.reshape(a, heads, m.kvLora, 1))                              // [heads, vDim, 1]
+	var out *ir.Value
+	if split {
+		out = g.perHead(g.n.of(i, roleVB), g.reshape(a, heads, m.kvLora), m.vDim, m.kvLora)
+	} else {
+		out = g.matmul(wv, g.reshape(a, heads, m.kvLora, 1)) // [heads, vDim, 1]
+	}
 	return g.linear(g.reshape(out, 1, heads*m.vDim), g.n.of(i, roleO), e, heads*m.vDim)
+}
+
+// perHead applies each head's matrix of the stack name [heads, out, in]
+// to that head's row of x [heads, in]: one batched matmul of a float
+// stack, or one graph.dequant_matmul a head of a quantised one (each
+// head's blocks a whole matrix, as llama.cpp quantises attn_k_b and
+// attn_v_b). The result is [heads, out].
+func (g *builder) perHead(name string, x *ir.Value, out, in int) *ir.Value {
+	heads := g.s.heads
+	info := g.info(name)
+	if !sameSqueezed(info.Shape, []int{heads, out, in}) {
+		g.fail("%s: tensor %q is %s, expected shape [%d, %d, %d]", info.File, name, info, heads, out, in)
+	}
+	if info.Quant.Valid() {
+		per := out * (in / info.Quant.BlockSize()) * info.Quant.BlockBytes()
+		blocks := g.reshape(g.quantParam(name, info), heads, per)
+		parts := make([]*ir.Value, heads)
+		for h := range parts {
+			parts[h] = g.dequantMatMul(g.slice(x, 0, h, 1), g.reshape(g.slice(blocks, 0, h, 1), per), g.readAs(info.Quant), out, in)
+		}
+		return g.concat(0, parts...)
+	}
+	w := g.weight(name, heads, out, in)
+	return g.reshape(g.matmul(w, g.reshape(x, heads, in, 1)), heads, out)
 }
 
 // withSinks scales the attention output a [1, 1, heads, d] of layer i

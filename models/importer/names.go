@@ -72,6 +72,8 @@ const (
 	roleKVA     = "kv_a"     // the latent and k's rope dims
 	roleKVANorm = "kv_a_norm"
 	roleKVB     = "kv_b" // each head's k (nope) and v rows from the latent
+	roleKB      = "k_b"  // llama.cpp's split of kv_b: each head's k rows transposed, [heads, latent, nope]
+	roleVB      = "v_b"  // and its v rows, [heads, v, latent]
 	// LFM2's gated short convolution.
 	roleConvIn    = "conv_in"    // [B; C; x] rows
 	roleShortConv = "short_conv" // the depthwise taps
@@ -322,6 +324,10 @@ func ggufNames(ffnNorm string) naming {
 			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
 			roleUpBias: p + "ffn_up.bias", roleDownBias: p + "ffn_down.bias",
 			roleRouterSelect: p + "exp_probs_b.bias",
+			// deepseek2's latent attention.
+			roleQA: p + "attn_q_a.weight", roleQANorm: p + "attn_q_a_norm.weight", roleQB: p + "attn_q_b.weight",
+			roleKVA: p + "attn_kv_a_mqa.weight", roleKVANorm: p + "attn_kv_a_norm.weight", roleKVB: p + "attn_kv_b.weight",
+			roleKB: p + "attn_k_b.weight", roleVB: p + "attn_v_b.weight",
 			// gpt-oss's.
 			roleSinks: p + "attn_sinks.weight", roleRouterBias: p + "ffn_gate_inp.bias", roleExpertGateBias: p + "ffn_gate_exps.bias",
 			roleExpertUpBias: p + "ffn_up_exps.bias", roleExpertDownBias: p + "ffn_down_exps.bias",

@@ -350,7 +350,10 @@ func (s *spec) readLongRope(c, sub *config) {
 // (spec.setYarn). Where llama.cpp departs from the file, rlx follows the
 // file, as transformers follows the config: its loaders for llama, qwen2
 // and qwen3 read none of the yarn_* keys, and its context setup replaces
-// yarn_attn_factor wherever ext_factor is not 0.
+// yarn_attn_factor wherever ext_factor is not 0. The factor,
+// rope.scaling.attn_factor and yarn_log_multiplier are kept in m.yarn
+// for deepseek2's reader (specFromGGUF refuses a multiplier no reader
+// took).
 func (m *ggufMeta) readYarn(s *spec) error {
 	factor := m.float("rope.scaling.factor", 0)
 	orig := m.uint("rope.scaling.original_context_length", 0, false)
@@ -387,11 +390,10 @@ func (m *ggufMeta) readYarn(s *spec) error {
 	case !positive(attn) || !positive(yarnAttn):
 		return fmt.Errorf("%s = %g, %s = %g: YaRN needs finite positive factors on cos and sin",
 			m.key("rope.scaling.attn_factor"), attn, m.key("rope.scaling.yarn_attn_factor"), yarnAttn)
-	case logMul != 0:
-		return fmt.Errorf("%s = %g: rlx does not read DeepSeek's YaRN (mscale_all_dim)", m.key("rope.scaling.yarn_log_multiplier"), logMul)
 	}
 	y.attn = attn * yarnAttn
 	s.setYarn(y)
+	m.yarn.factor, m.yarn.attn, m.yarn.logMul = factor, attn, logMul
 	return nil
 }
 
