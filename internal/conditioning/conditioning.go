@@ -44,17 +44,66 @@ func perturb(t *tensor.Tensor, salt uint64) *tensor.Tensor {
 	default:
 		eps = perturbULPs * 0x1p-23
 	}
+	return perturbBy(t, eps, salt, false)
+}
+
+// perturbBy returns a copy of t, a float tensor, with each element
+// multiplied by 1 ± eps, the sign drawn per element from salt (each
+// negated under flip), rounded back to the type.
+func perturbBy(t *tensor.Tensor, eps float64, salt uint64, flip bool) *tensor.Tensor {
 	r := t.Clone()
 	out := r.Floats()
 	rng := tensor.NewRNG(salt*0x9E3779B97F4A7C15 + 1)
 	for i, x := range out {
 		s := eps
-		if rng.Uint64()&1 == 0 {
+		if (rng.Uint64()&1 == 0) != flip {
 			s = -eps
 		}
 		out[i] = tensor.RoundFloat(t.DType(), float32(float64(x)*(1+s)))
 	}
 	return r
+}
+
+// operandULPs is how far moveOperands moves each float operand of a
+// rounding op: a value as a kernel computes it carries that op's own
+// rounding, a few ulps (CUDA's rsqrtf is within 2, its exp and log
+// within 2 or 3), which an op that cancels its terms inside amplifies:
+// the random functions' g13601, a LayerNorm of two values with β = γ,
+// γ·(n + 1) for n = −1 + 2.3·10⁻⁵, whose GPU run (n rounded apart by
+// rsqrt) was 3.4·10⁻⁷ off in NMSE while inputs moved by 64 ulps moved it
+// by less than 10⁻⁷ (both uses of γ move alike there).
+const operandULPs = 4
+
+// exactOps move no value: they copy, select, compare or round as the
+// interpreter does (a cast to f16 or bf16 rounds once, as the kernels
+// do), so moveOperands leaves their operands as they are.
+var exactOps = map[string]bool{
+	graph.ParamName: true, graph.ConstantName: true, graph.NegName: true, graph.AbsName: true, graph.ReluName: true,
+	graph.MaxName: true, graph.MinName: true, graph.CmpName: true, graph.SelectName: true, graph.CastName: true,
+	graph.ReshapeName: true, graph.BroadcastName: true, graph.TransposeName: true, graph.SliceName: true,
+	graph.ConcatName: true, graph.GatherName: true, graph.TopKName: true,
+}
+
+// moveOperands returns an operand hook for ref's RunOperandsMoved, for
+// the sample-th of conditionSamples runs: each f32 operand of an op
+// outside exactOps multiplied element by element by 1 ± operandULPs ulps.
+// An op's operands share one draw of signs per element, which operand i
+// takes negated where bit sample of i is set: over the samples, every
+// two of an op's first 2^conditionSamples operands are moved apart (the
+// first sample moves operands 0 and 1 apart, the second 0 and 2, …),
+// and each operand's elements apart from one another.
+func moveOperands(salt uint64, sample int) func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor {
+	var last *ir.Operation
+	ops := uint64(0)
+	return func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor {
+		if op != last {
+			last, ops = op, ops+1
+		}
+		if exactOps[op.Name()] || t.DType() != tensor.F32 {
+			return t
+		}
+		return perturbBy(t, operandULPs*0x1p-23, salt+ops<<20, i>>sample&1 == 1)
+	}
 }
 
 // scaleNMSE scales the NMSE that perturbScales causes to what a
@@ -228,7 +277,8 @@ func withConstantsPerturbed(p *ref.Program, salt uint64) (*ref.Program, error) {
 // p's run on inputs and weights) moves, as NMSE, under conditionSamples
 // perturbations of the float inputs, weights and constants (perturb,
 // withConstantsPerturbed) and as many of
-// the packed weights' scales (perturbScales, scaled by scaleNMSE), and
+// the packed weights' scales (perturbScales, scaled by scaleNMSE) and
+// of each rounding op's operands (moveOperands), and
 // as p's run with its ops' f32 subnormals flushed (ref's RunFlushed: the
 // Metal Shading Language lets a GPU flush them, and the CPU harness's
 // kernels may round to zero what the interpreter, in f64, keeps as a
@@ -286,6 +336,12 @@ func Moved(p *ref.Program, inputs []*tensor.Tensor, weights *ref.TensorWeights, 
 			return nil, fmt.Errorf("the run with perturbed scales: %v", err)
 		}
 		note(got, scaleNMSE)
+		// Each rounding op's float operands moved by a few ulps, apart
+		// from one another (moveOperands).
+		if got, err = p.RunOperandsMoved(inputs, weights, moveOperands(salt+1<<34, int(s))); err != nil {
+			return nil, fmt.Errorf("the run with its operands moved: %v", err)
+		}
+		note(got, 1)
 	}
 	return moved, nil
 }

@@ -308,3 +308,53 @@ func mustCompile(t *testing.T, src string) *ref.Program {
 	}
 	return p
 }
+
+// TestMovedOperands: the random functions' g13601. A LayerNorm of rows of
+// two values whose γ and β are one tensor computes γ·(n + 1), and for
+// the first row n is −1 + 2.3·10⁻⁵; x divided by it is 27657 there: the
+// input perturbations move γ's two uses alike and leave it decided,
+// but moving the two uses apart (moveOperands: what a kernel's own
+// rounding of n does) moves it beyond the f32 limit. With γ and β apart (the second
+// result) nothing cancels and it stays decided; the moved operands of
+// an exact op (a select) leave it as it is (within Moved, its inputs'
+// perturbation moves it a little).
+func TestMovedOperands(t *testing.T) {
+	p := mustCompile(t, `func.func @f(%x: tensor<2x2xf32>, %g: tensor<2xf32>, %b: tensor<2xf32>, %c: tensor<2x2xi1>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  %n = graph.layer_norm %x, %g, %g {epsilon = 9.99999974E-6 : f32} : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %q = graph.div %x, %n : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = graph.layer_norm %x, %g, %b {epsilon = 9.99999974E-6 : f32} : (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %r = graph.div %x, %m : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %s = graph.select %c, %x, %x : (tensor<2x2xi1>, tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %q, %r, %s : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}`)
+	x, _ := tensor.FromFloat32(tensor.F32, []int{2, 2}, []float32{-0.5407179, 0.38824856, 0.5007016, -0.59565616})
+	g, _ := tensor.FromFloat32(tensor.F32, []int{2}, []float32{-0.8454207, 0.50210786})
+	b, _ := tensor.FromFloat32(tensor.F32, []int{2}, []float32{0.3, -0.2})
+	c, _ := tensor.FromInt64(tensor.I1, []int{2, 2}, []int64{1, 0, 0, 1})
+	w := &ref.TensorWeights{Tensors: map[string]*tensor.Tensor{}}
+	in := []*tensor.Tensor{x, g, b, c}
+	want, err := p.Run(in, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := opsuite.LimitExact
+	// The first sample moves a layer_norm's operands 1 and 2 (γ's two
+	// uses) apart.
+	got, err := p.RunOperandsMoved(in, w, moveOperands(7, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := NMSE(got[0], want[0]); !(e > limit) {
+		t.Errorf("x / γ·(n + 1) with its operands moved: NMSE %.3g, want beyond %g", e, limit)
+	}
+	if e := NMSE(got[1], want[1]); !(e <= limit) {
+		t.Errorf("x / (γ·n + β) with its operands moved: NMSE %.3g, want within %g", e, limit)
+	}
+	if e := NMSE(got[2], want[2]); e != 0 {
+		t.Errorf("a select with its operands moved: NMSE %.3g, want 0", e)
+	}
+	_, moved := runMoved(t, p, in...)
+	if !(moved[0] > limit) || !(moved[1] <= limit) || !(moved[2] <= limit) {
+		t.Errorf("moved %v: want the first beyond %g, the others within it", moved, limit)
+	}
+}

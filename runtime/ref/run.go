@@ -67,7 +67,7 @@ func (c *compiler) param(op *ir.Operation, t TensorType) (execFn, error) {
 // function for bad inputs), with a note for each func.call the op was
 // reached through. Run never panics on bad inputs or weights.
 func (p *Program) Run(inputs []*tensor.Tensor, w Weights) ([]*tensor.Tensor, error) {
-	return p.run(inputs, w, nil, false)
+	return p.run(inputs, w, nil, runHooks{})
 }
 
 // RunFlushed is Run with every f32 subnormal that an op returns flushed
@@ -77,16 +77,35 @@ func (p *Program) Run(inputs []*tensor.Tensor, w Weights) ([]*tensor.Tensor, err
 // RunFlushed is not decided by the program alone
 // (internal/conditioning's Moved).
 func (p *Program) RunFlushed(inputs []*tensor.Tensor, w Weights) ([]*tensor.Tensor, error) {
-	return p.run(inputs, w, nil, true)
+	return p.run(inputs, w, nil, runHooks{result: flushSubnormals})
+}
+
+// RunOperandsMoved is Run with each operand an op reads passed through
+// move first (op the op, i the operand's index): each use of a value may
+// be moved differently, as where two of an op's operands are one value,
+// or one value feeds two ops. move must not modify t; it returns t or a
+// new tensor of t's type. internal/conditioning's Moved moves each float
+// operand of a rounding op by a few ulps: a result that cancels inside
+// one op (a LayerNorm of γ·n + β with β = γ and n within 10^-4 of −1)
+// moves far, as the GPU's differently rounded n moves it.
+func (p *Program) RunOperandsMoved(inputs []*tensor.Tensor, w Weights, move func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor) ([]*tensor.Tensor, error) {
+	return p.run(inputs, w, nil, runHooks{operand: move})
+}
+
+// runHooks change what an op reads (operand, per use) and what it
+// returns (result) in run; nil hooks leave them as they are.
+type runHooks struct {
+	operand func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor
+	result  func(t *tensor.Tensor) *tensor.Tensor
 }
 
 // RunProfile is Run that also adds the time spent in each op to prof
 // (from p.NewProfile). A Profile must not be shared by concurrent runs.
 func (p *Program) RunProfile(inputs []*tensor.Tensor, w Weights, prof *Profile) ([]*tensor.Tensor, error) {
-	return p.run(inputs, w, prof, false)
+	return p.run(inputs, w, prof, runHooks{})
 }
 
-func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile, flush bool) (results []*tensor.Tensor, err error) {
+func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile, h runHooks) (results []*tensor.Tensor, err error) {
 	if len(inputs) != len(p.args) {
 		return nil, ir.OpErrorPlain(p.fn, "@%s takes %d arguments, got %d inputs", p.name, len(p.args), len(inputs))
 	}
@@ -119,6 +138,11 @@ func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile, flush b
 		args := in[:len(inst.in)]
 		for j, s := range inst.in {
 			args[j] = slots[s]
+			if h.operand != nil && args[j] != nil {
+				if args[j] = h.operand(inst.op, j, args[j]); args[j] == nil || args[j].Type() != slots[s].Type() {
+					return nil, p.errorAt(inst, fmt.Errorf("operand #%d moved to %v, not its type %v", j, typeOf(args[j]), typeOf(slots[s])))
+				}
+			}
 		}
 		res := out[:len(inst.out)]
 		var t0 time.Time
@@ -137,8 +161,8 @@ func (p *Program) run(inputs []*tensor.Tensor, w Weights, prof *Profile, flush b
 			if r == nil || !inst.outT[j].Matches(r) {
 				return nil, p.errorAt(inst, fmt.Errorf("result #%d is %v, but its type is %v", j, typeOf(r), inst.outT[j]))
 			}
-			if flush {
-				r = flushSubnormals(r)
+			if h.result != nil {
+				r = h.result(r)
 			}
 			slots[s] = r
 			res[j] = nil
