@@ -42,6 +42,7 @@ var ggufArch = map[string]string{
 	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe", "GptOssForCausalLM": "gpt-oss",
 	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2",
+	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -114,6 +115,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		t.Fatal(err)
 	}
 	defer src.Close()
+	if s.experts > 0 && !s.oss {
+		s.expertsInOut = publishedExperts(s, hfNamesFor(s.arch, src), src) // as build takes it
+	}
 	arch := ggufArch[s.arch]
 	cfg, err := readConfig(dir) // the fields the converter reads beside the spec's
 	if err != nil {
@@ -278,6 +282,21 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 					w.Add(key(k), uint32(n))
 				}
 			}
+		case arch == "llama4":
+			// Llama4Model.set_gguf_parameters: the step (its loader reads
+			// no list of routing layers); the shared expert is as wide as
+			// the routed ones.
+			text := cfg
+			if raw := cfg.object("text_config"); raw != nil {
+				text = &config{path: cfg.path, raw: raw, used: map[string]bool{}}
+			}
+			step := text.int("interleave_moe_layer_step", 1, false)
+			for i, routed := range s.moeLayer {
+				if routed != ((i+1)%step == 0) {
+					t.Fatalf("%s: the routing layers %v are not every interleave_moe_layer_step = %d", dir, s.moeLayer, step)
+				}
+			}
+			w.Add(key("interleave_moe_layer_step"), uint32(step))
 		case s.sharedFFN > 0:
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
@@ -301,7 +320,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
 		w.Add(key("rope.scaling.type"), "linear")
 		w.Add(key("rope.scaling.factor"), float32(p.Factor))
-	} else if permutesRope(s.arch) {
+	} else if permutesRope(s.arch) || arch == "llama4" {
 		// rope_freqs: the divisor of each frequency (llama3 scaling).
 		factors := make([]float32, len(s.invFreq))
 		scaled := false
@@ -425,10 +444,13 @@ var keptF32 = map[string]bool{
 func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32, experts map[string][][]float32) []converted {
 	// A vision-language checkpoint: the text model's tensors as a causal
 	// LM's; the vision tower goes to llama.cpp's separate mmproj file.
-	if strings.HasPrefix(name, "model.visual.") || strings.HasPrefix(name, "visual.") {
+	if strings.HasPrefix(name, "model.visual.") || strings.HasPrefix(name, "visual.") ||
+		strings.HasPrefix(name, "vision_model.") || strings.HasPrefix(name, "multi_modal_projector.") {
 		return nil
 	}
 	name = strings.Replace(name, "model.language_model.", "model.", 1)
+	name = strings.Replace(name, "language_model.model.", "model.", 1) // Llama 4's as published
+	name = strings.Replace(name, "language_model.lm_head.", "lm_head.", 1)
 	name = strings.Replace(name, "gpt_neox.layers.", "model.layers.", 1)
 	switch name {
 	case "model.embed_tokens.weight", "gpt_neox.embed_in.weight":
@@ -449,6 +471,10 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		t.Fatalf("no GGUF name for %s", name)
 	}
 	layer, rest := m[1], m[2]
+	// Llama 4's feed_forward under the names the others' mlp has.
+	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && ggufArch[s.arch] == "llama4" {
+		rest = "mlp." + r
+	}
 	// Mixtral's block_sparse_moe as Qwen's names: gate the router, w1 the
 	// experts' gate, w3 up, w2 down (convert_hf_to_gguf stacks them alike).
 	rest = mixtralNames.Replace(rest)
@@ -519,7 +545,12 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		}
 		// transformers 5's fused experts (Qwen3-VL-MoE's fixture): [E,
 		// 2I, H], the gate's rows then up's, and [E, H, I], stacked as
-		// the converter stacks per-expert tensors.
+		// the converter stacks per-expert tensors; Llama 4's as
+		// published, [E, H, 2I] and [E, I, H], transposed first.
+		if s.expertsInOut && !strings.HasSuffix(rest, "_bias") {
+			v = transposeLast(v, shape[0], shape[1], shape[2])
+			shape = []int{shape[0], shape[2], shape[1]}
+		}
 		e, rows, in := shape[0], shape[1], shape[2]
 		if rest == "mlp.experts.down_proj" {
 			return []converted{{blk + "ffn_down_exps.weight", shape, v, true}}

@@ -25,7 +25,7 @@
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
 // qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
 // gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss,
-// deepseek2).
+// deepseek2, llama4).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

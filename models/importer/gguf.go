@@ -56,6 +56,7 @@ var ggufKeys = []string{
 	"attention.kv_lora_rank",               // deepseek2: the latent
 	"attention.key_length_mla",             // deepseek2: a head's q·k dims (nope + rope) in the split form
 	"attention.value_length_mla",           // deepseek2: a head's v dims in the split form
+	"interleave_moe_layer_step",            // llama4: every n-th layer routes
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as

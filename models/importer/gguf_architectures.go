@@ -41,6 +41,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"gpt-oss"}, (*ggufMeta).readGptOss},
 		{[]string{"glm4moe"}, (*ggufMeta).readGlm4Moe},
 		{[]string{"deepseek2"}, (*ggufMeta).readDeepseek2},
+		{[]string{"llama4"}, (*ggufMeta).readLlama4},
 		{[]string{"gemma"}, (*ggufMeta).readGemma},
 		{[]string{"gemma2"}, (*ggufMeta).readGemma2},
 		{[]string{"gemma3"}, (*ggufMeta).readGemma3},
@@ -398,6 +399,59 @@ func (m *ggufMeta) readGlm4Moe(s *spec) {
 	_, s.qkNorm = m.src.Info("blk.0.attn_q_norm.weight")
 	s.allFull()
 	m.readSigmoidMoE(s)
+}
+
+// readLlama4 reads llama.cpp's llama4 (Llama 4 Scout's and Maverick's
+// text model as convert_hf_to_gguf writes it: q and k unpermuted, their
+// pairs adjacent as in transformers; the experts split into
+// ffn_gate_exps, ffn_up_exps and ffn_down_exps): every
+// interleave_moe_layer_step-th layer routes over expert_count experts of
+// expert_feed_forward_length rows, the expert_used_count best by
+// σ(logit), each chosen expert's input × σ(its logit), plus a shared
+// expert of as many rows; the other layers dense (feed_forward_length,
+// the config's intermediate_size_mlp). What llama.cpp's loader fixes
+// rather than reads, rlx fixes alike: every fourth layer (il + 1 ≡ 0
+// mod 4) without rope, its q × the temperature tuning log(⌊(pos + 1) /
+// 8192⌋ + 1)·0.1 + 1; the other three chunked, attending within chunks
+// of 8192; q and k of the rope layers RMS-normalised (without a weight)
+// unless there are 128 experts (Maverick). A file whose
+// attention.sliding_window is 0 (llama.cpp's MobileLLM form) is refused.
+func (m *ggufMeta) readLlama4(s *spec) {
+	s.ropeStyle = graph.RopeGPTJ
+	s.qkvBias, s.oBias = biasIfPresent, biasIfPresent
+	s.allFull()
+	if m.has("attention.sliding_window") && m.uint("attention.sliding_window", 0, false) == 0 {
+		m.fail("%s = 0: rlx reads llama4 with llama.cpp's chunked attention (Llama 4), not its MobileLLM form", m.key("attention.sliding_window"))
+		return
+	}
+	s.window = 0 // llama.cpp fixes the chunks at 8192 whatever the key says
+	s.experts = m.uint("expert_count", 0, true)
+	s.topK = m.uint("expert_used_count", 0, true)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+	step := m.uint("interleave_moe_layer_step", 0, true)
+	if m.err != nil {
+		return
+	}
+	if s.experts == 0 || s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || step == 0 {
+		m.fail("expert_used_count %d must be in [1, expert_count %d], with a positive expert_feed_forward_length and interleave_moe_layer_step (%d, %d)", s.topK, s.experts, s.moeFFN, step)
+		return
+	}
+	s.sharedFFN = s.moeFFN
+	s.inputRouted, s.sharedUngated = true, true
+	s.qkL2Norm = s.experts != 128
+	s.moeLayer, s.noRope, s.chunked = make([]bool, s.layers), make([]bool, s.layers), make([]bool, s.layers)
+	for i := range s.layers {
+		s.moeLayer[i] = (i+1)%step == 0
+		s.noRope[i] = (i+1)%4 == 0
+		s.chunked[i] = i%4 < 3
+	}
+	const chunk, floor = 8192, 8192
+	if chunk < s.maxTokens {
+		s.chunk = chunk
+	}
+	if floor <= s.maxTokens {
+		s.tempFloor, s.tempScale = floor, 0.1
+	}
 }
 
 // dropNextN leaves out the nextn_predict_layers multi-token-prediction

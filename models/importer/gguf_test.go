@@ -30,11 +30,6 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 // the safetensors' (≥ 1e-3 of max |logit|), which shows the fixture
 // exercises what the file lacks; the quantised files are still checked
 // against their dequantised F32 files.
-// hfOnly are the fixtures of architectures rlx does not read from GGUF
-// (llama.cpp's llama4): TestGGUFAgreement and TestHybridSplit take their
-// safetensors only.
-var hfOnly = map[string]bool{"llama4": true, "llama4_k2": true, "llama4_vl": true}
-
 var ggufCannot = map[string]string{
 	"gemma3":           "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
 	"gemma2":           "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
@@ -43,6 +38,9 @@ var ggufCannot = map[string]string{
 	"gemma":            "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
 	"gpt_oss":          "llama.cpp's YaRN truncates its correction range; transformers' gpt-oss (truncate false) does not (TestGptOSSGGUF: with truncate true the two agree)",
 	"deepseek_v2":      "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread and ranks a group by its best expert; the converter writes expert_weights_norm, and llama.cpp's deepseek2 renormalises and ranks a group by its two best (TestDeepseek2GGUF: without either the two agree)",
+	"llama4":           "llama.cpp's llama4 fixes the chunks at 8192 and the temperature tuning's floor_scale at 8192; the fixture's are 3 and 2 (TestLlama4GGUF: at 8192 the two agree)",
+	"llama4_k2":        "llama.cpp's llama4 fixes the temperature tuning's floor_scale at 8192; the fixture's is 2",
+	"llama4_vl":        "as llama4 (the same config under text_config)",
 	"deepseek_v2_lite": "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread; the converter writes expert_weights_norm, which llama.cpp's deepseek2 applies (TestDeepseek2GGUF: without it the two agree)",
 }
 
@@ -58,9 +56,6 @@ var ggufCannot = map[string]string{
 func TestGGUFAgreement(t *testing.T) {
 	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
-			if hfOnly[name] {
-				t.Skipf("%s: rlx reads this architecture from safetensors only", name)
-			}
 			f := loadFixture(t, name)
 			hf, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
 			if err != nil {

@@ -109,6 +109,11 @@ func llama4Config(edits map[string]any) map[string]any {
 // head's name; the experts fused as published, gate_up_proj [E, H, 2I]
 // and down_proj [E, I, H].
 func llama4Tensors(moe []bool, prefix, head string) []drawn {
+	return llama4TensorsOf(moe, prefix, head, 4)
+}
+
+// llama4TensorsOf are llama4Tensors with experts experts.
+func llama4TensorsOf(moe []bool, prefix, head string, experts int) []drawn {
 	ts := []drawn{{prefix + "embed_tokens.weight", 0, 0.08, []int{256, 64}}, {prefix + "norm.weight", 1, 0.08, []int{64}},
 		{head, 0, 0.08, []int{256, 64}}}
 	for l, routed := range moe {
@@ -122,8 +127,8 @@ func llama4Tensors(moe []bool, prefix, head string) []drawn {
 				drawn{f + "down_proj.weight", 0, 0.08, []int{64, 96}})
 			continue
 		}
-		ts = append(ts, drawn{f + "router.weight", 0, 0.3, []int{4, 64}},
-			drawn{f + "experts.gate_up_proj", 0, 0.08, []int{4, 64, 64}}, drawn{f + "experts.down_proj", 0, 0.08, []int{4, 32, 64}},
+		ts = append(ts, drawn{f + "router.weight", 0, 0.3, []int{experts, 64}},
+			drawn{f + "experts.gate_up_proj", 0, 0.08, []int{experts, 64, 64}}, drawn{f + "experts.down_proj", 0, 0.08, []int{experts, 32, 64}},
 			drawn{f + "shared_expert.gate_proj.weight", 0, 0.08, []int{32, 64}}, drawn{f + "shared_expert.up_proj.weight", 0, 0.08, []int{32, 64}},
 			drawn{f + "shared_expert.down_proj.weight", 0, 0.08, []int{64, 32}})
 	}

@@ -33,9 +33,6 @@ func TestHybridSplit(t *testing.T) {
 	for _, name := range fixtureNames {
 		f := loadFixture(t, name)
 		for _, q8 := range []bool{false, true} {
-			if q8 && hfOnly[name] {
-				continue
-			}
 			label := name + "/safetensors"
 			var m *Model
 			var err error
