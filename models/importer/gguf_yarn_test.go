@@ -151,3 +151,21 @@ func TestGGUFLongRopeType(t *testing.T) {
 		t.Errorf("rope.scaling.type longrope: frequencies %v, %v (×%g), want %v, %v (×%g)", named.invFreq, named.longInvFreq, named.ropeAttn, plain.invFreq, plain.longInvFreq, plain.ropeAttn)
 	}
 }
+
+// ggufRefusal is an edit of a GGUF file's metadata (editKV's: nil
+// deletes a key) and what the error refusing it must contain.
+type ggufRefusal struct {
+	edits map[string]any
+	want  string
+}
+
+// refusesGGUF checks that each edit of file's metadata is refused, the
+// error containing its want.
+func refusesGGUF(t *testing.T, file []byte, cases []ggufRefusal) {
+	t.Helper()
+	for _, tc := range cases {
+		if _, err := ggufSpec(t, editKV(t, file, tc.edits)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.edits, err, tc.want)
+		}
+	}
+}
