@@ -433,7 +433,7 @@ func (m *ggufMeta) readLlama4(s *spec) {
 		return
 	}
 	if s.experts == 0 || s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || step == 0 {
-		m.fail("expert_used_count %d must be in [1, expert_count %d], with a positive expert_feed_forward_length and interleave_moe_layer_step (%d, %d)", s.topK, s.experts, s.moeFFN, step)
+		m.fail("expert_used_count %d must be in [1, expert_count %d]; expert_feed_forward_length %d and interleave_moe_layer_step %d must be positive", s.topK, s.experts, s.moeFFN, step)
 		return
 	}
 	s.sharedFFN = s.moeFFN
