@@ -21,7 +21,7 @@
 # and for c, alone (carry [".devcarry/R.tgz"]; 600 functions are a 25 MB
 # folder, which with the tree passes the tool's 64 MiB, and 4.6 MB packed):
 #
-#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 600 -random-first 13801 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*) && (cd .devcarry && tar -czf R.tgz R && rm -rf R)
+#   go run ./bench/gpu/prepare -o .devcarry/R -skip-real -random 600 -random-first 14401 && (cd .devcarry/R && rm -f ./*.metal small* planted* probe* short* fillcheck*) && (cd .devcarry && tar -czf R.tgz R && rm -rf R)
 #
 # then, on the GPU machine (the device tool; carry [".devcarry/V",
 # ".devcarry/O", ".devcarry/ab.sh"] for a, [".devcarry/H.tgz"] for b,
@@ -56,7 +56,8 @@
 #    q5_0 and q5_1 before they moved to q4_0's lane); 12601–13200 (run
 #    49a) and 13201–13800 (run 50a, whose g13601 the conditioning now
 #    marks: moveOperands) passed too, and 10801–11400 under all four
-#    sanitizers (run 50a): prepare the next with -random-first 13801.
+#    sanitizers (run 50a), and 13801–14400 (run 51a): prepare the next
+#    with -random-first 14401.
 # For a check of an emitter change, keep the small files (RS.tgz, 16
 #    MB, run 41g; run.sh full --only
 #    correct_small,sanitize_small,correct_random,sanitize_random).
