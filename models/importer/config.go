@@ -188,6 +188,38 @@ func (c *config) reject(key string, neutral ...string) {
 	c.fail("field %q = %s is not supported (rlx implements %s only)", key, v, strings.Join(neutral, " or "))
 }
 
+// readQuantization reads quantization_config: none, or transformers'
+// fine-grained FP8 (quant_method "fp8", fmt "e4m3", activation_scheme
+// "dynamic", weight_block_size [rows, columns]; DeepSeek-V3 and R1 as
+// published, Qwen3's -FP8 checkpoints): package weights reads each
+// F8_E4M3 matrix with its block scales (weight_scale_inv) as BF16, as
+// transformers' dequantize option does (its dynamic FP8 activations
+// are not taken; modules_to_not_convert needs nothing: those tensors
+// are BF16 in the file). Any other method or field is refused.
+func (c *config) readQuantization() {
+	raw := c.object("quantization_config")
+	if _, given := c.get("quantization_config"); !given {
+		return
+	}
+	q := &config{path: c.path + " (quantization_config)", raw: raw, used: map[string]bool{}}
+	if raw == nil || q.str("quant_method", "") != "fp8" {
+		v, _ := c.get("quantization_config")
+		c.fail("field \"quantization_config\" = %s is not supported (rlx reads transformers' fine-grained FP8, quant_method \"fp8\")", v)
+		return
+	}
+	q.reject("fmt", `"e4m3"`)
+	q.reject("activation_scheme", `"dynamic"`)
+	q.used["modules_to_not_convert"] = true
+	var block []int
+	if v, ok := q.get("weight_block_size"); !ok || json.Unmarshal(v, &block) != nil || len(block) != 2 || block[0] < 1 || block[1] < 1 {
+		q.fail("field \"weight_block_size\" must give the FP8 blocks' two positive sizes")
+	}
+	q.leftovers("quantization_config")
+	if q.err != nil && c.err == nil {
+		c.err = q.err
+	}
+}
+
 // leftovers fails on the first field nothing read: rlx does not know what
 // it changes.
 func (c *config) leftovers(arch string) {
@@ -253,7 +285,7 @@ func (s *spec) readCommon(c *config, defaultRotary float64) {
 	} else if want := s.mlpActivation(); c.str("hidden_act", want) != want {
 		c.fail("field \"hidden_act\" = %q is not supported (rlx implements %q only)", c.str("hidden_act", want), want)
 	}
-	c.reject("quantization_config")
+	c.readQuantization()
 	// Sliding-window attention, which older configs of these families
 	// mention even when off.
 	c.reject("use_sliding_window", "false")

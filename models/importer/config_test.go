@@ -135,7 +135,7 @@ func TestConfigErrors(t *testing.T) {
 		{baseQwen35 + `, "linear_value_head_dim": 32}`, `linear_key_head_dim = 16 differs from linear_value_head_dim = 32`},
 		{baseQwen35 + `, "layer_types": ["linear_attention"]}`, `field "layer_types" lists 1 layers, but num_hidden_layers = 8`},
 		{baseQwen35 + `, "hidden_act": "gelu"}`, `field "hidden_act" = "gelu" is not supported (rlx implements "silu" only)`},
-		{baseQwen35 + `, "quantization_config": {"quant_method": "fp8"}}`, `field "quantization_config" = {"quant_method": "fp8"} is not supported`},
+		{baseQwen35 + `, "quantization_config": {"quant_method": "awq"}}`, `field "quantization_config" = {"quant_method": "awq"} is not supported (rlx reads transformers' fine-grained FP8`},
 		{baseQwen35 + `, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "attention_factor": 2}}`, `field "attention_factor" is not supported for rope_type default`},
 		{baseQwen35 + `, "partial_rotary_factor": 0.1}`, `partial_rotary_factor 0.1 gives a rotary dim of 1 for head_dim 16`},
 		{`{"architectures": ["Qwen3ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 8, "num_attention_heads": 4, "intermediate_size": 8, "use_sliding_window": true}`,

@@ -20,6 +20,11 @@ var safetensorsTypes = map[string]DType{
 	"F32": F32, "F16": F16, "BF16": BF16, "U8": UI8, "I32": I32, "I64": I64, "BOOL": I1, "I8": I8,
 }
 
+// safetensorsBytes are the dtypes of one byte an element that have no
+// DType of their own: their tensors are read as UI8 (placedEntry.stored
+// names the file's dtype), and runtime/weights decodes them.
+var safetensorsBytes = map[string]bool{"F8_E4M3": true}
+
 func safetensorsName(dt DType) string {
 	for name, d := range safetensorsTypes {
 		if d == dt {
@@ -34,6 +39,10 @@ func safetensorsName(dt DType) string {
 type Safetensors struct {
 	Tensors  map[string]*Tensor
 	Metadata map[string]string
+	// Stored names the file's dtype of the tensors stored as a dtype
+	// without a DType of its own (F8_E4M3: UI8 tensors of its bytes);
+	// WriteSafetensors writes them so.
+	Stored map[string]string
 }
 
 // Names returns the tensor names in sorted order.
@@ -55,6 +64,7 @@ type safetensorsEntry struct {
 type placedEntry struct {
 	name       string
 	dtype      DType
+	stored     string // the file's dtype where dtype stands for it (safetensorsBytes)
 	shape      []int
 	begin, end uint64
 }
@@ -109,6 +119,12 @@ func readSafetensors(r io.Reader) (*Safetensors, error) {
 	s := &Safetensors{Tensors: map[string]*Tensor{}, Metadata: meta}
 	for _, e := range entries {
 		s.Tensors[e.name] = decodeRaw(e.dtype, e.shape, data[e.begin:e.end])
+		if e.stored != "" {
+			if s.Stored == nil {
+				s.Stored = map[string]string{}
+			}
+			s.Stored[e.name] = e.stored
+		}
 	}
 	return s, nil
 }
@@ -186,8 +202,12 @@ func compareUint64(a, b uint64) int {
 
 func placeEntry(name string, e safetensorsEntry) (placedEntry, error) {
 	dt, ok := safetensorsTypes[e.Dtype]
+	stored := ""
+	if !ok && safetensorsBytes[e.Dtype] {
+		dt, ok, stored = UI8, true, e.Dtype
+	}
 	if !ok {
-		return placedEntry{}, fmt.Errorf("tensor %q: unsupported dtype %q (want F32, F16, BF16, U8, I32, I64, BOOL or I8)", name, e.Dtype)
+		return placedEntry{}, fmt.Errorf("tensor %q: unsupported dtype %q (want F32, F16, BF16, U8, I32, I64, BOOL, I8 or F8_E4M3)", name, e.Dtype)
 	}
 	if e.Shape == nil {
 		return placedEntry{}, fmt.Errorf("tensor %q: missing shape", name)
@@ -206,7 +226,7 @@ func placeEntry(name string, e safetensorsEntry) (placedEntry, error) {
 	if end-begin != uint64(size) {
 		return placedEntry{}, fmt.Errorf("tensor %q: data_offsets [%d, %d] hold %d bytes, but %s %v needs %d", name, begin, end, end-begin, e.Dtype, e.Shape, size)
 	}
-	return placedEntry{name: name, dtype: dt, shape: e.Shape, begin: begin, end: end}, nil
+	return placedEntry{name: name, dtype: dt, stored: stored, shape: e.Shape, begin: begin, end: end}, nil
 }
 
 // WriteSafetensors writes s in the safetensors format: tensors in sorted name
@@ -226,6 +246,12 @@ func WriteSafetensors(w io.Writer, s *Safetensors) error {
 		}
 		t := s.Tensors[name]
 		dt := safetensorsName(t.dtype)
+		if stored := s.Stored[name]; stored != "" {
+			if !safetensorsBytes[stored] || t.dtype != UI8 {
+				return fmt.Errorf("safetensors: tensor %q is %v, not stored as %q (UI8 bytes of F8_E4M3)", name, t.dtype, stored)
+			}
+			dt = stored
+		}
 		if dt == "" {
 			return fmt.Errorf("safetensors: tensor %q has unsupported type %v", name, t.dtype)
 		}

@@ -10,7 +10,10 @@ import (
 type SafetensorsEntry struct {
 	Name  string
 	DType DType
-	Shape []int
+	// Stored is the file's dtype where DType stands for it: "F8_E4M3"
+	// (one byte an element, read as UI8); "" otherwise.
+	Stored string
+	Shape  []int
 	// Begin and End are byte offsets into the data section, which starts
 	// at SafetensorsHeader.DataStart in the file.
 	Begin, End uint64
@@ -50,7 +53,7 @@ func ReadSafetensorsHeader(r io.Reader) (*SafetensorsHeader, error) {
 	}
 	h := &SafetensorsHeader{Metadata: meta, DataStart: 8 + n}
 	for _, e := range entries {
-		h.Entries = append(h.Entries, SafetensorsEntry{Name: e.name, DType: e.dtype, Shape: e.shape, Begin: e.begin, End: e.end})
+		h.Entries = append(h.Entries, SafetensorsEntry{Name: e.name, DType: e.dtype, Stored: e.stored, Shape: e.shape, Begin: e.begin, End: e.end})
 		h.DataSize = e.end
 	}
 	return h, nil

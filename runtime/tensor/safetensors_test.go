@@ -149,3 +149,40 @@ func FuzzReadSafetensors(f *testing.F) {
 		}
 	})
 }
+
+// TestSafetensorsF8: F8_E4M3 tensors are read as their UI8 bytes with
+// Stored naming the file's dtype, and written back so; Stored on a
+// tensor that is not UI8, or naming another dtype, is an error.
+func TestSafetensorsF8(t *testing.T) {
+	codes, _ := FromBytes([]int{2, 2}, []byte{0x38, 0xB8, 0x7E, 0x01})
+	scale, _ := FromFloat32(F32, []int{1, 1}, []float32{0.5})
+	s := &Safetensors{Tensors: map[string]*Tensor{"w": codes, "w_scale_inv": scale}, Stored: map[string]string{"w": "F8_E4M3"}}
+	var buf bytes.Buffer
+	if err := WriteSafetensors(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(`"dtype":"F8_E4M3"`)) {
+		t.Errorf("the header does not name F8_E4M3: %q", buf.Bytes()[8:8+binary.LittleEndian.Uint64(buf.Bytes())])
+	}
+	got, err := ReadSafetensors(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Stored["w"] != "F8_E4M3" || got.Tensors["w"].DType() != UI8 || !bytes.Equal(got.Tensors["w"].Bytes(), codes.Bytes()) || len(got.Stored) != 1 {
+		t.Errorf("read back %v %v %v", got.Stored, got.Tensors["w"].Type(), got.Tensors["w"].Bytes())
+	}
+	h, err := ReadSafetensorsHeader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range h.Entries {
+		if want := map[string]string{"w": "F8_E4M3"}[e.Name]; e.Stored != want {
+			t.Errorf("header entry %q stored as %q, want %q", e.Name, e.Stored, want)
+		}
+	}
+	for _, bad := range []map[string]string{{"w_scale_inv": "F8_E4M3"}, {"w": "F8_E5M2"}} {
+		if err := WriteSafetensors(&bytes.Buffer{}, &Safetensors{Tensors: s.Tensors, Stored: bad}); err == nil || !strings.Contains(err.Error(), "not stored as") {
+			t.Errorf("Stored %v: %v, want an error", bad, err)
+		}
+	}
+}

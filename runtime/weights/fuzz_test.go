@@ -144,3 +144,41 @@ func fuzzSpecs(s *Source, info Info) []ref.Spec {
 	}
 	return specs
 }
+
+// FuzzOpenFP8 opens a checkpoint directory of config.json and one
+// model.safetensors, seeded with an F8_E4M3 matrix, its block scales and
+// a block size, and binds every tensor: an error or the values, never a
+// panic.
+func FuzzOpenFP8(f *testing.F) {
+	codes, err := tensor.FromBytes([]int{3, 3}, []byte{0x38, 0x39, 0x40, 0xB8, 0x01, 0x7E, 0x3C, 0x7F, 0x00})
+	if err != nil {
+		f.Fatal(err)
+	}
+	sc, err := tensor.FromFloat32(tensor.BF16, []int{2, 2}, []float32{0.5, 3, 0.25, 0.01})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{"w": codes, "w_scale_inv": sc},
+		Stored: map[string]string{"w": "F8_E4M3"}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(`{"quantization_config": {"weight_block_size": [2, 2]}}`), buf.Bytes())
+	f.Add([]byte(`{"quantization_config": {"weight_block_size": [1, 1000000000]}}`), buf.Bytes())
+	f.Add([]byte(`{"quantization_config": {"weight_block_size": [3]}}`), buf.Bytes())
+	f.Fuzz(func(t *testing.T, config, shard []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), shard, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(dir)
+		if err != nil {
+			return
+		}
+		defer s.Close()
+		bindAll(t, s)
+	})
+}

@@ -86,7 +86,9 @@ type entry struct {
 
 // Open opens a checkpoint: a GGUF file (recognised by its magic), a
 // safetensors file, or a directory holding model.safetensors.index.json
-// and its shards, or a single model.safetensors.
+// and its shards, or a single model.safetensors. gpt-oss's MXFP4 pairs
+// are read as one tensor (pairMXFP4); a directory's F8_E4M3 weights with
+// their block scales as BF16 (pairFP8).
 func Open(path string) (*Source, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -104,6 +106,13 @@ func Open(path string) (*Source, error) {
 	}
 	if err == nil && !isGGUF {
 		err = s.pairMXFP4()
+	}
+	if err == nil && !isGGUF {
+		dir := ""
+		if st.IsDir() {
+			dir = path
+		}
+		err = s.pairFP8(dir)
 	}
 	if err != nil {
 		s.Close()
@@ -307,6 +316,9 @@ func (s *Source) openSafetensors(path string, want []string) error {
 		}
 		begin, n := int64(h.DataStart+e.Begin), int(e.End-e.Begin)
 		info := Info{Name: e.Name, File: path, Shape: e.Shape, DType: e.DType, Type: safetensorsName(e.DType)}
+		if e.Stored != "" {
+			info.Type = e.Stored // F8_E4M3, read as U8 until pairFP8 pairs it
+		}
 		if err := s.add(&entry{Info: info, read: func() ([]byte, error) {
 			buf := make([]byte, n)
 			_, err := f.ReadAt(buf, begin)
