@@ -31,12 +31,8 @@ import (
 func TestDeepseek2GGUF(t *testing.T) {
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	safetensors := func(dir string) *tensor.Tensor {
-		m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer m.Source.Close()
-		return decodeModule(t, m.Module, m.Source, tokens)
+		got, _ := decodeHF(t, dir, tokens)
+		return got
 	}
 	ggufOf := func(path string) *tensor.Tensor {
 		got, unused := decodeGGUF(t, path, tokens)

@@ -54,15 +54,11 @@ func TestFP8(t *testing.T) {
 	}
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	decode := func(d string) *tensor.Tensor {
-		m, err := ImportHF(newContext(), d, Options{MaxTokens: 16})
-		if err != nil {
-			t.Fatal(err)
+		got, unused := decodeHF(t, d, tokens)
+		if len(unused) > 0 {
+			t.Errorf("the module does not read %v", unused)
 		}
-		defer m.Source.Close()
-		if len(m.Unused) > 0 {
-			t.Errorf("the module does not read %v", m.Unused)
-		}
-		return decodeModule(t, m.Module, m.Source, tokens)
+		return got
 	}
 	got, want := decode(dir(fp8, true)), decode(dir(bf16, false))
 	if rel, bad := agreement(got, want); rel != 0 || len(bad) > 0 {

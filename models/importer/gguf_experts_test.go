@@ -65,8 +65,20 @@ func splitExperts(t *testing.T, data []byte) (string, int) {
 	return path, split
 }
 
-// decodeGGUF imports the GGUF file at path and decodes tokens; it returns
-// the logits and the tensors the module does not read.
+// decodeHF imports the checkpoint directory dir and decodes tokens; it
+// returns the logits and the tensors the module does not read.
+func decodeHF(t *testing.T, dir string, tokens []int) (*tensor.Tensor, []string) {
+	t.Helper()
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	return decodeModule(t, m.Module, m.Source, tokens), m.Unused
+}
+
+// decodeGGUF imports the GGUF file at path and decodes tokens; it
+// returns the logits and the tensors the module does not read.
 func decodeGGUF(t *testing.T, path string, tokens []int) (*tensor.Tensor, []string) {
 	t.Helper()
 	m, err := ImportGGUF(newContext(), path, Options{MaxTokens: 16})

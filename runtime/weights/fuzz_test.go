@@ -46,13 +46,19 @@ func FuzzOpenGGUF(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(path)
-		if err != nil {
-			return
-		}
-		defer s.Close()
-		bindAll(t, s)
+		openAndBind(t, path)
 	})
+}
+
+// openAndBind opens path and binds every tensor of it (bindAll); a
+// source that does not open is left there.
+func openAndBind(t *testing.T, path string) {
+	s, err := Open(path)
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	bindAll(t, s)
 }
 
 // bindAll binds every tensor of s each way fuzzSpecs asks: an error, or
@@ -105,12 +111,7 @@ func FuzzOpenDir(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, name), shard, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(dir)
-		if err != nil {
-			return
-		}
-		defer s.Close()
-		bindAll(t, s)
+		openAndBind(t, dir)
 	})
 }
 
@@ -174,11 +175,6 @@ func FuzzOpenFP8(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), shard, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Open(dir)
-		if err != nil {
-			return
-		}
-		defer s.Close()
-		bindAll(t, s)
+		openAndBind(t, dir)
 	})
 }
