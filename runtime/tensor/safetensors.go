@@ -71,7 +71,8 @@ type placedEntry struct {
 
 // ReadSafetensors reads a file in the safetensors format: an 8-byte
 // little-endian header length, a JSON header mapping each tensor name to its
-// dtype (F32, F16, BF16, U8, I32, I64, BOOL or I8), shape and data_offsets,
+// dtype (F32, F16, BF16, U8, I32, I64, BOOL or I8; F8_E4M3 read as its UI8
+// bytes, Safetensors.Stored naming it), shape and data_offsets,
 // plus an optional "__metadata__" object of strings, then the raw
 // little-endian data. As in the reference implementation, the tensors must
 // tile the data buffer exactly: no overlaps, no gaps, no bytes after the last

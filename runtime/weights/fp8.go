@@ -106,12 +106,13 @@ func (s *Source) pairFP8(dir string) error {
 		return nil
 	}
 	first := s.entries[fp8[0]]
-	rows, cols, ok, err := 0, 0, false, error(nil)
+	var rows, cols int
+	ok := false
 	if dir != "" {
-		rows, cols, ok, err = fp8Block(dir)
-	}
-	if err != nil {
-		return err
+		var err error
+		if rows, cols, ok, err = fp8Block(dir); err != nil {
+			return err
+		}
 	}
 	if !ok {
 		return fmt.Errorf("%s: tensor %q is F8_E4M3: rlx reads FP8 weights with the block size of config.json's quantization_config (weight_block_size)", first.File, first.Name)
