@@ -248,6 +248,13 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if arch != "llama" { // llama.cpp's Mixtral: feed_forward_length
 			w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
 		}
+		// TextModel.set_gguf_parameters: the groups wherever the config
+		// has them (GLM-4.5's n_group 1 and topk_group 1 too).
+		for k, field := range map[string]string{"expert_group_count": "n_group", "expert_group_used_count": "topk_group"} {
+			if n := cfg.int(field, 0, false); n > 0 {
+				w.Add(key(k), uint32(n))
+			}
+		}
 		switch {
 		case arch == "glm4moe":
 			// Glm4MoeModel.set_gguf_parameters.
@@ -276,11 +283,6 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 				w.Add(key("expert_gating_func"), uint32(2))
 			case "softmax":
 				w.Add(key("expert_gating_func"), uint32(1))
-			}
-			for k, field := range map[string]string{"expert_group_count": "n_group", "expert_group_used_count": "topk_group"} {
-				if n := cfg.int(field, 0, false); n > 0 {
-					w.Add(key(k), uint32(n))
-				}
 			}
 		case arch == "llama4":
 			// Llama4Model.set_gguf_parameters: the step (its loader reads
