@@ -1,9 +1,13 @@
 package ref
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
@@ -43,5 +47,39 @@ func TestRunFlushed(t *testing.T) {
 	}
 	if y.Floats()[2] != 0x1p-127 || x.Floats()[0] != 1e-20 {
 		t.Errorf("RunFlushed changed its inputs: x %v, y %v", x.Floats(), y.Floats())
+	}
+}
+
+// TestRunOperandsMoved: the hook sees each use of a value apart (x read
+// twice by one mul, as operands 0 and 1) and what it returns is what
+// the op reads; the inputs are left as they are; a hook that returns
+// another type is an error located at the op.
+func TestRunOperandsMoved(t *testing.T) {
+	p := compile(t, `func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %s = graph.mul %x, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}`)
+	x, _ := tensor.FromFloat32(tensor.F32, []int{2}, []float32{3, 4})
+	var seen []string
+	got, err := p.RunOperandsMoved([]*tensor.Tensor{x}, nil, func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor {
+		seen = append(seen, fmt.Sprintf("%s#%d", op.Name(), i))
+		if i == 1 {
+			two, _ := tensor.FromFloat32(tensor.F32, []int{2}, []float32{2, 2})
+			return two
+		}
+		return t
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(seen, " "); s != "graph.mul#0 graph.mul#1" || !slices.Equal(got[0].Floats(), []float32{6, 8}) || x.Floats()[1] != 4 {
+		t.Errorf("hook saw %q, result %v, x %v; want both uses, [6 8], x unchanged", s, got[0].Floats(), x.Floats())
+	}
+	_, err = p.RunOperandsMoved([]*tensor.Tensor{x}, nil, func(op *ir.Operation, i int, t *tensor.Tensor) *tensor.Tensor {
+		short, _ := tensor.FromFloat32(tensor.F32, []int{1}, []float32{1})
+		return short
+	})
+	if err == nil || !strings.Contains(err.Error(), "operand #0 moved to tensor<1xf32>, not its type tensor<2xf32>") {
+		t.Errorf("a hook of another type: %v", err)
 	}
 }
