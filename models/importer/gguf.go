@@ -214,7 +214,7 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 // the selection bias, renormalised under expert_weights_norm (false when
 // absent, as llama.cpp), × expert_weights_scale (1 when absent), and
 // expert_shared_count shared experts; group-limited routing
-// (readGroups).
+// (readDeepseekMoE).
 func (m *ggufMeta) readSigmoidMoE(s *spec) {
 	if g := m.uint("expert_gating_func", 0, true); g != 2 {
 		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)

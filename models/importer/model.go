@@ -396,20 +396,8 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
 	c := g.rmsNormEps(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora), latentNormEps)
 	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
-	qNope := g.slice(q, 3, 0, m.nope)
-	// kv_b_proj whole (transformers, older GGUF files), or as llama.cpp's
-	// split of it: attn_k_b [heads, kvLora, nope], each head's k rows
-	// transposed, and attn_v_b [heads, vDim, kvLora].
-	kb, split := g.n.lookup(i, roleKB)
-	split = split && g.has(kb)
-	var qc, wv *ir.Value
-	if split {
-		qc = g.perHead(kb, g.reshape(qNope, heads, m.nope), m.kvLora, m.nope)
-	} else {
-		wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
-		wv = g.slice(wkv, 1, m.nope, m.vDim)
-		qc = g.matmul(g.reshape(qNope, heads, 1, m.nope), g.slice(wkv, 1, 0, m.nope)) // [heads, 1, kvLora]
-	}
+	kMap, vMap := g.latentMaps(i)
+	qc := kMap(g.slice(q, 3, 0, m.nope))
 	qAll := g.concat(3, g.reshape(qc, 1, 1, heads, m.kvLora), g.rope(g.slice(q, 3, m.nope, m.rope), cos, sin))
 	p := fmt.Sprintf("l%d.", i)
 	cache := []int64{1, int64(s.maxTokens), 1, int64(m.kvLora + m.rope)}
@@ -417,13 +405,33 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	g.output(p+"latent_cache", kc)
 	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom)), g.floatAttr("scale", s.attnScale)}
 	a := g.op(graph.AttentionName, attrs, qAll, kc, g.slice(kc, 3, 0, m.kvLora), keep) // [1, 1, heads, kvLora]
-	var out *ir.Value
-	if split {
-		out = g.perHead(g.n.of(i, roleVB), g.reshape(a, heads, m.kvLora), m.vDim, m.kvLora)
-	} else {
-		out = g.matmul(wv, g.reshape(a, heads, m.kvLora, 1)) // [heads, vDim, 1]
-	}
+	out := vMap(a)
 	return g.linear(g.reshape(out, 1, heads*m.vDim), g.n.of(i, roleO), e, heads*m.vDim)
+}
+
+// latentMaps returns layer i's maps of each head's part of x: kMap takes
+// q's nope dims [1, 1, heads, nope] through W_k,hᵀ to heads·kvLora
+// values, vMap the attention's output [1, 1, heads, kvLora] through
+// W_v,h to heads·vDim (each in a shape the caller reshapes). They read
+// kv_b_proj whole (transformers; llama.cpp's files before 2025), its
+// rows a head's nope k rows then its v rows, or llama.cpp's split of it,
+// attn_k_b [heads, kvLora, nope] (each head's k rows transposed) and
+// attn_v_b [heads, vDim, kvLora] (perHead: quantised or not).
+func (g *builder) latentMaps(i int) (kMap, vMap func(x *ir.Value) *ir.Value) {
+	m, heads := g.s.mla, g.s.heads
+	if kb, ok := g.n.lookup(i, roleKB); ok && g.has(kb) {
+		return func(x *ir.Value) *ir.Value { return g.perHead(kb, g.reshape(x, heads, m.nope), m.kvLora, m.nope) },
+			func(x *ir.Value) *ir.Value {
+				return g.perHead(g.n.of(i, roleVB), g.reshape(x, heads, m.kvLora), m.vDim, m.kvLora)
+			}
+	}
+	wkv := g.reshape(g.weight(g.n.of(i, roleKVB), heads*(m.nope+m.vDim), m.kvLora), heads, m.nope+m.vDim, m.kvLora)
+	return func(x *ir.Value) *ir.Value {
+			return g.matmul(g.reshape(x, heads, 1, m.nope), g.slice(wkv, 1, 0, m.nope))
+		},
+		func(x *ir.Value) *ir.Value {
+			return g.matmul(g.slice(wkv, 1, m.nope, m.vDim), g.reshape(x, heads, m.kvLora, 1))
+		}
 }
 
 // perHead applies each head's matrix of the stack name [heads, out, in]
