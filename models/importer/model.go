@@ -381,7 +381,7 @@ const latentNormEps = 1e-6
 // attention runs with one kv head, q = [W_k,hᵀ·q_nope,h ‖ q_rope,h] and
 // values c, and head h's output is W_v,h times its share of c. W_k,h and
 // W_v,h are head h's nope and v rows of kv_b_proj ([heads·(nope + v),
-// kvLora]).
+// kvLora]), or llama.cpp's split of it (latentMaps).
 func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value {
 	s, m := g.s, g.s.mla
 	e, heads, qd := s.hidden, s.heads, m.nope+m.rope
