@@ -23,7 +23,7 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05,
 	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
 	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15,
-	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15}
+	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15, "qwen3_fp8": 0.03}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from

@@ -53,8 +53,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	"gpt_oss",
 	// Stop 67, from run 48a: Llama 4 (three forms) and DeepSeek-V3 (two).
 	"llama4", "llama4_k2", "llama4_vl", "deepseek_v3", "deepseek_v3_q",
-	// Stop 68, from run 49a: DeepSeek-V2 (two).
-	"deepseek_v2", "deepseek_v2_lite"}
+	// Stop 68, from run 49a: DeepSeek-V2 (two); from run 52a: Qwen3 in
+	// transformers' fine-grained FP8.
+	"deepseek_v2", "deepseek_v2_lite", "qwen3_fp8"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
