@@ -193,7 +193,8 @@ func (c *config) reject(key string, neutral ...string) {
 // "dynamic", weight_block_size [rows, columns]; DeepSeek-V3 and R1 as
 // published, Qwen3's -FP8 checkpoints): package weights reads each
 // F8_E4M3 matrix with its block scales (weight_scale_inv) as BF16, as
-// transformers' dequantize option does (its dynamic FP8 activations
+// transformers' dequantize option does where the blocks divide the
+// matrices (docs/import.md; its dynamic FP8 activations
 // are not taken; modules_to_not_convert needs nothing: those tensors
 // are BF16 in the file). Any other method or field is refused.
 func (c *config) readQuantization() {

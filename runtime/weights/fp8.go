@@ -91,10 +91,12 @@ func fp8Block(dir string) (rows, cols int, ok bool, err error) {
 // pairFP8 replaces each F8_E4M3 matrix NAME [r, c] of a safetensors
 // checkpoint and its NAME_scale_inv [⌈r/rows⌉, ⌈c/cols⌉] (F32 or BF16)
 // by one BF16 tensor NAME (Info.Type TypeFP8): each element the code's
-// value × its block's scale, rounded to bf16 as transformers dequantizes
-// fine-grained FP8 weights. dir is the checkpoint directory whose
-// config.json gives the block size ("" for a lone file: its F8_E4M3
-// tensors are an error).
+// value × its block's scale (block (i/rows, j/cols), as DeepSeek's
+// weight_dequant reads it), rounded to bf16, as transformers dequantizes
+// fine-grained FP8 weights where the blocks divide the matrix (it sizes
+// partial ones from the shapes instead). dir is the checkpoint directory
+// whose config.json gives the block size ("" for a lone file: its
+// F8_E4M3 tensors are an error).
 func (s *Source) pairFP8(dir string) error {
 	var fp8 []string
 	for _, name := range s.names {
