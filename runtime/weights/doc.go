@@ -23,9 +23,12 @@
 //     gathers from one [experts, …] tensor. Transformers itself stacks them
 //     the same way when it loads such a checkpoint.
 //
-// Two pairs of a checkpoint's tensors are read as one when the source is
-// opened: gpt-oss's MXFP4 blocks and scales (as gguf.MXFP4 blocks), and
-// an F8_E4M3 matrix with its weight_scale_inv block scales (as BF16, the
+// Some of a checkpoint's tensors are read as one when the source is
+// opened: gpt-oss's MXFP4 blocks and scales (as gguf.MXFP4 blocks); a
+// compressed-tensors module's weight, scales, zero points and shapes (as
+// q8_0, q4_0 or q5_0 blocks where its values fit them exactly, else BF16;
+// the scheme from the directory's config.json: ParseCompressed); and an
+// F8_E4M3 matrix with its weight_scale_inv block scales (as BF16, the
 // block size from the directory's config.json: transformers'
 // fine-grained FP8; DecodeE4M3, EncodeE4M3).
 //

@@ -2,6 +2,7 @@ package weights_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlx-compiler/rlx/runtime/weights"
 )
@@ -19,4 +20,22 @@ func ExampleDecodeE4M3() {
 	// 0x01 = 0.001953125
 	// 0xb8 = -1
 	// 1.0625 → 0x38, 1000 → 0x7e
+}
+
+// A compressed-tensors quantization_config: what rlx reads of it, and
+// what it refuses.
+func ExampleParseCompressed() {
+	w4a16 := `{"quant_method": "compressed-tensors", "format": "pack-quantized",
+		"quantization_status": "compressed", "ignore": ["lm_head"],
+		"config_groups": {"group_0": {"targets": ["Linear"], "input_activations": null,
+			"weights": {"num_bits": 4, "type": "int", "symmetric": true,
+				"strategy": "group", "group_size": 128, "dynamic": false}}}}`
+	_, err := weights.ParseCompressed([]byte(w4a16))
+	fmt.Println("w4a16:", err)
+	nvfp4 := strings.Replace(w4a16, "pack-quantized", "nvfp4-pack-quantized", 1)
+	_, err = weights.ParseCompressed([]byte(nvfp4))
+	fmt.Println("nvfp4:", err)
+	// Output:
+	// w4a16: <nil>
+	// nvfp4: field "format" = "nvfp4-pack-quantized" is not supported (rlx reads float-quantized (float8), int-quantized (int8), naive-quantized (float8 or int8), pack-quantized (int4 or int8), and mixed-precision of those)
 }

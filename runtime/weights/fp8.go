@@ -100,7 +100,7 @@ func fp8Block(dir string) (rows, cols int, ok bool, err error) {
 func (s *Source) pairFP8(dir string) error {
 	var fp8 []string
 	for _, name := range s.names {
-		if s.entries[name].Type == TypeFP8 {
+		if e := s.entries[name]; e.Type == TypeFP8 && e.DType == tensor.UI8 { // not a compressed-tensors module (pairCompressed)
 			fp8 = append(fp8, name)
 		}
 	}

@@ -87,8 +87,9 @@ type entry struct {
 // Open opens a checkpoint: a GGUF file (recognised by its magic), a
 // safetensors file, or a directory holding model.safetensors.index.json
 // and its shards, or a single model.safetensors. gpt-oss's MXFP4 pairs
-// are read as one tensor (pairMXFP4); a directory's F8_E4M3 weights with
-// their block scales as BF16 (pairFP8).
+// are read as one tensor (pairMXFP4); a directory's compressed-tensors
+// modules as gguf blocks or BF16 (pairCompressed), and its F8_E4M3
+// weights with their block scales as BF16 (pairFP8).
 func Open(path string) (*Source, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -106,6 +107,9 @@ func Open(path string) (*Source, error) {
 	}
 	if err == nil && !isGGUF {
 		err = s.pairMXFP4()
+	}
+	if err == nil && st.IsDir() {
+		err = s.pairConfigured(path)
 	}
 	if err == nil && !isGGUF {
 		dir := ""

@@ -1,0 +1,239 @@
+package importer
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/internal/ctquant"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// compressedCase is one compressed-tensors scheme over a fixture's
+// projections: what each projection is read as (a gguf format, or
+// "BF16"), and whether its values round to bf16 on the way.
+type compressedCase struct {
+	name   string
+	scheme ctquant.Scheme
+	readAs string
+}
+
+var compressedCases = []compressedCase{
+	{"float8 by channel", ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel", Scale: tensor.BF16}, "BF16"},
+	{"float8 by tensor", ctquant.Scheme{Bits: 8, Float: true, Strategy: "tensor"}, "BF16"},
+	{"float8 in blocks of 48×40", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}}, "BF16"},
+	{"float8 in blocks of 48×40, padded", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}, Pad: true}, "BF16"},
+	{"int8 by channel", ctquant.Scheme{Bits: 8, Strategy: "channel", Scale: tensor.BF16}, "q8_0"},
+	{"int8 by channel, f32 scales", ctquant.Scheme{Bits: 8, Strategy: "channel"}, "BF16"},
+	{"int8 by channel, zero points", ctquant.Scheme{Bits: 8, Strategy: "channel", Asym: true, Scale: tensor.BF16}, "BF16"},
+	{"int8 packed by group of 32", ctquant.Scheme{Bits: 8, Strategy: "group", Group: 32, Packed: true, Scale: tensor.F16}, "q8_0"},
+	{"int4 by group of 32", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0"},
+	{"int4 by channel", ctquant.Scheme{Bits: 4, Strategy: "channel", Packed: true, Scale: tensor.BF16}, "q4_0"},
+	{"int4 by group of 32, zero points", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0"},
+	{"int4 by group of 16", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 16, Packed: true, Scale: tensor.BF16}, "BF16"},
+}
+
+// TestCompressedTensors: the qwen3 fixture with every projection
+// quantised by each of compressedCases, as llm-compressor writes a
+// compressed-tensors checkpoint, imports and decodes as the F32
+// checkpoint of the values its tensors stand for ((q − zero)·scale;
+// rounded to bf16 where rlx reads the projection as BF16): bit for bit
+// where read as BF16, within 1e-6 where read as gguf blocks (a
+// dequant_matmul's sums against a matmul's), each projection read as
+// the case says. The qwen3_moe fixture's experts as int4 stack as
+// q4_0 blocks. Every tensor is read (the scales, zero points and shapes
+// with their weights).
+func TestCompressedTensors(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	for _, fixture := range []string{"qwen3", "qwen3_moe"} {
+		st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
+		for _, tc := range compressedCases {
+			if fixture == "qwen3_moe" && tc.readAs != "q4_0" {
+				continue
+			}
+			t.Run(fixture+"/"+tc.name, func(t *testing.T) {
+				quant, deq, n := compressFixture(t, st, func(string) compressedCase { return tc })
+				if n < 20 {
+					t.Fatalf("only %d projections quantised", n)
+				}
+				cfg := fixtureConfig(t, fixture, map[string]any{"quantization_config": tc.scheme.Config()})
+				qdir, ddir := t.TempDir(), t.TempDir()
+				writeConfig(t, qdir, cfg)
+				writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
+				writeConfig(t, ddir, fixtureConfig(t, fixture, nil))
+				writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
+				checkReadAs(t, qdir, func(string) string { return tc.readAs }, n)
+				got, unused := decodeHF(t, qdir, tokens)
+				if len(unused) > 0 {
+					t.Errorf("the module does not read %v", unused)
+				}
+				want, _ := decodeHF(t, ddir, tokens)
+				limit := 1e-6
+				if tc.readAs == "BF16" {
+					limit = 0
+				}
+				if rel, bad := agreement(got, want); rel > limit || len(bad) > 0 {
+					t.Errorf("against the F32 checkpoint of its values: %.3g (limit %g), arg-max differs at %v", rel, limit, bad)
+				}
+			})
+		}
+	}
+}
+
+// projection names the matrices a compressed-tensors checkpoint
+// quantises in these fixtures: every Linear but lm_head and the router.
+var projection = regexp.MustCompile(`^model\.layers\.\d+\.(self_attn|mlp)\.(experts\.\d+\.)?[a-z_]*proj\.weight$`)
+
+// compressFixture quantises st's projections, each by the scheme of
+// its case (pick); it returns the compressed checkpoint, the F32
+// checkpoint of the values it stands for (rounded to bf16 where the
+// case reads as BF16) and the number quantised.
+func compressFixture(t *testing.T, st *tensor.Safetensors, pick func(name string) compressedCase) (quant, deq *tensor.Safetensors, n int) {
+	t.Helper()
+	quant = &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}, Stored: map[string]string{}}
+	deq = &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+	for name, w := range st.Tensors {
+		if !projection.MatchString(name) {
+			quant.Tensors[name], deq.Tensors[name] = w, w
+			continue
+		}
+		n++
+		tc := pick(name)
+		r, c := w.Shape()[0], w.Shape()[1]
+		ts, stored, vals, err := ctquant.Quantise(strings.TrimSuffix(name, ".weight"), w.Floats(), r, c, tc.scheme)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range ts {
+			quant.Tensors[k] = v
+		}
+		for k, v := range stored {
+			quant.Stored[k] = v
+		}
+		if tc.readAs == "BF16" {
+			for i, v := range vals {
+				vals[i] = tensor.RoundBF16(v)
+			}
+		}
+		if deq.Tensors[name], err = tensor.FromFloat32(tensor.F32, []int{r, c}, vals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return quant, deq, n
+}
+
+// checkReadAs checks that each of the n projections of the checkpoint in
+// dir reads as readAs says (a gguf format, or "BF16"), and that the
+// imported module's dequant_matmuls read those formats, one for each
+// projection not read as BF16.
+func checkReadAs(t *testing.T, dir string, readAs func(name string) string, n int) {
+	t.Helper()
+	src, err := weights.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	seen, blocks := 0, map[string]int{}
+	for _, name := range src.Names() {
+		if !projection.MatchString(name) {
+			continue
+		}
+		seen++
+		info, _ := src.Info(name)
+		as := info.Quant.String()
+		if !info.Quant.Valid() {
+			as = info.DType.String()
+		} else {
+			blocks[as]++
+		}
+		if want := readAs(name); !strings.EqualFold(as, want) {
+			t.Errorf("%s reads as %s, want %s", name, as, want)
+		}
+	}
+	if seen != n {
+		t.Errorf("%d projections read, want %d", seen, n)
+	}
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	total, text := countOps(m.Module, graph.DequantMatMulName), printed(t, m.Module)
+	for f := range blocks {
+		total -= strings.Count(text, `format = "`+f+`"`)
+	}
+	if total != 0 || (len(blocks) > 0 && countOps(m.Module, graph.DequantMatMulName) == 0) {
+		t.Errorf("the module's dequant_matmuls do not read the formats %v of its projections", blocks)
+	}
+}
+
+// TestCompressedMixedPrecision: a mixed-precision compressed-tensors
+// checkpoint (llm-compressor's "mixed-precision" format: each config
+// group names its own) of the qwen3 fixture, attention in float8 by
+// channel and the MLP in int4 groups of 32 by regular expressions,
+// reads each projection as its group says and decodes as the F32
+// checkpoint of its values within 1e-6.
+func TestCompressedMixedPrecision(t *testing.T) {
+	fp8, int4 := compressedCases[0], compressedCases[8]
+	if fp8.readAs != "BF16" || int4.readAs != "q4_0" {
+		t.Fatalf("compressedCases changed: %v, %v", fp8, int4)
+	}
+	pick := func(name string) compressedCase {
+		if strings.Contains(name, ".self_attn.") {
+			return fp8
+		}
+		return int4
+	}
+	group := func(tc compressedCase, re string) map[string]any {
+		return map[string]any{"targets": []string{re}, "weights": tc.scheme.Args(), "format": tc.scheme.Format(), "input_activations": nil}
+	}
+	q := fp8.scheme.Config()
+	q["format"] = "mixed-precision"
+	q["config_groups"] = map[string]any{"group_0": group(fp8, `re:.*self_attn\..*`), "group_1": group(int4, `re:.*mlp\..*`)}
+	st := readSafetensorsFile(t, filepath.Join("testdata", "hf", "qwen3"))
+	quant, deq, n := compressFixture(t, st, pick)
+	qdir, ddir := t.TempDir(), t.TempDir()
+	writeConfig(t, qdir, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": q}))
+	writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
+	writeConfig(t, ddir, fixtureConfig(t, "qwen3", nil))
+	writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
+	checkReadAs(t, qdir, func(name string) string { return pick(name).readAs }, n)
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	got, unused := decodeHF(t, qdir, tokens)
+	if len(unused) > 0 {
+		t.Errorf("the module does not read %v", unused)
+	}
+	want, _ := decodeHF(t, ddir, tokens)
+	if rel, bad := agreement(got, want); rel > 1e-6 || len(bad) > 0 {
+		t.Errorf("against the F32 checkpoint of its values: %.3g (limit 1e-6), arg-max differs at %v", rel, bad)
+	}
+}
+
+// TestCompressedConfig: the importer reads a compressed-tensors
+// quantization_config as package weights does, and refuses what it
+// refuses, naming config.json's field.
+func TestCompressedConfig(t *testing.T) {
+	ok := compressedCases[8].scheme.Config()
+	nvfp4 := compressedCases[8].scheme.Config()
+	nvfp4["format"] = "nvfp4-pack-quantized"
+	for _, tc := range []struct {
+		q    map[string]any
+		want string
+	}{
+		{ok, ""},
+		{nvfp4, `config.json: field "quantization_config": field "format" = "nvfp4-pack-quantized" is not supported`},
+	} {
+		d := t.TempDir()
+		writeConfig(t, d, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": tc.q}))
+		_, err := specFromConfig(d, 16)
+		if tc.want == "" && err != nil {
+			t.Errorf("%v: %v", tc.q["format"], err)
+		}
+		if tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%v: %v, want an error containing %q", tc.q["format"], err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,301 @@
+package weights_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/ctquant"
+	"github.com/rlx-compiler/rlx/runtime/gguf"
+	"github.com/rlx-compiler/rlx/runtime/ref"
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+	"github.com/rlx-compiler/rlx/runtime/weights"
+)
+
+// writeCompressed writes a checkpoint directory: config.json with the
+// quantization_config q, and one model.safetensors of ts (stored: the
+// names stored as F8_E4M3).
+func writeCompressed(t *testing.T, q any, ts map[string]*tensor.Tensor, stored map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := json.Marshal(map[string]any{"quantization_config": q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts, Stored: stored}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// ramp is a [rows, cols] matrix of distinct values in (−1, 1), larger
+// towards its corners, so that groups, blocks and channels have scales
+// of their own.
+func ramp(rows, cols int) []float32 {
+	w := make([]float32, rows*cols)
+	for i := range rows {
+		for j := range cols {
+			w[i*cols+j] = float32((i*cols+j)%37-18) / 19 * float32(1+i+j) / float32(rows+cols)
+		}
+	}
+	return w
+}
+
+// TestCompressedModule: a module of 5 × 96 quantised by each scheme reads
+// as one tensor NAME.weight of its values — the gguf blocks the scheme
+// maps to, whose dequantised values are exactly (q − zero)·scale, or
+// BF16 of them rounded — and the module's other tensors are gone.
+func TestCompressedModule(t *testing.T) {
+	const rows, cols = 5, 96
+	w := ramp(rows, cols)
+	for _, tc := range []struct {
+		name   string
+		s      ctquant.Scheme
+		readAs string
+	}{
+		{"float8 by channel", ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel"}, "BF16"},
+		{"float8 in blocks of 2×40, padded", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 40}, Pad: true, Scale: tensor.BF16}, "BF16"},
+		{"int8 by group of 64", ctquant.Scheme{Bits: 8, Strategy: "group", Group: 64, Scale: tensor.BF16}, "q8_0"},
+		{"int8 in blocks of 2×32", ctquant.Scheme{Bits: 8, Strategy: "block", Block: [2]int{2, 32}, Scale: tensor.F16}, "q8_0"},
+		{"int8 by tensor, zero points", ctquant.Scheme{Bits: 8, Strategy: "tensor", Asym: true, Scale: tensor.BF16}, "BF16"},
+		{"int4 by group of 32", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0"},
+		{"int4 by channel, zero points", ctquant.Scheme{Bits: 4, Strategy: "channel", Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0"},
+		{"int4 by group of 48, zero points", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 48, Packed: true, Asym: true, Scale: tensor.BF16}, "BF16"},
+		{"int8 packed by channel, f32 scales", ctquant.Scheme{Bits: 8, Strategy: "channel", Packed: true}, "BF16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, stored, want, err := ctquant.Quantise("m", w, rows, cols, tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := weights.Open(writeCompressed(t, tc.s.Config(), ts, stored))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if names := s.Names(); len(names) != 1 || names[0] != "m.weight" {
+				t.Fatalf("names %v, want [m.weight]", names)
+			}
+			info, _ := s.Info("m.weight")
+			var got []float32
+			if tc.readAs == "BF16" {
+				if info.DType != tensor.BF16 || info.Quant.Valid() {
+					t.Fatalf("m.weight is %v, want BF16", info)
+				}
+				x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.BF16, Shape: []int{rows, cols}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = x.Floats()
+				for i := range want {
+					want[i] = tensor.RoundBF16(want[i])
+				}
+			} else {
+				if info.Quant.String() != tc.readAs {
+					t.Fatalf("m.weight is %v (%v), want %s blocks", info, info.Quant, tc.readAs)
+				}
+				x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.UI8, Shape: []int{rows * cols / 32 * info.Quant.BlockBytes()}}, Quant: &ref.QuantUse{Format: info.Quant, N: rows, K: cols}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err = gguf.Dequantize(info.Quant, x.Bytes(), rows, cols); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("value %d (row %d, column %d) reads %g, want %g", i, i/cols, i%cols, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestCompressedErrors: what rlx does not read of a compressed-tensors
+// checkpoint is refused when it is opened, naming the field or tensor.
+func TestCompressedErrors(t *testing.T) {
+	int4 := ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}
+	with := func(edit func(q map[string]any)) map[string]any {
+		q := int4.Config()
+		edit(q)
+		return q
+	}
+	args := func(edit func(a map[string]any)) map[string]any {
+		return with(func(q map[string]any) {
+			a := int4.Args()
+			edit(a)
+			q["config_groups"] = map[string]any{"group_0": map[string]any{"targets": []string{"Linear"}, "weights": a}}
+		})
+	}
+	for _, tc := range []struct {
+		name string
+		q    map[string]any
+		want string
+	}{
+		{"nvfp4", with(func(q map[string]any) { q["format"] = "nvfp4-pack-quantized" }), `field "format" = "nvfp4-pack-quantized" is not supported (rlx reads float-quantized (float8), int-quantized (int8), naive-quantized (float8 or int8), pack-quantized (int4 or int8), and mixed-precision of those)`},
+		{"frozen", with(func(q map[string]any) { q["quantization_status"] = "frozen" }), `field "quantization_status" = "frozen": rlx reads compressed checkpoints only`},
+		{"kv cache", with(func(q map[string]any) { q["kv_cache_scheme"] = map[string]any{"num_bits": 8} }), `field "kv_cache_scheme" = {"num_bits":8}: rlx keeps the key-value cache in the model's precision`},
+		{"sparsity", with(func(q map[string]any) { q["sparsity_config"] = map[string]any{"format": "sparse-24"} }), `field "sparsity_config" = {"format":"sparse-24"}: not supported`},
+		{"unknown field", with(func(q map[string]any) { q["hadamard"] = true }), `field "hadamard" = true: rlx does not know what it changes`},
+		{"no groups", with(func(q map[string]any) { delete(q, "config_groups") }), `field "config_groups" names no group`},
+		{"int2", args(func(a map[string]any) { a["num_bits"] = 2 }), `config group "group_0": weights: int weights of 2 bits are not supported (rlx reads int4, int8 and float8)`},
+		{"float4", args(func(a map[string]any) { a["type"], a["num_bits"] = "float", 4 }), `float weights of 4 bits are not supported`},
+		{"token", args(func(a map[string]any) { a["strategy"] = "token" }), `strategy "token" is not supported (rlx reads tensor, channel, group and block)`},
+		{"no group size", args(func(a map[string]any) { a["group_size"] = nil }), `strategy "group" needs a positive group_size`},
+		{"dynamic", args(func(a map[string]any) { a["dynamic"] = true }), `field "dynamic" = true: dynamic weights are not supported`},
+		{"fp8 scales", args(func(a map[string]any) { a["scale_dtype"] = "float8_e4m3fn" }), `field "scale_dtype" = "float8_e4m3fn": rlx reads f32, bf16 and f16 scales`},
+		{"float8 packed", args(func(a map[string]any) { a["type"], a["num_bits"] = "float", 8 }), `weights of float8 in format pack-quantized are not supported (it holds int4 or int8 here)`},
+		{"bad regex", with(func(q map[string]any) {
+			q["config_groups"] = map[string]any{"group_0": map[string]any{"targets": []string{"re:(?<=x)"}, "weights": int4.Args()}}
+		}), `config group "group_0": field "targets" = ["re:(?\u003c=x)"]: target "re:(?<=x)": error parsing regexp`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, _, _, err := ctquant.Quantise("m", ramp(2, 64), 2, 64, int4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := weights.Open(writeCompressed(t, tc.q, ts, nil)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCompressedTensorErrors: a module whose tensors do not fit its
+// scheme is refused when the checkpoint is opened, naming the tensor.
+func TestCompressedTensorErrors(t *testing.T) {
+	int4 := ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}
+	fp8 := ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel"}
+	i64 := func(v ...int64) *tensor.Tensor {
+		x, err := tensor.FromInt64(tensor.I64, []int{len(v)}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	f32 := func(shape ...int) *tensor.Tensor {
+		x, err := tensor.FromFloat32(tensor.F32, shape, make([]float32, tensor.NumElements(shape)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, tc := range []struct {
+		name string
+		s    ctquant.Scheme
+		q    map[string]any // the config, s's where nil
+		edit func(ts map[string]*tensor.Tensor)
+		want string
+	}{
+		{"no shape", int4, nil, func(ts map[string]*tensor.Tensor) { delete(ts, "m.weight_shape") }, `tensor "m.weight_packed": is packed without its shape "m.weight_shape"`},
+		{"wrong shape", int4, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_shape"] = i64(2, 72) }, `tensor "m.weight_shape": is [2 72]: not the unpacked shape of m.weight_packed I32 [2, 8] holding 4-bit values`},
+		{"no scales", int4, nil, func(ts map[string]*tensor.Tensor) { delete(ts, "m.weight_scale") }, `tensor "m.weight_packed" is packed without its scales "m.weight_scale"`},
+		{"scales of a channel", int4, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_scale"] = f32(2, 1) }, `tensor "m.weight_scale": is F32 [2, 1]; the scales of m.weight_packed I32 [2, 8] by int4 by group of 32 are F32, BF16 or F16 [2, 2]`},
+		{"zero points unpacked", int4, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_zero_point"] = f32(2, 2) }, `tensor "m.weight_zero_point": is F32 [2, 2]; the zero points of m.weight_packed, packed, are I32 [1, 2]`},
+		{"column order", int4, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_g_idx"] = i64(0, 1) }, `tensor "m.weight_g_idx": activation-ordered groups (actorder "group") are not supported`},
+		{"scales alone", int4, nil, func(ts map[string]*tensor.Tensor) {
+			delete(ts, "m.weight_packed")
+			delete(ts, "m.weight_shape")
+			delete(ts, "m.weight_zero_point")
+		}, `tensor "m.weight_scale" has no compressed weight "m.weight" beside it`},
+		{"float8 as int8", fp8, ctquant.Scheme{Bits: 8, Strategy: "channel"}.Config(), nil, `tensor "m.weight": is F8_E4M3 [2, 64], but its config group quantises it as int8 by channel in format int-quantized`},
+		{"float8 zero points", fp8, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_zero_point"] = f32(2, 1) }, `tensor "m.weight_zero_point": zero points of float weights are not supported`},
+		{"two groups", int4, func() map[string]any {
+			q := int4.Config()
+			q["config_groups"] = map[string]any{
+				"a": map[string]any{"targets": []string{"re:m"}, "weights": int4.Args()},
+				"b": map[string]any{"targets": []string{"m"}, "weights": ctquant.Scheme{Bits: 8, Strategy: "channel"}.Args()},
+			}
+			return q
+		}(), nil, `config groups "a" (int4 by group of 32) and "b" (int8 by channel) both target module "m"`},
+		{"no group", int4, func() map[string]any {
+			q := int4.Config()
+			q["config_groups"] = map[string]any{"a": map[string]any{"targets": []string{"re:lm_head"}, "weights": int4.Args()}}
+			return q
+		}(), nil, `no config group targets module "m"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, stored, _, err := ctquant.Quantise("m", ramp(2, 64), 2, 64, tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(ts)
+			}
+			q := tc.q
+			if q == nil {
+				q = tc.s.Config()
+			}
+			if _, err := weights.Open(writeCompressed(t, q, ts, stored)); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzOpenCompressed opens a compressed-tensors checkpoint directory
+// (config.json and one model.safetensors) and reads every tensor as the
+// source describes it: an error or a tensor of its size, never a panic.
+// Seeded with modules of each kind TestCompressedModule reads.
+func FuzzOpenCompressed(f *testing.F) {
+	for _, s := range []ctquant.Scheme{
+		{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 40}, Pad: true, Scale: tensor.BF16},
+		{Bits: 8, Strategy: "channel", Scale: tensor.BF16},
+		{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16},
+		{Bits: 4, Strategy: "group", Group: 16, Packed: true},
+	} {
+		ts, stored, _, err := ctquant.Quantise("m", ramp(3, 64), 3, 64, s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		cfg, err := json.Marshal(map[string]any{"quantization_config": s.Config()})
+		if err != nil {
+			f.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts, Stored: stored}); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(cfg, buf.Bytes())
+	}
+	f.Fuzz(func(t *testing.T, config, shard []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "model.safetensors"), shard, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := weights.Open(dir)
+		if err != nil {
+			return
+		}
+		defer s.Close()
+		for _, name := range s.Names() {
+			info, _ := s.Info(name)
+			sp := ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}}
+			n := tensor.NumElements(info.Shape)
+			if info.Quant.Valid() {
+				if len(info.Shape) != 2 || info.Shape[1]%info.Quant.BlockSize() != 0 {
+					continue
+				}
+				n = info.Shape[0] * info.Shape[1] / info.Quant.BlockSize() * info.Quant.BlockBytes()
+				sp = ref.Spec{Name: name, Type: ref.TensorType{DType: tensor.UI8, Shape: []int{n}},
+					Quant: &ref.QuantUse{Format: info.Quant, N: info.Shape[0], K: info.Shape[1]}}
+			}
+			if w, err := s.Weight(sp); err == nil && w.Len() != n {
+				t.Fatalf("%q as %v: %d elements", name, sp.Type, w.Len())
+			}
+		}
+	})
+}
