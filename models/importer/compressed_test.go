@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
-	"github.com/rlx-compiler/rlx/internal/ctquant"
+	"github.com/rlx-compiler/rlx/internal/qckpt"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 	"github.com/rlx-compiler/rlx/runtime/weights"
 )
@@ -17,41 +17,66 @@ import (
 // "BF16"), and whether its values round to bf16 on the way.
 type compressedCase struct {
 	name   string
-	scheme ctquant.Scheme
+	scheme qckpt.Scheme
 	readAs string
+	// gptq, where set, writes GPTQ's or AWQ's layout instead of scheme's.
+	gptq *qckpt.GPTQ
+}
+
+// config is the case's quantization_config.
+func (tc compressedCase) config() map[string]any {
+	if tc.gptq != nil {
+		return tc.gptq.Config()
+	}
+	return tc.scheme.Config()
+}
+
+// quantise writes module's weight w [r, c] as the case says: its tensors,
+// the names stored as F8_E4M3, and the values they stand for.
+func (tc compressedCase) quantise(module string, w []float32, r, c int) (map[string]*tensor.Tensor, map[string]string, []float32, error) {
+	if tc.gptq != nil {
+		ts, vals, err := tc.gptq.Quantise(module, w, r, c)
+		return ts, nil, vals, err
+	}
+	return qckpt.Quantise(module, w, r, c, tc.scheme)
 }
 
 var compressedCases = []compressedCase{
-	{"float8 by channel", ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel", Scale: tensor.BF16}, "BF16"},
-	{"float8 by tensor", ctquant.Scheme{Bits: 8, Float: true, Strategy: "tensor"}, "BF16"},
-	{"float8 in blocks of 48×40", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}}, "BF16"},
-	{"float8 in blocks of 48×40, padded", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}, Pad: true}, "BF16"},
-	{"int8 by channel", ctquant.Scheme{Bits: 8, Strategy: "channel", Scale: tensor.BF16}, "q8_0"},
-	{"int8 by channel, f32 scales", ctquant.Scheme{Bits: 8, Strategy: "channel"}, "BF16"},
-	{"int8 by channel, zero points", ctquant.Scheme{Bits: 8, Strategy: "channel", Asym: true, Scale: tensor.BF16}, "BF16"},
-	{"int8 packed by group of 32", ctquant.Scheme{Bits: 8, Strategy: "group", Group: 32, Packed: true, Scale: tensor.F16}, "q8_0"},
-	{"int4 by group of 32", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0"},
-	{"int4 by channel", ctquant.Scheme{Bits: 4, Strategy: "channel", Packed: true, Scale: tensor.BF16}, "q4_0"},
-	{"int4 by group of 32, zero points", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0"},
-	{"int4 by group of 16", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 16, Packed: true, Scale: tensor.BF16}, "BF16"},
+	{"float8 by channel", qckpt.Scheme{Bits: 8, Float: true, Strategy: "channel", Scale: tensor.BF16}, "BF16", nil},
+	{"float8 by tensor", qckpt.Scheme{Bits: 8, Float: true, Strategy: "tensor"}, "BF16", nil},
+	{"float8 in blocks of 48×40", qckpt.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}}, "BF16", nil},
+	{"float8 in blocks of 48×40, padded", qckpt.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{48, 40}, Pad: true}, "BF16", nil},
+	{"int8 by channel", qckpt.Scheme{Bits: 8, Strategy: "channel", Scale: tensor.BF16}, "q8_0", nil},
+	{"int8 by channel, f32 scales", qckpt.Scheme{Bits: 8, Strategy: "channel"}, "BF16", nil},
+	{"int8 by channel, zero points", qckpt.Scheme{Bits: 8, Strategy: "channel", Asym: true, Scale: tensor.BF16}, "BF16", nil},
+	{"int8 packed by group of 32", qckpt.Scheme{Bits: 8, Strategy: "group", Group: 32, Packed: true, Scale: tensor.F16}, "q8_0", nil},
+	{"int4 by group of 32", qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0", nil},
+	{"int4 by channel", qckpt.Scheme{Bits: 4, Strategy: "channel", Packed: true, Scale: tensor.BF16}, "q4_0", nil},
+	{"int4 by group of 32, zero points", qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0", nil},
+	{"int4 by group of 16", qckpt.Scheme{Bits: 4, Strategy: "group", Group: 16, Packed: true, Scale: tensor.BF16}, "BF16", nil},
+	{"gptq 4-bit symmetric, groups of 32", qckpt.Scheme{}, "q4_0", &qckpt.GPTQ{Bits: 4, Group: 32, Sym: true}},
+	{"gptq 4-bit, groups of 32", qckpt.Scheme{}, "q5_0", &qckpt.GPTQ{Bits: 4, Group: 32}},
+	{"gptq_v2 8-bit symmetric, a row", qckpt.Scheme{}, "q8_0", &qckpt.GPTQ{Bits: 8, Group: -1, Sym: true, V2: true}},
+	{"awq, groups of 32", qckpt.Scheme{}, "q5_0", &qckpt.GPTQ{AWQ: true, Bits: 4, Group: 32}},
 }
 
 // TestCompressedTensors: the qwen3 fixture with every projection
 // quantised by each of compressedCases, as llm-compressor writes a
-// compressed-tensors checkpoint, imports and decodes as the F32
+// compressed-tensors checkpoint (or AutoGPTQ a GPTQ one, AutoAWQ an AWQ
+// one), imports and decodes as the F32
 // checkpoint of the values its tensors stand for ((q − zero)·scale;
 // rounded to bf16 where rlx reads the projection as BF16): bit for bit
 // where read as BF16, within 1e-6 where read as gguf blocks (a
 // dequant_matmul's sums against a matmul's), each projection read as
-// the case says. The qwen3_moe fixture's experts as int4 stack as
-// q4_0 blocks. Every tensor is read (the scales, zero points and shapes
+// the case says. The qwen3_moe fixture's experts as int4 (and in GPTQ's
+// and AWQ's layouts) stack as blocks. Every tensor is read (the scales, zero points and shapes
 // with their weights).
 func TestCompressedTensors(t *testing.T) {
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	for _, fixture := range []string{"qwen3", "qwen3_moe"} {
 		st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
 		for _, tc := range compressedCases {
-			if fixture == "qwen3_moe" && tc.readAs != "q4_0" {
+			if fixture == "qwen3_moe" && tc.readAs != "q4_0" && tc.gptq == nil {
 				continue
 			}
 			t.Run(fixture+"/"+tc.name, func(t *testing.T) {
@@ -59,7 +84,7 @@ func TestCompressedTensors(t *testing.T) {
 				if n < 20 {
 					t.Fatalf("only %d projections quantised", n)
 				}
-				cfg := fixtureConfig(t, fixture, map[string]any{"quantization_config": tc.scheme.Config()})
+				cfg := fixtureConfig(t, fixture, map[string]any{"quantization_config": tc.config()})
 				qdir, ddir := t.TempDir(), t.TempDir()
 				writeConfig(t, qdir, cfg)
 				writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
@@ -103,7 +128,7 @@ func compressFixture(t *testing.T, st *tensor.Safetensors, pick func(name string
 		n++
 		tc := pick(name)
 		r, c := w.Shape()[0], w.Shape()[1]
-		ts, stored, vals, err := ctquant.Quantise(strings.TrimSuffix(name, ".weight"), w.Floats(), r, c, tc.scheme)
+		ts, stored, vals, err := tc.quantise(strings.TrimSuffix(name, ".weight"), w.Floats(), r, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,9 +237,9 @@ func TestCompressedMixedPrecision(t *testing.T) {
 	}
 }
 
-// TestCompressedConfig: the importer reads a compressed-tensors
-// quantization_config as package weights does, and refuses what it
-// refuses, naming config.json's field.
+// TestCompressedConfig: the importer reads a compressed-tensors, GPTQ
+// or AWQ quantization_config as package weights does, and refuses what
+// it refuses, naming config.json's field.
 func TestCompressedConfig(t *testing.T) {
 	ok := compressedCases[8].scheme.Config()
 	nvfp4 := compressedCases[8].scheme.Config()
@@ -225,6 +250,9 @@ func TestCompressedConfig(t *testing.T) {
 	}{
 		{ok, ""},
 		{nvfp4, `config.json: field "quantization_config": field "format" = "nvfp4-pack-quantized" is not supported`},
+		{qckpt.GPTQ{Bits: 4, Group: 128, Sym: true}.Config(), ""},
+		{qckpt.GPTQ{AWQ: true, Bits: 4, Group: 128}.Config(), ""},
+		{qckpt.GPTQ{Bits: 3, Group: 128}.Config(), `config.json: field "quantization_config": field "bits" = 3 is not supported (rlx reads 4 and 8)`},
 	} {
 		d := t.TempDir()
 		writeConfig(t, d, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": tc.q}))

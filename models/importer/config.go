@@ -197,9 +197,10 @@ func (c *config) reject(key string, neutral ...string) {
 // transformers' dequantize option does where the blocks divide the
 // matrices (docs/import.md; its dynamic FP8 activations
 // are not taken; modules_to_not_convert needs nothing: those tensors
-// are BF16 in the file); or compressed-tensors, whose scheme package
-// weights reads (weights.ParseCompressed: what it refuses, this
-// refuses). Any other method or field is refused.
+// are BF16 in the file); or compressed-tensors, GPTQ or AWQ, whose
+// schemes package weights reads (weights.ParseCompressed,
+// weights.ParseGPTQ: what they refuse, this refuses). Any other method
+// or field is refused.
 func (c *config) readQuantization() {
 	raw := c.object("quantization_config")
 	if _, given := c.get("quantization_config"); !given {
@@ -207,14 +208,20 @@ func (c *config) readQuantization() {
 	}
 	q := &config{path: c.path + " (quantization_config)", raw: raw, used: map[string]bool{}}
 	v, _ := c.get("quantization_config")
-	if method := q.str("quant_method", ""); raw != nil && method == "compressed-tensors" {
+	switch method := q.str("quant_method", ""); {
+	case raw != nil && method == "compressed-tensors":
 		if _, err := weights.ParseCompressed(v); err != nil {
+			c.fail("field \"quantization_config\": %v", err)
+		}
+		return
+	case raw != nil && (method == "gptq" || method == "awq"):
+		if _, err := weights.ParseGPTQ(v); err != nil {
 			c.fail("field \"quantization_config\": %v", err)
 		}
 		return
 	}
 	if raw == nil || q.str("quant_method", "") != "fp8" {
-		c.fail("field \"quantization_config\" = %s is not supported (rlx reads transformers' fine-grained FP8, quant_method \"fp8\", and compressed-tensors)", v)
+		c.fail("field \"quantization_config\" = %s is not supported (rlx reads transformers' fine-grained FP8, quant_method \"fp8\", compressed-tensors, GPTQ and AWQ)", v)
 		return
 	}
 	q.reject("fmt", `"e4m3"`)

@@ -65,7 +65,7 @@ func TestFP8(t *testing.T) {
 		t.Errorf("FP8 against its dequantised BF16 checkpoint: %.3g, arg-max differs at %v; want bit for bit", rel, bad)
 	}
 	for _, tc := range []struct{ q, want string }{
-		{`{"quant_method": "gptq", "bits": 4}`, `field "quantization_config" = {"quant_method": "gptq", "bits": 4} is not supported (rlx reads transformers' fine-grained FP8`},
+		{`{"quant_method": "bitsandbytes", "load_in_4bit": true}`, `field "quantization_config" = {"quant_method": "bitsandbytes", "load_in_4bit": true} is not supported (rlx reads transformers' fine-grained FP8, quant_method "fp8", compressed-tensors, GPTQ and AWQ)`},
 		{`{"quant_method": "fp8"}`, `field "weight_block_size" must give the FP8 blocks' two positive sizes`},
 		{`{"quant_method": "fp8", "weight_block_size": [128, 128], "activation_scheme": "static"}`, `field "activation_scheme" = "static" is not supported`},
 		{`{"quant_method": "fp8", "weight_block_size": [128, 128], "fmt": "e5m2"}`, `field "fmt" = "e5m2" is not supported`},

@@ -352,8 +352,8 @@ func (c *Compressed) argsFor(module string) (ctArgs, string, error) {
 }
 
 // pairConfigured reads the checkpoint directory dir's config.json and,
-// where its quantization_config is compressed-tensors', pairs each
-// compressed module's tensors (pairCompressed). A config.json that is
+// where its quantization_config is compressed-tensors', GPTQ's or AWQ's,
+// pairs each quantised module's tensors (pairCompressed, pairGPTQ). A config.json that is
 // missing or unreadable as JSON is left to the importer to report.
 func (s *Source) pairConfigured(dir string) error {
 	path := filepath.Join(dir, "config.json")
@@ -373,14 +373,24 @@ func (s *Source) pairConfigured(dir string) error {
 	var method struct {
 		Method string `json:"quant_method"`
 	}
-	if json.Unmarshal(cfg.Quant, &method) != nil || method.Method != "compressed-tensors" {
+	if json.Unmarshal(cfg.Quant, &method) != nil {
 		return nil
 	}
-	c, err := ParseCompressed(cfg.Quant)
-	if err != nil {
-		return fmt.Errorf("%s: quantization_config: %v", path, err)
+	switch method.Method {
+	case "compressed-tensors":
+		c, err := ParseCompressed(cfg.Quant)
+		if err != nil {
+			return fmt.Errorf("%s: quantization_config: %v", path, err)
+		}
+		return s.pairCompressed(c)
+	case "gptq", "awq":
+		q, err := ParseGPTQ(cfg.Quant)
+		if err != nil {
+			return fmt.Errorf("%s: quantization_config: %v", path, err)
+		}
+		return s.pairGPTQ(q)
 	}
-	return s.pairCompressed(c)
+	return nil
 }
 
 // The tensors of a compressed module NAME besides its weight.
@@ -594,70 +604,71 @@ func readInts(e *entry) ([]int, error) {
 	return out, nil
 }
 
-// choose sets m.quant, the gguf format the module's int weights are laid
-// out in where each row's 32-column runs share one scale that is an f16
-// exactly: q8_0 for int8 without zero points, q4_0 for int4 without, and
-// q5_0 for int4 with (q − zero lies in [−15, 15], which q5_0's 32 levels
-// hold; q4_1 would need the offset −(8 + zero)·scale as an f16, which
-// a bf16 scale's 8 bits times zero's 4 rarely are). Otherwise it stays
-// 0: BF16. It reads the scales, a small part of the module's bytes.
-func (m *ctModule) choose() error {
+// matrix is the module's int weights as an intMatrix: the scale grid's
+// cells.
+func (m *ctModule) matrix() intMatrix {
 	a := m.args
-	if a.float || m.cols%32 != 0 || (a.bits == 8 && m.zero != nil) ||
-		(a.strategy == "group" && a.group%32 != 0) || (a.strategy == "block" && a.block[1]%32 != 0) {
+	runs := a.strategy == "tensor" || a.strategy == "channel" ||
+		(a.strategy == "group" && a.group%32 == 0) || (a.strategy == "block" && a.block[1]%32 == 0)
+	return intMatrix{rows: m.rows, cols: m.cols, bits: a.bits, cell: m.at, runs: runs}
+}
+
+// choose sets m.quant: the gguf blocks that hold the module's int
+// weights exactly (intMatrix.blockFormat: q8_0, q4_0, or q5_0 for int4
+// with zero points), or 0 for BF16 (float8, and int weights no block
+// holds). It reads the scales and zero points, a small part of the
+// module's bytes.
+func (m *ctModule) choose() error {
+	if m.args.float {
 		return nil
 	}
-	scales, _, err := m.grid()
+	scales, zeros, err := m.grid()
 	if err != nil {
 		return err
 	}
-	for _, s := range scales {
-		if _, ok := exactF16(float64(s)); !ok {
-			return nil
-		}
-	}
-	switch {
-	case a.bits == 8:
-		m.quant = gguf.Q8_0
-	case m.zero == nil:
-		m.quant = gguf.Q4_0
-	default:
-		m.quant = gguf.Q5_0
-	}
+	m.quant = m.matrix().blockFormat(scales, zeros)
 	return nil
-}
-
-// exactF16 is v's f16 bits, and whether they hold v exactly.
-func exactF16(v float64) (uint16, bool) {
-	if v != float64(float32(v)) {
-		return 0, false
-	}
-	h := tensor.F32ToF16Bits(float32(v))
-	return h, float64(tensor.F16BitsToF32(h)) == v
 }
 
 // read unpacks the module's weight: m.quant's blocks, or BF16.
 func (m *ctModule) read() ([]byte, error) {
-	q, err := m.codes()
+	raw, err := m.w.read()
+	if err == nil && len(raw) != m.w.Shape[0]*m.w.Shape[1]*m.w.DType.ByteSize() {
+		err = fmt.Errorf("holds %d bytes for %s", len(raw), m.w.Info.String())
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: tensor %q: %v", m.w.File, m.w.Name, err)
 	}
 	scales, zeros, err := m.grid()
 	if err != nil {
 		return nil, err
 	}
-	if m.quant.Valid() {
-		return m.pack(q, scales, zeros), nil
+	if m.args.float {
+		return m.fp8(raw, scales), nil
 	}
+	u := m.unsigned(raw)
+	if m.quant.Valid() {
+		return m.matrix().pack(m.quant, u, scales, zeros), nil
+	}
+	return m.matrix().bf16(u, scales, zeros), nil
+}
+
+// fp8 is the module's E4M3 codes raw (the padding dropped) × their
+// scales, as little-endian bf16.
+func (m *ctModule) fp8(raw []byte, scales []float32) []byte {
+	var value [256]float32
+	for b := range value {
+		value[b] = DecodeE4M3(byte(b))
+	}
+	wcols := m.w.Shape[1]
 	out := make([]byte, 2*m.rows*m.cols)
-	for i := range m.rows {
+	inParallel(m.rows, func(i int) {
 		for j := range m.cols {
-			g := m.at(i, j)
-			v := (q[i*m.cols+j] - zeros[g]) * scales[g]
+			v := value[raw[i*wcols+j]] * scales[m.at(i, j)]
 			binary.LittleEndian.PutUint16(out[2*(i*m.cols+j):], tensor.F32ToBF16Bits(v))
 		}
-	}
-	return out, nil
+	})
+	return out
 }
 
 // at is the index in the scale grid of element (i, j).
@@ -674,51 +685,37 @@ func (m *ctModule) at(i, j int) int {
 	}
 }
 
-// codes is the module's values q as floats, [rows, cols] (the padding
-// dropped): E4M3 codes decoded, int8 as stored, packed values less their
-// offset 2^(bits−1).
-func (m *ctModule) codes() ([]float32, error) {
-	raw, err := m.w.read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: tensor %q: %v", m.w.File, m.w.Name, err)
-	}
-	if want := m.w.Shape[0] * m.w.Shape[1] * m.w.DType.ByteSize(); len(raw) != want {
-		return nil, fmt.Errorf("%s: tensor %q holds %d bytes for %s", m.w.File, m.w.Name, len(raw), m.w.Info.String())
-	}
+// unsigned is the module's int values [rows, cols] (the padding
+// dropped) as unsigned ones, q + 2^(bits−1): int8 less −128, packed
+// values as stored.
+func (m *ctModule) unsigned(raw []byte) []uint8 {
 	wcols := m.w.Shape[1]
-	out := make([]float32, m.rows*m.cols)
-	switch {
-	case m.w.Type == TypeFP8:
-		var value [256]float32
-		for b := range value {
-			value[b] = DecodeE4M3(byte(b))
-		}
-		for i := range m.rows {
-			for j := range m.cols {
-				out[i*m.cols+j] = value[raw[i*wcols+j]]
+	u := make([]uint8, m.rows*m.cols)
+	if m.w.DType == tensor.I8 {
+		inParallel(m.rows, func(i int) {
+			for j, b := range raw[i*wcols : i*wcols+m.cols] {
+				u[i*m.cols+j] = b ^ 0x80
 			}
-		}
-	case m.w.DType == tensor.I8:
-		for i := range m.rows {
-			for j := range m.cols {
-				out[i*m.cols+j] = float32(int8(raw[i*wcols+j]))
-			}
-		}
-	default:
-		bits := m.args.bits
-		per, mask, offset := 32/bits, uint32(1)<<bits-1, float32(int(1)<<(bits-1))
-		for i := range m.rows {
-			for j := range m.cols {
-				word := binary.LittleEndian.Uint32(raw[4*(i*wcols+j/per):])
-				out[i*m.cols+j] = float32(word>>(bits*(j%per))&mask) - offset
-			}
-		}
+		})
+		return u
 	}
-	return out, nil
+	bits := m.args.bits
+	per, mask := 32/bits, uint32(1)<<bits-1
+	inParallel(m.rows, func(i int) {
+		row := u[i*m.cols : (i+1)*m.cols]
+		for w := range wcols {
+			word := binary.LittleEndian.Uint32(raw[4*(i*wcols+w):])
+			for t := 0; t < per && w*per+t < m.cols; t++ {
+				row[w*per+t] = uint8(word >> (bits * t) & mask)
+			}
+		}
+	})
+	return u
 }
 
-// grid reads the scales and zero points (zeros where none are stored), a
-// value for each cell of the scale grid.
+// grid reads the scales and zero points (2^(bits−1), q's 0, where none
+// are stored), a value for each cell of the scale grid, the zero points
+// in the unsigned frame of intMatrix.
 func (m *ctModule) grid() (scales, zeros []float32, err error) {
 	raw, err := m.scale.read()
 	if err != nil {
@@ -734,7 +731,12 @@ func (m *ctModule) grid() (scales, zeros []float32, err error) {
 			return nil, nil, fmt.Errorf("%s: tensor %q: scale #%d is %v", m.scale.File, m.scale.Name, g, s)
 		}
 	}
+	// Zero points in the unsigned frame: q's zero 0 is 2^(bits−1).
+	offset := float32(int(1) << (m.args.bits - 1))
 	zeros = make([]float32, len(scales))
+	for g := range zeros {
+		zeros[g] = offset
+	}
 	z := m.zero
 	if z == nil {
 		return scales, zeros, nil
@@ -748,18 +750,18 @@ func (m *ctModule) grid() (scales, zeros []float32, err error) {
 	}
 	if z.DType == tensor.I8 {
 		for g := range zeros {
-			zeros[g] = float32(int8(zraw[g]))
+			zeros[g] += float32(int8(zraw[g]))
 		}
 		return scales, zeros, nil
 	}
 	// Packed along the rows: word (r/per, c) holds row r's value at bit
-	// bits·(r mod per), less the offset.
+	// bits·(r mod per), unsigned as stored.
 	bits := m.args.bits
-	per, mask, offset := 32/bits, uint32(1)<<bits-1, float32(int(1)<<(bits-1))
+	per, mask := 32/bits, uint32(1)<<bits-1
 	for r := range m.srows {
 		for c := range m.scols {
 			word := binary.LittleEndian.Uint32(zraw[4*(r/per*m.scols+c):])
-			zeros[r*m.scols+c] = float32(word>>(bits*(r%per))&mask) - offset
+			zeros[r*m.scols+c] = float32(word >> (bits * (r % per)) & mask)
 		}
 	}
 	return scales, zeros, nil
@@ -771,41 +773,4 @@ func product(dims []int) int {
 		p *= d
 	}
 	return p
-}
-
-// pack lays q out in m.quant's blocks, each 32 columns of a row one
-// block with its scale, which choose found to be an f16 exactly: q8_0's
-// and q4_0's values q (+ 8), q5_0's q − zero + 16.
-func (m *ctModule) pack(q, scales, zeros []float32) []byte {
-	bb := m.quant.BlockBytes()
-	out := make([]byte, m.rows*m.cols/32*bb)
-	half := func(dst []byte, v float64) {
-		h, _ := exactF16(v)
-		binary.LittleEndian.PutUint16(dst, h)
-	}
-	for i := range m.rows {
-		for b := range m.cols / 32 {
-			blk := out[(i*m.cols/32+b)*bb:][:bb]
-			g := m.at(i, 32*b)
-			row := q[i*m.cols+32*b:][:32]
-			half(blk, float64(scales[g]))
-			switch m.quant {
-			case gguf.Q8_0:
-				for t, v := range row {
-					blk[2+t] = byte(int8(v))
-				}
-			case gguf.Q4_0:
-				for t := range 16 {
-					blk[2+t] = byte(row[t]+8) | byte(row[t+16]+8)<<4
-				}
-			case gguf.Q5_0:
-				for t, v := range row {
-					u := byte(v - zeros[g] + 16)
-					blk[2+t/8] |= u >> 4 << (t % 8)
-					blk[6+t%16] |= u & 0xF << (4 * (t / 16))
-				}
-			}
-		}
-	}
-	return out
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlx-compiler/rlx/internal/ctquant"
+	"github.com/rlx-compiler/rlx/internal/qckpt"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/ref"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -60,21 +60,21 @@ func TestCompressedModule(t *testing.T) {
 	w := ramp(rows, cols)
 	for _, tc := range []struct {
 		name   string
-		s      ctquant.Scheme
+		s      qckpt.Scheme
 		readAs string
 	}{
-		{"float8 by channel", ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel"}, "BF16"},
-		{"float8 in blocks of 2×40, padded", ctquant.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 40}, Pad: true, Scale: tensor.BF16}, "BF16"},
-		{"int8 by group of 64", ctquant.Scheme{Bits: 8, Strategy: "group", Group: 64, Scale: tensor.BF16}, "q8_0"},
-		{"int8 in blocks of 2×32", ctquant.Scheme{Bits: 8, Strategy: "block", Block: [2]int{2, 32}, Scale: tensor.F16}, "q8_0"},
-		{"int8 by tensor, zero points", ctquant.Scheme{Bits: 8, Strategy: "tensor", Asym: true, Scale: tensor.BF16}, "BF16"},
-		{"int4 by group of 32", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0"},
-		{"int4 by channel, zero points", ctquant.Scheme{Bits: 4, Strategy: "channel", Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0"},
-		{"int4 by group of 48, zero points", ctquant.Scheme{Bits: 4, Strategy: "group", Group: 48, Packed: true, Asym: true, Scale: tensor.BF16}, "BF16"},
-		{"int8 packed by channel, f32 scales", ctquant.Scheme{Bits: 8, Strategy: "channel", Packed: true}, "BF16"},
+		{"float8 by channel", qckpt.Scheme{Bits: 8, Float: true, Strategy: "channel"}, "BF16"},
+		{"float8 in blocks of 2×40, padded", qckpt.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 40}, Pad: true, Scale: tensor.BF16}, "BF16"},
+		{"int8 by group of 64", qckpt.Scheme{Bits: 8, Strategy: "group", Group: 64, Scale: tensor.BF16}, "q8_0"},
+		{"int8 in blocks of 2×32", qckpt.Scheme{Bits: 8, Strategy: "block", Block: [2]int{2, 32}, Scale: tensor.F16}, "q8_0"},
+		{"int8 by tensor, zero points", qckpt.Scheme{Bits: 8, Strategy: "tensor", Asym: true, Scale: tensor.BF16}, "BF16"},
+		{"int4 by group of 32", qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}, "q4_0"},
+		{"int4 by channel, zero points", qckpt.Scheme{Bits: 4, Strategy: "channel", Packed: true, Asym: true, Scale: tensor.BF16}, "q5_0"},
+		{"int4 by group of 48, zero points", qckpt.Scheme{Bits: 4, Strategy: "group", Group: 48, Packed: true, Asym: true, Scale: tensor.BF16}, "BF16"},
+		{"int8 packed by channel, f32 scales", qckpt.Scheme{Bits: 8, Strategy: "channel", Packed: true}, "BF16"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts, stored, want, err := ctquant.Quantise("m", w, rows, cols, tc.s)
+			ts, stored, want, err := qckpt.Quantise("m", w, rows, cols, tc.s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,40 +83,7 @@ func TestCompressedModule(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if names := s.Names(); len(names) != 1 || names[0] != "m.weight" {
-				t.Fatalf("names %v, want [m.weight]", names)
-			}
-			info, _ := s.Info("m.weight")
-			var got []float32
-			if tc.readAs == "BF16" {
-				if info.DType != tensor.BF16 || info.Quant.Valid() {
-					t.Fatalf("m.weight is %v, want BF16", info)
-				}
-				x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.BF16, Shape: []int{rows, cols}}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = x.Floats()
-				for i := range want {
-					want[i] = tensor.RoundBF16(want[i])
-				}
-			} else {
-				if info.Quant.String() != tc.readAs {
-					t.Fatalf("m.weight is %v (%v), want %s blocks", info, info.Quant, tc.readAs)
-				}
-				x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.UI8, Shape: []int{rows * cols / 32 * info.Quant.BlockBytes()}}, Quant: &ref.QuantUse{Format: info.Quant, N: rows, K: cols}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, err = gguf.Dequantize(info.Quant, x.Bytes(), rows, cols); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for i := range want {
-				if got[i] != want[i] {
-					t.Fatalf("value %d (row %d, column %d) reads %g, want %g", i, i/cols, i%cols, got[i], want[i])
-				}
-			}
+			checkModule(t, s, rows, cols, tc.readAs, want)
 		})
 	}
 }
@@ -124,7 +91,7 @@ func TestCompressedModule(t *testing.T) {
 // TestCompressedErrors: what rlx does not read of a compressed-tensors
 // checkpoint is refused when it is opened, naming the field or tensor.
 func TestCompressedErrors(t *testing.T) {
-	int4 := ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}
+	int4 := qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Scale: tensor.BF16}
 	with := func(edit func(q map[string]any)) map[string]any {
 		q := int4.Config()
 		edit(q)
@@ -160,13 +127,11 @@ func TestCompressedErrors(t *testing.T) {
 		}), `config group "group_0": field "targets" = ["re:(?\u003c=x)"]: target "re:(?<=x)": error parsing regexp`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts, _, _, err := ctquant.Quantise("m", ramp(2, 64), 2, 64, int4)
+			ts, _, _, err := qckpt.Quantise("m", ramp(2, 64), 2, 64, int4)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := weights.Open(writeCompressed(t, tc.q, ts, nil)); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want an error containing %q", err, tc.want)
-			}
+			refused(t, tc.q, nil, ts, nil, tc.want)
 		})
 	}
 }
@@ -174,8 +139,8 @@ func TestCompressedErrors(t *testing.T) {
 // TestCompressedTensorErrors: a module whose tensors do not fit its
 // scheme is refused when the checkpoint is opened, naming the tensor.
 func TestCompressedTensorErrors(t *testing.T) {
-	int4 := ctquant.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}
-	fp8 := ctquant.Scheme{Bits: 8, Float: true, Strategy: "channel"}
+	int4 := qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}
+	fp8 := qckpt.Scheme{Bits: 8, Float: true, Strategy: "channel"}
 	i64 := func(v ...int64) *tensor.Tensor {
 		x, err := tensor.FromInt64(tensor.I64, []int{len(v)}, v)
 		if err != nil {
@@ -192,7 +157,7 @@ func TestCompressedTensorErrors(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		s    ctquant.Scheme
+		s    qckpt.Scheme
 		q    map[string]any // the config, s's where nil
 		edit func(ts map[string]*tensor.Tensor)
 		want string
@@ -208,13 +173,13 @@ func TestCompressedTensorErrors(t *testing.T) {
 			delete(ts, "m.weight_shape")
 			delete(ts, "m.weight_zero_point")
 		}, `tensor "m.weight_scale" has no compressed weight "m.weight" beside it`},
-		{"float8 as int8", fp8, ctquant.Scheme{Bits: 8, Strategy: "channel"}.Config(), nil, `tensor "m.weight": is F8_E4M3 [2, 64], but its config group quantises it as int8 by channel in format int-quantized`},
+		{"float8 as int8", fp8, qckpt.Scheme{Bits: 8, Strategy: "channel"}.Config(), nil, `tensor "m.weight": is F8_E4M3 [2, 64], but its config group quantises it as int8 by channel in format int-quantized`},
 		{"float8 zero points", fp8, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_zero_point"] = f32(2, 1) }, `tensor "m.weight_zero_point": zero points of float weights are not supported`},
 		{"two groups", int4, func() map[string]any {
 			q := int4.Config()
 			q["config_groups"] = map[string]any{
 				"a": map[string]any{"targets": []string{"re:m"}, "weights": int4.Args()},
-				"b": map[string]any{"targets": []string{"m"}, "weights": ctquant.Scheme{Bits: 8, Strategy: "channel"}.Args()},
+				"b": map[string]any{"targets": []string{"m"}, "weights": qckpt.Scheme{Bits: 8, Strategy: "channel"}.Args()},
 			}
 			return q
 		}(), nil, `config groups "a" (int4 by group of 32) and "b" (int8 by channel) both target module "m"`},
@@ -225,36 +190,31 @@ func TestCompressedTensorErrors(t *testing.T) {
 		}(), nil, `no config group targets module "m"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts, stored, _, err := ctquant.Quantise("m", ramp(2, 64), 2, 64, tc.s)
+			ts, stored, _, err := qckpt.Quantise("m", ramp(2, 64), 2, 64, tc.s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tc.edit != nil {
 				tc.edit(ts)
 			}
-			q := tc.q
-			if q == nil {
-				q = tc.s.Config()
-			}
-			if _, err := weights.Open(writeCompressed(t, q, ts, stored)); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want an error containing %q", err, tc.want)
-			}
+			refused(t, tc.q, tc.s.Config(), ts, stored, tc.want)
 		})
 	}
 }
 
-// FuzzOpenCompressed opens a compressed-tensors checkpoint directory
-// (config.json and one model.safetensors) and reads every tensor as the
-// source describes it: an error or a tensor of its size, never a panic.
-// Seeded with modules of each kind TestCompressedModule reads.
+// FuzzOpenCompressed opens a compressed-tensors, GPTQ or AWQ checkpoint
+// directory (config.json and one model.safetensors) and reads every
+// tensor as the source describes it: an error or a tensor of its size,
+// never a panic. Seeded with modules of each kind TestCompressedModule
+// and TestGPTQModule read (small: the fuzzer minimises what it finds).
 func FuzzOpenCompressed(f *testing.F) {
-	for _, s := range []ctquant.Scheme{
+	for _, s := range []qckpt.Scheme{
 		{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 40}, Pad: true, Scale: tensor.BF16},
 		{Bits: 8, Strategy: "channel", Scale: tensor.BF16},
 		{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16},
 		{Bits: 4, Strategy: "group", Group: 16, Packed: true},
 	} {
-		ts, stored, _, err := ctquant.Quantise("m", ramp(3, 64), 3, 64, s)
+		ts, stored, _, err := qckpt.Quantise("m", ramp(3, 64), 3, 64, s)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -264,6 +224,21 @@ func FuzzOpenCompressed(f *testing.F) {
 		}
 		var buf bytes.Buffer
 		if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts, Stored: stored}); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(cfg, buf.Bytes())
+	}
+	for _, g := range []qckpt.GPTQ{{Bits: 4, Group: 32, Order: []int{3, 0, 1, 2}}, {Bits: 8, Group: -1, Sym: true}, {AWQ: true, Bits: 4, Group: 16}} {
+		ts, _, err := g.Quantise("m", ramp(8, 4), 8, 4)
+		if err != nil {
+			f.Fatal(err)
+		}
+		cfg, err := json.Marshal(map[string]any{"quantization_config": g.Config()})
+		if err != nil {
+			f.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts}); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(cfg, buf.Bytes())
@@ -298,4 +273,235 @@ func FuzzOpenCompressed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGPTQModule: a module of 40 outputs × 128 inputs in GPTQ's and
+// AWQ's layouts reads as one tensor NAME.weight [40, 128] of its values:
+// the gguf blocks that hold them exactly (q4_0 for symmetric 4-bit,
+// q5_0 with zero points, q8_0 for symmetric 8-bit), or BF16 of them
+// rounded where a group does not cover whole runs of 32 input columns
+// (groups of 16; desc_act's order).
+func TestGPTQModule(t *testing.T) {
+	const out, in = 40, 128
+	w := ramp(out, in)
+	shuffled := make([]int, in)
+	for k := range shuffled {
+		shuffled[k] = (k * 37) % in
+	}
+	for _, tc := range []struct {
+		name   string
+		g      qckpt.GPTQ
+		readAs string
+	}{
+		{"gptq 4-bit symmetric, groups of 32", qckpt.GPTQ{Bits: 4, Group: 32, Sym: true}, "q4_0"},
+		{"gptq 4-bit, groups of 64", qckpt.GPTQ{Bits: 4, Group: 64}, "q5_0"},
+		{"gptq_v2 4-bit, groups of 128", qckpt.GPTQ{Bits: 4, Group: 128, V2: true}, "q5_0"},
+		{"gptq 8-bit symmetric, a row", qckpt.GPTQ{Bits: 8, Group: -1, Sym: true}, "q8_0"},
+		{"gptq 8-bit, groups of 32", qckpt.GPTQ{Bits: 8, Group: 32}, "BF16"},
+		{"gptq 4-bit symmetric, desc_act", qckpt.GPTQ{Bits: 4, Group: 32, Sym: true, Order: shuffled}, "BF16"},
+		{"gptq 4-bit, groups of 16", qckpt.GPTQ{Bits: 4, Group: 16}, "BF16"},
+		{"awq, groups of 32", qckpt.GPTQ{AWQ: true, Bits: 4, Group: 32}, "q5_0"},
+		{"awq, groups of 16", qckpt.GPTQ{AWQ: true, Bits: 4, Group: 16}, "BF16"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, want, err := tc.g.Quantise("m", w, out, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := weights.Open(writeCompressed(t, tc.g.Config(), ts, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			checkModule(t, s, out, in, tc.readAs, want)
+		})
+	}
+}
+
+// checkModule checks that s holds one tensor, m.weight [rows, cols], read
+// as readAs (a gguf format, or "BF16") with the values want (rounded to
+// bf16 where BF16) exactly.
+func checkModule(t *testing.T, s *weights.Source, rows, cols int, readAs string, want []float32) {
+	t.Helper()
+	if names := s.Names(); len(names) != 1 || names[0] != "m.weight" {
+		t.Fatalf("names %v, want [m.weight]", names)
+	}
+	info, _ := s.Info("m.weight")
+	var got []float32
+	if readAs == "BF16" {
+		if info.DType != tensor.BF16 || info.Quant.Valid() {
+			t.Fatalf("m.weight is %v, want BF16", info)
+		}
+		x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.BF16, Shape: []int{rows, cols}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = x.Floats()
+		for i := range want {
+			want[i] = tensor.RoundBF16(want[i])
+		}
+	} else {
+		if info.Quant.String() != readAs {
+			t.Fatalf("m.weight is %v (%v), want %s blocks", info, info.Quant, readAs)
+		}
+		x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.UI8, Shape: []int{rows * cols / 32 * info.Quant.BlockBytes()}}, Quant: &ref.QuantUse{Format: info.Quant, N: rows, K: cols}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err = gguf.Dequantize(info.Quant, x.Bytes(), rows, cols); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("value %d (row %d, column %d) reads %g, want %g", i, i/cols, i%cols, got[i], want[i])
+		}
+	}
+}
+
+// TestGPTQErrors: what rlx does not read of a GPTQ or AWQ checkpoint is
+// refused when it is opened, naming the field or tensor.
+func TestGPTQErrors(t *testing.T) {
+	g4 := qckpt.GPTQ{Bits: 4, Group: 32}
+	awq := qckpt.GPTQ{AWQ: true, Bits: 4, Group: 32}
+	edit := func(g qckpt.GPTQ, key string, v any) map[string]any {
+		q := g.Config()
+		if v == nil {
+			delete(q, key)
+		} else {
+			q[key] = v
+		}
+		return q
+	}
+	i32 := func(shape []int, v ...int64) *tensor.Tensor {
+		x, err := tensor.FromInt64(tensor.I32, shape, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, tc := range []struct {
+		name string
+		g    qckpt.GPTQ
+		q    map[string]any
+		edit func(ts map[string]*tensor.Tensor)
+		want string
+	}{
+		{"3 bits", g4, edit(g4, "bits", 3), nil, `field "bits" = 3 is not supported (rlx reads 4 and 8)`},
+		{"awq 8 bits", awq, edit(awq, "bits", 8), nil, `field "bits" = 8 is not supported (rlx reads 4)`},
+		{"marlin", g4, edit(g4, "checkpoint_format", "marlin"), nil, `field "checkpoint_format" = "marlin": rlx reads GPTQ's own layouts, "gptq" and "gptq_v2"`},
+		{"no group", g4, edit(g4, "group_size", 0), nil, `field "group_size" = 0: want a positive size or -1 (a row)`},
+		{"dynamic", g4, edit(g4, "dynamic", map[string]any{"+:.*down.*": map[string]any{"bits": 8}}), nil, `per-module overrides are not supported`},
+		{"unknown", g4, edit(g4, "rotation", "hadamard"), nil, `field "rotation" = "hadamard": rlx does not know what it changes`},
+		{"awq gemv", awq, edit(awq, "version", "gemv"), nil, `field "version" = "gemv": rlx reads AWQ's GEMM layout`},
+		{"awq without zeros", awq, edit(awq, "zero_point", false), nil, `field "zero_point" = false: rlx reads AWQ with zero points`},
+		{"no zeros", g4, nil, func(ts map[string]*tensor.Tensor) { delete(ts, "m.qzeros") }, `tensor "m.qweight" is without its "m.qzeros"`},
+		{"scales of a row", g4, nil, func(ts map[string]*tensor.Tensor) {
+			x, err := tensor.FromFloat32(tensor.F16, []int{1, 2}, []float32{1, 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts["m.scales"] = x
+		}, `tensor "m.scales": is F16 [1, 2]: not one row a group of 32 of the 64 input columns`},
+		{"zeros of another shape", g4, nil, func(ts map[string]*tensor.Tensor) { ts["m.qzeros"] = i32([]int{2, 2}, 0, 0, 0, 0) }, `tensor "m.qzeros": is I32 [2, 2]; the zero points of m.qweight I32 [8, 2] are I32 [2, 1]`},
+		{"group index of another length", g4, nil, func(ts map[string]*tensor.Tensor) { ts["m.g_idx"] = i32([]int{63}, make([]int64, 63)...) }, `tensor "m.g_idx": is I32 [63]; a group index of m.qweight I32 [8, 2] is I32 [64]`},
+		{"group index past the groups", g4, nil, func(ts map[string]*tensor.Tensor) {
+			idx := make([]int64, 64)
+			idx[5] = 2
+			ts["m.g_idx"] = i32([]int{64}, idx...)
+		}, `tensor "m.g_idx": column 5's group 2 is not one of the 2`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, _, err := tc.g.Quantise("m", ramp(2, 64), 2, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(ts)
+			}
+			refused(t, tc.q, tc.g.Config(), ts, nil, tc.want)
+		})
+	}
+}
+
+// refused checks that the checkpoint of config q (def where nil) and
+// tensors ts is refused when opened, with an error containing want.
+func refused(t *testing.T, q, def map[string]any, ts map[string]*tensor.Tensor, stored map[string]string, want string) {
+	t.Helper()
+	if q == nil {
+		q = def
+	}
+	if _, err := weights.Open(writeCompressed(t, q, ts, stored)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error containing %q", err, want)
+	}
+}
+
+// BenchmarkReadQuantised reads one module of Llama-3-8B's MLP size,
+// 14336 × 4096, in each layout: the load-time cost a checkpoint's ~200
+// such matrices pay; "bf16" reads the same matrix stored as BF16 (a
+// file read and nothing else), the anchor.
+func BenchmarkReadQuantised(b *testing.B) {
+	const out, in = 14336, 4096
+	w := ramp(out, in)
+	for _, tc := range []struct {
+		name string
+		g    *qckpt.GPTQ
+		s    qckpt.Scheme
+	}{
+		{"gptq-q4_0", &qckpt.GPTQ{Bits: 4, Group: 128, Sym: true}, qckpt.Scheme{}},
+		{"awq-q5_0", &qckpt.GPTQ{AWQ: true, Bits: 4, Group: 128}, qckpt.Scheme{}},
+		{"compressed-q4_0", nil, qckpt.Scheme{Bits: 4, Strategy: "group", Group: 128, Packed: true, Scale: tensor.BF16}},
+		{"compressed-fp8-bf16", nil, qckpt.Scheme{Bits: 8, Float: true, Strategy: "channel", Scale: tensor.BF16}},
+		{"bf16", nil, qckpt.Scheme{}},
+	} {
+		var ts map[string]*tensor.Tensor
+		var stored map[string]string
+		var cfg map[string]any
+		var err error
+		switch {
+		case tc.s.Bits == 0 && tc.g == nil:
+			var x *tensor.Tensor
+			x, err = tensor.FromFloat32(tensor.BF16, []int{out, in}, w)
+			ts = map[string]*tensor.Tensor{"m.weight": x}
+		case tc.g != nil:
+			ts, _, err = tc.g.Quantise("m", w, out, in)
+			cfg = tc.g.Config()
+		default:
+			ts, stored, _, err = qckpt.Quantise("m", w, out, in, tc.s)
+			cfg = tc.s.Config()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		dir := b.TempDir()
+		cfgJSON, err := json.Marshal(map[string]any{"quantization_config": cfg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := tensor.WriteSafetensors(&buf, &tensor.Safetensors{Tensors: ts, Stored: stored}); err != nil {
+			b.Fatal(err)
+		}
+		if os.WriteFile(filepath.Join(dir, "config.json"), cfgJSON, 0o644) != nil || os.WriteFile(filepath.Join(dir, "model.safetensors"), buf.Bytes(), 0o644) != nil {
+			b.Fatal("write")
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				s, err := weights.Open(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				info, _ := s.Info("m.weight")
+				sp := ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.BF16, Shape: []int{out, in}}}
+				if info.Quant.Valid() {
+					n := out * in / 32 * info.Quant.BlockBytes()
+					sp = ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.UI8, Shape: []int{n}}, Quant: &ref.QuantUse{Format: info.Quant, N: out, K: in}}
+				}
+				if _, err := s.Weight(sp); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
+	}
 }

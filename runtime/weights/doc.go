@@ -27,7 +27,9 @@
 // opened: gpt-oss's MXFP4 blocks and scales (as gguf.MXFP4 blocks); a
 // compressed-tensors module's weight, scales, zero points and shapes (as
 // q8_0, q4_0 or q5_0 blocks where its values fit them exactly, else BF16;
-// the scheme from the directory's config.json: ParseCompressed); and an
+// the scheme from the directory's config.json: ParseCompressed); a GPTQ
+// or AWQ module's qweight, qzeros, scales and g_idx (the same way:
+// ParseGPTQ); and an
 // F8_E4M3 matrix with its weight_scale_inv block scales (as BF16, the
 // block size from the directory's config.json: transformers'
 // fine-grained FP8; DecodeE4M3, EncodeE4M3).

@@ -39,3 +39,19 @@ func ExampleParseCompressed() {
 	// w4a16: <nil>
 	// nvfp4: field "format" = "nvfp4-pack-quantized" is not supported (rlx reads float-quantized (float8), int-quantized (int8), naive-quantized (float8 or int8), pack-quantized (int4 or int8), and mixed-precision of those)
 }
+
+// A GPTQ and an AWQ quantization_config: read, and what is refused.
+func ExampleParseGPTQ() {
+	for _, q := range []string{
+		`{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false, "sym": true, "checkpoint_format": "gptq"}`,
+		`{"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true, "version": "gemm"}`,
+		`{"quant_method": "gptq", "bits": 4, "group_size": 128, "checkpoint_format": "marlin"}`,
+	} {
+		_, err := weights.ParseGPTQ([]byte(q))
+		fmt.Println(err)
+	}
+	// Output:
+	// <nil>
+	// <nil>
+	// field "checkpoint_format" = "marlin": rlx reads GPTQ's own layouts, "gptq" and "gptq_v2"
+}

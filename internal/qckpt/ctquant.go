@@ -1,4 +1,4 @@
-package ctquant
+package qckpt
 
 import (
 	"fmt"
@@ -72,7 +72,7 @@ func (s Scheme) Config() map[string]any {
 // zero)·scale in float64 rounded to f32.
 func Quantise(module string, w []float32, rows, cols int, s Scheme) (map[string]*tensor.Tensor, map[string]string, []float32, error) {
 	if len(w) != rows*cols {
-		return nil, nil, nil, fmt.Errorf("ctquant: %d values for [%d, %d]", len(w), rows, cols)
+		return nil, nil, nil, fmt.Errorf("qckpt: %d values for [%d, %d]", len(w), rows, cols)
 	}
 	sdt := s.Scale
 	if sdt == 0 {
@@ -126,7 +126,7 @@ func Quantise(module string, w []float32, rows, cols int, s Scheme) (map[string]
 	stored := map[string]string{}
 	add := func(name string, t *tensor.Tensor, err error) error {
 		if err != nil {
-			return fmt.Errorf("ctquant: %s: %v", name, err)
+			return fmt.Errorf("qckpt: %s: %v", name, err)
 		}
 		out[name] = t
 		return nil
