@@ -69,14 +69,15 @@ var compressedCases = []compressedCase{
 // where read as BF16, within 1e-6 where read as gguf blocks (a
 // dequant_matmul's sums against a matmul's), each projection read as
 // the case says. The qwen3_moe fixture's experts as int4 (and in GPTQ's
-// and AWQ's layouts) stack as blocks. Every tensor is read (the scales, zero points and shapes
+// and AWQ's layouts) stack as blocks; the qwen2 fixture's attention
+// biases stay beside their quantised projections. Every tensor is read (the scales, zero points and shapes
 // with their weights).
 func TestCompressedTensors(t *testing.T) {
 	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
-	for _, fixture := range []string{"qwen3", "qwen3_moe"} {
+	for _, fixture := range []string{"qwen3", "qwen3_moe", "qwen2"} {
 		st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
 		for _, tc := range compressedCases {
-			if fixture == "qwen3_moe" && tc.readAs != "q4_0" && tc.gptq == nil {
+			if fixture != "qwen3" && tc.readAs != "q4_0" && tc.gptq == nil {
 				continue
 			}
 			t.Run(fixture+"/"+tc.name, func(t *testing.T) {

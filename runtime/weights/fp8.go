@@ -174,11 +174,11 @@ func dequantFP8(w, sc *entry, rows, cols int) ([]byte, error) {
 	}
 	perRow := (c + cols - 1) / cols
 	out := make([]byte, 2*r*c)
-	for i := range r {
+	inParallel(r, func(i int) {
 		for j := range c {
 			v := value[codes[i*c+j]] * scales[i/rows*perRow+j/cols]
 			binary.LittleEndian.PutUint16(out[2*(i*c+j):], tensor.F32ToBF16Bits(v))
 		}
-	}
+	})
 	return out, nil
 }
