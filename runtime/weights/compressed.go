@@ -408,8 +408,9 @@ const (
 // NAME.weight_shape_original) by one tensor NAME.weight of the module's
 // unpacked shape: gguf blocks where each 32 columns of a row share one
 // scale and that scale is an f16 exactly — int8 as q8_0, int4 as q4_0
-// or, with zero points, q5_0, the values exactly (q − zero)·scale — and otherwise BF16, (q − zero)·scale rounded to bf16
-// as compressed-tensors decompresses into a bf16 model.
+// or, with zero points, q5_0, the values exactly (q − zero)·scale — and
+// otherwise BF16, (q − zero)·scale rounded to bf16 as compressed-tensors
+// decompresses into a bf16 model.
 func (s *Source) pairCompressed(c *Compressed) error {
 	for _, name := range slices.Clone(s.names) {
 		module, packed := strings.CutSuffix(name, ".weight_packed")
@@ -426,6 +427,7 @@ func (s *Source) pairCompressed(c *Compressed) error {
 			return err
 		}
 	}
+	s.compactNames()
 	for _, name := range s.names {
 		if strings.HasSuffix(name, ctScale) {
 			e := s.entries[name]
@@ -480,13 +482,13 @@ func (s *Source) pairModule(c *Compressed, module string, packed bool) error {
 	} else {
 		info.DType = tensor.BF16
 	}
+	var old []string
 	for _, e := range []*entry{m.w, m.scale, m.zero, m.shape, m.padded} {
 		if e != nil {
-			delete(s.entries, e.Name)
-			s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == e.Name })
+			old = append(old, e.Name)
 		}
 	}
-	return s.add(&entry{Info: info, read: m.read})
+	return s.replace(&entry{Info: info, read: m.read}, old...)
 }
 
 // check ties the module's tensors to its scheme: the weight's type, the

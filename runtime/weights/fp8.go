@@ -135,13 +135,11 @@ func (s *Source) pairFP8(dir string) error {
 				sc.File, sc.Name, sc.Info.typeString(), shapeString(w.Shape), rows, cols, shapeString(want))
 		}
 		info := Info{Name: name, File: w.File, Shape: slices.Clone(w.Shape), DType: tensor.BF16, Type: TypeFP8}
-		delete(s.entries, name)
-		delete(s.entries, name+"_scale_inv")
-		s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == name || x == name+"_scale_inv" })
-		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return dequantFP8(w, sc, rows, cols) }}); err != nil {
+		if err := s.replace(&entry{Info: info, read: func() ([]byte, error) { return dequantFP8(w, sc, rows, cols) }}, name, name+"_scale_inv"); err != nil {
 			return err
 		}
 	}
+	s.compactNames()
 	return nil
 }
 

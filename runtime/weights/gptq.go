@@ -142,6 +142,7 @@ func (s *Source) pairGPTQ(q *GPTQ) error {
 			}
 		}
 	}
+	s.compactNames()
 	return nil
 }
 
@@ -181,13 +182,13 @@ func (s *Source) pairGPTQModule(q *GPTQ, module string) error {
 	} else {
 		info.DType = tensor.BF16
 	}
+	var old []string
 	for _, e := range []*entry{m.qweight, m.qzeros, m.scales, m.gi} {
 		if e != nil {
-			delete(s.entries, e.Name)
-			s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == e.Name })
+			old = append(old, e.Name)
 		}
 	}
-	return s.add(&entry{Info: info, read: m.read})
+	return s.replace(&entry{Info: info, read: m.read}, old...)
 }
 
 // check ties the module's tensors' shapes to one another and reads its

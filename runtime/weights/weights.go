@@ -158,13 +158,11 @@ func (s *Source) pairMXFP4() error {
 		shape := slices.Clone(sc.Shape)
 		shape[len(shape)-1] *= 32
 		info := Info{Name: base, File: bl.File, Shape: shape, Quant: gguf.MXFP4, Type: TypeMXFP4}
-		delete(s.entries, name)
-		delete(s.entries, base+"_scales")
-		s.names = slices.DeleteFunc(s.names, func(x string) bool { return x == name || x == base+"_scales" })
-		if err := s.add(&entry{Info: info, read: func() ([]byte, error) { return packMXFP4Pair(bl, sc) }}); err != nil {
+		if err := s.replace(&entry{Info: info, read: func() ([]byte, error) { return packMXFP4Pair(bl, sc) }}, name, base+"_scales"); err != nil {
 			return err
 		}
 	}
+	s.compactNames()
 	return nil
 }
 
@@ -241,6 +239,29 @@ func (s *Source) Expand(name string) []string {
 		return []string{name}
 	}
 	return nil
+}
+
+// replace takes the tensors named old out of the source and adds e in
+// their place (e may take one of their names). The pairings call it a
+// module at a time and compactNames once at their end: a checkpoint of
+// 10⁵ tensors is paired in linear time.
+func (s *Source) replace(e *entry, old ...string) error {
+	for _, name := range old {
+		delete(s.entries, name)
+	}
+	return s.add(e)
+}
+
+// compactNames drops from s.names what replace took out, and the second
+// of a name replace gave back.
+func (s *Source) compactNames() {
+	seen := make(map[string]bool, len(s.entries))
+	s.names = slices.DeleteFunc(s.names, func(x string) bool {
+		_, ok := s.entries[x]
+		drop := !ok || seen[x]
+		seen[x] = true
+		return drop
+	})
 }
 
 func (s *Source) add(e *entry) error {
