@@ -254,6 +254,13 @@ func TestCompressedConfig(t *testing.T) {
 		{qckpt.GPTQ{Bits: 4, Group: 128, Sym: true}.Config(), ""},
 		{qckpt.GPTQ{AWQ: true, Bits: 4, Group: 128}.Config(), ""},
 		{qckpt.GPTQ{Bits: 3, Group: 128}.Config(), `config.json: field "quantization_config": field "bits" = 3 is not supported (rlx reads 4 and 8)`},
+		// optimum's GPTQConfig as a -GPTQ-Int4 release writes it, and
+		// transformers' AwqConfig as an -AWQ one does.
+		{map[string]any{"batch_size": 1, "bits": 4, "block_name_to_quantize": nil, "cache_block_outputs": true, "damp_percent": 0.01,
+			"dataset": nil, "desc_act": false, "exllama_config": map[string]any{"version": 1}, "group_size": 128, "max_input_length": nil,
+			"model_seqlen": nil, "module_name_preceding_first_block": nil, "modules_in_block_to_quantize": nil, "pad_token_id": nil,
+			"quant_method": "gptq", "sym": true, "tokenizer": nil, "true_sequential": true, "use_cuda_fp16": false, "use_exllama": true}, ""},
+		{map[string]any{"bits": 4, "group_size": 128, "modules_to_not_convert": nil, "quant_method": "awq", "version": "gemm", "zero_point": true}, ""},
 	} {
 		d := t.TempDir()
 		writeConfig(t, d, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": tc.q}))

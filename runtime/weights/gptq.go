@@ -34,6 +34,7 @@ var gptqBenign = []string{
 	"batch_size", "module_name_preceding_first_block", "modules_in_block_to_quantize",
 	"block_name_to_quantize", "backend", "disable_exllama", "quantizer", "mse", "act_group_aware",
 	"hyb_act", "v2", "v2_alpha", "true_sequential_level", "modules_to_not_convert",
+	"model_seqlen", "pad_token_id", "uri", "fail_safe", "offload_to_disk", "offload_to_disk_path",
 }
 
 // awqBenign are those of an AWQ quantization_config.
