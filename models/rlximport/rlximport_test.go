@@ -3,6 +3,7 @@ package rlximport
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rlx-compiler/rlx/internal/ggufgen"
+	"github.com/rlx-compiler/rlx/internal/qckpt"
 	"github.com/rlx-compiler/rlx/models/importer"
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -89,6 +91,48 @@ func TestImports(t *testing.T) {
 	code, _, stderr = rlxImport(extra, "-o", out)
 	if want := "rlx-import: warning: the model does not read 1 tensors of the checkpoint (a text decode step does not use them: a vision tower, a multi-token-prediction head), the first \"mtp.fc.weight\"\n"; code != 0 || stderr != want {
 		t.Errorf("extra tensor: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestWidened: a GPTQ checkpoint whose groups (16 columns) no gguf block
+// holds is read as BF16, and rlx-import says so; with groups of 32 the
+// blocks are kept and it says nothing.
+func TestWidened(t *testing.T) {
+	for _, tc := range []struct {
+		group int
+		want  string
+	}{
+		{32, ""},
+		{16, "rlx-import: warning: 28 quantised matrices of the checkpoint are read as BF16, 2 bytes a weight, since no q4_0, q5_0 or q8_0 block holds their values exactly (a desc_act column order, groups not a multiple of 32, scales that are not f16s, or 8-bit zero points; docs/import.md), the first \"model.layers.0.self_attn.q_proj.weight\"\n"},
+	} {
+		g := qckpt.GPTQ{Bits: 4, Group: tc.group, Sym: true}
+		q, err := json.Marshal(g.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := checkpoint(t, func(cfg string) string {
+			return strings.Replace(cfg, "{", `{"quantization_config": `+string(q)+", ", 1)
+		},
+			func(m map[string]*tensor.Tensor) {
+				for name, w := range m {
+					module, ok := strings.CutSuffix(name, "proj.weight")
+					if !ok || !strings.HasPrefix(name, "model.layers.") {
+						continue
+					}
+					ts, _, err := g.Quantise(module+"proj", w.Floats(), w.Shape()[0], w.Shape()[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					delete(m, name)
+					for k, v := range ts {
+						m[k] = v
+					}
+				}
+			})
+		code, _, stderr := rlxImport(dir, "-o", filepath.Join(t.TempDir(), "m.mlir"))
+		if code != 0 || stderr != tc.want {
+			t.Errorf("groups of %d: exit %d, stderr %q, want %q", tc.group, code, stderr, tc.want)
+		}
 	}
 }
 

@@ -480,7 +480,7 @@ func (s *Source) pairModule(c *Compressed, module string, packed bool) error {
 	if m.quant.Valid() {
 		info.Quant = m.quant
 	} else {
-		info.DType = tensor.BF16
+		info.DType, info.Widened = tensor.BF16, !m.args.float
 	}
 	var old []string
 	for _, e := range []*entry{m.w, m.scale, m.zero, m.shape, m.padded} {

@@ -181,7 +181,7 @@ func (s *Source) pairGPTQModule(q *GPTQ, module string) error {
 	if m.quant.Valid() {
 		info.Quant = m.quant
 	} else {
-		info.DType = tensor.BF16
+		info.DType, info.Widened = tensor.BF16, true
 	}
 	var old []string
 	for _, e := range []*entry{m.qweight, m.qzeros, m.scales, m.gi} {

@@ -33,6 +33,10 @@ type Info struct {
 	Quant gguf.Format
 	// Type is the stored type as the file names it ("BF16", "Q8_0").
 	Type string
+	// Widened: a quantised checkpoint's int matrix (compressed-tensors,
+	// GPTQ, AWQ) that no gguf block holds exactly, read as BF16: two
+	// bytes a weight where the file holds one or half of one.
+	Widened bool
 }
 
 // String describes the tensor as messages show it: "BF16 [256, 64]".
