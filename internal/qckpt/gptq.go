@@ -20,8 +20,10 @@ type GPTQ struct {
 	// Order writes g_idx with the groups of the input columns taken in
 	// this order (desc_act's activation order): column Order[r] is the
 	// r-th column of the groups' order. nil: columns in order (g_idx
-	// k / Group, written for GPTQ).
-	Order []int
+	// k / Group, written for GPTQ), unless Shuffle: column 37·r mod in
+	// (in not a multiple of 37).
+	Order   []int
+	Shuffle bool
 }
 
 // Config is the quantization_config of g.
@@ -34,7 +36,7 @@ func (g GPTQ) Config() map[string]any {
 	if g.V2 {
 		format = "gptq_v2"
 	}
-	return map[string]any{"quant_method": "gptq", "bits": g.Bits, "group_size": g.Group, "desc_act": g.Order != nil,
+	return map[string]any{"quant_method": "gptq", "bits": g.Bits, "group_size": g.Group, "desc_act": g.Order != nil || g.Shuffle,
 		"sym": g.Sym, "damp_percent": 0.01, "true_sequential": true, "static_groups": false,
 		"checkpoint_format": format, "model_name_or_path": nil, "model_file_base_name": nil,
 		"meta": map[string]any{"quantizer": []string{"qckpt"}}}
@@ -59,8 +61,11 @@ func (g GPTQ) Quantise(module string, w []float32, out, in int) (map[string]*ten
 	group := make([]int, in) // each input column's group
 	for r := range in {
 		k := r
-		if g.Order != nil {
+		switch {
+		case g.Order != nil:
 			k = g.Order[r]
+		case g.Shuffle:
+			k = 37 * r % in
 		}
 		group[k] = r / size
 	}

@@ -13,15 +13,16 @@ import (
 	"github.com/rlx-compiler/rlx/runtime/ref/run"
 )
 
-// TestDrawnOnSim takes the drawn Llama 4, DeepSeek-V3 and DeepSeek-V2 checkpoints the
-// whole way, as the docs' commands do: rlx-import, rlx-opt
+// TestDrawnOnSim takes the drawn Llama 4, DeepSeek-V3 and DeepSeek-V2
+// checkpoints and a desc_act GPTQ Qwen3 the whole way, as the docs' commands do: rlx-import, rlx-opt
 // --hybrid-split, then rlx-run decoding eight tokens through the sim
 // backend (the emitted MSL compiled with clang-19 and run on the CPU,
 // guard bytes after every value) against the unsplit module in the
 // interpreter, within 1e-4. Their new pieces reach the kernels: Llama 4's
 // chunk mask and temperature tuning (i32 division, log), DeepSeek's
 // latent attention (one kv head, values a slice of the cache, Dv ≠ D)
-// and group-limited routing (V3's and V2's).
+// and group-limited routing (V3's and V2's); the GPTQ checkpoint's x
+// gathered by its columns' order before q5_0 dequant_matmuls.
 func TestDrawnOnSim(t *testing.T) {
 	if _, err := exec.LookPath("clang-19"); err != nil {
 		t.Skip("clang-19 not found: the sim backend compiles the emitted MSL with it")

@@ -216,11 +216,19 @@ func (g *builder) weight(name string, want ...int) *ir.Value {
 // linear applies the projection name ([out, in] as transformers and
 // llama.cpp store it) to x [1, in]: W·xᵀ for a float weight (a bf16 or
 // f16 weight multiplies an f32 x directly), graph.dequant_matmul for a
-// quantised one.
+// quantised one, and for a GPTQ module in desc_act's order the
+// dequant_matmul of its ordered blocks on x's columns gathered in that
+// order (weights.Ordered).
 func (g *builder) linear(x *ir.Value, name string, out, in int) *ir.Value {
 	i := g.info(name)
 	if !sameSqueezed(i.Shape, []int{out, in}) {
 		g.fail("%s: tensor %q is %s, expected shape [%d, %d]", i.File, name, i, out, in)
+	}
+	if o, ok := g.src.Info(name + weights.Ordered); ok && o.Alt == name && sameSqueezed(o.Shape, []int{out, in}) {
+		// A GPTQ module in desc_act's order: x's columns in the blocks'
+		// order, then the blocks (weights.Ordered).
+		order := g.paramOf(name+weights.Order, []int{in}, g.i32)
+		return g.dequantMatMul(g.gather(x, order, 1), g.quantParam(name+weights.Ordered, o), g.readAs(o.Quant), out, in)
 	}
 	if i.Quant.Valid() {
 		return g.dequantMatMul(x, g.quantParam(name, i), g.readAs(i.Quant), out, in)

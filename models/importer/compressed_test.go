@@ -117,7 +117,7 @@ var projection = regexp.MustCompile(`^model\.layers\.\d+\.(self_attn|mlp)\.(expe
 // its case (pick); it returns the compressed checkpoint, the F32
 // checkpoint of the values it stands for (rounded to bf16 where the
 // case reads as BF16) and the number quantised.
-func compressFixture(t *testing.T, st *tensor.Safetensors, pick func(name string) compressedCase) (quant, deq *tensor.Safetensors, n int) {
+func compressFixture(t testing.TB, st *tensor.Safetensors, pick func(name string) compressedCase) (quant, deq *tensor.Safetensors, n int) {
 	t.Helper()
 	quant = &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}, Stored: map[string]string{}}
 	deq = &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
@@ -168,15 +168,20 @@ func checkReadAs(t *testing.T, dir string, readAs func(name string) string, n in
 			continue
 		}
 		seen++
+		want := readAs(name)
 		info, _ := src.Info(name)
+		if after, ok := strings.CutPrefix(want, "ordered "); ok {
+			want = after
+			info, _ = src.Info(name + weights.Ordered)
+		}
 		as := info.Quant.String()
 		if !info.Quant.Valid() {
 			as = info.DType.String()
 		} else {
 			blocks[as]++
 		}
-		if want := readAs(name); !strings.EqualFold(as, want) {
-			t.Errorf("%s reads as %s, want %s", name, as, want)
+		if !strings.EqualFold(as, want) {
+			t.Errorf("%s reads as %s, want %s", name, as, readAs(name))
 		}
 	}
 	if seen != n {
@@ -272,4 +277,62 @@ func TestCompressedConfig(t *testing.T) {
 			t.Errorf("%v: %v, want an error containing %q", tc.q["format"], err, tc.want)
 		}
 	}
+}
+
+// TestGPTQDescAct: a GPTQ checkpoint in desc_act's order (g_idx
+// scattering each group over the input columns) of the qwen3 and
+// qwen3_moe fixtures: each dense projection reads its columns sorted by
+// group as q4_0 (q5_0 with zero points) blocks, x's columns gathered in
+// that order (weights.Ordered), and decodes as the F32 checkpoint of the
+// values within 1e-6; the experts, stacked, read the BF16 form (their
+// values rounded to bf16 in the reference; their down_proj, 32 columns
+// and so one group, blocks in order). No tensor is left unread.
+func TestGPTQDescAct(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	for _, g := range []*qckpt.GPTQ{{Bits: 4, Group: 32, Sym: true, Shuffle: true}, {Bits: 4, Group: 32, Shuffle: true}} {
+		blocks := "q4_0"
+		if !g.Sym {
+			blocks = "q5_0"
+		}
+		for _, fixture := range []string{"qwen3", "qwen3_moe"} {
+			t.Run(fixture+"/"+blocks, func(t *testing.T) {
+				pick := func(name string) compressedCase {
+					switch {
+					case strings.Contains(name, ".experts.") && strings.Contains(name, "down_proj"):
+						return compressedCase{readAs: blocks, gptq: g} // 32 columns: one group, in order
+					case strings.Contains(name, ".experts."):
+						return compressedCase{readAs: "BF16", gptq: g}
+					}
+					return compressedCase{readAs: "ordered " + blocks, gptq: g}
+				}
+				st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
+				quant, deq, n := compressFixture(t, st, pick)
+				qdir, ddir := t.TempDir(), t.TempDir()
+				writeConfig(t, qdir, fixtureConfig(t, fixture, map[string]any{"quantization_config": g.Config()}))
+				writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
+				writeConfig(t, ddir, fixtureConfig(t, fixture, nil))
+				writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
+				checkReadAs(t, qdir, func(name string) string { return pick(name).readAs }, n)
+				got, unused := decodeHF(t, qdir, tokens)
+				if len(unused) > 0 {
+					t.Errorf("the module does not read %v", unused)
+				}
+				want, _ := decodeHF(t, ddir, tokens)
+				if rel, bad := agreement(got, want); rel > 1e-6 || len(bad) > 0 {
+					t.Errorf("against the F32 checkpoint of its values: %.3g (limit 1e-6), arg-max differs at %v", rel, bad)
+				}
+			})
+		}
+	}
+}
+
+// gptqCheckpoint writes the qwen3 fixture quantised by g (every
+// projection) into a new directory.
+func gptqCheckpoint(t testing.TB, g *qckpt.GPTQ) string {
+	st := readSafetensorsFile(t, filepath.Join("testdata", "hf", "qwen3"))
+	quant, _, _ := compressFixture(t, st, func(string) compressedCase { return compressedCase{gptq: g} })
+	dir := t.TempDir()
+	writeConfig(t, dir, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": g.Config()}))
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), quant)
+	return dir
 }

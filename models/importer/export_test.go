@@ -1,14 +1,21 @@
 package importer
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rlx-compiler/rlx/internal/qckpt"
+)
 
 // DrawnCheckpoints writes the drawn checkpoints of the architectures no
 // fixture had when they were written (Llama 4's, DeepSeek-V3's,
-// DeepSeek-V2's) for the external tests, by name.
+// DeepSeek-V2's), and the qwen3 fixture as a GPTQ checkpoint in
+// desc_act's order, for the external tests, by name.
 func DrawnCheckpoints(t testing.TB) map[string]string {
 	return map[string]string{
 		"llama4":      drawCheckpoint(t, llama4Config(nil), llama4Tensors([]bool{false, true, false, true}, "model.", "lm_head.weight")),
 		"deepseek_v3": drawCheckpoint(t, deepseekConfig(nil), deepseekTensors(24)),
 		"deepseek_v2": drawCheckpoint(t, deepseekV2Config(map[string]any{"topk_group": 1}), latentTensors(24, false)),
+		// GPTQ in desc_act's order: x gathered by a weight, q5_0 blocks.
+		"qwen3_gptq_desc_act": gptqCheckpoint(t, &qckpt.GPTQ{Bits: 4, Group: 32, Shuffle: true}),
 	}
 }

@@ -101,9 +101,21 @@ func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, er
 			used[name] = true
 		}
 	}
+	// A tensor's second forms (weights.Info.Alt) count as read where it
+	// or another of them is.
+	base := func(name string) string {
+		if i, _ := src.Info(name); i.Alt != "" {
+			return i.Alt
+		}
+		return name
+	}
+	read := map[string]bool{}
+	for name := range used {
+		read[base(name)] = true
+	}
 	var unused []string
 	for _, name := range src.Names() {
-		if !used[name] {
+		if !used[name] && !read[base(name)] {
 			unused = append(unused, name)
 		}
 	}

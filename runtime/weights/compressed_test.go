@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -228,8 +229,12 @@ func FuzzOpenCompressed(f *testing.F) {
 		}
 		f.Add(cfg, buf.Bytes())
 	}
-	for _, g := range []qckpt.GPTQ{{Bits: 4, Group: 32, Order: []int{3, 0, 1, 2}}, {Bits: 8, Group: -1, Sym: true}, {AWQ: true, Bits: 4, Group: 16}} {
-		ts, _, err := g.Quantise("m", ramp(8, 4), 8, 4)
+	for _, g := range []qckpt.GPTQ{{Bits: 4, Group: 32, Order: []int{3, 0, 1, 2}}, {Bits: 8, Group: -1, Sym: true}, {AWQ: true, Bits: 4, Group: 16}, {Bits: 4, Group: 32, Shuffle: true}} {
+		in := 4
+		if g.Shuffle {
+			in = 64 // desc_act's ordered form
+		}
+		ts, _, err := g.Quantise("m", ramp(2, in), 2, in)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -276,7 +281,9 @@ func FuzzOpenCompressed(f *testing.F) {
 }
 
 // TestGPTQModule: a module of 40 outputs × 128 inputs in GPTQ's and
-// AWQ's layouts reads as one tensor NAME.weight [40, 128] of its values:
+// AWQ's layouts reads as one tensor NAME.weight [40, 128] of its values
+// (and, in desc_act's order, as NAME.weight.ordered: those values with
+// the columns NAME.weight.order gives):
 // the gguf blocks that hold them exactly (q4_0 for symmetric 4-bit,
 // q5_0 with zero points, q8_0 for symmetric 8-bit), or BF16 of them
 // rounded where a group does not cover whole runs of 32 input columns
@@ -299,6 +306,8 @@ func TestGPTQModule(t *testing.T) {
 		{"gptq 8-bit symmetric, a row", qckpt.GPTQ{Bits: 8, Group: -1, Sym: true}, "q8_0"},
 		{"gptq 8-bit, groups of 32", qckpt.GPTQ{Bits: 8, Group: 32}, "BF16"},
 		{"gptq 4-bit symmetric, desc_act", qckpt.GPTQ{Bits: 4, Group: 32, Sym: true, Order: shuffled}, "BF16"},
+		{"gptq 4-bit symmetric, desc_act, ordered", qckpt.GPTQ{Bits: 4, Group: 32, Sym: true, Order: shuffled}, "ordered q4_0"},
+		{"gptq 4-bit, desc_act, ordered", qckpt.GPTQ{Bits: 4, Group: 64, Order: shuffled}, "ordered q5_0"},
 		{"gptq 4-bit, groups of 16", qckpt.GPTQ{Bits: 4, Group: 16}, "BF16"},
 		{"awq, groups of 32", qckpt.GPTQ{AWQ: true, Bits: 4, Group: 32}, "q5_0"},
 		{"awq, groups of 16", qckpt.GPTQ{AWQ: true, Bits: 4, Group: 16}, "BF16"},
@@ -323,10 +332,18 @@ func TestGPTQModule(t *testing.T) {
 // bf16 where BF16) exactly.
 func checkModule(t *testing.T, s *weights.Source, rows, cols int, readAs string, want []float32) {
 	t.Helper()
-	if names := s.Names(); len(names) != 1 || names[0] != "m.weight" {
-		t.Fatalf("names %v, want [m.weight]", names)
+	if names := slices.DeleteFunc(slices.Clone(s.Names()), func(n string) bool {
+		i, _ := s.Info(n)
+		return i.Alt == "m.weight"
+	}); len(names) != 1 || names[0] != "m.weight" {
+		t.Fatalf("names %v, want [m.weight] and its second forms", s.Names())
 	}
-	info, _ := s.Info("m.weight")
+	readAs, name := readAs, "m.weight"
+	if after, ok := strings.CutPrefix(readAs, "ordered "); ok {
+		readAs, name = after, "m.weight.ordered"
+		want = ordered(t, s, want, rows, cols)
+	}
+	info, _ := s.Info(name)
 	var got []float32
 	if readAs == "BF16" {
 		if info.DType != tensor.BF16 || info.Quant.Valid() {
@@ -344,7 +361,7 @@ func checkModule(t *testing.T, s *weights.Source, rows, cols int, readAs string,
 		if info.Quant.String() != readAs {
 			t.Fatalf("m.weight is %v (%v), want %s blocks", info, info.Quant, readAs)
 		}
-		x, err := s.Weight(ref.Spec{Name: "m.weight", Type: ref.TensorType{DType: tensor.UI8, Shape: []int{rows * cols / 32 * info.Quant.BlockBytes()}}, Quant: &ref.QuantUse{Format: info.Quant, N: rows, K: cols}})
+		x, err := s.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: tensor.UI8, Shape: []int{rows * cols / 32 * info.Quant.BlockBytes()}}, Quant: &ref.QuantUse{Format: info.Quant, N: rows, K: cols}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -422,6 +439,29 @@ func TestGPTQErrors(t *testing.T) {
 			refused(t, tc.q, tc.g.Config(), ts, nil, tc.want)
 		})
 	}
+}
+
+// ordered is want [rows, cols] with its columns in the order s's
+// m.weight.order gives (a permutation of the columns, checked).
+func ordered(t *testing.T, s *weights.Source, want []float32, rows, cols int) []float32 {
+	t.Helper()
+	x, err := s.Weight(ref.Spec{Name: "m.weight.order", Type: ref.TensorType{DType: tensor.I32, Shape: []int{cols}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := x.Ints()
+	seen := make([]bool, cols)
+	out := make([]float32, len(want))
+	for j, k := range order {
+		if k < 0 || int(k) >= cols || seen[k] {
+			t.Fatalf("order %v is not a permutation of the %d columns", order, cols)
+		}
+		seen[k] = true
+		for i := range rows {
+			out[i*cols+j] = want[i*cols+int(k)]
+		}
+	}
+	return out
 }
 
 // refused checks that the checkpoint of config q (def where nil) and

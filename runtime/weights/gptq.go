@@ -189,7 +189,73 @@ func (s *Source) pairGPTQModule(q *GPTQ, module string) error {
 			old = append(old, e.Name)
 		}
 	}
-	return s.replace(&entry{Info: info, read: m.read}, old...)
+	if err := s.replace(&entry{Info: info, read: m.read}, old...); err != nil {
+		return err
+	}
+	return s.addOrdered(m, scales, zeros)
+}
+
+// Ordered and Order name the second form of a GPTQ module whose g_idx
+// (desc_act's activation order) scatters its groups over the input
+// columns, so that NAME.weight is BF16: NAME.weight + Ordered holds its
+// columns sorted by group (each group then whole runs of 32: gguf
+// blocks), and NAME.weight + Order, I32 [in], the input column each of
+// them was. A projection reads x's columns in that order and multiplies
+// the blocks: W·x = W[:, order]·x[order]. Both are Info.Alt of
+// NAME.weight; a consumer that reads only NAME.weight (an expert stack)
+// gets the BF16 form.
+const (
+	Ordered = ".ordered"
+	Order   = ".order"
+)
+
+// addOrdered adds the ordered form of m (Ordered, Order) where its
+// columns sorted by group give gguf blocks.
+func (s *Source) addOrdered(m *gptqModule, scales, zeros []float32) error {
+	if m.order == nil || m.quant.Valid() {
+		return nil
+	}
+	perm := make([]int, m.in)
+	for k := range perm {
+		perm[k] = k
+	}
+	slices.SortStableFunc(perm, func(a, b int) int { return m.order[a] - m.order[b] })
+	sorted := m.matrix()
+	sorted.cell = func(i, j int) int { return m.order[perm[j]]*m.out + i }
+	sorted.runs = m.in%32 == 0
+	for j := 0; sorted.runs && j < m.in; j++ {
+		sorted.runs = m.order[perm[j]] == m.order[perm[j-j%32]]
+	}
+	f := sorted.blockFormat(scales, zeros)
+	if !f.Valid() {
+		return nil
+	}
+	name := strings.TrimSuffix(m.qweight.Name, ".qweight") + ".weight"
+	blocks := Info{Name: name + Ordered, File: m.qweight.File, Shape: []int{m.out, m.in}, Quant: f, Type: m.qweight.Type, Alt: name}
+	read := func() ([]byte, error) {
+		u, scales, zeros, err := m.unpack()
+		if err != nil {
+			return nil, err
+		}
+		v := make([]uint8, len(u))
+		inParallel(m.out, func(i int) {
+			for j, k := range perm {
+				v[i*m.in+j] = u[i*m.in+k]
+			}
+		})
+		return sorted.pack(f, v, scales, zeros), nil
+	}
+	if err := s.add(&entry{Info: blocks, read: read}); err != nil {
+		return err
+	}
+	order := Info{Name: name + Order, File: m.qweight.File, Shape: []int{m.in}, DType: tensor.I32, Type: "I32", Alt: name}
+	return s.add(&entry{Info: order, read: func() ([]byte, error) {
+		out := make([]byte, 4*len(perm))
+		for j, k := range perm {
+			binary.LittleEndian.PutUint32(out[4*j:], uint32(k))
+		}
+		return out, nil
+	}})
 }
 
 // check ties the module's tensors' shapes to one another and reads its
@@ -311,22 +377,33 @@ func (m *gptqModule) grid() (scales, zeros []float32, err error) {
 
 // read unpacks the module's weight [out, in]: m.quant's blocks, or BF16.
 func (m *gptqModule) read() ([]byte, error) {
+	u, scales, zeros, err := m.unpack()
+	if err != nil {
+		return nil, err
+	}
+	if m.quant.Valid() {
+		return m.matrix().pack(m.quant, u, scales, zeros), nil
+	}
+	return m.matrix().bf16(u, scales, zeros), nil
+}
+
+// unpack reads the module's values u [out, in], scales and zero points.
+func (m *gptqModule) unpack() (u []uint8, scales, zeros []float32, err error) {
 	raw, err := m.qweight.read()
 	w := m.qweight
 	if err == nil && len(raw) != 4*w.Shape[0]*w.Shape[1] {
 		err = fmt.Errorf("holds %d bytes for %v", len(raw), w.Info)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: tensor %q: %v", w.File, w.Name, err)
+		return nil, nil, nil, fmt.Errorf("%s: tensor %q: %v", w.File, w.Name, err)
 	}
-	scales, zeros, err := m.grid()
-	if err != nil {
-		return nil, err
+	if scales, zeros, err = m.grid(); err != nil {
+		return nil, nil, nil, err
 	}
 	// Each word's values to their places in u [out, in].
 	per, cols, bits := 32/m.q.bits, w.Shape[1], m.q.bits
 	mask := uint32(1)<<bits - 1
-	u := make([]uint8, m.out*m.in)
+	u = make([]uint8, m.out*m.in)
 	// Sixteen columns of words (a cache line of each row) at a time: the
 	// reads stay in cache, the writes in a few rows of u.
 	inParallel((cols+15)/16, func(tile int) { // tiles write rows of their own
@@ -348,8 +425,5 @@ func (m *gptqModule) read() ([]byte, error) {
 			}
 		}
 	})
-	if m.quant.Valid() {
-		return m.matrix().pack(m.quant, u, scales, zeros), nil
-	}
-	return m.matrix().bf16(u, scales, zeros), nil
+	return u, scales, zeros, nil
 }

@@ -37,6 +37,9 @@ type Info struct {
 	// GPTQ, AWQ) that no gguf block holds exactly, read as BF16: two
 	// bytes a weight where the file holds one or half of one.
 	Widened bool
+	// Alt names the tensor this one is a second form of (a GPTQ module's
+	// Ordered blocks and their Order), or is empty.
+	Alt string
 }
 
 // String describes the tensor as messages show it: "BF16 [256, 64]".
