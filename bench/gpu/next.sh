@@ -56,8 +56,9 @@
 #    q5_0 and q5_1 before they moved to q4_0's lane); 12601–13200 (run
 #    49a) and 13201–13800 (run 50a, whose g13601 the conditioning now
 #    marks: moveOperands) passed too, and 10801–11400 under all four
-#    sanitizers (run 50a), 13801–14400 (run 51a) and 14401–15000 (run
-#    53a): prepare the next with -random-first 15001.
+#    sanitizers (run 50a), 13801–14400 (run 51a), 14401–15000 (run
+#    53a) and 15001–15600 (run 53b): prepare the next with
+#    -random-first 15601.
 # For a check of an emitter change, keep the small files (RS.tgz, 16
 #    MB, run 41g; run.sh full --only
 #    correct_small,sanitize_small,correct_random,sanitize_random).
