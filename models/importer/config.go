@@ -198,8 +198,8 @@ func (c *config) reject(key string, neutral ...string) {
 // matrices (docs/import.md; its dynamic FP8 activations
 // are not taken; modules_to_not_convert needs nothing: those tensors
 // are BF16 in the file); or compressed-tensors, GPTQ or AWQ, whose
-// schemes package weights reads (weights.ParseCompressed,
-// weights.ParseGPTQ: what they refuse, this refuses). Any other method
+// schemes package weights reads (weights.CheckQuantization: what it
+// refuses, this refuses). Any other method
 // or field is refused.
 func (c *config) readQuantization() {
 	raw := c.object("quantization_config")
@@ -208,14 +208,8 @@ func (c *config) readQuantization() {
 	}
 	q := &config{path: c.path + " (quantization_config)", raw: raw, used: map[string]bool{}}
 	v, _ := c.get("quantization_config")
-	switch method := q.str("quant_method", ""); {
-	case raw != nil && method == "compressed-tensors":
-		if _, err := weights.ParseCompressed(v); err != nil {
-			c.fail("field \"quantization_config\": %v", err)
-		}
-		return
-	case raw != nil && (method == "gptq" || method == "awq"):
-		if _, err := weights.ParseGPTQ(v); err != nil {
+	if known, err := weights.CheckQuantization(v); raw != nil && known {
+		if err != nil {
 			c.fail("field \"quantization_config\": %v", err)
 		}
 		return

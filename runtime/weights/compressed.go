@@ -351,46 +351,80 @@ func (c *Compressed) argsFor(module string) (ctArgs, string, error) {
 	return cands[0].w, cands[0].format, nil
 }
 
-// pairConfigured reads the checkpoint directory dir's config.json and,
-// where its quantization_config is compressed-tensors', GPTQ's or AWQ's,
-// pairs each quantised module's tensors (pairCompressed, pairGPTQ). A config.json that is
-// missing or unreadable as JSON is left to the importer to report.
-func (s *Source) pairConfigured(dir string) error {
+// quantConfig reads the checkpoint directory dir's config.json once:
+// its path and its quantization_config (nil where it has none). A
+// config.json that is missing or unreadable as JSON gives none: the
+// importer reports it.
+func quantConfig(dir string) (string, json.RawMessage, error) {
 	path := filepath.Join(dir, "config.json")
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return path, nil, nil
 	}
 	if err != nil {
-		return err
+		return path, nil, err
 	}
 	var cfg struct {
 		Quant json.RawMessage `json:"quantization_config"`
 	}
 	if json.Unmarshal(data, &cfg) != nil || isNull(cfg.Quant) {
-		return nil
+		return path, nil, nil
 	}
+	return path, cfg.Quant, nil
+}
+
+// parsePairing reads a quantization_config whose quant_method is
+// compressed-tensors', GPTQ's or AWQ's, and returns the pairing that
+// reads such a checkpoint's modules (pairCompressed, pairGPTQ); nil, nil
+// for any other method.
+func parsePairing(quant []byte) (func(*Source) error, error) {
 	var method struct {
 		Method string `json:"quant_method"`
 	}
-	if json.Unmarshal(cfg.Quant, &method) != nil {
-		return nil
+	if json.Unmarshal(quant, &method) != nil {
+		return nil, nil
 	}
 	switch method.Method {
 	case "compressed-tensors":
-		c, err := ParseCompressed(cfg.Quant)
+		c, err := ParseCompressed(quant)
 		if err != nil {
-			return fmt.Errorf("%s: quantization_config: %v", path, err)
+			return nil, err
 		}
-		return s.pairCompressed(c)
+		return func(s *Source) error { return s.pairCompressed(c) }, nil
 	case "gptq", "awq":
-		q, err := ParseGPTQ(cfg.Quant)
+		q, err := ParseGPTQ(quant)
 		if err != nil {
-			return fmt.Errorf("%s: quantization_config: %v", path, err)
+			return nil, err
 		}
-		return s.pairGPTQ(q)
+		return func(s *Source) error { return s.pairGPTQ(q) }, nil
 	}
-	return nil
+	return nil, nil
+}
+
+// CheckQuantization reads a quantization_config as Open does: known is
+// whether its quant_method is one package weights pairs itself
+// (compressed-tensors, GPTQ, AWQ: ParseCompressed, ParseGPTQ), err what
+// it refuses of it.
+func CheckQuantization(quant []byte) (known bool, err error) {
+	pair, err := parsePairing(quant)
+	return pair != nil || err != nil, err
+}
+
+// pairConfigured pairs each quantised module's tensors where the
+// quantization_config quant (read from path) is compressed-tensors',
+// GPTQ's or AWQ's (parsePairing).
+func (s *Source) pairConfigured(path string, quant json.RawMessage) error {
+	if quant == nil {
+		return nil
+	}
+	pair, err := parsePairing(quant)
+	if err != nil {
+		return fmt.Errorf("%s: quantization_config: %v", path, err)
+	}
+	if pair == nil {
+		return nil
+	}
+	return pair(s)
 }
 
 // The tensors of a compressed module NAME besides its weight.

@@ -3,11 +3,8 @@ package weights
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/rlx-compiler/rlx/runtime/tensor"
@@ -61,31 +58,21 @@ func EncodeE4M3(f float32) byte {
 	return sign | best
 }
 
-// fp8Block reads the block size of the F8_E4M3 weights of the
-// checkpoint directory dir from its config.json's quantization_config
-// (weight_block_size, [rows, columns]; transformers' fine-grained FP8:
-// DeepSeek-V3, Qwen3's -FP8 checkpoints); false where dir has no such
-// config.
-func fp8Block(dir string) (rows, cols int, ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, 0, false, nil
-	}
-	if err != nil {
-		return 0, 0, false, err
-	}
+// fp8Block reads the block size of the F8_E4M3 weights from a
+// checkpoint's quantization_config quant (read from path: weight_block_size,
+// [rows, columns]; transformers' fine-grained FP8: DeepSeek-V3, Qwen3's
+// -FP8 checkpoints); false where it has none.
+func fp8Block(path string, quant json.RawMessage) (rows, cols int, ok bool, err error) {
 	var cfg struct {
-		Quant *struct {
-			Block []int `json:"weight_block_size"`
-		} `json:"quantization_config"`
+		Block []int `json:"weight_block_size"`
 	}
-	if json.Unmarshal(data, &cfg) != nil || cfg.Quant == nil || cfg.Quant.Block == nil {
+	if quant == nil || json.Unmarshal(quant, &cfg) != nil || cfg.Block == nil {
 		return 0, 0, false, nil // the importer reports a config it cannot read
 	}
-	if b := cfg.Quant.Block; len(b) != 2 || b[0] < 1 || b[1] < 1 {
-		return 0, 0, false, fmt.Errorf("%s: quantization_config's weight_block_size %v is not two positive sizes", filepath.Join(dir, "config.json"), b)
+	if b := cfg.Block; len(b) != 2 || b[0] < 1 || b[1] < 1 {
+		return 0, 0, false, fmt.Errorf("%s: quantization_config's weight_block_size %v is not two positive sizes", path, b)
 	}
-	return cfg.Quant.Block[0], cfg.Quant.Block[1], true, nil
+	return cfg.Block[0], cfg.Block[1], true, nil
 }
 
 // pairFP8 replaces each F8_E4M3 matrix NAME [r, c] of a safetensors
@@ -94,10 +81,10 @@ func fp8Block(dir string) (rows, cols int, ok bool, err error) {
 // value × its block's scale (block (i/rows, j/cols), as DeepSeek's
 // weight_dequant reads it), rounded to bf16, as transformers dequantizes
 // fine-grained FP8 weights where the blocks divide the matrix (it sizes
-// partial ones from the shapes instead). dir is the checkpoint directory
-// whose config.json gives the block size ("" for a lone file: its
-// F8_E4M3 tensors are an error).
-func (s *Source) pairFP8(dir string) error {
+// partial ones from the shapes instead). quant is the checkpoint
+// directory's quantization_config, read from path, which gives the block
+// size (nil for a lone file: its F8_E4M3 tensors are an error).
+func (s *Source) pairFP8(path string, quant json.RawMessage) error {
 	var fp8 []string
 	for _, name := range s.names {
 		if e := s.entries[name]; e.Type == TypeFP8 && e.DType == tensor.UI8 { // not a compressed-tensors module (pairCompressed)
@@ -108,13 +95,9 @@ func (s *Source) pairFP8(dir string) error {
 		return nil
 	}
 	first := s.entries[fp8[0]]
-	var rows, cols int
-	ok := false
-	if dir != "" {
-		var err error
-		if rows, cols, ok, err = fp8Block(dir); err != nil {
-			return err
-		}
+	rows, cols, ok, err := fp8Block(path, quant)
+	if err != nil {
+		return err
 	}
 	if !ok {
 		return fmt.Errorf("%s: tensor %q is F8_E4M3: rlx reads FP8 weights with the block size of config.json's quantization_config (weight_block_size)", first.File, first.Name)

@@ -115,15 +115,15 @@ func Open(path string) (*Source, error) {
 	if err == nil && !isGGUF {
 		err = s.pairMXFP4()
 	}
+	var cfgPath string // a directory's config.json, read once for both pairings
+	var quant json.RawMessage
 	if err == nil && st.IsDir() {
-		err = s.pairConfigured(path)
+		if cfgPath, quant, err = quantConfig(path); err == nil {
+			err = s.pairConfigured(cfgPath, quant)
+		}
 	}
 	if err == nil && !isGGUF {
-		dir := ""
-		if st.IsDir() {
-			dir = path
-		}
-		err = s.pairFP8(dir)
+		err = s.pairFP8(cfgPath, quant)
 	}
 	if err != nil {
 		s.Close()
