@@ -3,6 +3,7 @@ package qckpt
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
@@ -45,6 +46,11 @@ func (g GPTQ) Config() map[string]any {
 // awqPack is AWQ's packing order: nibble i of a word holds value
 // awqPack[i] of its eight.
 var awqPack = [8]int{0, 2, 4, 6, 1, 3, 5, 7}
+
+// awqNibble is the nibble of a word AWQ packs value pos (of eight) into.
+func awqNibble(pos int) int {
+	return slices.Index(awqPack[:], pos)
+}
 
 // Quantise quantises module's weight w [out, in] by g. It returns the
 // module's tensors by name and the values they stand for, (q −
@@ -125,26 +131,12 @@ func (g GPTQ) Quantise(module string, w []float32, out, in int) (map[string]*ten
 		qzeros, zshape = make([]int64, groups*words), []int{groups, words}
 		for k := range in {
 			for n := range out {
-				pos := n % per
-				for i, v := range awqPack {
-					if v == pos {
-						pos = i
-						break
-					}
-				}
-				qweight[k*words+n/per] |= int64(q[n*in+k] << (g.Bits * pos))
+				qweight[k*words+n/per] |= int64(q[n*in+k] << (g.Bits * awqNibble(n%per)))
 			}
 		}
 		for c := range groups * out {
 			gr, n := c/out, c%out
-			pos := n % per
-			for i, v := range awqPack {
-				if v == pos {
-					pos = i
-					break
-				}
-			}
-			qzeros[gr*words+n/per] |= int64(stored(zeros[c]) << (g.Bits * pos))
+			qzeros[gr*words+n/per] |= int64(stored(zeros[c]) << (g.Bits * awqNibble(n%per)))
 		}
 	} else {
 		rows, words := (in+per-1)/per, (out+per-1)/per

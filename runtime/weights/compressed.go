@@ -646,7 +646,9 @@ func (m *ctModule) matrix() intMatrix {
 	a := m.args
 	runs := a.strategy == "tensor" || a.strategy == "channel" ||
 		(a.strategy == "group" && a.group%32 == 0) || (a.strategy == "block" && a.block[1]%32 == 0)
-	return intMatrix{rows: m.rows, cols: m.cols, bits: a.bits, cell: m.at, runs: runs}
+	base, width := m.rowCells()
+	cell := func(i, j int) int { return base(i) + j/width }
+	return intMatrix{rows: m.rows, cols: m.cols, bits: a.bits, cell: cell, runs: runs}
 }
 
 // choose sets m.quant: the gguf blocks that hold the module's int
@@ -692,32 +694,22 @@ func (m *ctModule) read() ([]byte, error) {
 // fp8 is the module's E4M3 codes raw (the padding dropped) × their
 // scales, as little-endian bf16.
 func (m *ctModule) fp8(raw []byte, scales []float32) []byte {
-	var value [256]float32
-	for b := range value {
-		value[b] = DecodeE4M3(byte(b))
-	}
-	wcols := m.w.Shape[1]
-	out := make([]byte, 2*m.rows*m.cols)
-	inParallel(m.rows, func(i int) {
-		for j := range m.cols {
-			v := value[raw[i*wcols+j]] * scales[m.at(i, j)]
-			binary.LittleEndian.PutUint16(out[2*(i*m.cols+j):], tensor.F32ToBF16Bits(v))
-		}
-	})
-	return out
+	base, width := m.rowCells()
+	return e4m3BF16(raw, m.rows, m.cols, m.w.Shape[1], scales, base, width)
 }
 
-// at is the index in the scale grid of element (i, j).
-func (m *ctModule) at(i, j int) int {
-	switch m.args.strategy {
+// rowCells gives the scale grid by rows: element (i, j)'s cell is
+// base(i) + j/width.
+func (m *ctModule) rowCells() (base func(i int) int, width int) {
+	switch a := m.args; a.strategy {
 	case "tensor":
-		return 0
+		return func(int) int { return 0 }, m.cols
 	case "channel":
-		return i
+		return func(i int) int { return i }, m.cols
 	case "group":
-		return i*m.scols + j/m.args.group
+		return func(i int) int { return i * m.scols }, a.group
 	default:
-		return i/m.args.block[0]*m.scols + j/m.args.block[1]
+		return func(i int) int { return i / a.block[0] * m.scols }, a.block[1]
 	}
 }
 
@@ -781,7 +773,7 @@ func (m *ctModule) grid() (scales, zeros []float32, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: tensor %q: %v", z.File, z.Name, err)
 	}
-	if want := z.Shape[0] * max(1, product(z.Shape[1:])) * z.DType.ByteSize(); len(z.Shape) > 0 && len(zraw) != want {
+	if want := tensor.NumElements(z.Shape) * z.DType.ByteSize(); len(zraw) != want {
 		return nil, nil, fmt.Errorf("%s: tensor %q holds %d bytes for %s", z.File, z.Name, len(zraw), z.Info.String())
 	}
 	if z.DType == tensor.I8 {
@@ -801,12 +793,4 @@ func (m *ctModule) grid() (scales, zeros []float32, err error) {
 		}
 	}
 	return scales, zeros, nil
-}
-
-func product(dims []int) int {
-	p := 1
-	for _, d := range dims {
-		p *= d
-	}
-	return p
 }

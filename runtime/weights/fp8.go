@@ -147,19 +147,27 @@ func dequantFP8(w, sc *entry, rows, cols int) ([]byte, error) {
 	if len(codes) != r*c {
 		return nil, fmt.Errorf("%s: tensor %q holds %d bytes for F8_E4M3 %s", w.File, w.Name, len(codes), shapeString(w.Shape))
 	}
-	// The 256 codes' values once, not a math.Ldexp an element: a
-	// DeepSeek-V3 checkpoint holds about 6.7·10¹¹ of them.
+	perRow := (c + cols - 1) / cols
+	out := e4m3BF16(codes, r, c, c, scales, func(i int) int { return i / rows * perRow }, cols)
+	return out, nil
+}
+
+// e4m3BF16 reads E4M3 codes [rows, cols] (a row every stride bytes) as
+// little-endian bf16, each code's value × its scale rounded: the scale of
+// (i, j) is scales[base(i) + j/width]. Spread over the cores, and the
+// 256 codes' values taken from a table built once, not a math.Ldexp an
+// element: a DeepSeek-V3 checkpoint holds about 6.7·10¹¹ codes.
+func e4m3BF16(codes []byte, rows, cols, stride int, scales []float32, base func(i int) int, width int) []byte {
 	var value [256]float32
 	for b := range value {
 		value[b] = DecodeE4M3(byte(b))
 	}
-	perRow := (c + cols - 1) / cols
-	out := make([]byte, 2*r*c)
-	inParallel(r, func(i int) {
-		for j := range c {
-			v := value[codes[i*c+j]] * scales[i/rows*perRow+j/cols]
-			binary.LittleEndian.PutUint16(out[2*(i*c+j):], tensor.F32ToBF16Bits(v))
+	out := make([]byte, 2*rows*cols)
+	inParallel(rows, func(i int) {
+		row, sc := codes[i*stride:i*stride+cols], scales[base(i):]
+		for j, code := range row {
+			binary.LittleEndian.PutUint16(out[2*(i*cols+j):], tensor.F32ToBF16Bits(value[code]*sc[j/width]))
 		}
 	})
-	return out, nil
+	return out
 }

@@ -50,7 +50,7 @@ func (m intMatrix) blockFormat(scales, zeros []float32) gguf.Format {
 		return gguf.Q8_0
 	case zlo == mid && zhi == mid:
 		return gguf.Q4_0
-	case m.bits == 4 && zlo >= 0 && zhi <= 16 && zlo == float32(int(zlo)) && zhi == float32(int(zhi)):
+	case m.bits == 4 && zlo >= 0 && zhi <= 16: // zero points are whole: fields of the file
 		return gguf.Q5_0
 	}
 	return 0
