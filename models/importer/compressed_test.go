@@ -70,42 +70,52 @@ var compressedCases = []compressedCase{
 // dequant_matmul's sums against a matmul's), each projection read as
 // the case says. The qwen3_moe fixture's experts as int4 (and in GPTQ's
 // and AWQ's layouts) stack as blocks; the qwen2 fixture's attention
-// biases stay beside their quantised projections. Every tensor is read (the scales, zero points and shapes
-// with their weights).
+// biases stay beside their quantised projections. Every tensor is read
+// (the scales, zero points and shapes with their weights).
 func TestCompressedTensors(t *testing.T) {
-	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	for _, fixture := range []string{"qwen3", "qwen3_moe", "qwen2"} {
-		st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
 		for _, tc := range compressedCases {
 			if fixture != "qwen3" && tc.readAs != "q4_0" && tc.gptq == nil {
 				continue
 			}
 			t.Run(fixture+"/"+tc.name, func(t *testing.T) {
-				quant, deq, n := compressFixture(t, st, func(string) compressedCase { return tc })
-				if n < 20 {
-					t.Fatalf("only %d projections quantised", n)
-				}
-				cfg := fixtureConfig(t, fixture, map[string]any{"quantization_config": tc.config()})
-				qdir, ddir := t.TempDir(), t.TempDir()
-				writeConfig(t, qdir, cfg)
-				writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
-				writeConfig(t, ddir, fixtureConfig(t, fixture, nil))
-				writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
-				checkReadAs(t, qdir, func(string) string { return tc.readAs }, n)
-				got, unused := decodeHF(t, qdir, tokens)
-				if len(unused) > 0 {
-					t.Errorf("the module does not read %v", unused)
-				}
-				want, _ := decodeHF(t, ddir, tokens)
 				limit := 1e-6
 				if tc.readAs == "BF16" {
 					limit = 0
 				}
-				if rel, bad := agreement(got, want); rel > limit || len(bad) > 0 {
-					t.Errorf("against the F32 checkpoint of its values: %.3g (limit %g), arg-max differs at %v", rel, limit, bad)
-				}
+				checkCompressed(t, fixture, tc.config(), func(string) compressedCase { return tc }, limit)
 			})
 		}
+	}
+}
+
+// checkCompressed quantises the fixture's projections, each by its case
+// (pick), writes that checkpoint with the quantization_config q and the
+// F32 checkpoint of the values its tensors stand for, and checks that
+// at least 20 projections are quantised, that each reads as its case
+// says (checkReadAs), that the module reads every tensor, and that the
+// two checkpoints decode alike: within limit, the same arg-max.
+func checkCompressed(t *testing.T, fixture string, q map[string]any, pick func(name string) compressedCase, limit float64) {
+	t.Helper()
+	st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
+	quant, deq, n := compressFixture(t, st, pick)
+	if n < 20 {
+		t.Fatalf("only %d projections quantised", n)
+	}
+	qdir, ddir := t.TempDir(), t.TempDir()
+	writeConfig(t, qdir, fixtureConfig(t, fixture, map[string]any{"quantization_config": q}))
+	writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
+	writeConfig(t, ddir, fixtureConfig(t, fixture, nil))
+	writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
+	checkReadAs(t, qdir, func(name string) string { return pick(name).readAs }, n)
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	got, unused := decodeHF(t, qdir, tokens)
+	if len(unused) > 0 {
+		t.Errorf("the module does not read %v", unused)
+	}
+	want, _ := decodeHF(t, ddir, tokens)
+	if rel, bad := agreement(got, want); rel > limit || len(bad) > 0 {
+		t.Errorf("against the F32 checkpoint of its values: %.3g (limit %g), arg-max differs at %v", rel, limit, bad)
 	}
 }
 
@@ -224,23 +234,7 @@ func TestCompressedMixedPrecision(t *testing.T) {
 	q := fp8.scheme.Config()
 	q["format"] = "mixed-precision"
 	q["config_groups"] = map[string]any{"group_0": group(fp8, `re:.*self_attn\..*`), "group_1": group(int4, `re:.*mlp\..*`)}
-	st := readSafetensorsFile(t, filepath.Join("testdata", "hf", "qwen3"))
-	quant, deq, n := compressFixture(t, st, pick)
-	qdir, ddir := t.TempDir(), t.TempDir()
-	writeConfig(t, qdir, fixtureConfig(t, "qwen3", map[string]any{"quantization_config": q}))
-	writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
-	writeConfig(t, ddir, fixtureConfig(t, "qwen3", nil))
-	writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
-	checkReadAs(t, qdir, func(name string) string { return pick(name).readAs }, n)
-	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
-	got, unused := decodeHF(t, qdir, tokens)
-	if len(unused) > 0 {
-		t.Errorf("the module does not read %v", unused)
-	}
-	want, _ := decodeHF(t, ddir, tokens)
-	if rel, bad := agreement(got, want); rel > 1e-6 || len(bad) > 0 {
-		t.Errorf("against the F32 checkpoint of its values: %.3g (limit 1e-6), arg-max differs at %v", rel, bad)
-	}
+	checkCompressed(t, "qwen3", q, pick, 1e-6)
 }
 
 // TestCompressedConfig: the importer reads a compressed-tensors, GPTQ
@@ -288,7 +282,6 @@ func TestCompressedConfig(t *testing.T) {
 // values rounded to bf16 in the reference; their down_proj, 32 columns
 // and so one group, blocks in order). No tensor is left unread.
 func TestGPTQDescAct(t *testing.T) {
-	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
 	for _, g := range []*qckpt.GPTQ{{Bits: 4, Group: 32, Sym: true, Shuffle: true}, {Bits: 4, Group: 32, Shuffle: true}} {
 		blocks := "q4_0"
 		if !g.Sym {
@@ -305,22 +298,7 @@ func TestGPTQDescAct(t *testing.T) {
 					}
 					return compressedCase{readAs: "ordered " + blocks, gptq: g}
 				}
-				st := readSafetensorsFile(t, filepath.Join("testdata", "hf", fixture))
-				quant, deq, n := compressFixture(t, st, pick)
-				qdir, ddir := t.TempDir(), t.TempDir()
-				writeConfig(t, qdir, fixtureConfig(t, fixture, map[string]any{"quantization_config": g.Config()}))
-				writeSafetensors(t, filepath.Join(qdir, "model.safetensors"), quant)
-				writeConfig(t, ddir, fixtureConfig(t, fixture, nil))
-				writeSafetensors(t, filepath.Join(ddir, "model.safetensors"), deq)
-				checkReadAs(t, qdir, func(name string) string { return pick(name).readAs }, n)
-				got, unused := decodeHF(t, qdir, tokens)
-				if len(unused) > 0 {
-					t.Errorf("the module does not read %v", unused)
-				}
-				want, _ := decodeHF(t, ddir, tokens)
-				if rel, bad := agreement(got, want); rel > 1e-6 || len(bad) > 0 {
-					t.Errorf("against the F32 checkpoint of its values: %.3g (limit 1e-6), arg-max differs at %v", rel, bad)
-				}
+				checkCompressed(t, fixture, g.Config(), pick, 1e-6)
 			})
 		}
 	}
