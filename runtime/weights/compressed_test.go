@@ -142,6 +142,15 @@ func TestCompressedErrors(t *testing.T) {
 func TestCompressedTensorErrors(t *testing.T) {
 	int4 := qckpt.Scheme{Bits: 4, Strategy: "group", Group: 32, Packed: true, Asym: true, Scale: tensor.BF16}
 	fp8 := qckpt.Scheme{Bits: 8, Float: true, Strategy: "channel"}
+	padded := qckpt.Scheme{Bits: 8, Float: true, Strategy: "block", Block: [2]int{2, 64}, Pad: true}
+	int8asym := qckpt.Scheme{Bits: 8, Strategy: "channel", Asym: true}
+	i8s := func(shape ...int) *tensor.Tensor {
+		x, err := tensor.FromInt64(tensor.I8, shape, make([]int64, tensor.NumElements(shape)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
 	i64 := func(v ...int64) *tensor.Tensor {
 		x, err := tensor.FromInt64(tensor.I64, []int{len(v)}, v)
 		if err != nil {
@@ -176,6 +185,11 @@ func TestCompressedTensorErrors(t *testing.T) {
 		}, `tensor "m.weight_scale" has no compressed weight "m.weight" beside it`},
 		{"float8 as int8", fp8, qckpt.Scheme{Bits: 8, Strategy: "channel"}.Config(), nil, `tensor "m.weight": is F8_E4M3 [2, 64], but its config group quantises it as int8 by channel in format int-quantized`},
 		{"float8 zero points", fp8, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_zero_point"] = f32(2, 1) }, `tensor "m.weight_zero_point": zero points of float weights are not supported`},
+		{"shape of floats", int4, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_shape"] = f32(2) }, `tensor "m.weight_shape" is F32 [2], want I64 or I32 [2]`},
+		{"padded past the weight", padded, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_shape_original"] = i64(3, 64) },
+			`tensor "m.weight_shape_original": is [3 64]: not the shape within m.weight F8_E4M3 [2, 64] that a block strategy padded`},
+		{"int8 zero points of another grid", int8asym, nil, func(ts map[string]*tensor.Tensor) { ts["m.weight_zero_point"] = i8s(1, 2) },
+			`tensor "m.weight_zero_point": is I8 [1, 2]; the zero points of m.weight are I8 [2, 1]`},
 		{"two groups", int4, func() map[string]any {
 			q := int4.Config()
 			q["config_groups"] = map[string]any{
@@ -381,6 +395,13 @@ func checkModule(t *testing.T, s *weights.Source, rows, cols int, readAs string,
 func TestGPTQErrors(t *testing.T) {
 	g4 := qckpt.GPTQ{Bits: 4, Group: 32}
 	awq := qckpt.GPTQ{AWQ: true, Bits: 4, Group: 32}
+	f16s := func(shape ...int) *tensor.Tensor {
+		x, err := tensor.FromFloat32(tensor.F16, shape, make([]float32, tensor.NumElements(shape)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
 	edit := func(g qckpt.GPTQ, key string, v any) map[string]any {
 		q := g.Config()
 		if v == nil {
@@ -413,6 +434,10 @@ func TestGPTQErrors(t *testing.T) {
 		{"awq gemv", awq, edit(awq, "version", "gemv"), nil, `field "version" = "gemv": rlx reads AWQ's GEMM layout`},
 		{"awq without zeros", awq, edit(awq, "zero_point", false), nil, `field "zero_point" = false: rlx reads AWQ with zero points`},
 		{"no zeros", g4, nil, func(ts map[string]*tensor.Tensor) { delete(ts, "m.qzeros") }, `tensor "m.qweight" is without its "m.qzeros"`},
+		{"weights of floats", g4, nil, func(ts map[string]*tensor.Tensor) { ts["m.qweight"] = f16s(8, 2) }, `tensor "m.qweight": is F16 [8, 2]; packed weights are I32 matrices`},
+		{"scales of ints", g4, nil, func(ts map[string]*tensor.Tensor) { ts["m.scales"] = i32([]int{2, 2}, 1, 1, 1, 1) },
+			`tensor "m.scales": is I32 [2, 2]; the scales of m.qweight I32 [8, 2] are F16 [groups, 2]`},
+		{"group index of floats", g4, nil, func(ts map[string]*tensor.Tensor) { ts["m.g_idx"] = f16s(64) }, `tensor "m.g_idx": is F16 [64]; a group index of m.qweight I32 [8, 2] is I32 [64]`},
 		{"scales of a row", g4, nil, func(ts map[string]*tensor.Tensor) {
 			x, err := tensor.FromFloat32(tensor.F16, []int{1, 2}, []float32{1, 1})
 			if err != nil {
