@@ -65,7 +65,9 @@ func architectures() []architecture {
 		{[]string{"ArceeForCausalLM"}, (*spec).readArcee},
 		{[]string{"Ernie4_5ForCausalLM"}, (*spec).readErnie45},
 		{[]string{"Glm4ForCausalLM"}, (*spec).readGlm4},
-		{[]string{"GraniteForCausalLM", "GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM"}, (*spec).readGranite},
+		{[]string{"GraniteForCausalLM", "GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GraniteMoeHybridForCausalLM"}, (*spec).readGranite},
+		{[]string{"Mamba2ForCausalLM"}, (*spec).readMamba2},
+		{[]string{"MambaForCausalLM", "FalconMambaForCausalLM"}, (*spec).readMamba},
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},
@@ -420,8 +422,24 @@ func (s *spec) readGlm4(c *config) {
 // intermediate_size rows (softmax over the top num_experts_per_tok
 // logits, i.e. renormalised); Granite MoE Shared adds an ungated
 // expert of shared_intermediate_size rows (none where it is 0).
+// GraniteMoeHybridForCausalLM (Granite 4.0) is Granite MoE Shared with
+// layer_types of "mamba" (Mamba-2 mixers, mamba_* fields) and
+// "attention", rope only where position_embedding_type is "rope", and
+// with num_local_experts 0 (the dense models) the shared MLP alone.
 func (s *spec) readGranite(c *config) {
 	moe := s.arch != "GraniteForCausalLM"
+	hybrid := s.arch == "GraniteMoeHybridForCausalLM"
+	if hybrid && c.int("num_local_experts", 8, false) == 0 {
+		// Granite 4.0's dense models: shared_mlp is the MLP (its
+		// input_linear [gate; up]); intermediate_size and the routing
+		// fields size experts there are none of.
+		moe = false
+		c.setDefault("num_local_experts", "8")
+		c.raw["intermediate_size"] = orDefault(c.raw["shared_intermediate_size"], "1024")
+		s.fusedGateUp = true
+		c.used["num_experts_per_tok"], c.used["shared_intermediate_size"] = true, true
+		c.used["output_router_logits"], c.used["router_aux_loss_coef"] = true, true
+	}
 	if moe {
 		if v, ok := c.raw["intermediate_size"]; ok {
 			c.setDefault("moe_intermediate_size", string(v))
@@ -436,8 +454,11 @@ func (s *spec) readGranite(c *config) {
 	s.readAttentionBias(c)
 	c.reject("mlp_bias", "false")
 	s.allFull()
+	if hybrid {
+		s.readGraniteHybrid(c)
+	}
 	if moe {
-		shared := s.arch == "GraniteMoeSharedForCausalLM" && c.int("shared_expert_intermediate_size", 0, false) > 0
+		shared := (s.arch == "GraniteMoeSharedForCausalLM" || hybrid) && c.int("shared_expert_intermediate_size", 0, false) > 0
 		s.readMoE(c, shared, true)
 		c.reject("norm_topk_prob", "true")
 		s.sharedUngated = true

@@ -57,7 +57,7 @@ func readConfig(dir string) (*config, error) {
 		return nil, err
 	}
 	c := &config{path: path, used: map[string]bool{}}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(quotePythonFloats(data)))
 	dec.UseNumber()
 	if err := dec.Decode(&c.raw); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -66,6 +66,46 @@ func readConfig(dir string) (*config, error) {
 		c.used[f] = true
 	}
 	return c, nil
+}
+
+// quotePythonFloats quotes the bare NaN, Infinity and -Infinity that
+// Python's json writes (transformers' Mamba2Config's time_step_limit
+// [0.0, Infinity]) and JSON does not have, outside strings, so that the
+// file decodes and a getter meets them as strings ("Infinity"): where a
+// number is wanted they are refused as not numbers, by name.
+func quotePythonFloats(data []byte) []byte {
+	var out []byte
+	inString, escaped, last := false, false, 0
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		if b == '"' {
+			inString = true
+			continue
+		}
+		for _, word := range []string{"-Infinity", "Infinity", "NaN"} {
+			if bytes.HasPrefix(data[i:], []byte(word)) {
+				out = append(append(append(append(out, data[last:i]...), '"'), word...), '"')
+				i += len(word) - 1
+				last = i + 1
+				break
+			}
+		}
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, data[last:]...)
 }
 
 // fail records the first error.

@@ -42,15 +42,7 @@ func (g *builder) deltaNet(i int, h *ir.Value) *ir.Value {
 		a = g.linear(h, g.n.of(i, roleAlpha), hv, e)
 	}
 
-	// The causal conv: the window is the K−1 previous inputs (the state)
-	// and this one; output_c = Σ_t window[t][c]·w[c][t].
-	p := fmt.Sprintf("l%d.", i)
-	kk := s.convKernel
-	state := g.input(p+"conv_state", []int64{1, int64(kk - 1), int64(c)}, g.f32)
-	window := g.concat(1, state, g.reshape(mixed, 1, 1, c))
-	g.output(p+"conv_state", g.slice(window, 1, 1, kk-1))
-	taps := g.transpose(g.weight(g.n.of(i, roleConv), c, kk), 1, 0)
-	conv := g.silu(g.sum(g.mul(window, taps), false, 1))
+	conv := g.silu(g.causalConv(i, mixed, g.n.of(i, roleConv), c, s.convKernel))
 
 	q := g.l2norm(g.reshape(g.slice(conv, 1, 0, kd), 1, 1, hk, n))
 	k := g.l2norm(g.reshape(g.slice(conv, 1, kd, kd), 1, 1, hk, n))
@@ -65,9 +57,9 @@ func (g *builder) deltaNet(i int, h *ir.Value) *ir.Value {
 	}
 	gate := g.mul(decay, g.unary(graph.SoftplusName, g.add(a, g.weight(g.n.of(i, roleDT), hv))))
 	gate = g.reshape(gate, 1, 1, hv)
-	ssm := g.input(p+"ssm_state", []int64{1, int64(hv), int64(n), int64(n)}, g.f32)
+	ssm := g.input(fmt.Sprintf("l%d.ssm_state", i), []int64{1, int64(hv), int64(n), int64(n)}, g.f32)
 	op := g.create(graph.GatedDeltaNetName, []*ir.Value{q, k, v, gate, beta, ssm}, nil)
-	g.output(p+"ssm_state", op.Result(1))
+	g.output(fmt.Sprintf("l%d.ssm_state", i), op.Result(1))
 	o := g.mul(g.rmsNorm(op.Result(0), g.weight(g.n.of(i, roleSSMNorm), n)), g.silu(z))
 	return g.linear(g.reshape(o, 1, vd), g.n.of(i, roleOut), e, vd)
 }

@@ -18,67 +18,10 @@ func (g *builder) model() {
 	token := g.input("token", []int64{1, 1}, g.i32)
 	pos := g.input("pos", []int64{1}, g.i32)
 
-	// Rotary tables for this position, as transformers computes them in
-	// float32: angle = pos·inv_freq, then cos and sin.
-	g.at("rope")
-	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
-	freqs := func(invFreq []float64) *ir.Value { return g.constF32([]int{1, len(invFreq)}, invFreq...) }
-	tables := func(f *ir.Value) (cos, sin *ir.Value) {
-		angles := g.mul(posf, f)
-		return g.unary(graph.CosName, angles), g.unary(graph.SinName, angles)
+	var at positions
+	if s.anyAttention() {
+		at = g.positions(pos)
 	}
-	f := freqs(s.invFreq)
-	if s.longInvFreq != nil {
-		// LongRoPE: from longFrom on, the long factors' frequencies.
-		long := freqs(s.longInvFreq)
-		useLong := g.cmp(graph.CmpGE, g.reshape(pos, 1, 1), g.constI32([]int{1, 1}, int64(s.longFrom)))
-		f = g.sel(useLong, long, f)
-	}
-	cos, sin := tables(f)
-	if s.ropeAttn != 0 && s.ropeAttn != 1 {
-		// YaRN's and LongRoPE's attention factor, on cos and sin in f32
-		// as transformers applies it.
-		a := g.scalar(s.ropeAttn)
-		cos, sin = g.mul(cos, a), g.mul(sin, a)
-	}
-	lcos, lsin := cos, sin
-	if s.localInvFreq != nil {
-		lcos, lsin = tables(freqs(s.localInvFreq)) // Gemma 3's sliding layers rotate at their own base
-	}
-
-	// The caches hold maxTokens rows; this step writes row pos and attends
-	// to rows 0…pos, or under a sliding window of w to pos−w+1…pos.
-	g.at("cache")
-	iota := make([]int64, s.maxTokens)
-	for i := range iota {
-		iota[i] = int64(i)
-	}
-	rows := g.constI32([]int{1, s.maxTokens}, iota...)
-	p11 := g.reshape(pos, 1, 1)
-	keep := g.cmp(graph.CmpLE, rows, p11)
-	keepLocal := keep
-	if s.window > 0 {
-		// pos − row in [0, w−1] ⟺ max(pos − row, w−1 − (pos − row)) ≤ w−1.
-		d := g.op(graph.SubName, nil, p11, rows)
-		last := g.constI32([]int{1}, int64(s.window-1))
-		keepLocal = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
-	}
-	keepChunk := keep
-	if s.chunk > 0 {
-		// Llama 4's chunked layers: rows start…pos, start = ⌊pos/C⌋·C,
-		// i.e. max(row − pos, start − row) ≤ 0.
-		c := g.constI32([]int{1}, int64(s.chunk))
-		start := g.mul(g.div(p11, c), c)
-		far := g.op(graph.MaxName, nil, g.op(graph.SubName, nil, rows, p11), g.op(graph.SubName, nil, start, rows))
-		keepChunk = g.cmp(graph.CmpLE, far, g.constI32([]int{1}, 0))
-	}
-	if s.tempFloor > 0 {
-		// Llama 4's temperature tuning of the NoPE layers' q, in f32 as
-		// transformers computes it: log(1 + ⌊(pos+1)/floor⌋)·scale + 1.
-		n := g.div(g.add(pos, g.constI32([]int{1}, 1)), g.constI32([]int{1}, int64(s.tempFloor)))
-		g.qTemp = g.add(g.mul(g.unary(graph.LogName, g.add(g.scalar(1), g.cast(n, g.f32))), g.scalar(s.tempScale)), g.scalar(1))
-	}
-	write := g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
 
 	g.at("embed")
 	table := g.embedTable()
@@ -104,18 +47,18 @@ func (g *builder) model() {
 			if !s.postNorms {
 				h = g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
 			}
-			c, sn, k := cos, sin, keep
+			c, sn, k := at.cos, at.sin, at.keep
 			if s.slidingLayer(i) {
-				c, sn, k = lcos, lsin, keepLocal
+				c, sn, k = at.lcos, at.lsin, at.keepLocal
 			}
 			if s.chunkedLayer(i) {
-				k = keepChunk
+				k = at.keepChunk
 			}
 			var a *ir.Value
 			if s.mla.kvLora > 0 {
-				a = g.latentAttention(i, h, c, sn, k, write)
+				a = g.latentAttention(i, h, c, sn, k, at.write)
 			} else {
-				a = g.attention(i, h, c, sn, k, write)
+				a = g.attention(i, h, c, sn, k, at.write)
 			}
 			if s.sandwich || s.postNorms {
 				a = g.hiddenNorm(a, g.n.of(i, rolePostAttnNorm))
@@ -136,6 +79,17 @@ func (g *builder) model() {
 				continue
 			}
 			x = g.add(x, g.residualScaled(a))
+		} else if s.layerTypes[i] == mambaLayer {
+			g.at(p + "mamba")
+			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
+			if s.ssmV1 {
+				x = g.add(x, g.mambaMixer(i, h))
+			} else {
+				x = g.add(x, g.residualScaled(g.mamba2Mixer(i, h)))
+			}
+			if s.mixerOnly {
+				continue
+			}
 		} else if s.layerTypes[i] == shortConvLayer {
 			g.at(p + "conv")
 			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
@@ -196,6 +150,85 @@ func (g *builder) model() {
 	g.outs = append([]output{{"logits", logits}}, g.outs...)
 }
 
+// positions are what attention layers read of this step's position:
+// the rope tables (the sliding layers' own where Gemma 3 gives them),
+// the masks of the cache rows to attend to (all up to pos, a sliding
+// window's, Llama 4's chunk's) and the row this step writes.
+type positions struct {
+	cos, sin, lcos, lsin       *ir.Value
+	keep, keepLocal, keepChunk *ir.Value
+	write                      *ir.Value
+}
+
+// positions builds the position tables from pos [1].
+func (g *builder) positions(pos *ir.Value) positions {
+	s := g.s
+	var at positions
+	// Rotary tables for this position, as transformers computes them in
+	// float32: angle = pos·inv_freq, then cos and sin.
+	g.at("rope")
+	posf := g.reshape(g.cast(pos, g.f32), 1, 1)
+	freqs := func(invFreq []float64) *ir.Value { return g.constF32([]int{1, len(invFreq)}, invFreq...) }
+	tables := func(f *ir.Value) (cos, sin *ir.Value) {
+		angles := g.mul(posf, f)
+		return g.unary(graph.CosName, angles), g.unary(graph.SinName, angles)
+	}
+	f := freqs(s.invFreq)
+	if s.longInvFreq != nil {
+		// LongRoPE: from longFrom on, the long factors' frequencies.
+		long := freqs(s.longInvFreq)
+		useLong := g.cmp(graph.CmpGE, g.reshape(pos, 1, 1), g.constI32([]int{1, 1}, int64(s.longFrom)))
+		f = g.sel(useLong, long, f)
+	}
+	cos, sin := tables(f)
+	if s.ropeAttn != 0 && s.ropeAttn != 1 {
+		// YaRN's and LongRoPE's attention factor, on cos and sin in f32
+		// as transformers applies it.
+		a := g.scalar(s.ropeAttn)
+		cos, sin = g.mul(cos, a), g.mul(sin, a)
+	}
+	at.cos, at.sin = cos, sin
+	at.lcos, at.lsin = cos, sin
+	if s.localInvFreq != nil {
+		at.lcos, at.lsin = tables(freqs(s.localInvFreq)) // Gemma 3's sliding layers rotate at their own base
+	}
+
+	// The caches hold maxTokens rows; this step writes row pos and attends
+	// to rows 0…pos, or under a sliding window of w to pos−w+1…pos.
+	g.at("cache")
+	iota := make([]int64, s.maxTokens)
+	for i := range iota {
+		iota[i] = int64(i)
+	}
+	rows := g.constI32([]int{1, s.maxTokens}, iota...)
+	p11 := g.reshape(pos, 1, 1)
+	at.keep = g.cmp(graph.CmpLE, rows, p11)
+	at.keepLocal = at.keep
+	if s.window > 0 {
+		// pos − row in [0, w−1] ⟺ max(pos − row, w−1 − (pos − row)) ≤ w−1.
+		d := g.op(graph.SubName, nil, p11, rows)
+		last := g.constI32([]int{1}, int64(s.window-1))
+		at.keepLocal = g.cmp(graph.CmpLE, g.op(graph.MaxName, nil, d, g.op(graph.SubName, nil, last, d)), last)
+	}
+	at.keepChunk = at.keep
+	if s.chunk > 0 {
+		// Llama 4's chunked layers: rows start…pos, start = ⌊pos/C⌋·C,
+		// i.e. max(row − pos, start − row) ≤ 0.
+		c := g.constI32([]int{1}, int64(s.chunk))
+		start := g.mul(g.div(p11, c), c)
+		far := g.op(graph.MaxName, nil, g.op(graph.SubName, nil, rows, p11), g.op(graph.SubName, nil, start, rows))
+		at.keepChunk = g.cmp(graph.CmpLE, far, g.constI32([]int{1}, 0))
+	}
+	if s.tempFloor > 0 {
+		// Llama 4's temperature tuning of the NoPE layers' q, in f32 as
+		// transformers computes it: log(1 + ⌊(pos+1)/floor⌋)·scale + 1.
+		n := g.div(g.add(pos, g.constI32([]int{1}, 1)), g.constI32([]int{1}, int64(s.tempFloor)))
+		g.qTemp = g.add(g.mul(g.unary(graph.LogName, g.add(g.scalar(1), g.cast(n, g.f32))), g.scalar(s.tempScale)), g.scalar(1))
+	}
+	at.write = g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
+	return at
+}
+
 // wholeNormed is a q or k projection [1, width] RMS-normalised as a
 // whole by layer i's weight of role (OLMo 2), or as it is.
 func (g *builder) wholeNormed(x *ir.Value, i int, role string, width int) *ir.Value {
@@ -251,13 +284,20 @@ func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
 	e, kk := s.hidden, s.shortConv
 	bcx := g.linear(h, g.n.of(i, roleConvIn), 3*e, e)
 	bx := g.mul(g.slice(bcx, 1, 0, e), g.slice(bcx, 1, 2*e, e))
-	p := fmt.Sprintf("l%d.", i)
-	state := g.input(p+"conv_state", []int64{1, int64(kk - 1), int64(e)}, g.f32)
-	window := g.concat(1, state, g.reshape(bx, 1, 1, e))
-	g.output(p+"conv_state", g.slice(window, 1, 1, kk-1))
-	taps := g.transpose(g.weight(g.n.of(i, roleShortConv), e, kk), 1, 0)
-	conv := g.sum(g.mul(window, taps), false, 1)
+	conv := g.causalConv(i, bx, g.n.of(i, roleShortConv), e, kk)
 	return g.linear(g.mul(g.slice(bcx, 1, e, e), conv), g.n.of(i, roleConvOut), e, e)
+}
+
+// causalConv is layer i's causal depthwise conv of x [1, c] over its
+// last k inputs, [1, c]: out_c = Σ_t window[t][c]·taps[c][t], the taps
+// the tensor named taps [c, k]. The state l{i}.conv_state [1, k−1, c]
+// holds the k−1 inputs before this one, and is output with x's in.
+func (g *builder) causalConv(i int, x *ir.Value, taps string, c, k int) *ir.Value {
+	p := fmt.Sprintf("l%d.", i)
+	state := g.input(p+"conv_state", []int64{1, int64(k - 1), int64(c)}, g.f32)
+	window := g.concat(1, state, g.reshape(x, 1, 1, c))
+	g.output(p+"conv_state", g.slice(window, 1, 1, k-1))
+	return g.sum(g.mul(window, g.transpose(g.weight(taps, c, k), 1, 0)), false, 1)
 }
 
 // denseMLP is layer i's SwiGLU block, its gate and up projections

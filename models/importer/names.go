@@ -43,6 +43,14 @@ const (
 	roleConv    = "conv"
 	roleSSMNorm = "ssm_norm"
 	roleOut     = "out"
+	// Mamba-2's (with roleConv, roleA, roleDT, roleSSMNorm, roleOut).
+	roleSSMIn      = "ssm_in" // [z; x; B; C; dt] rows
+	roleSSMInBias  = "ssm_in_bias"
+	roleSSMOutBias = "ssm_out_bias"
+	roleConvBias   = "conv_bias"
+	roleD          = "D"      // the skip's per-head factor
+	roleSSMX       = "ssm_x"  // Mamba's x_proj: [dt; B; C] rows
+	roleSSMDT      = "ssm_dt" // Mamba's dt_proj (roleDT its bias)
 	// Mixture of experts.
 	roleRouter     = "router"
 	roleExpertGate = "exp_gate"
@@ -211,7 +219,7 @@ func hfNamesOf(arch string) naming {
 		strings.HasPrefix(arch, "Qwen") && strings.HasSuffix(arch, "ForConditionalGeneration") {
 		n = n.rebase("model.", "model.language_model.", n.head)
 	}
-	if arch == "GraniteMoeForCausalLM" || arch == "GraniteMoeSharedForCausalLM" {
+	if arch == "GraniteMoeForCausalLM" || arch == "GraniteMoeSharedForCausalLM" || arch == "GraniteMoeHybridForCausalLM" {
 		// block_sparse_moe: input_linear [E, 2I, H] (the gate's rows,
 		// then up's), output_linear [E, H, I], router.layer; the shared
 		// expert's shared_mlp.input_linear [2S, H] and output_linear.
@@ -221,6 +229,22 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertDownFused] = p + "block_sparse_moe.output_linear.weight"
 		n.layer[roleSharedGateUp] = p + "shared_mlp.input_linear.weight"
 		n.layer[roleSharedDown] = p + "shared_mlp.output_linear.weight"
+	}
+	if arch == "GraniteMoeHybridForCausalLM" {
+		// The Mamba-2 mixers under mamba.; the dense models' MLP is
+		// shared_mlp (input_linear [gate; up]).
+		n.mambaUnder("model.layers.%d.mamba.")
+		p := "model.layers.%d."
+		n.layer[roleGateUp], n.layer[roleDown] = p+"shared_mlp.input_linear.weight", p+"shared_mlp.output_linear.weight"
+	}
+	if arch == "Mamba2ForCausalLM" || arch == "MambaForCausalLM" || arch == "FalconMambaForCausalLM" {
+		// backbone.: embeddings, each layer's norm and mixer, norm_f.
+		n = naming{embed: "backbone.embeddings.weight", finalNorm: "backbone.norm_f.weight", head: "lm_head.weight",
+			layer: map[string]string{roleAttnNorm: "backbone.layers.%d.norm.weight"}}
+		n.mambaUnder("backbone.layers.%d.mixer.")
+		if arch != "Mamba2ForCausalLM" {
+			n.layer[roleDT] = "backbone.layers.%d.mixer.dt_proj.bias"
+		}
 	}
 	if arch == "DeepseekV2ForCausalLM" || arch == "DeepseekV3ForCausalLM" {
 		// Multi-head latent attention's projections.
@@ -266,6 +290,17 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleExpertDown] = p + "experts.*.w2.weight"
 	}
 	return n
+}
+
+// mambaUnder names a Mamba-2 mixer's tensors under prefix (with the
+// layer's %d), as transformers' Mamba2Mixer and BambaMixer hold them.
+func (n naming) mambaUnder(p string) {
+	n.layer[roleSSMIn], n.layer[roleSSMInBias] = p+"in_proj.weight", p+"in_proj.bias"
+	n.layer[roleConv], n.layer[roleConvBias] = p+"conv1d.weight", p+"conv1d.bias"
+	n.layer[roleDT], n.layer[roleA], n.layer[roleD] = p+"dt_bias", p+"A_log", p+"D"
+	n.layer[roleSSMNorm] = p + "norm.weight"
+	n.layer[roleOut], n.layer[roleSSMOutBias] = p+"out_proj.weight", p+"out_proj.bias"
+	n.layer[roleSSMX], n.layer[roleSSMDT] = p+"x_proj.weight", p+"dt_proj.weight" // Mamba's (dt_bias is Mamba-2's)
 }
 
 // rebase moves the names under prefix from to prefix to (and the head to

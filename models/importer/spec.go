@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/dialect/graph"
 )
@@ -35,7 +36,7 @@ type spec struct {
 	ffn                     int
 	eps                     float64
 	tied                    bool
-	layerTypes              []string // per layer: fullAttention, linearAttention or shortConvLayer
+	layerTypes              []string // per layer: fullAttention, linearAttention, shortConvLayer or mambaLayer
 	qkNorm                  bool     // per-head RMSNorm of q and k (Qwen3 and later)
 	gatedAttention          bool     // q_proj holds [q ‖ gate] per head; output · sigmoid(gate)
 	zeroCentred             bool     // norms scale by 1 + w (Qwen3.5, Qwen3-Next in HF form)
@@ -92,6 +93,7 @@ type spec struct {
 	gemma
 	llama4
 	mla
+	mamba2
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
@@ -218,6 +220,10 @@ const (
 )
 
 func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAttention }
+
+// anyAttention says whether some layer attends (Mamba2ForCausalLM's do
+// not: no rope tables, no cache).
+func (s *spec) anyAttention() bool { return slices.Contains(s.layerTypes, fullAttention) }
 
 // ropeLayer says whether an attention layer rotates q and k.
 func (s *spec) ropeLayer(i int) bool { return s.noRope == nil || !s.noRope[i] }

@@ -27,6 +27,7 @@ It needs torch and transformers (5.x); nothing else, no network.
 
 import argparse
 import copy
+import inspect
 import json
 import os
 import platform
@@ -125,6 +126,21 @@ def granite_moe(**shared):
         embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
         tie_word_embeddings=True,
         rope_parameters=dict(rope_type="default", rope_theta=10000.0),
+    )
+
+
+def granite_hybrid(**kw):
+    """Granite 4.0 H (GraniteMoeHybrid): Mamba-2 in layers 0 and 2
+    (8 heads of 16, one group, state 16, a window of 4), attention in 1
+    and 3; kw says the experts and the rope."""
+    return dict(
+        {k: v for k, v in COMMON.items() if k not in ("intermediate_size", "head_dim")}, **PHI3_TOKENS,
+        intermediate_size=32, num_experts_per_tok=2, shared_intermediate_size=48,
+        embedding_multiplier=2.0, logits_scaling=4.0, residual_multiplier=0.5, attention_multiplier=0.2,
+        layer_types=["mamba", "attention", "mamba", "attention"],
+        mamba_n_heads=8, mamba_d_head=16, mamba_n_groups=1, mamba_d_state=16, mamba_d_conv=4,
+        mamba_expand=2, mamba_chunk_size=256, mamba_conv_bias=True, mamba_proj_bias=False,
+        tie_word_embeddings=True, **kw,
     )
 
 
@@ -568,6 +584,56 @@ def specs():
         ("deepseek_v2_lite", "DeepseekV2ForCausalLM", "DeepseekV2Config", dict(
             DEEPSEEK_V2_BASE, q_lora_rank=None, topk_method="greedy", n_group=None, topk_group=None, routed_scaling_factor=1.0,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0)), torch.float32, False),
+        # Mamba-2 (Codestral Mamba's architecture): every layer a Mamba-2
+        # mixer (8 heads of 16, 2 groups, state 16, a window of 4 with
+        # its bias), RMSNorms, an untied head.
+        ("mamba2", "Mamba2ForCausalLM", "Mamba2Config", dict(
+            vocab_size=256, hidden_size=64, num_hidden_layers=4, expand=2, num_heads=8, head_dim=16,
+            n_groups=2, state_size=16, conv_kernel=4, use_conv_bias=True, use_bias=False,
+            layer_norm_epsilon=1e-5, rms_norm=True, residual_in_fp32=True, chunk_size=256,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+        ), torch.float32, False),
+        # Mamba (the first): the selective scan with a per-channel state,
+        # dt through its low-rank projection; Falcon-Mamba with its
+        # weightless RMSNorms on dt, B and C.
+        ("mamba", "MambaForCausalLM", "MambaConfig", dict(
+            vocab_size=256, hidden_size=64, num_hidden_layers=4, expand=2, state_size=16, conv_kernel=4,
+            time_step_rank=8, use_conv_bias=True, use_bias=False, layer_norm_epsilon=1e-5,
+            residual_in_fp32=True, tie_word_embeddings=True, **PHI3_TOKENS,
+        ), torch.float32, False),
+        ("falcon_mamba", "FalconMambaForCausalLM", "FalconMambaConfig", dict(
+            vocab_size=256, hidden_size=64, num_hidden_layers=4, expand=2, state_size=16, conv_kernel=4,
+            time_step_rank=8, use_conv_bias=True, use_bias=False, layer_norm_epsilon=1e-5, mixer_rms_eps=1e-6,
+            residual_in_fp32=True, tie_word_embeddings=False, **PHI3_TOKENS,
+        ), torch.float32, False),
+        # Granite 4.0 H: Mamba-2 layers (0, 2) and attention without rope
+        # (1, 3), each followed by 8 experts of 32 rows (top 2) and a
+        # shared MLP; Granite's four multipliers. The second as Granite
+        # 4.0's dense models: no experts, rope.
+        ("granitemoehybrid", "GraniteMoeHybridForCausalLM", "GraniteMoeHybridConfig", granite_hybrid(
+            num_local_experts=8, position_embedding_type=None), torch.float32, False),
+        ("granitemoehybrid_dense", "GraniteMoeHybridForCausalLM", "GraniteMoeHybridConfig", granite_hybrid(
+            num_local_experts=0, position_embedding_type="rope",
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0)), torch.float32, False),
+        # Bamba: Llama's attention (layers 1 and 3) and MLP with Mamba-2
+        # mixers in layers 0 and 2, rope on half of each head.
+        ("bamba", "BambaForCausalLM", "BambaConfig", dict(
+            COMMON, **PHI3_TOKENS, attn_layer_indices=[1, 3],
+            mamba_n_heads=8, mamba_d_head=16, mamba_n_groups=1, mamba_d_state=16, mamba_d_conv=4,
+            mamba_expand=2, mamba_chunk_size=256, mamba_conv_bias=True, mamba_proj_bias=False,
+            tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
+        ), torch.float32, False),
+        # Nemotron-H: one mixer a layer by hybrid_override_pattern (M
+        # Mamba-2 with group-wise gated norms, * attention without rope,
+        # - a relu² MLP).
+        ("nemotron_h", "NemotronHForCausalLM", "NemotronHConfig", dict(
+            **SIZES, num_key_value_heads=2, head_dim=16, hybrid_override_pattern="M*M-",
+            mamba_num_heads=8, mamba_head_dim=16, n_groups=2, ssm_state_size=16, conv_kernel=4, expand=2,
+            mamba_hidden_act="silu", use_conv_bias=True, use_bias=False, mlp_hidden_act="relu2",
+            mlp_bias=False, attention_bias=False, layer_norm_epsilon=1e-5, residual_in_fp32=False,
+            tie_word_embeddings=False, **PHI3_TOKENS,
+        ), torch.float32, False),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
@@ -697,13 +763,30 @@ def forward_full(model, tokens, device, routes=None):
 
 
 def forward_incremental(model, tokens, device):
+    """Decodes one token at a time with transformers' cache: Mamba's and
+    Mamba-2's models take it as cache_params (with the token's position),
+    the hybrids of Mamba and attention as a HybridMambaAttentionDynamicCache
+    made up front (their prepare_inputs_for_generation does that), the
+    others as past_key_values."""
     ids = torch.tensor([tokens], device=device)
+    params = inspect.signature(model.forward).parameters
+    ssm = "cache_params" in params and "past_key_values" not in params
     steps = []
     past = None
+    hybrid = getattr(sys.modules[type(model).__module__], "HybridMambaAttentionDynamicCache", None)
+    if hybrid is not None and not ssm:
+        past = hybrid(model.config, 1, dtype=model.dtype, device=device)
     with torch.no_grad():
         for t in range(len(tokens)):
-            out = model(ids[:, t:t + 1], past_key_values=past, use_cache=True)
-            past = out.past_key_values
+            if ssm:
+                kw = dict(cache_params=past)
+                if "cache_position" in params:
+                    kw["cache_position"] = torch.tensor([t], device=device)
+                out = model(ids[:, t:t + 1], use_cache=True, **kw)
+                past = out.cache_params
+            else:
+                out = model(ids[:, t:t + 1], past_key_values=past, use_cache=True)
+                past = out.past_key_values
             steps.append(out.logits[0, -1])
     return torch.stack(steps)
 
@@ -775,6 +858,10 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
 
     def incremental():
         inc = forward_incremental(m, TOKENS, device)
+        # A cache that did not carry the state from token to token (a
+        # model whose cache this script makes wrongly) is not a reference.
+        if rel(inc, full) > 1e-3:
+            raise RuntimeError(f"incremental decoding differs from the full pass by {rel(inc, full):.3g}: not saved")
         # One token at a time, as a decode step runs: differs from the
         # full pass where a rope's factors depend on the sequence's length
         # (phi3_longrope_long).

@@ -1,0 +1,404 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// mambaLayer is the layer kind of a Mamba-2 mixer.
+const mambaLayer = "mamba"
+
+// mamba2 is a Mamba-2 mixer's shape (transformers' Mamba2Mixer and
+// BambaMixer: Mamba2ForCausalLM, Granite 4.0 H, Bamba).
+type mamba2 struct {
+	ssmHeads, ssmHeadDim int // the heads and their width: the mixer's inner width is their product
+	ssmGroups, ssmState  int // B's and C's groups (a group serves heads/groups consecutive heads), the state per head row
+	ssmConv              int // the causal conv's window
+	ssmConvBias          bool
+	ssmProjBias          bool    // in_proj and out_proj add biases
+	ssmEps               float64 // the gated RMSNorm's epsilon
+	ssmGroupNorm         bool    // the gated RMSNorm over each group's channels (mamba_ssm, llama.cpp) instead of the whole inner width (transformers' Mamba2Mixer and BambaMixer)
+	ssmDTMin, ssmDTMax   float64 // time_step_limit: softplus(dt + dt_bias) clamped to [min, max] (0, +Inf: none)
+	ssmANeg              bool    // the decay is stored as −exp(A_log) (llama.cpp's ssm_a), not A_log
+	mixerOnly            bool    // Mamba2ForCausalLM: a layer is its mixer alone, no MLP
+	// Mamba (the first): a state per channel, dt through a low-rank
+	// projection.
+	ssmV1     bool
+	ssmInner  int     // ssmV1: the inner width (expand × hidden)
+	ssmDTRank int     // ssmV1: x_proj's dt rows, dt_proj's input
+	ssmBCNorm bool    // Falcon-Mamba: dt, B and C RMS-normalised (no weight) before use
+	ssmBCEps  float64 // its epsilon (mixer_rms_eps)
+}
+
+// inner is the mixer's inner width, heads × head width.
+func (m *mamba2) inner() int {
+	if m.ssmV1 {
+		return m.ssmInner
+	}
+	return m.ssmHeads * m.ssmHeadDim
+}
+
+// convDim is the causal conv's channel count: x, then B and C.
+func (m *mamba2) convDim() int { return m.inner() + 2*m.ssmGroups*m.ssmState }
+
+// ssmKeys names a config's Mamba-2 fields: Mamba2Config's, or the
+// mamba_-prefixed ones of the hybrids (Granite 4.0 H, Bamba).
+type ssmKeys struct {
+	heads, headDim, groups, state, conv, expand, convBias, projBias string
+}
+
+var (
+	mamba2Keys = ssmKeys{"num_heads", "head_dim", "n_groups", "state_size", "conv_kernel", "expand", "use_conv_bias", "use_bias"}
+	hybridKeys = ssmKeys{"mamba_n_heads", "mamba_d_head", "mamba_n_groups", "mamba_d_state", "mamba_d_conv", "mamba_expand",
+		"mamba_conv_bias", "mamba_proj_bias"}
+)
+
+// readMamba2Mixer reads the Mamba-2 mixer's sizes under keys, checking
+// that the heads fill expand × hidden and the groups divide the heads;
+// eps is the gated norm's epsilon.
+func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
+	m := &s.mamba2
+	expand := c.float(k.expand, 2)
+	m.ssmHeads = c.int(k.heads, 0, true)
+	inner := expand * float64(s.hidden)
+	m.ssmHeadDim = 0
+	if v, ok := c.get(k.headDim); ok && string(v) != `"auto"` {
+		m.ssmHeadDim = c.int(k.headDim, 0, true)
+	} else if m.ssmHeads > 0 {
+		m.ssmHeadDim = int(inner) / m.ssmHeads // Granite's "auto"
+	}
+	m.ssmGroups = c.int(k.groups, 1, false)
+	m.ssmState = c.int(k.state, 0, true)
+	m.ssmConv = c.int(k.conv, 4, false)
+	m.ssmConvBias = c.bool(k.convBias, true)
+	m.ssmProjBias = c.bool(k.projBias, false)
+	m.ssmEps = eps
+	m.ssmDTMin, m.ssmDTMax = 0, math.Inf(1)
+	if c.err != nil {
+		return
+	}
+	switch {
+	case m.ssmHeads == 0 || m.ssmHeadDim == 0 || m.ssmState == 0:
+		c.fail("fields %q, %q and %q must be positive", k.heads, k.headDim, k.state)
+	case float64(m.inner()) != inner:
+		c.fail("%s = %d heads of %s = %d do not fill %s × hidden_size = %g", k.heads, m.ssmHeads, k.headDim, m.ssmHeadDim, k.expand, inner)
+	case m.ssmGroups == 0 || m.ssmHeads%m.ssmGroups != 0:
+		c.fail("field %q = %d does not divide %s = %d", k.groups, m.ssmGroups, k.heads, m.ssmHeads)
+	case m.ssmConv < 2:
+		c.fail("field %q = %d: rlx needs a window of at least 2", k.conv, m.ssmConv)
+	}
+}
+
+// readTimeStepLimit reads time_step_limit, [min, max] (Python's json
+// writes the default's +∞ as Infinity, which config.json's reader takes
+// as the string "Infinity").
+func (s *spec) readTimeStepLimit(c *config) {
+	v, ok := c.get("time_step_limit")
+	if !ok {
+		return
+	}
+	var lim []any
+	if err := json.Unmarshal(v, &lim); err != nil || len(lim) != 2 {
+		c.fail("field \"time_step_limit\" = %s is not a pair [min, max]", v)
+		return
+	}
+	var b [2]float64
+	for i, x := range lim {
+		switch x := x.(type) {
+		case float64:
+			b[i] = x
+		case string:
+			if x != "Infinity" {
+				c.fail("field \"time_step_limit\" = %s is not a pair of numbers", v)
+				return
+			}
+			b[i] = math.Inf(1)
+		default:
+			c.fail("field \"time_step_limit\" = %s is not a pair of numbers", v)
+			return
+		}
+	}
+	if !(b[0] >= 0 && b[1] > b[0]) {
+		c.fail("field \"time_step_limit\" = %s: rlx needs 0 ≤ min < max", v)
+		return
+	}
+	s.ssmDTMin, s.ssmDTMax = b[0], b[1]
+}
+
+// readMixerOnly reads the fields that the Mamba models (every layer an
+// RMSNorm and a mixer) share: the sizes, the norms' epsilon, the tied
+// head, the conv's activation, the quantisation; and marks the layers
+// mixer-only.
+func (s *spec) readMixerOnly(c *config) {
+	s.hidden = c.int("hidden_size", 0, true)
+	s.layers = c.int("num_hidden_layers", 0, true)
+	s.vocab = c.int("vocab_size", 0, true)
+	s.eps = c.float("layer_norm_epsilon", 1e-5)
+	s.tied = c.bool("tie_word_embeddings", true)
+	if act := c.str("hidden_act", "silu"); act != "silu" {
+		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"silu\" only)", act)
+	}
+	c.readQuantization()
+	s.mixerOnly = true
+}
+
+// readMamba2 reads Mamba2ForCausalLM (Codestral Mamba): every layer an
+// RMSNorm and a Mamba-2 mixer, no MLP; the final norm norm_f.
+func (s *spec) readMamba2(c *config) {
+	s.readMixerOnly(c)
+	c.reject("rms_norm", "true")
+	c.reject("norm_before_gate", "false")
+	for _, f := range []string{"residual_in_fp32", "chunk_size", "time_step_rank", "time_step_min", "time_step_max", "time_step_floor",
+		"rescale_prenorm_residual", "layer_types"} {
+		c.used[f] = true // the residual in f32 (rlx's always is), the prefill's chunks, training set-up
+	}
+	if c.err != nil {
+		return
+	}
+	if s.hidden == 0 || s.layers == 0 || s.vocab == 0 {
+		c.fail("hidden_size, num_hidden_layers and vocab_size must be positive")
+		return
+	}
+	if s.layers > maxLayers {
+		c.fail("field \"num_hidden_layers\" = %d is more layers than rlx reads (%d)", s.layers, maxLayers)
+		return
+	}
+	s.readMamba2Mixer(c, mamba2Keys, s.eps)
+	s.readTimeStepLimit(c)
+	s.layerTypes = make([]string, s.layers)
+	for i := range s.layerTypes {
+		s.layerTypes[i] = mambaLayer
+	}
+}
+
+// readBlockTypes reads a hybrid's per-layer kinds from key (a list of
+// strings), mapping each of the config's names to a layer kind.
+func (s *spec) readBlockTypes(c *config, key string, kinds map[string]string) {
+	v, ok := c.get(key)
+	if !ok {
+		c.fail("missing field %q", key)
+		return
+	}
+	var names []string
+	if err := json.Unmarshal(v, &names); err != nil {
+		c.fail("field %q = %s is not a list of strings", key, v)
+		return
+	}
+	if len(names) != s.layers {
+		c.fail("field %q lists %d layers, but num_hidden_layers = %d", key, len(names), s.layers)
+		return
+	}
+	s.layerTypes = make([]string, s.layers)
+	for i, n := range names {
+		kind, ok := kinds[n]
+		if !ok {
+			var known []string
+			for k := range kinds {
+				known = append(known, fmt.Sprintf("%q", k))
+			}
+			slices.Sort(known)
+			c.fail("field %q gives layer %d type %q, which is not supported for %s (rlx implements %s)", key, i, n, s.arch, strings.Join(known, ", "))
+			return
+		}
+		s.layerTypes[i] = kind
+	}
+}
+
+// mamba2Mixer is layer i's Mamba-2 mixer for one token, as
+// transformers' Mamba2Mixer.torch_forward decodes with its cache:
+// in_proj to the gate z, x‖B‖C and dt; the causal depthwise conv over
+// the last ssmConv inputs of x‖B‖C (the state holds the ssmConv − 1
+// before this one) with its bias and SiLU; dt = softplus(dt + dt_bias)
+// (clamped to time_step_limit), the state h ← h·exp(dt·A) + dt·x⊗B per
+// head (A = −exp(A_log); B and C shared by a group's heads), y = h·C +
+// D·x; then RMSNorm(y·silu(z)) and out_proj.
+func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	m := &s.mamba2
+	e, nh, hd, ns := s.hidden, m.ssmHeads, m.ssmHeadDim, m.ssmState
+	inner, gs, cd := m.inner(), m.ssmGroups*m.ssmState, m.convDim()
+	proj := g.linear(h, g.n.of(i, roleSSMIn), inner+cd+nh, e)
+	if m.ssmProjBias {
+		proj = g.biased(proj, i, roleSSMInBias, biasRequired, inner+cd+nh)
+	}
+	z := g.slice(proj, 1, 0, inner)
+	xbc := g.slice(proj, 1, inner, cd)
+	dt := g.slice(proj, 1, inner+cd, nh)
+
+	conv := g.causalConv(i, xbc, g.n.of(i, roleConv), cd, m.ssmConv)
+	if m.ssmConvBias {
+		conv = g.add(conv, g.reshape(g.weight(g.n.of(i, roleConvBias), cd), 1, cd))
+	}
+	conv = g.silu(conv)
+	x := g.reshape(g.slice(conv, 1, 0, inner), nh, hd)
+	// B and C [groups, state] → a row per head: head j reads group
+	// j / (heads/groups).
+	perHead := func(v *ir.Value) *ir.Value {
+		r := nh / m.ssmGroups
+		return g.reshape(g.broadcast(g.reshape(v, m.ssmGroups, 1, ns), m.ssmGroups, r, ns), nh, 1, ns)
+	}
+	b := perHead(g.slice(conv, 1, inner, gs))
+	c := perHead(g.slice(conv, 1, inner+gs, gs))
+
+	dt = g.unary(graph.SoftplusName, g.add(dt, g.reshape(g.weight(g.n.of(i, roleDT), nh), 1, nh)))
+	if m.ssmDTMin > 0 {
+		dt = g.op(graph.MaxName, nil, dt, g.scalar(m.ssmDTMin))
+	}
+	if !math.IsInf(m.ssmDTMax, 1) {
+		dt = g.op(graph.MinName, nil, dt, g.scalar(m.ssmDTMax))
+	}
+	dt = g.reshape(dt, nh, 1)
+	a := g.weight(g.n.of(i, roleA), nh)
+	if !m.ssmANeg {
+		a = g.unary(graph.NegName, g.unary(graph.ExpName, a))
+	}
+	decay := g.reshape(g.unary(graph.ExpName, g.mul(dt, g.reshape(a, nh, 1))), nh, 1, 1)
+
+	p := fmt.Sprintf("l%d.", i)
+	prev := g.reshape(g.input(p+"ssm_state", []int64{1, int64(nh), int64(hd), int64(ns)}, g.f32), nh, hd, ns)
+	next := g.add(g.mul(prev, decay), g.mul(g.reshape(g.mul(x, dt), nh, hd, 1), b))
+	g.output(p+"ssm_state", g.reshape(next, 1, nh, hd, ns))
+	y := g.sum(g.mul(next, c), false, 2)
+	y = g.add(y, g.mul(x, g.reshape(g.weight(g.n.of(i, roleD), nh), nh, 1)))
+
+	y = g.mul(g.reshape(y, 1, inner), g.silu(z))
+	w := g.weight(g.n.of(i, roleSSMNorm), inner)
+	if m.ssmGroupNorm && m.ssmGroups > 1 {
+		per := inner / m.ssmGroups
+		y = g.reshape(g.rmsNormEps(g.reshape(y, m.ssmGroups, per), g.broadcast(g.scalar(1), per), m.ssmEps), 1, inner)
+		y = g.mul(y, g.reshape(w, 1, inner))
+	} else {
+		y = g.rmsNormEps(y, w, m.ssmEps)
+	}
+	out := g.linear(y, g.n.of(i, roleOut), e, inner)
+	if m.ssmProjBias {
+		out = g.biased(out, i, roleSSMOutBias, biasRequired, e)
+	}
+	return out
+}
+
+// readGraniteHybrid reads what Granite 4.0 H adds to Granite MoE Shared
+// (readGranite reads the rest): layer_types' "mamba" and "attention"
+// layers, the Mamba-2 mixers' mamba_* fields (their gated norm's
+// epsilon rms_norm_eps, as BambaMixer's), and position_embedding_type:
+// rope where "rope", none otherwise (Granite 4.0 H's attention has no
+// positions).
+func (s *spec) readGraniteHybrid(c *config) {
+	s.readBlockTypes(c, "layer_types", map[string]string{"mamba": mambaLayer, "attention": fullAttention})
+	s.readMamba2Mixer(c, hybridKeys, s.eps)
+	c.used["mamba_chunk_size"] = true // the prefill's chunks
+	switch t := c.str("position_embedding_type", "nope"); t {
+	case "rope":
+	case "nope":
+		s.noRope = make([]bool, s.layers)
+		for i := range s.noRope {
+			s.noRope[i] = true
+		}
+	default:
+		c.fail("field \"position_embedding_type\" = %q is not supported (rlx implements \"rope\" and none)", t)
+	}
+}
+
+// readMamba reads MambaForCausalLM and FalconMambaForCausalLM: every
+// layer an RMSNorm and a Mamba mixer (no MLP), intermediate_size =
+// expand × hidden channels with a state of state_size each, dt of
+// time_step_rank ("auto": ⌈hidden/16⌉) rows through dt_proj; Falcon-Mamba
+// RMS-normalises dt, B and C (mixer_rms_eps).
+func (s *spec) readMamba(c *config) {
+	s.readMixerOnly(c)
+	for _, f := range []string{"residual_in_fp32", "time_step_scale", "time_step_min", "time_step_max", "time_step_init_scheme",
+		"time_step_floor", "rescale_prenorm_residual", "use_mambapy", "use_falcon_mambapy", "layer_types"} {
+		c.used[f] = true // the residual in f32 (rlx's always is), training set-up, the prefill's implementation
+	}
+	m := &s.mamba2
+	m.ssmV1 = true
+	m.ssmState = c.int("state_size", 16, false)
+	m.ssmConv = c.int("conv_kernel", 4, false)
+	m.ssmConvBias = c.bool("use_conv_bias", true)
+	m.ssmProjBias = c.bool("use_bias", false)
+	expand := c.float("expand", 2)
+	m.ssmInner = c.int("intermediate_size", int(expand*float64(s.hidden)), false)
+	if v, ok := c.get("time_step_rank"); ok && string(v) != `"auto"` {
+		m.ssmDTRank = c.int("time_step_rank", 0, true)
+	} else {
+		m.ssmDTRank = (s.hidden + 15) / 16
+	}
+	if s.arch == "FalconMambaForCausalLM" {
+		m.ssmBCNorm = true
+		m.ssmBCEps = c.float("mixer_rms_eps", 1e-6)
+	}
+	if c.err != nil {
+		return
+	}
+	switch {
+	case s.hidden == 0 || s.layers == 0 || s.vocab == 0 || m.ssmState == 0 || m.ssmDTRank == 0:
+		c.fail("hidden_size, num_hidden_layers, vocab_size, state_size and time_step_rank must be positive")
+	case s.layers > maxLayers:
+		c.fail("field \"num_hidden_layers\" = %d is more layers than rlx reads (%d)", s.layers, maxLayers)
+	case float64(m.ssmInner) != expand*float64(s.hidden):
+		c.fail("field \"intermediate_size\" = %d is not expand × hidden_size = %g", m.ssmInner, expand*float64(s.hidden))
+	case m.ssmConv < 2:
+		c.fail("field \"conv_kernel\" = %d: rlx needs a window of at least 2", m.ssmConv)
+	case m.ssmBCNorm && !(m.ssmBCEps >= 0):
+		c.fail("field \"mixer_rms_eps\" = %g: rlx needs a non-negative epsilon", m.ssmBCEps)
+	}
+	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
+}
+
+// mambaMixer is layer i's Mamba mixer (the first) for one token, as
+// transformers' MambaMixer.slow_forward decodes with its cache: in_proj
+// to x and the gate z; the causal depthwise conv of x over the last
+// ssmConv inputs with its bias and SiLU; x_proj to dt (low rank), B and
+// C (Falcon-Mamba: each RMS-normalised without a weight); dt =
+// softplus(dt_proj(dt)); per channel the state h ← h·exp(dt·A) +
+// dt·x·B (A = −exp(A_log) [channels, state]); y = h·C + D·x, ·silu(z),
+// then out_proj.
+func (g *builder) mambaMixer(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	m := &s.mamba2
+	e, d, ns, r := s.hidden, m.ssmInner, m.ssmState, m.ssmDTRank
+	proj := g.linear(h, g.n.of(i, roleSSMIn), 2*d, e)
+	if m.ssmProjBias {
+		proj = g.biased(proj, i, roleSSMInBias, biasRequired, 2*d)
+	}
+	x, z := g.slice(proj, 1, 0, d), g.slice(proj, 1, d, d)
+
+	x = g.causalConv(i, x, g.n.of(i, roleConv), d, m.ssmConv)
+	if m.ssmConvBias {
+		x = g.add(x, g.reshape(g.weight(g.n.of(i, roleConvBias), d), 1, d))
+	}
+	x = g.silu(x)
+
+	dbc := g.linear(x, g.n.of(i, roleSSMX), r+2*ns, d)
+	dt, b, c := g.slice(dbc, 1, 0, r), g.slice(dbc, 1, r, ns), g.slice(dbc, 1, r+ns, ns)
+	if m.ssmBCNorm {
+		norm := func(v *ir.Value) *ir.Value {
+			return g.rmsNormEps(v, g.broadcast(g.scalar(1), shapeInts(v)[1]), m.ssmBCEps)
+		}
+		dt, b, c = norm(dt), norm(b), norm(c)
+	}
+	dt = g.add(g.linear(dt, g.n.of(i, roleSSMDT), d, r), g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d))
+	dt = g.reshape(g.unary(graph.SoftplusName, dt), d, 1)
+	a := g.weight(g.n.of(i, roleA), d, ns)
+	if !m.ssmANeg {
+		a = g.unary(graph.NegName, g.unary(graph.ExpName, a))
+	}
+	xs := g.reshape(x, d, 1)
+	p := fmt.Sprintf("l%d.", i)
+	prev := g.reshape(g.input(p+"ssm_state", []int64{1, int64(d), int64(ns)}, g.f32), d, ns)
+	next := g.add(g.mul(prev, g.unary(graph.ExpName, g.mul(a, dt))), g.mul(g.mul(dt, b), xs))
+	g.output(p+"ssm_state", g.reshape(next, 1, d, ns))
+	y := g.sum(g.mul(next, c), false, 1)
+	y = g.add(g.reshape(y, 1, d), g.mul(x, g.reshape(g.weight(g.n.of(i, roleD), d), 1, d)))
+	out := g.linear(g.mul(y, g.silu(z)), g.n.of(i, roleOut), e, d)
+	if m.ssmProjBias {
+		out = g.biased(out, i, roleSSMOutBias, biasRequired, e)
+	}
+	return out
+}
