@@ -68,6 +68,7 @@ func architectures() []architecture {
 		{[]string{"GraniteForCausalLM", "GraniteMoeForCausalLM", "GraniteMoeSharedForCausalLM", "GraniteMoeHybridForCausalLM"}, (*spec).readGranite},
 		{[]string{"Mamba2ForCausalLM"}, (*spec).readMamba2},
 		{[]string{"MambaForCausalLM", "FalconMambaForCausalLM"}, (*spec).readMamba},
+		{[]string{"BambaForCausalLM"}, (*spec).readBamba},
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},

@@ -17,5 +17,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		"deepseek_v2": drawCheckpoint(t, deepseekV2Config(map[string]any{"topk_group": 1}), latentTensors(24, false)),
 		// GPTQ in desc_act's order: x gathered by a weight, q5_0 blocks.
 		"qwen3_gptq_desc_act": gptqCheckpoint(t, &qckpt.GPTQ{Bits: 4, Group: 32, Shuffle: true}),
+		// Mamba-2: the causal conv, the state's update per head and
+		// group, dt clamped to time_step_limit.
+		"mamba2": mamba2Dir(t),
 	}
 }

@@ -402,3 +402,36 @@ func (g *builder) mambaMixer(i int, h *ir.Value) *ir.Value {
 	}
 	return out
 }
+
+// readBamba reads BambaForCausalLM (IBM's Bamba): Llama's attention
+// (rope on half of each head, as BambaConfig fixes it) and MLP in the
+// layers attn_layer_indices lists, Mamba-2 mixers (mamba_* fields, the
+// gated norm over the whole width with rms_norm_eps) in the others.
+func (s *spec) readBamba(c *config) {
+	s.readCommon(c, 0.5)
+	c.reject("attention_bias", "false")
+	c.reject("mlp_bias", "false")
+	for _, f := range []string{"mamba_chunk_size", "time_step_min", "time_step_max", "z_loss_coefficient", "num_logits_to_keep"} {
+		c.used[f] = true // the prefill's chunks, training set-up
+	}
+	if c.err != nil {
+		return
+	}
+	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
+	if v, ok := c.get("attn_layer_indices"); ok {
+		var idx []int
+		if err := json.Unmarshal(v, &idx); err != nil {
+			c.fail("field \"attn_layer_indices\" = %s is not a list of layer indices", v)
+			return
+		}
+		for _, i := range idx {
+			if i < 0 || i >= s.layers {
+				c.fail("field \"attn_layer_indices\" names layer %d of %d", i, s.layers)
+				return
+			}
+			s.layerTypes[i] = fullAttention
+		}
+	}
+	s.readMamba2Mixer(c, hybridKeys, s.eps)
+	s.readTimeStepLimit(c)
+}

@@ -92,7 +92,7 @@ func TestQuotePythonFloats(t *testing.T) {
 // drawnMamba2 is a Mamba2ForCausalLM checkpoint of mamba2Config's sizes
 // (two layers, 8 heads of 16, 2 groups, state 16, window 4) drawn
 // seeded, and the values of its tensors.
-func drawnMamba2(t *testing.T, extra map[string]any) (dir string, w map[string][]float32) {
+func drawnMamba2(t testing.TB, extra map[string]any) (dir string, w map[string][]float32) {
 	t.Helper()
 	cfg := map[string]any{}
 	if err := json.Unmarshal([]byte(mamba2Config+`}`), &cfg); err != nil {
@@ -280,4 +280,10 @@ func TestMamba2Step(t *testing.T) {
 			t.Errorf("grouped %v: logits differ from the reference by up to %.3g", grouped, worst)
 		}
 	}
+}
+
+// mamba2Dir is drawnMamba2's checkpoint with dt clamped to [0.05, 0.9].
+func mamba2Dir(t testing.TB) string {
+	dir, _ := drawnMamba2(t, map[string]any{"time_step_limit": []float64{0.05, 0.9}})
+	return dir
 }

@@ -237,6 +237,15 @@ func hfNamesOf(arch string) naming {
 		p := "model.layers.%d."
 		n.layer[roleGateUp], n.layer[roleDown] = p+"shared_mlp.input_linear.weight", p+"shared_mlp.output_linear.weight"
 	}
+	if arch == "BambaForCausalLM" {
+		// mamba., pre_ff_layernorm before feed_forward, the final norm
+		// final_layernorm.
+		n.mambaUnder("model.layers.%d.mamba.")
+		p := "model.layers.%d."
+		n.finalNorm = "model.final_layernorm.weight"
+		n.layer[roleFFNNorm] = p + "pre_ff_layernorm.weight"
+		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = p+"feed_forward.gate_proj.weight", p+"feed_forward.up_proj.weight", p+"feed_forward.down_proj.weight"
+	}
 	if arch == "Mamba2ForCausalLM" || arch == "MambaForCausalLM" || arch == "FalconMambaForCausalLM" {
 		// backbone.: embeddings, each layer's norm and mixer, norm_f.
 		n = naming{embed: "backbone.embeddings.weight", finalNorm: "backbone.norm_f.weight", head: "lm_head.weight",
