@@ -43,6 +43,7 @@ var ggufArch = map[string]string{
 	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe", "GptOssForCausalLM": "gpt-oss",
 	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2",
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
+	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -89,7 +90,8 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool {
-	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee"
+	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee" ||
+		ggufArch[arch] == "granitehybrid"
 }
 
 // converted is one tensor of the GGUF being written.
@@ -136,9 +138,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	w.Add(key("feed_forward_length"), uint32(s.ffn))
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	if s.shortConv > 0 {
-		// LFM2Model.set_gguf_parameters: kv heads a layer, 0 for the
-		// short convolutions, and their window.
+	if s.shortConv > 0 || arch == "granitehybrid" {
+		// LFM2Model.set_gguf_parameters (GraniteHybridModel's alike):
+		// kv heads a layer, 0 for the short convolutions (the Mamba-2
+		// layers), and their window.
 		kv := make([]uint32, s.layers)
 		for i, lt := range s.layerTypes {
 			if lt == fullAttention {
@@ -146,7 +149,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			}
 		}
 		w.Add(key("attention.head_count_kv"), kv)
-		w.Add(key("shortconv.l_cache"), uint32(s.shortConv))
+		if s.shortConv > 0 {
+			w.Add(key("shortconv.l_cache"), uint32(s.shortConv))
+		}
 	} else if s.mla.kvLora == 0 {
 		w.Add(key("attention.head_count_kv"), uint32(s.kvHeads))
 	}
@@ -215,7 +220,18 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// pattern: every fourth layer global, gpt-oss's every second).
 		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
-	if arch == "granite" || arch == "granitemoe" {
+	if arch == "granitehybrid" {
+		// GraniteHybridModel.set_gguf_parameters: the Mamba-2 sizes
+		// (time_step_rank the heads), and rope only for Bamba (or a
+		// model without Mamba-2 layers).
+		w.Add(key("ssm.conv_kernel"), uint32(s.ssmConv))
+		w.Add(key("ssm.state_size"), uint32(s.ssmState))
+		w.Add(key("ssm.group_count"), uint32(s.ssmGroups))
+		w.Add(key("ssm.inner_size"), uint32(s.inner()))
+		w.Add(key("ssm.time_step_rank"), uint32(s.ssmHeads))
+		w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
+	}
+	if arch == "granite" || arch == "granitemoe" || arch == "granitehybrid" {
 		// GraniteModel.set_gguf_parameters: each multiplier as a scale.
 		w.Add(key("embedding_scale"), float32(s.embedScale))
 		w.Add(key("attention.scale"), float32(s.attnScale))
@@ -431,6 +447,12 @@ var hfToGGUF = map[string]string{
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
 	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
+	// Mamba-2's (Granite 4.0 H's, Bamba's; A_log, D, the conv's taps and the norm: convertTensor).
+	"mamba.in_proj.weight": "ssm_in.weight", "mamba.conv1d.bias": "ssm_conv1d.bias", "mamba.dt_bias": "ssm_dt.bias",
+	"mamba.out_proj.weight": "ssm_out.weight",
+	// Bamba's.
+	"pre_ff_layernorm.weight": "ffn_norm.weight", "feed_forward.gate_proj.weight": "ffn_gate.weight",
+	"feed_forward.up_proj.weight": "ffn_up.weight", "feed_forward.down_proj.weight": "ffn_down.weight",
 	// DeepSeek's latent attention (kv_b_proj: convertTensor).
 	"self_attn.q_a_proj.weight": "attn_q_a.weight", "self_attn.q_a_layernorm.weight": "attn_q_a_norm.weight",
 	"self_attn.q_b_proj.weight": "attn_q_b.weight", "self_attn.kv_a_proj_with_mqa.weight": "attn_kv_a_mqa.weight",
@@ -577,6 +599,10 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			m := v[x*rows*in : (x+1)*rows*in]
 			gate, up = append(gate, m[:half*in]...), append(up, m[half*in:]...)
 		}
+		if sh && s.experts == 0 {
+			// Granite 4.0's dense models: the shared MLP is the MLP.
+			return []converted{{blk + "ffn_gate.weight", []int{half, in}, gate, true}, {blk + "ffn_up.weight", []int{half, in}, up, true}}
+		}
 		if sh {
 			return []converted{{blk + "ffn_gate_shexp.weight", []int{half, in}, gate, true}, {blk + "ffn_up_shexp.weight", []int{half, in}, up, true}}
 		}
@@ -611,6 +637,24 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			vb = append(vb, rows[m.nope*lat:]...)
 		}
 		return []converted{{blk + "attn_k_b.weight", []int{s.heads, lat, m.nope}, kb, true}, {blk + "attn_v_b.weight", []int{s.heads, m.vDim, lat}, vb, true}}
+	case "shared_mlp.output_linear.weight":
+		if s.experts == 0 {
+			return []converted{{blk + "ffn_down.weight", shape, v, true}}
+		}
+	case "mamba.A_log":
+		// Mamba2Model.modify_tensors: −exp(A_log) and D as [heads, 1],
+		// the conv's taps squeezed, the gated norm's weight by group.
+		a := make([]float32, len(v))
+		for i, x := range v {
+			a[i] = float32(-math.Exp(float64(x)))
+		}
+		return []converted{{blk + "ssm_a", []int{len(v), 1}, a, false}}
+	case "mamba.D":
+		return []converted{{blk + "ssm_d", []int{len(v), 1}, v, false}}
+	case "mamba.conv1d.weight":
+		return []converted{{blk + "ssm_conv1d.weight", []int{shape[0], shape[2]}, v, false}}
+	case "mamba.norm.weight":
+		return []converted{{blk + "ssm_norm.weight", []int{s.ssmGroups, len(v) / s.ssmGroups}, v, false}}
 	case "linear_attn.A_log":
 		a := make([]float32, len(v))
 		for i, x := range v {

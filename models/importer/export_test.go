@@ -20,5 +20,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Mamba-2: the causal conv, the state's update per head and
 		// group, dt clamped to time_step_limit.
 		"mamba2": mamba2Dir(t),
+		// Granite 4.0 H: Mamba-2 and attention without rope, experts
+		// and a shared MLP.
+		"granite_hybrid": drawnGraniteHybrid(t),
 	}
 }

@@ -34,6 +34,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"ernie4_5"}, (*ggufMeta).readErnie45},
 		{[]string{"glm4"}, (*ggufMeta).readGlm4},
 		{[]string{"granite", "granitemoe"}, (*ggufMeta).readGranite},
+		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},
 		{[]string{"qwen2moe"}, (*ggufMeta).readQwen2Moe},

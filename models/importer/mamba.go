@@ -268,13 +268,18 @@ func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 	y = g.add(y, g.mul(x, g.reshape(g.weight(g.n.of(i, roleD), nh), nh, 1)))
 
 	y = g.mul(g.reshape(y, 1, inner), g.silu(z))
-	w := g.weight(g.n.of(i, roleSSMNorm), inner)
+	norm, per := g.n.of(i, roleSSMNorm), inner/m.ssmGroups
 	if m.ssmGroupNorm && m.ssmGroups > 1 {
-		per := inner / m.ssmGroups
+		// The norm's weight as transformers holds it [inner], or as
+		// llama.cpp's converter reshapes it [groups, inner/groups].
+		want := []int{inner}
+		if sameSqueezed(g.info(norm).Shape, []int{m.ssmGroups, per}) {
+			want = []int{m.ssmGroups, per}
+		}
 		y = g.reshape(g.rmsNormEps(g.reshape(y, m.ssmGroups, per), g.broadcast(g.scalar(1), per), m.ssmEps), 1, inner)
-		y = g.mul(y, g.reshape(w, 1, inner))
+		y = g.mul(y, g.reshape(g.weight(norm, want...), 1, inner))
 	} else {
-		y = g.rmsNormEps(y, w, m.ssmEps)
+		y = g.rmsNormEps(y, g.weight(norm, inner), m.ssmEps)
 	}
 	out := g.linear(y, g.n.of(i, roleOut), e, inner)
 	if m.ssmProjBias {
@@ -434,4 +439,72 @@ func (s *spec) readBamba(c *config) {
 	}
 	s.readMamba2Mixer(c, hybridKeys, s.eps)
 	s.readTimeStepLimit(c)
+}
+
+// readGraniteHybrid reads llama.cpp's granitehybrid, which
+// convert_hf_to_gguf writes of Granite 4.0 H and of Bamba alike:
+// granite's scales and, where the file has experts, granitemoe's
+// (readGranite); the layers whose attention.head_count_kv is 0 are
+// Mamba-2 mixers of ssm.inner_size channels in ssm.time_step_rank
+// heads, ssm.group_count groups of ssm.state_size, a window of
+// ssm.conv_kernel, with llama.cpp's gated norm over each group and the
+// decay stored as −exp(A_log) (ssm_a); the others attend, rotating q
+// and k only where rope.scaling.finetuned is true (the converter's
+// mark: Bamba's layers rotate, Granite 4.0 H's do not). Without
+// experts, the MLP is ffn_gate, ffn_up and ffn_down, as wide as
+// ffn_gate is (Granite's shared MLP, Bamba's MLP).
+func (m *ggufMeta) readGraniteHybrid(s *spec) {
+	m.readGranite(s)
+	if m.uint("expert_count", 0, false) > 0 {
+		m.readMoE(s, m.has("expert_shared_feed_forward_length"), true)
+		s.sharedUngated = true
+	}
+	kv, ok := m.perLayer("attention.head_count_kv")
+	if ok && len(kv) != s.layers {
+		m.fail("%s must list each of the %d layers' kv heads (0 for a Mamba-2 layer)", m.key("attention.head_count_kv"), s.layers)
+	}
+	mm := &s.mamba2
+	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
+	mm.ssmState = m.uint("ssm.state_size", 0, true)
+	mm.ssmGroups = m.uint("ssm.group_count", 0, true)
+	mm.ssmHeads = m.uint("ssm.time_step_rank", 0, true)
+	inner := m.uint("ssm.inner_size", 0, true)
+	if m.err != nil {
+		return
+	}
+	if mm.ssmConv < 2 || mm.ssmState == 0 || mm.ssmGroups == 0 || mm.ssmHeads == 0 || mm.ssmHeads%mm.ssmGroups != 0 || inner%mm.ssmHeads != 0 {
+		m.fail("ssm sizes conv_kernel %d, state_size %d, group_count %d, time_step_rank %d, inner_size %d do not describe a Mamba-2 mixer rlx can build",
+			mm.ssmConv, mm.ssmState, mm.ssmGroups, mm.ssmHeads, inner)
+		return
+	}
+	mm.ssmHeadDim = inner / mm.ssmHeads
+	mm.ssmEps, mm.ssmANeg, mm.ssmGroupNorm = s.eps, true, true
+	mm.ssmDTMin, mm.ssmDTMax = 0, math.Inf(1)
+	first := -1
+	for i, n := range kv {
+		if n == 0 {
+			s.layerTypes[i] = mambaLayer
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first >= 0 {
+		_, mm.ssmConvBias = m.src.Info(m.names.of(first, roleConvBias))
+		_, mm.ssmProjBias = m.src.Info(m.names.of(first, roleSSMInBias))
+	}
+	if v, _ := m.f.Get(m.key("rope.scaling.finetuned")); v != true {
+		s.noRope = slices.Repeat([]bool{true}, s.layers)
+	} else if s.rotaryDim != s.headDim {
+		// The converter permutes q's and k's rows over the whole head
+		// for llama.cpp's adjacent pairs, which rotate only the first
+		// rope.dimension_count dims: what that computes is not
+		// transformers' rope on part of the head (Bamba's), and rlx
+		// does not guess it.
+		m.fail("%s = %d of %d: rlx reads granitehybrid's rope over whole heads only (the converter's permutation of q and k is over the whole head)",
+			m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
+	}
+	if gate, ok := m.src.Info(m.names.of(0, roleGate)); ok && s.experts == 0 && len(gate.Shape) == 2 {
+		s.ffn = gate.Shape[0]
+	}
 }

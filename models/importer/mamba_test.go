@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -100,41 +100,44 @@ func drawnMamba2(t testing.TB, extra map[string]any) (dir string, w map[string][
 	}
 	maps.Copy(cfg, extra)
 	cfg["tie_word_embeddings"] = false
-	dir = t.TempDir()
-	writeConfig(t, dir, cfg)
-	rng := rand.New(rand.NewPCG(70, 1))
-	st := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
-	w = map[string][]float32{}
-	add := func(name string, base, std float64, shape ...int) {
-		v := make([]float32, 1)
-		for _, d := range shape {
-			v = make([]float32, len(v)*d)
-		}
-		for i := range v {
-			v[i] = float32(base + std*rng.NormFloat64())
-		}
-		var err error
-		if st.Tensors[name], err = tensor.FromFloat32(tensor.F32, shape, v); err != nil {
-			t.Fatal(err)
-		}
-		w[name] = v
-	}
-	add("backbone.embeddings.weight", 0, 0.5, 256, 64)
-	add("backbone.norm_f.weight", 1, 0.08, 64)
-	add("lm_head.weight", 0, 0.08, 256, 64)
+	ts := []drawn{{"backbone.embeddings.weight", 0, 0.5, []int{256, 64}}, {"backbone.norm_f.weight", 1, 0.08, []int{64}},
+		{"lm_head.weight", 0, 0.08, []int{256, 64}}}
 	for l := range 2 {
-		p := fmt.Sprintf("backbone.layers.%d.", l)
-		add(p+"norm.weight", 1, 0.08, 64)
-		add(p+"mixer.in_proj.weight", 0, 0.08, 128+192+8, 64)
-		add(p+"mixer.conv1d.weight", 0, 0.3, 192, 1, 4)
-		add(p+"mixer.conv1d.bias", 0, 0.08, 192)
-		add(p+"mixer.dt_bias", 1, 0.08, 8)
-		add(p+"mixer.A_log", -1, 0.5, 8)
-		add(p+"mixer.D", 0, 0.08, 8)
-		add(p+"mixer.norm.weight", 1, 0.08, 128)
-		add(p+"mixer.out_proj.weight", 0, 0.08, 64, 128)
+		ts = append(ts, drawnMixer(fmt.Sprintf("backbone.layers.%d.", l), "mixer.", 2)...)
+		ts = append(ts, drawn{fmt.Sprintf("backbone.layers.%d.norm.weight", l), 1, 0.08, []int{64}})
 	}
-	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	return drawValues(t, cfg, ts)
+}
+
+// drawnMixer lists a Mamba-2 mixer's tensors under p+m (hidden 64, 8
+// heads of 16, groups groups of state 16, window 4), drawn so that the
+// state carries from token to token.
+func drawnMixer(p, m string, groups int) []drawn {
+	cd := 128 + 2*groups*16
+	p += m
+	return []drawn{{p + "in_proj.weight", 0, 0.08, []int{128 + cd + 8, 64}}, {p + "conv1d.weight", 0, 0.3, []int{cd, 1, 4}},
+		{p + "conv1d.bias", 0, 0.08, []int{cd}}, {p + "dt_bias", 1, 0.08, []int{8}}, {p + "A_log", -1, 0.5, []int{8}},
+		{p + "D", 0, 0.08, []int{8}}, {p + "norm.weight", 1, 0.08, []int{128}}, {p + "out_proj.weight", 0, 0.08, []int{64, 128}}}
+}
+
+// drawValues writes config and tensors drawn as listed (seeded) into a
+// new directory, as drawCheckpoint does, and returns their values too.
+func drawValues(t testing.TB, config map[string]any, tensors []drawn) (string, map[string][]float32) {
+	t.Helper()
+	dir := drawCheckpoint(t, config, tensors)
+	f, err := os.Open(filepath.Join(dir, "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := tensor.ReadSafetensors(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := map[string][]float32{}
+	for name, v := range st.Tensors {
+		w[name] = v.Floats()
+	}
 	return dir, w
 }
 
@@ -286,4 +289,90 @@ func TestMamba2Step(t *testing.T) {
 func mamba2Dir(t testing.TB) string {
 	dir, _ := drawnMamba2(t, map[string]any{"time_step_limit": []float64{0.05, 0.9}})
 	return dir
+}
+
+// graniteHybridConfig is a tiny Granite 4.0 H config: Mamba-2 in layers
+// 0 and 2 (one group), attention without rope in 1 and 3, 8 experts of
+// 32 rows (top 2) and a shared MLP of 48, Granite's multipliers.
+func graniteHybridConfig() map[string]any {
+	return map[string]any{
+		"architectures": []string{"GraniteMoeHybridForCausalLM"}, "model_type": "granitemoehybrid", "vocab_size": 256, "hidden_size": 64,
+		"num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 32,
+		"shared_intermediate_size": 48, "num_local_experts": 8, "num_experts_per_tok": 2, "rms_norm_eps": 1e-6,
+		"embedding_multiplier": 2.0, "logits_scaling": 4.0, "residual_multiplier": 0.5, "attention_multiplier": 0.2,
+		"layer_types": []string{"mamba", "attention", "mamba", "attention"}, "position_embedding_type": nil,
+		"mamba_n_heads": 8, "mamba_d_head": 16, "mamba_n_groups": 1, "mamba_d_state": 16, "mamba_d_conv": 4, "mamba_expand": 2,
+		"mamba_chunk_size": 256, "mamba_conv_bias": true, "mamba_proj_bias": false, "tie_word_embeddings": true,
+	}
+}
+
+// drawnGraniteHybrid draws a checkpoint of graniteHybridConfig.
+func drawnGraniteHybrid(t testing.TB) string {
+	t.Helper()
+	ts := []drawn{{"model.embed_tokens.weight", 0, 0.5, []int{256, 64}}, {"model.norm.weight", 1, 0.08, []int{64}}}
+	for l := range 4 {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		ts = append(ts, drawn{p + "input_layernorm.weight", 1, 0.08, []int{64}}, drawn{p + "post_attention_layernorm.weight", 1, 0.08, []int{64}},
+			drawn{p + "block_sparse_moe.router.layer.weight", 0, 0.08, []int{8, 64}},
+			drawn{p + "block_sparse_moe.input_linear.weight", 0, 0.08, []int{8, 64, 64}},
+			drawn{p + "block_sparse_moe.output_linear.weight", 0, 0.08, []int{8, 64, 32}},
+			drawn{p + "shared_mlp.input_linear.weight", 0, 0.08, []int{96, 64}}, drawn{p + "shared_mlp.output_linear.weight", 0, 0.08, []int{64, 48}})
+		if l%2 == 0 {
+			ts = append(ts, drawnMixer(p, "mamba.", 1)...)
+			continue
+		}
+		for _, pr := range []struct {
+			name string
+			rows int
+		}{{"q_proj", 64}, {"k_proj", 32}, {"v_proj", 32}, {"o_proj", 64}} {
+			ts = append(ts, drawn{p + "self_attn." + pr.name + ".weight", 0, 0.08, []int{pr.rows, 64}})
+		}
+	}
+	return drawCheckpoint(t, graniteHybridConfig(), ts)
+}
+
+// TestGraniteHybridGGUF converts a drawn Granite 4.0 H checkpoint to GGUF
+// as llama.cpp's converter does (granitehybrid: the Mamba-2 layers'
+// head_count_kv 0, ssm_a = −exp(A_log), the norm by group, the experts'
+// and shared MLP's [gate; up] split, no rope) and decodes it: the F32
+// file within 1e-5 of the safetensors, Q8_0 within 1e-5 of its
+// dequantised weights; a file that asks for rope on part of each head is
+// refused.
+func TestGraniteHybridGGUF(t *testing.T) {
+	dir := drawnGraniteHybrid(t)
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Unused) > 0 {
+		t.Errorf("unread tensors %v", m.Unused)
+	}
+	want := decodeModule(t, m.Module, m.Source, tokens)
+	m.Source.Close()
+	checkGGUFForms(t, dir, tokens, want)
+
+	data := convertToGGUF(t, dir, 0, false)
+	src, err := weights.Open(editKV(t, data, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := specFromGGUF(src, 16)
+	src.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.layerTypes, []string{mambaLayer, fullAttention, mambaLayer, fullAttention}) || !slices.Equal(s.noRope, []bool{true, true, true, true}) ||
+		s.ssmHeadDim != 16 || !s.ssmANeg || !s.ssmGroupNorm || s.experts != 8 || s.sharedFFN != 48 || s.residualScale != 0.5 {
+		t.Errorf("granitehybrid spec: layers %v, no rope %v, %+v, experts %d, shared %d", s.layerTypes, s.noRope, s.mamba2, s.experts, s.sharedFFN)
+	}
+	_, err = ImportGGUF(newContext(), editKV(t, data, map[string]any{"granitehybrid.rope.scaling.finetuned": true, "granitehybrid.rope.dimension_count": uint32(8)}),
+		Options{MaxTokens: 16})
+	if err == nil || !strings.Contains(err.Error(), "granitehybrid.rope.dimension_count = 8 of 16: rlx reads granitehybrid's rope over whole heads only") {
+		t.Errorf("partial rope: %v", err)
+	}
+	_, err = ImportGGUF(newContext(), editKV(t, data, map[string]any{"granitehybrid.ssm.group_count": uint32(3)}), Options{MaxTokens: 16})
+	if err == nil || !strings.Contains(err.Error(), "do not describe a Mamba-2 mixer") {
+		t.Errorf("3 groups of 8 heads: %v", err)
+	}
 }
