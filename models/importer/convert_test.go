@@ -44,6 +44,7 @@ var ggufArch = map[string]string{
 	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2",
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
+	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -220,16 +221,29 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// pattern: every fourth layer global, gpt-oss's every second).
 		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
-	if arch == "granitehybrid" {
-		// GraniteHybridModel.set_gguf_parameters: the Mamba-2 sizes
-		// (time_step_rank the heads), and rope only for Bamba (or a
-		// model without Mamba-2 layers).
+	if arch == "granitehybrid" || arch == "mamba2" {
+		// Mamba2Model.set_gguf_parameters (GraniteHybridModel's too): the
+		// Mamba-2 sizes (time_step_rank the heads); granitehybrid's rope
+		// only for Bamba (or a model without Mamba-2 layers).
 		w.Add(key("ssm.conv_kernel"), uint32(s.ssmConv))
 		w.Add(key("ssm.state_size"), uint32(s.ssmState))
 		w.Add(key("ssm.group_count"), uint32(s.ssmGroups))
 		w.Add(key("ssm.inner_size"), uint32(s.inner()))
 		w.Add(key("ssm.time_step_rank"), uint32(s.ssmHeads))
-		w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
+		if arch == "granitehybrid" {
+			w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
+		}
+	}
+	if arch == "mamba" {
+		// MambaModel.set_gguf_parameters: time_step_rank the dt rank;
+		// FalconMambaModel's dt_b_c_rms.
+		w.Add(key("ssm.conv_kernel"), uint32(s.ssmConv))
+		w.Add(key("ssm.state_size"), uint32(s.ssmState))
+		w.Add(key("ssm.inner_size"), uint32(s.ssmInner))
+		w.Add(key("ssm.time_step_rank"), uint32(s.ssmDTRank))
+		if s.ssmBCNorm {
+			w.Add(key("ssm.dt_b_c_rms"), true)
+		}
 	}
 	if arch == "granite" || arch == "granitemoe" || arch == "granitehybrid" {
 		// GraniteModel.set_gguf_parameters: each multiplier as a scale.
@@ -449,7 +463,8 @@ var hfToGGUF = map[string]string{
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
 	// Mamba-2's (Granite 4.0 H's, Bamba's; A_log, D, the conv's taps and the norm: convertTensor).
 	"mamba.in_proj.weight": "ssm_in.weight", "mamba.conv1d.bias": "ssm_conv1d.bias", "mamba.dt_bias": "ssm_dt.bias",
-	"mamba.out_proj.weight": "ssm_out.weight",
+	"mamba.out_proj.weight": "ssm_out.weight", "norm.weight": "attn_norm.weight",
+	"mamba.x_proj.weight": "ssm_x.weight", "mamba.dt_proj.weight": "ssm_dt.weight", "mamba.dt_proj.bias": "ssm_dt.bias",
 	// Bamba's.
 	"pre_ff_layernorm.weight": "ffn_norm.weight", "feed_forward.gate_proj.weight": "ffn_gate.weight",
 	"feed_forward.up_proj.weight": "ffn_up.weight", "feed_forward.down_proj.weight": "ffn_down.weight",
@@ -476,14 +491,18 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	name = strings.Replace(name, "language_model.model.", "model.", 1) // Llama 4's as published
 	name = strings.Replace(name, "language_model.lm_head.", "lm_head.", 1)
 	name = strings.Replace(name, "gpt_neox.layers.", "model.layers.", 1)
+	// Mamba's and Mamba-2's: the layers under backbone., the mixer as
+	// the hybrids' mamba.
+	name = strings.Replace(name, "backbone.layers.", "model.layers.", 1)
+	name = strings.Replace(name, ".mixer.", ".mamba.", 1)
 	switch name {
-	case "model.embed_tokens.weight", "gpt_neox.embed_in.weight":
+	case "model.embed_tokens.weight", "gpt_neox.embed_in.weight", "backbone.embeddings.weight":
 		return []converted{{"token_embd.weight", shape, v, true}}
 	case "lm_head.weight", "embed_out.weight":
 		return []converted{{"output.weight", shape, v, true}}
 	case "lm_head.bias": // Phi-2's
 		return []converted{{"output.bias", shape, v, false}}
-	case "model.norm.weight", "model.final_layernorm.weight", "gpt_neox.final_layer_norm.weight":
+	case "model.norm.weight", "model.final_layernorm.weight", "gpt_neox.final_layer_norm.weight", "backbone.norm_f.weight":
 		return []converted{{"output_norm.weight", shape, plusOne(s, v), false}}
 	case "model.norm.bias", "model.final_layernorm.bias", "gpt_neox.final_layer_norm.bias":
 		return []converted{{"output_norm.bias", shape, v, false}}
@@ -648,8 +667,14 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		for i, x := range v {
 			a[i] = float32(-math.Exp(float64(x)))
 		}
+		if s.ssmV1 { // Mamba's A [channels, state] as it is
+			return []converted{{blk + "ssm_a", shape, a, false}}
+		}
 		return []converted{{blk + "ssm_a", []int{len(v), 1}, a, false}}
 	case "mamba.D":
+		if s.ssmV1 {
+			return []converted{{blk + "ssm_d", shape, v, false}}
+		}
 		return []converted{{blk + "ssm_d", []int{len(v), 1}, v, false}}
 	case "mamba.conv1d.weight":
 		return []converted{{blk + "ssm_conv1d.weight", []int{shape[0], shape[2]}, v, false}}

@@ -23,5 +23,7 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Granite 4.0 H: Mamba-2 and attention without rope, experts
 		// and a shared MLP.
 		"granite_hybrid": drawnGraniteHybrid(t),
+		// Mamba: a state per channel, dt through x_proj and dt_proj.
+		"mamba": drawnMamba(t),
 	}
 }

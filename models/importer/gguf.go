@@ -25,6 +25,7 @@ var ggufKeys = []string{
 	"expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_feed_forward_length",
 	"expert_weights_norm", "expert_gating_func",
 	"ssm.conv_kernel", "ssm.state_size", "ssm.group_count", "ssm.time_step_rank", "ssm.inner_size",
+	"ssm.dt_b_c_rms", // mamba: Falcon-Mamba's norms of dt, B and C
 	"full_attention_interval", "rope.scaling.type", "rope.scaling.factor",
 	"attention.sliding_window",             // a mask of the cache's rows where shorter than the cache
 	"attention.sliding_window_pattern",     // gemma3, olmo2: every n-th layer global (llama.cpp's defaults 6, 4)
@@ -312,19 +313,31 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	if s.layers > maxLayers {
 		m.fail("metadata key %s = %d is more layers than rlx reads (%d)", m.key("block_count"), s.layers, maxLayers)
 	}
-	s.heads = m.uint("attention.head_count", 0, true)
-	s.kvHeads = m.uintOrMax("attention.head_count_kv", s.heads)
+	// mamba and mamba2: every layer a mixer, no attention (head_count 0).
+	mixerOnly := arch == "mamba" || arch == "mamba2"
+	if !mixerOnly {
+		s.heads = m.uint("attention.head_count", 0, true)
+		s.kvHeads = m.uintOrMax("attention.head_count_kv", s.heads)
+	}
 	s.ffn = m.uintOrMax("feed_forward_length", 0)
 	s.eps = m.float("attention.layer_norm_rms_epsilon", 1e-6)
 	if m.err != nil {
 		return nil, naming{}, m.err
 	}
-	if s.hidden == 0 || s.layers == 0 || s.heads == 0 || s.kvHeads == 0 || s.heads%s.kvHeads != 0 {
+	switch {
+	case mixerOnly && (s.hidden == 0 || s.layers == 0):
+		return nil, naming{}, fmt.Errorf("%s: embedding_length and block_count must be positive (got %d, %d)", f.Name, s.hidden, s.layers)
+	case mixerOnly && (!(s.eps >= 0) || math.IsInf(s.eps, 0)):
+		return nil, naming{}, fmt.Errorf("%s: %s = %g: rlx needs a finite, non-negative epsilon", f.Name, m.key("attention.layer_norm_rms_epsilon"), s.eps)
+	case !mixerOnly && (s.hidden == 0 || s.layers == 0 || s.heads == 0 || s.kvHeads == 0 || s.heads%s.kvHeads != 0):
 		return nil, naming{}, fmt.Errorf("%s: embedding_length, block_count and head counts must be positive, head_count a multiple of head_count_kv (got %d, %d, %d, %d)", f.Name, s.hidden, s.layers, s.heads, s.kvHeads)
 	}
-	s.headDim = m.uint("attention.key_length", s.hidden/s.heads, false)
-	valueDim := m.uint("attention.value_length", s.headDim, false)
-	s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma2's, gemma3's; llama.cpp's llama files carry none
+	valueDim := 0
+	if !mixerOnly {
+		s.headDim = m.uint("attention.key_length", s.hidden/s.heads, false)
+		valueDim = m.uint("attention.value_length", s.headDim, false)
+		s.setWindow(m.uint("attention.sliding_window", 0, false)) // phi3's, gemma2's, gemma3's; llama.cpp's llama files carry none
+	}
 	scaling, _ := f.String(m.key("rope.scaling.type"))
 	switch scaling {
 	case "", "none", "linear", "yarn":
@@ -345,49 +358,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 	_, hasHead := src.Info("output.weight")
 	s.tied = !hasHead
 
-	theta := m.float("rope.freq_base", 10000)
-	s.theta = theta
-	if msg := s.badNumbers(m.key("rope.freq_base"), m.key("attention.layer_norm_rms_epsilon")); msg != "" {
-		return nil, naming{}, fmt.Errorf("%s: %s", f.Name, msg)
-	}
-	s.rotaryDim = m.uint("rope.dimension_count", s.headDim, false)
-	if m.err != nil {
-		return nil, naming{}, m.err
-	}
-	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
-		return nil, naming{}, fmt.Errorf("%s: %s = %d; rlx needs an even rotary dim in [2, %d]", f.Name, m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
-	}
-	s.invFreq = ropeFrequencies(theta, s.rotaryDim)
-	if scaling == "linear" {
-		// Positions divided by the factor: every frequency.
-		factor := m.float("rope.scaling.factor", 0)
-		if !(factor > 0) || math.IsInf(factor, 0) {
-			return nil, naming{}, fmt.Errorf("%s: %s = %g: linear rope scaling needs a finite positive factor", f.Name, m.key("rope.scaling.factor"), factor)
-		}
-		for i := range s.invFreq {
-			s.invFreq[i] /= factor
-		}
-	}
-	if scaling == "yarn" {
-		if err := m.readYarn(s); err != nil {
+	if !mixerOnly {
+		if err := m.readRopeTables(s, src, scaling); err != nil {
 			return nil, naming{}, fmt.Errorf("%s: %v", f.Name, err)
-		}
-	}
-	if err := m.readLongRope(s, src); err != nil {
-		return nil, naming{}, fmt.Errorf("%s: %v", f.Name, err)
-	}
-	// Llama 3's rope scaling, as llama.cpp stores it: one divisor per
-	// frequency (rope_freqs.weight).
-	if _, ok := src.Info("rope_freqs.weight"); ok {
-		t, err := src.Weight(ref.Spec{Name: "rope_freqs.weight", Type: ref.TensorType{DType: tensor.F32, Shape: []int{len(s.invFreq)}}})
-		if err != nil {
-			return nil, naming{}, fmt.Errorf("%s: tensor \"rope_freqs.weight\": %v", f.Name, err)
-		}
-		for i, d := range t.Floats() {
-			if !(d > 0) || math.IsInf(float64(d), 0) {
-				return nil, naming{}, fmt.Errorf("%s: tensor \"rope_freqs.weight\" holds %g at %d; rlx needs finite positive divisors", f.Name, d, i)
-			}
-			s.invFreq[i] /= float64(d)
 		}
 	}
 
@@ -409,4 +382,57 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		return nil, naming{}, fmt.Errorf("%s: %s", f.Name, msg)
 	}
 	return s, m.names, nil
+}
+
+// readRopeTables reads rope.freq_base and rope.dimension_count into the
+// spec's frequencies, scaled as rope.scaling.type says (linear, YaRN,
+// LongRoPE's tensors) and by Llama 3's rope_freqs where the file has it.
+func (m *ggufMeta) readRopeTables(s *spec, src *weights.Source, scaling string) error {
+	theta := m.float("rope.freq_base", 10000)
+	s.theta = theta
+	if msg := s.badNumbers(m.key("rope.freq_base"), m.key("attention.layer_norm_rms_epsilon")); msg != "" {
+		return fmt.Errorf("%s", msg)
+	}
+	s.rotaryDim = m.uint("rope.dimension_count", s.headDim, false)
+	if m.err != nil {
+		return m.err
+	}
+	if s.rotaryDim < 2 || s.rotaryDim%2 != 0 || s.rotaryDim > s.headDim {
+		return fmt.Errorf("%s = %d; rlx needs an even rotary dim in [2, %d]", m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
+	}
+	s.invFreq = ropeFrequencies(theta, s.rotaryDim)
+	if scaling == "linear" {
+		// Positions divided by the factor: every frequency.
+		factor := m.float("rope.scaling.factor", 0)
+		if !(factor > 0) || math.IsInf(factor, 0) {
+			return fmt.Errorf("%s = %g: linear rope scaling needs a finite positive factor", m.key("rope.scaling.factor"), factor)
+		}
+		for i := range s.invFreq {
+			s.invFreq[i] /= factor
+		}
+	}
+	if scaling == "yarn" {
+		if err := m.readYarn(s); err != nil {
+			return err
+		}
+	}
+	if err := m.readLongRope(s, src); err != nil {
+		return err
+	}
+	// Llama 3's rope scaling, as llama.cpp stores it: one divisor per
+	// frequency (rope_freqs.weight).
+	if _, ok := src.Info("rope_freqs.weight"); ok {
+		t, err := src.Weight(ref.Spec{Name: "rope_freqs.weight", Type: ref.TensorType{DType: tensor.F32, Shape: []int{len(s.invFreq)}}})
+		if err != nil {
+			return fmt.Errorf("tensor \"rope_freqs.weight\": %v", err)
+		}
+		for i, d := range t.Floats() {
+			if !(d > 0) || math.IsInf(float64(d), 0) {
+				return fmt.Errorf("tensor \"rope_freqs.weight\" holds %g at %d; rlx needs finite positive divisors", d, i)
+			}
+			s.invFreq[i] /= float64(d)
+		}
+	}
+
+	return nil
 }

@@ -35,6 +35,8 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"glm4"}, (*ggufMeta).readGlm4},
 		{[]string{"granite", "granitemoe"}, (*ggufMeta).readGranite},
 		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
+		{[]string{"mamba2"}, (*ggufMeta).readMamba2},
+		{[]string{"mamba"}, (*ggufMeta).readMamba},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},
 		{[]string{"qwen2moe"}, (*ggufMeta).readQwen2Moe},

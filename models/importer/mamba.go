@@ -463,6 +463,42 @@ func (m *ggufMeta) readGraniteHybrid(s *spec) {
 	if ok && len(kv) != s.layers {
 		m.fail("%s must list each of the %d layers' kv heads (0 for a Mamba-2 layer)", m.key("attention.head_count_kv"), s.layers)
 	}
+	if m.err != nil {
+		return
+	}
+	first := -1
+	for i, n := range kv {
+		if n == 0 {
+			s.layerTypes[i] = mambaLayer
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first >= 0 {
+		m.readMamba2Sizes(s, first)
+	}
+	if v, _ := m.f.Get(m.key("rope.scaling.finetuned")); v != true {
+		s.noRope = slices.Repeat([]bool{true}, s.layers)
+	} else if s.rotaryDim != s.headDim {
+		// The converter permutes q's and k's rows over the whole head
+		// for llama.cpp's adjacent pairs, which rotate only the first
+		// rope.dimension_count dims: what that computes is not
+		// transformers' rope on part of the head (Bamba's), and rlx
+		// does not guess it.
+		m.fail("%s = %d of %d: rlx reads granitehybrid's rope over whole heads only (the converter's permutation of q and k is over the whole head)",
+			m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
+	}
+	if gate, ok := m.src.Info(m.names.of(0, roleGate)); ok && s.experts == 0 && len(gate.Shape) == 2 {
+		s.ffn = gate.Shape[0]
+	}
+}
+
+// readMamba2Sizes reads a Mamba-2 mixer's ssm.* keys (time_step_rank the
+// heads), as llama.cpp computes it: the gated norm over each group, the
+// decay stored as −exp(A_log), no clamp of dt; the biases where layer
+// first (a Mamba-2 layer) has them.
+func (m *ggufMeta) readMamba2Sizes(s *spec, first int) {
 	mm := &s.mamba2
 	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
 	mm.ssmState = m.uint("ssm.state_size", 0, true)
@@ -480,31 +516,44 @@ func (m *ggufMeta) readGraniteHybrid(s *spec) {
 	mm.ssmHeadDim = inner / mm.ssmHeads
 	mm.ssmEps, mm.ssmANeg, mm.ssmGroupNorm = s.eps, true, true
 	mm.ssmDTMin, mm.ssmDTMax = 0, math.Inf(1)
-	first := -1
-	for i, n := range kv {
-		if n == 0 {
-			s.layerTypes[i] = mambaLayer
-			if first < 0 {
-				first = i
-			}
-		}
+	_, mm.ssmConvBias = m.src.Info(m.names.of(first, roleConvBias))
+	_, mm.ssmProjBias = m.src.Info(m.names.of(first, roleSSMInBias))
+}
+
+// readMamba2 reads llama.cpp's mamba2 (Codestral Mamba): every layer
+// attn_norm and a Mamba-2 mixer (readMamba2Sizes), no MLP.
+func (m *ggufMeta) readMamba2(s *spec) {
+	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
+	s.mixerOnly = true
+	m.readMamba2Sizes(s, 0)
+}
+
+// readMamba reads llama.cpp's mamba (Mamba, Falcon-Mamba): every layer
+// attn_norm and a Mamba mixer of ssm.inner_size channels with a state of
+// ssm.state_size each, a window of ssm.conv_kernel, dt of
+// ssm.time_step_rank rows; under ssm.dt_b_c_rms (Falcon-Mamba) dt, B and
+// C RMS-normalised with the layers' epsilon, as llama.cpp does (transformers
+// takes mixer_rms_eps).
+func (m *ggufMeta) readMamba(s *spec) {
+	mm := &s.mamba2
+	mm.ssmV1, s.mixerOnly = true, true
+	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
+	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
+	mm.ssmState = m.uint("ssm.state_size", 0, true)
+	mm.ssmInner = m.uint("ssm.inner_size", 0, true)
+	mm.ssmDTRank = m.uint("ssm.time_step_rank", 0, true)
+	if v, ok := m.f.Get(m.key("ssm.dt_b_c_rms")); ok {
+		mm.ssmBCNorm, mm.ssmBCEps = v == true, s.eps
 	}
-	if first >= 0 {
-		_, mm.ssmConvBias = m.src.Info(m.names.of(first, roleConvBias))
-		_, mm.ssmProjBias = m.src.Info(m.names.of(first, roleSSMInBias))
+	if m.err != nil {
+		return
 	}
-	if v, _ := m.f.Get(m.key("rope.scaling.finetuned")); v != true {
-		s.noRope = slices.Repeat([]bool{true}, s.layers)
-	} else if s.rotaryDim != s.headDim {
-		// The converter permutes q's and k's rows over the whole head
-		// for llama.cpp's adjacent pairs, which rotate only the first
-		// rope.dimension_count dims: what that computes is not
-		// transformers' rope on part of the head (Bamba's), and rlx
-		// does not guess it.
-		m.fail("%s = %d of %d: rlx reads granitehybrid's rope over whole heads only (the converter's permutation of q and k is over the whole head)",
-			m.key("rope.dimension_count"), s.rotaryDim, s.headDim)
+	if mm.ssmConv < 2 || mm.ssmState == 0 || mm.ssmInner == 0 || mm.ssmDTRank == 0 {
+		m.fail("ssm sizes conv_kernel %d, state_size %d, inner_size %d, time_step_rank %d do not describe a Mamba mixer rlx can build",
+			mm.ssmConv, mm.ssmState, mm.ssmInner, mm.ssmDTRank)
+		return
 	}
-	if gate, ok := m.src.Info(m.names.of(0, roleGate)); ok && s.experts == 0 && len(gate.Shape) == 2 {
-		s.ffn = gate.Shape[0]
-	}
+	mm.ssmANeg = true
+	_, mm.ssmConvBias = m.src.Info(m.names.of(0, roleConvBias))
+	_, mm.ssmProjBias = m.src.Info(m.names.of(0, roleSSMInBias))
 }
