@@ -69,6 +69,7 @@ func architectures() []architecture {
 		{[]string{"Mamba2ForCausalLM"}, (*spec).readMamba2},
 		{[]string{"MambaForCausalLM", "FalconMambaForCausalLM"}, (*spec).readMamba},
 		{[]string{"BambaForCausalLM"}, (*spec).readBamba},
+		{[]string{"NemotronHForCausalLM"}, (*spec).readNemotronH},
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},

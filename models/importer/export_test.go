@@ -25,5 +25,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		"granite_hybrid": drawnGraniteHybrid(t),
 		// Mamba: a state per channel, dt through x_proj and dt_proj.
 		"mamba": drawnMamba(t),
+		// Nemotron-H: Mamba-2 with grouped norms, attention without
+		// rope, an MLP layer.
+		"nemotron_h": drawnNemotronH(t),
 	}
 }

@@ -11,8 +11,12 @@ import (
 	"github.com/rlx-compiler/rlx/ir"
 )
 
-// mambaLayer is the layer kind of a Mamba-2 mixer.
-const mambaLayer = "mamba"
+// Layer kinds of the state-space models: a Mamba or Mamba-2 mixer, and
+// Nemotron-H's MLP alone.
+const (
+	mambaLayer = "mamba"
+	mlpLayer   = "mlp"
+)
 
 // mamba2 is a Mamba-2 mixer's shape (transformers' Mamba2Mixer and
 // BambaMixer: Mamba2ForCausalLM, Granite 4.0 H, Bamba).
@@ -64,13 +68,16 @@ var (
 // eps is the gated norm's epsilon.
 func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	m := &s.mamba2
-	expand := c.float(k.expand, 2)
+	expand := 0.0 // Nemotron-H's inner width is its heads' alone (k.expand "")
+	if k.expand != "" {
+		expand = c.float(k.expand, 2)
+	}
 	m.ssmHeads = c.int(k.heads, 0, true)
 	inner := expand * float64(s.hidden)
 	m.ssmHeadDim = 0
 	if v, ok := c.get(k.headDim); ok && string(v) != `"auto"` {
 		m.ssmHeadDim = c.int(k.headDim, 0, true)
-	} else if m.ssmHeads > 0 {
+	} else if m.ssmHeads > 0 && k.expand != "" {
 		m.ssmHeadDim = int(inner) / m.ssmHeads // Granite's "auto"
 	}
 	m.ssmGroups = c.int(k.groups, 1, false)
@@ -86,7 +93,7 @@ func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	switch {
 	case m.ssmHeads == 0 || m.ssmHeadDim == 0 || m.ssmState == 0:
 		c.fail("fields %q, %q and %q must be positive", k.heads, k.headDim, k.state)
-	case float64(m.inner()) != inner:
+	case k.expand != "" && float64(m.inner()) != inner:
 		c.fail("%s = %d heads of %s = %d do not fill %s × hidden_size = %g", k.heads, m.ssmHeads, k.headDim, m.ssmHeadDim, k.expand, inner)
 	case m.ssmGroups == 0 || m.ssmHeads%m.ssmGroups != 0:
 		c.fail("field %q = %d does not divide %s = %d", k.groups, m.ssmGroups, k.heads, m.ssmHeads)
@@ -557,3 +564,87 @@ func (m *ggufMeta) readMamba(s *spec) {
 	_, mm.ssmConvBias = m.src.Info(m.names.of(0, roleConvBias))
 	_, mm.ssmProjBias = m.src.Info(m.names.of(0, roleSSMInBias))
 }
+
+// nemotronHKinds maps Nemotron-H's layer kinds to rlx's: as published
+// (hybrid_override_pattern's M, * and -) and as transformers 5 names
+// them (layer_types).
+var nemotronHKinds = map[string]string{
+	"M": mambaLayer, "mamba": mambaLayer, "linear_attention": mambaLayer,
+	"*": fullAttention, "attention": fullAttention, "full_attention": fullAttention,
+	"-": mlpLayer, "mlp": mlpLayer,
+}
+
+// readNemotronH reads NemotronHForCausalLM (Nemotron-H, Nemotron Nano 2):
+// every layer an RMSNorm (layer_norm_epsilon) and one block by its kind —
+// a Mamba-2 mixer (mamba_num_heads heads of mamba_head_dim, n_groups
+// groups of ssm_state_size, its gated norm over each group), attention
+// without rope, or a relu² MLP (up_proj, down_proj) — as the published
+// configs (hybrid_override_pattern, mamba_-prefixed names) and
+// transformers 5's (layer_types) give them. Its routed-expert layers
+// ("E", "moe") are refused.
+func (s *spec) readNemotronH(c *config) {
+	for new, old := range map[string]string{"n_groups": "mamba_n_groups", "conv_kernel": "mamba_d_conv", "expand": "mamba_expand",
+		"time_step_limit": "mamba_dt_limit", "use_conv_bias": "mamba_conv_bias", "head_dim": "attention_head_dim"} {
+		if v, ok := c.raw[old]; ok {
+			c.setDefault(new, string(v))
+			c.used[old] = true
+		}
+	}
+	var kinds []string
+	if v, ok := c.get("hybrid_override_pattern"); ok {
+		var pattern string
+		if err := json.Unmarshal(v, &pattern); err != nil {
+			c.fail("field \"hybrid_override_pattern\" = %s is not a string", v)
+			return
+		}
+		kinds = strings.Split(pattern, "")
+	} else if v, ok := c.get("layer_types"); ok {
+		if err := json.Unmarshal(v, &kinds); err != nil {
+			c.fail("field \"layer_types\" = %s is not a list of strings", v)
+			return
+		}
+	}
+	c.setDefault("num_hidden_layers", fmt.Sprint(len(kinds)))
+	c.setDefault("rms_norm_eps", orDefaultString(c.raw["layer_norm_epsilon"], "1e-5"))
+	c.used["layer_norm_epsilon"] = true
+	s.reluSquared = true
+	if v, ok := c.raw["mlp_hidden_act"]; ok {
+		c.setDefault("hidden_act", string(v))
+		c.used["mlp_hidden_act"] = true
+	}
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	c.reject("mamba_hidden_act", `"silu"`)
+	for _, f := range []string{"residual_in_fp32", "rescale_prenorm_residual", "hidden_dropout", "num_logits_to_keep", "use_mamba_kernels",
+		"chunk_size", "mamba_chunk_size", "time_step_min", "time_step_max", "time_step_floor", "mamba_dt_min", "mamba_dt_max",
+		"mamba_dt_init_floor", "mtp_layers_block_type", "num_nextn_predict_layers"} {
+		c.used[f] = true // the residual in f32 (rlx's always is), training set-up, the prefill's chunks, MTP heads not run
+	}
+	c.reject("sliding_window", "null")
+	if c.err != nil {
+		return
+	}
+	if len(kinds) != s.layers {
+		c.fail("the layer kinds (hybrid_override_pattern or layer_types) list %d layers, but num_hidden_layers = %d", len(kinds), s.layers)
+		return
+	}
+	s.layerTypes = make([]string, s.layers)
+	for i, k := range kinds {
+		kind, ok := nemotronHKinds[k]
+		if !ok {
+			c.fail("layer %d is of kind %q, which is not supported for %s (rlx implements Mamba-2 \"M\", attention \"*\" and MLP \"-\" layers)", i, k, s.arch)
+			return
+		}
+		s.layerTypes[i] = kind
+	}
+	s.mixerOnly = true
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	c.used["expand"] = true // the heads give the inner width
+	s.readMamba2Mixer(c, ssmKeys{"mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel", "", "use_conv_bias", "use_bias"}, s.eps)
+	s.ssmGroupNorm = true
+	s.readTimeStepLimit(c)
+}
+
+// orDefaultString is a raw JSON value as a string, def where absent.
+func orDefaultString(v json.RawMessage, def string) string { return string(orDefault(v, def)) }

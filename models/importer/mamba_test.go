@@ -423,3 +423,61 @@ func importMamba2(t *testing.T, dir string, grouped bool) *Model {
 	}
 	return m
 }
+
+// drawnNemotronH draws a NemotronHForCausalLM checkpoint as published
+// (hybrid_override_pattern "M*M-", mamba_-prefixed fields, backbone.):
+// a Mamba-2 layer (two groups), attention without rope, a Mamba-2
+// layer, a relu² MLP.
+func drawnNemotronH(t testing.TB) string {
+	t.Helper()
+	cfg := map[string]any{"architectures": []string{"NemotronHForCausalLM"}, "hidden_size": 64, "num_hidden_layers": 4, "vocab_size": 256,
+		"num_attention_heads": 4, "num_key_value_heads": 2, "attention_head_dim": 16, "intermediate_size": 96,
+		"hybrid_override_pattern": "M*M-", "mamba_num_heads": 8, "mamba_head_dim": 16, "n_groups": 2, "ssm_state_size": 16,
+		"conv_kernel": 4, "expand": 2, "mamba_hidden_act": "silu", "mlp_hidden_act": "relu2", "use_conv_bias": true, "use_bias": false,
+		"mlp_bias": false, "attention_bias": false, "layer_norm_epsilon": 1e-5, "residual_in_fp32": false, "rescale_prenorm_residual": true,
+		"mamba_dt_min": 0.001, "mamba_dt_max": 0.1, "mamba_dt_init_floor": 1e-4, "mamba_chunk_size": 256, "tie_word_embeddings": false}
+	ts := []drawn{{"backbone.embeddings.weight", 0, 0.5, []int{256, 64}}, {"backbone.norm_f.weight", 1, 0.08, []int{64}},
+		{"lm_head.weight", 0, 0.08, []int{256, 64}}}
+	for l, kind := range "M*M-" {
+		p := fmt.Sprintf("backbone.layers.%d.", l)
+		ts = append(ts, drawn{p + "norm.weight", 1, 0.08, []int{64}})
+		switch kind {
+		case 'M':
+			ts = append(ts, drawnMixer(p, "mixer.", 2)...)
+		case '*':
+			ts = append(ts, drawn{p + "mixer.q_proj.weight", 0, 0.08, []int{64, 64}}, drawn{p + "mixer.k_proj.weight", 0, 0.08, []int{32, 64}},
+				drawn{p + "mixer.v_proj.weight", 0, 0.08, []int{32, 64}}, drawn{p + "mixer.o_proj.weight", 0, 0.08, []int{64, 64}})
+		case '-':
+			ts = append(ts, drawn{p + "mixer.up_proj.weight", 0, 0.08, []int{96, 64}}, drawn{p + "mixer.down_proj.weight", 0, 0.08, []int{64, 96}})
+		}
+	}
+	return drawCheckpoint(t, cfg, ts)
+}
+
+// TestNemotronHConfig reads a drawn Nemotron-H checkpoint's published
+// config (every tensor read) and refuses its routed-expert layers.
+func TestNemotronHConfig(t *testing.T) {
+	dir := drawnNemotronH(t)
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Source.Close()
+	if len(m.Unused) > 0 {
+		t.Errorf("unread tensors %v", m.Unused)
+	}
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.layerTypes, []string{mambaLayer, fullAttention, mambaLayer, mlpLayer}) || !s.ssmGroupNorm || s.headDim != 16 || s.eps != 1e-5 || !s.reluSquared {
+		t.Errorf("Nemotron-H: %v, grouped %v, head dim %d, eps %g", s.layerTypes, s.ssmGroupNorm, s.headDim, s.eps)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := specOf(t, strings.Replace(string(data), `"M*M-"`, `"M*E-"`, 1)); err == nil || !strings.Contains(err.Error(), `layer 2 is of kind "E", which is not supported`) {
+		t.Errorf("an expert layer: %v", err)
+	}
+}

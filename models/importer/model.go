@@ -79,6 +79,14 @@ func (g *builder) model() {
 				continue
 			}
 			x = g.add(x, g.residualScaled(a))
+			if s.mixerOnly {
+				continue // Nemotron-H: attention is the layer
+			}
+		} else if s.layerTypes[i] == mlpLayer {
+			// Nemotron-H: the MLP is the layer.
+			g.at(p + "mlp")
+			x = g.add(x, g.denseMLP(i, g.hiddenNorm(x, g.n.of(i, roleAttnNorm))))
+			continue
 		} else if s.layerTypes[i] == mambaLayer {
 			g.at(p + "mamba")
 			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))

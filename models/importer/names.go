@@ -246,6 +246,18 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleFFNNorm] = p + "pre_ff_layernorm.weight"
 		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = p+"feed_forward.gate_proj.weight", p+"feed_forward.up_proj.weight", p+"feed_forward.down_proj.weight"
 	}
+	if arch == "NemotronHForCausalLM" {
+		// As transformers 5 saves it: model.embeddings, each layer's
+		// norm and mixer (a Mamba-2 mixer, attention or an MLP),
+		// model.norm_f (the published files' backbone.: hfNamesFor).
+		p := "model.layers.%d."
+		n = naming{embed: "model.embeddings.weight", finalNorm: "model.norm_f.weight", head: "lm_head.weight",
+			layer: map[string]string{roleAttnNorm: p + "norm.weight",
+				roleQ: p + "mixer.q_proj.weight", roleK: p + "mixer.k_proj.weight", roleV: p + "mixer.v_proj.weight", roleO: p + "mixer.o_proj.weight",
+				roleQBias: p + "mixer.q_proj.bias", roleKBias: p + "mixer.k_proj.bias", roleVBias: p + "mixer.v_proj.bias", roleOBias: p + "mixer.o_proj.bias",
+				roleUp: p + "mixer.up_proj.weight", roleDown: p + "mixer.down_proj.weight"}}
+		n.mambaUnder(p + "mixer.")
+	}
 	if arch == "Mamba2ForCausalLM" || arch == "MambaForCausalLM" || arch == "FalconMambaForCausalLM" {
 		// backbone.: embeddings, each layer's norm and mixer, norm_f.
 		n = naming{embed: "backbone.embeddings.weight", finalNorm: "backbone.norm_f.weight", head: "lm_head.weight",
@@ -333,6 +345,9 @@ func hfNamesFor(arch string, src *weights.Source) naming {
 	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
 		arch == "Llama4ForConditionalGeneration") {
 		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
+	}
+	if _, ok := src.Info("backbone.embeddings.weight"); ok && arch == "NemotronHForCausalLM" {
+		n = n.rebase("model.", "backbone.", n.head) // as published
 	}
 	if _, ok := src.Info("model.embed_tokens.weight"); ok && (arch == "Qwen2VLForConditionalGeneration" || arch == "Qwen2_5_VLForConditionalGeneration") {
 		// As first published: the text model under model., the vision
