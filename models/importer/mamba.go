@@ -325,7 +325,7 @@ func (s *spec) readGraniteHybrid(c *config) {
 func (s *spec) readMamba(c *config) {
 	s.readMixerOnly(c)
 	for _, f := range []string{"residual_in_fp32", "time_step_scale", "time_step_min", "time_step_max", "time_step_init_scheme",
-		"time_step_floor", "rescale_prenorm_residual", "use_mambapy", "use_falcon_mambapy", "layer_types"} {
+		"time_step_floor", "rescale_prenorm_residual", "use_mambapy", "use_falcon_mambapy", "use_associative_scan", "layer_types"} {
 		c.used[f] = true // the residual in f32 (rlx's always is), training set-up, the prefill's implementation
 	}
 	m := &s.mamba2
