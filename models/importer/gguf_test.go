@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -23,7 +24,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"olmoe": 0.15, "seed_oss": 0.05, "arcee": 0.05,
 	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
 	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15,
-	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15, "qwen3_fp8": 0.03}
+	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15, "qwen3_fp8": 0.03,
+	"mamba": 0.03, "granitemoehybrid": 0.15}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -31,17 +33,28 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 // exercises what the file lacks; the quantised files are still checked
 // against their dequantised F32 files.
 var ggufCannot = map[string]string{
-	"gemma3":           "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
-	"gemma2":           "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
-	"mistral_window":   "llama.cpp's llama files carry no sliding window",
-	"exaone4":          "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
-	"gemma":            "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
-	"gpt_oss":          "llama.cpp's YaRN truncates its correction range; transformers' gpt-oss (truncate false) does not (TestGptOSSGGUF: with truncate true the two agree)",
-	"deepseek_v2":      "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread and ranks a group by its best expert; the converter writes expert_weights_norm, and llama.cpp's deepseek2 renormalises and ranks a group by its two best (TestDeepseek2GGUF: without either the two agree)",
-	"llama4":           "llama.cpp's llama4 fixes the chunks at 8192 and the temperature tuning's floor_scale at 8192; the fixture's are 3 and 2 (TestLlama4GGUF: at 8192 the two agree)",
-	"llama4_k2":        "llama.cpp's llama4 fixes the temperature tuning's floor_scale at 8192; the fixture's is 2",
-	"llama4_vl":        "as llama4 (the same config under text_config)",
-	"deepseek_v2_lite": "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread; the converter writes expert_weights_norm, which llama.cpp's deepseek2 applies (TestDeepseek2GGUF: without it the two agree)",
+	"gemma3":                 "llama.cpp's gemma3 takes every sixth layer global and scores × 1/√head_dim; the fixture has layer_types of period 2 and query_pre_attn_scalar 24",
+	"gemma2":                 "llama.cpp's gemma2 scores × 1/√head_dim; the fixture has query_pre_attn_scalar 24",
+	"mistral_window":         "llama.cpp's llama files carry no sliding window",
+	"exaone4":                "llama.cpp's exaone4 slides only the 64-layer 32B; the fixture's 4 layers slide in 0-2",
+	"gemma":                  "llama.cpp's gemma always gates with tanh's gelu; the fixture's hidden_act is silu, which transformers 5 reads",
+	"gpt_oss":                "llama.cpp's YaRN truncates its correction range; transformers' gpt-oss (truncate false) does not (TestGptOSSGGUF: with truncate true the two agree)",
+	"deepseek_v2":            "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread and ranks a group by its best expert; the converter writes expert_weights_norm, and llama.cpp's deepseek2 renormalises and ranks a group by its two best (TestDeepseek2GGUF: without either the two agree)",
+	"llama4":                 "llama.cpp's llama4 fixes the chunks at 8192 and the temperature tuning's floor_scale at 8192; the fixture's are 3 and 2 (TestLlama4GGUF: at 8192 the two agree)",
+	"llama4_k2":              "llama.cpp's llama4 fixes the temperature tuning's floor_scale at 8192; the fixture's is 2",
+	"llama4_vl":              "as llama4 (the same config under text_config)",
+	"deepseek_v2_lite":       "transformers' DeepSeek-V2 leaves norm_topk_prob (true in the fixture) unread; the converter writes expert_weights_norm, which llama.cpp's deepseek2 applies (TestDeepseek2GGUF: without it the two agree)",
+	"mamba2":                 "llama.cpp's mamba2 normalises each of the fixture's 2 groups apart in the gated norm, transformers' Mamba2Mixer the whole width (TestMambaGGUF: against the grouped norm the two agree)",
+	"falcon_mamba":           "llama.cpp normalises Falcon-Mamba's dt, B and C with the layers' epsilon (1e-5 in the fixture), transformers with mixer_rms_eps (1e-6) (TestFalconMambaGGUF: with the two equal the two agree)",
+	"granitemoehybrid_dense": "the converter writes granitehybrid's rope only for Bamba (rope.scaling.finetuned), so llama.cpp's Granite 4.0 with Mamba-2 layers never rotates; the fixture's position_embedding_type is rope",
+}
+
+// ggufNot are the fixtures rlx reads no GGUF form of, each with why: the
+// GGUF import is refused with that message (or, where the message is
+// empty, there is no converter here to write one).
+var ggufNot = map[string]string{
+	"bamba":      "granitehybrid.rope.dimension_count = 8 of 16: rlx reads granitehybrid's rope over whole heads only",
+	"nemotron_h": "",
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter
@@ -57,6 +70,17 @@ func TestGGUFAgreement(t *testing.T) {
 	for _, name := range fixtureNames {
 		t.Run(name, func(t *testing.T) {
 			f := loadFixture(t, name)
+			if why, ok := ggufNot[name]; ok {
+				if why == "" {
+					t.Logf("no GGUF form: llama.cpp's %s files are not read yet", name)
+					return
+				}
+				_, err := ImportGGUF(newContext(), writeGGUF(t, f, 0, false), Options{MaxTokens: 16})
+				if err == nil || !strings.Contains(err.Error(), why) {
+					t.Errorf("GGUF import: %v, want the refusal %q", err, why)
+				}
+				return
+			}
 			hf, err := ImportHF(newContext(), f.dir, Options{MaxTokens: 16})
 			if err != nil {
 				t.Fatal(err)

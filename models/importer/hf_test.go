@@ -55,7 +55,9 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	"llama4", "llama4_k2", "llama4_vl", "deepseek_v3", "deepseek_v3_q",
 	// Stop 68, from run 49a: DeepSeek-V2 (two); from run 52a: Qwen3 in
 	// transformers' fine-grained FP8.
-	"deepseek_v2", "deepseek_v2_lite", "qwen3_fp8"}
+	"deepseek_v2", "deepseek_v2_lite", "qwen3_fp8",
+	// Stop 70, from run 54c: the state-space models.
+	"mamba2", "mamba", "falcon_mamba", "granitemoehybrid", "granitemoehybrid_dense", "bamba", "nemotron_h"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

@@ -120,7 +120,12 @@ func (s *spec) readTimeStepLimit(c *config) {
 		switch x := x.(type) {
 		case float64:
 			b[i] = x
-		case string:
+		case string, map[string]any:
+			// Python's json writes +∞ as Infinity; transformers 5 as
+			// {"__float__": "Infinity"}.
+			if o, ok := x.(map[string]any); ok && len(o) == 1 {
+				x = o["__float__"]
+			}
 			if x != "Infinity" {
 				c.fail("field \"time_step_limit\" = %s is not a pair of numbers", v)
 				return
@@ -302,8 +307,11 @@ func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 // rope where "rope", none otherwise (Granite 4.0 H's attention has no
 // positions).
 func (s *spec) readGraniteHybrid(c *config) {
-	s.readBlockTypes(c, "layer_types", map[string]string{"mamba": mambaLayer, "attention": fullAttention})
+	// transformers 5 saves them as linear_attention and full_attention.
+	s.readBlockTypes(c, "layer_types", map[string]string{"mamba": mambaLayer, "attention": fullAttention,
+		"linear_attention": mambaLayer, "full_attention": fullAttention})
 	s.readMamba2Mixer(c, hybridKeys, s.eps)
+	s.readTimeStepLimit(c)
 	c.used["mamba_chunk_size"] = true // the prefill's chunks
 	switch t := c.str("position_embedding_type", "nope"); t {
 	case "rope":
@@ -598,10 +606,15 @@ func (s *spec) readNemotronH(c *config) {
 			return
 		}
 		kinds = strings.Split(pattern, "")
-	} else if v, ok := c.get("layer_types"); ok {
-		if err := json.Unmarshal(v, &kinds); err != nil {
-			c.fail("field \"layer_types\" = %s is not a list of strings", v)
-			return
+	} else {
+		for _, key := range []string{"layers_block_type", "layer_types"} { // transformers 5's, and its attribute's name
+			if v, ok := c.get(key); ok {
+				if err := json.Unmarshal(v, &kinds); err != nil {
+					c.fail("field %q = %s is not a list of strings", key, v)
+					return
+				}
+				break
+			}
 		}
 	}
 	c.setDefault("num_hidden_layers", fmt.Sprint(len(kinds)))
@@ -618,8 +631,15 @@ func (s *spec) readNemotronH(c *config) {
 	c.reject("mamba_hidden_act", `"silu"`)
 	for _, f := range []string{"residual_in_fp32", "rescale_prenorm_residual", "hidden_dropout", "num_logits_to_keep", "use_mamba_kernels",
 		"chunk_size", "mamba_chunk_size", "time_step_min", "time_step_max", "time_step_floor", "mamba_dt_min", "mamba_dt_max",
-		"mamba_dt_init_floor", "mtp_layers_block_type", "num_nextn_predict_layers"} {
-		c.used[f] = true // the residual in f32 (rlx's always is), training set-up, the prefill's chunks, MTP heads not run
+		"mamba_dt_init_floor", "mtp_layers_block_type", "num_nextn_predict_layers", "mamba_ssm_cache_dtype",
+		// The routed experts' fields, which no layer reads ("E" layers are refused).
+		"moe_intermediate_size", "moe_latent_size", "moe_shared_expert_intermediate_size", "moe_shared_expert_overlap",
+		"n_group", "n_routed_experts", "n_shared_experts", "norm_topk_prob", "num_experts_per_tok", "routed_scaling_factor", "topk_group"} {
+		c.used[f] = true // the residual and SSM state in f32 (rlx's always are), training set-up, the prefill's chunks, MTP heads not run
+	}
+	if v, ok := c.raw["mamba_proj_bias"]; ok {
+		c.setDefault("use_bias", string(v)) // transformers 5's name of the mixer's projection biases
+		c.used["mamba_proj_bias"] = true
 	}
 	c.reject("sliding_window", "null")
 	if c.err != nil {

@@ -36,6 +36,10 @@ func TestMamba2Config(t *testing.T) {
 	if s, err := specOf(t, mamba2Config+`, "time_step_limit": [0.01, 2.5]}`); err != nil || s.ssmDTMin != 0.01 || s.ssmDTMax != 2.5 {
 		t.Errorf("time_step_limit [0.01, 2.5]: %v", err)
 	}
+	// transformers 5 writes +∞ so.
+	if s, err := specOf(t, mamba2Config+`, "time_step_limit": [0.0, {"__float__": "Infinity"}]}`); err != nil || !math.IsInf(s.ssmDTMax, 1) {
+		t.Errorf("time_step_limit [0, {__float__: Infinity}]: %v", err)
+	}
 	granite := `{"architectures": ["GraniteMoeHybridForCausalLM"], "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 256,
 	  "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 32, "shared_intermediate_size": 48,
 	  "num_local_experts": 0, "num_experts_per_tok": 2, "mamba_n_heads": 8, "mamba_d_head": "auto", "mamba_d_state": 16,
@@ -56,6 +60,7 @@ func TestMamba2Config(t *testing.T) {
 		{mamba2Config + `, "time_step_limit": [0.0, NaN]}`, `"time_step_limit" = [0.0, "NaN"] is not a pair of numbers`},
 		{mamba2Config + `, "time_step_limit": [1.0, 0.5]}`, `"time_step_limit" = [1.0, 0.5]: rlx needs 0 ≤ min < max`},
 		{mamba2Config + `, "time_step_limit": 1}`, `"time_step_limit" = 1 is not a pair [min, max]`},
+		{mamba2Config + `, "time_step_limit": [0, {"__float__": "NaN"}]}`, `is not a pair of numbers`},
 		{mamba2Config + `, "layer_norm_epsilon": -Infinity}`, `"layer_norm_epsilon" = "-Infinity" is not a number`},
 		{mamba2Config + `, "num_heads": 6}`, `num_heads = 6 heads of head_dim = 16 do not fill expand × hidden_size = 128`},
 		{mamba2Config + `, "n_groups": 3}`, `"n_groups" = 3 does not divide num_heads = 8`},
@@ -64,7 +69,7 @@ func TestMamba2Config(t *testing.T) {
 		{mamba2Config + `, "hidden_act": "gelu"}`, `"hidden_act" = "gelu" is not supported`},
 		{mamba2Config + `, "state_size": 0}`, `must be positive`},
 		{granite + `, "layer_types": ["mamba"]}`, `"layer_types" lists 1 layers, but num_hidden_layers = 2`},
-		{granite + `, "layer_types": ["mamba", "conv"]}`, `gives layer 1 type "conv", which is not supported for GraniteMoeHybridForCausalLM (rlx implements "attention", "mamba")`},
+		{granite + `, "layer_types": ["mamba", "conv"]}`, `gives layer 1 type "conv", which is not supported for GraniteMoeHybridForCausalLM (rlx implements "attention", "full_attention", "linear_attention", "mamba")`},
 		{granite + `, "position_embedding_type": "alibi"}`, `"position_embedding_type" = "alibi" is not supported`},
 	} {
 		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -480,4 +485,29 @@ func TestNemotronHConfig(t *testing.T) {
 	if _, err := specOf(t, strings.Replace(string(data), `"M*M-"`, `"M*E-"`, 1)); err == nil || !strings.Contains(err.Error(), `layer 2 is of kind "E", which is not supported`) {
 		t.Errorf("an expert layer: %v", err)
 	}
+}
+
+// TestFalconMambaGGUF: llama.cpp normalises Falcon-Mamba's dt, B and C
+// with the layers' epsilon, transformers with mixer_rms_eps; the
+// falcon_mamba fixture's weights under a config whose two are equal give
+// the same logits from the GGUF file as from the safetensors (the
+// fixture itself is in ggufCannot).
+func TestFalconMambaGGUF(t *testing.T) {
+	f := loadFixture(t, "falcon_mamba")
+	config, err := os.ReadFile(filepath.Join(f.dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	linkFixture(t, dir, []byte(strings.Replace(string(config), `"mixer_rms_eps": 1e-06`, `"mixer_rms_eps": 1e-05`, 1)), f.dir)
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := specFromConfig(dir, 16); s == nil || s.ssmBCEps != 1e-5 {
+		t.Fatal("the config's mixer_rms_eps was not replaced")
+	}
+	want := decodeModule(t, m.Module, m.Source, f.Tokens)
+	m.Source.Close()
+	checkGGUFForms(t, dir, f.Tokens, want)
 }

@@ -713,7 +713,7 @@ def init_weights(model, zero_centred):
 def load(cls, path, dtype, device, moe):
     # Gemma 2 soft-caps its scores, which only the eager attention does;
     # gpt-oss's sinks are eager's only.
-    attn = "eager" if cls.__name__.startswith(("Gemma2", "GptOss")) else "sdpa"
+    attn = "eager" if cls.__name__.startswith(("Gemma2", "GptOss", "Mamba", "FalconMamba")) else "sdpa"
     kw = dict(attn_implementation=attn)
     if moe:
         # The eager experts loop runs in any dtype; grouped matmuls do not
