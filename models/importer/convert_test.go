@@ -45,6 +45,7 @@ var ggufArch = map[string]string{
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
+	"NemotronHForCausalLM": "nemotron_h",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -92,7 +93,7 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool {
 	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee" ||
-		ggufArch[arch] == "granitehybrid"
+		ggufArch[arch] == "granitehybrid" || ggufArch[arch] == "nemotron_h"
 }
 
 // converted is one tensor of the GGUF being written.
@@ -136,10 +137,22 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		nextn = cfg.int("num_nextn_predict_layers", 0, false)
 	}
 	w.Add(key("block_count"), uint32(s.layers+nextn))
-	w.Add(key("feed_forward_length"), uint32(s.ffn))
+	if arch == "nemotron_h" {
+		// NemotronHModel.set_gguf_parameters: the MLP layers' width, 0
+		// for the others.
+		ff := make([]uint32, s.layers)
+		for i, lt := range s.layerTypes {
+			if lt == mlpLayer {
+				ff[i] = uint32(s.ffn)
+			}
+		}
+		w.Add(key("feed_forward_length"), ff)
+	} else {
+		w.Add(key("feed_forward_length"), uint32(s.ffn))
+	}
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	if s.shortConv > 0 || arch == "granitehybrid" {
+	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" {
 		// LFM2Model.set_gguf_parameters (GraniteHybridModel's alike):
 		// kv heads a layer, 0 for the short convolutions (the Mamba-2
 		// layers), and their window.
@@ -221,7 +234,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// pattern: every fourth layer global, gpt-oss's every second).
 		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
-	if arch == "granitehybrid" || arch == "mamba2" {
+	if arch == "granitehybrid" || arch == "mamba2" || arch == "nemotron_h" {
 		// Mamba2Model.set_gguf_parameters (GraniteHybridModel's too): the
 		// Mamba-2 sizes (time_step_rank the heads); granitehybrid's rope
 		// only for Bamba (or a model without Mamba-2 layers).
@@ -230,7 +243,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		w.Add(key("ssm.group_count"), uint32(s.ssmGroups))
 		w.Add(key("ssm.inner_size"), uint32(s.inner()))
 		w.Add(key("ssm.time_step_rank"), uint32(s.ssmHeads))
-		if arch == "granitehybrid" {
+		if arch != "mamba2" {
 			w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
 		}
 	}
@@ -464,7 +477,10 @@ var hfToGGUF = map[string]string{
 	// Mamba-2's (Granite 4.0 H's, Bamba's; A_log, D, the conv's taps and the norm: convertTensor).
 	"mamba.in_proj.weight": "ssm_in.weight", "mamba.conv1d.bias": "ssm_conv1d.bias", "mamba.dt_bias": "ssm_dt.bias",
 	"mamba.out_proj.weight": "ssm_out.weight", "norm.weight": "attn_norm.weight",
-	"mamba.x_proj.weight": "ssm_x.weight", "mamba.dt_proj.weight": "ssm_dt.weight", "mamba.dt_proj.bias": "ssm_dt.bias",
+	"mamba.x_proj.weight": "ssm_x.weight",
+	// Nemotron-H's attention and MLP mixers (mixer. renamed mamba.).
+	"mamba.q_proj.weight": "attn_q.weight", "mamba.k_proj.weight": "attn_k.weight", "mamba.v_proj.weight": "attn_v.weight",
+	"mamba.o_proj.weight": "attn_output.weight", "mamba.up_proj.weight": "ffn_up.weight", "mamba.down_proj.weight": "ffn_down.weight", "mamba.dt_proj.weight": "ssm_dt.weight", "mamba.dt_proj.bias": "ssm_dt.bias",
 	// Bamba's.
 	"pre_ff_layernorm.weight": "ffn_norm.weight", "feed_forward.gate_proj.weight": "ffn_gate.weight",
 	"feed_forward.up_proj.weight": "ffn_up.weight", "feed_forward.down_proj.weight": "ffn_down.weight",
@@ -570,10 +586,11 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 			{blk + "attn_qkv.weight", []int{2*kd + hv*n, in}, qkv, true},
 			{blk + "attn_gate.weight", []int{hv * n, in}, z, true},
 		}
-	case "self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias":
+	case "self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.q_proj.bias", "self_attn.k_proj.bias",
+		"mamba.q_proj.weight", "mamba.k_proj.weight": // Nemotron-H's mixer (renamed above)
 		if permutesRope(s.arch) {
 			heads := s.heads
-			if strings.HasPrefix(rest, "self_attn.k_proj.") {
+			if strings.Contains(rest, ".k_proj.") {
 				heads = s.kvHeads
 			}
 			in := 1 // a bias: one column

@@ -668,3 +668,44 @@ func (s *spec) readNemotronH(c *config) {
 
 // orDefaultString is a raw JSON value as a string, def where absent.
 func orDefaultString(v json.RawMessage, def string) string { return string(orDefault(v, def)) }
+
+// readNemotronHGGUF reads llama.cpp's nemotron_h (Nemotron-H, Nemotron
+// Nano 2), as convert_hf_to_gguf writes it: a layer attends where its
+// attention.head_count_kv is positive, is a relu² MLP (ffn_up, ffn_down)
+// where its feed_forward_length is, and is a Mamba-2 mixer otherwise
+// (readMamba2Sizes); no layer rotates (the converter marks no rope,
+// rope.scaling.finetuned false).
+func (m *ggufMeta) readNemotronHGGUF(s *spec) {
+	m.readGranite(s) // llama's layout, any scales the file has
+	kv, okKV := m.perLayer("attention.head_count_kv")
+	ff, okFF := m.perLayer("feed_forward_length")
+	if okKV && okFF && (len(kv) != s.layers || len(ff) != s.layers) {
+		m.fail("%s and %s must list each of the %d layers (0 where a layer has none)", m.key("attention.head_count_kv"), m.key("feed_forward_length"), s.layers)
+	}
+	if m.err != nil {
+		return
+	}
+	first := -1
+	for i := range s.layerTypes {
+		switch {
+		case kv[i] > 0:
+			s.layerTypes[i] = fullAttention
+		case ff[i] > 0:
+			s.layerTypes[i] = mlpLayer
+		default:
+			s.layerTypes[i] = mambaLayer
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if v, _ := m.f.Get(m.key("rope.scaling.finetuned")); v == true {
+		m.fail("%s is true: rlx reads nemotron_h without rope, as the converter writes it", m.key("rope.scaling.finetuned"))
+		return
+	}
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	s.reluSquared, s.mixerOnly = true, true
+	if first >= 0 {
+		m.readMamba2Sizes(s, first)
+	}
+}
