@@ -57,8 +57,8 @@
 #    49a) and 13201–13800 (run 50a, whose g13601 the conditioning now
 #    marks: moveOperands) passed too, and 10801–11400 under all four
 #    sanitizers (run 50a), 13801–14400 (run 51a), 14401–15000 (run
-#    53a), 15001–15600 (run 53b) and 15601–16200 (run 54a): prepare
-#    the next with -random-first 16201.
+#    53a), 15001–15600 (run 53b), 15601–16200 (run 54a) and
+#    16201–16800 (run 54d): prepare the next with -random-first 16801.
 # For a check of an emitter change, keep the small files (RS.tgz, 16
 #    MB, run 41g; run.sh full --only
 #    correct_small,sanitize_small,correct_random,sanitize_random).
