@@ -18,9 +18,10 @@ const (
 	mlpLayer   = "mlp"
 )
 
-// mamba2 is a Mamba-2 mixer's shape (transformers' Mamba2Mixer and
-// BambaMixer: Mamba2ForCausalLM, Granite 4.0 H, Bamba).
-type mamba2 struct {
+// stateSpace is a state-space model's mixer: Mamba-2's (transformers'
+// Mamba2Mixer, BambaMixer and Nemotron-H's: Mamba2ForCausalLM, Granite
+// 4.0 H, Bamba, Nemotron-H) or, under ssmV1, Mamba's.
+type stateSpace struct {
 	ssmHeads, ssmHeadDim int // the heads and their width: the mixer's inner width is their product
 	ssmGroups, ssmState  int // B's and C's groups (a group serves heads/groups consecutive heads), the state per head row
 	ssmConv              int // the causal conv's window
@@ -30,7 +31,7 @@ type mamba2 struct {
 	ssmGroupNorm         bool    // the gated RMSNorm over each group's channels (mamba_ssm, llama.cpp) instead of the whole inner width (transformers' Mamba2Mixer and BambaMixer)
 	ssmDTMin, ssmDTMax   float64 // time_step_limit: softplus(dt + dt_bias) clamped to [min, max] (0, +Inf: none)
 	ssmANeg              bool    // the decay is stored as −exp(A_log) (llama.cpp's ssm_a), not A_log
-	mixerOnly            bool    // Mamba2ForCausalLM: a layer is its mixer alone, no MLP
+	mixerOnly            bool    // a layer is one block, its mixer (Mamba, Mamba-2) or, in Nemotron-H, attention or an MLP alone
 	// Mamba (the first): a state per channel, dt through a low-rank
 	// projection.
 	ssmV1     bool
@@ -41,7 +42,7 @@ type mamba2 struct {
 }
 
 // inner is the mixer's inner width, heads × head width.
-func (m *mamba2) inner() int {
+func (m *stateSpace) inner() int {
 	if m.ssmV1 {
 		return m.ssmInner
 	}
@@ -49,7 +50,7 @@ func (m *mamba2) inner() int {
 }
 
 // convDim is the causal conv's channel count: x, then B and C.
-func (m *mamba2) convDim() int { return m.inner() + 2*m.ssmGroups*m.ssmState }
+func (m *stateSpace) convDim() int { return m.inner() + 2*m.ssmGroups*m.ssmState }
 
 // ssmKeys names a config's Mamba-2 fields: Mamba2Config's, or the
 // mamba_-prefixed ones of the hybrids (Granite 4.0 H, Bamba).
@@ -67,7 +68,7 @@ var (
 // that the heads fill expand × hidden and the groups divide the heads;
 // eps is the gated norm's epsilon.
 func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
-	m := &s.mamba2
+	m := &s.stateSpace
 	expand := 0.0 // Nemotron-H's inner width is its heads' alone (k.expand "")
 	if k.expand != "" {
 		expand = c.float(k.expand, 2)
@@ -232,7 +233,7 @@ func (s *spec) readBlockTypes(c *config, key string, kinds map[string]string) {
 // D·x; then RMSNorm(y·silu(z)) and out_proj.
 func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 	s := g.s
-	m := &s.mamba2
+	m := &s.stateSpace
 	e, nh, hd, ns := s.hidden, m.ssmHeads, m.ssmHeadDim, m.ssmState
 	inner, gs, cd := m.inner(), m.ssmGroups*m.ssmState, m.convDim()
 	proj := g.linear(h, g.n.of(i, roleSSMIn), inner+cd+nh, e)
@@ -336,7 +337,7 @@ func (s *spec) readMamba(c *config) {
 		"time_step_floor", "rescale_prenorm_residual", "use_mambapy", "use_falcon_mambapy", "use_associative_scan", "layer_types"} {
 		c.used[f] = true // the residual in f32 (rlx's always is), training set-up, the prefill's implementation
 	}
-	m := &s.mamba2
+	m := &s.stateSpace
 	m.ssmV1 = true
 	m.ssmState = c.int("state_size", 16, false)
 	m.ssmConv = c.int("conv_kernel", 4, false)
@@ -381,7 +382,7 @@ func (s *spec) readMamba(c *config) {
 // then out_proj.
 func (g *builder) mambaMixer(i int, h *ir.Value) *ir.Value {
 	s := g.s
-	m := &s.mamba2
+	m := &s.stateSpace
 	e, d, ns, r := s.hidden, m.ssmInner, m.ssmState, m.ssmDTRank
 	proj := g.linear(h, g.n.of(i, roleSSMIn), 2*d, e)
 	if m.ssmProjBias {
@@ -514,7 +515,7 @@ func (m *ggufMeta) readGraniteHybrid(s *spec) {
 // decay stored as −exp(A_log), no clamp of dt; the biases where layer
 // first (a Mamba-2 layer) has them.
 func (m *ggufMeta) readMamba2Sizes(s *spec, first int) {
-	mm := &s.mamba2
+	mm := &s.stateSpace
 	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
 	mm.ssmState = m.uint("ssm.state_size", 0, true)
 	mm.ssmGroups = m.uint("ssm.group_count", 0, true)
@@ -550,7 +551,7 @@ func (m *ggufMeta) readMamba2(s *spec) {
 // C RMS-normalised with the layers' epsilon, as llama.cpp does (transformers
 // takes mixer_rms_eps).
 func (m *ggufMeta) readMamba(s *spec) {
-	mm := &s.mamba2
+	mm := &s.stateSpace
 	mm.ssmV1, s.mixerOnly = true, true
 	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
 	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)

@@ -28,7 +28,7 @@ func TestMamba2Config(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := s.mamba2
+	m := s.stateSpace
 	if m.ssmHeads != 8 || m.ssmHeadDim != 16 || m.ssmGroups != 2 || m.ssmState != 16 || m.ssmConv != 4 || !m.ssmConvBias || m.ssmProjBias ||
 		m.ssmDTMin != 0 || !math.IsInf(m.ssmDTMax, 1) || !s.mixerOnly || s.anyAttention() || !slices.Equal(s.layerTypes, []string{mambaLayer, mambaLayer}) {
 		t.Errorf("Mamba2: %+v, layer types %v", m, s.layerTypes)
@@ -350,7 +350,7 @@ func TestGraniteHybridGGUF(t *testing.T) {
 	}
 	if !slices.Equal(s.layerTypes, []string{mambaLayer, fullAttention, mambaLayer, fullAttention}) || !slices.Equal(s.noRope, []bool{true, true, true, true}) ||
 		s.ssmHeadDim != 16 || !s.ssmANeg || !s.ssmGroupNorm || s.experts != 8 || s.sharedFFN != 48 || s.residualScale != 0.5 {
-		t.Errorf("granitehybrid spec: layers %v, no rope %v, %+v, experts %d, shared %d", s.layerTypes, s.noRope, s.mamba2, s.experts, s.sharedFFN)
+		t.Errorf("granitehybrid spec: layers %v, no rope %v, %+v, experts %d, shared %d", s.layerTypes, s.noRope, s.stateSpace, s.experts, s.sharedFFN)
 	}
 	_, err = ImportGGUF(newContext(), editKV(t, data, map[string]any{"granitehybrid.rope.scaling.finetuned": true, "granitehybrid.rope.dimension_count": uint32(8)}),
 		Options{MaxTokens: 16})

@@ -93,7 +93,7 @@ type spec struct {
 	gemma
 	llama4
 	mla
-	mamba2
+	stateSpace
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
