@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/rlx-compiler/rlx/ir"
 	"github.com/rlx-compiler/rlx/runtime/weights"
@@ -40,6 +41,11 @@ type Model struct {
 	Source *weights.Source
 	// MaxTokens is the cache capacity.
 	MaxTokens int
+	// Notes say where the module follows one reference implementation
+	// of the checkpoint's architecture over another that computes
+	// differently (a Mamba-2 gated norm over the whole width, as
+	// transformers, where mamba_ssm and llama.cpp normalise each group).
+	Notes []string
 }
 
 // Import imports a Hugging Face checkpoint directory or a GGUF file
@@ -119,5 +125,14 @@ func finish(ctx *ir.Context, s *spec, n naming, src *weights.Source) (*Model, er
 			unused = append(unused, name)
 		}
 	}
-	return &Model{Module: m, Arch: s.arch, Weights: bound, Unused: unused, Source: src, MaxTokens: s.maxTokens}, nil
+	return &Model{Module: m, Arch: s.arch, Weights: bound, Unused: unused, Source: src, MaxTokens: s.maxTokens, Notes: s.notes()}, nil
+}
+
+// notes are the Model.Notes of the spec.
+func (s *spec) notes() []string {
+	var notes []string
+	if slices.Contains(s.layerTypes, mambaLayer) && !s.ssmV1 && !s.ssmGroupNorm && s.ssmGroups > 1 {
+		notes = append(notes, fmt.Sprintf("each Mamba-2 mixer's gated norm normalises its whole width, as transformers' Mamba2Mixer does; mamba_ssm and llama.cpp normalise each of its %d groups apart, which gives other logits", s.ssmGroups))
+	}
+	return notes
 }

@@ -101,6 +101,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if n := len(widened); n > 0 {
 		fmt.Fprintf(stderr, "rlx-import: warning: %d quantised matrices of the checkpoint are read as BF16, 2 bytes a weight, since no q4_0, q5_0 or q8_0 block holds their values exactly (a desc_act column order, groups not a multiple of 32, scales that are not f16s, or 8-bit zero points; docs/import.md), the first %q\n", n, widened[0])
 	}
+	for _, n := range m.Notes {
+		fmt.Fprintf(stderr, "rlx-import: note: %s\n", n)
+	}
 	if n := len(m.Unused); n > 0 {
 		fmt.Fprintf(stderr, "rlx-import: warning: the model does not read %d tensors of the checkpoint (a text decode step does not use them: a vision tower, a multi-token-prediction head), the first %q\n", n, m.Unused[0])
 	}

@@ -94,6 +94,22 @@ func TestImports(t *testing.T) {
 	}
 }
 
+// TestNotes: importing transformers' Mamba-2 fixture (2 groups) notes
+// that the gated norm follows transformers' whole-width form; Granite
+// 4.0 H's (1 group) notes nothing.
+func TestNotes(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.mlir")
+	dir := filepath.Join("..", "importer", "testdata", "hf")
+	code, _, stderr := rlxImport(filepath.Join(dir, "mamba2"), "-o", out)
+	want := "rlx-import: note: each Mamba-2 mixer's gated norm normalises its whole width, as transformers' Mamba2Mixer does; mamba_ssm and llama.cpp normalise each of its 2 groups apart, which gives other logits\n"
+	if code != 0 || stderr != want {
+		t.Errorf("mamba2: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	if code, _, stderr := rlxImport(filepath.Join(dir, "granitemoehybrid"), "-o", out); code != 0 || stderr != "" {
+		t.Errorf("granitemoehybrid: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestWidened: a GPTQ checkpoint whose groups (16 columns) no gguf block
 // holds is read as BF16, and rlx-import says so; with groups of 32 the
 // blocks are kept and it says nothing.
