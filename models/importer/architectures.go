@@ -70,6 +70,7 @@ func architectures() []architecture {
 		{[]string{"MambaForCausalLM", "FalconMambaForCausalLM"}, (*spec).readMamba},
 		{[]string{"BambaForCausalLM"}, (*spec).readBamba},
 		{[]string{"NemotronHForCausalLM"}, (*spec).readNemotronH},
+		{[]string{"JambaForCausalLM"}, (*spec).readJamba},
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},

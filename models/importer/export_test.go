@@ -28,5 +28,7 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Nemotron-H: Mamba-2 with grouped norms, attention without
 		// rope, an MLP layer.
 		"nemotron_h": drawnNemotronH(t),
+		// Jamba: Mamba with weighted dt, B and C norms and experts.
+		"jamba": drawnJamba(t),
 	}
 }

@@ -37,8 +37,9 @@ type stateSpace struct {
 	ssmV1     bool
 	ssmInner  int     // ssmV1: the inner width (expand × hidden)
 	ssmDTRank int     // ssmV1: x_proj's dt rows, dt_proj's input
-	ssmBCNorm bool    // Falcon-Mamba: dt, B and C RMS-normalised (no weight) before use
-	ssmBCEps  float64 // its epsilon (mixer_rms_eps)
+	ssmBCNorm bool    // Falcon-Mamba, Jamba: dt, B and C RMS-normalised before use
+	ssmBCEps  float64 // its epsilon (mixer_rms_eps; Jamba's rms_norm_eps)
+	ssmBCW    bool    // Jamba: those norms scale by their weights (dt_layernorm, b_layernorm, c_layernorm)
 }
 
 // inner is the mixer's inner width, heads × head width.
@@ -399,10 +400,15 @@ func (g *builder) mambaMixer(i int, h *ir.Value) *ir.Value {
 	dbc := g.linear(x, g.n.of(i, roleSSMX), r+2*ns, d)
 	dt, b, c := g.slice(dbc, 1, 0, r), g.slice(dbc, 1, r, ns), g.slice(dbc, 1, r+ns, ns)
 	if m.ssmBCNorm {
-		norm := func(v *ir.Value) *ir.Value {
-			return g.rmsNormEps(v, g.broadcast(g.scalar(1), shapeInts(v)[1]), m.ssmBCEps)
+		norm := func(v *ir.Value, role string) *ir.Value {
+			n := shapeInts(v)[1]
+			gamma := g.broadcast(g.scalar(1), n)
+			if m.ssmBCW {
+				gamma = g.weight(g.n.of(i, role), n)
+			}
+			return g.rmsNormEps(v, gamma, m.ssmBCEps)
 		}
-		dt, b, c = norm(dt), norm(b), norm(c)
+		dt, b, c = norm(dt, roleSSMDTNorm), norm(b, roleSSMBNorm), norm(c, roleSSMCNorm)
 	}
 	dt = g.add(g.linear(dt, g.n.of(i, roleSSMDT), d, r), g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d))
 	dt = g.reshape(g.unary(graph.SoftplusName, dt), d, 1)
@@ -708,5 +714,61 @@ func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 	s.reluSquared, s.mixerOnly = true, true
 	if first >= 0 {
 		m.readMamba2Sizes(s, first)
+	}
+}
+
+// readJamba reads JambaForCausalLM (AI21's Jamba): attention without
+// rope in the layers i with i mod attn_layer_period =
+// attn_layer_offset, Mamba mixers (mamba_* fields; dt, B and C through
+// RMSNorms with weights, rms_norm_eps) in the others, each followed by
+// a SwiGLU MLP (feed_forward) or, in the layers i mod
+// expert_layer_period = expert_layer_offset, num_experts experts of
+// intermediate_size rows (a softmax over all, the top
+// num_experts_per_tok, not renormalised); pre_ff_layernorm before
+// either, final_layernorm at the end.
+func (s *spec) readJamba(c *config) {
+	if v, ok := c.raw["intermediate_size"]; ok {
+		c.setDefault("moe_intermediate_size", string(v))
+	}
+	s.readCommon(c, 1.0)
+	c.reject("use_mamba_kernels", "false", "true") // which kernels transformers runs
+	for _, f := range []string{"num_logits_to_keep", "router_aux_loss_coef", "output_router_logits", "sliding_window", "layers_block_type",
+		"layers_num_experts"} {
+		c.used[f] = true // training set-up; the layer kinds, derived from the periods below
+	}
+	s.readMoE(c, false, false)
+	attnPeriod, attnOffset := c.int("attn_layer_period", 8, false), c.int("attn_layer_offset", 4, false)
+	expertPeriod, expertOffset := c.int("expert_layer_period", 2, false), c.int("expert_layer_offset", 1, false)
+	m := &s.stateSpace
+	m.ssmV1, m.ssmBCNorm, m.ssmBCW, m.ssmBCEps = true, true, true, s.eps
+	m.ssmState = c.int("mamba_d_state", 16, false)
+	m.ssmConv = c.int("mamba_d_conv", 4, false)
+	m.ssmConvBias = c.bool("mamba_conv_bias", true)
+	m.ssmProjBias = c.bool("mamba_proj_bias", false)
+	m.ssmInner = c.int("mamba_expand", 2, false) * s.hidden
+	if v, ok := c.get("mamba_dt_rank"); ok && string(v) != `"auto"` {
+		m.ssmDTRank = c.int("mamba_dt_rank", 0, true)
+	} else {
+		m.ssmDTRank = (s.hidden + 15) / 16
+	}
+	if c.err != nil {
+		return
+	}
+	switch {
+	case attnPeriod == 0 || expertPeriod == 0:
+		c.fail("fields \"attn_layer_period\" and \"expert_layer_period\" must be positive")
+		return
+	case m.ssmState == 0 || m.ssmDTRank == 0 || m.ssmConv < 2:
+		c.fail("mamba_d_state, mamba_dt_rank must be positive and mamba_d_conv at least 2")
+		return
+	}
+	s.layerTypes = make([]string, s.layers)
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	for i := range s.layers {
+		s.layerTypes[i] = mambaLayer
+		if i%attnPeriod == attnOffset {
+			s.layerTypes[i] = fullAttention
+		}
+		s.moeLayer[i] = s.experts > 1 && i%expertPeriod == expertOffset
 	}
 }

@@ -307,12 +307,7 @@ func drawnGraniteHybrid(t testing.TB) string {
 			ts = append(ts, drawnMixer(p, "mamba.", 1)...)
 			continue
 		}
-		for _, pr := range []struct {
-			name string
-			rows int
-		}{{"q_proj", 64}, {"k_proj", 32}, {"v_proj", 32}, {"o_proj", 64}} {
-			ts = append(ts, drawn{p + "self_attn." + pr.name + ".weight", 0, 0.08, []int{pr.rows, 64}})
-		}
+		ts = append(ts, drawnAttention(p+"self_attn.")...)
 	}
 	return drawCheckpoint(t, graniteHybridConfig(), ts)
 }
@@ -450,8 +445,7 @@ func drawnNemotronH(t testing.TB) string {
 		case 'M':
 			ts = append(ts, drawnMixer(p, "mixer.", 2)...)
 		case '*':
-			ts = append(ts, drawn{p + "mixer.q_proj.weight", 0, 0.08, []int{64, 64}}, drawn{p + "mixer.k_proj.weight", 0, 0.08, []int{32, 64}},
-				drawn{p + "mixer.v_proj.weight", 0, 0.08, []int{32, 64}}, drawn{p + "mixer.o_proj.weight", 0, 0.08, []int{64, 64}})
+			ts = append(ts, drawnAttention(p+"mixer.")...)
 		case '-':
 			ts = append(ts, drawn{p + "mixer.up_proj.weight", 0, 0.08, []int{96, 64}}, drawn{p + "mixer.down_proj.weight", 0, 0.08, []int{64, 96}})
 		}
@@ -463,18 +457,7 @@ func drawnNemotronH(t testing.TB) string {
 // config (every tensor read) and refuses its routed-expert layers.
 func TestNemotronHConfig(t *testing.T) {
 	dir := drawnNemotronH(t)
-	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Source.Close()
-	if len(m.Unused) > 0 {
-		t.Errorf("unread tensors %v", m.Unused)
-	}
-	s, err := specFromConfig(dir, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := importedSpec(t, dir)
 	if !slices.Equal(s.layerTypes, []string{mambaLayer, fullAttention, mambaLayer, mlpLayer}) || !s.ssmGroupNorm || s.headDim != 16 || s.eps != 1e-5 || !s.reluSquared {
 		t.Errorf("Nemotron-H: %v, grouped %v, head dim %d, eps %g", s.layerTypes, s.ssmGroupNorm, s.headDim, s.eps)
 	}
@@ -510,4 +493,87 @@ func TestFalconMambaGGUF(t *testing.T) {
 	want := decodeModule(t, m.Module, m.Source, f.Tokens)
 	m.Source.Close()
 	checkGGUFForms(t, dir, f.Tokens, want)
+}
+
+// drawnJamba draws a JambaForCausalLM checkpoint as AI21 publishes one
+// (per-expert tensors): Mamba mixers with their dt, B and C norms in
+// layers 0 and 2, each followed by 8 experts (top 2), attention without
+// rope in layers 1 and 3, each followed by a SwiGLU MLP.
+func drawnJamba(t testing.TB) string {
+	t.Helper()
+	cfg := map[string]any{"architectures": []string{"JambaForCausalLM"}, "hidden_size": 64, "num_hidden_layers": 4, "vocab_size": 256,
+		"num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 96, "attn_layer_period": 2, "attn_layer_offset": 1,
+		"expert_layer_period": 2, "expert_layer_offset": 0, "num_experts": 8, "num_experts_per_tok": 2, "mamba_d_state": 16,
+		"mamba_d_conv": 4, "mamba_expand": 2, "mamba_dt_rank": "auto", "mamba_conv_bias": true, "mamba_proj_bias": false,
+		"use_mamba_kernels": true, "rms_norm_eps": 1e-6, "tie_word_embeddings": false, "num_logits_to_keep": 1}
+	ts := []drawn{{"model.embed_tokens.weight", 0, 0.5, []int{256, 64}}, {"model.final_layernorm.weight", 1, 0.08, []int{64}},
+		{"lm_head.weight", 0, 0.08, []int{256, 64}}}
+	for l := range 4 {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		ts = append(ts, drawn{p + "input_layernorm.weight", 1, 0.08, []int{64}}, drawn{p + "pre_ff_layernorm.weight", 1, 0.08, []int{64}})
+		if l%2 == 1 {
+			ts = append(ts, drawnAttention(p+"self_attn.")...)
+			ts = append(ts, drawn{p + "feed_forward.gate_proj.weight", 0, 0.08, []int{96, 64}}, drawn{p + "feed_forward.up_proj.weight", 0, 0.08, []int{96, 64}},
+				drawn{p + "feed_forward.down_proj.weight", 0, 0.08, []int{64, 96}})
+			continue
+		}
+		m := p + "mamba."
+		ts = append(ts, drawn{m + "in_proj.weight", 0, 0.08, []int{256, 64}}, drawn{m + "conv1d.weight", 0, 0.3, []int{128, 1, 4}},
+			drawn{m + "conv1d.bias", 0, 0.08, []int{128}}, drawn{m + "x_proj.weight", 0, 0.08, []int{4 + 32, 128}},
+			drawn{m + "dt_proj.weight", 0, 0.3, []int{128, 4}}, drawn{m + "dt_proj.bias", -1, 0.3, []int{128}},
+			drawn{m + "A_log", -1, 0.5, []int{128, 16}}, drawn{m + "D", 0, 0.08, []int{128}}, drawn{m + "out_proj.weight", 0, 0.08, []int{64, 128}},
+			drawn{m + "dt_layernorm.weight", 1, 0.08, []int{4}}, drawn{m + "b_layernorm.weight", 1, 0.08, []int{16}},
+			drawn{m + "c_layernorm.weight", 1, 0.08, []int{16}}, drawn{p + "feed_forward.router.weight", 0, 0.08, []int{8, 64}})
+		for e := range 8 {
+			x := fmt.Sprintf("%sfeed_forward.experts.%d.", p, e)
+			ts = append(ts, drawn{x + "gate_proj.weight", 0, 0.08, []int{96, 64}}, drawn{x + "up_proj.weight", 0, 0.08, []int{96, 64}},
+				drawn{x + "down_proj.weight", 0, 0.08, []int{64, 96}})
+		}
+	}
+	return drawCheckpoint(t, cfg, ts)
+}
+
+// TestJambaConfig reads a drawn Jamba checkpoint (every tensor read;
+// the layer kinds and routed layers from the periods) and refuses a
+// period of 0.
+func TestJambaConfig(t *testing.T) {
+	dir := drawnJamba(t)
+	s := importedSpec(t, dir)
+	if !slices.Equal(s.layerTypes, []string{mambaLayer, fullAttention, mambaLayer, fullAttention}) || !slices.Equal(s.moeLayer, []bool{true, false, true, false}) ||
+		!s.ssmBCW || s.ssmDTRank != 4 || s.normTopK || s.experts != 8 || s.moeFFN != 96 {
+		t.Errorf("Jamba: %v, routed %v, %+v", s.layerTypes, s.moeLayer, s.stateSpace)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := specOf(t, strings.Replace(string(data), `"attn_layer_period": 2`, `"attn_layer_period": 0`, 1)); err == nil || !strings.Contains(err.Error(), `"attn_layer_period" and "expert_layer_period" must be positive`) {
+		t.Errorf("a period of 0: %v", err)
+	}
+}
+
+// drawnAttention lists an attention block's q, k, v and o projections
+// under p (hidden 64, 4 heads of 16 on 2 kv heads).
+func drawnAttention(p string) []drawn {
+	return []drawn{{p + "q_proj.weight", 0, 0.08, []int{64, 64}}, {p + "k_proj.weight", 0, 0.08, []int{32, 64}},
+		{p + "v_proj.weight", 0, 0.08, []int{32, 64}}, {p + "o_proj.weight", 0, 0.08, []int{64, 64}}}
+}
+
+// importedSpec imports the checkpoint in dir, checks that the module
+// reads every tensor, and returns the checkpoint's spec.
+func importedSpec(t *testing.T, dir string) *spec {
+	t.Helper()
+	m, err := ImportHF(newContext(), dir, Options{MaxTokens: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Source.Close()
+	if len(m.Unused) > 0 {
+		t.Errorf("unread tensors %v", m.Unused)
+	}
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

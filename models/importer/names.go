@@ -48,9 +48,12 @@ const (
 	roleSSMInBias  = "ssm_in_bias"
 	roleSSMOutBias = "ssm_out_bias"
 	roleConvBias   = "conv_bias"
-	roleD          = "D"      // the skip's per-head factor
-	roleSSMX       = "ssm_x"  // Mamba's x_proj: [dt; B; C] rows
-	roleSSMDT      = "ssm_dt" // Mamba's dt_proj (roleDT its bias)
+	roleD          = "D"           // the skip's per-head factor
+	roleSSMX       = "ssm_x"       // Mamba's x_proj: [dt; B; C] rows
+	roleSSMDT      = "ssm_dt"      // Mamba's dt_proj (roleDT its bias)
+	roleSSMDTNorm  = "ssm_dt_norm" // Jamba's norms of dt, B and C
+	roleSSMBNorm   = "ssm_b_norm"
+	roleSSMCNorm   = "ssm_c_norm"
 	// Mixture of experts.
 	roleRouter     = "router"
 	roleExpertGate = "exp_gate"
@@ -257,6 +260,23 @@ func hfNamesOf(arch string) naming {
 				roleQBias: p + "mixer.q_proj.bias", roleKBias: p + "mixer.k_proj.bias", roleVBias: p + "mixer.v_proj.bias", roleOBias: p + "mixer.o_proj.bias",
 				roleUp: p + "mixer.up_proj.weight", roleDown: p + "mixer.down_proj.weight"}}
 		n.mambaUnder(p + "mixer.")
+	}
+	if arch == "JambaForCausalLM" {
+		// mamba. (Mamba's: x_proj, dt_proj with its bias, and the norms
+		// of dt, B and C), pre_ff_layernorm before feed_forward: an MLP
+		// or router and experts (per expert, or fused as transformers 5
+		// saves them); the final norm final_layernorm.
+		p := "model.layers.%d."
+		n.mambaUnder(p + "mamba.")
+		n.layer[roleDT] = p + "mamba.dt_proj.bias"
+		n.layer[roleSSMDTNorm], n.layer[roleSSMBNorm], n.layer[roleSSMCNorm] = p+"mamba.dt_layernorm.weight", p+"mamba.b_layernorm.weight", p+"mamba.c_layernorm.weight"
+		n.finalNorm = "model.final_layernorm.weight"
+		n.layer[roleFFNNorm] = p + "pre_ff_layernorm.weight"
+		f := p + "feed_forward."
+		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = f+"gate_proj.weight", f+"up_proj.weight", f+"down_proj.weight"
+		n.layer[roleRouter] = f + "router.weight"
+		n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = f+"experts.*.gate_proj.weight", f+"experts.*.up_proj.weight", f+"experts.*.down_proj.weight"
+		n.layer[roleExpertGateUpFused], n.layer[roleExpertDownFused] = f+"experts.gate_up_proj", f+"experts.down_proj"
 	}
 	if arch == "Mamba2ForCausalLM" || arch == "MambaForCausalLM" || arch == "FalconMambaForCausalLM" {
 		// backbone.: embeddings, each layer's norm and mixer, norm_f.

@@ -624,6 +624,15 @@ def specs():
             tie_word_embeddings=False,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0, partial_rotary_factor=0.5),
         ), torch.float32, False),
+        # Jamba: Mamba mixers (dt, B and C through weighted RMSNorms) in
+        # layers 0 and 2 with 8 experts (top 2, not renormalised),
+        # attention without rope in 1 and 3 with a SwiGLU MLP.
+        ("jamba", "JambaForCausalLM", "JambaConfig", dict(
+            **SIZES, num_key_value_heads=2, attn_layer_period=2, attn_layer_offset=1, expert_layer_period=2,
+            expert_layer_offset=0, num_experts=8, num_experts_per_tok=2, mamba_d_state=16, mamba_d_conv=4,
+            mamba_expand=2, mamba_dt_rank=8, mamba_conv_bias=True, mamba_proj_bias=False, use_mamba_kernels=False,
+            rms_norm_eps=1e-6, tie_word_embeddings=False, **PHI3_TOKENS,
+        ), torch.float32, False),
         # Nemotron-H: one mixer a layer by hybrid_override_pattern (M
         # Mamba-2 with group-wise gated norms, * attention without rope,
         # - a relu² MLP).
