@@ -16,7 +16,6 @@ import (
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
 	"github.com/rlx-compiler/rlx/runtime/ref"
-	"github.com/rlx-compiler/rlx/runtime/weights"
 )
 
 // This file converts a Hugging Face checkpoint to GGUF the way llama.cpp's
@@ -110,14 +109,7 @@ type converted struct {
 // quantised path.
 func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised bool) []byte {
 	t.Helper()
-	s, err := specFromConfig(dir, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := weights.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, src := openSpec(t, dir)
 	defer src.Close()
 	if s.experts > 0 && !s.oss {
 		s.expertsInOut = publishedExperts(s, hfNamesFor(s.arch, src), src) // as build takes it

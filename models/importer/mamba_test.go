@@ -154,36 +154,13 @@ func mamba2Reference(w map[string][]float32, tokens []int, grouped bool) [][]flo
 	const e, nh, hd, ng, ns, kk, vocab = 64, 8, 16, 2, 16, 4, 256
 	const inner, cd = nh * hd, nh*hd + 2*ng*ns
 	f := func(name string, i int) float64 { return float64(w[name][i]) }
-	matvec := func(name string, x []float64, rows int) []float64 {
-		y := make([]float64, rows)
-		for r := range y {
-			for c, v := range x {
-				y[r] += f(name, r*len(x)+c) * v
-			}
-		}
-		return y
-	}
-	rms := func(x []float64, eps float64) []float64 {
-		var ss float64
-		for _, v := range x {
-			ss += v * v
-		}
-		k := 1 / math.Sqrt(ss/float64(len(x))+eps)
-		out := make([]float64, len(x))
-		for i, v := range x {
-			out[i] = v * k
-		}
-		return out
-	}
-	silu := func(v float64) float64 { return v / (1 + math.Exp(-v)) }
+	matvec := func(name string, x []float64, rows int) []float64 { return matvec64(w[name], x, rows) }
+	rms := func(x []float64, eps float64) []float64 { return rms64(x, eps, nil) }
 	conv := [2][kk - 1][cd]float64{}
 	ssm := [2][nh][hd][ns]float64{}
 	var logits [][]float64
 	for _, tok := range tokens {
-		x := make([]float64, e)
-		for i := range x {
-			x[i] = f("backbone.embeddings.weight", tok*e+i)
-		}
+		x := row64(w["backbone.embeddings.weight"], tok, e)
 		for l := range 2 {
 			p := fmt.Sprintf("backbone.layers.%d.", l)
 			h := rms(x, 1e-5)
@@ -197,7 +174,7 @@ func mamba2Reference(w map[string][]float32, tokens []int, grouped bool) [][]flo
 				for t := range kk - 1 {
 					v += f(p+"mixer.conv1d.weight", c*kk+t) * conv[l][t][c]
 				}
-				xbc[c] = silu(v)
+				xbc[c] = silu64(v)
 				for t := range kk - 2 {
 					conv[l][t][c] = conv[l][t+1][c]
 				}
@@ -217,7 +194,7 @@ func mamba2Reference(w map[string][]float32, tokens []int, grouped bool) [][]flo
 						ssm[l][hh][q][n] = s
 						acc += s * xbc[inner+ng*ns+g*ns+n]
 					}
-					y[hh*hd+q] = (acc + f(p+"mixer.D", hh)*xv) * silu(proj[hh*hd+q])
+					y[hh*hd+q] = (acc + f(p+"mixer.D", hh)*xv) * silu64(proj[hh*hd+q])
 				}
 			}
 			if grouped {
@@ -258,16 +235,7 @@ func TestMamba2Step(t *testing.T) {
 		}
 		got := decodeModule(t, m.Module, m.Source, tokens).Floats()
 		m.Source.Close()
-		var worst float64
-		for s, row := range mamba2Reference(w, tokens, grouped) {
-			for j, v := range row {
-				worst = math.Max(worst, math.Abs(float64(got[s*256+j])-v))
-			}
-		}
-		t.Logf("grouped %v: max |Δ| %.3g", grouped, worst)
-		if worst > 1e-4 {
-			t.Errorf("grouped %v: logits differ from the reference by up to %.3g", grouped, worst)
-		}
+		checkReference(t, fmt.Sprintf("grouped %v", grouped), got, mamba2Reference(w, tokens, grouped))
 	}
 }
 
@@ -389,11 +357,24 @@ func TestMambaGGUF(t *testing.T) {
 // of 128 channels with a state of 16, dt of rank 4, a window of 4.
 func drawnMamba(t testing.TB) string {
 	t.Helper()
+	dir, _ := drawnMambaValues(t, false)
+	return dir
+}
+
+// drawnMambaValues is drawnMamba's checkpoint and its tensors' values;
+// with norms, each mixer holds Jamba's dt, B and C norm weights too.
+func drawnMambaValues(t testing.TB, norms bool) (string, map[string][]float32) {
+	t.Helper()
 	cfg := map[string]any{"architectures": []string{"MambaForCausalLM"}, "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 256,
 		"state_size": 16, "expand": 2, "intermediate_size": 128, "conv_kernel": 4, "time_step_rank": 4, "use_conv_bias": true,
 		"use_bias": false, "layer_norm_epsilon": 1e-5, "tie_word_embeddings": true}
 	ts := []drawn{{"backbone.embeddings.weight", 0, 0.5, []int{256, 64}}, {"backbone.norm_f.weight", 1, 0.08, []int{64}}}
 	for l := range 2 {
+		if norms {
+			p := fmt.Sprintf("backbone.layers.%d.mixer.", l)
+			ts = append(ts, drawn{p + "dt_layernorm.weight", 1, 0.3, []int{4}}, drawn{p + "b_layernorm.weight", 1, 0.3, []int{16}},
+				drawn{p + "c_layernorm.weight", 1, 0.3, []int{16}})
+		}
 		p := fmt.Sprintf("backbone.layers.%d.", l)
 		ts = append(ts, drawn{p + "norm.weight", 1, 0.08, []int{64}}, drawn{p + "mixer.in_proj.weight", 0, 0.08, []int{256, 64}},
 			drawn{p + "mixer.conv1d.weight", 0, 0.3, []int{128, 1, 4}}, drawn{p + "mixer.conv1d.bias", 0, 0.08, []int{128}},
@@ -401,22 +382,98 @@ func drawnMamba(t testing.TB) string {
 			drawn{p + "mixer.dt_proj.bias", -1, 0.3, []int{128}}, drawn{p + "mixer.A_log", -1, 0.5, []int{128, 16}},
 			drawn{p + "mixer.D", 0, 0.08, []int{128}}, drawn{p + "mixer.out_proj.weight", 0, 0.08, []int{64, 128}})
 	}
-	return drawCheckpoint(t, cfg, ts)
+	return drawValues(t, cfg, ts)
+}
+
+// mambaReference decodes tokens through drawnMambaValues' model in
+// float64, written out loop by loop from MambaMixer's (and with norms,
+// JambaMambaMixer's) decode step.
+func mambaReference(w map[string][]float32, tokens []int, norms bool) [][]float64 {
+	const e, d, ns, r, kk, vocab = 64, 128, 16, 4, 4, 256
+	f := func(name string, i int) float64 { return float64(w[name][i]) }
+	matvec := func(name string, x []float64, rows int) []float64 { return matvec64(w[name], x, rows) }
+	rms := func(x []float64, eps float64, gamma string) []float64 { return rms64(x, eps, w[gamma]) }
+	conv := [2][kk - 1][d]float64{}
+	ssm := [2][d][ns]float64{}
+	var logits [][]float64
+	for _, tok := range tokens {
+		x := row64(w["backbone.embeddings.weight"], tok, e)
+		for l := range 2 {
+			p := fmt.Sprintf("backbone.layers.%d.", l)
+			m := p + "mixer."
+			proj := matvec(m+"in_proj.weight", rms(x, 1e-5, p+"norm.weight"), 2*d)
+			xs := make([]float64, d)
+			for c := range d {
+				v := f(m+"conv1d.bias", c) + f(m+"conv1d.weight", c*kk+kk-1)*proj[c]
+				for t := range kk - 1 {
+					v += f(m+"conv1d.weight", c*kk+t) * conv[l][t][c]
+				}
+				xs[c] = silu64(v)
+				for t := range kk - 2 {
+					conv[l][t][c] = conv[l][t+1][c]
+				}
+				conv[l][kk-2][c] = proj[c]
+			}
+			dbc := matvec(m+"x_proj.weight", xs, r+2*ns)
+			dt, b, c := dbc[:r], dbc[r:r+ns], dbc[r+ns:]
+			if norms {
+				dt, b, c = rms(dt, 1e-5, m+"dt_layernorm.weight"), rms(b, 1e-5, m+"b_layernorm.weight"), rms(c, 1e-5, m+"c_layernorm.weight")
+			}
+			delta := matvec(m+"dt_proj.weight", dt, d)
+			y := make([]float64, d)
+			for ch := range d {
+				dl := math.Log1p(math.Exp(delta[ch] + f(m+"dt_proj.bias", ch)))
+				var acc float64
+				for n := range ns {
+					s := ssm[l][ch][n]*math.Exp(dl*-math.Exp(f(m+"A_log", ch*ns+n))) + dl*b[n]*xs[ch]
+					ssm[l][ch][n] = s
+					acc += s * c[n]
+				}
+				y[ch] = (acc + f(m+"D", ch)*xs[ch]) * silu64(proj[d+ch])
+			}
+			for i, v := range matvec(m+"out_proj.weight", y, e) {
+				x[i] += v
+			}
+		}
+		logits = append(logits, matvec("backbone.embeddings.weight", rms(x, 1e-5, "backbone.norm_f.weight"), vocab))
+	}
+	return logits
+}
+
+// TestMambaStep decodes a drawn MambaForCausalLM checkpoint through the
+// interpreter and compares every step's logits with mambaReference:
+// as it is, and with Jamba's weighted dt, B and C norms (the spec and
+// names of JambaForCausalLM's mixer put on the same checkpoint).
+func TestMambaStep(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	for _, norms := range []bool{false, true} {
+		dir, w := drawnMambaValues(t, norms)
+		s, src := openSpec(t, dir)
+		n := hfNamesFor(s.arch, src)
+		if norms {
+			s.ssmBCNorm, s.ssmBCW, s.ssmBCEps = true, true, 1e-5
+			p := "backbone.layers.%d.mixer."
+			n.layer[roleSSMDTNorm], n.layer[roleSSMBNorm], n.layer[roleSSMCNorm] = p+"dt_layernorm.weight", p+"b_layernorm.weight", p+"c_layernorm.weight"
+		}
+		m, err := finish(newContext(), s, n, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Unused) > 0 {
+			t.Errorf("unread tensors %v", m.Unused)
+		}
+		got := decodeModule(t, m.Module, m.Source, tokens).Floats()
+		m.Source.Close()
+		checkReference(t, fmt.Sprintf("norms %v", norms), got, mambaReference(w, tokens, norms))
+	}
 }
 
 // importMamba2 imports the Mamba2ForCausalLM checkpoint in dir, its gated
 // norm over each group where grouped (as a GGUF file's spec says).
 func importMamba2(t *testing.T, dir string, grouped bool) *Model {
 	t.Helper()
-	s, err := specFromConfig(dir, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, src := openSpec(t, dir)
 	s.ssmGroupNorm = grouped
-	src, err := weights.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := finish(newContext(), s, hfNamesFor(s.arch, src), src)
 	if err != nil {
 		t.Fatal(err)
@@ -576,4 +633,74 @@ func importedSpec(t *testing.T, dir string) *spec {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// matvec64 is W·x in float64 for W [rows, len(x)] row-major.
+func matvec64(w []float32, x []float64, rows int) []float64 {
+	y := make([]float64, rows)
+	for r := range y {
+		for c, v := range x {
+			y[r] += float64(w[r*len(x)+c]) * v
+		}
+	}
+	return y
+}
+
+// rms64 is RMSNorm in float64, scaled by gamma where given.
+func rms64(x []float64, eps float64, gamma []float32) []float64 {
+	var ss float64
+	for _, v := range x {
+		ss += v * v
+	}
+	k := 1 / math.Sqrt(ss/float64(len(x))+eps)
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v * k
+		if gamma != nil {
+			out[i] *= float64(gamma[i])
+		}
+	}
+	return out
+}
+
+func silu64(v float64) float64 { return v / (1 + math.Exp(-v)) }
+
+// row64 is row r of a table of rows of n, in float64.
+func row64(table []float32, r, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(table[r*n+i])
+	}
+	return out
+}
+
+// checkReference compares logits got [steps·vocab] with a float64
+// reference's rows: at most 1e-4 apart.
+func checkReference(t *testing.T, label string, got []float32, want [][]float64) {
+	t.Helper()
+	var worst float64
+	for step, row := range want {
+		for j, v := range row {
+			worst = math.Max(worst, math.Abs(float64(got[step*len(row)+j])-v))
+		}
+	}
+	t.Logf("%s: max |Δ| %.3g", label, worst)
+	if worst > 1e-4 {
+		t.Errorf("%s: logits differ from the reference by up to %.3g", label, worst)
+	}
+}
+
+// openSpec resolves the checkpoint in dir's config.json and opens its
+// tensors, for a test to change the spec before finish builds it.
+func openSpec(t testing.TB, dir string) (*spec, *weights.Source) {
+	t.Helper()
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := weights.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, src
 }
