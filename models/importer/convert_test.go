@@ -44,7 +44,7 @@ var ggufArch = map[string]string{
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
-	"NemotronHForCausalLM": "nemotron_h",
+	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -144,7 +144,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	}
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" {
+	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" || arch == "jamba" {
 		// LFM2Model.set_gguf_parameters (GraniteHybridModel's alike):
 		// kv heads a layer, 0 for the short convolutions (the Mamba-2
 		// layers), and their window.
@@ -239,7 +239,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 			w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
 		}
 	}
-	if arch == "mamba" {
+	if arch == "mamba" || arch == "jamba" {
 		// MambaModel.set_gguf_parameters: time_step_rank the dt rank;
 		// FalconMambaModel's dt_b_c_rms.
 		w.Add(key("ssm.conv_kernel"), uint32(s.ssmConv))
@@ -280,7 +280,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	if s.experts > 0 {
 		w.Add(key("expert_count"), uint32(s.experts))
 		w.Add(key("expert_used_count"), uint32(s.topK))
-		if arch != "llama" { // llama.cpp's Mixtral: feed_forward_length
+		if arch != "llama" && arch != "jamba" { // llama.cpp's Mixtral and Jamba: feed_forward_length
 			w.Add(key("expert_feed_forward_length"), uint32(s.moeFFN))
 		}
 		// TextModel.set_gguf_parameters: the groups wherever the config
@@ -469,7 +469,8 @@ var hfToGGUF = map[string]string{
 	// Mamba-2's (Granite 4.0 H's, Bamba's; A_log, D, the conv's taps and the norm: convertTensor).
 	"mamba.in_proj.weight": "ssm_in.weight", "mamba.conv1d.bias": "ssm_conv1d.bias", "mamba.dt_bias": "ssm_dt.bias",
 	"mamba.out_proj.weight": "ssm_out.weight", "norm.weight": "attn_norm.weight",
-	"mamba.x_proj.weight": "ssm_x.weight",
+	"mamba.x_proj.weight": "ssm_x.weight", "mamba.dt_layernorm.weight": "ssm_dt_norm.weight",
+	"mamba.b_layernorm.weight": "ssm_b_norm.weight", "mamba.c_layernorm.weight": "ssm_c_norm.weight",
 	// Nemotron-H's attention and MLP mixers (mixer. renamed mamba.).
 	"mamba.q_proj.weight": "attn_q.weight", "mamba.k_proj.weight": "attn_k.weight", "mamba.v_proj.weight": "attn_v.weight",
 	"mamba.o_proj.weight": "attn_output.weight", "mamba.up_proj.weight": "ffn_up.weight", "mamba.down_proj.weight": "ffn_down.weight", "mamba.dt_proj.weight": "ssm_dt.weight", "mamba.dt_proj.bias": "ssm_dt.bias",
@@ -523,7 +524,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	}
 	layer, rest := m[1], m[2]
 	// Llama 4's feed_forward under the names the others' mlp has.
-	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && ggufArch[s.arch] == "llama4" {
+	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && (ggufArch[s.arch] == "llama4" || ggufArch[s.arch] == "jamba") {
 		rest = "mlp." + r
 	}
 	// Mixtral's block_sparse_moe as Qwen's names: gate the router, w1 the

@@ -105,8 +105,8 @@ func FuzzImportGGUF(f *testing.F) {
 		}
 		paths = append(paths, path)
 	}
-	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h), drawn.
-	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f)} {
+	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba), drawn.
+	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f)} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)

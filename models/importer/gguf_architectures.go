@@ -38,6 +38,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"mamba2"}, (*ggufMeta).readMamba2},
 		{[]string{"mamba"}, (*ggufMeta).readMamba},
 		{[]string{"nemotron_h"}, (*ggufMeta).readNemotronHGGUF},
+		{[]string{"jamba"}, (*ggufMeta).readJambaGGUF},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},
 		{[]string{"qwen2moe"}, (*ggufMeta).readQwen2Moe},

@@ -560,22 +560,12 @@ func (m *ggufMeta) readMamba(s *spec) {
 	mm := &s.stateSpace
 	mm.ssmV1, s.mixerOnly = true, true
 	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
-	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
-	mm.ssmState = m.uint("ssm.state_size", 0, true)
-	mm.ssmInner = m.uint("ssm.inner_size", 0, true)
-	mm.ssmDTRank = m.uint("ssm.time_step_rank", 0, true)
 	if v, ok := m.f.Get(m.key("ssm.dt_b_c_rms")); ok {
 		mm.ssmBCNorm, mm.ssmBCEps = v == true, s.eps
 	}
-	if m.err != nil {
+	if !m.readMambaSizes(s) {
 		return
 	}
-	if mm.ssmConv < 2 || mm.ssmState == 0 || mm.ssmInner == 0 || mm.ssmDTRank == 0 {
-		m.fail("ssm sizes conv_kernel %d, state_size %d, inner_size %d, time_step_rank %d do not describe a Mamba mixer rlx can build",
-			mm.ssmConv, mm.ssmState, mm.ssmInner, mm.ssmDTRank)
-		return
-	}
-	mm.ssmANeg = true
 	_, mm.ssmConvBias = m.src.Info(m.names.of(0, roleConvBias))
 	_, mm.ssmProjBias = m.src.Info(m.names.of(0, roleSSMInBias))
 }
@@ -771,4 +761,64 @@ func (s *spec) readJamba(c *config) {
 		}
 		s.moeLayer[i] = s.experts > 1 && i%expertPeriod == expertOffset
 	}
+}
+
+// readJambaGGUF reads llama.cpp's jamba, as convert_hf_to_gguf writes it:
+// a layer attends (without rope) where its attention.head_count_kv is
+// positive and is a Mamba mixer otherwise (ssm.inner_size channels with
+// a state of ssm.state_size, a window of ssm.conv_kernel, dt of
+// ssm.time_step_rank rows normalised by ssm_dt_norm, B and C by ssm_b_norm
+// and ssm_c_norm, with the layers' epsilon), and routes over its experts
+// (softmax, not renormalised) where the file has its router
+// (ffn_gate_inp: the converter writes no period).
+func (m *ggufMeta) readJambaGGUF(s *spec) {
+	kv, ok := m.perLayer("attention.head_count_kv")
+	if ok && len(kv) != s.layers {
+		m.fail("%s must list each of the %d layers' kv heads (0 for a Mamba layer)", m.key("attention.head_count_kv"), s.layers)
+	}
+	mm := &s.stateSpace
+	m.readMoE(s, false, false)
+	if !m.readMambaSizes(s) {
+		return
+	}
+	mm.ssmV1, mm.ssmBCNorm, mm.ssmBCW, mm.ssmBCEps = true, true, true, s.eps
+	s.layerTypes = make([]string, s.layers)
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	first := -1
+	for i, n := range kv {
+		s.layerTypes[i] = fullAttention
+		if n == 0 {
+			s.layerTypes[i] = mambaLayer
+			if first < 0 {
+				first = i
+			}
+		}
+		_, routed := m.src.Info(m.names.of(i, roleRouter))
+		s.moeLayer[i] = s.experts > 0 && routed
+	}
+	if first >= 0 {
+		_, mm.ssmConvBias = m.src.Info(m.names.of(first, roleConvBias))
+		_, mm.ssmProjBias = m.src.Info(m.names.of(first, roleSSMInBias))
+	}
+}
+
+// readMambaSizes reads a Mamba mixer's ssm.* keys (time_step_rank the dt
+// rank), its decay stored as −exp(A_log); false (the error recorded)
+// where they do not describe one.
+func (m *ggufMeta) readMambaSizes(s *spec) bool {
+	mm := &s.stateSpace
+	mm.ssmConv = m.uint("ssm.conv_kernel", 0, true)
+	mm.ssmState = m.uint("ssm.state_size", 0, true)
+	mm.ssmInner = m.uint("ssm.inner_size", 0, true)
+	mm.ssmDTRank = m.uint("ssm.time_step_rank", 0, true)
+	if m.err != nil {
+		return false
+	}
+	if mm.ssmConv < 2 || mm.ssmState == 0 || mm.ssmInner == 0 || mm.ssmDTRank == 0 {
+		m.fail("ssm sizes conv_kernel %d, state_size %d, inner_size %d, time_step_rank %d do not describe a Mamba mixer rlx can build",
+			mm.ssmConv, mm.ssmState, mm.ssmInner, mm.ssmDTRank)
+		return false
+	}
+	mm.ssmANeg = true
+	return true
 }

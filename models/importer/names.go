@@ -398,6 +398,7 @@ func ggufNames(ffnNorm string) naming {
 			roleSSMNorm: p + "ssm_norm.weight", roleOut: p + "ssm_out.weight",
 			roleSSMIn: p + "ssm_in.weight", roleSSMInBias: p + "ssm_in.bias", roleSSMOutBias: p + "ssm_out.bias",
 			roleConvBias: p + "ssm_conv1d.bias", roleD: p + "ssm_d", roleSSMX: p + "ssm_x.weight", roleSSMDT: p + "ssm_dt.weight",
+			roleSSMDTNorm: p + "ssm_dt_norm.weight", roleSSMBNorm: p + "ssm_b_norm.weight", roleSSMCNorm: p + "ssm_c_norm.weight",
 			roleRouter:     p + "ffn_gate_inp.weight",
 			roleExpertGate: p + "ffn_gate_exps.weight", roleExpertUp: p + "ffn_up_exps.weight", roleExpertDown: p + "ffn_down_exps.weight",
 			roleSharedGate: p + "ffn_gate_shexp.weight", roleSharedUp: p + "ffn_up_shexp.weight",
