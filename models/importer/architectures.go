@@ -642,19 +642,11 @@ func (s *spec) readLlama4(c *config) {
 		c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
 	}
 	s.moeLayer = make([]bool, s.layers)
-	if v, ok := c.get("moe_layers"); ok {
-		var layers []int
-		if err := json.Unmarshal(v, &layers); err != nil {
-			c.fail("field \"moe_layers\" = %s is not a list of layer indexes", v)
+	if routed, given := c.layerSet("moe_layers", s.layers); given {
+		if routed == nil {
 			return
 		}
-		for _, l := range layers {
-			if l < 0 || l >= s.layers {
-				c.fail("field \"moe_layers\" names layer %d of %d", l, s.layers)
-				return
-			}
-			s.moeLayer[l] = true
-		}
+		s.moeLayer = routed
 		c.used["interleave_moe_layer_step"] = true // moe_layers overrides it
 	} else {
 		step := c.int("interleave_moe_layer_step", 1, false)

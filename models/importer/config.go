@@ -435,21 +435,18 @@ func (s *spec) readLfm2(c *config) {
 	}
 	s.qkNorm = true
 	s.readLayerTypes(c, fullAttention, shortConvLayer)
-	if v, ok := c.get("full_attn_idxs"); ok && c.err == nil {
-		// The first published configs' list of the attention layers,
-		// beside layer_types (or in its place).
-		var idx []int
-		if err := json.Unmarshal(v, &idx); err != nil {
-			c.fail("field \"full_attn_idxs\" = %s is not a list of layer indices", v)
-			return
-		}
+	if c.err != nil {
+		return
+	}
+	// The first published configs' list of the attention layers, beside
+	// layer_types (or in its place).
+	if attends, given := c.layerSet("full_attn_idxs", s.layers); given && attends != nil {
+		v := c.raw["full_attn_idxs"]
 		want := slices.Repeat([]string{shortConvLayer}, s.layers)
-		for _, i := range idx {
-			if i < 0 || i >= s.layers {
-				c.fail("field \"full_attn_idxs\" names layer %d of %d", i, s.layers)
-				return
+		for i, a := range attends {
+			if a {
+				want[i] = fullAttention
 			}
-			want[i] = fullAttention
 		}
 		if _, given := c.raw["layer_types"]; !given {
 			s.layerTypes = want
@@ -462,6 +459,31 @@ func (s *spec) readLfm2(c *config) {
 			}
 		}
 	}
+}
+
+// layerSet reads key, a list of layer indices, as a flag a layer. given
+// is false where the field is absent or null; the flags are nil where it
+// is not a list of indices in [0, layers) (the error recorded, naming
+// the field).
+func (c *config) layerSet(key string, layers int) (set []bool, given bool) {
+	v, ok := c.get(key)
+	if !ok {
+		return nil, false
+	}
+	var idx []int
+	if err := json.Unmarshal(v, &idx); err != nil {
+		c.fail("field %q = %s is not a list of layer indices", key, v)
+		return nil, true
+	}
+	set = make([]bool, layers)
+	for _, i := range idx {
+		if i < 0 || i >= layers {
+			c.fail("field %q names layer %d of %d", key, i, layers)
+			return nil, true
+		}
+		set[i] = true
+	}
+	return set, true
 }
 
 // orDefault is v, or def where v is absent.

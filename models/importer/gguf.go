@@ -165,6 +165,18 @@ func (m *ggufMeta) uintOrMax(k string, def int) int {
 	return best
 }
 
+// eachLayer reads k, an array of one integer a layer (perLayer) with an
+// entry for each of the spec's layers; nil (the first error recorded,
+// naming what the entries count and what a 0 means) otherwise.
+func (m *ggufMeta) eachLayer(k string, layers int, what, zero string) []int {
+	vals, ok := m.perLayer(k)
+	if ok && len(vals) != layers {
+		m.fail("%s must list each of the %d layers' %s (0 %s)", m.key(k), layers, what, zero)
+		return nil
+	}
+	return vals
+}
+
 // perLayer reads a key holding an array of integers, one a layer, each
 // in [0, maxSize]; false (the first error recorded) where it is missing,
 // not such an array, or holds another value.

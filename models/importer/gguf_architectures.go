@@ -151,10 +151,7 @@ func (m *ggufMeta) readCommandR(s *spec) {
 func (m *ggufMeta) readLfm2(s *spec) {
 	s.qkNorm = true
 	s.shortConv = m.uint("shortconv.l_cache", 0, true)
-	kv, ok := m.perLayer("attention.head_count_kv")
-	if ok && len(kv) != s.layers {
-		m.fail("%s must list each of the %d layers' kv heads (0 for a short convolution)", m.key("attention.head_count_kv"), s.layers)
-	}
+	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "for a short convolution")
 	if m.err != nil {
 		return
 	}

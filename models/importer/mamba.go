@@ -444,18 +444,14 @@ func (s *spec) readBamba(c *config) {
 	if c.err != nil {
 		return
 	}
-	s.layerTypes = slices.Repeat([]string{mambaLayer}, s.layers)
-	if v, ok := c.get("attn_layer_indices"); ok {
-		var idx []int
-		if err := json.Unmarshal(v, &idx); err != nil {
-			c.fail("field \"attn_layer_indices\" = %s is not a list of layer indices", v)
-			return
-		}
-		for _, i := range idx {
-			if i < 0 || i >= s.layers {
-				c.fail("field \"attn_layer_indices\" names layer %d of %d", i, s.layers)
-				return
-			}
+	attends, given := c.layerSet("attn_layer_indices", s.layers)
+	if given && attends == nil {
+		return
+	}
+	s.layerTypes = make([]string, s.layers)
+	for i := range s.layerTypes {
+		s.layerTypes[i] = mambaLayer
+		if attends != nil && attends[i] {
 			s.layerTypes[i] = fullAttention
 		}
 	}
@@ -481,10 +477,7 @@ func (m *ggufMeta) readGraniteHybrid(s *spec) {
 		m.readMoE(s, m.has("expert_shared_feed_forward_length"), true)
 		s.sharedUngated = true
 	}
-	kv, ok := m.perLayer("attention.head_count_kv")
-	if ok && len(kv) != s.layers {
-		m.fail("%s must list each of the %d layers' kv heads (0 for a Mamba-2 layer)", m.key("attention.head_count_kv"), s.layers)
-	}
+	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "for a Mamba-2 layer")
 	if m.err != nil {
 		return
 	}
@@ -615,7 +608,7 @@ func (s *spec) readNemotronH(c *config) {
 		}
 	}
 	c.setDefault("num_hidden_layers", fmt.Sprint(len(kinds)))
-	c.setDefault("rms_norm_eps", orDefaultString(c.raw["layer_norm_epsilon"], "1e-5"))
+	c.setDefault("rms_norm_eps", string(orDefault(c.raw["layer_norm_epsilon"], "1e-5")))
 	c.used["layer_norm_epsilon"] = true
 	s.reluSquared = true
 	if v, ok := c.raw["mlp_hidden_act"]; ok {
@@ -663,9 +656,6 @@ func (s *spec) readNemotronH(c *config) {
 	s.readTimeStepLimit(c)
 }
 
-// orDefaultString is a raw JSON value as a string, def where absent.
-func orDefaultString(v json.RawMessage, def string) string { return string(orDefault(v, def)) }
-
 // readNemotronHGGUF reads llama.cpp's nemotron_h (Nemotron-H, Nemotron
 // Nano 2), as convert_hf_to_gguf writes it: a layer attends where its
 // attention.head_count_kv is positive, is a relu² MLP (ffn_up, ffn_down)
@@ -674,11 +664,8 @@ func orDefaultString(v json.RawMessage, def string) string { return string(orDef
 // rope.scaling.finetuned false).
 func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 	m.readGranite(s) // llama's layout, any scales the file has
-	kv, okKV := m.perLayer("attention.head_count_kv")
-	ff, okFF := m.perLayer("feed_forward_length")
-	if okKV && okFF && (len(kv) != s.layers || len(ff) != s.layers) {
-		m.fail("%s and %s must list each of the %d layers (0 where a layer has none)", m.key("attention.head_count_kv"), m.key("feed_forward_length"), s.layers)
-	}
+	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "where it does not attend")
+	ff := m.eachLayer("feed_forward_length", s.layers, "MLP widths", "where it has no MLP")
 	if m.err != nil {
 		return
 	}
@@ -772,10 +759,7 @@ func (s *spec) readJamba(c *config) {
 // (softmax, not renormalised) where the file has its router
 // (ffn_gate_inp: the converter writes no period).
 func (m *ggufMeta) readJambaGGUF(s *spec) {
-	kv, ok := m.perLayer("attention.head_count_kv")
-	if ok && len(kv) != s.layers {
-		m.fail("%s must list each of the %d layers' kv heads (0 for a Mamba layer)", m.key("attention.head_count_kv"), s.layers)
-	}
+	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "for a Mamba layer")
 	mm := &s.stateSpace
 	m.readMoE(s, false, false)
 	if !m.readMambaSizes(s) {
