@@ -721,3 +721,78 @@ func TestJambaGGUF(t *testing.T) {
 	m.Source.Close()
 	checkGGUFForms(t, dir, tokens, want)
 }
+
+// TestStateSpaceConfigErrors: the state-space readers' refusals of
+// config.json fields, each naming the field, that no other test meets.
+func TestStateSpaceConfigErrors(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "hf", name, "config.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	mamba, falcon, granite, bamba, nemotron := read("mamba"), read("falcon_mamba"), read("granitemoehybrid"), read("bamba"), read("nemotron_h")
+	edit := func(config, old, new string) string {
+		if !strings.Contains(config, old) {
+			t.Fatalf("the config holds no %q", old)
+		}
+		return strings.Replace(config, old, new, 1)
+	}
+	jamba, err := os.ReadFile(filepath.Join(drawnJamba(t), "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{edit(mamba2Config+`}`, `"vocab_size": 256`, `"vocab_size": 0`), "hidden_size, num_hidden_layers and vocab_size must be positive"},
+		{edit(mamba2Config+`}`, `"num_hidden_layers": 2`, `"num_hidden_layers": 70000`), `"num_hidden_layers" = 70000 is more layers than rlx reads`},
+		{edit(mamba2Config+`}`, `"rms_norm": true`, `"rms_norm": true, "norm_before_gate": true`), `"norm_before_gate" = true is not supported`},
+		{edit(mamba, `"state_size": 16`, `"state_size": 0`), "hidden_size, num_hidden_layers, vocab_size, state_size and time_step_rank must be positive"},
+		{edit(mamba, `"intermediate_size": 128`, `"intermediate_size": 100`), `"intermediate_size" = 100 is not expand × hidden_size = 128`},
+		{edit(mamba, `"conv_kernel": 4`, `"conv_kernel": 1`), `"conv_kernel" = 1: rlx needs a window of at least 2`},
+		{edit(mamba, `"hidden_act": "silu"`, `"hidden_act": "gelu"`), `"hidden_act" = "gelu" is not supported`},
+		{edit(falcon, `"mixer_rms_eps": 1e-06`, `"mixer_rms_eps": -1`), `"mixer_rms_eps" = -1: rlx needs a non-negative epsilon`},
+		{edit(granite, `"layer_types"`, `"x_layer_types"`), `missing field "layer_types"`},
+		{edit(granite, `"layer_types": [`, `"layer_types": "mamba", "x": [`), `"layer_types" = "mamba" is not a list of strings`},
+		{edit(bamba, `"attn_layer_indices": [`, `"attn_layer_indices": [7, `), `"attn_layer_indices" names layer 7 of 4`},
+		{edit(bamba, `"attn_layer_indices": [`, `"attn_layer_indices": "odd", "x": [`), `"attn_layer_indices" = "odd" is not a list of layer indices`},
+		{edit(nemotron, `"layers_block_type": [`, `"layers_block_type": "M*M-", "x": [`), `"layers_block_type" = "M*M-" is not a list of strings`},
+		{edit(nemotron, `"layers_block_type": [`, `"hybrid_override_pattern": 7, "x": [`), `"hybrid_override_pattern" = 7 is not a string`},
+		{edit(nemotron, `"layers_block_type": [`, `"num_hidden_layers": 3, "layers_block_type": [`), "the layer kinds (hybrid_override_pattern or layer_types) list 4 layers, but num_hidden_layers = 3"},
+		{edit(nemotron, `"mamba_hidden_act": "silu"`, `"mamba_hidden_act": "gelu"`), `"mamba_hidden_act" = "gelu" is not supported`},
+		{edit(string(jamba), `"mamba_d_state": 16`, `"mamba_d_state": 0`), "mamba_d_state, mamba_dt_rank must be positive and mamba_d_conv at least 2"},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%.80s…: %v, want %q", tc.config, err, tc.want)
+		}
+	}
+}
+
+// TestStateSpaceGGUFErrors: the state-space GGUF readers' refusals of
+// metadata, each naming the key.
+func TestStateSpaceGGUFErrors(t *testing.T) {
+	granite := convertToGGUF(t, drawnGraniteHybrid(t), 0, false)
+	mamba := convertToGGUF(t, drawnMamba(t), 0, false)
+	mamba2 := convertToGGUF(t, mamba2Dir(t), 0, false)
+	nemotron := convertToGGUF(t, drawnNemotronH(t), 0, false)
+	jamba := convertToGGUF(t, drawnJamba(t), 0, false)
+	for _, tc := range []struct {
+		file  []byte
+		edits map[string]any
+		want  string
+	}{
+		{granite, map[string]any{"granitehybrid.attention.head_count_kv": []uint32{0, 2}}, "granitehybrid.attention.head_count_kv must list each of the 4 layers' kv heads (0 for a Mamba-2 layer)"},
+		{nemotron, map[string]any{"nemotron_h.feed_forward_length": []uint32{0, 96}}, "nemotron_h.feed_forward_length must list each of the 4 layers' MLP widths (0 where it has no MLP)"},
+		{nemotron, map[string]any{"nemotron_h.rope.scaling.finetuned": true}, "nemotron_h.rope.scaling.finetuned is true: rlx reads nemotron_h without rope"},
+		{jamba, map[string]any{"jamba.attention.head_count_kv": []uint32{0, 2}}, "jamba.attention.head_count_kv must list each of the 4 layers' kv heads (0 for a Mamba layer)"},
+		{jamba, map[string]any{"jamba.ssm.time_step_rank": uint32(0)}, "ssm sizes conv_kernel 4, state_size 16, inner_size 128, time_step_rank 0 do not describe a Mamba mixer"},
+		{mamba, map[string]any{"mamba.ssm.conv_kernel": uint32(1)}, "ssm sizes conv_kernel 1, state_size 16, inner_size 128, time_step_rank 4 do not describe a Mamba mixer"},
+		{mamba, map[string]any{"mamba.embedding_length": uint32(0)}, "embedding_length and block_count must be positive (got 0, 2)"},
+		{mamba, map[string]any{"mamba.attention.layer_norm_rms_epsilon": float32(-1)}, "mamba.attention.layer_norm_rms_epsilon = -1: rlx needs a finite, non-negative epsilon"},
+		{mamba2, map[string]any{"mamba2.ssm.group_count": uint32(3)}, "ssm sizes conv_kernel 4, state_size 16, group_count 3, time_step_rank 8, inner_size 128 do not describe a Mamba-2 mixer"},
+	} {
+		if _, err := ggufSpec(t, editKV(t, tc.file, tc.edits)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.edits, err, tc.want)
+		}
+	}
+}
