@@ -58,7 +58,10 @@
 #    marks: moveOperands) passed too, and 10801–11400 under all four
 #    sanitizers (run 50a), 13801–14400 (run 51a), 14401–15000 (run
 #    53a), 15001–15600 (run 53b), 15601–16200 (run 54a) and
-#    16201–16800 (run 54d): prepare the next with -random-first 16801.
+#    16201–16800 (run 54d): prepare the next with -random-first 16801,
+#    and run it with bench/gpu/batch.sh (`bash bench/gpu/batch.sh 380`,
+#    carry [".devcarry/H.tgz", ".devcarry/R.tgz"]; on an H200 it times
+#    H first), in place of a copy of the last run's go.sh.
 # For a check of an emitter change, keep the small files (RS.tgz, 16
 #    MB, run 41g; run.sh full --only
 #    correct_small,sanitize_small,correct_random,sanitize_random).
