@@ -437,7 +437,6 @@ func (s *spec) readGranite(c *config) {
 		// input_linear [gate; up]); intermediate_size and the routing
 		// fields size experts there are none of.
 		moe = false
-		c.setDefault("num_local_experts", "8")
 		c.raw["intermediate_size"] = orDefault(c.raw["shared_intermediate_size"], "1024")
 		s.fusedGateUp = true
 		c.used["num_experts_per_tok"], c.used["shared_intermediate_size"] = true, true

@@ -76,7 +76,6 @@ func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	}
 	m.ssmHeads = c.int(k.heads, 0, true)
 	inner := expand * float64(s.hidden)
-	m.ssmHeadDim = 0
 	if v, ok := c.get(k.headDim); ok && string(v) != `"auto"` {
 		m.ssmHeadDim = c.int(k.headDim, 0, true)
 	} else if m.ssmHeads > 0 && k.expand != "" {
