@@ -115,6 +115,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		s.expertsInOut = publishedExperts(s, hfNamesFor(s.arch, src), src) // as build takes it
 	}
 	arch := ggufArch[s.arch]
+	if arch == "nemotron_h" && s.experts > 0 {
+		arch = "nemotron_h_moe" // NemotronHModel.__init__: a config with num_experts_per_tok
+	}
 	cfg, err := readConfig(dir) // the fields the converter reads beside the spec's
 	if err != nil {
 		t.Fatal(err)
@@ -129,12 +132,19 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		nextn = cfg.int("num_nextn_predict_layers", 0, false)
 	}
 	w.Add(key("block_count"), uint32(s.layers+nextn))
-	if arch == "nemotron_h" {
+	if arch == "nemotron_h" || arch == "nemotron_h_moe" {
 		// NemotronHModel.set_gguf_parameters: the MLP layers' width, 0
-		// for the others.
+		// for the others; with experts, moe_intermediate_size in the
+		// expert layers (an MLP layer's 0, which llama.cpp cannot load:
+		// the tests' MoE checkpoints have none).
 		ff := make([]uint32, s.layers)
 		for i, lt := range s.layerTypes {
-			if lt == mlpLayer {
+			switch {
+			case lt == mlpLayer && s.experts > 0 && s.moeLayer[i]:
+				ff[i] = uint32(s.moeFFN)
+			case lt == mlpLayer && s.experts > 0:
+				t.Fatalf("%s: layer %d is an MLP, which the converter writes as a Mamba-2 layer in nemotron_h_moe", dir, i)
+			case lt == mlpLayer:
 				ff[i] = uint32(s.ffn)
 			}
 		}
@@ -144,7 +154,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	}
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" || arch == "jamba" {
+	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" || arch == "nemotron_h_moe" || arch == "jamba" {
 		// LFM2Model.set_gguf_parameters (GraniteHybridModel's alike):
 		// kv heads a layer, 0 for the short convolutions (the Mamba-2
 		// layers), and their window.
@@ -226,7 +236,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// pattern: every fourth layer global, gpt-oss's every second).
 		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
-	if arch == "granitehybrid" || arch == "mamba2" || arch == "nemotron_h" {
+	if arch == "granitehybrid" || arch == "mamba2" || arch == "nemotron_h" || arch == "nemotron_h_moe" {
 		// Mamba2Model.set_gguf_parameters (GraniteHybridModel's too): the
 		// Mamba-2 sizes (time_step_rank the heads); granitehybrid's rope
 		// only for Bamba (or a model without Mamba-2 layers).
@@ -334,6 +344,16 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 				}
 			}
 			w.Add(key("interleave_moe_layer_step"), uint32(step))
+		case arch == "nemotron_h_moe":
+			// NemotronHModel.set_gguf_parameters (its expert_group_count
+			// overwrites TextModel's, with the same value).
+			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
+			w.Add(key("expert_shared_count"), uint32(cfg.int("n_shared_experts", 0, true)))
+			w.Add(key("expert_weights_norm"), s.normTopK)
+			w.Add(key("expert_weights_scale"), float32(s.routedScale))
+			if s.moeLatent > 0 {
+				w.Add(key("moe_latent_size"), uint32(s.moeLatent))
+			}
 		case s.sharedFFN > 0:
 			w.Add(key("expert_shared_feed_forward_length"), uint32(s.sharedFFN))
 		}
@@ -391,6 +411,9 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 		m := regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.experts\.(\w+)_proj\.weight$`).FindStringSubmatch(name)
 		n, k := s.moeFFN, s.hidden
+		if s.moeLatent > 0 {
+			k = s.moeLatent // Nemotron 3's experts, in the latent
+		}
 		if m[2] == "down" {
 			n, k = k, n
 		}
@@ -471,6 +494,11 @@ var hfToGGUF = map[string]string{
 	"mamba.out_proj.weight": "ssm_out.weight", "norm.weight": "attn_norm.weight",
 	"mamba.x_proj.weight": "ssm_x.weight", "mamba.dt_layernorm.weight": "ssm_dt_norm.weight",
 	"mamba.b_layernorm.weight": "ssm_b_norm.weight", "mamba.c_layernorm.weight": "ssm_c_norm.weight",
+	// Nemotron-H's experts (NemotronHModel.modify_tensors; the experts'
+	// tensors: convertTensor).
+	"mamba.gate.weight": "ffn_gate_inp.weight", "mamba.gate.e_score_correction_bias": "exp_probs_b.bias",
+	"mamba.shared_experts.up_proj.weight": "ffn_up_shexp.weight", "mamba.shared_experts.down_proj.weight": "ffn_down_shexp.weight",
+	"mamba.fc1_latent_proj.weight": "ffn_latent_down.weight", "mamba.fc2_latent_proj.weight": "ffn_latent_up.weight",
 	// Nemotron-H's attention and MLP mixers (mixer. renamed mamba.).
 	"mamba.q_proj.weight": "attn_q.weight", "mamba.k_proj.weight": "attn_k.weight", "mamba.v_proj.weight": "attn_v.weight",
 	"mamba.o_proj.weight": "attn_output.weight", "mamba.up_proj.weight": "ffn_up.weight", "mamba.down_proj.weight": "ffn_down.weight", "mamba.dt_proj.weight": "ssm_dt.weight", "mamba.dt_proj.bias": "ssm_dt.bias",
@@ -532,6 +560,15 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	rest = mixtralNames.Replace(rest)
 	if e := regexp.MustCompile(`^block_sparse_moe\.experts\.(\d+)\.w([123])\.weight$`).FindStringSubmatch(rest); e != nil {
 		rest = "mlp.experts." + e[1] + "." + map[string]string{"1": "gate", "2": "down", "3": "up"}[e[2]] + "_proj.weight"
+	}
+	switch rest {
+	case "mamba.experts.up_proj", "mamba.experts.down_proj":
+		// Nemotron-H's experts as transformers 5 saves them: [E, I, in]
+		// and [E, in, I], the converter's stacks already.
+		return []converted{{"blk." + layer + ".ffn_" + strings.TrimSuffix(strings.TrimPrefix(rest, "mamba.experts."), "_proj") + "_exps.weight", shape, v, true}}
+	}
+	if r, ok := strings.CutPrefix(rest, "mamba.experts."); ok {
+		rest = "mlp.experts." + r // Nemotron-H's experts as published: stacked as the others'
 	}
 	if regexp.MustCompile(`^mlp\.experts\.\d+\.`).MatchString(rest) {
 		e, _ := strconv.Atoi(regexp.MustCompile(`\d+`).FindString(rest[len("mlp.experts."):]))

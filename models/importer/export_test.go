@@ -28,6 +28,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Nemotron-H: Mamba-2 with grouped norms, attention without
 		// rope, an MLP layer.
 		"nemotron_h": drawnNemotronH(t),
+		// Nemotron 3: relu² experts in a latent, a relu² shared expert.
+		"nemotron_h_moe": drawnNemotronHOf(t, "E*ME", 24),
 		// Jamba: Mamba with weighted dt, B and C norms and experts.
 		"jamba": drawnJamba(t),
 	}

@@ -58,6 +58,7 @@ var ggufKeys = []string{
 	"attention.key_length_mla",             // deepseek2: a head's q·k dims (nope + rope) in the split form
 	"attention.value_length_mla",           // deepseek2: a head's v dims in the split form
 	"interleave_moe_layer_step",            // llama4: every n-th layer routes
+	"moe_latent_size",                      // nemotron_h_moe: the routed experts' latent width
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as

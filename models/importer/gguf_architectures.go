@@ -37,7 +37,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
 		{[]string{"mamba2"}, (*ggufMeta).readMamba2},
 		{[]string{"mamba"}, (*ggufMeta).readMamba},
-		{[]string{"nemotron_h"}, (*ggufMeta).readNemotronHGGUF},
+		{[]string{"nemotron_h", "nemotron_h_moe"}, (*ggufMeta).readNemotronHGGUF},
 		{[]string{"jamba"}, (*ggufMeta).readJambaGGUF},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},

@@ -569,6 +569,7 @@ var nemotronHKinds = map[string]string{
 	"M": mambaLayer, "mamba": mambaLayer, "linear_attention": mambaLayer,
 	"*": fullAttention, "attention": fullAttention, "full_attention": fullAttention,
 	"-": mlpLayer, "mlp": mlpLayer,
+	"E": mlpLayer, "moe": mlpLayer, // routed experts: moeLayer
 }
 
 // readNemotronH reads NemotronHForCausalLM (Nemotron-H, Nemotron Nano 2):
@@ -577,8 +578,10 @@ var nemotronHKinds = map[string]string{
 // groups of ssm_state_size, its gated norm over each group), attention
 // without rope, or a relu² MLP (up_proj, down_proj) — as the published
 // configs (hybrid_override_pattern, mamba_-prefixed names) and
-// transformers 5's (layer_types) give them. Its routed-expert layers
-// ("E", "moe") are refused.
+// transformers 5's (layer_types) give them — or routed experts ("E",
+// "moe"; Nemotron 3): DeepSeek-V3's routing (readNemotronHMoE) over
+// relu² experts without a gate, run in a latent of moe_latent_size
+// where the config gives one, with a relu² shared expert.
 func (s *spec) readNemotronH(c *config) {
 	for new, old := range map[string]string{"n_groups": "mamba_n_groups", "conv_kernel": "mamba_d_conv", "expand": "mamba_expand",
 		"time_step_limit": "mamba_dt_limit", "use_conv_bias": "mamba_conv_bias", "head_dim": "attention_head_dim"} {
@@ -621,10 +624,8 @@ func (s *spec) readNemotronH(c *config) {
 	for _, f := range []string{"residual_in_fp32", "rescale_prenorm_residual", "hidden_dropout", "num_logits_to_keep", "use_mamba_kernels",
 		"chunk_size", "mamba_chunk_size", "time_step_min", "time_step_max", "time_step_floor", "mamba_dt_min", "mamba_dt_max",
 		"mamba_dt_init_floor", "mtp_layers_block_type", "num_nextn_predict_layers", "mamba_ssm_cache_dtype",
-		// The routed experts' fields, which no layer reads ("E" layers are refused).
-		"moe_intermediate_size", "moe_latent_size", "moe_shared_expert_intermediate_size", "moe_shared_expert_overlap",
-		"n_group", "n_routed_experts", "n_shared_experts", "norm_topk_prob", "num_experts_per_tok", "routed_scaling_factor", "topk_group"} {
-		c.used[f] = true // the residual and SSM state in f32 (rlx's always are), training set-up, the prefill's chunks, MTP heads not run
+		"moe_shared_expert_overlap", "n_shared_experts"} {
+		c.used[f] = true // the residual and SSM state in f32 (rlx's always are), training set-up, the prefill's chunks, MTP heads not run, a training overlap, the shared expert's count (its width is the field's)
 	}
 	if v, ok := c.raw["mamba_proj_bias"]; ok {
 		c.setDefault("use_bias", string(v)) // transformers 5's name of the mixer's projection biases
@@ -639,13 +640,19 @@ func (s *spec) readNemotronH(c *config) {
 		return
 	}
 	s.layerTypes = make([]string, s.layers)
+	routed := make([]bool, s.layers)
 	for i, k := range kinds {
 		kind, ok := nemotronHKinds[k]
 		if !ok {
-			c.fail("layer %d is of kind %q, which is not supported for %s (rlx implements Mamba-2 \"M\", attention \"*\" and MLP \"-\" layers)", i, k, s.arch)
+			c.fail("layer %d is of kind %q, which is not supported for %s (rlx implements Mamba-2 \"M\", attention \"*\", MLP \"-\" and experts \"E\" layers)", i, k, s.arch)
 			return
 		}
 		s.layerTypes[i] = kind
+		routed[i] = k == "E" || k == "moe"
+	}
+	s.readNemotronHMoE(c, routed)
+	if c.err != nil {
+		return
 	}
 	s.mixerOnly = true
 	s.noRope = slices.Repeat([]bool{true}, s.layers)
@@ -655,12 +662,52 @@ func (s *spec) readNemotronH(c *config) {
 	s.readTimeStepLimit(c)
 }
 
+// readNemotronHMoE reads Nemotron-H's routed experts, in the layers
+// routed marks (none: the fields are not read): n_routed_experts relu²
+// experts of moe_intermediate_size rows (up and down, no gate),
+// num_experts_per_tok chosen by DeepSeek-V3's routing (sigmoid scores,
+// the choice by score + e_score_correction_bias, group-limited by n_group
+// and topk_group, renormalised under norm_topk_prob, ×
+// routed_scaling_factor), in a latent of moe_latent_size where given
+// (fc1_latent_proj before the experts, fc2_latent_proj after their sum),
+// and a relu² shared expert of moe_shared_expert_intermediate_size rows
+// added to their sum.
+func (s *spec) readNemotronHMoE(c *config, routed []bool) {
+	if !slices.Contains(routed, true) {
+		for _, f := range []string{"moe_intermediate_size", "moe_latent_size", "moe_shared_expert_intermediate_size",
+			"n_group", "n_routed_experts", "norm_topk_prob", "num_experts_per_tok", "routed_scaling_factor", "topk_group"} {
+			c.used[f] = true // the config class's defaults, which no layer reads
+		}
+		return
+	}
+	s.experts, s.topK = c.int("n_routed_experts", 0, true), c.int("num_experts_per_tok", 0, true)
+	s.moeFFN, s.sharedFFN = c.int("moe_intermediate_size", 0, true), c.int("moe_shared_expert_intermediate_size", 0, true)
+	s.moeLatent = c.int("moe_latent_size", 0, false)
+	s.normTopK, s.routedScale = c.bool("norm_topk_prob", true), c.float("routed_scaling_factor", 1)
+	s.sigmoidRouter, s.sharedUngated, s.moeLayer = true, true, routed
+	groups, open := c.int("n_group", 1, false), c.int("topk_group", 1, false)
+	switch {
+	case c.err != nil:
+	case s.topK < 1 || s.topK > s.experts || s.moeFFN < 1 || s.sharedFFN < 1:
+		c.fail("num_experts_per_tok = %d must be in [1, n_routed_experts = %d], and moe_intermediate_size = %d and moe_shared_expert_intermediate_size = %d positive",
+			s.topK, s.experts, s.moeFFN, s.sharedFFN)
+	case !(s.routedScale > 0) || math.IsInf(s.routedScale, 0):
+		c.fail("routed_scaling_factor = %g must be positive and finite", s.routedScale)
+	default:
+		if bad := s.setGroups("n_group", "topk_group", groups, open, false); bad != "" {
+			c.fail("%s", bad)
+		}
+	}
+}
+
 // readNemotronHGGUF reads llama.cpp's nemotron_h (Nemotron-H, Nemotron
-// Nano 2), as convert_hf_to_gguf writes it: a layer attends where its
-// attention.head_count_kv is positive, is a relu² MLP (ffn_up, ffn_down)
-// where its feed_forward_length is, and is a Mamba-2 mixer otherwise
-// (readMamba2Sizes); no layer rotates (the converter marks no rope,
-// rope.scaling.finetuned false).
+// Nano 2) and nemotron_h_moe (Nemotron 3), as convert_hf_to_gguf writes
+// them: a layer attends where its attention.head_count_kv is positive,
+// is a relu² MLP (ffn_up, ffn_down) or, where it has a router
+// (ffn_gate_inp, as llama.cpp's builder tells them), routed experts
+// (readNemotronHMoEGGUF) where its feed_forward_length is, and is a
+// Mamba-2 mixer otherwise (readMamba2Sizes); no layer rotates (the
+// converter marks no rope, rope.scaling.finetuned false).
 func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 	m.readGranite(s) // llama's layout, any scales the file has
 	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "where it does not attend")
@@ -669,12 +716,14 @@ func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 		return
 	}
 	first := -1
+	routed := make([]bool, s.layers)
 	for i := range s.layerTypes {
 		switch {
 		case kv[i] > 0:
 			s.layerTypes[i] = fullAttention
 		case ff[i] > 0:
 			s.layerTypes[i] = mlpLayer
+			_, routed[i] = m.src.Info(m.names.of(i, roleRouter))
 		default:
 			s.layerTypes[i] = mambaLayer
 			if first < 0 {
@@ -690,6 +739,52 @@ func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 	s.reluSquared, s.mixerOnly = true, true
 	if first >= 0 {
 		m.readMamba2Sizes(s, first)
+	}
+	if slices.Contains(routed, true) {
+		m.readNemotronHMoEGGUF(s, routed)
+	}
+}
+
+// readNemotronHMoEGGUF reads nemotron_h_moe's routed experts, in the
+// layers routed marks: expert_count relu² experts of
+// expert_feed_forward_length rows (ffn_up_exps, ffn_down_exps),
+// expert_used_count chosen by sigmoid scores (llama.cpp's builder fixes
+// the gating; an expert_gating_func other than 2 is refused) plus the
+// selection bias (exp_probs_b), group-limited where expert_group_count >
+// 1 (readDeepseekMoE's rule), renormalised under expert_weights_norm
+// (false when absent, as llama.cpp), × expert_weights_scale (where
+// neither 0 nor absent); in a latent of moe_latent_size where the file
+// gives one (ffn_latent_down before the experts, ffn_latent_up after);
+// and a relu² shared expert of expert_shared_feed_forward_length rows
+// (ffn_up_shexp, ffn_down_shexp; expert_shared_count is not read, as
+// llama.cpp's builder runs that one).
+func (m *ggufMeta) readNemotronHMoEGGUF(s *spec, routed []bool) {
+	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
+	s.moeFFN, s.sharedFFN = m.uint("expert_feed_forward_length", 0, true), m.uint("expert_shared_feed_forward_length", 0, true)
+	s.moeLatent = m.uint("moe_latent_size", 0, false)
+	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
+		s.normTopK = v == true
+	}
+	if s.routedScale = m.float("expert_weights_scale", 1); s.routedScale == 0 {
+		s.routedScale = 1 // llama.cpp scales only by a factor other than 0 and 1
+	}
+	if g := m.uint("expert_gating_func", 2, false); g != 2 && m.err == nil {
+		m.fail("%s = %d is not supported for %s (its builder routes by sigmoid, 2)", m.key("expert_gating_func"), g, m.arch)
+	}
+	s.sigmoidRouter, s.sharedUngated, s.moeLayer = true, true, routed
+	switch {
+	case m.err != nil:
+	case s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0:
+		m.fail("%s = %d must be in [1, %s = %d], with positive expert and shared expert feed-forward lengths", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts)
+	case !(s.routedScale > 0) || math.IsInf(s.routedScale, 0):
+		m.fail("%s = %g must be positive and finite", m.key("expert_weights_scale"), s.routedScale)
+	default:
+		groups, open := m.uint("expert_group_count", 0, false), m.uint("expert_group_used_count", 0, false)
+		if groups > 1 {
+			if bad := s.setGroups(m.key("expert_group_count"), m.key("expert_group_used_count"), groups, open, false); bad != "" {
+				m.fail("%s", bad)
+			}
+		}
 	}
 }
 

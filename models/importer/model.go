@@ -83,9 +83,15 @@ func (g *builder) model() {
 				continue // Nemotron-H: attention is the layer
 			}
 		} else if s.layerTypes[i] == mlpLayer {
-			// Nemotron-H: the MLP is the layer.
-			g.at(p + "mlp")
-			x = g.add(x, g.denseMLP(i, g.hiddenNorm(x, g.n.of(i, roleAttnNorm))))
+			// Nemotron-H: the MLP or the experts are the layer.
+			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
+			if s.experts > 0 && s.moeLayer[i] {
+				g.at(p + "moe")
+				x = g.add(x, g.moe(i, h))
+			} else {
+				g.at(p + "mlp")
+				x = g.add(x, g.denseMLP(i, h))
+			}
 			continue
 		} else if s.layerTypes[i] == mambaLayer {
 			g.at(p + "mamba")
@@ -323,8 +329,7 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 		return g.biased(g.linear(g.unary(act, u), g.n.of(i, roleDown), s.hidden, s.ffn), i, roleDownBias, biasRequired, s.hidden)
 	}
 	if s.reluSquared {
-		r := g.unary(graph.ReluName, g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden))
-		return g.linear(g.mul(r, r), g.n.of(i, roleDown), s.hidden, s.ffn)
+		return g.reluSquaredMLP(h, g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}
 	if !s.fusedGateUp {
 		return g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
@@ -332,6 +337,14 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	gu := g.linear(h, g.n.of(i, roleGateUp), 2*s.ffn, s.hidden)
 	a := g.mul(g.act(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
 	return g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn)
+}
+
+// reluSquaredMLP is the ungated feed-forward block down(relu(up(h))²)
+// of ffn rows (Arcee's, Nemotron-H's and its shared expert).
+func (g *builder) reluSquaredMLP(h *ir.Value, up, down string, ffn int) *ir.Value {
+	e := shapeInts(h)[1]
+	r := g.unary(graph.ReluName, g.linear(h, up, ffn, e))
+	return g.linear(g.mul(r, r), down, e, ffn)
 }
 
 // mlp is the gated feed-forward block down(act(gate(h))·up(h)), act silu

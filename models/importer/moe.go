@@ -14,7 +14,9 @@ import (
 // experts' SwiGLU MLPs on gathered weights, their weighted sum, and
 // Qwen3-Next's shared expert scaled by sigmoid(shared_expert_gate(h))
 // (Granite MoE's unscaled). Llama 4 (inputRouted) scales each chosen
-// expert's input instead, and sums their outputs unweighted.
+// expert's input instead, and sums their outputs unweighted. Nemotron-H's
+// experts (reluSquared) are down(relu(up(x))²), run in a latent of
+// moeLatent where the model has one, its shared expert too.
 func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	s := g.s
 	e, ne, k := s.hidden, s.experts, s.topK
@@ -44,13 +46,28 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		}
 	}
 	var gate, up, y *ir.Value
-	if fused, ok := g.n.lookup(i, roleExpertGateUpFused); ok && g.has(fused) {
+	switch fused, ok := g.n.lookup(i, roleExpertGateUpFused); {
+	case s.reluSquared:
+		// Nemotron-H: relu²(up) and down, no gate, in the latent where
+		// the model has one (fc1_latent_proj; fc2_latent_proj below).
+		in := e
+		if s.moeLatent > 0 {
+			in = s.moeLatent
+			x = g.linear(x, g.n.of(i, roleLatentIn), in, e)
+		}
+		upRole, downRole := roleExpertUp, roleExpertDown
+		if fused, ok := g.n.lookup(i, roleExpertUpFused); ok && g.has(fused) {
+			upRole, downRole = roleExpertUpFused, roleExpertDownFused
+		}
+		r := g.unary(graph.ReluName, g.experts(i, upRole, x, idx, s.moeFFN, in))
+		y = g.experts(i, downRole, g.mul(r, r), idx, in, s.moeFFN)
+	case ok && g.has(fused):
 		// transformers 5's fused experts: one [E, 2I, H] table for gate and
 		// up (torch.chunk of each expert's output), one [E, H, I] for down.
 		both := g.expertsNamed(fused, x, idx, 2*s.moeFFN, e)
 		gate, up = g.slice(both, 1, 0, s.moeFFN), g.slice(both, 1, s.moeFFN, s.moeFFN)
 		y = g.expertsNamed(g.n.of(i, roleExpertDownFused), g.mul(g.silu(gate), up), idx, e, s.moeFFN)
-	} else {
+	default:
 		gate = g.experts(i, roleExpertGate, x, idx, s.moeFFN, e)
 		up = g.experts(i, roleExpertUp, x, idx, s.moeFFN, e)
 		y = g.experts(i, roleExpertDown, g.mul(g.silu(gate), up), idx, e, s.moeFFN)
@@ -58,17 +75,23 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	if vals != nil {
 		y = g.mul(y, g.reshape(vals, k, 1))
 	}
-	routed := g.reshape(g.sum(y, false, 0), 1, e)
+	routed := g.reshape(g.sum(y, false, 0), 1, shapeInts(y)[1])
+	if s.moeLatent > 0 {
+		routed = g.linear(routed, g.n.of(i, roleLatentOut), e, s.moeLatent)
+	}
 	if s.sharedFFN == 0 {
 		return routed
 	}
 	var shared *ir.Value
-	if fused, ok := g.n.lookup(i, roleSharedGateUp); ok && g.has(fused) {
+	switch fused, ok := g.n.lookup(i, roleSharedGateUp); {
+	case s.reluSquared:
+		shared = g.reluSquaredMLP(h, g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
+	case ok && g.has(fused):
 		// Granite MoE's shared_mlp: input_linear's rows the gate's, then up's.
 		gu := g.linear(h, fused, 2*s.sharedFFN, e)
 		a := g.mul(g.silu(g.slice(gu, 1, 0, s.sharedFFN)), g.slice(gu, 1, s.sharedFFN, s.sharedFFN))
 		shared = g.linear(a, g.n.of(i, roleSharedDown), e, s.sharedFFN)
-	} else {
+	default:
 		shared = g.mlp(h, g.n.of(i, roleSharedGate), g.n.of(i, roleSharedUp), g.n.of(i, roleSharedDown), s.sharedFFN)
 	}
 	if s.sharedUngated {

@@ -63,6 +63,9 @@ const (
 	// rows, then up's) and down_proj [E, H, I].
 	roleExpertGateUpFused = "exp_gate_up_fused"
 	roleExpertDownFused   = "exp_down_fused"
+	roleExpertUpFused     = "exp_up_fused" // Nemotron-H's ungated experts: up_proj [E, I, H], down_proj [E, H, I]
+	roleLatentIn          = "latent_in"    // Nemotron 3's latent experts: fc1_latent_proj before them
+	roleLatentOut         = "latent_out"   // and fc2_latent_proj after their sum
 	roleSharedGate        = "sh_gate"
 	roleSharedUp          = "sh_up"
 	roleSharedDown        = "sh_down"
@@ -258,7 +261,16 @@ func hfNamesOf(arch string) naming {
 			layer: map[string]string{roleAttnNorm: p + "norm.weight",
 				roleQ: p + "mixer.q_proj.weight", roleK: p + "mixer.k_proj.weight", roleV: p + "mixer.v_proj.weight", roleO: p + "mixer.o_proj.weight",
 				roleQBias: p + "mixer.q_proj.bias", roleKBias: p + "mixer.k_proj.bias", roleVBias: p + "mixer.v_proj.bias", roleOBias: p + "mixer.o_proj.bias",
-				roleUp: p + "mixer.up_proj.weight", roleDown: p + "mixer.down_proj.weight"}}
+				roleUp: p + "mixer.up_proj.weight", roleDown: p + "mixer.down_proj.weight",
+				// The experts layers (E): the router with its selection
+				// bias, the experts per expert (as published) or fused
+				// (transformers 5), the shared expert, the latent's
+				// projections.
+				roleRouter: p + "mixer.gate.weight", roleRouterSelect: p + "mixer.gate.e_score_correction_bias",
+				roleExpertUp: p + "mixer.experts.*.up_proj.weight", roleExpertDown: p + "mixer.experts.*.down_proj.weight",
+				roleExpertUpFused: p + "mixer.experts.up_proj", roleExpertDownFused: p + "mixer.experts.down_proj",
+				roleSharedUp: p + "mixer.shared_experts.up_proj.weight", roleSharedDown: p + "mixer.shared_experts.down_proj.weight",
+				roleLatentIn: p + "mixer.fc1_latent_proj.weight", roleLatentOut: p + "mixer.fc2_latent_proj.weight"}}
 		n.mambaUnder(p + "mixer.")
 	}
 	if arch == "JambaForCausalLM" {
@@ -406,6 +418,7 @@ func ggufNames(ffnNorm string) naming {
 			roleConvIn: p + "shortconv.in_proj.weight", roleShortConv: p + "shortconv.conv.weight", roleConvOut: p + "shortconv.out_proj.weight",
 			roleUpBias: p + "ffn_up.bias", roleDownBias: p + "ffn_down.bias",
 			roleRouterSelect: p + "exp_probs_b.bias",
+			roleLatentIn:     p + "ffn_latent_down.weight", roleLatentOut: p + "ffn_latent_up.weight", // nemotron_h_moe's latent experts
 			// deepseek2's latent attention.
 			roleQA: p + "attn_q_a.weight", roleQANorm: p + "attn_q_a_norm.weight", roleQB: p + "attn_q_b.weight",
 			roleKVA: p + "attn_kv_a_mqa.weight", roleKVANorm: p + "attn_kv_a_norm.weight", roleKVB: p + "attn_kv_b.weight",

@@ -61,6 +61,7 @@ type spec struct {
 	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
 	normTopK                  bool
 	sharedUngated             bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
+	moeLatent                 int     // Nemotron 3: the routed experts run in a latent of this width (fc1_latent_proj, fc2_latent_proj; 0: none)
 	expertsInOut              bool    // the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]: Qwen3-VL-MoE and Llama 4 as published); set by build from the tensors
 	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)

@@ -207,6 +207,21 @@ def deepseek_v3(**kw):
     )
 
 
+def nemotron_h_moe(**kw):
+    """Nemotron-H with routed experts (its "E" layers), as the fixtures
+    nemotron_h_moe and nemotron_h_latent: (config kwargs, storage dtype,
+    zero-centred norms)."""
+    return dict(
+        **SIZES, num_key_value_heads=2, head_dim=16,
+        mamba_num_heads=8, mamba_head_dim=16, n_groups=2, ssm_state_size=16, conv_kernel=4, expand=2,
+        mamba_hidden_act="silu", use_conv_bias=True, use_bias=False, mlp_hidden_act="relu2",
+        mlp_bias=False, attention_bias=False, layer_norm_epsilon=1e-5, residual_in_fp32=False,
+        n_routed_experts=8, num_experts_per_tok=2, moe_intermediate_size=32, moe_shared_expert_intermediate_size=48,
+        n_shared_experts=1, n_group=2, topk_group=1, norm_topk_prob=True, routed_scaling_factor=2.5,
+        tie_word_embeddings=False, **PHI3_TOKENS, **kw,
+    ), torch.float32, False
+
+
 # DeepSeek-V2's fields: deepseek_v3()'s but rope_interleave (V2 always
 # rotates adjacent pairs).
 DEEPSEEK_V2_BASE = {k: v for k, v in deepseek_v3().items() if k != "rope_interleave"}
@@ -643,6 +658,15 @@ def specs():
             mlp_bias=False, attention_bias=False, layer_norm_epsilon=1e-5, residual_in_fp32=False,
             tie_word_embeddings=False, **PHI3_TOKENS,
         ), torch.float32, False),
+        # Nemotron-H's routed-expert layers (E; Nemotron 3 Nano's): 8
+        # relu² experts of 32 rows (up and down, no gate) in 2 groups, the
+        # best group open, the top 2 of σ(logit) + the selection bias,
+        # renormalised and × 2.5, with a relu² shared expert of 48 rows.
+        # The second (Nemotron 3 Super's form) runs the routed experts in
+        # a latent of 24 (fc1_latent_proj, fc2_latent_proj).
+        ("nemotron_h_moe", "NemotronHForCausalLM", "NemotronHConfig", *nemotron_h_moe(hybrid_override_pattern="ME*E")),
+        ("nemotron_h_latent", "NemotronHForCausalLM", "NemotronHConfig", *nemotron_h_moe(
+            hybrid_override_pattern="E*ME", moe_latent_size=24)),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,

@@ -1,0 +1,203 @@
+package importer
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// TestNemotronHMoE decodes drawn Nemotron-H checkpoints whose layers are
+// all routed experts ("EE"), as published (one tensor per expert) and in
+// a latent of 24 (Nemotron 3 Super's form), through the interpreter and
+// compares each step's logits with nemotronMoEReference, written in
+// float64 from NemotronHMoE (DeepSeek-V3's routing, relu² experts without
+// a gate, the latent's projections, the relu² shared expert). The same
+// weights as transformers 5 saves them (experts.up_proj [E, I, in],
+// experts.down_proj [E, in, I]) decode bit for bit as the per-expert form.
+func TestNemotronHMoE(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	for _, latent := range []int{0, 24} {
+		dir, w := drawnNemotronHValues(t, "EE", latent)
+		s := importedSpec(t, dir)
+		if !slices.Equal(s.moeLayer, []bool{true, true}) || s.experts != 8 || s.topK != 2 || s.groups != 2 || s.openGroups != 1 ||
+			s.moeLatent != latent || s.sharedFFN != 48 || s.routedScale != 2.5 || !s.normTopK || !s.sigmoidRouter {
+			t.Fatalf("latent %d: the spec read %+v", latent, s)
+		}
+		got := decodeAllRead(t, dir, tokens)
+		checkReference(t, fmt.Sprintf("latent %d", latent), got.Floats(), nemotronMoEReference(w, tokens, 2, latent))
+
+		// transformers 5's fused tables, under model. instead of backbone.
+		st := readTensors(t, dir)
+		var err error
+		fused := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
+		in := 64
+		if latent > 0 {
+			in = latent
+		}
+		for name, v := range st.Tensors {
+			if !strings.Contains(name, ".experts.") {
+				fused.Tensors["model."+strings.TrimPrefix(name, "backbone.")] = v
+			}
+		}
+		fused.Tensors["lm_head.weight"] = st.Tensors["lm_head.weight"]
+		delete(fused.Tensors, "model.lm_head.weight")
+		for l := range 2 {
+			for _, role := range []struct {
+				name string
+				rows int
+				cols int
+			}{{"up_proj", 32, in}, {"down_proj", in, 32}} {
+				var all []float32
+				for e := range 8 {
+					all = append(all, st.Tensors[fmt.Sprintf("backbone.layers.%d.mixer.experts.%d.%s.weight", l, e, role.name)].Floats()...)
+				}
+				if fused.Tensors[fmt.Sprintf("model.layers.%d.mixer.experts.%s", l, role.name)], err = tensor.FromFloat32(tensor.F32, []int{8, role.rows, role.cols}, all); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		writeSafetensors(t, filepath.Join(dir, "model.safetensors"), fused)
+		if again := decodeAllRead(t, dir, tokens); !tensor.BitsEqual(again, got) {
+			t.Errorf("latent %d: the fused experts decode otherwise than the per-expert ones", latent)
+		}
+	}
+}
+
+// nemotronMoEReference decodes tokens through drawnNemotronHValues'
+// model of layers routed-expert layers ("E…E"; no state, so each token
+// alone) in float64: x = embeddings[token]; per layer x += the shared
+// expert's down(relu(up(h))²) + the routed experts' weighted sum of h =
+// RMSNorm(x); the logits lm_head · RMSNorm(x). The routing is
+// DeepseekV3MoE's route_tokens_to_experts: scores σ(gate·h), the choice
+// scores + e_score_correction_bias, the 8 experts in 2 groups ranked by
+// their two best choices, the best group open (the other's choices 0),
+// the top 2 chosen, weighted by their scores renormalised (+1e-20) × 2.5.
+func nemotronMoEReference(w map[string][]float32, tokens []int, layers, latent int) [][]float64 {
+	const e, ne, k, ffn, shared, eps = 64, 8, 2, 32, 48, 1e-5
+	relu2 := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = math.Max(x, 0) * math.Max(x, 0)
+		}
+		return out
+	}
+	var out [][]float64
+	for _, tok := range tokens {
+		x := row64(w["backbone.embeddings.weight"], tok, e)
+		for l := range layers {
+			p := fmt.Sprintf("backbone.layers.%d.mixer.", l)
+			h := rms64(x, eps, w[fmt.Sprintf("backbone.layers.%d.norm.weight", l)])
+			logit := matvec64(w[p+"gate.weight"], h, ne)
+			scores, choice := make([]float64, ne), make([]float64, ne)
+			for j := range ne {
+				scores[j] = 1 / (1 + math.Exp(-logit[j]))
+				choice[j] = scores[j] + float64(w[p+"gate.e_score_correction_bias"][j])
+			}
+			best := func(group []float64) float64 { // the sum of a group's two best choices
+				g := slices.Clone(group)
+				sort.Sort(sort.Reverse(sort.Float64Slice(g)))
+				return g[0] + g[1]
+			}
+			open := 0
+			if best(choice[4:]) > best(choice[:4]) {
+				open = 1
+			}
+			for j := range ne {
+				if j/4 != open {
+					choice[j] = 0
+				}
+			}
+			order := make([]int, ne)
+			for j := range order {
+				order[j] = j
+			}
+			sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
+			chosen := order[:k]
+			var sum float64
+			for _, j := range chosen {
+				sum += scores[j]
+			}
+			xin := h
+			if latent > 0 {
+				xin = matvec64(w[p+"fc1_latent_proj.weight"], h, latent)
+			}
+			y := make([]float64, len(xin))
+			for _, j := range chosen {
+				a := relu2(matvec64(w[fmt.Sprintf("%sexperts.%d.up_proj.weight", p, j)], xin, ffn))
+				d := matvec64(w[fmt.Sprintf("%sexperts.%d.down_proj.weight", p, j)], a, len(xin))
+				for i := range y {
+					y[i] += d[i] * scores[j] / (sum + 1e-20) * 2.5
+				}
+			}
+			if latent > 0 {
+				y = matvec64(w[p+"fc2_latent_proj.weight"], y, e)
+			}
+			sh := matvec64(w[p+"shared_experts.down_proj.weight"], relu2(matvec64(w[p+"shared_experts.up_proj.weight"], h, shared)), e)
+			for i := range x {
+				x[i] += y[i] + sh[i]
+			}
+		}
+		out = append(out, matvec64(w["lm_head.weight"], rms64(x, eps, w["backbone.norm_f.weight"]), 256))
+	}
+	return out
+}
+
+// TestNemotronHMoEGGUF: drawn Nemotron 3 checkpoints (experts in layers
+// 1 and 3 of ME*E; in a latent of 24 in layers 0 and 3 of E*ME) converted
+// to nemotron_h_moe as convert_hf_to_gguf writes them decode as the
+// safetensors do (F32 within 1e-5; Q8_0 within 1e-5 of its dequantised
+// weights).
+func TestNemotronHMoEGGUF(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	for _, tc := range []struct {
+		pattern string
+		latent  int
+	}{{"ME*E", 0}, {"E*ME", 24}} {
+		t.Run(tc.pattern, func(t *testing.T) {
+			dir := drawnNemotronHOf(t, tc.pattern, tc.latent)
+			checkGGUFForms(t, dir, tokens, decodeAllRead(t, dir, tokens))
+		})
+	}
+}
+
+// TestNemotronHMoEErrors: the refusals of Nemotron-H's expert fields, in
+// config.json and in a nemotron_h_moe file, each naming the field.
+func TestNemotronHMoEErrors(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(drawnNemotronHOf(t, "ME*E", 0), "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := string(data)
+	edit := func(old, new string) string {
+		if !strings.Contains(config, old) {
+			t.Fatalf("the config holds no %q", old)
+		}
+		return strings.Replace(config, old, new, 1)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{edit(`"hybrid_override_pattern": "ME*E"`, `"hybrid_override_pattern": "MX*E"`), `layer 1 is of kind "X", which is not supported`},
+		{edit(`"n_routed_experts": 8`, `"x_n_routed_experts": 8`), `missing field "n_routed_experts"`},
+		{edit(`"num_experts_per_tok": 2`, `"num_experts_per_tok": 9`), "num_experts_per_tok = 9 must be in [1, n_routed_experts = 8]"},
+		{edit(`"moe_shared_expert_intermediate_size": 48`, `"moe_shared_expert_intermediate_size": 0`), "moe_shared_expert_intermediate_size = 0 positive"},
+		{edit(`"routed_scaling_factor": 2.5`, `"routed_scaling_factor": -1`), "routed_scaling_factor = -1 must be positive and finite"},
+		{edit(`"n_group": 2`, `"n_group": 3`), "n_group = 3, topk_group = 1: rlx needs 1 ≤ topk_group ≤ n_group, n_group dividing the 8 experts"},
+	} {
+		if _, err := specOf(t, tc.config); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error containing %q, got %v", tc.want, err)
+		}
+	}
+	file := convertToGGUF(t, drawnNemotronHOf(t, "ME*E", 0), 0, false)
+	refusesGGUF(t, file, []ggufRefusal{
+		{map[string]any{"nemotron_h_moe.expert_gating_func": uint32(1)}, "nemotron_h_moe.expert_gating_func = 1 is not supported for nemotron_h_moe"},
+		{map[string]any{"nemotron_h_moe.expert_used_count": uint32(0)}, "nemotron_h_moe.expert_used_count = 0 must be in [1, nemotron_h_moe.expert_count = 8]"},
+		{map[string]any{"nemotron_h_moe.expert_weights_scale": float32(math.Inf(1))}, "nemotron_h_moe.expert_weights_scale = +Inf must be positive and finite"},
+		{map[string]any{"nemotron_h_moe.expert_group_used_count": uint32(0)}, "rlx needs 1 ≤ nemotron_h_moe.expert_group_used_count"},
+	})
+}
