@@ -222,6 +222,21 @@ def nemotron_h_moe(**kw):
     ), torch.float32, False
 
 
+def falcon_h1(**kw):
+    """Falcon-H1's fields at the fixtures' sizes (8 Mamba-2 heads of 16,
+    state 16) with µP multipliers away from 1, as the published configs
+    have them; returns (config kwargs, storage dtype, zero-centred norms)."""
+    return dict(
+        **SIZES, num_key_value_heads=2, mamba_d_ssm=128, mamba_n_heads=8, mamba_d_head=16, mamba_d_state=16,
+        mamba_d_conv=4, mamba_expand=2, mamba_chunk_size=256, mamba_conv_bias=True, mamba_proj_bias=False,
+        projectors_bias=False, rms_norm_eps=1e-5, tie_word_embeddings=False,
+        lm_head_multiplier=0.8, embedding_multiplier=1.3, mlp_multipliers=[0.9, 1.1], key_multiplier=0.7,
+        attention_in_multiplier=1.2, attention_out_multiplier=0.6, ssm_multipliers=[0.5, 0.8, 1.2, 0.9, 1.1],
+        ssm_in_multiplier=1.1, ssm_out_multiplier=0.9,
+        rope_parameters=dict(rope_type="default", rope_theta=10000.0), **PHI3_TOKENS, **kw,
+    ), torch.float32, False
+
+
 # DeepSeek-V2's fields: deepseek_v3()'s but rope_interleave (V2 always
 # rotates adjacent pairs).
 DEEPSEEK_V2_BASE = {k: v for k, v in deepseek_v3().items() if k != "rope_interleave"}
@@ -667,6 +682,13 @@ def specs():
         ("nemotron_h_moe", "NemotronHForCausalLM", "NemotronHConfig", *nemotron_h_moe(hybrid_override_pattern="ME*E")),
         ("nemotron_h_latent", "NemotronHForCausalLM", "NemotronHConfig", *nemotron_h_moe(
             hybrid_override_pattern="E*ME", moe_latent_size=24)),
+        # Falcon-H1: attention and a Mamba-2 mixer in parallel in every
+        # layer, then a SwiGLU MLP; µP multipliers on every path (the
+        # published models' are far from 1, as here). The second with the
+        # mixer's gated RMSNorm by group, gated before the norm.
+        ("falcon_h1", "FalconH1ForCausalLM", "FalconH1Config", *falcon_h1(mamba_rms_norm=False, mamba_n_groups=1)),
+        ("falcon_h1_norm", "FalconH1ForCausalLM", "FalconH1Config", *falcon_h1(
+            mamba_rms_norm=True, mamba_norm_before_gate=False, mamba_n_groups=2)),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
             COMMON, **GDN,
             tie_word_embeddings=True,
