@@ -71,6 +71,7 @@ func architectures() []architecture {
 		{[]string{"BambaForCausalLM"}, (*spec).readBamba},
 		{[]string{"NemotronHForCausalLM"}, (*spec).readNemotronH},
 		{[]string{"JambaForCausalLM"}, (*spec).readJamba},
+		{[]string{"FalconH1ForCausalLM"}, (*spec).readFalconH1},
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},

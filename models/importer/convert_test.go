@@ -44,7 +44,7 @@ var ggufArch = map[string]string{
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
-	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba",
+	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba", "FalconH1ForCausalLM": "falcon-h1",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -236,7 +236,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// pattern: every fourth layer global, gpt-oss's every second).
 		w.Add(key("attention.sliding_window"), uint32(cfg.int("sliding_window", 0, false)))
 	}
-	if arch == "granitehybrid" || arch == "mamba2" || arch == "nemotron_h" || arch == "nemotron_h_moe" {
+	if arch == "granitehybrid" || arch == "mamba2" || arch == "nemotron_h" || arch == "nemotron_h_moe" || arch == "falcon-h1" {
 		// Mamba2Model.set_gguf_parameters (GraniteHybridModel's too): the
 		// Mamba-2 sizes (time_step_rank the heads); granitehybrid's rope
 		// only for Bamba (or a model without Mamba-2 layers).
@@ -245,7 +245,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		w.Add(key("ssm.group_count"), uint32(s.ssmGroups))
 		w.Add(key("ssm.inner_size"), uint32(s.inner()))
 		w.Add(key("ssm.time_step_rank"), uint32(s.ssmHeads))
-		if arch != "mamba2" {
+		if arch != "mamba2" && arch != "falcon-h1" {
 			w.Add(key("rope.scaling.finetuned"), s.arch == "BambaForCausalLM" || !slices.Contains(s.layerTypes, mambaLayer))
 		}
 	}
@@ -444,6 +444,70 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	return buf.Bytes()
 }
 
+// foldFalconH1 is FalconH1Model.modify_tensors' folding of the µP
+// multipliers into the weights, by the checks of the tensor's name it
+// makes in turn; in_proj's rows of z, x, B, C and dt each by its own.
+func foldFalconH1(s *spec, name string, v []float32) []float32 {
+	key := 1.0
+	if s.attnScale != 0 {
+		key = s.attnScale * math.Sqrt(float64(s.headDim))
+	}
+	mul := func(f float64) []float32 {
+		out := make([]float32, len(v))
+		for i, x := range v {
+			out[i] = float32(float64(x) * f)
+		}
+		return out
+	}
+	or1 := func(f float64) float64 {
+		if f == 0 {
+			return 1
+		}
+		return f
+	}
+	switch {
+	case strings.Contains(name, "down_proj"):
+		return mul(or1(s.mlpDownScale))
+	case strings.Contains(name, "gate_proj"):
+		return mul(or1(s.mlpGateScale))
+	case strings.Contains(name, "k_proj"):
+		return mul(key * or1(s.attnInScale))
+	case strings.Contains(name, "q_proj"), strings.Contains(name, "v_proj"):
+		return mul(or1(s.attnInScale))
+	case strings.Contains(name, "o_proj"):
+		return mul(or1(s.attnOutScale))
+	case strings.Contains(name, "out_proj"):
+		return mul(or1(s.ssmOutScale))
+	case strings.Contains(name, "in_proj"):
+		out := mul(or1(s.ssmInScale))
+		inner, gs, cols := s.inner(), s.ssmGroups*s.ssmState, s.hidden
+		for r := range len(out) / cols {
+			k := 4
+			switch {
+			case r < inner:
+				k = 0
+			case r < 2*inner:
+				k = 1
+			case r < 2*inner+gs:
+				k = 2
+			case r < 2*inner+2*gs:
+				k = 3
+			}
+			if s.ssmMup != nil {
+				for c := range cols {
+					out[r*cols+c] = float32(float64(out[r*cols+c]) * s.ssmMup[k])
+				}
+			}
+		}
+		return out
+	case strings.Contains(name, "lm_head"):
+		return mul(or1(s.logitMul))
+	case strings.Contains(name, "embed_tokens"):
+		return mul(or1(s.embedScale))
+	}
+	return v
+}
+
 var mixtralNames = strings.NewReplacer("block_sparse_moe.gate.weight", "mlp.gate.weight")
 
 var layerName = regexp.MustCompile(`^model\.layers\.(\d+)\.(.+)$`)
@@ -532,6 +596,9 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	// the hybrids' mamba.
 	name = strings.Replace(name, "backbone.layers.", "model.layers.", 1)
 	name = strings.Replace(name, ".mixer.", ".mamba.", 1)
+	if ggufArch[s.arch] == "falcon-h1" {
+		v = foldFalconH1(s, name, v)
+	}
 	switch name {
 	case "model.embed_tokens.weight", "gpt_neox.embed_in.weight", "backbone.embeddings.weight":
 		return []converted{{"token_embd.weight", shape, v, true}}
@@ -552,7 +619,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	}
 	layer, rest := m[1], m[2]
 	// Llama 4's feed_forward under the names the others' mlp has.
-	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && (ggufArch[s.arch] == "llama4" || ggufArch[s.arch] == "jamba") {
+	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && (ggufArch[s.arch] == "llama4" || ggufArch[s.arch] == "jamba" || ggufArch[s.arch] == "falcon-h1") {
 		rest = "mlp." + r
 	}
 	// Mixtral's block_sparse_moe as Qwen's names: gate the router, w1 the

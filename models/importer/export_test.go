@@ -30,6 +30,9 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		"nemotron_h": drawnNemotronH(t),
 		// Nemotron 3: relu² experts in a latent, a relu² shared expert.
 		"nemotron_h_moe": drawnNemotronHOf(t, "E*ME", 24),
+		// Falcon-H1: attention and Mamba-2 side by side in every
+		// layer, µP multipliers everywhere.
+		"falcon_h1": func() string { dir, _ := drawnFalconH1(t, falconH1Variant{2, true, false}); return dir }(),
 		// Jamba: Mamba with weighted dt, B and C norms and experts.
 		"jamba": drawnJamba(t),
 	}

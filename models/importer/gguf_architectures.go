@@ -38,6 +38,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"mamba2"}, (*ggufMeta).readMamba2},
 		{[]string{"mamba"}, (*ggufMeta).readMamba},
 		{[]string{"nemotron_h", "nemotron_h_moe"}, (*ggufMeta).readNemotronHGGUF},
+		{[]string{"falcon-h1"}, (*ggufMeta).readFalconH1GGUF},
 		{[]string{"jamba"}, (*ggufMeta).readJambaGGUF},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},

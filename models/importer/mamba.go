@@ -40,6 +40,11 @@ type stateSpace struct {
 	ssmBCNorm bool    // Falcon-Mamba, Jamba: dt, B and C RMS-normalised before use
 	ssmBCEps  float64 // its epsilon (mixer_rms_eps; Jamba's rms_norm_eps)
 	ssmBCW    bool    // Jamba: those norms scale by their weights (dt_layernorm, b_layernorm, c_layernorm)
+	// Falcon-H1's.
+	ssmInScale, ssmOutScale float64   // the mixer's input and output × these (0: none)
+	ssmMup                  []float64 // in_proj's z, x, B, C and dt × these (nil: none)
+	ssmNoNorm               bool      // no gated RMSNorm: y·silu(z) alone
+	ssmNormFirst            bool      // the gated RMSNorm's norm before the gate: RMSNorm(y)·silu(z)
 }
 
 // inner is the mixer's inner width, heads × head width.
@@ -236,9 +241,20 @@ func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 	m := &s.stateSpace
 	e, nh, hd, ns := s.hidden, m.ssmHeads, m.ssmHeadDim, m.ssmState
 	inner, gs, cd := m.inner(), m.ssmGroups*m.ssmState, m.convDim()
+	if m.ssmInScale != 0 && m.ssmInScale != 1 {
+		h = g.mul(h, g.scalar(m.ssmInScale))
+	}
 	proj := g.linear(h, g.n.of(i, roleSSMIn), inner+cd+nh, e)
 	if m.ssmProjBias {
 		proj = g.biased(proj, i, roleSSMInBias, biasRequired, inner+cd+nh)
+	}
+	if m.ssmMup != nil {
+		// Falcon-H1's mup_vector: z, x, B, C and dt each × its multiplier.
+		mup := make([]float64, 0, inner+cd+nh)
+		for k, n := range []int{inner, inner, gs, gs, nh} {
+			mup = append(mup, slices.Repeat([]float64{m.ssmMup[k]}, n)...)
+		}
+		proj = g.mul(proj, g.constF32([]int{1, len(mup)}, mup...))
 	}
 	z := g.slice(proj, 1, 0, inner)
 	xbc := g.slice(proj, 1, inner, cd)
@@ -280,25 +296,42 @@ func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 	y := g.sum(g.mul(next, c), false, 2)
 	y = g.add(y, g.mul(x, g.reshape(g.weight(g.n.of(i, roleD), nh), nh, 1)))
 
-	y = g.mul(g.reshape(y, 1, inner), g.silu(z))
-	norm, per := g.n.of(i, roleSSMNorm), inner/m.ssmGroups
-	if m.ssmGroupNorm && m.ssmGroups > 1 {
-		// The norm's weight as transformers holds it [inner], or as
-		// llama.cpp's converter reshapes it [groups, inner/groups].
-		want := []int{inner}
-		if sameSqueezed(g.info(norm).Shape, []int{m.ssmGroups, per}) {
-			want = []int{m.ssmGroups, per}
-		}
-		y = g.reshape(g.rmsNormEps(g.reshape(y, m.ssmGroups, per), g.broadcast(g.scalar(1), per), m.ssmEps), 1, inner)
-		y = g.mul(y, g.reshape(g.weight(norm, want...), 1, inner))
-	} else {
-		y = g.rmsNormEps(y, g.weight(norm, inner), m.ssmEps)
+	y = g.reshape(y, 1, inner)
+	switch {
+	case m.ssmNoNorm:
+		y = g.mul(y, g.silu(z))
+	case m.ssmNormFirst:
+		y = g.mul(g.gatedNorm(i, y), g.silu(z))
+	default:
+		y = g.gatedNorm(i, g.mul(y, g.silu(z)))
 	}
 	out := g.linear(y, g.n.of(i, roleOut), e, inner)
 	if m.ssmProjBias {
 		out = g.biased(out, i, roleSSMOutBias, biasRequired, e)
 	}
+	if m.ssmOutScale != 0 && m.ssmOutScale != 1 {
+		out = g.mul(out, g.scalar(m.ssmOutScale))
+	}
 	return out
+}
+
+// gatedNorm is the Mamba-2 mixer's RMSNorm of y [1, inner] with its
+// weight, over the whole width or (ssmGroupNorm) each group's.
+func (g *builder) gatedNorm(i int, y *ir.Value) *ir.Value {
+	m := &g.s.stateSpace
+	inner := m.inner()
+	norm, per := g.n.of(i, roleSSMNorm), inner/m.ssmGroups
+	if !m.ssmGroupNorm || m.ssmGroups == 1 {
+		return g.rmsNormEps(y, g.weight(norm, inner), m.ssmEps)
+	}
+	// The norm's weight as transformers holds it [inner], or as
+	// llama.cpp's converter reshapes it [groups, inner/groups].
+	want := []int{inner}
+	if sameSqueezed(g.info(norm).Shape, []int{m.ssmGroups, per}) {
+		want = []int{m.ssmGroups, per}
+	}
+	y = g.reshape(g.rmsNormEps(g.reshape(y, m.ssmGroups, per), g.broadcast(g.scalar(1), per), m.ssmEps), 1, inner)
+	return g.mul(y, g.reshape(g.weight(norm, want...), 1, inner))
 }
 
 // readGraniteHybrid reads what Granite 4.0 H adds to Granite MoE Shared

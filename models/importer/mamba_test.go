@@ -151,74 +151,138 @@ func drawValues(t testing.TB, config map[string]any, tensors []drawn) (string, m
 // norm over each group's 64 channels where grouped): the importer's
 // graph checked against an independent computation of the same step.
 func mamba2Reference(w map[string][]float32, tokens []int, grouped bool) [][]float64 {
-	const e, nh, hd, ng, ns, kk, vocab = 64, 8, 16, 2, 16, 4, 256
-	const inner, cd = nh * hd, nh*hd + 2*ng*ns
-	f := func(name string, i int) float64 { return float64(w[name][i]) }
-	matvec := func(name string, x []float64, rows int) []float64 { return matvec64(w[name], x, rows) }
-	rms := func(x []float64, eps float64) []float64 { return rms64(x, eps, nil) }
-	conv := [2][kk - 1][cd]float64{}
-	ssm := [2][nh][hd][ns]float64{}
+	const e, vocab = 64, 256
+	st := [2]*mixerState64{newMixerState64(2), newMixerState64(2)}
 	var logits [][]float64
 	for _, tok := range tokens {
 		x := row64(w["backbone.embeddings.weight"], tok, e)
 		for l := range 2 {
 			p := fmt.Sprintf("backbone.layers.%d.", l)
-			h := rms(x, 1e-5)
-			for i := range h {
-				h[i] *= f(p+"norm.weight", i)
-			}
-			proj := matvec(p+"mixer.in_proj.weight", h, inner+cd+nh)
-			xbc := make([]float64, cd)
-			for c := range cd {
-				v := f(p+"mixer.conv1d.bias", c) + f(p+"mixer.conv1d.weight", c*kk+kk-1)*proj[inner+c]
-				for t := range kk - 1 {
-					v += f(p+"mixer.conv1d.weight", c*kk+t) * conv[l][t][c]
-				}
-				xbc[c] = silu64(v)
-				for t := range kk - 2 {
-					conv[l][t][c] = conv[l][t+1][c]
-				}
-				conv[l][kk-2][c] = proj[inner+c]
-			}
-			y := make([]float64, inner)
-			for hh := range nh {
-				dt := proj[inner+cd+hh] + f(p+"mixer.dt_bias", hh)
-				dt = math.Log1p(math.Exp(dt))
-				decay := math.Exp(dt * -math.Exp(f(p+"mixer.A_log", hh)))
-				g := hh / (nh / ng)
-				for q := range hd {
-					xv := xbc[hh*hd+q]
-					var acc float64
-					for n := range ns {
-						s := ssm[l][hh][q][n]*decay + dt*xv*xbc[inner+g*ns+n]
-						ssm[l][hh][q][n] = s
-						acc += s * xbc[inner+ng*ns+g*ns+n]
-					}
-					y[hh*hd+q] = (acc + f(p+"mixer.D", hh)*xv) * silu64(proj[hh*hd+q])
-				}
-			}
-			if grouped {
-				per := inner / ng
-				for g := range ng {
-					copy(y[g*per:(g+1)*per], rms(y[g*per:(g+1)*per], 1e-5))
-				}
-			} else {
-				y = rms(y, 1e-5)
-			}
-			for i := range y {
-				y[i] *= f(p+"mixer.norm.weight", i)
-			}
-			for i, v := range matvec(p+"mixer.out_proj.weight", y, e) {
+			h := rms64(x, 1e-5, w[p+"norm.weight"])
+			for i, v := range mixerStep64(w, p+"mixer.", h, st[l], mixerOpts64{grouped: grouped}) {
 				x[i] += v
 			}
 		}
-		h := rms(x, 1e-5)
-		for i := range h {
-			h[i] *= f("backbone.norm_f.weight", i)
-		}
-		logits = append(logits, matvec("lm_head.weight", h, vocab))
+		logits = append(logits, matvec64(w["lm_head.weight"], rms64(x, 1e-5, w["backbone.norm_f.weight"]), vocab))
 	}
 	return logits
+}
+
+// mixerState64 is a Mamba-2 mixer's state between steps in float64: the
+// conv's window (the last 3 inputs) and the SSM state [heads][head
+// dim][state], at drawnMixer's sizes with groups groups.
+type mixerState64 struct {
+	groups int
+	conv   [][]float64
+	ssm    [][][]float64
+}
+
+func newMixerState64(groups int) *mixerState64 {
+	st := &mixerState64{groups: groups, conv: make([][]float64, 3), ssm: make([][][]float64, 8)}
+	for t := range st.conv {
+		st.conv[t] = make([]float64, 128+2*groups*16)
+	}
+	for h := range st.ssm {
+		st.ssm[h] = make([][]float64, 16)
+		for q := range st.ssm[h] {
+			st.ssm[h][q] = make([]float64, 16)
+		}
+	}
+	return st
+}
+
+// mixerOpts64 are the mixer's variants: the gated norm over each group
+// (grouped), Falcon-H1's: in_proj's z, x, B, C and dt × mup, the norm
+// before the gate (normFirst) or no norm (noNorm).
+type mixerOpts64 struct {
+	grouped, normFirst, noNorm bool
+	mup                        []float64
+}
+
+// mixerStep64 is one decode step of the Mamba-2 mixer under p (drawnMixer's
+// sizes: hidden 64, 8 heads of 16, state 16, window 4) on h, written from
+// Mamba2Mixer's (and FalconH1Mixer's) torch_forward: in_proj → z, x‖B‖C,
+// dt; the causal conv with its bias and SiLU; dt = softplus(dt +
+// dt_bias); h ← h·exp(dt·A) + dt·x⊗B per head (B and C a group's); y =
+// h·C + D·x; the gate and the gated RMSNorm (epsilon 1e-5); out_proj.
+func mixerStep64(w map[string][]float32, p string, h []float64, st *mixerState64, o mixerOpts64) []float64 {
+	const e, nh, hd, ns, kk, inner = 64, 8, 16, 16, 4, 128
+	ng := st.groups
+	cd := inner + 2*ng*ns
+	f := func(name string, i int) float64 { return float64(w[p+name][i]) }
+	proj := matvec64(w[p+"in_proj.weight"], h, inner+cd+nh)
+	if o.mup != nil {
+		for i := range proj {
+			switch {
+			case i < inner:
+				proj[i] *= o.mup[0]
+			case i < 2*inner:
+				proj[i] *= o.mup[1]
+			case i < 2*inner+ng*ns:
+				proj[i] *= o.mup[2]
+			case i < 2*inner+2*ng*ns:
+				proj[i] *= o.mup[3]
+			default:
+				proj[i] *= o.mup[4]
+			}
+		}
+	}
+	xbc := make([]float64, cd)
+	for c := range cd {
+		v := f("conv1d.bias", c) + f("conv1d.weight", c*kk+kk-1)*proj[inner+c]
+		for t := range kk - 1 {
+			v += f("conv1d.weight", c*kk+t) * st.conv[t][c]
+		}
+		xbc[c] = silu64(v)
+		for t := range kk - 2 {
+			st.conv[t][c] = st.conv[t+1][c]
+		}
+		st.conv[kk-2][c] = proj[inner+c]
+	}
+	y := make([]float64, inner)
+	for hh := range nh {
+		dt := math.Log1p(math.Exp(proj[inner+cd+hh] + f("dt_bias", hh)))
+		decay := math.Exp(dt * -math.Exp(f("A_log", hh)))
+		g := hh / (nh / ng)
+		for q := range hd {
+			xv := xbc[hh*hd+q]
+			var acc float64
+			for n := range ns {
+				s := st.ssm[hh][q][n]*decay + dt*xv*xbc[inner+g*ns+n]
+				st.ssm[hh][q][n] = s
+				acc += s * xbc[inner+ng*ns+g*ns+n]
+			}
+			y[hh*hd+q] = acc + f("D", hh)*xv
+		}
+	}
+	gate := func() {
+		for i := range y {
+			y[i] *= silu64(proj[i])
+		}
+	}
+	norm := func() {
+		per := inner
+		if o.grouped {
+			per = inner / ng
+		}
+		for g := range inner / per {
+			copy(y[g*per:(g+1)*per], rms64(y[g*per:(g+1)*per], 1e-5, nil))
+		}
+		for i := range y {
+			y[i] *= f("norm.weight", i)
+		}
+	}
+	switch {
+	case o.noNorm:
+		gate()
+	case o.normFirst:
+		norm()
+		gate()
+	default:
+		gate()
+		norm()
+	}
+	return matvec64(w[p+"out_proj.weight"], y, e)
 }
 
 // TestMamba2Step decodes a drawn Mamba2ForCausalLM checkpoint through

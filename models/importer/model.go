@@ -55,9 +55,15 @@ func (g *builder) model() {
 				k = at.keepChunk
 			}
 			var a *ir.Value
-			if s.mla.kvLora > 0 {
+			switch {
+			case s.mla.kvLora > 0:
 				a = g.latentAttention(i, h, c, sn, k, at.write)
-			} else {
+			case s.parallelSSM:
+				// Falcon-H1: attention (its input and output scaled) and
+				// the Mamba-2 mixer on the same norm, summed.
+				a = g.scaled(g.attention(i, g.scaled(h, s.attnInScale), c, sn, k, at.write), s.attnOutScale)
+				a = g.add(g.mamba2Mixer(i, h), a)
+			default:
 				a = g.attention(i, h, c, sn, k, at.write)
 			}
 			if s.sandwich || s.postNorms {
@@ -331,12 +337,26 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	if s.reluSquared {
 		return g.reluSquaredMLP(h, g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}
+	if s.mlpGateScale != 0 {
+		// Falcon-H1: down(act(gate(h)·m₀)·up(h))·m₁.
+		gt := g.scaled(g.linear(h, g.n.of(i, roleGate), s.ffn, s.hidden), s.mlpGateScale)
+		a := g.mul(g.act(gt), g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden))
+		return g.scaled(g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn), s.mlpDownScale)
+	}
 	if !s.fusedGateUp {
 		return g.mlp(h, g.n.of(i, roleGate), g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}
 	gu := g.linear(h, g.n.of(i, roleGateUp), 2*s.ffn, s.hidden)
 	a := g.mul(g.act(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
 	return g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn)
+}
+
+// scaled is v × f, or v where f is 0 (no multiplier) or 1.
+func (g *builder) scaled(v *ir.Value, f float64) *ir.Value {
+	if f == 0 || f == 1 {
+		return v
+	}
+	return g.mul(v, g.scalar(f))
 }
 
 // reluSquaredMLP is the ungated feed-forward block down(relu(up(h))²)

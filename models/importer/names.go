@@ -273,19 +273,24 @@ func hfNamesOf(arch string) naming {
 				roleLatentIn: p + "mixer.fc1_latent_proj.weight", roleLatentOut: p + "mixer.fc2_latent_proj.weight"}}
 		n.mambaUnder(p + "mixer.")
 	}
-	if arch == "JambaForCausalLM" {
+	if arch == "JambaForCausalLM" || arch == "FalconH1ForCausalLM" {
 		// mamba. (Mamba's: x_proj, dt_proj with its bias, and the norms
-		// of dt, B and C), pre_ff_layernorm before feed_forward: an MLP
-		// or router and experts (per expert, or fused as transformers 5
-		// saves them); the final norm final_layernorm.
+		// of dt, B and C; Falcon-H1's Mamba-2), pre_ff_layernorm before
+		// feed_forward: an MLP or router and experts (per expert, or
+		// fused as transformers 5 saves them); the final norm
+		// final_layernorm.
 		p := "model.layers.%d."
 		n.mambaUnder(p + "mamba.")
-		n.layer[roleDT] = p + "mamba.dt_proj.bias"
-		n.layer[roleSSMDTNorm], n.layer[roleSSMBNorm], n.layer[roleSSMCNorm] = p+"mamba.dt_layernorm.weight", p+"mamba.b_layernorm.weight", p+"mamba.c_layernorm.weight"
 		n.finalNorm = "model.final_layernorm.weight"
 		n.layer[roleFFNNorm] = p + "pre_ff_layernorm.weight"
 		f := p + "feed_forward."
 		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = f+"gate_proj.weight", f+"up_proj.weight", f+"down_proj.weight"
+	}
+	if arch == "JambaForCausalLM" {
+		p := "model.layers.%d."
+		n.layer[roleDT] = p + "mamba.dt_proj.bias"
+		n.layer[roleSSMDTNorm], n.layer[roleSSMBNorm], n.layer[roleSSMCNorm] = p+"mamba.dt_layernorm.weight", p+"mamba.b_layernorm.weight", p+"mamba.c_layernorm.weight"
+		f := p + "feed_forward."
 		n.layer[roleRouter] = f + "router.weight"
 		n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = f+"experts.*.gate_proj.weight", f+"experts.*.up_proj.weight", f+"experts.*.down_proj.weight"
 		n.layer[roleExpertGateUpFused], n.layer[roleExpertDownFused] = f+"experts.gate_up_proj", f+"experts.down_proj"

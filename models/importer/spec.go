@@ -51,46 +51,49 @@ type spec struct {
 	qkvBias, oBias        biasRule // biases of the q, k, v and of the output projection
 	fusedQKV, fusedGateUp bool     // Phi-3's qkv_proj and gate_up_proj
 
-	convKernel                int  // gated DeltaNet
-	keyHeads, valueHeads, gdn int  // H_k, H_v, head size N (key = value size)
-	vTiled                    bool // value heads in llama.cpp's tiled order
-	aIsLog                    bool // the decay parameter is A_log (HF), not −exp(A_log) (GGUF)
-	fusedQKVZ                 bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z
-	fusedBA                   bool // Qwen3-Next's fused β/α projection; else separate
-	experts, topK             int  // mixture of experts (0: none)
-	moeFFN, sharedFFN         int  // sharedFFN 0: no shared expert
-	normTopK                  bool
-	sharedUngated             bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
-	moeLatent                 int     // Nemotron 3: the routed experts run in a latent of this width (fc1_latent_proj, fc2_latent_proj; 0: none)
-	expertsInOut              bool    // the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]: Qwen3-VL-MoE and Llama 4 as published); set by build from the tensors
-	sigmoidRouter             bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
-	routedScale               float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
-	groups, openGroups        int     // DeepSeek's group-limited routing: experts chosen only from the openGroups of groups equal groups ranked highest (V3: by their two best choice scores' sum), the others' scores set to 0 (0: none)
-	groupByMax                bool    // DeepSeek-V2's group_limited_greedy: a group ranks by its best probability
-	oss                       bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
-	swigluLimit               float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
-	moeLayer                  []bool  // per layer: routed experts instead of a dense MLP
-	maxTokens                 int
-	window                    int     // the sliding layers' window (0: none, or one covering the cache); setWindow
-	sliding                   []bool  // per layer: attends through the window (and Gemma's local rope); nil: every layer
-	noRope                    []bool  // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
-	postNorms                 bool    // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
-	qkNormWhole               bool    // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
-	layerNorm                 bool    // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
-	parallel                  bool    // Cohere: attention and the MLP read one norm of x, both added to it
-	logitMul                  float64 // Cohere: logits × this (logit_scale); 0: none
-	shortConv                 int     // LFM2: the short convolution's window (conv_L_cache)
-	reluSquared               bool    // Arcee: the MLP is down(relu(up(x))²), no gate
-	normBias                  bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
-	plainGelu                 bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
-	erfGelu                   bool    // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
-	actName                   string  // the config's hidden_act where it is not mlpActivation's usual name (Phi's gelu_new)
-	headBias                  bool    // Phi-2: the LM head adds a bias (the head's name with .bias)
-	parallelNorms             bool    // GPT-NeoX: parallel, but the MLP reads its own norm of x (roleFFNNorm)
-	blocksFirst               bool    // Phi-2, GPT-NeoX: the parallel blocks' outputs are added together, then to x
-	interleavedQKV            bool    // GPT-NeoX: the fused q/k/v rows are [q_h; k_h; v_h] per head (HF), not [q; k; v]
-	qkLayerNorm               bool    // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
-	q6Columns                 bool    // Options.Q6KColumns
+	convKernel                 int  // gated DeltaNet
+	keyHeads, valueHeads, gdn  int  // H_k, H_v, head size N (key = value size)
+	vTiled                     bool // value heads in llama.cpp's tiled order
+	aIsLog                     bool // the decay parameter is A_log (HF), not −exp(A_log) (GGUF)
+	fusedQKVZ                  bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z
+	fusedBA                    bool // Qwen3-Next's fused β/α projection; else separate
+	experts, topK              int  // mixture of experts (0: none)
+	moeFFN, sharedFFN          int  // sharedFFN 0: no shared expert
+	normTopK                   bool
+	sharedUngated              bool    // Granite MoE: the shared expert's output added as it is (no sigmoid gate)
+	moeLatent                  int     // Nemotron 3: the routed experts run in a latent of this width (fc1_latent_proj, fc2_latent_proj; 0: none)
+	parallelSSM                bool    // Falcon-H1: every layer's attention and Mamba-2 mixer side by side on one norm, summed
+	attnInScale, attnOutScale  float64 // Falcon-H1: the attention's input and output × these (0: none)
+	mlpGateScale, mlpDownScale float64 // Falcon-H1: the MLP's gate output before its activation, and its output, × these (0: none)
+	expertsInOut               bool    // the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]: Qwen3-VL-MoE and Llama 4 as published); set by build from the tensors
+	sigmoidRouter              bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
+	routedScale                float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
+	groups, openGroups         int     // DeepSeek's group-limited routing: experts chosen only from the openGroups of groups equal groups ranked highest (V3: by their two best choice scores' sum), the others' scores set to 0 (0: none)
+	groupByMax                 bool    // DeepSeek-V2's group_limited_greedy: a group ranks by its best probability
+	oss                        bool    // gpt-oss: attention sinks, a router bias, experts of interleaved gate/up [E, H, 2I] with biases and a clamped swiglu
+	swigluLimit                float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
+	moeLayer                   []bool  // per layer: routed experts instead of a dense MLP
+	maxTokens                  int
+	window                     int     // the sliding layers' window (0: none, or one covering the cache); setWindow
+	sliding                    []bool  // per layer: attends through the window (and Gemma's local rope); nil: every layer
+	noRope                     []bool  // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
+	postNorms                  bool    // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
+	qkNormWhole                bool    // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
+	layerNorm                  bool    // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
+	parallel                   bool    // Cohere: attention and the MLP read one norm of x, both added to it
+	logitMul                   float64 // Cohere: logits × this (logit_scale); 0: none
+	shortConv                  int     // LFM2: the short convolution's window (conv_L_cache)
+	reluSquared                bool    // Arcee: the MLP is down(relu(up(x))²), no gate
+	normBias                   bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
+	plainGelu                  bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
+	erfGelu                    bool    // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
+	actName                    string  // the config's hidden_act where it is not mlpActivation's usual name (Phi's gelu_new)
+	headBias                   bool    // Phi-2: the LM head adds a bias (the head's name with .bias)
+	parallelNorms              bool    // GPT-NeoX: parallel, but the MLP reads its own norm of x (roleFFNNorm)
+	blocksFirst                bool    // Phi-2, GPT-NeoX: the parallel blocks' outputs are added together, then to x
+	interleavedQKV             bool    // GPT-NeoX: the fused q/k/v rows are [q_h; k_h; v_h] per head (HF), not [q; k; v]
+	qkLayerNorm                bool    // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
+	q6Columns                  bool    // Options.Q6KColumns
 	gemma
 	llama4
 	mla
