@@ -37,7 +37,9 @@ func FuzzImportHF(f *testing.F) {
 			"Olmo3ForCausalLM", "Glm4ForCausalLM", "Exaone4ForCausalLM", "Ernie4_5ForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM",
 			// Stop 62's.
 			"PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM", "GraniteMoeForCausalLM",
-			"GraniteMoeSharedForCausalLM", "GemmaForCausalLM", "GptOssForCausalLM"} {
+			"GraniteMoeSharedForCausalLM", "GemmaForCausalLM", "GptOssForCausalLM",
+			// Stop 71's.
+			"FalconH1ForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {
@@ -105,8 +107,11 @@ func FuzzImportGGUF(f *testing.F) {
 		}
 		paths = append(paths, path)
 	}
-	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba), drawn.
-	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f)} {
+	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba)
+	// and stop 71's (nemotron_h_moe with a latent, falcon-h1), drawn.
+	falconH1, _ := drawnFalconH1(f, falconH1Variant{2, true, false})
+	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f),
+		drawnNemotronHOf(f, "E*ME", 24), falconH1} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)
