@@ -53,6 +53,7 @@ func architectures() []architecture {
 		{[]string{"Exaone4ForCausalLM"}, (*spec).readExaone4},
 		{[]string{"CohereForCausalLM", "Cohere2ForCausalLM"}, (*spec).readCohere},
 		{[]string{"Lfm2ForCausalLM"}, (*spec).readLfm2},
+		{[]string{"Lfm2MoeForCausalLM"}, (*spec).readLfm2MoE},
 		{[]string{"Starcoder2ForCausalLM"}, (*spec).readStarcoder2},
 		{[]string{"Glm4MoeForCausalLM"}, (*spec).readGlm4Moe},
 		{[]string{"GptOssForCausalLM"}, (*spec).readGptOss},

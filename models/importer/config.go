@@ -967,6 +967,37 @@ func (s *spec) typesOf(c *config, other string) (is []bool, given bool) {
 	return is, true
 }
 
+// readLfm2MoE reads Lfm2MoeForCausalLM (LFM2-8B-A1B): LFM2's layers
+// (readLfm2) whose MLP from layer num_dense_layers on routes over
+// num_experts SwiGLU experts of moe_intermediate_size rows: σ of the
+// router's logits, the top num_experts_per_tok of them (+ expert_bias
+// under use_expert_bias, for the choice only), their scores renormalised
+// under norm_topk_prob (sum + 1e-6, as Lfm2MoeSparseMoeBlock) and ×
+// routed_scaling_factor; no shared expert.
+func (s *spec) readLfm2MoE(c *config) {
+	s.readLfm2(c)
+	if c.err != nil {
+		return
+	}
+	s.experts, s.topK = c.int("num_experts", 0, true), c.int("num_experts_per_tok", 0, true)
+	s.moeFFN = c.int("moe_intermediate_size", 0, true)
+	dense := c.int("num_dense_layers", 2, false)
+	s.normTopK, s.routedScale = c.bool("norm_topk_prob", true), c.float("routed_scaling_factor", 1)
+	s.noSelectBias, s.routeEps = !c.bool("use_expert_bias", true), 1e-6
+	s.sigmoidRouter = true
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = i >= dense
+	}
+	switch {
+	case c.err != nil:
+	case s.topK < 1 || s.topK > s.experts || s.moeFFN == 0:
+		c.fail("num_experts_per_tok = %d must be in [1, num_experts = %d], and moe_intermediate_size positive", s.topK, s.experts)
+	case !scaleInRange(s.routedScale):
+		c.fail("field \"routed_scaling_factor\" = %g: rlx needs a scale in [%g, %g]", s.routedScale, scaleMin, scaleMax)
+	}
+}
+
 // readSigmoidMoE reads DeepSeek-V3's experts as GLM-4.5 names them:
 // n_routed_experts of moe_intermediate_size rows from layer
 // first_k_dense_replace on, num_experts_per_tok chosen, n_shared_experts

@@ -45,6 +45,7 @@ var ggufArch = map[string]string{
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
 	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba", "FalconH1ForCausalLM": "falcon-h1",
+	"Lfm2MoeForCausalLM": "lfm2moe",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -344,6 +345,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 				}
 			}
 			w.Add(key("interleave_moe_layer_step"), uint32(step))
+		case arch == "lfm2moe":
+			// LFM2MoeModel.set_gguf_parameters.
+			w.Add(key("leading_dense_block_count"), uint32(cfg.int("num_dense_layers", 2, false)))
+			w.Add(key("expert_gating_func"), uint32(2))
 		case arch == "nemotron_h_moe":
 			// NemotronHModel.set_gguf_parameters (its expert_group_count
 			// overwrites TextModel's, with the same value).
@@ -549,7 +554,7 @@ var hfToGGUF = map[string]string{
 	"input_layernorm.bias": "attn_norm.bias", "mlp.c_fc.weight": "ffn_up.weight", "mlp.c_fc.bias": "ffn_up.bias",
 	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
 	// LFM2's.
-	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight",
+	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight", "feed_forward.expert_bias": "exp_probs_b.bias",
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
 	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
@@ -621,6 +626,18 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 	// Llama 4's feed_forward under the names the others' mlp has.
 	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && (ggufArch[s.arch] == "llama4" || ggufArch[s.arch] == "jamba" || ggufArch[s.arch] == "falcon-h1") {
 		rest = "mlp." + r
+	}
+	// LFM2-MoE's routed feed_forward as Mixtral's (its experts' w1, w3,
+	// w2 alike), the router as Qwen's.
+	if r, ok := strings.CutPrefix(rest, "feed_forward."); ok && ggufArch[s.arch] == "lfm2moe" {
+		switch {
+		case strings.HasPrefix(r, "experts.") && strings.HasSuffix(r, ".weight"):
+			rest = "block_sparse_moe." + r
+		case strings.HasPrefix(r, "experts."):
+			rest = "mlp." + r // transformers 5's fused tables
+		case r == "gate.weight":
+			rest = "mlp.gate.weight"
+		}
 	}
 	// Mixtral's block_sparse_moe as Qwen's names: gate the router, w1 the
 	// experts' gate, w3 up, w2 down (convert_hf_to_gguf stacks them alike).

@@ -33,6 +33,9 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Falcon-H1: attention and Mamba-2 side by side in every
 		// layer, µP multipliers everywhere.
 		"falcon_h1": func() string { dir, _ := drawnFalconH1(t, falconH1Variant{2, true, false}); return dir }(),
+		// LFM2-MoE: short convolutions, σ-routed experts with an expert
+		// bias, renormalised with 1e-6, scaled.
+		"lfm2_moe": writeLfm2MoE(t, true, 1.5),
 		// Jamba: Mamba with weighted dt, B and C norms and experts.
 		"jamba": drawnJamba(t),
 	}

@@ -39,7 +39,7 @@ func FuzzImportHF(f *testing.F) {
 			"PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM", "GraniteMoeForCausalLM",
 			"GraniteMoeSharedForCausalLM", "GemmaForCausalLM", "GptOssForCausalLM",
 			// Stop 71's.
-			"FalconH1ForCausalLM"} {
+			"FalconH1ForCausalLM", "Lfm2MoeForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {
@@ -108,10 +108,10 @@ func FuzzImportGGUF(f *testing.F) {
 		paths = append(paths, path)
 	}
 	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba)
-	// and stop 71's (nemotron_h_moe with a latent, falcon-h1), drawn.
+	// and stop 71's (nemotron_h_moe with a latent, falcon-h1, lfm2moe), drawn.
 	falconH1, _ := drawnFalconH1(f, falconH1Variant{2, true, false})
 	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f),
-		drawnNemotronHOf(f, "E*ME", 24), falconH1} {
+		drawnNemotronHOf(f, "E*ME", 24), falconH1, writeLfm2MoE(f, true, 1)} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)

@@ -23,6 +23,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"exaone4"}, (*ggufMeta).readExaone4},
 		{[]string{"command-r", "cohere2"}, (*ggufMeta).readCommandR},
 		{[]string{"lfm2"}, (*ggufMeta).readLfm2},
+		{[]string{"lfm2moe"}, (*ggufMeta).readLfm2MoE},
 		{[]string{"starcoder2"}, (*ggufMeta).readStarcoder2},
 		{[]string{"phi2"}, (*ggufMeta).readPhi2},
 		{[]string{"stablelm"}, (*ggufMeta).readStableLM},
@@ -167,6 +168,42 @@ func (m *ggufMeta) readLfm2(s *spec) {
 		m.fail("%s = %d: rlx needs a window of at least 2", m.key("shortconv.l_cache"), s.shortConv)
 	}
 	m.names.finalNorm = "token_embd_norm.weight"
+}
+
+// readLfm2MoE reads llama.cpp's lfm2moe (LFM2-8B-A1B): lfm2's layers
+// (readLfm2), the MLP from leading_dense_block_count on routing over
+// expert_count SwiGLU experts of expert_feed_forward_length rows as
+// llama.cpp's builder does: σ scores (expert_gating_func 2; another is
+// refused), the top expert_used_count of score + exp_probs_b (where the
+// file has it) chosen, their scores always renormalised; llama.cpp does
+// not scale them, and neither does rlx unless the file carries
+// expert_weights_scale.
+func (m *ggufMeta) readLfm2MoE(s *spec) {
+	m.readLfm2(s)
+	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+	dense := m.uint("leading_dense_block_count", 0, false)
+	s.routedScale = m.float("expert_weights_scale", 1)
+	if g := m.uint("expert_gating_func", 0, true); g != 2 && m.err == nil {
+		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
+	}
+	if m.err != nil {
+		return
+	}
+	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || !scaleInRange(s.routedScale) {
+		m.fail("%s = %d must be in [1, %s = %d], %s positive and %s = %g in [%g, %g]", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts,
+			m.key("expert_feed_forward_length"), m.key("expert_weights_scale"), s.routedScale, scaleMin, scaleMax)
+		return
+	}
+	s.sigmoidRouter, s.normTopK, s.routeEps = true, true, 1e-6
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = i >= dense
+	}
+	if first := slices.Index(s.moeLayer, true); first >= 0 {
+		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
+		s.noSelectBias = !bias
+	}
 }
 
 // readStarcoder2 reads llama.cpp's starcoder2: LayerNorms with biases

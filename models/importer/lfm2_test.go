@@ -2,8 +2,12 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rlx-compiler/rlx/runtime/gguf"
@@ -59,6 +63,11 @@ func drawCheckpoint(t testing.TB, config map[string]any, tensors []drawn) string
 // 0.08) (norms about 1, the conv taps N(0, 0.3)) into a new directory.
 func writeLfm2(t *testing.T) string {
 	t.Helper()
+	return drawCheckpoint(t, lfm2Config, lfm2Tensors())
+}
+
+// lfm2Tensors are writeLfm2's tensors.
+func lfm2Tensors() []drawn {
 	ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"model.embedding_norm.weight", 1, 0.08, []int{64}}}
 	for l, kind := range []string{"conv", "attn", "conv", "attn"} {
 		p := fmt.Sprintf("model.layers.%d.", l)
@@ -74,7 +83,73 @@ func writeLfm2(t *testing.T) string {
 			drawn{p + "self_attn.v_proj.weight", 0, 0.08, []int{32, 64}}, drawn{p + "self_attn.out_proj.weight", 0, 0.08, []int{64, 64}},
 			drawn{p + "self_attn.q_layernorm.weight", 1, 0.08, []int{16}}, drawn{p + "self_attn.k_layernorm.weight", 1, 0.08, []int{16}})
 	}
-	return drawCheckpoint(t, lfm2Config, ts)
+	return ts
+}
+
+// writeLfm2MoE writes an LFM2-MoE checkpoint (LFM2-8B-A1B's layout) of
+// lfm2Config's layers: layer 0's MLP dense (64 rows), the others 8
+// experts of 32 rows, one tensor per expert as published (w1 the gate,
+// w3 up, w2 down), chosen by σ(logit) (+ expert_bias under bias), top 2,
+// renormalised, × scale.
+func writeLfm2MoE(t testing.TB, bias bool, scale float64) string {
+	t.Helper()
+	cfg := maps.Clone(lfm2Config)
+	for _, k := range []string{"block_auto_adjust_ff_dim", "block_multiple_of", "block_ffn_dim_multiplier"} {
+		delete(cfg, k)
+	}
+	maps.Copy(cfg, map[string]any{"architectures": []string{"Lfm2MoeForCausalLM"}, "model_type": "lfm2_moe", "intermediate_size": 64,
+		"moe_intermediate_size": 32, "num_dense_layers": 1, "num_experts": 8, "num_experts_per_tok": 2, "use_expert_bias": bias,
+		"routed_scaling_factor": scale, "norm_topk_prob": true})
+	var ts []drawn
+	for _, d := range lfm2Tensors() {
+		l, _ := strconv.Atoi(strings.Split(d.name+"..", ".")[2])
+		if l == 0 || !strings.Contains(d.name, ".feed_forward.") {
+			ts = append(ts, d)
+		}
+	}
+	for l := 1; l < 4; l++ {
+		f := fmt.Sprintf("model.layers.%d.feed_forward.", l)
+		ts = append(ts, drawn{f + "gate.weight", 0, 0.3, []int{8, 64}})
+		if bias {
+			ts = append(ts, drawn{f + "expert_bias", 0, 0.1, []int{8}})
+		}
+		for e := range 8 {
+			p := fmt.Sprintf("%sexperts.%d.", f, e)
+			ts = append(ts, drawn{p + "w1.weight", 0, 0.15, []int{32, 64}}, drawn{p + "w3.weight", 0, 0.15, []int{32, 64}},
+				drawn{p + "w2.weight", 0, 0.15, []int{64, 32}})
+		}
+	}
+	return drawCheckpoint(t, cfg, ts)
+}
+
+// TestLfm2MoE: drawn LFM2-MoE checkpoints (with and without the expert
+// bias, routed_scaling_factor 1.5) decode as the oracle does, reading
+// every tensor; their GGUF form (llama.cpp's lfm2moe: the experts
+// stacked, leading_dense_block_count, sigmoid gating, which llama.cpp
+// never scales, so at routed_scaling_factor 1) the same, F32 and Q8_0.
+func TestLfm2MoE(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128, 3, 64, 7, 31}
+	for _, bias := range []bool{true, false} {
+		t.Run(fmt.Sprintf("bias %v", bias), func(t *testing.T) {
+			scaled := writeLfm2MoE(t, bias, 1.5)
+			_, m := importAndCheck(t, scaled, tokens)
+			if m.Arch != "Lfm2MoeForCausalLM" {
+				t.Errorf("arch %q", m.Arch)
+			}
+			// The oracle takes these from the spec: they are checked here.
+			s, err := specFromConfig(scaled, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.routedScale != 1.5 || s.noSelectBias == bias || s.routeEps != 1e-6 || !s.normTopK || !s.sigmoidRouter || s.ffn != 64 ||
+				s.moeFFN != 32 || s.experts != 8 || s.topK != 2 || !slices.Equal(s.moeLayer, []bool{false, true, true, true}) {
+				t.Errorf("spec: %+v", s)
+			}
+			dir := writeLfm2MoE(t, bias, 1)
+			want, _ := importAndCheck(t, dir, tokens)
+			checkGGUFForms(t, dir, tokens, want)
+		})
+	}
 }
 
 // TestLfm2: an LFM2 checkpoint decodes as the oracle does (its short

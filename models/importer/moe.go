@@ -101,16 +101,20 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	return g.add(routed, g.mul(shared, sg))
 }
 
-// sigmoidRoute is DeepSeek-V3's routing (GLM-4.5's): scores σ(router·h)
-// in f32, the top k of score + the selection bias chosen, their scores
-// as weights, renormalised (with 1e-20 in the sum, as transformers)
-// under normTopK and × routedScale. It returns the weights [1, k] and
+// sigmoidRoute is DeepSeek-V3's routing (GLM-4.5's, LFM2-MoE's): scores
+// σ(router·h) in f32, the top k of score + the selection bias (none
+// under noSelectBias) chosen, their scores as weights, renormalised
+// (with 1e-20 in the sum, as transformers, or routeEps) under normTopK
+// and × routedScale. It returns the weights [1, k] and
 // the chosen experts [k].
 func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 	s := g.s
 	ne, k := s.experts, s.topK
 	scores := g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, s.hidden))
-	choice := g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+	choice := scores
+	if !s.noSelectBias {
+		choice = g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+	}
 	if s.openGroups > 0 {
 		choice = g.groupLimited(choice)
 	}
@@ -118,7 +122,11 @@ func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 	idx = g.reshape(top.Result(1), k)
 	vals = g.reshape(g.gather(g.reshape(scores, ne), idx, 0), 1, k)
 	if s.normTopK {
-		vals = g.div(vals, g.add(g.sum(vals, true, -1), g.scalar(1e-20)))
+		eps := s.routeEps
+		if eps == 0 {
+			eps = 1e-20
+		}
+		vals = g.div(vals, g.add(g.sum(vals, true, -1), g.scalar(eps)))
 	}
 	return g.mul(vals, g.scalar(s.routedScale)), idx
 }

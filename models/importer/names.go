@@ -168,7 +168,7 @@ func hfNamesOf(arch string) naming {
 		delete(n.layer, roleAttnNorm)
 		delete(n.layer, roleFFNNorm)
 	}
-	if arch == "Lfm2ForCausalLM" {
+	if arch == "Lfm2ForCausalLM" || arch == "Lfm2MoeForCausalLM" {
 		// operator_norm before the mixer, ffn_norm before the MLP
 		// (feed_forward: w1 the gate, w3 up, w2 down), the final norm
 		// embedding_norm.
@@ -180,6 +180,13 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleO] = p + "self_attn.out_proj.weight"
 		n.layer[roleQNorm], n.layer[roleKNorm] = p+"self_attn.q_layernorm.weight", p+"self_attn.k_layernorm.weight"
 		n.layer[roleConvIn], n.layer[roleShortConv], n.layer[roleConvOut] = p+"conv.in_proj.weight", p+"conv.conv.weight", p+"conv.out_proj.weight"
+		// LFM2-MoE's routed layers: the router, its expert_bias, the
+		// experts per expert (w1 the gate, w3 up, w2 down) as published
+		// or fused as transformers 5 saves them.
+		f := p + "feed_forward."
+		n.layer[roleRouter], n.layer[roleRouterSelect] = f+"gate.weight", f+"expert_bias"
+		n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = f+"experts.*.w1.weight", f+"experts.*.w3.weight", f+"experts.*.w2.weight"
+		n.layer[roleExpertGateUpFused], n.layer[roleExpertDownFused] = f+"experts.gate_up_proj", f+"experts.down_proj"
 	}
 	if arch == "Starcoder2ForCausalLM" {
 		// mlp.c_fc (up) and mlp.c_proj (down), with biases.

@@ -460,7 +460,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = ossOracle(s, h, func(role string) []float64 { return load(n.of(l, role)) })
 			} else if s.experts > 0 && s.moeLayer[l] {
 				var selectBias []float64
-				if s.sigmoidRouter {
+				if s.sigmoidRouter && !s.noSelectBias {
 					selectBias = load(n.of(l, roleRouterSelect))
 				}
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), selectBias, func(e int, role string) []float64 {
@@ -727,19 +727,27 @@ func groupMask(s *spec, choice []float64) {
 
 // sigmoidRoute is DeepSeek-V3's routing as transformers' GLM-4.5
 // computes it: scores σ(logits) in float32, the topK of score +
-// selectBias chosen, weighted by their scores, renormalised (+1e-20)
-// under normTopK, × routedScale.
+// selectBias (where given) chosen, weighted by their scores,
+// renormalised (+1e-20; LFM2-MoE's +1e-6) under normTopK, ×
+// routedScale.
 func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []float64) {
 	scores := make([]float64, len(logits))
 	choice := make([]float64, len(logits))
 	for i, v := range logits {
 		scores[i] = float64(float32(1 / (1 + math.Exp(-v))))
-		choice[i] = scores[i] + selectBias[i]
+		choice[i] = scores[i]
+		if selectBias != nil {
+			choice[i] += selectBias[i]
+		}
 	}
 	if s.openGroups > 0 { // DeepSeek-V3's group-limited routing
 		groupMask(s, choice)
 	}
-	chosen, weights = topWeighted(s, choice, scores, 1e-20)
+	eps := 1e-20
+	if s.arch == "Lfm2MoeForCausalLM" || s.arch == "lfm2moe" {
+		eps = 1e-6 // Lfm2MoeSparseMoeBlock's
+	}
+	chosen, weights = topWeighted(s, choice, scores, eps)
 	for j := range weights {
 		weights[j] *= s.routedScale
 	}

@@ -486,6 +486,18 @@ def specs():
             tie_word_embeddings=True, **PHI3_TOKENS,
             rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
         ), torch.float32, False),
+        # LFM2-MoE (LFM2-8B-A1B's layout): LFM2's layers, layer 0's MLP
+        # dense, the others 8 experts of 32 rows chosen by σ(logit) + the
+        # expert bias (top 2, renormalised with 1e-6, × 1.5).
+        ("lfm2_moe", "Lfm2MoeForCausalLM", "Lfm2MoeConfig", dict(
+            **SIZES, num_key_value_heads=2,
+            norm_eps=1e-5, conv_L_cache=3, conv_bias=False,
+            layer_types=["conv", "full_attention", "conv", "full_attention"],
+            moe_intermediate_size=32, num_dense_layers=1, num_experts=8, num_experts_per_tok=2,
+            use_expert_bias=True, routed_scaling_factor=1.5, norm_topk_prob=True,
+            tie_word_embeddings=True, **PHI3_TOKENS,
+            rope_parameters=dict(rope_type="default", rope_theta=1000000.0),
+        ), torch.float32, False),
         # OLMoE: OLMo 2's whole-projection q/k norms with Llama's
         # pre-norms, 8 experts of 32 rows, top 2, not renormalised.
         ("olmoe", "OlmoeForCausalLM", "OlmoeConfig", dict(
@@ -758,10 +770,10 @@ def init_weights(model, zero_centred):
                 p.copy_(base + STD * torch.randn_like(p))
             else:
                 p.copy_(STD * torch.randn_like(p))
-        # DeepSeek-V3-style routers' selection bias is a buffer (GLM-4.5):
-        # drawn too, so that the fixture sees it.
+        # DeepSeek-V3-style routers' selection bias is a buffer (GLM-4.5,
+        # LFM2-MoE's expert_bias): drawn too, so that the fixture sees it.
         for name, b in model.named_buffers():
-            if name.endswith("e_score_correction_bias"):
+            if name.endswith("e_score_correction_bias") or name.endswith("expert_bias"):
                 b.copy_(0.1 * torch.randn_like(b))
 
 
