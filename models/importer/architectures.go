@@ -54,6 +54,7 @@ func architectures() []architecture {
 		{[]string{"CohereForCausalLM", "Cohere2ForCausalLM"}, (*spec).readCohere},
 		{[]string{"Lfm2ForCausalLM"}, (*spec).readLfm2},
 		{[]string{"Lfm2MoeForCausalLM"}, (*spec).readLfm2MoE},
+		{[]string{"Ernie4_5_MoeForCausalLM"}, (*spec).readErnie45MoE},
 		{[]string{"Starcoder2ForCausalLM"}, (*spec).readStarcoder2},
 		{[]string{"Glm4MoeForCausalLM"}, (*spec).readGlm4Moe},
 		{[]string{"GptOssForCausalLM"}, (*spec).readGptOss},
@@ -399,6 +400,49 @@ func (s *spec) readErnie45(c *config) {
 		c.fail("field \"use_bias\" = true is not supported (rlx reads ERNIE 4.5 without biases, as it is published)")
 	}
 	s.allFull()
+}
+
+// readErnie45MoE reads Ernie4_5_MoeForCausalLM (ERNIE-4.5-21B-A3B,
+// 300B-A47B): ERNIE 4.5's layers (readErnie45) whose MLP, in the layers
+// i with (i+1) mod moe_layer_interval = 0 from moe_layer_start_index to
+// moe_layer_end_index (−1: the last), routes over moe_num_experts SwiGLU
+// experts of moe_intermediate_size rows: the softmax of the router's
+// logits, the top moe_k of probability + moe_statics'
+// e_score_correction_bias chosen, weighted by their probabilities over
+// max(their sum, moe_norm_min); plus moe_num_shared_experts shared
+// experts as one ungated MLP.
+func (s *spec) readErnie45MoE(c *config) {
+	s.readErnie45(c)
+	if c.err != nil {
+		return
+	}
+	for new, old := range map[string]string{"moe_num_experts": "num_experts", "moe_k": "num_experts_per_tok"} {
+		if v, ok := c.raw[old]; ok {
+			c.setDefault(new, string(v))
+			c.used[old] = true
+		}
+	}
+	c.used["router_aux_loss_coef"], c.used["output_router_logits"] = true, true // training
+	s.experts, s.topK = c.int("moe_num_experts", 64, false), c.int("moe_k", 6, false)
+	s.moeFFN = c.int("moe_intermediate_size", 1536, false)
+	s.sharedFFN, s.sharedUngated = s.moeFFN*c.int("moe_num_shared_experts", 2, false), true
+	start, interval := c.int("moe_layer_start_index", 1, false), c.int("moe_layer_interval", 1, false)
+	end := s.layers - 1
+	if v, ok := c.get("moe_layer_end_index"); ok && string(v) != "-1" {
+		end = c.int("moe_layer_end_index", end, false)
+	}
+	s.normTopK, s.selectSoftmax, s.normMin = true, true, c.float("moe_norm_min", 1e-12)
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = interval > 0 && (i+1)%interval == 0 && i >= start && i <= end
+	}
+	switch {
+	case c.err != nil:
+	case s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || interval == 0:
+		c.fail("moe_k = %d must be in [1, moe_num_experts = %d], moe_intermediate_size and moe_layer_interval positive", s.topK, s.experts)
+	case !(s.normMin >= 0) || math.IsInf(s.normMin, 0):
+		c.fail("field \"moe_norm_min\" = %g: rlx needs a finite, non-negative minimum", s.normMin)
+	}
 }
 
 // readGlm4 reads Glm4ForCausalLM, GLM-4 (0414): RMSNorms before and

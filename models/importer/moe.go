@@ -31,6 +31,15 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		x = g.mul(g.broadcast(h, k, e), g.reshape(g.sigmoid(top.Result(0)), k, 1))
 	case s.sigmoidRouter:
 		vals, idx = g.sigmoidRoute(i, h)
+	case s.selectSoftmax:
+		// ERNIE 4.5: chosen by probability + the selection bias, weighted
+		// by probability over max(Σ, moe_norm_min).
+		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
+		choice := g.add(probs, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+		top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
+		idx = g.reshape(top.Result(1), k)
+		vals = g.reshape(g.gather(g.reshape(probs, ne), idx, 0), 1, k)
+		vals = g.div(vals, g.op(graph.MaxName, nil, g.sum(vals, true, -1), g.scalar(s.normMin)))
 	default:
 		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
 		if s.openGroups > 0 {

@@ -317,6 +317,14 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleQA], n.layer[roleQANorm], n.layer[roleQB] = p+"q_a_proj.weight", p+"q_a_layernorm.weight", p+"q_b_proj.weight"
 		n.layer[roleKVA], n.layer[roleKVANorm], n.layer[roleKVB] = p+"kv_a_proj_with_mqa.weight", p+"kv_a_layernorm.weight", p+"kv_b_proj.weight"
 	}
+	if arch == "Ernie4_5_MoeForCausalLM" {
+		// The selection bias under mlp.moe_statics ([1, E]), the shared
+		// experts under mlp.shared_experts.
+		p := "model.layers.%d."
+		n.layer[roleRouterSelect] = p + "mlp.moe_statics.e_score_correction_bias"
+		n.layer[roleSharedGate], n.layer[roleSharedUp] = p+"mlp.shared_experts.gate_proj.weight", p+"mlp.shared_experts.up_proj.weight"
+		n.layer[roleSharedDown] = p + "mlp.shared_experts.down_proj.weight"
+	}
 	if arch == "Glm4MoeForCausalLM" || arch == "DeepseekV2ForCausalLM" || arch == "DeepseekV3ForCausalLM" {
 		// mlp.gate (the router) with its e_score_correction_bias, the
 		// shared expert under mlp.shared_experts.

@@ -460,7 +460,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = ossOracle(s, h, func(role string) []float64 { return load(n.of(l, role)) })
 			} else if s.experts > 0 && s.moeLayer[l] {
 				var selectBias []float64
-				if s.sigmoidRouter && !s.noSelectBias {
+				if (s.sigmoidRouter && !s.noSelectBias) || s.selectSoftmax {
 					selectBias = load(n.of(l, roleRouterSelect))
 				}
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), selectBias, func(e int, role string) []float64 {
@@ -642,6 +642,9 @@ func moeOracle(s *spec, h, router, selectBias []float64, expert func(e int, role
 	if s.sigmoidRouter {
 		chosen, weights = sigmoidRoute(s, logits, selectBias)
 	}
+	if s.selectSoftmax {
+		chosen, weights = ernieRoute(s, logits, selectBias)
+	}
 	if s.inputRouted {
 		// Llama 4: the top k logits; each chosen expert's input × σ(its
 		// logit) (in float32), its output unweighted.
@@ -698,6 +701,39 @@ func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
 		for j := range weights {
 			weights[j] *= s.routedScale
 		}
+	}
+	return chosen, weights
+}
+
+// ernieRoute is ERNIE 4.5's routing as Ernie4_5_MoeSparseMoeBlock
+// computes it: the softmax of the logits in float32, the topK of
+// probability + selectBias chosen, weighted by their probabilities over
+// max(their sum, moe_norm_min).
+func ernieRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []float64) {
+	best := slices.Max(logits)
+	probs := make([]float64, len(logits))
+	var sum float64
+	for i, v := range logits {
+		probs[i] = math.Exp(v - best)
+		sum += probs[i]
+	}
+	choice := make([]float64, len(logits))
+	for i := range probs {
+		probs[i] = float64(float32(probs[i] / sum))
+		choice[i] = probs[i] + selectBias[i]
+	}
+	order := make([]int, len(choice))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
+	chosen = order[:s.topK]
+	var total float64
+	for _, e := range chosen {
+		total += probs[e]
+	}
+	for _, e := range chosen {
+		weights = append(weights, probs[e]/math.Max(total, s.normMin))
 	}
 	return chosen, weights
 }

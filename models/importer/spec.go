@@ -69,6 +69,8 @@ type spec struct {
 	sigmoidRouter              bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale                float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
 	noSelectBias               bool    // sigmoidRouter: no selection bias (LFM2-MoE without use_expert_bias)
+	selectSoftmax              bool    // ERNIE 4.5: the softmax's top k of probability + a selection bias chosen, weighted by probability / max(Σ, normMin)
+	normMin                    float64 // selectSoftmax: the renormalisation's least divisor (moe_norm_min)
 	routeEps                   float64 // sigmoidRouter: the renormalisation's epsilon (0: DeepSeek-V3's 1e-20; LFM2-MoE's 1e-6)
 	groups, openGroups         int     // DeepSeek's group-limited routing: experts chosen only from the openGroups of groups equal groups ranked highest (V3: by their two best choice scores' sum), the others' scores set to 0 (0: none)
 	groupByMax                 bool    // DeepSeek-V2's group_limited_greedy: a group ranks by its best probability

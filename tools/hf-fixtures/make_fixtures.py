@@ -437,6 +437,16 @@ def specs():
             use_bias=False,
             rope_parameters=dict(rope_type="default", rope_theta=500000.0),
         ), torch.float32, False),
+        # ERNIE-4.5-MoE (21B-A3B's layout): layer 0 dense, the others 8
+        # experts of 32 rows chosen by probability + the moe_statics bias
+        # (top 2), two shared experts.
+        ("ernie4_5_moe", "Ernie4_5_MoeForCausalLM", "Ernie4_5_MoeConfig", dict(
+            {k: v for k, v in COMMON.items() if k != "attention_bias"}, **PHI3_TOKENS,
+            tie_word_embeddings=True, use_bias=False,
+            moe_num_experts=8, moe_k=2, moe_intermediate_size=32, moe_num_shared_experts=2,
+            moe_layer_start_index=1, moe_layer_end_index=-1, moe_layer_interval=1, moe_norm_min=1e-12,
+            rope_parameters=dict(rope_type="default", rope_theta=500000.0),
+        ), torch.float32, False),
         # Cohere (Command R): LayerNorms without a bias, attention and
         # the MLP in parallel, adjacent-pair rope, logits × logit_scale
         # (0.5 here, to bite on these tiny logits), a tied head.
@@ -868,7 +878,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     os.makedirs(d, exist_ok=True)
     cls = getattr(transformers, cls_name)
     cfg_cls = getattr(transformers, cfg_name)
-    moe = any(k in kw or k in kw.get("text_config", {}) for k in ("num_experts", "num_local_experts", "n_routed_experts"))
+    moe = any(k in kw or k in kw.get("text_config", {}) for k in ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"))
     config = make_config(cfg_cls, kw)
     if cls_name.startswith("GptOss"):
         config._attn_implementation = "eager"  # its sinks have no sdpa form
