@@ -7,12 +7,14 @@ import (
 )
 
 // ernieMoEConfig is a tiny ERNIE-4.5-MoE config: layer 0 dense (MoE from
-// moe_layer_start_index 1 on), 8 experts of 32 rows (top 2), two shared
-// experts (one MLP of 64 rows), rope on interleaved pairs.
+// moe_layer_start_index 1 on; 128 rows, which llama.cpp's converter
+// divides by the 2 kv heads for the shared experts' width), 8 experts of
+// 32 rows (top 2), two shared experts (one MLP of 64 rows), rope on
+// interleaved pairs.
 func ernieMoEConfig(normMin float64) map[string]any {
 	return map[string]any{
 		"architectures": []string{"Ernie4_5_MoeForCausalLM"}, "model_type": "ernie4_5_moe", "vocab_size": 256, "hidden_size": 64,
-		"intermediate_size": 96, "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+		"intermediate_size": 128, "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
 		"max_position_embeddings": 512, "rms_norm_eps": 1e-5, "hidden_act": "silu", "tie_word_embeddings": true, "use_bias": false,
 		"moe_num_experts": 8, "moe_k": 2, "moe_intermediate_size": 32, "moe_num_shared_experts": 2, "moe_layer_start_index": 1,
 		"moe_layer_end_index": -1, "moe_layer_interval": 1, "moe_norm_min": normMin, "router_aux_loss_coef": 0.001,
@@ -29,9 +31,9 @@ func ernieMoETensors() []drawn {
 		ts = append(ts, drawn{p + "input_layernorm.weight", 1, 0.08, []int{64}}, drawn{p + "post_attention_layernorm.weight", 1, 0.08, []int{64}})
 		ts = append(ts, drawnAttention(p+"self_attn.")...)
 		if l == 0 {
-			ts = append(ts, linearOf(p+"mlp.gate_proj", 96, 64, false)...)
-			ts = append(ts, linearOf(p+"mlp.up_proj", 96, 64, false)...)
-			ts = append(ts, linearOf(p+"mlp.down_proj", 64, 96, false)...)
+			ts = append(ts, linearOf(p+"mlp.gate_proj", 128, 64, false)...)
+			ts = append(ts, linearOf(p+"mlp.up_proj", 128, 64, false)...)
+			ts = append(ts, linearOf(p+"mlp.down_proj", 64, 128, false)...)
 			continue
 		}
 		ts = append(ts, drawn{p + "mlp.gate.weight", 0, 0.5, []int{8, 64}}, drawn{p + "mlp.moe_statics.e_score_correction_bias", 0, 0.05, []int{1, 8}})
@@ -53,8 +55,9 @@ func ernieMoETensors() []drawn {
 // probability + e_score_correction_bias, the weights their
 // probabilities over max(Σ, moe_norm_min), the shared experts ungated),
 // reading every tensor; the spec's routing fields, which the oracle
-// takes from it, are asserted apart; a moe_norm_min above the sums
-// moves the logits.
+// takes from it, are asserted apart; its GGUF form decodes the same (F32;
+// Q8_0 as its dequantised weights); a moe_norm_min above the sums moves
+// the logits.
 func TestErnie45MoE(t *testing.T) {
 	dir := drawCheckpoint(t, ernieMoEConfig(1e-12), ernieMoETensors())
 	base, _ := importAndCheck(t, dir, lnTokens)
@@ -66,6 +69,10 @@ func TestErnie45MoE(t *testing.T) {
 		!slices.Equal(s.moeLayer, []bool{false, true, true}) {
 		t.Errorf("spec: %+v", s)
 	}
+	// Its GGUF form (ernie4_5-moe: the experts stacked, exp_probs_b,
+	// interleave_moe_layer_step, leading_dense_block_count, the shared
+	// experts' count and width).
+	checkGGUFForms(t, dir, lnTokens, base)
 	clamped, _ := importAndCheck(t, drawCheckpoint(t, ernieMoEConfig(4), ernieMoETensors()), lnTokens)
 	if rel, _ := agreement(clamped, base); rel < 1e-3 {
 		t.Errorf("moe_norm_min 4 moves the logits by only %.3g", rel)

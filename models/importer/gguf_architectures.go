@@ -33,6 +33,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"seed_oss"}, (*ggufMeta).readSeedOss},
 		{[]string{"arcee"}, (*ggufMeta).readArcee},
 		{[]string{"ernie4_5"}, (*ggufMeta).readErnie45},
+		{[]string{"ernie4_5-moe"}, (*ggufMeta).readErnie45MoE},
 		{[]string{"glm4"}, (*ggufMeta).readGlm4},
 		{[]string{"granite", "granitemoe"}, (*ggufMeta).readGranite},
 		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
@@ -199,6 +200,45 @@ func (m *ggufMeta) readLfm2MoE(s *spec) {
 	s.moeLayer = make([]bool, s.layers)
 	for i := range s.moeLayer {
 		s.moeLayer[i] = i >= dense
+	}
+	if first := slices.Index(s.moeLayer, true); first >= 0 {
+		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
+		s.noSelectBias = !bias
+	}
+}
+
+// readErnie45MoE reads llama.cpp's ernie4_5-moe: ernie4_5's layers
+// (readErnie45) whose MLP, in the layers i from
+// leading_dense_block_count on with (i+1) mod interleave_moe_layer_step
+// = 0, routes over expert_count SwiGLU experts of
+// expert_feed_forward_length rows as llama.cpp's builder does: the
+// softmax of the router's logits, the top expert_used_count of
+// probability + exp_probs_b (where the file has it) chosen, their
+// probabilities renormalised (the sum held above f16's least normal,
+// as build_moe_ffn), plus expert_shared_count shared experts as one
+// MLP of expert_shared_feed_forward_length rows (the converter's
+// intermediate_size ÷ num_key_value_heads; the experts' width times
+// the count where absent).
+func (m *ggufMeta) readErnie45MoE(s *spec) {
+	m.readErnie45(s)
+	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+	step, dense := m.uint("interleave_moe_layer_step", 1, false), m.uint("leading_dense_block_count", 0, false)
+	if shared := m.uint("expert_shared_count", 0, false); shared > 0 {
+		s.sharedFFN = m.uint("expert_shared_feed_forward_length", s.moeFFN*shared, false)
+	}
+	if m.err != nil {
+		return
+	}
+	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || step == 0 {
+		m.fail("%s = %d must be in [1, %s = %d], %s and %s positive", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts,
+			m.key("expert_feed_forward_length"), m.key("interleave_moe_layer_step"))
+		return
+	}
+	s.selectSoftmax, s.normTopK, s.normMin, s.sharedUngated = true, true, 0x1p-14, true
+	s.moeLayer = make([]bool, s.layers)
+	for i := range s.moeLayer {
+		s.moeLayer[i] = (i+1)%step == 0 && i >= dense
 	}
 	if first := slices.Index(s.moeLayer, true); first >= 0 {
 		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))

@@ -35,7 +35,10 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		// ERNIE 4.5: chosen by probability + the selection bias, weighted
 		// by probability over max(Σ, moe_norm_min).
 		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
-		choice := g.add(probs, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+		choice := probs
+		if !s.noSelectBias {
+			choice = g.add(probs, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
+		}
 		top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
 		idx = g.reshape(top.Result(1), k)
 		vals = g.reshape(g.gather(g.reshape(probs, ne), idx, 0), 1, k)

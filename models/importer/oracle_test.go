@@ -460,7 +460,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				y = ossOracle(s, h, func(role string) []float64 { return load(n.of(l, role)) })
 			} else if s.experts > 0 && s.moeLayer[l] {
 				var selectBias []float64
-				if (s.sigmoidRouter && !s.noSelectBias) || s.selectSoftmax {
+				if (s.sigmoidRouter || s.selectSoftmax) && !s.noSelectBias {
 					selectBias = load(n.of(l, roleRouterSelect))
 				}
 				y = moeOracle(s, h, load(n.of(l, roleRouter)), selectBias, func(e int, role string) []float64 {
@@ -720,7 +720,10 @@ func ernieRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []
 	choice := make([]float64, len(logits))
 	for i := range probs {
 		probs[i] = float64(float32(probs[i] / sum))
-		choice[i] = probs[i] + selectBias[i]
+		choice[i] = probs[i]
+		if selectBias != nil {
+			choice[i] += selectBias[i]
+		}
 	}
 	order := make([]int, len(choice))
 	for i := range order {

@@ -68,7 +68,7 @@ type spec struct {
 	expertsInOut               bool    // the fused experts are [E, in, out] (gate_up_proj [E, H, 2I], down_proj [E, I, H]: Qwen3-VL-MoE and Llama 4 as published); set by build from the tensors
 	sigmoidRouter              bool    // GLM-4.5 (DeepSeek-V3's routing): sigmoid scores, chosen by score + a selection bias, weighted by score
 	routedScale                float64 // sigmoidRouter: the chosen weights × this (routed_scaling_factor)
-	noSelectBias               bool    // sigmoidRouter: no selection bias (LFM2-MoE without use_expert_bias)
+	noSelectBias               bool    // sigmoidRouter, selectSoftmax: no selection bias (LFM2-MoE without use_expert_bias; a GGUF file without exp_probs_b)
 	selectSoftmax              bool    // ERNIE 4.5: the softmax's top k of probability + a selection bias chosen, weighted by probability / max(Σ, normMin)
 	normMin                    float64 // selectSoftmax: the renormalisation's least divisor (moe_norm_min)
 	routeEps                   float64 // sigmoidRouter: the renormalisation's epsilon (0: DeepSeek-V3's 1e-20; LFM2-MoE's 1e-6)
