@@ -78,6 +78,7 @@ func architectures() []architecture {
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},
 		{[]string{"MixtralForCausalLM"}, (*spec).readMixtral},
+		{[]string{"MiniMaxM2ForCausalLM"}, (*spec).readMiniMaxM2},
 		{[]string{"Phi3ForCausalLM"}, (*spec).readPhi3},
 		{[]string{"Qwen2ForCausalLM"}, (*spec).readQwen2},
 		{[]string{"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"}, (*spec).readQwen2VL},
@@ -543,6 +544,51 @@ func (s *spec) readSmolLM3(c *config) {
 // beside a Pixtral vision tower.
 func (s *spec) readMistral3(c *config) {
 	s.readVisionLanguage(c, s.readMistral)
+}
+
+// readMiniMaxM2 reads MiniMaxM2ForCausalLM (MiniMax-M2, M2.1): Llama's
+// layout with RMSNorms over the whole q and k projections (FlexOlmo's,
+// use_qk_norm "per_layer"), rope on the first rotary_dim of each head
+// (or partial_rotary_factor) with its pairs half a rotation apart, and
+// every layer routing over num_local_experts SwiGLU experts of
+// intermediate_size rows as DeepSeek-V3 does without groups or scale: σ
+// of the router's logits, the top num_experts_per_tok of score +
+// e_score_correction_bias chosen, their scores renormalised. The
+// published configs' multi-token-prediction modules are not run.
+func (s *spec) readMiniMaxM2(c *config) {
+	if v, ok := c.raw["rotary_dim"]; ok {
+		var rot, head float64
+		if json.Unmarshal(v, &rot) == nil && json.Unmarshal(orDefault(c.raw["head_dim"], "0"), &head) == nil && head > 0 {
+			c.setDefault("partial_rotary_factor", fmt.Sprint(rot/head))
+		}
+		c.used["rotary_dim"] = true
+	}
+	c.setDefault("rope_theta", "5000000")
+	s.readCommon(c, 1.0)
+	c.reject("attention_bias", "false")
+	c.reject("sliding_window", "null")
+	c.reject("use_qk_norm", "true")
+	c.reject("qk_norm_type", `"per_layer"`)
+	c.reject("scoring_func", `"sigmoid"`)
+	c.reject("use_routing_bias", "true")
+	c.reject("shared_intermediate_size", "0")
+	for _, f := range []string{"use_mtp", "num_mtp_modules", "mtp_transformer_layers", "router_aux_loss_coef", "router_jitter_noise", "output_router_logits"} {
+		c.used[f] = true // multi-token prediction not run, training set-up
+	}
+	if v, ok := c.get("attn_type_list"); ok {
+		var kinds []int
+		if err := json.Unmarshal(v, &kinds); err != nil || slices.ContainsFunc(kinds, func(k int) bool { return k != 1 }) {
+			c.fail("field \"attn_type_list\" lists a layer of another kind than 1: rlx implements full attention (1) in every layer only")
+		}
+	}
+	s.qkNormWhole = true
+	s.allFull()
+	s.experts, s.topK = c.int("num_local_experts", 256, false), c.int("num_experts_per_tok", 8, false)
+	s.moeFFN, s.normTopK, s.routedScale, s.sigmoidRouter = s.ffn, true, 1, true
+	s.moeLayer = slices.Repeat([]bool{true}, s.layers)
+	if c.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts) {
+		c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
+	}
 }
 
 // readMixtral reads MixtralForCausalLM: Mistral's attention; every

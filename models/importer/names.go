@@ -355,7 +355,13 @@ func hfNamesOf(arch string) naming {
 			n = n.rebase("model.", "model.language_model.", n.head)
 		}
 	}
-	if arch == "MixtralForCausalLM" {
+	if arch == "MiniMaxM2ForCausalLM" {
+		// As published, Mixtral's block_sparse_moe with the selection
+		// bias beside the router (hfNamesFor: transformers 5's mlp.).
+		p := "model.layers.%d.block_sparse_moe."
+		n.layer[roleRouterSelect] = p + "e_score_correction_bias"
+	}
+	if arch == "MixtralForCausalLM" || arch == "MiniMaxM2ForCausalLM" {
 		p := "model.layers.%d.block_sparse_moe."
 		n.layer[roleRouter] = p + "gate.weight"
 		n.layer[roleExpertGate] = p + "experts.*.w1.weight"
@@ -397,6 +403,12 @@ func hfNamesFor(arch string, src *weights.Source) naming {
 	if _, ok := src.Info("language_model.model.embed_tokens.weight"); ok && (arch == "Gemma3ForConditionalGeneration" || arch == "Mistral3ForConditionalGeneration" ||
 		arch == "Llama4ForConditionalGeneration") {
 		n = n.rebase("model.language_model.", "language_model.model.", "language_model.lm_head.weight")
+	}
+	if _, ok := src.Info("model.layers.0.mlp.gate.weight"); ok && arch == "MiniMaxM2ForCausalLM" {
+		// transformers 5's: the router and its selection bias under mlp.,
+		// the experts fused (hfNames' mlp.experts tables).
+		p := "model.layers.%d.mlp."
+		n.layer[roleRouter], n.layer[roleRouterSelect] = p+"gate.weight", p+"e_score_correction_bias"
 	}
 	if _, ok := src.Info("backbone.embeddings.weight"); ok && arch == "NemotronHForCausalLM" {
 		n = n.rebase("model.", "backbone.", n.head) // as published

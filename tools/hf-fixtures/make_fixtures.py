@@ -447,6 +447,14 @@ def specs():
             moe_layer_start_index=1, moe_layer_end_index=-1, moe_layer_interval=1, moe_norm_min=1e-12,
             rope_parameters=dict(rope_type="default", rope_theta=500000.0),
         ), torch.float32, False),
+        # MiniMax-M2: whole-projection q/k norms, rope on half of each
+        # head, σ-routed experts (8 of 32 rows, top 2) chosen with the
+        # e_score_correction_bias in every layer.
+        ("minimax_m2", "MiniMaxM2ForCausalLM", "MiniMaxM2Config", dict(
+            {k: v for k, v in COMMON.items() if k not in ("attention_bias", "intermediate_size")}, **PHI3_TOKENS,
+            intermediate_size=32, num_local_experts=8, num_experts_per_tok=2, tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="default", rope_theta=5000000.0, partial_rotary_factor=0.5),
+        ), torch.float32, False),
         # Cohere (Command R): LayerNorms without a bias, attention and
         # the MLP in parallel, adjacent-pair rope, logits × logit_scale
         # (0.5 here, to bite on these tiny logits), a tied head.

@@ -1,0 +1,104 @@
+package importer
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
+)
+
+// miniMaxM2Config is a tiny MiniMax-M2 config in its published form: 8
+// experts of 32 rows (top 2) in every layer, rope on 8 of each head's 16
+// dims, whole-projection q/k norms, the multi-token-prediction fields.
+func miniMaxM2Config() map[string]any {
+	return map[string]any{
+		"architectures": []string{"MiniMaxM2ForCausalLM"}, "model_type": "minimax_m2", "vocab_size": 256, "hidden_size": 64,
+		"intermediate_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+		"max_position_embeddings": 512, "rms_norm_eps": 1e-6, "hidden_act": "silu", "tie_word_embeddings": false,
+		"num_local_experts": 8, "num_experts_per_tok": 2, "rope_theta": 5000000, "rotary_dim": 8, "attn_type_list": []int{1, 1},
+		"qk_norm_type": "per_layer", "use_qk_norm": true, "scoring_func": "sigmoid", "use_routing_bias": true,
+		"shared_intermediate_size": 0, "use_mtp": true, "num_mtp_modules": 3, "mtp_transformer_layers": 1,
+		"router_aux_loss_coef": 0.001, "router_jitter_noise": 0.0,
+	}
+}
+
+// miniMaxM2Tensors are miniMaxM2Config's tensors as published (Mixtral's
+// block_sparse_moe, one tensor per expert, the selection bias beside the
+// router).
+func miniMaxM2Tensors() []drawn {
+	ts := []drawn{{"model.embed_tokens.weight", 0, 0.08, []int{256, 64}}, {"lm_head.weight", 0, 0.08, []int{256, 64}},
+		{"model.norm.weight", 1, 0.08, []int{64}}}
+	for l := range 2 {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		ts = append(ts, drawn{p + "input_layernorm.weight", 1, 0.08, []int{64}}, drawn{p + "post_attention_layernorm.weight", 1, 0.08, []int{64}},
+			drawn{p + "self_attn.q_norm.weight", 1, 0.08, []int{64}}, drawn{p + "self_attn.k_norm.weight", 1, 0.08, []int{32}})
+		ts = append(ts, drawnAttention(p+"self_attn.")...)
+		m := p + "block_sparse_moe."
+		ts = append(ts, drawn{m + "gate.weight", 0, 0.5, []int{8, 64}}, drawn{m + "e_score_correction_bias", 0, 0.1, []int{8}})
+		for e := range 8 {
+			q := fmt.Sprintf("%sexperts.%d.", m, e)
+			ts = append(ts, drawn{q + "w1.weight", 0, 0.15, []int{32, 64}}, drawn{q + "w3.weight", 0, 0.15, []int{32, 64}},
+				drawn{q + "w2.weight", 0, 0.15, []int{64, 32}})
+		}
+	}
+	return ts
+}
+
+// TestMiniMaxM2: a drawn MiniMax-M2 checkpoint decodes as the oracle does
+// (whole-projection q/k norms, rope on rotary_dim of each head, σ routing
+// chosen by score + e_score_correction_bias, renormalised, unscaled),
+// reading every tensor; the spec's fields, which the oracle takes from
+// it, are asserted apart; the same weights under transformers 5's names
+// decode bit for bit alike; a layer of linear attention is refused.
+func TestMiniMaxM2(t *testing.T) {
+	dir := drawCheckpoint(t, miniMaxM2Config(), miniMaxM2Tensors())
+	importAndCheck(t, dir, lnTokens)
+	s, err := specFromConfig(dir, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.rotaryDim != 8 || !s.qkNormWhole || !s.sigmoidRouter || s.noSelectBias || !s.normTopK || s.routedScale != 1 || s.moeFFN != 32 ||
+		s.theta != 5e6 || !slices.Equal(s.moeLayer, []bool{true, true}) {
+		t.Errorf("spec: %+v", s)
+	}
+	// The same weights as transformers 5 saves them: mlp.gate, its
+	// e_score_correction_bias, the experts fused ([E, 2I, H] gate rows
+	// then up's, [E, H, I]).
+	want, _ := decodeHF(t, dir, lnTokens)
+	st := readTensors(t, dir)
+	for l := range 2 {
+		p := fmt.Sprintf("model.layers.%d.", l)
+		var gateUp, down []float32
+		for e := range 8 {
+			q := fmt.Sprintf("%sblock_sparse_moe.experts.%d.", p, e)
+			gateUp = append(append(gateUp, st.Tensors[q+"w1.weight"].Floats()...), st.Tensors[q+"w3.weight"].Floats()...)
+			down = append(down, st.Tensors[q+"w2.weight"].Floats()...)
+			for _, w := range []string{"w1", "w2", "w3"} {
+				delete(st.Tensors, q+w+".weight")
+			}
+		}
+		for _, r := range []string{"gate.weight", "e_score_correction_bias"} {
+			st.Tensors[p+"mlp."+r] = st.Tensors[p+"block_sparse_moe."+r]
+			delete(st.Tensors, p+"block_sparse_moe."+r)
+		}
+		var err error
+		if st.Tensors[p+"mlp.experts.gate_up_proj"], err = tensor.FromFloat32(tensor.F32, []int{8, 64, 64}, gateUp); err != nil {
+			t.Fatal(err)
+		}
+		if st.Tensors[p+"mlp.experts.down_proj"], err = tensor.FromFloat32(tensor.F32, []int{8, 64, 32}, down); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)
+	if got := decodeAllRead(t, dir, lnTokens); !tensor.BitsEqual(got, want) {
+		t.Errorf("transformers 5's names and fused experts decode otherwise than the published form")
+	}
+	linear := miniMaxM2Config()
+	linear["attn_type_list"] = []int{0, 1}
+	if _, err := specFromConfig(drawCheckpoint(t, linear, nil), 16); err == nil || !strings.Contains(err.Error(), `rlx implements full attention (1) in every layer only`) {
+		t.Errorf("linear attention: %v", err)
+	}
+}
