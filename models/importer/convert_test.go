@@ -46,6 +46,7 @@ var ggufArch = map[string]string{
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
 	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba", "FalconH1ForCausalLM": "falcon-h1",
 	"Lfm2MoeForCausalLM": "lfm2moe", "Ernie4_5_MoeForCausalLM": "ernie4_5-moe",
+	"MiniMaxM2ForCausalLM": "minimax-m2",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -354,6 +355,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 				w.Add(key("expert_shared_count"), uint32(shared))
 				w.Add(key("expert_shared_feed_forward_length"), uint32(s.ffn/s.kvHeads))
 			}
+		case arch == "minimax-m2":
+			// MiniMaxM2Model.set_gguf_parameters (its first form also the
+			// gating; rope.dimension_count, rotary_dim, is written above).
+			w.Add(key("expert_gating_func"), uint32(2))
 		case arch == "lfm2moe":
 			// LFM2MoeModel.set_gguf_parameters.
 			w.Add(key("leading_dense_block_count"), uint32(cfg.int("num_dense_layers", 2, false)))
@@ -548,6 +553,7 @@ var hfToGGUF = map[string]string{
 	"mlp.shared_experts.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_experts.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_experts.down_proj.weight": "ffn_down_shexp.weight", "mlp.gate.e_score_correction_bias": "exp_probs_b.bias",
 	"mlp.moe_statics.e_score_correction_bias": "exp_probs_b.bias", // ERNIE 4.5's
+	"block_sparse_moe.e_score_correction_bias": "exp_probs_b.bias", // MiniMax-M2's
 	// Phi-2's, GPT-NeoX's.
 	"self_attn.dense.weight": "attn_output.weight", "self_attn.dense.bias": "attn_output.bias",
 	"mlp.fc1.weight": "ffn_up.weight", "mlp.fc1.bias": "ffn_up.bias", "mlp.fc2.weight": "ffn_down.weight", "mlp.fc2.bias": "ffn_down.bias",

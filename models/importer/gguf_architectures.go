@@ -34,6 +34,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"arcee"}, (*ggufMeta).readArcee},
 		{[]string{"ernie4_5"}, (*ggufMeta).readErnie45},
 		{[]string{"ernie4_5-moe"}, (*ggufMeta).readErnie45MoE},
+		{[]string{"minimax-m2"}, (*ggufMeta).readMiniMaxM2GGUF},
 		{[]string{"glm4"}, (*ggufMeta).readGlm4},
 		{[]string{"granite", "granitemoe"}, (*ggufMeta).readGranite},
 		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
@@ -244,6 +245,35 @@ func (m *ggufMeta) readErnie45MoE(s *spec) {
 		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
 		s.noSelectBias = !bias
 	}
+}
+
+// readMiniMaxM2GGUF reads llama.cpp's minimax-m2: llama's layout with
+// RMSNorms over the whole q and k projections (attn_q_norm,
+// attn_k_norm), rope on rope.dimension_count of each head (NeoX pairs,
+// q and k unpermuted), and every layer routing over expert_count
+// SwiGLU experts of expert_feed_forward_length rows as llama.cpp's
+// builder does: σ scores (expert_gating_func 2 where the file says),
+// the top expert_used_count of score + exp_probs_b (where the file has
+// it) chosen, renormalised, unscaled.
+func (m *ggufMeta) readMiniMaxM2GGUF(s *spec) {
+	s.qkNormWhole = true
+	s.allFull()
+	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+	if g := m.uint("expert_gating_func", 2, false); g != 2 && m.err == nil {
+		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
+	}
+	if m.err != nil {
+		return
+	}
+	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 {
+		m.fail("%s = %d must be in [1, %s = %d], %s positive", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts, m.key("expert_feed_forward_length"))
+		return
+	}
+	s.sigmoidRouter, s.normTopK, s.routedScale = true, true, 1
+	s.moeLayer = slices.Repeat([]bool{true}, s.layers)
+	_, bias := m.src.Info(m.names.of(0, roleRouterSelect))
+	s.noSelectBias = !bias
 }
 
 // readStarcoder2 reads llama.cpp's starcoder2: LayerNorms with biases

@@ -51,11 +51,13 @@ func miniMaxM2Tensors() []drawn {
 // (whole-projection q/k norms, rope on rotary_dim of each head, σ routing
 // chosen by score + e_score_correction_bias, renormalised, unscaled),
 // reading every tensor; the spec's fields, which the oracle takes from
-// it, are asserted apart; the same weights under transformers 5's names
-// decode bit for bit alike; a layer of linear attention is refused.
+// it, are asserted apart; its GGUF form decodes the same (F32; Q8_0 as
+// its dequantised weights); the same weights under transformers 5's
+// names decode bit for bit alike; a layer of linear attention is
+// refused.
 func TestMiniMaxM2(t *testing.T) {
 	dir := drawCheckpoint(t, miniMaxM2Config(), miniMaxM2Tensors())
-	importAndCheck(t, dir, lnTokens)
+	base, _ := importAndCheck(t, dir, lnTokens)
 	s, err := specFromConfig(dir, 16)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +66,9 @@ func TestMiniMaxM2(t *testing.T) {
 		s.theta != 5e6 || !slices.Equal(s.moeLayer, []bool{true, true}) {
 		t.Errorf("spec: %+v", s)
 	}
+	// Its GGUF form (minimax-m2: the experts stacked, exp_probs_b,
+	// rope.dimension_count the rotary dims).
+	checkGGUFForms(t, dir, lnTokens, base)
 	// The same weights as transformers 5 saves them: mlp.gate, its
 	// e_score_correction_bias, the experts fused ([E, 2I, H] gate rows
 	// then up's, [E, H, I]).
