@@ -552,7 +552,7 @@ var hfToGGUF = map[string]string{
 	// GLM-4.5's.
 	"mlp.shared_experts.gate_proj.weight": "ffn_gate_shexp.weight", "mlp.shared_experts.up_proj.weight": "ffn_up_shexp.weight",
 	"mlp.shared_experts.down_proj.weight": "ffn_down_shexp.weight", "mlp.gate.e_score_correction_bias": "exp_probs_b.bias",
-	"mlp.moe_statics.e_score_correction_bias": "exp_probs_b.bias", // ERNIE 4.5's
+	"mlp.moe_statics.e_score_correction_bias":  "exp_probs_b.bias", // ERNIE 4.5's
 	"block_sparse_moe.e_score_correction_bias": "exp_probs_b.bias", // MiniMax-M2's
 	// Phi-2's, GPT-NeoX's.
 	"self_attn.dense.weight": "attn_output.weight", "self_attn.dense.bias": "attn_output.bias",
