@@ -30,6 +30,7 @@ func (s *spec) readFalconH1(c *config) {
 	c.reject("mamba_proj_bias", "false")
 	c.reject("rope_traditional", "false")
 	c.reject("mamba_use_mlp", "true")
+	c.reject("attn_layer_indices", "null") // every layer attends
 	for _, f := range []string{"mamba_chunk_size", "time_step_min", "time_step_max", "num_logits_to_keep", "mlp_expansion_factor"} {
 		c.used[f] = true // the prefill's chunks, training set-up, the MLP's width given by intermediate_size
 	}

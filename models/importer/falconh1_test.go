@@ -193,3 +193,33 @@ func TestFalconH1GGUF(t *testing.T) {
 		})
 	}
 }
+
+// falconH10_5BConfig is Falcon-H1-0.5B's config.json as a public copy gives
+// it, with its mamba_d_ssm.
+const falconH10_5BConfig = `{"architectures": ["FalconH1ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "attention_in_multiplier": 1.0, "attention_out_multiplier": 0.9375, "attn_layer_indices": null,
+  "embedding_multiplier": 5.656854249492381, "head_dim": 64, "hidden_act": "silu", "hidden_size": 1024, "initializer_range": 0.02,
+  "intermediate_size": 2048, "key_multiplier": 0.39062499999999994, "lm_head_multiplier": 0.0390625, "mamba_chunk_size": 128,
+  "mamba_conv_bias": true, "mamba_d_conv": 4, "mamba_d_head": 64, "mamba_d_ssm": 1536, "mamba_d_state": 128, "mamba_expand": 2,
+  "mamba_n_groups": 1, "mamba_n_heads": 24, "mamba_norm_before_gate": false, "mamba_proj_bias": false, "mamba_rms_norm": false,
+  "mamba_use_mlp": true, "max_position_embeddings": 16384, "mlp_bias": false, "mlp_multipliers": [0.8838834764831844, 0.5859375],
+  "model_type": "falcon_h1", "num_attention_heads": 8, "num_hidden_layers": 36, "num_key_value_heads": 2, "projectors_bias": false,
+  "rms_norm_eps": 1e-5, "rope_scaling": null, "rope_theta": 100000000000.0, "ssm_in_multiplier": 1.25,
+  "ssm_multipliers": [0.3535533905932738, 0.25, 0.3535533905932738, 0.5, 0.3535533905932738],
+  "ssm_out_multiplier": 0.23570226039551587, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "vocab_size": 32784}`
+
+// TestFalconH1PublishedConfig reads Falcon-H1-0.5B's config: 24 Mamba-2
+// heads of 64 (1536 wide, not mamba_expand × hidden), state 128, no
+// gated norm, attention of 8 heads of 64 with the key multiplier folded
+// into the score scale, the multipliers as given.
+func TestFalconH1PublishedConfig(t *testing.T) {
+	s, err := specOf(t, falconH10_5BConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.inner() != 1536 || s.ssmState != 128 || !s.ssmNoNorm || s.headDim != 64 || s.kvHeads != 2 || !s.parallelSSM ||
+		math.Abs(s.attnScale-0.39062499999999994/8) > 1e-15 || s.embedScale != 5.656854249492381 || s.logitMul != 0.0390625 ||
+		s.mlpGateScale != 0.8838834764831844 || s.ssmMup[1] != 0.25 || s.theta != 1e11 {
+		t.Errorf("spec: %+v", s)
+	}
+}

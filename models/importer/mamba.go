@@ -645,6 +645,10 @@ func (s *spec) readNemotronH(c *config) {
 	c.setDefault("num_hidden_layers", fmt.Sprint(len(kinds)))
 	c.setDefault("rms_norm_eps", string(orDefault(c.raw["layer_norm_epsilon"], "1e-5")))
 	c.used["layer_norm_epsilon"] = true
+	if _, ok := c.raw["norm_eps"]; ok && c.float("norm_eps", 0) != c.float("rms_norm_eps", 1e-5) {
+		// Nemotron 3's configs repeat the epsilon as norm_eps.
+		c.fail("field \"norm_eps\" = %s differs from layer_norm_epsilon = %s: rlx does not know which the norms take", c.raw["norm_eps"], c.raw["rms_norm_eps"])
+	}
 	s.reluSquared = true
 	if v, ok := c.raw["mlp_hidden_act"]; ok {
 		c.setDefault("hidden_act", string(v))

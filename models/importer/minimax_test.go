@@ -107,3 +107,29 @@ func TestMiniMaxM2(t *testing.T) {
 		t.Errorf("linear attention: %v", err)
 	}
 }
+
+// miniMaxM25Config is MiniMax-M2.5's config.json as a public copy gives it
+// (its FP8 quantization_config taken out), attn_type_list built below.
+const miniMaxM25Config = `{"architectures": ["MiniMaxM2ForCausalLM"], "attn_type_list": ATTN,
+  "auto_map": {"AutoConfig": "configuration_minimax_m2.MiniMaxM2Config", "AutoModelForCausalLM": "modeling_minimax_m2.MiniMaxM2ForCausalLM"},
+  "head_dim": 128, "hidden_act": "silu", "hidden_size": 3072, "intermediate_size": 1536, "max_position_embeddings": 196608,
+  "model_type": "minimax_m2", "mtp_transformer_layers": 1, "num_attention_heads": 48, "num_experts_per_tok": 8, "num_hidden_layers": 62,
+  "num_key_value_heads": 8, "num_local_experts": 256, "num_mtp_modules": 3, "qk_norm_type": "per_layer", "rms_norm_eps": 1e-06,
+  "rope_theta": 5000000, "rotary_dim": 64, "scoring_func": "sigmoid", "shared_intermediate_size": 0, "tie_word_embeddings": false,
+  "transformers_version": "4.46.1", "use_cache": true, "use_mtp": true, "use_qk_norm": true, "use_routing_bias": true,
+  "vocab_size": 200064, "torch_dtype": "bfloat16"}`
+
+// TestMiniMaxM25Config reads MiniMax-M2.5's published config: 62 layers
+// of 48 heads (8 kv) of 128, rope on 64 of them, 256 experts (top 8) of
+// 1536 rows.
+func TestMiniMaxM25Config(t *testing.T) {
+	attn := "[" + strings.TrimSuffix(strings.Repeat("1, ", 62), ", ") + "]"
+	s, err := specOf(t, strings.Replace(miniMaxM25Config, "ATTN", attn, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.layers != 62 || s.heads != 48 || s.kvHeads != 8 || s.headDim != 128 || s.rotaryDim != 64 || s.experts != 256 || s.topK != 8 ||
+		s.moeFFN != 1536 || s.theta != 5e6 || s.eps != 1e-6 {
+		t.Errorf("spec: %+v", s)
+	}
+}

@@ -201,3 +201,45 @@ func TestNemotronHMoEErrors(t *testing.T) {
 		{map[string]any{"nemotron_h_moe.expert_group_used_count": uint32(0)}, "rlx needs 1 ≤ nemotron_h_moe.expert_group_used_count"},
 	})
 }
+
+// nemotron3NanoConfig is NVIDIA-Nemotron-3-Nano-30B-A3B's config.json as
+// published (its fields as a public copy gives them).
+const nemotron3NanoConfig = `{
+  "architectures": ["NemotronHForCausalLM"], "attention_bias": false, "attention_dropout": 0.0, "bos_token_id": 1, "chunk_size": 128,
+  "conv_kernel": 4, "eos_token_id": 2, "expand": 2, "head_dim": 128, "hidden_dropout": 0.0, "hidden_size": 2688,
+  "hybrid_override_pattern": "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME", "initializer_range": 0.02,
+  "intermediate_size": 1856, "layer_norm_epsilon": 1e-05, "mamba_head_dim": 64, "mamba_hidden_act": "silu", "mamba_num_heads": 64,
+  "mamba_proj_bias": false, "mamba_ssm_cache_dtype": "float32", "max_position_embeddings": 262144, "mlp_bias": false,
+  "mlp_hidden_act": "relu2", "model_type": "nemotron_h", "moe_intermediate_size": 1856, "moe_shared_expert_intermediate_size": 3712,
+  "n_group": 1, "n_groups": 8, "n_routed_experts": 128, "n_shared_experts": 1, "norm_eps": 1e-05, "norm_topk_prob": true,
+  "num_attention_heads": 32, "num_experts_per_tok": 6, "num_hidden_layers": 52, "num_key_value_heads": 2, "num_logits_to_keep": 1,
+  "pad_token_id": 0, "partial_rotary_factor": 1.0, "rescale_prenorm_residual": true, "residual_in_fp32": false, "rope_theta": 10000,
+  "routed_scaling_factor": 2.5, "sliding_window": null, "ssm_state_size": 128, "tie_word_embeddings": false, "time_step_floor": 0.0001,
+  "time_step_max": 0.1, "time_step_min": 0.001, "topk_group": 1, "torch_dtype": "bfloat16", "transformers_version": "4.55.4",
+  "use_bias": false, "use_cache": true, "use_conv_bias": true, "use_mamba_kernels": true, "vocab_size": 131072}`
+
+// TestNemotron3NanoConfig reads the published Nemotron 3 Nano config:
+// 23 Mamba-2, 23 expert and 6 attention layers, 128 experts (top 6) of
+// 1856 rows, a shared expert of 3712, × 2.5, every group open; its
+// norm_eps must repeat layer_norm_epsilon.
+func TestNemotron3NanoConfig(t *testing.T) {
+	s, err := specOf(t, nemotron3NanoConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for i, k := range s.layerTypes {
+		if s.moeLayer[i] {
+			k = "moe"
+		}
+		kinds[k]++
+	}
+	if kinds[mambaLayer] != 23 || kinds["moe"] != 23 || kinds[fullAttention] != 6 || s.experts != 128 || s.topK != 6 || s.moeFFN != 1856 ||
+		s.sharedFFN != 3712 || s.routedScale != 2.5 || s.openGroups != 0 || s.moeLatent != 0 || s.headDim != 128 || s.ssmGroups != 8 || s.inner() != 4096 {
+		t.Errorf("spec: kinds %v, %+v", kinds, s)
+	}
+	if _, err := specOf(t, strings.Replace(nemotron3NanoConfig, `"norm_eps": 1e-05`, `"norm_eps": 1e-06`, 1)); err == nil ||
+		!strings.Contains(err.Error(), `"norm_eps" = 1e-06 differs from layer_norm_epsilon`) {
+		t.Errorf("a norm_eps of its own: %v", err)
+	}
+}
