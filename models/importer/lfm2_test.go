@@ -190,3 +190,34 @@ func checkGGUFForms(t *testing.T, dir string, tokens []int, want *tensor.Tensor)
 		t.Errorf("Q8_0 GGUF against its dequantised weights: %.3g (tolerance 1e-5)", rel)
 	}
 }
+
+// lfm28BA1BConfig is LFM2-8B-A1B's config.json as a public copy gives it
+// (trimmed there).
+const lfm28BA1BConfig = `{"architectures": ["Lfm2MoeForCausalLM"], "model_type": "lfm2_moe", "vocab_size": 65536, "hidden_size": 2048,
+  "intermediate_size": 7168, "moe_intermediate_size": 1792, "num_hidden_layers": 24, "num_attention_heads": 32,
+  "num_key_value_heads": 8, "max_position_embeddings": 128000, "norm_eps": 1e-05, "conv_bias": false, "conv_L_cache": 3,
+  "rope_theta": 1000000.0, "num_dense_layers": 2, "num_experts": 32, "num_experts_per_tok": 4, "norm_topk_prob": true,
+  "use_expert_bias": true, "routed_scaling_factor": 1.0, "eos_token_id": 7,
+  "layer_types": ["conv", "conv", "full_attention", "conv", "conv", "conv", "full_attention", "conv", "conv", "conv",
+    "full_attention", "conv", "conv", "conv", "full_attention", "conv", "conv", "conv", "full_attention", "conv", "conv",
+    "full_attention", "conv", "conv"]}`
+
+// TestLfm2MoEPublishedConfig reads LFM2-8B-A1B's config: 6 attention and
+// 18 convolution layers, the first 2 MLPs dense (7168 rows), 32 experts
+// (top 4) of 1792 elsewhere, the expert bias.
+func TestLfm2MoEPublishedConfig(t *testing.T) {
+	s, err := specOf(t, lfm28BA1BConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attends := 0
+	for _, k := range s.layerTypes {
+		if k == fullAttention {
+			attends++
+		}
+	}
+	if attends != 6 || s.ffn != 7168 || s.moeFFN != 1792 || s.experts != 32 || s.topK != 4 || s.noSelectBias || s.moeLayer[1] || !s.moeLayer[2] ||
+		s.kvHeads != 8 || s.theta != 1e6 || !s.tied {
+		t.Errorf("spec: %+v", s)
+	}
+}
