@@ -424,6 +424,15 @@ func (s *spec) readErnie45MoE(c *config) {
 		}
 	}
 	c.used["router_aux_loss_coef"], c.used["output_router_logits"] = true, true // training
+	// The Paddle-side fields of the published configs: training capacity,
+	// the aux-free bias (the correction bias is read whenever present),
+	// multi-token-prediction layers not run.
+	for _, f := range []string{"moe_capacity", "moe_use_aux_free", "num_nextn_predict_layers"} {
+		c.used[f] = true
+	}
+	c.reject("moe_gate", `"topk"`)
+	c.reject("use_rmsnorm", "true")
+	c.reject("is_quantized", "false")
 	s.experts, s.topK = c.int("moe_num_experts", 64, false), c.int("moe_k", 6, false)
 	s.moeFFN = c.int("moe_intermediate_size", 1536, false)
 	s.sharedFFN, s.sharedUngated = s.moeFFN*c.int("moe_num_shared_experts", 2, false), true

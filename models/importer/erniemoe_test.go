@@ -78,3 +78,25 @@ func TestErnie45MoE(t *testing.T) {
 		t.Errorf("moe_norm_min 4 moves the logits by only %.3g", rel)
 	}
 }
+
+// ernie45300BConfig is an ERNIE-4.5-300B-A47B config.json as a public
+// copy gives it (its layers cut to 5 there), with the Paddle-side fields.
+const ernie45300BConfig = `{"architectures": ["Ernie4_5_MoeForCausalLM"], "bos_token_id": 1, "eos_token_id": 2, "dtype": "bfloat16",
+  "hidden_act": "silu", "hidden_size": 8192, "intermediate_size": 28672, "max_position_embeddings": 131072, "model_type": "ernie4_5_moe",
+  "num_attention_heads": 64, "num_key_value_heads": 8, "num_hidden_layers": 5, "pad_token_id": 0, "rms_norm_eps": 1e-05,
+  "use_cache": false, "vocab_size": 103424, "rope_theta": 500000, "use_rmsnorm": true, "use_bias": false, "moe_num_experts": 64,
+  "moe_layer_start_index": 1, "moe_intermediate_size": 3584, "moe_capacity": [64, 64, 64], "moe_gate": "topk", "moe_k": 4,
+  "moe_layer_interval": 1, "moe_use_aux_free": true, "num_nextn_predict_layers": 1, "tie_word_embeddings": false, "is_quantized": false}`
+
+// TestErnie45MoEPublishedConfig reads it: layer 0 dense, 1 to 4 routing
+// over 64 experts (top 4) of 3584 rows, two shared experts by default.
+func TestErnie45MoEPublishedConfig(t *testing.T) {
+	s, err := specOf(t, ernie45300BConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.moeLayer, []bool{false, true, true, true, true}) || s.experts != 64 || s.topK != 4 || s.moeFFN != 3584 ||
+		s.sharedFFN != 2*3584 || s.headDim != 128 || s.theta != 500000 || s.normMin != 1e-12 {
+		t.Errorf("spec: %+v", s)
+	}
+}
