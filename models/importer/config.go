@@ -230,7 +230,7 @@ func (c *config) reject(key string, neutral ...string) {
 }
 
 // readQuantization reads quantization_config: none, or transformers'
-// fine-grained FP8 (quant_method "fp8", fmt "e4m3", activation_scheme
+// fine-grained FP8 (quant_method "fp8", fmt "e4m3" or "float8_e4m3fn", activation_scheme
 // "dynamic", weight_block_size [rows, columns]; DeepSeek-V3 and R1 as
 // published, Qwen3's -FP8 checkpoints): package weights reads each
 // F8_E4M3 matrix with its block scales (weight_scale_inv) as BF16, as
@@ -258,7 +258,7 @@ func (c *config) readQuantization() {
 		c.fail("field \"quantization_config\" = %s is not supported (rlx reads transformers' fine-grained FP8, quant_method \"fp8\", compressed-tensors, GPTQ and AWQ)", v)
 		return
 	}
-	q.reject("fmt", `"e4m3"`)
+	q.reject("fmt", `"e4m3"`, `"float8_e4m3fn"`) // MiniMax-M2's spells the same format out
 	q.reject("activation_scheme", `"dynamic"`)
 	q.used["modules_to_not_convert"] = true
 	var block []int

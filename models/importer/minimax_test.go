@@ -128,6 +128,13 @@ func TestMiniMaxM25Config(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As published, in FP8 blocks of 128 (fmt spelled float8_e4m3fn).
+	fp8 := strings.Replace(strings.Replace(miniMaxM25Config, "ATTN", attn, 1), `"vocab_size": 200064`, `"vocab_size": 200064,
+	  "quantization_config": {"activation_scheme": "dynamic", "fmt": "float8_e4m3fn", "quant_method": "fp8", "weight_block_size": [128, 128],
+	  "modules_to_not_convert": ["gate", "e_score_correction_bias", "lm_head"]}`, 1)
+	if _, err := specOf(t, fp8); err != nil {
+		t.Errorf("the FP8 config: %v", err)
+	}
 	if s.layers != 62 || s.heads != 48 || s.kvHeads != 8 || s.headDim != 128 || s.rotaryDim != 64 || s.experts != 256 || s.topK != 8 ||
 		s.moeFFN != 1536 || s.theta != 5e6 || s.eps != 1e-6 {
 		t.Errorf("spec: %+v", s)
