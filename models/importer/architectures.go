@@ -79,6 +79,7 @@ func architectures() []architecture {
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},
 		{[]string{"MixtralForCausalLM"}, (*spec).readMixtral},
 		{[]string{"MiniMaxM2ForCausalLM"}, (*spec).readMiniMaxM2},
+		{[]string{"ApertusForCausalLM"}, (*spec).readApertus},
 		{[]string{"Phi3ForCausalLM"}, (*spec).readPhi3},
 		{[]string{"Qwen2ForCausalLM"}, (*spec).readQwen2},
 		{[]string{"Qwen2VLForConditionalGeneration", "Qwen2_5_VLForConditionalGeneration"}, (*spec).readQwen2VL},
@@ -598,6 +599,29 @@ func (s *spec) readMiniMaxM2(c *config) {
 	if c.err == nil && (s.experts == 0 || s.topK < 1 || s.topK > s.experts) {
 		c.fail("num_experts_per_tok = %d must be in [1, num_local_experts = %d]", s.topK, s.experts)
 	}
+}
+
+// readApertus reads ApertusForCausalLM (Apertus, the Swiss AI
+// Initiative's): Llama's layout with per-head q/k RMSNorms, the norms
+// named attention_layernorm and feedforward_layernorm, and an MLP
+// down(xIELU(up(x))) without a gate, xIELU's α_p, α_n, β and ε each
+// layer's (mlp.act_fn). ApertusConfig's defaults: rope_theta 1.2·10⁷
+// and, where the config gives no rope, Llama 3's scaling (factor 8 of
+// 8192 positions, low and high frequency factors 1 and 4).
+func (s *spec) readApertus(c *config) {
+	c.setDefault("rope_theta", "12000000")
+	_, params := c.raw["rope_parameters"]
+	_, scaling := c.raw["rope_scaling"]
+	if !params && !scaling {
+		c.raw["rope_scaling"] = json.RawMessage(`{"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192, "low_freq_factor": 1.0, "high_freq_factor": 4.0}`)
+	}
+	c.setDefault("hidden_act", `"xielu"`)
+	s.xielu = true
+	s.readCommon(c, 1.0)
+	s.readAttentionBias(c)
+	c.reject("mlp_bias", "false")
+	s.qkNorm = true
+	s.allFull()
 }
 
 // readMixtral reads MixtralForCausalLM: Mistral's attention; every

@@ -36,6 +36,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// LFM2-MoE: short convolutions, σ-routed experts with an expert
 		// bias, renormalised with 1e-6, scaled.
 		"lfm2_moe": writeLfm2MoE(t, true, 1.5),
+		// Apertus: xIELU with each layer's parameters.
+		"apertus": drawCheckpoint(t, apertusConfig(nil), apertusTensors(true)),
 		// Jamba: Mamba with weighted dt, B and C norms and experts.
 		"jamba": drawnJamba(t),
 	}

@@ -39,7 +39,7 @@ func FuzzImportHF(f *testing.F) {
 			"PhiForCausalLM", "StableLmForCausalLM", "GPTNeoXForCausalLM", "NemotronForCausalLM", "GraniteMoeForCausalLM",
 			"GraniteMoeSharedForCausalLM", "GemmaForCausalLM", "GptOssForCausalLM",
 			// Stop 71's.
-			"FalconH1ForCausalLM", "Lfm2MoeForCausalLM", "Ernie4_5_MoeForCausalLM", "MiniMaxM2ForCausalLM"} {
+			"FalconH1ForCausalLM", "Lfm2MoeForCausalLM", "Ernie4_5_MoeForCausalLM", "MiniMaxM2ForCausalLM", "ApertusForCausalLM"} {
 			f.Add(uint8(i), []byte(strings.Replace(string(data), `"LlamaForCausalLM"`, `"`+arch+`"`, 1)))
 		}
 		if gemma := strings.Replace(string(data), `"Qwen3ForCausalLM"`, `"Gemma3ForCausalLM"`, 1); gemma != string(data) {

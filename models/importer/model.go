@@ -337,6 +337,9 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	if s.reluSquared {
 		return g.reluSquaredMLP(h, g.n.of(i, roleUp), g.n.of(i, roleDown), s.ffn)
 	}
+	if s.xielu {
+		return g.linear(g.xielu(i, g.linear(h, g.n.of(i, roleUp), s.ffn, s.hidden)), g.n.of(i, roleDown), s.hidden, s.ffn)
+	}
 	if s.mlpGateScale != 0 {
 		// Falcon-H1: down(act(gate(h)·m₀)·up(h))·m₁.
 		gt := g.scaled(g.linear(h, g.n.of(i, roleGate), s.ffn, s.hidden), s.mlpGateScale)
@@ -349,6 +352,29 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 	gu := g.linear(h, g.n.of(i, roleGateUp), 2*s.ffn, s.hidden)
 	a := g.mul(g.act(g.slice(gu, 1, 0, s.ffn)), g.slice(gu, 1, s.ffn, s.ffn))
 	return g.linear(a, g.n.of(i, roleDown), s.hidden, s.ffn)
+}
+
+// xielu is layer i's xIELU of u (transformers' XIELUActivation): with
+// a_p = softplus(α_p) and a_n = β + softplus(α_n), a_p·u² + β·u where u >
+// 0, else (exp(min(u, ε)) − 1 − u)·a_n + β·u. β and ε are read where the
+// checkpoint holds them (0.5 and −10⁻⁶, XIELUActivation's defaults,
+// where it does not).
+func (g *builder) xielu(i int, u *ir.Value) *ir.Value {
+	param := func(role string, def float64) *ir.Value {
+		if name, ok := g.n.lookup(i, role); ok && g.has(name) {
+			return g.weight(name, 1)
+		}
+		return g.scalar(def)
+	}
+	beta, eps := param(roleXIELUBeta, 0.5), param(roleXIELUEps, -1e-6)
+	ap := g.unary(graph.SoftplusName, g.weight(g.n.of(i, roleXIELUAlphaP), 1))
+	an := g.add(beta, g.unary(graph.SoftplusName, g.weight(g.n.of(i, roleXIELUAlphaN), 1)))
+	bu := g.mul(u, beta)
+	pos := g.add(g.mul(g.mul(u, u), ap), bu)
+	m := g.op(graph.MinName, nil, u, eps)
+	sub := func(a, b *ir.Value) *ir.Value { return g.op(graph.SubName, nil, a, b) }
+	neg := g.add(g.mul(sub(sub(g.unary(graph.ExpName, m), g.scalar(1)), u), an), bu)
+	return g.sel(g.cmp(graph.CmpGT, u, g.scalar(0)), pos, neg)
 }
 
 // scaled is v × f, or v where f is 0 (no multiplier) or 1.

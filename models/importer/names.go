@@ -66,12 +66,17 @@ const (
 	roleExpertUpFused     = "exp_up_fused" // Nemotron-H's ungated experts: up_proj [E, I, H], down_proj [E, H, I]
 	roleLatentIn          = "latent_in"    // Nemotron 3's latent experts: fc1_latent_proj before them
 	roleLatentOut         = "latent_out"   // and fc2_latent_proj after their sum
-	roleSharedGate        = "sh_gate"
-	roleSharedUp          = "sh_up"
-	roleSharedDown        = "sh_down"
-	roleSharedRouter      = "sh_router"
-	roleSharedGateUp      = "sh_gate_up"    // Granite MoE's shared_mlp.input_linear: [gate; up] rows
-	roleRouterSelect      = "router_select" // GLM-4.5's e_score_correction_bias: added to the scores for the choice only
+	// Apertus's xIELU, each layer's: α_p, α_n (before their softplus), β, ε.
+	roleXIELUAlphaP  = "xielu_alpha_p"
+	roleXIELUAlphaN  = "xielu_alpha_n"
+	roleXIELUBeta    = "xielu_beta"
+	roleXIELUEps     = "xielu_eps"
+	roleSharedGate   = "sh_gate"
+	roleSharedUp     = "sh_up"
+	roleSharedDown   = "sh_down"
+	roleSharedRouter = "sh_router"
+	roleSharedGateUp = "sh_gate_up"    // Granite MoE's shared_mlp.input_linear: [gate; up] rows
+	roleRouterSelect = "router_select" // GLM-4.5's e_score_correction_bias: added to the scores for the choice only
 	// gpt-oss's.
 	roleSinks            = "sinks"       // a logit a head in the softmax's denominator
 	roleRouterBias       = "router_bias" // the router's bias
@@ -187,6 +192,13 @@ func hfNamesOf(arch string) naming {
 		n.layer[roleRouter], n.layer[roleRouterSelect] = f+"gate.weight", f+"expert_bias"
 		n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = f+"experts.*.w1.weight", f+"experts.*.w3.weight", f+"experts.*.w2.weight"
 		n.layer[roleExpertGateUpFused], n.layer[roleExpertDownFused] = f+"experts.gate_up_proj", f+"experts.down_proj"
+	}
+	if arch == "ApertusForCausalLM" {
+		// Its norms' names, the MLP's xIELU parameters.
+		p := "model.layers.%d."
+		n.layer[roleAttnNorm], n.layer[roleFFNNorm] = p+"attention_layernorm.weight", p+"feedforward_layernorm.weight"
+		a := p + "mlp.act_fn."
+		n.layer[roleXIELUAlphaP], n.layer[roleXIELUAlphaN], n.layer[roleXIELUBeta], n.layer[roleXIELUEps] = a+"alpha_p", a+"alpha_n", a+"beta", a+"eps"
 	}
 	if arch == "Starcoder2ForCausalLM" {
 		// mlp.c_fc (up) and mlp.c_proj (down), with biases.

@@ -216,6 +216,25 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 				u[i] = math.Max(v, 0) * math.Max(v, 0)
 			}
 			return matvec(load(n.of(l, roleDown)), u, nil)
+		case s.xielu: // Apertus: down(xIELU(up(h))), XIELUActivation's formula
+			param := func(role string, def float64) float64 {
+				if name := n.of(l, role); has(name) {
+					return load(name)[0]
+				}
+				return def
+			}
+			softplus := func(v float64) float64 { return math.Log1p(math.Exp(v)) }
+			beta, eps := param(roleXIELUBeta, 0.5), param(roleXIELUEps, -1e-6)
+			ap, an := softplus(param(roleXIELUAlphaP, 0)), beta+softplus(param(roleXIELUAlphaN, 0))
+			u := matvec(load(n.of(l, roleUp)), h, nil)
+			for i, v := range u {
+				if v > 0 {
+					u[i] = ap*v*v + beta*v
+				} else {
+					u[i] = (math.Expm1(math.Min(v, eps))-v)*an + beta*v
+				}
+			}
+			return matvec(load(n.of(l, roleDown)), u, nil)
 		case s.geluTanh:
 			return gatedGelu(h, matrix(l, roleGate), matrix(l, roleUp), load(n.of(l, roleDown)), s.erfGelu)
 		}

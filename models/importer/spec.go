@@ -88,6 +88,7 @@ type spec struct {
 	logitMul                   float64 // Cohere: logits × this (logit_scale); 0: none
 	shortConv                  int     // LFM2: the short convolution's window (conv_L_cache)
 	reluSquared                bool    // Arcee: the MLP is down(relu(up(x))²), no gate
+	xielu                      bool    // Apertus: the MLP is down(xIELU(up(x))), no gate, xIELU's parameters each layer's
 	normBias                   bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
 	plainGelu                  bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
 	erfGelu                    bool    // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
@@ -200,6 +201,8 @@ func (s *spec) mlpActivation() string {
 		return "gelu_pytorch_tanh"
 	case s.reluSquared:
 		return "relu2"
+	case s.xielu:
+		return "xielu"
 	}
 	return "silu"
 }

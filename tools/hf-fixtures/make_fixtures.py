@@ -455,6 +455,14 @@ def specs():
             intermediate_size=32, num_local_experts=8, num_experts_per_tok=2, tie_word_embeddings=False,
             rope_parameters=dict(rope_type="default", rope_theta=5000000.0, partial_rotary_factor=0.5),
         ), torch.float32, False),
+        # Apertus: per-head q/k norms, an MLP down(xIELU(up(x))) with
+        # each layer's learned α_p and α_n (drawn), Llama 3's rope.
+        ("apertus", "ApertusForCausalLM", "ApertusConfig", dict(
+            {k: v for k, v in COMMON.items() if k not in ("head_dim", "hidden_act")}, **PHI3_TOKENS,
+            hidden_act="xielu", tie_word_embeddings=False,
+            rope_parameters=dict(rope_type="llama3", rope_theta=12000000.0, factor=8.0, original_max_position_embeddings=64,
+                                 low_freq_factor=1.0, high_freq_factor=4.0),
+        ), torch.float32, False),
         # Cohere (Command R): LayerNorms without a bias, attention and
         # the MLP in parallel, adjacent-pair rope, logits × logit_scale
         # (0.5 here, to bite on these tiny logits), a tied head.
