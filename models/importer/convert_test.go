@@ -46,7 +46,7 @@ var ggufArch = map[string]string{
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
 	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba", "FalconH1ForCausalLM": "falcon-h1",
 	"Lfm2MoeForCausalLM": "lfm2moe", "Ernie4_5_MoeForCausalLM": "ernie4_5-moe",
-	"MiniMaxM2ForCausalLM": "minimax-m2",
+	"MiniMaxM2ForCausalLM": "minimax-m2", "ApertusForCausalLM": "apertus",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -571,6 +571,8 @@ var hfToGGUF = map[string]string{
 	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
 	// LFM2's.
 	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight", "feed_forward.expert_bias": "exp_probs_b.bias",
+	// Apertus's (its xIELU parameters go to metadata: convertTensor).
+	"attention_layernorm.weight": "attn_norm.weight", "feedforward_layernorm.weight": "ffn_norm.weight",
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
 	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
@@ -689,6 +691,9 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		}
 		experts[stack][h] = v
 		return nil
+	}
+	if strings.HasPrefix(rest, "mlp.act_fn.") {
+		return nil // ApertusModel.modify_tensors: the xIELU parameters as per-layer metadata, which rlx does not read
 	}
 	blk := "blk." + layer + "."
 	hk, hv, n := s.keyHeads, s.valueHeads, s.gdn

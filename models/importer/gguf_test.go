@@ -25,7 +25,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"starcoder2": 0.05, "phi": 0.05, "stablelm": 0.05, "stablelm_qk": 0.05, "gpt_neox": 0.05, "granitemoe": 0.15,
 	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15,
 	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15, "qwen3_fp8": 0.03,
-	"mamba": 0.03, "granitemoehybrid": 0.15, "nemotron_h": 0.05}
+	"mamba": 0.03, "granitemoehybrid": 0.15, "nemotron_h": 0.05,
+	"jamba": 0.15, "nemotron_h_moe": 0.1, "nemotron_h_latent": 0.1, "falcon_h1": 0.05, "falcon_h1_norm": 0.15, "minimax_m2": 0.05}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -47,12 +48,22 @@ var ggufCannot = map[string]string{
 	"mamba2":                 "llama.cpp's mamba2 normalises each of the fixture's 2 groups apart in the gated norm, transformers' Mamba2Mixer the whole width (TestMambaGGUF: against the grouped norm the two agree)",
 	"falcon_mamba":           "llama.cpp normalises Falcon-Mamba's dt, B and C with the layers' epsilon (1e-5 in the fixture), transformers with mixer_rms_eps (1e-6) (TestFalconMambaGGUF: with the two equal the two agree)",
 	"granitemoehybrid_dense": "the converter writes granitehybrid's rope only for Bamba (rope.scaling.finetuned), so llama.cpp's Granite 4.0 with Mamba-2 layers never rotates; the fixture's position_embedding_type is rope",
+	"lfm2_moe":               "llama.cpp's lfm2moe builder never scales the routed weights; the fixture's routed_scaling_factor is 1.5 (TestLfm2MoE: at 1 the two agree)",
 }
 
 // ggufNot are the fixtures rlx reads no GGUF form of: the GGUF import
 // is refused with the message given.
 var ggufNot = map[string]string{
 	"bamba": "granitehybrid.rope.dimension_count = 8 of 16: rlx reads granitehybrid's rope over whole heads only",
+	// The converter writes the shared experts' width as intermediate_size
+	// ÷ num_key_value_heads (96 ÷ 2 here), not moe_intermediate_size ×
+	// moe_num_shared_experts (64): the file contradicts its tensors, as
+	// llama.cpp's loader would find too (TestErnie45MoE: where the two
+	// agree, the file decodes as the safetensors).
+	"ernie4_5_moe": `tensor "blk.1.ffn_gate_shexp.weight" is F32 [64, 64], expected shape [48, 64]`,
+	// llama.cpp's apertus is not read (its xIELU parameters are metadata
+	// arrays rlx does not take yet).
+	"apertus": `general.architecture "apertus" is not supported`,
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter

@@ -57,7 +57,11 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// transformers' fine-grained FP8.
 	"deepseek_v2", "deepseek_v2_lite", "qwen3_fp8",
 	// Stop 70, from run 54c: the state-space models.
-	"mamba2", "mamba", "falcon_mamba", "granitemoehybrid", "granitemoehybrid_dense", "bamba", "nemotron_h"}
+	"mamba2", "mamba", "falcon_mamba", "granitemoehybrid", "granitemoehybrid_dense", "bamba", "nemotron_h",
+	// Stop 71, from run 55a: Jamba, Nemotron 3 (experts, and in a
+	// latent), Falcon-H1 (two), LFM2-MoE, ERNIE-4.5-MoE, MiniMax-M2,
+	// Apertus.
+	"jamba", "nemotron_h_moe", "nemotron_h_latent", "falcon_h1", "falcon_h1_norm", "lfm2_moe", "ernie4_5_moe", "minimax_m2", "apertus"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

@@ -839,7 +839,9 @@ func (s *spec) readJamba(c *config) {
 		c.setDefault("moe_intermediate_size", string(v))
 	}
 	s.readCommon(c, 1.0)
-	c.reject("use_mamba_kernels", "false", "true") // which kernels transformers runs
+	c.reject("use_mamba_kernels", "false", "true")    // which kernels transformers runs
+	c.reject("use_associative_scan", "false", "true") // how transformers 5 scans a prefill; one step is the same
+	c.reject("use_mambapy", "false", "true")          // the same, its pure-PyTorch scan
 	for _, f := range []string{"num_logits_to_keep", "router_aux_loss_coef", "output_router_logits", "sliding_window", "layers_block_type",
 		"layers_num_experts"} {
 		c.used[f] = true // training set-up; the layer kinds, derived from the periods below
