@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"maps"
+	"math"
 	"testing"
 )
 
@@ -45,12 +46,23 @@ func apertusTensors(withBuffers bool) []drawn {
 // TestApertus: drawn Apertus checkpoints decode as the oracle does
 // (xIELU as XIELUActivation computes it, each layer's parameters; the
 // per-head q/k norms; Llama 3's rope), reading every tensor, with β and
-// ε saved and without them (XIELUActivation's defaults); a config
-// without rope takes ApertusConfig's default Llama 3 scaling.
+// ε saved and without them (XIELUActivation's defaults), and their GGUF
+// forms alike; a config without rope takes ApertusConfig's default Llama
+// 3 scaling.
 func TestApertus(t *testing.T) {
 	for _, buffers := range []bool{true, false} {
-		importAndCheck(t, drawCheckpoint(t, apertusConfig(nil), apertusTensors(buffers)), lnTokens)
+		dir := drawCheckpoint(t, apertusConfig(nil), apertusTensors(buffers))
+		want, _ := importAndCheck(t, dir, lnTokens)
+		// Its GGUF form: llama.cpp's apertus, the xIELU parameters as
+		// the global xielu.* arrays (β and ε absent where the checkpoint
+		// has none), Llama 3's rope as rope_freqs.
+		checkGGUFForms(t, dir, lnTokens, want)
 	}
+	refusesGGUF(t, convertToGGUF(t, drawCheckpoint(t, apertusConfig(nil), apertusTensors(true)), 0, false), []ggufRefusal{
+		{map[string]any{"xielu.alpha_p": []float32{0.5}}, "metadata key xielu.alpha_p must be one float or an array of 2 floats, one a layer"},
+		{map[string]any{"xielu.alpha_n": "x"}, "metadata key xielu.alpha_n must be one float or an array of 2 floats"},
+		{map[string]any{"xielu.eps": []float32{0, float32(math.Inf(1))}}, "metadata key xielu.eps holds +Inf, want finite floats"},
+	})
 	cfg := apertusConfig(nil)
 	delete(cfg, "rope_parameters")
 	s, err := specFromConfig(drawCheckpoint(t, cfg, nil), 16)

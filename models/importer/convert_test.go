@@ -396,7 +396,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.
 		w.Add(key("rope.scaling.type"), "linear")
 		w.Add(key("rope.scaling.factor"), float32(p.Factor))
-	} else if permutesRope(s.arch) || arch == "llama4" {
+	} else if permutesRope(s.arch) || arch == "llama4" || arch == "apertus" { // (ApertusModel is LlamaModel's without its permutation)
 		// rope_freqs: the divisor of each frequency (llama3 scaling).
 		factors := make([]float32, len(s.invFreq))
 		scaled := false
@@ -410,13 +410,27 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 	}
 	experts := map[string][][]float32{}
+	xielu := map[string][]float32{} // ApertusModel.modify_tensors: each layer's xIELU parameters as global arrays
 	for _, name := range src.Names() {
 		info, _ := src.Info(name)
 		tt, err := src.Weight(ref.Spec{Name: name, Type: ref.TensorType{DType: info.DType, Shape: info.Shape}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if m := regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.act_fn\.(\w+)$`).FindStringSubmatch(name); m != nil && arch == "apertus" {
+			l, _ := strconv.Atoi(m[1])
+			vals := xielu["xielu."+m[2]]
+			for len(vals) <= l {
+				vals = append(vals, 0)
+			}
+			vals[l] = tt.Floats()[0]
+			xielu["xielu."+m[2]] = vals
+			continue
+		}
 		out = append(out, convertTensor(t, s, name, info.Shape, tt.Floats(), experts)...)
+	}
+	for _, k := range sortedKeys(xielu) {
+		w.Add(k, xielu[k])
 	}
 	for _, name := range sortedKeys(experts) {
 		parts := experts[name]

@@ -108,11 +108,11 @@ func FuzzImportGGUF(f *testing.F) {
 		paths = append(paths, path)
 	}
 	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba)
-	// and stop 71's (nemotron_h_moe with a latent, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2), drawn.
+	// and stop 71's (nemotron_h_moe with a latent, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2, apertus), drawn.
 	falconH1, _ := drawnFalconH1(f, falconH1Variant{2, true, false})
 	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f),
 		drawnNemotronHOf(f, "E*ME", 24), falconH1, writeLfm2MoE(f, true, 1), drawCheckpoint(f, ernieMoEConfig(1e-12), ernieMoETensors()),
-		drawCheckpoint(f, miniMaxM2Config(), miniMaxM2Tensors())} {
+		drawCheckpoint(f, miniMaxM2Config(), miniMaxM2Tensors()), drawCheckpoint(f, apertusConfig(nil), apertusTensors(true))} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)

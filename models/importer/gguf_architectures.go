@@ -35,6 +35,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"ernie4_5"}, (*ggufMeta).readErnie45},
 		{[]string{"ernie4_5-moe"}, (*ggufMeta).readErnie45MoE},
 		{[]string{"minimax-m2"}, (*ggufMeta).readMiniMaxM2GGUF},
+		{[]string{"apertus"}, (*ggufMeta).readApertusGGUF},
 		{[]string{"glm4"}, (*ggufMeta).readGlm4},
 		{[]string{"granite", "granitemoe"}, (*ggufMeta).readGranite},
 		{[]string{"granitehybrid"}, (*ggufMeta).readGraniteHybrid},
@@ -274,6 +275,73 @@ func (m *ggufMeta) readMiniMaxM2GGUF(s *spec) {
 	s.moeLayer = slices.Repeat([]bool{true}, s.layers)
 	_, bias := m.src.Info(m.names.of(0, roleRouterSelect))
 	s.noSelectBias = !bias
+}
+
+// readApertusGGUF reads llama.cpp's apertus: llama's layout (q and k
+// unpermuted, rope on half-rotation pairs) with per-head q/k norms and
+// an MLP ffn_down(xIELU(ffn_up(x))), xIELU's α_p, α_n, β and ε the
+// global keys xielu.alpha_p, xielu.alpha_n, xielu.beta and xielu.eps
+// (the parameters as transformers holds them, α_p and α_n before their
+// softplus, as ggml_xielu takes them): an array of one a layer, or one
+// value for every layer; β and ε 0.5 and −10⁻⁶ where the file has none.
+func (m *ggufMeta) readApertusGGUF(s *spec) {
+	s.qkNorm, s.xielu = true, true
+	s.allFull()
+	s.xieluParams = make([][4]float64, s.layers)
+	for j, k := range []string{"xielu.alpha_p", "xielu.alpha_n", "xielu.beta", "xielu.eps"} {
+		if _, given := m.f.Get(k); !given && j >= 2 {
+			// XIELUActivation's defaults where a file leaves β or ε out.
+			for i := range s.xieluParams {
+				s.xieluParams[i][j] = []float64{0.5, -1e-6}[j-2]
+			}
+			continue
+		}
+		vals, ok := m.floatsOrOne(k, s.layers)
+		if !ok {
+			return
+		}
+		for i, v := range vals {
+			s.xieluParams[i][j] = v
+		}
+	}
+}
+
+// floatsOrOne reads the global key k: an array of n finite floats, one
+// a layer, or one finite float for all n; false (the error recorded)
+// where it is missing or holds anything else.
+func (m *ggufMeta) floatsOrOne(k string, n int) ([]float64, bool) {
+	v, ok := m.f.Get(k)
+	if !ok {
+		m.fail("missing metadata key %s", k)
+		return nil, false
+	}
+	num := func(x any) (float64, bool) {
+		switch y := x.(type) {
+		case float32:
+			return float64(y), !math.IsInf(float64(y), 0) && !math.IsNaN(float64(y))
+		case float64:
+			return y, !math.IsInf(y, 0) && !math.IsNaN(y)
+		}
+		return 0, false
+	}
+	if f, ok := num(v); ok {
+		return slices.Repeat([]float64{f}, n), true
+	}
+	arr, isArr := v.([]any)
+	if !isArr || len(arr) != n {
+		m.fail("metadata key %s must be one float or an array of %d floats, one a layer", k, n)
+		return nil, false
+	}
+	out := make([]float64, n)
+	for i, x := range arr {
+		f, ok := num(x)
+		if !ok {
+			m.fail("metadata key %s holds %v, want finite floats", k, x)
+			return nil, false
+		}
+		out[i] = f
+	}
+	return out, true
 }
 
 // readStarcoder2 reads llama.cpp's starcoder2: LayerNorms with biases

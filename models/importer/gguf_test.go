@@ -26,7 +26,8 @@ var q8Bound = map[string]float64{"llama": 0.03, "qwen3": 0.03, "qwen3_5": 0.15, 
 	"granitemoeshared": 0.15, "nemotron": 0.05, "cohere_qk": 0.05, "gemma": 0.05, "glm4_moe": 0.15, "qwen3_vl_moe": 0.15, "gpt_oss": 0.15,
 	"deepseek_v3": 0.15, "deepseek_v3_q": 0.3, "deepseek_v2": 0.15, "deepseek_v2_lite": 0.15, "qwen3_fp8": 0.03,
 	"mamba": 0.03, "granitemoehybrid": 0.15, "nemotron_h": 0.05,
-	"jamba": 0.15, "nemotron_h_moe": 0.1, "nemotron_h_latent": 0.1, "falcon_h1": 0.05, "falcon_h1_norm": 0.15, "minimax_m2": 0.05}
+	"jamba": 0.15, "nemotron_h_moe": 0.1, "nemotron_h_latent": 0.1, "falcon_h1": 0.05, "falcon_h1_norm": 0.15, "minimax_m2": 0.05,
+	"apertus": 0.05}
 
 // ggufCannot are the fixtures whose config a GGUF file as llama.cpp's
 // converter writes it cannot hold: their GGUF import must differ from
@@ -61,9 +62,6 @@ var ggufNot = map[string]string{
 	// llama.cpp's loader would find too (TestErnie45MoE: where the two
 	// agree, the file decodes as the safetensors).
 	"ernie4_5_moe": `tensor "blk.1.ffn_gate_shexp.weight" is F32 [64, 64], expected shape [48, 64]`,
-	// llama.cpp's apertus is not read (its xIELU parameters are metadata
-	// arrays rlx does not take yet).
-	"apertus": `general.architecture "apertus" is not supported`,
 }
 
 // TestGGUFAgreement converts each fixture to GGUF as llama.cpp's converter

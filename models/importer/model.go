@@ -360,15 +360,18 @@ func (g *builder) denseMLP(i int, h *ir.Value) *ir.Value {
 // checkpoint holds them (0.5 and −10⁻⁶, XIELUActivation's defaults,
 // where it does not).
 func (g *builder) xielu(i int, u *ir.Value) *ir.Value {
-	param := func(role string, def float64) *ir.Value {
-		if name, ok := g.n.lookup(i, role); ok && g.has(name) {
+	param := func(role string, k int, def float64, required bool) *ir.Value {
+		if g.s.xieluParams != nil {
+			return g.scalar(g.s.xieluParams[i][k]) // llama.cpp's metadata
+		}
+		if name, ok := g.n.lookup(i, role); ok && (required || g.has(name)) {
 			return g.weight(name, 1)
 		}
 		return g.scalar(def)
 	}
-	beta, eps := param(roleXIELUBeta, 0.5), param(roleXIELUEps, -1e-6)
-	ap := g.unary(graph.SoftplusName, g.weight(g.n.of(i, roleXIELUAlphaP), 1))
-	an := g.add(beta, g.unary(graph.SoftplusName, g.weight(g.n.of(i, roleXIELUAlphaN), 1)))
+	beta, eps := param(roleXIELUBeta, 2, 0.5, false), param(roleXIELUEps, 3, -1e-6, false)
+	ap := g.unary(graph.SoftplusName, param(roleXIELUAlphaP, 0, 0, true))
+	an := g.add(beta, g.unary(graph.SoftplusName, param(roleXIELUAlphaN, 1, 0, true)))
 	bu := g.mul(u, beta)
 	pos := g.add(g.mul(g.mul(u, u), ap), bu)
 	m := g.op(graph.MinName, nil, u, eps)

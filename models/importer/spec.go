@@ -78,27 +78,28 @@ type spec struct {
 	swigluLimit                float64 // gpt-oss: the clamp of the experts' gate (above) and up (both sides)
 	moeLayer                   []bool  // per layer: routed experts instead of a dense MLP
 	maxTokens                  int
-	window                     int     // the sliding layers' window (0: none, or one covering the cache); setWindow
-	sliding                    []bool  // per layer: attends through the window (and Gemma's local rope); nil: every layer
-	noRope                     []bool  // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
-	postNorms                  bool    // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
-	qkNormWhole                bool    // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
-	layerNorm                  bool    // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
-	parallel                   bool    // Cohere: attention and the MLP read one norm of x, both added to it
-	logitMul                   float64 // Cohere: logits × this (logit_scale); 0: none
-	shortConv                  int     // LFM2: the short convolution's window (conv_L_cache)
-	reluSquared                bool    // Arcee: the MLP is down(relu(up(x))²), no gate
-	xielu                      bool    // Apertus: the MLP is down(xIELU(up(x))), no gate, xIELU's parameters each layer's
-	normBias                   bool    // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
-	plainGelu                  bool    // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
-	erfGelu                    bool    // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
-	actName                    string  // the config's hidden_act where it is not mlpActivation's usual name (Phi's gelu_new)
-	headBias                   bool    // Phi-2: the LM head adds a bias (the head's name with .bias)
-	parallelNorms              bool    // GPT-NeoX: parallel, but the MLP reads its own norm of x (roleFFNNorm)
-	blocksFirst                bool    // Phi-2, GPT-NeoX: the parallel blocks' outputs are added together, then to x
-	interleavedQKV             bool    // GPT-NeoX: the fused q/k/v rows are [q_h; k_h; v_h] per head (HF), not [q; k; v]
-	qkLayerNorm                bool    // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
-	q6Columns                  bool    // Options.Q6KColumns
+	window                     int          // the sliding layers' window (0: none, or one covering the cache); setWindow
+	sliding                    []bool       // per layer: attends through the window (and Gemma's local rope); nil: every layer
+	noRope                     []bool       // per layer: no rope (SmolLM3's NoPE layers); nil: rope in every layer
+	postNorms                  bool         // OLMo 2: RMSNorm after attention and after the MLP only (no norm before them)
+	qkNormWhole                bool         // OLMo 2: q and k RMSNorms over the whole projection, before the heads split
+	layerNorm                  bool         // Cohere: the hidden norms are LayerNorms (mean subtracted) without a bias
+	parallel                   bool         // Cohere: attention and the MLP read one norm of x, both added to it
+	logitMul                   float64      // Cohere: logits × this (logit_scale); 0: none
+	shortConv                  int          // LFM2: the short convolution's window (conv_L_cache)
+	reluSquared                bool         // Arcee: the MLP is down(relu(up(x))²), no gate
+	xielu                      bool         // Apertus: the MLP is down(xIELU(up(x))), no gate, xIELU's parameters each layer's
+	xieluParams                [][4]float64 // Apertus in GGUF: each layer's xIELU α_p, α_n, β, ε from the metadata (nil: the checkpoint's tensors)
+	normBias                   bool         // StarCoder2: the LayerNorms add a bias (the weight's name with .bias)
+	plainGelu                  bool         // StarCoder2: the MLP is down(gelu_tanh(up(x) + b) ) + b, no gate
+	erfGelu                    bool         // GPT-NeoX: plainGelu's gelu is erf's, not tanh's
+	actName                    string       // the config's hidden_act where it is not mlpActivation's usual name (Phi's gelu_new)
+	headBias                   bool         // Phi-2: the LM head adds a bias (the head's name with .bias)
+	parallelNorms              bool         // GPT-NeoX: parallel, but the MLP reads its own norm of x (roleFFNNorm)
+	blocksFirst                bool         // Phi-2, GPT-NeoX: the parallel blocks' outputs are added together, then to x
+	interleavedQKV             bool         // GPT-NeoX: the fused q/k/v rows are [q_h; k_h; v_h] per head (HF), not [q; k; v]
+	qkLayerNorm                bool         // StableLM, Command R+: per-head q/k LayerNorms without a bias, a weight per head ([heads, head_dim])
+	q6Columns                  bool         // Options.Q6KColumns
 	gemma
 	llama4
 	mla
