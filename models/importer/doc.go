@@ -13,8 +13,12 @@
 // GPTNeoXForCausalLM, NemotronForCausalLM, GraniteMoeForCausalLM,
 // GraniteMoeSharedForCausalLM, GemmaForCausalLM, Glm4MoeForCausalLM,
 // GptOssForCausalLM, Llama4ForCausalLM, DeepseekV2ForCausalLM,
-// DeepseekV3ForCausalLM and the
-// text model of the
+// DeepseekV3ForCausalLM, the state-space models MambaForCausalLM,
+// FalconMambaForCausalLM, Mamba2ForCausalLM, GraniteMoeHybridForCausalLM,
+// BambaForCausalLM, NemotronHForCausalLM (with Nemotron 3's experts),
+// JambaForCausalLM and FalconH1ForCausalLM, Lfm2MoeForCausalLM,
+// Ernie4_5_MoeForCausalLM, MiniMaxM2ForCausalLM, ApertusForCausalLM and
+// the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
@@ -25,7 +29,9 @@
 // granite, olmo2, glm4, exaone4, ernie4_5, command-r, cohere2, qwen2vl,
 // qwen3vl, lfm2, olmoe, seed_oss, arcee, starcoder2, phi2, stablelm,
 // gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss,
-// deepseek2, llama4).
+// deepseek2, llama4, mamba, mamba2, granitehybrid, nemotron_h,
+// nemotron_h_moe, jamba, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2,
+// apertus).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
@@ -33,7 +39,8 @@
 // "pos" (its position, tensor<1xi32>), then each layer's state: the KV
 // cache of an attention layer ([1, capacity, kv heads, head dim] f32, row
 // pos written by select, rows > pos masked out of the attention), the conv
-// window and the recurrent state of a gated-DeltaNet layer. Results are
+// window and the recurrent state of a gated-DeltaNet or Mamba layer
+// (l<i>.conv_state, l<i>.ssm_state). Results are
 // "logits" ([1, vocab] f32) and every state's next value, named as its
 // argument (rlx.name attributes), which is the convention package
 // runtime/decode runs. The function attribute rlx.max_tokens is the cache
