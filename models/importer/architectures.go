@@ -567,8 +567,14 @@ func (s *spec) readMistral3(c *config) {
 // published configs' multi-token-prediction modules are not run.
 func (s *spec) readMiniMaxM2(c *config) {
 	if v, ok := c.raw["rotary_dim"]; ok {
-		var rot, head float64
-		if json.Unmarshal(v, &rot) == nil && json.Unmarshal(orDefault(c.raw["head_dim"], "0"), &head) == nil && head > 0 {
+		var rot, head, hidden, heads float64
+		if json.Unmarshal(orDefault(c.raw["head_dim"], "0"), &head) != nil || head == 0 {
+			// head_dim absent: hidden_size ÷ num_attention_heads, as readCommon takes it.
+			if json.Unmarshal(orDefault(c.raw["hidden_size"], "0"), &hidden) == nil && json.Unmarshal(orDefault(c.raw["num_attention_heads"], "0"), &heads) == nil && heads > 0 {
+				head = float64(int(hidden) / int(heads))
+			}
+		}
+		if json.Unmarshal(v, &rot) == nil && head > 0 {
 			c.setDefault("partial_rotary_factor", fmt.Sprint(rot/head))
 		}
 		c.used["rotary_dim"] = true

@@ -101,6 +101,14 @@ func TestMiniMaxM2(t *testing.T) {
 	if got := decodeAllRead(t, dir, lnTokens); !tensor.BitsEqual(got, want) {
 		t.Errorf("transformers 5's names and fused experts decode otherwise than the published form")
 	}
+	// Without head_dim, rotary_dim is a part of hidden_size ÷ heads.
+	noHead := miniMaxM2Config()
+	delete(noHead, "head_dim")
+	if s, err := specFromConfig(drawCheckpoint(t, noHead, nil), 16); err != nil {
+		t.Errorf("without head_dim: %v", err)
+	} else if s.rotaryDim != 8 || s.headDim != 16 {
+		t.Errorf("without head_dim: rotary %d of %d, want 8 of 16", s.rotaryDim, s.headDim)
+	}
 	linear := miniMaxM2Config()
 	linear["attn_type_list"] = []int{0, 1}
 	if _, err := specFromConfig(drawCheckpoint(t, linear, nil), 16); err == nil || !strings.Contains(err.Error(), `rlx implements full attention (1) in every layer only`) {
