@@ -2,7 +2,6 @@ package importer
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 )
@@ -36,28 +35,13 @@ func (s *spec) readFalconH1(c *config) {
 	}
 	s.allFull()
 	s.parallelSSM = true
-	inner := c.int("mamba_d_ssm", 0, false)
-	if inner == 0 {
-		inner = int(c.float("mamba_expand", 2) * float64(s.hidden))
-	}
-	c.used["mamba_expand"] = true
-	if heads := c.int("mamba_n_heads", 0, true); heads > 0 {
-		if v, ok := c.get("mamba_d_head"); !ok || string(v) == `"auto"` {
-			c.raw["mamba_d_head"] = json.RawMessage(fmt.Sprint(inner / heads))
-		}
-	}
-	if c.err != nil {
-		return
-	}
-	s.readMamba2Mixer(c, ssmKeys{"mamba_n_heads", "mamba_d_head", "mamba_n_groups", "mamba_d_state", "mamba_d_conv", "", "mamba_conv_bias", "mamba_proj_bias"}, s.eps)
+	s.readMamba2Mixer(c, ssmKeys{"mamba_n_heads", "mamba_d_head", "mamba_n_groups", "mamba_d_state", "mamba_d_conv", "mamba_expand",
+		"mamba_conv_bias", "mamba_proj_bias", "mamba_d_ssm"}, s.eps)
 	s.readTimeStepLimit(c)
 	m := &s.stateSpace
 	m.ssmNoNorm = !c.bool("mamba_rms_norm", false)
 	m.ssmNormFirst = c.bool("mamba_norm_before_gate", true)
 	m.ssmGroupNorm = true
-	if c.err == nil && m.inner() != inner {
-		c.fail("mamba_n_heads = %d heads of mamba_d_head = %d do not fill mamba_d_ssm = %d", m.ssmHeads, m.ssmHeadDim, inner)
-	}
 	mult := func(key string) float64 {
 		v := c.float(key, 1)
 		if c.err == nil && !scaleInRange(v) {

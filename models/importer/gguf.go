@@ -230,9 +230,7 @@ func (m *ggufMeta) float(k string, def float64) float64 {
 // expert_shared_count shared experts; group-limited routing
 // (readDeepseekMoE).
 func (m *ggufMeta) readSigmoidMoE(s *spec) {
-	if g := m.uint("expert_gating_func", 0, true); g != 2 {
-		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
-	}
+	m.sigmoidGating(true)
 	s.sigmoidRouter = true
 	m.readDeepseekMoE(s)
 }
@@ -261,6 +259,37 @@ func (m *ggufMeta) readDeepseekMoE(s *spec) {
 		if bad := s.setGroups(m.key("expert_group_count"), m.key("expert_group_used_count"), groups, open, false); bad != "" {
 			m.fail("%s", bad)
 		}
+	}
+}
+
+// sigmoidGating refuses an expert_gating_func other than 2, sigmoid
+// (required: the key must be there; else absent means sigmoid, as the
+// builders of nemotron_h_moe and minimax-m2 fix it).
+func (m *ggufMeta) sigmoidGating(required bool) {
+	if g := m.uint("expert_gating_func", 2, required); g != 2 && m.err == nil {
+		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
+	}
+}
+
+// readExpertSizes reads expert_count, expert_used_count and
+// expert_feed_forward_length (each required) into s; false (the error
+// recorded) where they do not describe experts rlx can build.
+func (m *ggufMeta) readExpertSizes(s *spec) bool {
+	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
+	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
+	if m.err == nil && (s.topK < 1 || s.topK > s.experts || s.moeFFN == 0) {
+		m.fail("%s = %d must be in [1, %s = %d], with a positive %s", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts,
+			m.key("expert_feed_forward_length"))
+	}
+	return m.err == nil
+}
+
+// readSelectBias takes noSelectBias from the first routed layer: the
+// file's routers choose with exp_probs_b where it has one.
+func (m *ggufMeta) readSelectBias(s *spec) {
+	if first := slices.Index(s.moeLayer, true); first >= 0 {
+		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
+		s.noSelectBias = !bias
 	}
 }
 

@@ -183,19 +183,14 @@ func (m *ggufMeta) readLfm2(s *spec) {
 // expert_weights_scale.
 func (m *ggufMeta) readLfm2MoE(s *spec) {
 	m.readLfm2(s)
-	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
-	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
 	dense := m.uint("leading_dense_block_count", 0, false)
 	s.routedScale = m.float("expert_weights_scale", 1)
-	if g := m.uint("expert_gating_func", 0, true); g != 2 && m.err == nil {
-		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
-	}
-	if m.err != nil {
+	m.sigmoidGating(true)
+	if !m.readExpertSizes(s) {
 		return
 	}
-	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || !scaleInRange(s.routedScale) {
-		m.fail("%s = %d must be in [1, %s = %d], %s positive and %s = %g in [%g, %g]", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts,
-			m.key("expert_feed_forward_length"), m.key("expert_weights_scale"), s.routedScale, scaleMin, scaleMax)
+	if !scaleInRange(s.routedScale) {
+		m.fail("%s = %g: rlx needs a scale in [%g, %g]", m.key("expert_weights_scale"), s.routedScale, scaleMin, scaleMax)
 		return
 	}
 	s.sigmoidRouter, s.normTopK, s.routeEps = true, true, 1e-6
@@ -203,10 +198,7 @@ func (m *ggufMeta) readLfm2MoE(s *spec) {
 	for i := range s.moeLayer {
 		s.moeLayer[i] = i >= dense
 	}
-	if first := slices.Index(s.moeLayer, true); first >= 0 {
-		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
-		s.noSelectBias = !bias
-	}
+	m.readSelectBias(s)
 }
 
 // readErnie45MoE reads llama.cpp's ernie4_5-moe: ernie4_5's layers
@@ -223,18 +215,17 @@ func (m *ggufMeta) readLfm2MoE(s *spec) {
 // the count where absent).
 func (m *ggufMeta) readErnie45MoE(s *spec) {
 	m.readErnie45(s)
-	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
-	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
 	step, dense := m.uint("interleave_moe_layer_step", 1, false), m.uint("leading_dense_block_count", 0, false)
+	if !m.readExpertSizes(s) {
+		return
+	}
 	if shared := m.uint("expert_shared_count", 0, false); shared > 0 {
 		s.sharedFFN = m.uint("expert_shared_feed_forward_length", s.moeFFN*shared, false)
 	}
-	if m.err != nil {
-		return
+	if step == 0 {
+		m.fail("%s must be positive", m.key("interleave_moe_layer_step"))
 	}
-	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || step == 0 {
-		m.fail("%s = %d must be in [1, %s = %d], %s and %s positive", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts,
-			m.key("expert_feed_forward_length"), m.key("interleave_moe_layer_step"))
+	if m.err != nil {
 		return
 	}
 	s.selectSoftmax, s.normTopK, s.normMin, s.sharedUngated = true, true, 0x1p-14, true
@@ -242,10 +233,7 @@ func (m *ggufMeta) readErnie45MoE(s *spec) {
 	for i := range s.moeLayer {
 		s.moeLayer[i] = (i+1)%step == 0 && i >= dense
 	}
-	if first := slices.Index(s.moeLayer, true); first >= 0 {
-		_, bias := m.src.Info(m.names.of(first, roleRouterSelect))
-		s.noSelectBias = !bias
-	}
+	m.readSelectBias(s)
 }
 
 // readMiniMaxM2GGUF reads llama.cpp's minimax-m2: llama's layout with
@@ -259,22 +247,13 @@ func (m *ggufMeta) readErnie45MoE(s *spec) {
 func (m *ggufMeta) readMiniMaxM2GGUF(s *spec) {
 	s.qkNormWhole = true
 	s.allFull()
-	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
-	s.moeFFN = m.uint("expert_feed_forward_length", 0, true)
-	if g := m.uint("expert_gating_func", 2, false); g != 2 && m.err == nil {
-		m.fail("%s = %d is not supported for %s (rlx implements 2, sigmoid)", m.key("expert_gating_func"), g, m.arch)
-	}
-	if m.err != nil {
-		return
-	}
-	if s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 {
-		m.fail("%s = %d must be in [1, %s = %d], %s positive", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts, m.key("expert_feed_forward_length"))
+	m.sigmoidGating(false)
+	if !m.readExpertSizes(s) {
 		return
 	}
 	s.sigmoidRouter, s.normTopK, s.routedScale = true, true, 1
 	s.moeLayer = slices.Repeat([]bool{true}, s.layers)
-	_, bias := m.src.Info(m.names.of(0, roleRouterSelect))
-	s.noSelectBias = !bias
+	m.readSelectBias(s)
 }
 
 // readApertusGGUF reads llama.cpp's apertus: llama's layout (q and k

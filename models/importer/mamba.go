@@ -62,16 +62,18 @@ func (m *stateSpace) convDim() int { return m.inner() + 2*m.ssmGroups*m.ssmState
 // mamba_-prefixed ones of the hybrids (Granite 4.0 H, Bamba).
 type ssmKeys struct {
 	heads, headDim, groups, state, conv, expand, convBias, projBias string
+	inner                                                            string // Falcon-H1's mamba_d_ssm: the inner width where given, in expand × hidden's place
 }
 
 var (
-	mamba2Keys = ssmKeys{"num_heads", "head_dim", "n_groups", "state_size", "conv_kernel", "expand", "use_conv_bias", "use_bias"}
+	mamba2Keys = ssmKeys{"num_heads", "head_dim", "n_groups", "state_size", "conv_kernel", "expand", "use_conv_bias", "use_bias", ""}
 	hybridKeys = ssmKeys{"mamba_n_heads", "mamba_d_head", "mamba_n_groups", "mamba_d_state", "mamba_d_conv", "mamba_expand",
-		"mamba_conv_bias", "mamba_proj_bias"}
+		"mamba_conv_bias", "mamba_proj_bias", ""}
 )
 
 // readMamba2Mixer reads the Mamba-2 mixer's sizes under keys, checking
-// that the heads fill expand × hidden and the groups divide the heads;
+// that the heads fill expand × hidden (or k.inner's width) and the
+// groups divide the heads;
 // eps is the gated norm's epsilon.
 func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	m := &s.stateSpace
@@ -81,6 +83,12 @@ func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	}
 	m.ssmHeads = c.int(k.heads, 0, true)
 	inner := expand * float64(s.hidden)
+	innerOf := fmt.Sprintf("%s × hidden_size = %g", k.expand, inner)
+	if k.inner != "" {
+		if n := c.int(k.inner, 0, false); n > 0 {
+			inner, innerOf = float64(n), fmt.Sprintf("%s = %d", k.inner, n)
+		}
+	}
 	if v, ok := c.get(k.headDim); ok && string(v) != `"auto"` {
 		m.ssmHeadDim = c.int(k.headDim, 0, true)
 	} else if m.ssmHeads > 0 && k.expand != "" {
@@ -100,7 +108,7 @@ func (s *spec) readMamba2Mixer(c *config, k ssmKeys, eps float64) {
 	case m.ssmHeads == 0 || m.ssmHeadDim == 0 || m.ssmState == 0:
 		c.fail("fields %q, %q and %q must be positive", k.heads, k.headDim, k.state)
 	case k.expand != "" && float64(m.inner()) != inner:
-		c.fail("%s = %d heads of %s = %d do not fill %s × hidden_size = %g", k.heads, m.ssmHeads, k.headDim, m.ssmHeadDim, k.expand, inner)
+		c.fail("%s = %d heads of %s = %d do not fill %s", k.heads, m.ssmHeads, k.headDim, m.ssmHeadDim, innerOf)
 	case m.ssmGroups == 0 || m.ssmHeads%m.ssmGroups != 0:
 		c.fail("field %q = %d does not divide %s = %d", k.groups, m.ssmGroups, k.heads, m.ssmHeads)
 	case m.ssmConv < 2:
@@ -694,7 +702,7 @@ func (s *spec) readNemotronH(c *config) {
 	s.mixerOnly = true
 	s.noRope = slices.Repeat([]bool{true}, s.layers)
 	c.used["expand"] = true // the heads give the inner width
-	s.readMamba2Mixer(c, ssmKeys{"mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel", "", "use_conv_bias", "use_bias"}, s.eps)
+	s.readMamba2Mixer(c, ssmKeys{"mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel", "", "use_conv_bias", "use_bias", ""}, s.eps)
 	s.ssmGroupNorm = true
 	s.readTimeStepLimit(c)
 }
@@ -796,8 +804,8 @@ func (m *ggufMeta) readNemotronHGGUF(s *spec) {
 // (ffn_up_shexp, ffn_down_shexp; expert_shared_count is not read, as
 // llama.cpp's builder runs that one).
 func (m *ggufMeta) readNemotronHMoEGGUF(s *spec, routed []bool) {
-	s.experts, s.topK = m.uint("expert_count", 0, true), m.uint("expert_used_count", 0, true)
-	s.moeFFN, s.sharedFFN = m.uint("expert_feed_forward_length", 0, true), m.uint("expert_shared_feed_forward_length", 0, true)
+	m.readExpertSizes(s)
+	s.sharedFFN = m.uint("expert_shared_feed_forward_length", 0, true)
 	s.moeLatent = m.uint("moe_latent_size", 0, false)
 	if v, ok := m.f.Get(m.key("expert_weights_norm")); ok {
 		s.normTopK = v == true
@@ -805,14 +813,12 @@ func (m *ggufMeta) readNemotronHMoEGGUF(s *spec, routed []bool) {
 	if s.routedScale = m.float("expert_weights_scale", 1); s.routedScale == 0 {
 		s.routedScale = 1 // llama.cpp scales only by a factor other than 0 and 1
 	}
-	if g := m.uint("expert_gating_func", 2, false); g != 2 && m.err == nil {
-		m.fail("%s = %d is not supported for %s (its builder routes by sigmoid, 2)", m.key("expert_gating_func"), g, m.arch)
-	}
+	m.sigmoidGating(false)
 	s.sigmoidRouter, s.sharedUngated, s.moeLayer = true, true, routed
 	switch {
 	case m.err != nil:
-	case s.topK < 1 || s.topK > s.experts || s.moeFFN == 0 || s.sharedFFN == 0:
-		m.fail("%s = %d must be in [1, %s = %d], with positive expert and shared expert feed-forward lengths", m.key("expert_used_count"), s.topK, m.key("expert_count"), s.experts)
+	case s.sharedFFN == 0:
+		m.fail("%s must be positive", m.key("expert_shared_feed_forward_length"))
 	case !(s.routedScale > 0) || math.IsInf(s.routedScale, 0):
 		m.fail("%s = %g must be positive and finite", m.key("expert_weights_scale"), s.routedScale)
 	default:

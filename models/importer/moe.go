@@ -30,19 +30,9 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 		idx = g.reshape(top.Result(1), k)
 		x = g.mul(g.broadcast(h, k, e), g.reshape(g.sigmoid(top.Result(0)), k, 1))
 	case s.sigmoidRouter:
-		vals, idx = g.sigmoidRoute(i, h)
+		vals, idx = g.biasRoute(i, g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, e)))
 	case s.selectSoftmax:
-		// ERNIE 4.5: chosen by probability + the selection bias, weighted
-		// by probability over max(Σ, moe_norm_min).
-		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
-		choice := probs
-		if !s.noSelectBias {
-			choice = g.add(probs, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
-		}
-		top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
-		idx = g.reshape(top.Result(1), k)
-		vals = g.reshape(g.gather(g.reshape(probs, ne), idx, 0), 1, k)
-		vals = g.div(vals, g.op(graph.MaxName, nil, g.sum(vals, true, -1), g.scalar(s.normMin)))
+		vals, idx = g.biasRoute(i, g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e)))
 	default:
 		probs := g.op(graph.SoftmaxName, []ir.NamedAttr{g.intAttr("axis", -1)}, g.linear(h, g.n.of(i, roleRouter), ne, e))
 		if s.openGroups > 0 {
@@ -113,16 +103,17 @@ func (g *builder) moe(i int, h *ir.Value) *ir.Value {
 	return g.add(routed, g.mul(shared, sg))
 }
 
-// sigmoidRoute is DeepSeek-V3's routing (GLM-4.5's, LFM2-MoE's): scores
-// σ(router·h) in f32, the top k of score + the selection bias (none
-// under noSelectBias) chosen, their scores as weights, renormalised
-// (with 1e-20 in the sum, as transformers, or routeEps) under normTopK
-// and × routedScale. It returns the weights [1, k] and
-// the chosen experts [k].
-func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
+// biasRoute chooses among the router's scores [1, experts] as
+// DeepSeek-V3 does (GLM-4.5, LFM2-MoE, Nemotron 3, MiniMax-M2: σ scores)
+// and ERNIE 4.5 (selectSoftmax: softmax probabilities): the top k of
+// score + the selection bias (none under noSelectBias; group-limited
+// where openGroups), weighted by their scores, renormalised under
+// normTopK (by their sum + 1e-20 as transformers, or routeEps; ERNIE's by
+// max(sum, normMin)), σ's × routedScale. It returns the weights [1, k]
+// and the chosen experts [k].
+func (g *builder) biasRoute(i int, scores *ir.Value) (vals, idx *ir.Value) {
 	s := g.s
 	ne, k := s.experts, s.topK
-	scores := g.sigmoid(g.linear(h, g.n.of(i, roleRouter), ne, s.hidden))
 	choice := scores
 	if !s.noSelectBias {
 		choice = g.add(scores, g.reshape(g.weight(g.n.of(i, roleRouterSelect), ne), 1, ne))
@@ -133,6 +124,9 @@ func (g *builder) sigmoidRoute(i int, h *ir.Value) (vals, idx *ir.Value) {
 	top := g.create(graph.TopKName, []*ir.Value{choice}, nil, g.intAttr("k", int64(k)))
 	idx = g.reshape(top.Result(1), k)
 	vals = g.reshape(g.gather(g.reshape(scores, ne), idx, 0), 1, k)
+	if s.selectSoftmax {
+		return g.div(vals, g.op(graph.MaxName, nil, g.sum(vals, true, -1), g.scalar(s.normMin))), idx
+	}
 	if s.normTopK {
 		eps := s.routeEps
 		if eps == 0 {
