@@ -62,7 +62,7 @@ func (m *stateSpace) convDim() int { return m.inner() + 2*m.ssmGroups*m.ssmState
 // mamba_-prefixed ones of the hybrids (Granite 4.0 H, Bamba).
 type ssmKeys struct {
 	heads, headDim, groups, state, conv, expand, convBias, projBias string
-	inner                                                            string // Falcon-H1's mamba_d_ssm: the inner width where given, in expand × hidden's place
+	inner                                                           string // Falcon-H1's mamba_d_ssm: the inner width where given, in expand × hidden's place
 }
 
 var (
