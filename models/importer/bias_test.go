@@ -112,16 +112,27 @@ func readTensors(t testing.TB, dir string) *tensor.Safetensors {
 // fuse replaces the matrices parts by one, to, of their rows in order.
 func fuse(t testing.TB, st *tensor.Safetensors, to string, parts ...string) {
 	t.Helper()
-	var rows []float32
+	stack(t, st, to, nil, parts...)
+}
+
+// stack replaces the tensors parts by one, to, of their values in order,
+// of shape (nil: the parts' rows stacked, [rows, the parts' columns]),
+// as transformers 5 stacks per-expert matrices into one table.
+func stack(t testing.TB, st *tensor.Safetensors, to string, shape []int, parts ...string) {
+	t.Helper()
+	var vals []float32
 	cols := 0
 	for _, p := range parts {
 		m := st.Tensors[p]
-		rows = append(rows, m.Floats()...)
-		cols = m.Shape()[1]
+		vals = append(vals, m.Floats()...)
+		cols = m.Shape()[len(m.Shape())-1]
 		delete(st.Tensors, p)
 	}
+	if shape == nil {
+		shape = []int{len(vals) / cols, cols}
+	}
 	var err error
-	if st.Tensors[to], err = tensor.FromFloat32(tensor.F32, []int{len(rows) / cols, cols}, rows); err != nil {
+	if st.Tensors[to], err = tensor.FromFloat32(tensor.F32, shape, vals); err != nil {
 		t.Fatal(err)
 	}
 }

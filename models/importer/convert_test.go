@@ -417,7 +417,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m := regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.act_fn\.(\w+)$`).FindStringSubmatch(name); m != nil && arch == "apertus" {
+		if m := xieluName.FindStringSubmatch(name); m != nil && arch == "apertus" {
 			l, _ := strconv.Atoi(m[1])
 			vals := xielu["xielu."+m[2]]
 			for len(vals) <= l {
@@ -545,6 +545,9 @@ var mixtralNames = strings.NewReplacer("block_sparse_moe.gate.weight", "mlp.gate
 
 var layerName = regexp.MustCompile(`^model\.layers\.(\d+)\.(.+)$`)
 
+// xieluName is an Apertus layer's xIELU parameter.
+var xieluName = regexp.MustCompile(`^model\.layers\.(\d+)\.mlp\.act_fn\.(\w+)$`)
+
 // hfToGGUF names per-layer tensors; "" drops one (handled elsewhere).
 var hfToGGUF = map[string]string{
 	"input_layernorm.weight":  "attn_norm.weight",
@@ -585,11 +588,11 @@ var hfToGGUF = map[string]string{
 	"mlp.c_proj.weight": "ffn_down.weight", "mlp.c_proj.bias": "ffn_down.bias",
 	// LFM2's.
 	"operator_norm.weight": "attn_norm.weight", "ffn_norm.weight": "ffn_norm.weight", "feed_forward.expert_bias": "exp_probs_b.bias",
-	// Apertus's (its xIELU parameters go to metadata: convertTensor).
-	"attention_layernorm.weight": "attn_norm.weight", "feedforward_layernorm.weight": "ffn_norm.weight",
 	"feed_forward.w1.weight": "ffn_gate.weight", "feed_forward.w3.weight": "ffn_up.weight", "feed_forward.w2.weight": "ffn_down.weight",
 	"self_attn.out_proj.weight": "attn_output.weight", "self_attn.q_layernorm.weight": "attn_q_norm.weight", "self_attn.k_layernorm.weight": "attn_k_norm.weight",
 	"conv.in_proj.weight": "shortconv.in_proj.weight", "conv.conv.weight": "shortconv.conv.weight", "conv.out_proj.weight": "shortconv.out_proj.weight",
+	// Apertus's (its xIELU parameters go to metadata: convertToGGUF).
+	"attention_layernorm.weight": "attn_norm.weight", "feedforward_layernorm.weight": "ffn_norm.weight",
 	// Mamba-2's (Granite 4.0 H's, Bamba's; A_log, D, the conv's taps and the norm: convertTensor).
 	"mamba.in_proj.weight": "ssm_in.weight", "mamba.conv1d.bias": "ssm_conv1d.bias", "mamba.dt_bias": "ssm_dt.bias",
 	"mamba.out_proj.weight": "ssm_out.weight", "norm.weight": "attn_norm.weight",
@@ -705,9 +708,6 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		}
 		experts[stack][h] = v
 		return nil
-	}
-	if strings.HasPrefix(rest, "mlp.act_fn.") {
-		return nil // ApertusModel.modify_tensors: the xIELU parameters as per-layer metadata, which rlx does not read
 	}
 	blk := "blk." + layer + "."
 	hk, hv, n := s.keyHeads, s.valueHeads, s.gdn

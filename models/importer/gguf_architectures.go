@@ -267,17 +267,18 @@ func (m *ggufMeta) readApertusGGUF(s *spec) {
 	s.qkNorm, s.xielu = true, true
 	s.allFull()
 	s.xieluParams = make([][4]float64, s.layers)
+	defaults := map[string]float64{"xielu.beta": 0.5, "xielu.eps": -1e-6} // XIELUActivation's, where a file leaves β or ε out
 	for j, k := range []string{"xielu.alpha_p", "xielu.alpha_n", "xielu.beta", "xielu.eps"} {
-		if _, given := m.f.Get(k); !given && j >= 2 {
-			// XIELUActivation's defaults where a file leaves β or ε out.
-			for i := range s.xieluParams {
-				s.xieluParams[i][j] = []float64{0.5, -1e-6}[j-2]
+		vals, ok := []float64(nil), false
+		if def, optional := defaults[k]; optional {
+			if _, given := m.f.Get(k); !given {
+				vals, ok = slices.Repeat([]float64{def}, s.layers), true
 			}
-			continue
 		}
-		vals, ok := m.floatsOrOne(k, s.layers)
 		if !ok {
-			return
+			if vals, ok = m.floatsOrOne(k, s.layers); !ok {
+				return
+			}
 		}
 		for i, v := range vals {
 			s.xieluParams[i][j] = v

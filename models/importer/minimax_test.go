@@ -76,25 +76,16 @@ func TestMiniMaxM2(t *testing.T) {
 	st := readTensors(t, dir)
 	for l := range 2 {
 		p := fmt.Sprintf("model.layers.%d.", l)
-		var gateUp, down []float32
+		var gateUp, down []string
 		for e := range 8 {
 			q := fmt.Sprintf("%sblock_sparse_moe.experts.%d.", p, e)
-			gateUp = append(append(gateUp, st.Tensors[q+"w1.weight"].Floats()...), st.Tensors[q+"w3.weight"].Floats()...)
-			down = append(down, st.Tensors[q+"w2.weight"].Floats()...)
-			for _, w := range []string{"w1", "w2", "w3"} {
-				delete(st.Tensors, q+w+".weight")
-			}
+			gateUp, down = append(gateUp, q+"w1.weight", q+"w3.weight"), append(down, q+"w2.weight")
 		}
+		stack(t, st, p+"mlp.experts.gate_up_proj", []int{8, 64, 64}, gateUp...)
+		stack(t, st, p+"mlp.experts.down_proj", []int{8, 64, 32}, down...)
 		for _, r := range []string{"gate.weight", "e_score_correction_bias"} {
 			st.Tensors[p+"mlp."+r] = st.Tensors[p+"block_sparse_moe."+r]
 			delete(st.Tensors, p+"block_sparse_moe."+r)
-		}
-		var err error
-		if st.Tensors[p+"mlp.experts.gate_up_proj"], err = tensor.FromFloat32(tensor.F32, []int{8, 64, 64}, gateUp); err != nil {
-			t.Fatal(err)
-		}
-		if st.Tensors[p+"mlp.experts.down_proj"], err = tensor.FromFloat32(tensor.F32, []int{8, 64, 32}, down); err != nil {
-			t.Fatal(err)
 		}
 	}
 	writeSafetensors(t, filepath.Join(dir, "model.safetensors"), st)

@@ -35,32 +35,27 @@ func TestNemotronHMoE(t *testing.T) {
 
 		// transformers 5's fused tables, under model. instead of backbone.
 		st := readTensors(t, dir)
-		var err error
-		fused := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{}}
 		in := 64
 		if latent > 0 {
 			in = latent
 		}
-		for name, v := range st.Tensors {
-			if !strings.Contains(name, ".experts.") {
-				fused.Tensors["model."+strings.TrimPrefix(name, "backbone.")] = v
+		for l := range 2 {
+			p := fmt.Sprintf("backbone.layers.%d.mixer.experts.", l)
+			for _, role := range []struct {
+				name       string
+				rows, cols int
+			}{{"up_proj", 32, in}, {"down_proj", in, 32}} {
+				var parts []string
+				for e := range 8 {
+					parts = append(parts, fmt.Sprintf("%s%d.%s.weight", p, e, role.name))
+				}
+				stack(t, st, p+role.name, []int{8, role.rows, role.cols}, parts...)
 			}
 		}
-		fused.Tensors["lm_head.weight"] = st.Tensors["lm_head.weight"]
-		delete(fused.Tensors, "model.lm_head.weight")
-		for l := range 2 {
-			for _, role := range []struct {
-				name string
-				rows int
-				cols int
-			}{{"up_proj", 32, in}, {"down_proj", in, 32}} {
-				var all []float32
-				for e := range 8 {
-					all = append(all, st.Tensors[fmt.Sprintf("backbone.layers.%d.mixer.experts.%d.%s.weight", l, e, role.name)].Floats()...)
-				}
-				if fused.Tensors[fmt.Sprintf("model.layers.%d.mixer.experts.%s", l, role.name)], err = tensor.FromFloat32(tensor.F32, []int{8, role.rows, role.cols}, all); err != nil {
-					t.Fatal(err)
-				}
+		fused := &tensor.Safetensors{Tensors: map[string]*tensor.Tensor{"lm_head.weight": st.Tensors["lm_head.weight"]}}
+		for name, v := range st.Tensors {
+			if name != "lm_head.weight" {
+				fused.Tensors["model."+strings.TrimPrefix(name, "backbone.")] = v
 			}
 		}
 		writeSafetensors(t, filepath.Join(dir, "model.safetensors"), fused)

@@ -667,7 +667,7 @@ func moeOracle(s *spec, h, router, selectBias []float64, expert func(e int, role
 	if s.inputRouted {
 		// Llama 4: the top k logits; each chosen expert's input × σ(its
 		// logit) (in float32), its output unweighted.
-		chosen, _ = topWeighted(s, logits, logits, 0)
+		chosen, _ = topWeighted(s, logits, logits, 0, 0)
 		weights = nil
 	}
 	out := make([]float64, s.hidden)
@@ -715,7 +715,7 @@ func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
 	if s.openGroups > 0 { // DeepSeek-V2's group_limited_greedy
 		groupMask(s, probs)
 	}
-	chosen, weights = topWeighted(s, probs, probs, 0)
+	chosen, weights = topWeighted(s, probs, probs, 0, 0)
 	if s.routedScale != 0 { // DeepSeek-V2's routed_scaling_factor
 		for j := range weights {
 			weights[j] *= s.routedScale
@@ -726,8 +726,8 @@ func softmaxRoute(s *spec, logits []float64) (chosen []int, weights []float64) {
 
 // ernieRoute is ERNIE 4.5's routing as Ernie4_5_MoeSparseMoeBlock
 // computes it: the softmax of the logits in float32, the topK of
-// probability + selectBias chosen, weighted by their probabilities over
-// max(their sum, moe_norm_min).
+// probability + selectBias (where given) chosen, weighted by their
+// probabilities over max(their sum, moe_norm_min).
 func ernieRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []float64) {
 	best := slices.Max(logits)
 	probs := make([]float64, len(logits))
@@ -744,20 +744,7 @@ func ernieRoute(s *spec, logits, selectBias []float64) (chosen []int, weights []
 			choice[i] += selectBias[i]
 		}
 	}
-	order := make([]int, len(choice))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
-	chosen = order[:s.topK]
-	var total float64
-	for _, e := range chosen {
-		total += probs[e]
-	}
-	for _, e := range chosen {
-		weights = append(weights, probs[e]/math.Max(total, s.normMin))
-	}
-	return chosen, weights
+	return topWeighted(s, choice, probs, 0, s.normMin)
 }
 
 // groupMask is DeepSeek's group-limited routing: the groups ranked by
@@ -802,10 +789,10 @@ func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights 
 		groupMask(s, choice)
 	}
 	eps := 1e-20
-	if s.arch == "Lfm2MoeForCausalLM" || s.arch == "lfm2moe" {
+	if s.arch == "Lfm2MoeForCausalLM" {
 		eps = 1e-6 // Lfm2MoeSparseMoeBlock's
 	}
-	chosen, weights = topWeighted(s, choice, scores, eps)
+	chosen, weights = topWeighted(s, choice, scores, eps, 0)
 	for j := range weights {
 		weights[j] *= s.routedScale
 	}
@@ -813,8 +800,9 @@ func sigmoidRoute(s *spec, logits, selectBias []float64) (chosen []int, weights 
 }
 
 // topWeighted chooses the topK experts by choice and weights them by
-// weight, renormalised (the sum plus eps) under normTopK.
-func topWeighted(s *spec, choice, weight []float64, eps float64) (chosen []int, weights []float64) {
+// weight, renormalised under normTopK by the sum plus eps, held at least
+// floor (ERNIE's moe_norm_min).
+func topWeighted(s *spec, choice, weight []float64, eps, floor float64) (chosen []int, weights []float64) {
 	order := make([]int, len(choice))
 	for i := range order {
 		order[i] = i
@@ -828,7 +816,7 @@ func topWeighted(s *spec, choice, weight []float64, eps float64) (chosen []int, 
 	for _, e := range chosen {
 		w := weight[e]
 		if s.normTopK {
-			w /= total + eps
+			w /= math.Max(total+eps, floor)
 		}
 		weights = append(weights, w)
 	}
