@@ -93,6 +93,7 @@ func architectures() []architecture {
 		{[]string{"Llama4ForConditionalGeneration"}, (*spec).readLlama4VL},
 		{[]string{"DeepseekV2ForCausalLM"}, (*spec).readDeepseekV2},
 		{[]string{"DeepseekV3ForCausalLM"}, (*spec).readDeepseekV3},
+		{[]string{"KimiLinearForCausalLM"}, (*spec).readKimiLinear},
 		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
 		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
 		{[]string{"Gemma3ForCausalLM"}, (*spec).readGemma3},

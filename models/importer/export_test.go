@@ -40,5 +40,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		"apertus": drawCheckpoint(t, apertusConfig(nil), apertusTensors(true)),
 		// Jamba: Mamba with weighted dt, B and C norms and experts.
 		"jamba": drawnJamba(t),
+		// Kimi Linear: Kimi delta attention (a decay a key channel),
+		// latent attention without rope, σ-routed experts in groups.
+		"kimi_linear": drawCheckpoint(t, kimiConfig(nil), kimiTensors()),
 	}
 }

@@ -117,7 +117,11 @@ func (g *builder) model() {
 		} else {
 			g.at(p + "gdn")
 			h := g.hiddenNorm(x, g.n.of(i, roleAttnNorm))
-			x = g.add(x, g.deltaNet(i, h))
+			if s.kda {
+				x = g.add(x, g.kimiDelta(i, h))
+			} else {
+				x = g.add(x, g.deltaNet(i, h))
+			}
 		}
 		h := x
 		if !s.postNorms {
@@ -313,11 +317,17 @@ func (g *builder) shortConvBlock(i int, h *ir.Value) *ir.Value {
 // the tensor named taps [c, k]. The state l{i}.conv_state [1, k−1, c]
 // holds the k−1 inputs before this one, and is output with x's in.
 func (g *builder) causalConv(i int, x *ir.Value, taps string, c, k int) *ir.Value {
+	return g.causalConvTaps(i, x, g.weight(taps, c, k), c, k)
+}
+
+// causalConvTaps is causalConv with the taps [c, k] given as a value
+// (Kimi's three convs' taps, concatenated).
+func (g *builder) causalConvTaps(i int, x, taps *ir.Value, c, k int) *ir.Value {
 	p := fmt.Sprintf("l%d.", i)
 	state := g.input(p+"conv_state", []int64{1, int64(k - 1), int64(c)}, g.f32)
 	window := g.concat(1, state, g.reshape(x, 1, 1, c))
 	g.output(p+"conv_state", g.slice(window, 1, 1, k-1))
-	return g.sum(g.mul(window, g.transpose(g.weight(taps, c, k), 1, 0)), false, 1)
+	return g.sum(g.mul(window, g.transpose(taps, 1, 0)), false, 1)
 }
 
 // denseMLP is layer i's SwiGLU block, its gate and up projections
@@ -505,10 +515,14 @@ func (g *builder) latentAttention(i int, h, cos, sin, keep, write *ir.Value) *ir
 	q = g.reshape(q, 1, 1, heads, qd)
 	ckv := g.linear(h, g.n.of(i, roleKVA), m.kvLora+m.rope, e)
 	c := g.rmsNormEps(g.slice(ckv, 1, 0, m.kvLora), g.weight(g.n.of(i, roleKVANorm), m.kvLora), latentNormEps)
-	kr := g.rope(g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope), cos, sin)
+	kr := g.reshape(g.slice(ckv, 1, m.kvLora, m.rope), 1, 1, 1, m.rope)
+	qr := g.slice(q, 3, m.nope, m.rope)
+	if s.ropeLayer(i) {
+		kr, qr = g.rope(kr, cos, sin), g.rope(qr, cos, sin) // Kimi's layers rotate neither
+	}
 	kMap, vMap := g.latentMaps(i)
 	qc := kMap(g.slice(q, 3, 0, m.nope))
-	qAll := g.concat(3, g.reshape(qc, 1, 1, heads, m.kvLora), g.rope(g.slice(q, 3, m.nope, m.rope), cos, sin))
+	qAll := g.concat(3, g.reshape(qc, 1, 1, heads, m.kvLora), qr)
 	p := fmt.Sprintf("l%d.", i)
 	cache := []int64{1, int64(s.maxTokens), 1, int64(m.kvLora + m.rope)}
 	kc := g.sel(write, g.concat(3, g.reshape(c, 1, 1, 1, m.kvLora), kr), g.input(p+"latent_cache", cache, g.f32))

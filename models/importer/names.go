@@ -43,6 +43,15 @@ const (
 	roleConv    = "conv"
 	roleSSMNorm = "ssm_norm"
 	roleOut     = "out"
+	// Kimi delta attention's (with roleQ, roleK, roleV, roleA, roleDT,
+	// roleBeta, roleSSMNorm and roleOut).
+	roleConvQ       = "conv_q" // the q, k and v convs' taps, apart
+	roleConvK       = "conv_k"
+	roleConvV       = "conv_v"
+	roleDecayDown   = "decay_down" // f_a_proj and f_b_proj: the decay's low-rank projection
+	roleDecayUp     = "decay_up"
+	roleOutGateDown = "out_gate_down" // g_a_proj and g_b_proj: the output gate's
+	roleOutGateUp   = "out_gate_up"
 	// Mamba-2's (with roleConv, roleA, roleDT, roleSSMNorm, roleOut).
 	roleSSMIn      = "ssm_in" // [z; x; B; C; dt] rows
 	roleSSMInBias  = "ssm_in_bias"
@@ -328,6 +337,9 @@ func hfNamesOf(arch string) naming {
 		p := "model.layers.%d.self_attn."
 		n.layer[roleQA], n.layer[roleQANorm], n.layer[roleQB] = p+"q_a_proj.weight", p+"q_a_layernorm.weight", p+"q_b_proj.weight"
 		n.layer[roleKVA], n.layer[roleKVANorm], n.layer[roleKVB] = p+"kv_a_proj_with_mqa.weight", p+"kv_a_layernorm.weight", p+"kv_b_proj.weight"
+	}
+	if arch == "KimiLinearForCausalLM" {
+		kimiNames(n)
 	}
 	if arch == "Ernie4_5_MoeForCausalLM" {
 		// The selection bias under mlp.moe_statics ([1, E]), the shared

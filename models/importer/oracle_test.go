@@ -278,25 +278,7 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 		keys[l], vals[l] = append(keys[l], k), append(vals[l], v)
 		out := make([]float64, heads*m.vDim)
 		for hh := range heads {
-			scores := make([]float64, pos+1)
-			best := math.Inf(-1)
-			for j := range scores {
-				for i := range qd {
-					scores[j] += q[hh*qd+i] * keys[l][j][hh*qd+i]
-				}
-				scores[j] *= s.attnScale
-				best = math.Max(best, scores[j])
-			}
-			var sum float64
-			for j := range scores {
-				scores[j] = math.Exp(scores[j] - best)
-				sum += scores[j]
-			}
-			for j, p := range scores {
-				for i := range m.vDim {
-					out[hh*m.vDim+i] += p / sum * vals[l][j][hh*m.vDim+i]
-				}
-			}
+			attendHead64(q[hh*qd:(hh+1)*qd], keys[l], vals[l], hh*qd, hh*m.vDim, s.attnScale, out[hh*m.vDim:(hh+1)*m.vDim])
 		}
 		return out
 	}
@@ -925,4 +907,30 @@ func ossOracle(s *spec, h []float64, load func(role string) []float64) []float64
 		}
 	}
 	return out
+}
+
+// attendHead64 is one head's softmax attention in float64: each position's
+// key (its entries from kOff, as many as q's) scored against q × scale,
+// and the positions' values (their entries from vOff, as many as out's)
+// added into out weighted by the softmax of the scores.
+func attendHead64(q []float64, keys, vals [][]float64, kOff, vOff int, scale float64, out []float64) {
+	scores := make([]float64, len(keys))
+	best := math.Inf(-1)
+	for j, k := range keys {
+		for i, v := range q {
+			scores[j] += v * k[kOff+i]
+		}
+		scores[j] *= scale
+		best = math.Max(best, scores[j])
+	}
+	var sum float64
+	for j := range scores {
+		scores[j] = math.Exp(scores[j] - best)
+		sum += scores[j]
+	}
+	for j, p := range scores {
+		for i := range out {
+			out[i] += p / sum * vals[j][vOff+i]
+		}
+	}
 }

@@ -57,6 +57,7 @@ type spec struct {
 	aIsLog                     bool // the decay parameter is A_log (HF), not −exp(A_log) (GGUF)
 	fusedQKVZ                  bool // Qwen3-Next's in_proj_qkvz (HF); else separate qkv and z
 	fusedBA                    bool // Qwen3-Next's fused β/α projection; else separate
+	kda                        bool // Kimi Linear: the linear-attention layers are Kimi delta attention (kimiDelta)
 	experts, topK              int  // mixture of experts (0: none)
 	moeFFN, sharedFFN          int  // sharedFFN 0: no shared expert
 	normTopK                   bool

@@ -1,0 +1,221 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rlx-compiler/rlx/dialect/graph"
+	"github.com/rlx-compiler/rlx/ir"
+)
+
+// readKimiLinear reads KimiLinearForCausalLM (Moonshot's Kimi Linear, as
+// published with its remote code, configuration_kimi.py and
+// modeling_kimi.py): the layers linear_attn_config's kda_layers names
+// (1-based, as published) are Kimi delta attention (spec.kda: num_heads
+// heads of head_dim, convs of short_conv_kernel_size), those
+// full_attn_layers names DeepSeek's multi-head latent attention without
+// rope (mla_use_nope: the qk_rope_head_dim dims of q and of the shared k
+// pass unrotated; the scores × (qk_nope_head_dim + qk_rope_head_dim)^−½,
+// the latent's norm at 1e-6 as KimiRMSNorm's default); from
+// first_k_dense_replace on, every moe_layer_freq-th layer routes over
+// num_experts experts of moe_intermediate_size rows as KimiMoEGate does
+// (DeepSeek-V3's routing: σ scores, chosen by score +
+// e_score_correction_bias within the topk_group of num_expert_group
+// groups, weighted by score, renormalised (+1e-20) under moe_renormalize
+// where more than one is chosen, × routed_scaling_factor) beside
+// num_shared_experts ungated shared ones; the other layers a SwiGLU MLP of
+// intermediate_size.
+func (s *spec) readKimiLinear(c *config) {
+	s.readCommon(c, 1.0)
+	c.used["model_max_length"], c.used["num_nextn_predict_layers"] = true, true
+	if c.err != nil {
+		return
+	}
+	if s.kvHeads != s.heads {
+		c.fail("num_key_value_heads = %d differs from num_attention_heads = %d: Kimi's latent attention expands k and v to every head", s.kvHeads, s.heads)
+		return
+	}
+	s.readKDA(c)
+	s.readKimiLatent(c)
+	s.readKimiMoE(c)
+}
+
+// readKDA reads linear_attn_config: the layers of each kind and the
+// delta attention's sizes. Every layer must be named once, by kda_layers
+// or by full_attn_layers.
+func (s *spec) readKDA(c *config) {
+	raw := c.object("linear_attn_config")
+	if c.err != nil {
+		return
+	}
+	if raw == nil {
+		c.fail("missing field \"linear_attn_config\" (Kimi Linear lists its delta attention layers there)")
+		return
+	}
+	la := &config{path: c.path + " (linear_attn_config)", raw: raw, used: map[string]bool{}}
+	kda := la.layerList("kda_layers", s.layers)
+	full := la.layerList("full_attn_layers", s.layers)
+	s.valueHeads = la.int("num_heads", 0, true)
+	s.gdn = la.int("head_dim", 0, true)
+	s.convKernel = la.int("short_conv_kernel_size", 0, true)
+	la.leftovers("Kimi Linear's linear_attn_config")
+	if la.err != nil {
+		c.err = la.err
+		return
+	}
+	if s.valueHeads == 0 || s.gdn == 0 || s.convKernel == 0 {
+		c.fail("linear_attn_config: num_heads, head_dim and short_conv_kernel_size must be positive")
+		return
+	}
+	s.keyHeads, s.kda, s.aIsLog = s.valueHeads, true, true
+	s.layerTypes = make([]string, s.layers)
+	for i := range s.layerTypes {
+		inKDA, inFull := slices.Contains(kda, i+1), slices.Contains(full, i+1)
+		switch {
+		case inKDA == inFull:
+			c.fail("linear_attn_config: layer %d (1-based) must be in exactly one of kda_layers and full_attn_layers", i+1)
+			return
+		case inKDA:
+			s.layerTypes[i] = linearAttention
+		default:
+			s.layerTypes[i] = fullAttention
+		}
+	}
+}
+
+// layerList reads key as a list of 1-based layer numbers in [1, layers].
+func (c *config) layerList(key string, layers int) []int {
+	v, ok := c.get(key)
+	if !ok {
+		c.fail("missing field %q", key)
+		return nil
+	}
+	var list []int
+	if err := json.Unmarshal(v, &list); err != nil {
+		c.fail("field %q = %s is not a list of layer numbers", key, v)
+		return nil
+	}
+	for _, n := range list {
+		if n < 1 || n > layers {
+			c.fail("field %q names layer %d; the layers are numbered 1 to %d", key, n, layers)
+			return nil
+		}
+	}
+	return list
+}
+
+// readKimiLatent reads Kimi's latent attention: DeepSeek's (spec.mla)
+// with q from q_proj (q_lora_rank null, as published) or its LoRA, and no
+// rope in any layer.
+func (s *spec) readKimiLatent(c *config) {
+	if !c.bool("mla_use_nope", false) {
+		c.fail("field \"mla_use_nope\" is not true: Kimi Linear's latent attention is implemented without rope only (modeling_kimi.py asserts it)")
+		return
+	}
+	m := mla{rope: c.int("qk_rope_head_dim", 0, true), nope: c.int("qk_nope_head_dim", 0, true), vDim: c.int("v_head_dim", 0, true),
+		kvLora: c.int("kv_lora_rank", 0, true), qLora: c.int("q_lora_rank", 0, false)}
+	if c.err != nil {
+		return
+	}
+	if m.nope == 0 || m.vDim == 0 || m.kvLora == 0 {
+		c.fail("qk_nope_head_dim = %d, v_head_dim = %d, kv_lora_rank = %d: rlx needs them positive", m.nope, m.vDim, m.kvLora)
+		return
+	}
+	s.mla = m
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	s.attnScale = 1 / math.Sqrt(float64(m.nope+m.rope))
+}
+
+// readKimiMoE reads KimiMoEGate's routing and the layers it runs in.
+func (s *spec) readKimiMoE(c *config) {
+	experts := c.int("num_experts", 0, false)
+	c.reject("moe_router_activation_func", `"sigmoid"`)
+	c.used["use_grouped_topk"] = true // KimiMoEGate groups whatever it says
+	groups, open := c.int("num_expert_group", 1, false), c.int("topk_group", 1, false)
+	freq := c.int("moe_layer_freq", 1, false)
+	if experts == 0 {
+		// No experts: every layer's MLP is dense.
+		for _, f := range []string{"num_experts_per_token", "num_shared_experts", "moe_intermediate_size", "routed_scaling_factor",
+			"moe_renormalize", "first_k_dense_replace"} {
+			c.used[f] = true
+		}
+		return
+	}
+	topK := c.int("num_experts_per_token", 0, true)
+	bad := s.setDeepseekMoE(experts, topK, c.int("moe_intermediate_size", 0, true), c.int("num_shared_experts", 0, false),
+		c.int("first_k_dense_replace", 0, false), c.bool("moe_renormalize", true) && topK > 1, c.float("routed_scaling_factor", 1))
+	switch {
+	case c.err != nil:
+		return
+	case bad != "":
+		c.fail("num_experts, num_experts_per_token, moe_intermediate_size, routed_scaling_factor: %s", bad)
+		return
+	case freq == 0:
+		c.fail("field \"moe_layer_freq\" must be positive")
+		return
+	}
+	s.sigmoidRouter = true
+	for i := range s.moeLayer {
+		s.moeLayer[i] = s.moeLayer[i] && i%freq == 0
+	}
+	if bad := s.setGroups("num_expert_group", "topk_group", groups, open, false); bad != "" {
+		c.fail("%s", bad)
+	}
+}
+
+// kimiNames are Moonshot's names for Kimi Linear: Llama's norms and MLP,
+// the delta attention's and the latent attention's projections under
+// self_attn., the experts under block_sparse_moe (w1 the gate, w3 up,
+// w2 down; the router gate with its e_score_correction_bias).
+func kimiNames(n naming) {
+	p := "model.layers.%d.self_attn."
+	n.layer[roleKVA], n.layer[roleKVANorm], n.layer[roleKVB] = p+"kv_a_proj_with_mqa.weight", p+"kv_a_layernorm.weight", p+"kv_b_proj.weight"
+	n.layer[roleQA], n.layer[roleQANorm], n.layer[roleQB] = p+"q_a_proj.weight", p+"q_a_layernorm.weight", p+"q_b_proj.weight"
+	n.layer[roleConvQ], n.layer[roleConvK], n.layer[roleConvV] = p+"q_conv1d.weight", p+"k_conv1d.weight", p+"v_conv1d.weight"
+	n.layer[roleA], n.layer[roleDT], n.layer[roleBeta] = p+"A_log", p+"dt_bias", p+"b_proj.weight"
+	n.layer[roleDecayDown], n.layer[roleDecayUp] = p+"f_a_proj.weight", p+"f_b_proj.weight"
+	n.layer[roleOutGateDown], n.layer[roleOutGateUp] = p+"g_a_proj.weight", p+"g_b_proj.weight"
+	n.layer[roleSSMNorm], n.layer[roleOut] = p+"o_norm.weight", p+"o_proj.weight"
+	m := "model.layers.%d.block_sparse_moe."
+	n.layer[roleRouter], n.layer[roleRouterSelect] = m+"gate.weight", m+"gate.e_score_correction_bias"
+	n.layer[roleExpertGate], n.layer[roleExpertUp], n.layer[roleExpertDown] = m+"experts.*.w1.weight", m+"experts.*.w3.weight", m+"experts.*.w2.weight"
+	n.layer[roleSharedGate], n.layer[roleSharedUp] = m+"shared_experts.gate_proj.weight", m+"shared_experts.up_proj.weight"
+	n.layer[roleSharedDown] = m + "shared_experts.down_proj.weight"
+}
+
+// kimiDelta is a Kimi delta attention layer (modeling_kimi.py's
+// KimiDeltaAttention) for one token: q, k and v projections, each through
+// its own causal depthwise conv with SiLU (their windows side by side in
+// one state, q's channels, k's, then v's), l2-normalised q and k, a decay
+// a key channel g = −exp(A_log)·softplus(f_b(f_a(h)) + dt_bias) (A_log a
+// head's, dt_bias a channel's: fla's kda gate) and β = σ(b(h)), the delta
+// rule with a gate a channel (graph.gated_delta_net's gate_per_channel),
+// and each head's output RMS-normalised (o_norm) × σ(g_b(g_a(h))) before
+// the output projection.
+func (g *builder) kimiDelta(i int, h *ir.Value) *ir.Value {
+	s := g.s
+	e, heads, n := s.hidden, s.valueHeads, s.gdn
+	d := heads * n
+	proj := g.concat(1, g.linear(h, g.n.of(i, roleQ), d, e), g.linear(h, g.n.of(i, roleK), d, e), g.linear(h, g.n.of(i, roleV), d, e))
+	taps := g.concat(0, g.weight(g.n.of(i, roleConvQ), d, s.convKernel), g.weight(g.n.of(i, roleConvK), d, s.convKernel),
+		g.weight(g.n.of(i, roleConvV), d, s.convKernel))
+	conv := g.silu(g.causalConvTaps(i, proj, taps, 3*d, s.convKernel))
+	q := g.l2norm(g.reshape(g.slice(conv, 1, 0, d), 1, 1, heads, n))
+	k := g.l2norm(g.reshape(g.slice(conv, 1, d, d), 1, 1, heads, n))
+	v := g.reshape(g.slice(conv, 1, 2*d, d), 1, 1, heads, n)
+
+	f := g.linear(g.linear(h, g.n.of(i, roleDecayDown), n, e), g.n.of(i, roleDecayUp), d, n)
+	f = g.unary(graph.SoftplusName, g.add(f, g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d)))
+	rate := g.unary(graph.NegName, g.unary(graph.ExpName, g.weight(g.n.of(i, roleA), heads, 1)))
+	gate := g.mul(g.reshape(f, 1, 1, heads, n), g.reshape(rate, 1, 1, heads, 1))
+	beta := g.reshape(g.sigmoid(g.linear(h, g.n.of(i, roleBeta), heads, e)), 1, 1, heads)
+
+	ssm := g.input(fmt.Sprintf("l%d.ssm_state", i), []int64{1, int64(heads), int64(n), int64(n)}, g.f32)
+	op := g.create(graph.GatedDeltaNetName, []*ir.Value{q, k, v, gate, beta, ssm}, nil, ir.NamedAttr{Name: "gate_per_channel", Value: g.ctx.BoolAttr(true)})
+	g.output(fmt.Sprintf("l%d.ssm_state", i), op.Result(1))
+	og := g.linear(g.linear(h, g.n.of(i, roleOutGateDown), n, e), g.n.of(i, roleOutGateUp), d, n)
+	o := g.mul(g.rmsNorm(op.Result(0), g.weight(g.n.of(i, roleSSMNorm), n)), g.sigmoid(g.reshape(og, 1, 1, heads, n)))
+	return g.linear(g.reshape(o, 1, d), g.n.of(i, roleOut), e, d)
+}
