@@ -40,7 +40,7 @@ var ggufArch = map[string]string{
 	"GraniteMoeForCausalLM": "granitemoe", "GraniteMoeSharedForCausalLM": "granitemoe", "GemmaForCausalLM": "gemma",
 	"Glm4MoeForCausalLM": "glm4moe", "Qwen2_5_VLForConditionalGeneration": "qwen2vl", "Qwen3VLForConditionalGeneration": "qwen3vl",
 	"Qwen3VLMoeForConditionalGeneration": "qwen3vlmoe", "GptOssForCausalLM": "gpt-oss",
-	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2",
+	"DeepseekV2ForCausalLM": "deepseek2", "DeepseekV3ForCausalLM": "deepseek2", "KimiLinearForCausalLM": "kimi-linear",
 	"Llama4ForCausalLM": "llama4", "Llama4ForConditionalGeneration": "llama4",
 	"GraniteMoeHybridForCausalLM": "granitehybrid", "BambaForCausalLM": "granitehybrid",
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
@@ -156,13 +156,17 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	}
 	w.Add(key("vocab_size"), uint32(s.vocab))
 	w.Add(key("attention.head_count"), uint32(s.heads))
-	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" || arch == "nemotron_h_moe" || arch == "jamba" {
+	if s.shortConv > 0 || arch == "granitehybrid" || arch == "nemotron_h" || arch == "nemotron_h_moe" || arch == "jamba" || arch == "kimi-linear" {
 		// LFM2Model.set_gguf_parameters (GraniteHybridModel's alike):
 		// kv heads a layer, 0 for the short convolutions (the Mamba-2
-		// layers), and their window.
+		// layers), and their window; KimiLinearModel's 1 for the latent
+		// attention (its one kv head), 0 for the delta attention.
 		kv := make([]uint32, s.layers)
 		for i, lt := range s.layerTypes {
-			if lt == fullAttention {
+			switch {
+			case lt == fullAttention && arch == "kimi-linear":
+				kv[i] = 1
+			case lt == fullAttention:
 				kv[i] = uint32(s.kvHeads)
 			}
 		}
@@ -176,9 +180,17 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	if m := s.mla; m.kvLora > 0 {
 		// DeepseekV2Model.set_gguf_parameters: one kv head of the latent
 		// and the rope dims, the heads' own dims as the *_mla keys.
-		w.Add(key("attention.head_count_kv"), uint32(1))
+		// KimiLinearModel's: value_length the config's head_dim
+		// (TextModel's, which it leaves), the kv heads a layer (above).
+		if arch == "kimi-linear" {
+			w.Add(key("attention.value_length"), uint32(s.headDim))
+			w.Add(key("ssm.conv_kernel"), uint32(s.convKernel))
+			w.Add(key("kda.head_dim"), uint32(s.gdn))
+		} else {
+			w.Add(key("attention.head_count_kv"), uint32(1))
+			w.Add(key("attention.value_length"), uint32(m.kvLora))
+		}
 		w.Add(key("attention.key_length"), uint32(m.kvLora+m.rope))
-		w.Add(key("attention.value_length"), uint32(m.kvLora))
 		w.Add(key("attention.key_length_mla"), uint32(m.nope+m.rope))
 		w.Add(key("attention.value_length_mla"), uint32(m.vDim))
 		w.Add(key("attention.kv_lora_rank"), uint32(m.kvLora))
@@ -191,7 +203,11 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 	}
 	w.Add(key("attention.layer_norm_rms_epsilon"), float32(s.eps))
 	w.Add(key("rope.freq_base"), float32(s.theta))
-	w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
+	if arch == "kimi-linear" {
+		w.Add(key("rope.dimension_count"), uint32(s.mla.rope)) // KimiLinearModel: qk_rope_head_dim (unrotated)
+	} else {
+		w.Add(key("rope.dimension_count"), uint32(s.rotaryDim))
+	}
 	if s.arch == "Gemma3ForCausalLM" || s.arch == "Gemma2ForCausalLM" {
 		// Gemma3Model.set_gguf_parameters: the window; llama.cpp takes
 		// the pattern (6), the sliding layers' rope base (10⁴) and the
@@ -269,7 +285,7 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		w.Add(key("residual_scale"), float32(s.residualScale))
 		w.Add(key("logit_scale"), float32(s.logitScale))
 	}
-	if s.keyHeads > 0 {
+	if s.keyHeads > 0 && !s.kda {
 		interval := 0
 		for i, lt := range s.layerTypes {
 			if lt == fullAttention {
@@ -355,6 +371,12 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 				w.Add(key("expert_shared_count"), uint32(shared))
 				w.Add(key("expert_shared_feed_forward_length"), uint32(s.ffn/s.kvHeads))
 			}
+		case arch == "kimi-linear":
+			// KimiLinearModel.set_gguf_parameters (no gating function,
+			// no norm: its builder renormalises σ scores always).
+			w.Add(key("expert_shared_count"), uint32(cfg.int("num_shared_experts", 0, false)))
+			w.Add(key("leading_dense_block_count"), uint32(cfg.int("first_k_dense_replace", 0, false)))
+			w.Add(key("expert_weights_scale"), float32(s.routedScale))
 		case arch == "minimax-m2":
 			// MiniMaxM2Model.set_gguf_parameters (its first form also the
 			// gating; rope.dimension_count, rotary_dim, is written above).
@@ -571,6 +593,14 @@ var hfToGGUF = map[string]string{
 	"mlp.shared_experts.down_proj.weight": "ffn_down_shexp.weight", "mlp.gate.e_score_correction_bias": "exp_probs_b.bias",
 	"mlp.moe_statics.e_score_correction_bias":  "exp_probs_b.bias", // ERNIE 4.5's
 	"block_sparse_moe.e_score_correction_bias": "exp_probs_b.bias", // MiniMax-M2's
+	// Kimi Linear's delta attention and its experts' router bias and
+	// shared experts.
+	"self_attn.f_a_proj.weight": "ssm_f_a.weight", "self_attn.f_b_proj.weight": "ssm_f_b.weight",
+	"self_attn.g_a_proj.weight": "ssm_g_a.weight", "self_attn.g_b_proj.weight": "ssm_g_b.weight",
+	"self_attn.b_proj.weight": "ssm_beta.weight", "self_attn.o_norm.weight": "ssm_norm.weight",
+	"block_sparse_moe.gate.e_score_correction_bias":    "exp_probs_b.bias",
+	"block_sparse_moe.shared_experts.gate_proj.weight": "ffn_gate_shexp.weight", "block_sparse_moe.shared_experts.up_proj.weight": "ffn_up_shexp.weight",
+	"block_sparse_moe.shared_experts.down_proj.weight": "ffn_down_shexp.weight",
 	// Phi-2's, GPT-NeoX's.
 	"self_attn.dense.weight": "attn_output.weight", "self_attn.dense.bias": "attn_output.bias",
 	"mlp.fc1.weight": "ffn_up.weight", "mlp.fc1.bias": "ffn_up.bias", "mlp.fc2.weight": "ffn_down.weight", "mlp.fc2.bias": "ffn_down.bias",
@@ -846,6 +876,17 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		return []converted{{blk + "ssm_conv1d.weight", []int{shape[0], shape[2]}, v, false}}
 	case "mamba.norm.weight":
 		return []converted{{blk + "ssm_norm.weight", []int{s.ssmGroups, len(v) / s.ssmGroups}, v, false}}
+	case "self_attn.q_conv1d.weight", "self_attn.k_conv1d.weight", "self_attn.v_conv1d.weight":
+		// KimiLinearModel.modify_tensors: [1, channels, 1, taps].
+		return []converted{{blk + "ssm_conv1d_" + rest[len("self_attn."):len("self_attn.")+1] + ".weight", []int{1, shape[0], 1, shape[2]}, v, false}}
+	case "self_attn.A_log":
+		a := make([]float32, len(v))
+		for i, x := range v {
+			a[i] = float32(-math.Exp(float64(x)))
+		}
+		return []converted{{blk + "ssm_a", shape, a, false}}
+	case "self_attn.dt_bias": // renamed dt_proj.bias
+		return []converted{{blk + "ssm_dt.bias", shape, v, false}}
 	case "linear_attn.A_log":
 		a := make([]float32, len(v))
 		for i, x := range v {
@@ -895,7 +936,7 @@ func convertTensor(t testing.TB, s *spec, name string, shape []int, v []float32,
 		gname, ok = "ffn_norm.bias", true
 	case rest == "post_attention_layernorm.weight":
 		gname, ok = "ffn_norm.weight", true
-		if s.keyHeads > 0 {
+		if s.keyHeads > 0 && !s.kda {
 			gname, ok = "post_attention_norm.weight", true
 		}
 	}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -62,6 +63,12 @@ func FuzzImportHF(f *testing.F) {
 			f.Add(uint8(i), []byte(strings.Replace(moe, `"vocab_size"`, `"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "vocab_size"`, 1)))
 		}
 	}
+	// Stop 72's Kimi Linear (its linear_attn_config), on any fixture's weights.
+	kimi, err := json.Marshal(kimiConfig(nil))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint8(0), kimi)
 	f.Fuzz(func(t *testing.T, which uint8, config []byte) {
 		dir := t.TempDir()
 		linkFixture(t, dir, config, fixtureWeights(t, fixtureNames[int(which)%len(fixtureNames)]))
@@ -108,11 +115,13 @@ func FuzzImportGGUF(f *testing.F) {
 		paths = append(paths, path)
 	}
 	// Stop 70's state-space readers (granitehybrid, mamba2, mamba, nemotron_h, jamba)
-	// and stop 71's (nemotron_h_moe with a latent, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2, apertus), drawn.
+	// stop 71's (nemotron_h_moe with a latent, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2, apertus)
+	// and stop 72's kimi-linear, drawn.
 	falconH1, _ := drawnFalconH1(f, falconH1Variant{2, true, false})
 	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f),
 		drawnNemotronHOf(f, "E*ME", 24), falconH1, writeLfm2MoE(f, true, 1), drawCheckpoint(f, ernieMoEConfig(1e-12), ernieMoETensors()),
-		drawCheckpoint(f, miniMaxM2Config(), miniMaxM2Tensors()), drawCheckpoint(f, apertusConfig(nil), apertusTensors(true))} {
+		drawCheckpoint(f, miniMaxM2Config(), miniMaxM2Tensors()), drawCheckpoint(f, apertusConfig(nil), apertusTensors(true)),
+		drawCheckpoint(f, kimiConfig(map[string]any{"num_expert_group": 1}), kimiTensors())} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)

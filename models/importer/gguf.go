@@ -59,6 +59,7 @@ var ggufKeys = []string{
 	"attention.value_length_mla",           // deepseek2: a head's v dims in the split form
 	"interleave_moe_layer_step",            // llama4: every n-th layer routes
 	"moe_latent_size",                      // nemotron_h_moe: the routed experts' latent width
+	"kda.head_dim",                         // kimi-linear: the delta attention's head size
 }
 
 // ImportGGUF imports a llama.cpp GGUF file. Its tensors are read as

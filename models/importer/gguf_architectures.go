@@ -51,6 +51,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"gpt-oss"}, (*ggufMeta).readGptOss},
 		{[]string{"glm4moe"}, (*ggufMeta).readGlm4Moe},
 		{[]string{"deepseek2"}, (*ggufMeta).readDeepseek2},
+		{[]string{"kimi-linear"}, (*ggufMeta).readKimiLinearGGUF},
 		{[]string{"llama4"}, (*ggufMeta).readLlama4},
 		{[]string{"gemma"}, (*ggufMeta).readGemma},
 		{[]string{"gemma2"}, (*ggufMeta).readGemma2},
@@ -160,17 +161,25 @@ func (m *ggufMeta) readLfm2(s *spec) {
 	if m.err != nil {
 		return
 	}
-	s.layerTypes = make([]string, s.layers)
-	for i, n := range kv {
-		s.layerTypes[i] = fullAttention
-		if n == 0 {
-			s.layerTypes[i] = shortConvLayer
-		}
-	}
+	s.layerTypes = kindsByKVHeads(kv, shortConvLayer)
 	if s.shortConv < 2 {
 		m.fail("%s = %d: rlx needs a window of at least 2", m.key("shortconv.l_cache"), s.shortConv)
 	}
 	m.names.finalNorm = "token_embd_norm.weight"
+}
+
+// kindsByKVHeads are the layers' kinds where attention.head_count_kv
+// marks them (lfm2, kimi-linear): full attention, or zero where a
+// layer has no kv heads.
+func kindsByKVHeads(kv []int, zero string) []string {
+	kinds := make([]string, len(kv))
+	for i, n := range kv {
+		kinds[i] = fullAttention
+		if n == 0 {
+			kinds[i] = zero
+		}
+	}
+	return kinds
 }
 
 // readLfm2MoE reads llama.cpp's lfm2moe (LFM2-8B-A1B): lfm2's layers

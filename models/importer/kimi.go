@@ -208,7 +208,10 @@ func (g *builder) kimiDelta(i int, h *ir.Value) *ir.Value {
 
 	f := g.linear(g.linear(h, g.n.of(i, roleDecayDown), n, e), g.n.of(i, roleDecayUp), d, n)
 	f = g.unary(graph.SoftplusName, g.add(f, g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d)))
-	rate := g.unary(graph.NegName, g.unary(graph.ExpName, g.weight(g.n.of(i, roleA), heads, 1)))
+	rate := g.weight(g.n.of(i, roleA), heads, 1) // −exp(A_log) as llama.cpp stores it
+	if s.aIsLog {
+		rate = g.unary(graph.NegName, g.unary(graph.ExpName, rate))
+	}
 	gate := g.mul(g.reshape(f, 1, 1, heads, n), g.reshape(rate, 1, 1, heads, 1))
 	beta := g.reshape(g.sigmoid(g.linear(h, g.n.of(i, roleBeta), heads, e)), 1, 1, heads)
 
@@ -218,4 +221,60 @@ func (g *builder) kimiDelta(i int, h *ir.Value) *ir.Value {
 	og := g.linear(g.linear(h, g.n.of(i, roleOutGateDown), n, e), g.n.of(i, roleOutGateUp), d, n)
 	o := g.mul(g.rmsNorm(op.Result(0), g.weight(g.n.of(i, roleSSMNorm), n)), g.sigmoid(g.reshape(og, 1, 1, heads, n)))
 	return g.linear(g.reshape(o, 1, d), g.n.of(i, roleOut), e, d)
+}
+
+// readKimiLinearGGUF reads llama.cpp's kimi-linear as convert_hf_to_gguf
+// writes Kimi Linear: the layers whose attention.head_count_kv is 0 are
+// Kimi delta attention (attention.head_count heads of kda.head_dim, convs
+// of ssm.conv_kernel; ssm_a = −exp(A_log), ssm_dt.bias the decay's bias,
+// ssm_f_a/ssm_f_b, ssm_beta, ssm_g_a/ssm_g_b, ssm_norm), the others
+// latent attention in deepseek2's split form (one kv head of
+// attention.key_length = latent + rope, attention.key_length_mla and
+// attention.value_length_mla a head's dims, attn_k_b and attn_v_b;
+// value_length is the config's head_dim, unused), without rope; from
+// leading_dense_block_count on, the experts as llama.cpp's builder runs
+// them: σ scores (expert_gating_func 2 where the file says), the top
+// expert_used_count of score + exp_probs_b chosen, always renormalised,
+// × expert_weights_scale, beside expert_shared_count shared experts.
+// rlx keeps the model's own epsilons where llama.cpp's builder takes
+// the file's RMS epsilon instead (the latent's norm, 1e-6; q's and k's
+// l2 norms, rsqrt(Σx² + 1e-6)).
+func (m *ggufMeta) readKimiLinearGGUF(s *spec) {
+	kv := m.eachLayer("attention.head_count_kv", s.layers, "kv heads", "for a delta attention layer")
+	s.gdn = m.uint("kda.head_dim", 0, true)
+	s.convKernel = m.uint("ssm.conv_kernel", 0, true)
+	kvLora := m.uint("attention.kv_lora_rank", 0, true)
+	la := mla{rope: s.rotaryDim, kvLora: kvLora, qLora: m.uint("attention.q_lora_rank", 0, false)}
+	la.nope = m.uint("attention.key_length_mla", 0, true) - la.rope
+	la.vDim = m.uint("attention.value_length_mla", 0, true)
+	if m.err != nil {
+		return
+	}
+	switch {
+	case s.gdn == 0 || s.convKernel < 2:
+		m.fail("%s = %d, %s = %d: rlx needs a head size and a window of at least 2", m.key("kda.head_dim"), s.gdn, m.key("ssm.conv_kernel"), s.convKernel)
+	case kvLora == 0 || la.nope < 1 || la.vDim < 1 || s.headDim != kvLora+la.rope:
+		m.fail("%s = %d, q·k dims %d (rope %d), v dims %d, %s = %d: rlx needs a latent, nope and v dims, and one kv head of the latent and rope dims",
+			m.key("attention.kv_lora_rank"), kvLora, la.nope+la.rope, la.rope, la.vDim, m.key("attention.key_length"), s.headDim)
+	case m.yarn.factor > 0:
+		m.fail("%s: kimi-linear's attention takes no rope, so rlx refuses its scaling", m.key("rope.scaling.type"))
+	}
+	if m.err != nil {
+		return
+	}
+	s.layerTypes = kindsByKVHeads(kv, linearAttention)
+	s.keyHeads, s.valueHeads, s.kda = s.heads, s.heads, true
+	s.mla, s.headDim, s.kvHeads = la, la.rope, s.heads
+	s.noRope = slices.Repeat([]bool{true}, s.layers)
+	s.attnScale = 1 / math.Sqrt(float64(la.nope+la.rope))
+	p := "blk.%d."
+	n := m.names.layer
+	n[roleConvQ], n[roleConvK], n[roleConvV] = p+"ssm_conv1d_q.weight", p+"ssm_conv1d_k.weight", p+"ssm_conv1d_v.weight"
+	n[roleDecayDown], n[roleDecayUp] = p+"ssm_f_a.weight", p+"ssm_f_b.weight"
+	n[roleOutGateDown], n[roleOutGateUp] = p+"ssm_g_a.weight", p+"ssm_g_b.weight"
+	n[roleOut] = p + "attn_output.weight"
+	m.sigmoidGating(false)
+	m.readDeepseekMoE(s)
+	s.sigmoidRouter, s.normTopK = true, true
+	m.readSelectBias(s)
 }

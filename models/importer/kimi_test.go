@@ -364,3 +364,21 @@ func TestKimiLinearErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKimiLinearGGUF converts a drawn Kimi Linear checkpoint (one group
+// of experts, as published: the converter writes no group count) to
+// llama.cpp's kimi-linear as KimiLinearModel does and decodes it: the
+// F32 file within 1e-5 of the safetensors, Q8_0 within 1e-5 of its
+// dequantised weights.
+func TestKimiLinearGGUF(t *testing.T) {
+	dir := drawCheckpoint(t, kimiConfig(map[string]any{"num_expert_group": 1, "topk_group": 1}), kimiTensors())
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	checkGGUFForms(t, dir, tokens, decodeAllRead(t, dir, tokens))
+	refusesGGUF(t, convertToGGUF(t, dir, 0, false), []ggufRefusal{
+		{map[string]any{"kimi-linear.expert_gating_func": uint32(1)}, "kimi-linear.expert_gating_func = 1 is not supported for kimi-linear"},
+		{map[string]any{"kimi-linear.kda.gate_lower_bound": float32(-5)}, "metadata key kimi-linear.kda.gate_lower_bound is not supported"},
+		{map[string]any{"kimi-linear.kda.head_dim": uint32(0)}, "kimi-linear.kda.head_dim = 0, kimi-linear.ssm.conv_kernel = 4: rlx needs a head size"},
+		{map[string]any{"kimi-linear.attention.key_length_mla": uint32(8)}, "q·k dims 8 (rope 8), v dims 12"},
+		{map[string]any{"kimi-linear.attention.head_count_kv": []uint32{0, 0, 1}}, "kimi-linear.attention.head_count_kv must list each of the 4 layers' kv heads"},
+	})
+}
