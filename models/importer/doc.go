@@ -17,8 +17,9 @@
 // FalconMambaForCausalLM, Mamba2ForCausalLM, GraniteMoeHybridForCausalLM,
 // BambaForCausalLM, NemotronHForCausalLM (with Nemotron 3's experts),
 // JambaForCausalLM and FalconH1ForCausalLM, Lfm2MoeForCausalLM,
-// Ernie4_5_MoeForCausalLM, MiniMaxM2ForCausalLM, ApertusForCausalLM and
-// the text model of the
+// Ernie4_5_MoeForCausalLM, MiniMaxM2ForCausalLM, ApertusForCausalLM,
+// KimiLinearForCausalLM (Kimi delta attention beside latent attention
+// without rope) and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
@@ -31,7 +32,7 @@
 // gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss,
 // deepseek2, llama4, mamba, mamba2, granitehybrid, nemotron_h,
 // nemotron_h_moe, jamba, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2,
-// apertus).
+// apertus, kimi-linear).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole
