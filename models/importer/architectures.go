@@ -94,6 +94,7 @@ func architectures() []architecture {
 		{[]string{"DeepseekV2ForCausalLM"}, (*spec).readDeepseekV2},
 		{[]string{"DeepseekV3ForCausalLM"}, (*spec).readDeepseekV3},
 		{[]string{"KimiLinearForCausalLM"}, (*spec).readKimiLinear},
+		{[]string{"Zamba2ForCausalLM"}, (*spec).readZamba2},
 		{[]string{"GemmaForCausalLM"}, (*spec).readGemma1},
 		{[]string{"Gemma2ForCausalLM"}, (*spec).readGemma2},
 		{[]string{"Gemma3ForCausalLM"}, (*spec).readGemma3},

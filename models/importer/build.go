@@ -55,6 +55,7 @@ func (g *builder) fail(format string, args ...any) {
 
 // build builds the module for s with tensors from src.
 func build(ctx *ir.Context, s *spec, n naming, src *weights.Source) (m *ir.Operation, bound []string, err error) {
+	n.kinds = s.layerTypes
 	g := &builder{ctx: ctx, s: s, n: n, src: src, f32: ctx.F32(), i32: ctx.I32(), params: map[string]*ir.Value{}, cols: map[*ir.Value]*ir.Value{}}
 	g.loc = ctx.UnknownLoc()
 	g.mod = builtin.NewModule(ctx, g.loc)

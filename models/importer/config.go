@@ -600,14 +600,8 @@ func softcap(c *config, key string, def float64) float64 {
 // in the table's type, a tied head by default; no window, caps or q/k
 // norms, scores × 1/√head_dim.
 func (s *spec) readGemma1(c *config) {
-	switch act := c.str("hidden_act", "gelu_pytorch_tanh"); act {
-	case "gelu_pytorch_tanh", "gelu_new":
-		s.geluTanh = true
-	case "gelu":
-		s.geluTanh, s.erfGelu = true, true
-	case "silu":
-	default:
-		c.fail("field \"hidden_act\" = %q is not supported (rlx implements \"gelu_pytorch_tanh\", \"gelu_new\", \"gelu\" and \"silu\")", act)
+	c.setDefault("hidden_act", `"gelu_pytorch_tanh"`)
+	if !s.readGatedAct(c) {
 		return
 	}
 	c.used["hidden_activation"] = true

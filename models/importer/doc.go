@@ -19,7 +19,8 @@
 // JambaForCausalLM and FalconH1ForCausalLM, Lfm2MoeForCausalLM,
 // Ernie4_5_MoeForCausalLM, MiniMaxM2ForCausalLM, ApertusForCausalLM,
 // KimiLinearForCausalLM (Kimi delta attention beside latent attention
-// without rope) and the text model of the
+// without rope), Zamba2ForCausalLM (shared transformer blocks feeding
+// Mamba-2 mixers) and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,

@@ -43,5 +43,8 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Kimi Linear: Kimi delta attention (a decay a key channel),
 		// latent attention without rope, σ-routed experts in groups.
 		"kimi_linear": drawCheckpoint(t, kimiConfig(nil), kimiTensors()),
+		// Zamba2: two shared blocks (attention on x ‖ x₀ with adapters
+		// and rope, an MLP with adapters) feeding Mamba-2 mixers.
+		"zamba2": drawCheckpoint(t, zambaConfig(nil), zambaTensors([]string{"mamba", "hybrid", "mamba", "hybrid"}, 2, false, true)),
 	}
 }

@@ -63,12 +63,17 @@ func FuzzImportHF(f *testing.F) {
 			f.Add(uint8(i), []byte(strings.Replace(moe, `"vocab_size"`, `"num_experts": 4, "num_experts_per_tok": 2, "moe_intermediate_size": 32, "vocab_size"`, 1)))
 		}
 	}
-	// Stop 72's Kimi Linear (its linear_attn_config), on any fixture's weights.
+	// Stop 72's Kimi Linear (its linear_attn_config) and Zamba2, on any fixture's weights.
 	kimi, err := json.Marshal(kimiConfig(nil))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(uint8(0), kimi)
+	zamba, err := json.Marshal(zambaConfig(nil))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint8(0), zamba)
 	f.Fuzz(func(t *testing.T, which uint8, config []byte) {
 		dir := t.TempDir()
 		linkFixture(t, dir, config, fixtureWeights(t, fixtureNames[int(which)%len(fixtureNames)]))

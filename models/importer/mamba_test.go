@@ -193,10 +193,12 @@ func newMixerState64(groups int) *mixerState64 {
 
 // mixerOpts64 are the mixer's variants: the gated norm over each group
 // (grouped), Falcon-H1's: in_proj's z, x, B, C and dt × mup, the norm
-// before the gate (normFirst) or no norm (noNorm).
+// before the gate (normFirst) or no norm (noNorm); Zamba2's dt clamped
+// below at dtMin.
 type mixerOpts64 struct {
 	grouped, normFirst, noNorm bool
 	mup                        []float64
+	dtMin                      float64
 }
 
 // mixerStep64 is one decode step of the Mamba-2 mixer under p (drawnMixer's
@@ -241,7 +243,7 @@ func mixerStep64(w map[string][]float32, p string, h []float64, st *mixerState64
 	}
 	y := make([]float64, inner)
 	for hh := range nh {
-		dt := math.Log1p(math.Exp(proj[inner+cd+hh] + f("dt_bias", hh)))
+		dt := math.Max(math.Log1p(math.Exp(proj[inner+cd+hh]+f("dt_bias", hh))), o.dtMin)
 		decay := math.Exp(dt * -math.Exp(f("A_log", hh)))
 		g := hh / (nh / ng)
 		for q := range hd {

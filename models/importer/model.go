@@ -39,8 +39,17 @@ func (g *builder) model() {
 		}
 		x = g.mul(x, g.scalar(f))
 	}
+	x0 := x // Zamba2's hybrid layers read the embedding beside x
 	for i := range s.layers {
 		p := fmt.Sprintf("l%d.", i)
+		if s.layerTypes[i] == zambaHybrid {
+			// Zamba2: the shared block's output (through the layer's
+			// linear) added to the mixer's input, not to x.
+			g.at(p + "hybrid")
+			t := g.zambaBlock(i, x, x0, at)
+			x = g.add(x, g.mamba2Mixer(i, g.hiddenNorm(g.add(x, t), g.n.of(i, roleAttnNorm))))
+			continue
+		}
 		if s.attention(i) {
 			g.at(p + "attn")
 			h := x
@@ -464,20 +473,11 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	} else if g.qTemp != nil {
 		q = g.mul(q, g.reshape(g.qTemp, 1, 1, 1, 1))
 	}
-	p := fmt.Sprintf("l%d.", i)
-	cache := []int64{1, int64(s.maxTokens), int64(kvh), int64(d)}
-	kc := g.sel(write, k, g.input(p+"k_cache", cache, g.f32))
-	vc := g.sel(write, v, g.input(p+"v_cache", cache, g.f32))
-	g.output(p+"k_cache", kc)
-	g.output(p+"v_cache", vc)
-	attrs := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}
-	if s.attnScale != 0 {
-		attrs = append(attrs, g.floatAttr("scale", s.attnScale))
-	}
+	var attrs []ir.NamedAttr
 	if s.attnSoftcap != 0 {
 		attrs = append(attrs, g.floatAttr("softcap", s.attnSoftcap))
 	}
-	a := g.op(graph.AttentionName, attrs, q, kc, vc, keep)
+	a, kc := g.attendCached(i, q, k, v, keep, write, attrs...)
 	if s.oss {
 		a = g.withSinks(i, a, q, kc, keep)
 	}
@@ -486,6 +486,26 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 		a = g.mul(a, g.sigmoid(gate))
 	}
 	return g.biased(g.linear(a, g.n.of(i, roleO), e, heads*d), i, roleOBias, s.oBias, e)
+}
+
+// attendCached writes this step's k and v [1, 1, kv heads, d] into layer
+// i's caches (l{i}.k_cache and l{i}.v_cache, [1, maxTokens, kv heads,
+// d], at the row write marks) and attends q to the rows keep marks, at
+// the spec's score scale (1/√d where it has none), then attrs.
+// It returns the attention's output [1, 1, heads, d] and the k cache.
+func (g *builder) attendCached(i int, q, k, v, keep, write *ir.Value, attrs ...ir.NamedAttr) (a, kc *ir.Value) {
+	s := shapeInts(k)
+	p := fmt.Sprintf("l%d.", i)
+	cache := []int64{1, int64(g.s.maxTokens), int64(s[2]), int64(s[3])}
+	kc = g.sel(write, k, g.input(p+"k_cache", cache, g.f32))
+	vc := g.sel(write, v, g.input(p+"v_cache", cache, g.f32))
+	g.output(p+"k_cache", kc)
+	g.output(p+"v_cache", vc)
+	all := []ir.NamedAttr{g.strAttr("mask", string(graph.MaskCustom))}
+	if g.s.attnScale != 0 {
+		all = append(all, g.floatAttr("scale", g.s.attnScale))
+	}
+	return g.op(graph.AttentionName, append(all, attrs...), q, kc, vc, keep), kc
 }
 
 // latentNormEps is the epsilon of DeepSeek's q_a_layernorm and

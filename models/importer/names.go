@@ -115,6 +115,13 @@ const (
 type naming struct {
 	embed, finalNorm, head string
 	layer                  map[string]string // role → format with one %d, the layer
+	// alt names the roles it holds otherwise in the layers of kind
+	// altKind (Zamba2's hybrid layers hold their mixer under
+	// mamba_decoder.); kinds are the model's layer kinds (build sets
+	// them).
+	alt     map[string]string
+	altKind string
+	kinds   []string
 }
 
 func (n naming) of(layer int, role string) string {
@@ -127,6 +134,11 @@ func (n naming) of(layer int, role string) string {
 
 // lookup is the tensor name of role in layer, if the naming has one.
 func (n naming) lookup(layer int, role string) (string, bool) {
+	if layer < len(n.kinds) && n.altKind != "" && n.kinds[layer] == n.altKind {
+		if f, ok := n.alt[role]; ok {
+			return strings.Replace(f, "%d", fmt.Sprint(layer), 1), true
+		}
+	}
 	f, ok := n.layer[role]
 	return strings.Replace(f, "%d", fmt.Sprint(layer), 1), ok
 }
@@ -340,6 +352,9 @@ func hfNamesOf(arch string) naming {
 	}
 	if arch == "KimiLinearForCausalLM" {
 		kimiNames(n)
+	}
+	if arch == "Zamba2ForCausalLM" {
+		zambaNames(&n)
 	}
 	if arch == "Ernie4_5_MoeForCausalLM" {
 		// The selection bias under mlp.moe_statics ([1, E]), the shared

@@ -105,6 +105,7 @@ type spec struct {
 	llama4
 	mla
 	stateSpace
+	zamba zamba
 }
 
 // badNumbers says what is wrong with the spec's real-valued fields, or ""
@@ -236,7 +237,9 @@ func (s *spec) attention(layer int) bool { return s.layerTypes[layer] == fullAtt
 
 // anyAttention says whether some layer attends (Mamba2ForCausalLM's do
 // not: no rope tables, no cache).
-func (s *spec) anyAttention() bool { return slices.Contains(s.layerTypes, fullAttention) }
+func (s *spec) anyAttention() bool {
+	return slices.Contains(s.layerTypes, fullAttention) || slices.Contains(s.layerTypes, zambaHybrid)
+}
 
 // ropeLayer says whether an attention layer rotates q and k.
 func (s *spec) ropeLayer(i int) bool { return s.noRope == nil || !s.noRope[i] }

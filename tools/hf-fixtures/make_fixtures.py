@@ -237,6 +237,20 @@ def falcon_h1(**kw):
     ), torch.float32, False
 
 
+def zamba2(**kw):
+    """Zamba2's fields at the fixtures' sizes: Mamba-2 in layers 0 and 2
+    (8 heads of 16, 2 groups of state 16), hybrid layers 1 and 3 running
+    the shared blocks (4 heads of 32 on x ‖ x₀, an MLP of 96 through
+    erf's gelu, adapters of rank 8); returns (config kwargs, storage
+    dtype, zero-centred norms)."""
+    return dict(
+        **SIZES, num_key_value_heads=4, hidden_act="gelu", rms_norm_eps=1e-5,
+        layers_block_type=["mamba", "hybrid", "mamba", "hybrid"], mamba_d_state=16, mamba_d_conv=4, mamba_expand=2,
+        mamba_ngroups=2, n_mamba_heads=8, use_conv_bias=True, add_bias_linear=False, chunk_size=256,
+        adapter_rank=8, rope_parameters=dict(rope_type="default", rope_theta=10000.0), **kw,
+    ), torch.float32, False
+
+
 # DeepSeek-V2's fields: deepseek_v3()'s but rope_interleave (V2 always
 # rotates adjacent pairs).
 DEEPSEEK_V2_BASE = {k: v for k, v in deepseek_v3().items() if k != "rope_interleave"}
@@ -725,6 +739,12 @@ def specs():
         # published models' are far from 1, as here). The second with the
         # mixer's gated RMSNorm by group, gated before the norm.
         ("falcon_h1", "FalconH1ForCausalLM", "FalconH1Config", *falcon_h1(mamba_rms_norm=False, mamba_n_groups=1)),
+        # Zamba2 (stop 72): two shared blocks with attention adapters and
+        # rope; one block without either (Zamba2-1.2B's and -2.7B's forms).
+        ("zamba2", "Zamba2ForCausalLM", "Zamba2Config", *zamba2(
+            num_mem_blocks=2, use_shared_attention_adapter=True, use_mem_rope=True)),
+        ("zamba2_one", "Zamba2ForCausalLM", "Zamba2Config", *zamba2(
+            num_mem_blocks=1, use_shared_attention_adapter=False, use_mem_rope=False)),
         ("falcon_h1_norm", "FalconH1ForCausalLM", "FalconH1Config", *falcon_h1(
             mamba_rms_norm=True, mamba_norm_before_gate=False, mamba_n_groups=2)),
         ("qwen3_5", "Qwen3_5ForCausalLM", "Qwen3_5TextConfig", dict(
