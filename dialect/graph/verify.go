@@ -92,6 +92,13 @@ func check(info *opInfo, op *ir.Operation, results bool) ([]inferred, error) {
 		}
 	}
 	inferred, err := info.infer(c)
+	for i := 0; err == nil && i < len(inferred); i++ {
+		// An inferred type must be one the verifier accepts: a gather
+		// of big enough tensors, say, would overflow.
+		if _, fits := ir.ShapeElements(inferred[i].shape); !fits {
+			err = c.errorf("result #%d would be %v of %s, more elements than fit in 64 bits", i, inferred[i].shape, inferred[i].elem)
+		}
+	}
 	if err != nil || !results {
 		// The inferred types may live in c, which goes back to the pool.
 		return slices.Clone(inferred), err

@@ -310,6 +310,22 @@ func TestInferResultTypes(t *testing.T) {
 			t.Errorf("InferResultTypes = %v, %v; want tensor<?x?xf32>", got, err)
 		}
 	})
+	t.Run("overflow", func(t *testing.T) {
+		// Each operand fits in 64 bits; the gather of one by the other
+		// would not (FuzzGraphVerify's 18de7cd7a2859f00). Its result type
+		// here is a placeholder: parsed, not verified.
+		m, err := asm.ParseString(ctx, "in.mlir", `func.func @f(%a: tensor<64x1152x64x1152xi32>, %i: tensor<1152x1152x1152x1152xi32>) {
+  %0 = "graph.gather"(%a, %i) <{axis = -2 : i64}> : (tensor<64x1152x64x1152xi32>, tensor<1152x1152x1152x1152xi32>) -> tensor<1xi32>
+  return
+}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = InferResultTypes(firstGraphOp(m))
+		if err == nil || !strings.Contains(err.Error(), "result #0 would be [64 1152 1152 1152 1152 1152 1152] of i32, more elements than fit in 64 bits") {
+			t.Errorf("InferResultTypes = %v; want the overflow refused", err)
+		}
+	})
 	t.Run("not graph", func(t *testing.T) {
 		m := parseVerify(t, ctx, `func.func @f() { return }`)
 		if _, err := InferResultTypes(m); err == nil {
