@@ -61,7 +61,10 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	// Stop 71, from run 55a: Jamba, Nemotron 3 (experts, and in a
 	// latent), Falcon-H1 (two), LFM2-MoE, ERNIE-4.5-MoE, MiniMax-M2,
 	// Apertus.
-	"jamba", "nemotron_h_moe", "nemotron_h_latent", "falcon_h1", "falcon_h1_norm", "lfm2_moe", "ernie4_5_moe", "minimax_m2", "apertus"}
+	"jamba", "nemotron_h_moe", "nemotron_h_latent", "falcon_h1", "falcon_h1_norm", "lfm2_moe", "ernie4_5_moe", "minimax_m2", "apertus",
+	// Stop 72, from run 56a: Zamba2 (two shared blocks with attention
+	// adapters and rope; one without).
+	"zamba2", "zamba2_one"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as

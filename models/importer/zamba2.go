@@ -113,7 +113,8 @@ func (s *spec) readZambaRope(c *config) {
 	c.raw["rope_theta"] = json.RawMessage(fmt.Sprint(theta))
 }
 
-// readZambaLayers reads layers_block_type ("mamba" or "hybrid" a layer;
+// readZambaLayers reads layers_block_type ("mamba", transformers 5's
+// "linear_attention", or "hybrid" a layer;
 // transformers' default pattern of 54 where absent) and checks
 // hybrid_layer_ids against it.
 func (s *spec) readZambaLayers(c *config) {
@@ -123,7 +124,8 @@ func (s *spec) readZambaLayers(c *config) {
 		raw, _ := json.Marshal(def)
 		c.raw["layers_block_type"] = raw
 	}
-	s.readBlockTypes(c, "layers_block_type", map[string]string{"mamba": mambaLayer, "hybrid": zambaHybrid})
+	// transformers 5 saves the Mamba-2 layers as "linear_attention".
+	s.readBlockTypes(c, "layers_block_type", map[string]string{"mamba": mambaLayer, "linear_attention": mambaLayer, "hybrid": zambaHybrid})
 	if c.err != nil {
 		return
 	}

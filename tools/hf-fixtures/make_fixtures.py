@@ -909,6 +909,37 @@ def rel(a, b):
     return float((a - b).abs().max() / b.abs().max())
 
 
+def save_reference(d, full, hidden, report):
+    """Writes the full pass's logits (reference.npy) and hidden states
+    (hidden.npy) into d, and their arg-max, least top-2 gap and largest
+    logit into the report."""
+    np.save(os.path.join(d, "reference.npy"), full.detach().cpu().numpy().astype(np.float32))
+    if hidden is not None:
+        np.save(os.path.join(d, "hidden.npy"), hidden.detach().cpu().numpy().astype(np.float32))
+    top2 = torch.topk(full.double(), 2, dim=-1).values
+    report["argmax"] = [int(x) for x in full.argmax(-1).cpu()]
+    report["min_top2_gap"] = float((top2[:, 0] - top2[:, 1]).min().cpu())
+    report["max_abs_logit"] = float(full.abs().max().cpu())
+
+
+def save_incremental(m, d, full, device, report):
+    """Decodes the tokens one at a time with transformers' cache and, where
+    that agrees with the full pass, writes the logits (incremental.npy)
+    and how far they are from the full pass into the report."""
+    inc = forward_incremental(m, TOKENS, device)
+    # A cache that did not carry the state from token to token (a
+    # model whose cache this script makes wrongly) is not a reference.
+    if rel(inc, full) > 1e-3:
+        raise RuntimeError(f"incremental decoding differs from the full pass by {rel(inc, full):.3g}: not saved")
+    # One token at a time, as a decode step runs: differs from the
+    # full pass where a rope's factors depend on the sequence's length
+    # (phi3_longrope_long).
+    np.save(os.path.join(d, "incremental.npy"), inc.detach().cpu().numpy().astype(np.float32))
+    report["incremental_vs_full_max_abs"] = float((inc.double() - full.double()).abs().max().cpu())
+    report["incremental_vs_full_rel"] = rel(inc, full)
+    report["incremental_argmax_equal"] = bool((inc.argmax(-1) == full.argmax(-1)).all())
+
+
 def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, device):
     d = os.path.join(out, name)
     os.makedirs(d, exist_ok=True)
@@ -948,13 +979,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
     report["reference_dtype"] = str(ref_dtype)
     # The reference is written first: every later step only adds to the
     # report, and its failure is recorded there instead of losing the rest.
-    np.save(os.path.join(d, "reference.npy"), full.detach().cpu().numpy().astype(np.float32))
-    if hidden is not None:
-        np.save(os.path.join(d, "hidden.npy"), hidden.detach().cpu().numpy().astype(np.float32))
-    top2 = torch.topk(full.double(), 2, dim=-1).values
-    report["argmax"] = [int(x) for x in full.argmax(-1).cpu()]
-    report["min_top2_gap"] = float((top2[:, 0] - top2[:, 1]).min().cpu())
-    report["max_abs_logit"] = float(full.abs().max().cpu())
+    save_reference(d, full, hidden, report)
     if routes:
         report["router_indices"] = routes
 
@@ -970,18 +995,7 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
             report["experts_implementation"] = getattr(m.config, "_experts_implementation", None)
 
     def incremental():
-        inc = forward_incremental(m, TOKENS, device)
-        # A cache that did not carry the state from token to token (a
-        # model whose cache this script makes wrongly) is not a reference.
-        if rel(inc, full) > 1e-3:
-            raise RuntimeError(f"incremental decoding differs from the full pass by {rel(inc, full):.3g}: not saved")
-        # One token at a time, as a decode step runs: differs from the
-        # full pass where a rope's factors depend on the sequence's length
-        # (phi3_longrope_long).
-        np.save(os.path.join(d, "incremental.npy"), inc.detach().cpu().numpy().astype(np.float32))
-        report["incremental_vs_full_max_abs"] = float((inc.double() - full.double()).abs().max().cpu())
-        report["incremental_vs_full_rel"] = rel(inc, full)
-        report["incremental_argmax_equal"] = bool((inc.argmax(-1) == full.argmax(-1)).all())
+        save_incremental(m, d, full, device, report)
 
     def cpu():
         mc = load(cls, d, ref_dtype, "cpu", moe)
@@ -1012,6 +1026,100 @@ def make_one(name, cls_name, cfg_name, kw, store_dtype, zero_centred, out, devic
           f"errors {[k for k in report if k.endswith('_error')]}", flush=True)
 
 
+# Kimi Linear as Moonshot publishes it (configuration_kimi.py's fields):
+# layers 1, 2 and 4 (1-based) Kimi delta attention of 4 heads of 16, layer
+# 3 latent attention without rope, layer 0 dense, 8 experts (top 2, one
+# group) beside a shared one. transformers 5.17's KimiLinearConfig reads
+# these fields too.
+KIMI_LINEAR = dict(
+    vocab_size=256, hidden_size=64, intermediate_size=96, num_hidden_layers=4, num_attention_heads=4,
+    num_key_value_heads=4, head_dim=16, hidden_act="silu", rms_norm_eps=1e-5, tie_word_embeddings=False,
+    rope_theta=10000.0, rope_scaling=None, model_max_length=512, bos_token_id=1, eos_token_id=2, pad_token_id=0,
+    linear_attn_config=dict(kda_layers=[1, 2, 4], full_attn_layers=[3], num_heads=4, head_dim=16, short_conv_kernel_size=4),
+    q_lora_rank=None, kv_lora_rank=16, qk_nope_head_dim=8, qk_rope_head_dim=8, v_head_dim=12, mla_use_nope=True,
+    num_experts=8, num_experts_per_token=2, num_shared_experts=1, moe_intermediate_size=32,
+    moe_router_activation_func="sigmoid", moe_renormalize=True, routed_scaling_factor=2.446,
+    first_k_dense_replace=1, moe_layer_freq=1, use_grouped_topk=True, num_expert_group=1, topk_group=1,
+    num_nextn_predict_layers=0,
+)
+
+
+def kimi_published(model):
+    """transformers 5.17's KimiLinearForCausalLM state dict under the names
+    Moonshot publishes: the packed conv split into q_conv1d, k_conv1d and
+    v_conv1d; the forget gate's tensors under self_attn; the routed
+    layers' mlp as block_sparse_moe, its fused experts per expert (w1 the
+    gate, w3 up, w2 down)."""
+    import re
+    out = {}
+    for name, v in model.state_dict().items():
+        v = v.detach().to(torch.float32).contiguous()
+        m = re.match(r"(model\.layers\.\d+\.)(.*)$", name)
+        if not m:
+            out[name] = v
+            continue
+        p, rest = m.groups()
+        if rest == "self_attn.conv1d.weight":
+            for part, x in zip(v.chunk(3, 0), "qkv"):
+                out[p + f"self_attn.{x}_conv1d.weight"] = part.contiguous()
+        elif rest.startswith("self_attn.forget_gate."):
+            out[p + "self_attn." + rest[len("self_attn.forget_gate."):]] = v
+        elif rest == "mlp.experts.gate_up_proj":
+            for e in range(v.shape[0]):
+                gate, up = v[e].chunk(2, 0)
+                out[p + f"block_sparse_moe.experts.{e}.w1.weight"] = gate.contiguous()
+                out[p + f"block_sparse_moe.experts.{e}.w3.weight"] = up.contiguous()
+        elif rest == "mlp.experts.down_proj":
+            for e in range(v.shape[0]):
+                out[p + f"block_sparse_moe.experts.{e}.w2.weight"] = v[e].contiguous()
+        elif rest.startswith("mlp.gate.") or rest.startswith("mlp.shared_experts."):
+            out[p + "block_sparse_moe." + rest[len("mlp."):]] = v
+        else:
+            out[name] = v
+    return out
+
+
+def make_kimi_linear(out, device):
+    """The kimi_linear fixture: a tiny KimiLinearForCausalLM built by
+    transformers (5.17 has the model), its weights drawn as the others',
+    saved under Moonshot's published names with Moonshot's config.json (what
+    rlx reads), and transformers' logits as the reference. The same
+    directory is then loaded back with from_pretrained, so the renaming is
+    checked against transformers' own reading of the published form where
+    it can read it (published_reload_rel, or its error)."""
+    from safetensors.torch import save_file
+    d = os.path.join(out, "kimi_linear")
+    os.makedirs(d, exist_ok=True)
+    cfg = transformers.KimiLinearConfig(**copy.deepcopy(KIMI_LINEAR))
+    model = transformers.KimiLinearForCausalLM(cfg)
+    init_weights(model, False)
+    save_file(kimi_published(model), os.path.join(d, "model.safetensors"), metadata={"format": "pt"})
+    published = dict(KIMI_LINEAR, architectures=["KimiLinearForCausalLM"], model_type="kimi_linear",
+                     transformers_version=transformers.__version__)
+    with open(os.path.join(d, "config.json"), "w") as fh:
+        json.dump(published, fh, indent=2, sort_keys=True)
+    m = model.to(torch.float64).to(device).eval()
+    report = dict(arch="KimiLinearForCausalLM", tokens=TOKENS, seed=SEED, std=STD, storage_dtype="torch.float32",
+                  reference_dtype="torch.float64", torch=torch.__version__, transformers=transformers.__version__,
+                  python=platform.python_version(), device=device)
+    full, hidden = forward_full(m, TOKENS, device)
+    save_reference(d, full, hidden, report)
+    try:
+        save_incremental(m, d, full, device, report)
+    except Exception:
+        report["incremental_error"] = traceback.format_exc()
+    try:
+        again = load(transformers.KimiLinearForCausalLM, d, torch.float64, device, True)
+        back, _ = forward_full(again, TOKENS, device)
+        report["published_reload_rel"] = rel(back, full)
+    except Exception:
+        report["published_reload_error"] = traceback.format_exc()
+    with open(os.path.join(d, "fixture.json"), "w") as fh:
+        json.dump(report, fh, indent=1, sort_keys=True)
+    print(f"kimi_linear: ok: argmax {report['argmax']}, incremental vs full rel {report.get('incremental_vs_full_rel')}, "
+          f"published reload rel {report.get('published_reload_rel')}, errors {[k for k in report if k.endswith('_error')]}", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True)
@@ -1036,6 +1144,15 @@ def main():
             with open(os.path.join(args.out, name, "error.txt"), "w") as fh:
                 fh.write(traceback.format_exc())
             print(f"{name}: FAILED\n{traceback.format_exc()}", flush=True)
+    if not args.only or "kimi_linear" in args.only:
+        try:
+            make_kimi_linear(args.out, args.device)
+        except Exception:
+            failed += 1
+            os.makedirs(os.path.join(args.out, "kimi_linear"), exist_ok=True)
+            with open(os.path.join(args.out, "kimi_linear", "error.txt"), "w") as fh:
+                fh.write(traceback.format_exc())
+            print(f"kimi_linear: FAILED\n{traceback.format_exc()}", flush=True)
     return 1 if failed else 0
 
 
