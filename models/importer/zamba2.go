@@ -35,8 +35,8 @@ type zamba struct {
 // through the layer's own linear is added to the mixer's input, not to
 // the residual: x ← x + mixer(RMSNorm(x + linear(block))). The mixers'
 // gated norm is over each of mamba_ngroups groups at 1e-5, softplus(dt +
-// dt_bias) clamped below at time_step_min (transformers'
-// torch_forward). A tied head by default.
+// dt_bias) clamped below at time_step_min (transformers 5's
+// time_step_limit). A tied head by default.
 func (s *spec) readZamba2(c *config) {
 	c.setDefault("tie_word_embeddings", "true")
 	c.setDefault("hidden_act", `"gelu"`)
@@ -54,7 +54,9 @@ func (s *spec) readZamba2(c *config) {
 	c.setDefault("intermediate_size", fmt.Sprint(4*hidden))
 	// The shared attention reads x ‖ x₀: heads of 2·hidden/heads.
 	c.setDefault("head_dim", fmt.Sprint(2*hidden/heads))
-	s.readZambaRope(c)
+	// use_long_context changes only max_position_embeddings in
+	// transformers 5 (its 4.x Zamba2Config scaled rope_theta too).
+	c.used["use_long_context"] = true
 	s.readCommon(c, 1.0)
 	if c.err != nil {
 		return
@@ -67,9 +69,10 @@ func (s *spec) readZamba2(c *config) {
 	}
 	for _, f := range []string{"chunk_size", "use_mem_eff_path", "time_step_max", "time_step_floor", "time_step_limit",
 		"num_logits_to_keep", "use_shared_mlp_adapter", "use_mamba_kernels"} {
-		// The prefill's chunks and kernels, training set-up; the cuda
-		// kernels' dt limit (the torch path clamps at time_step_min);
-		// the MLP's adapters, which Zamba2MLP builds whatever it says.
+		// The prefill's chunks and kernels, training set-up; a saved
+		// time_step_limit, which transformers 5 sets from time_step_min
+		// whatever the file says; the MLP's adapters, which Zamba2MLP
+		// builds whatever use_shared_mlp_adapter says.
 		c.used[f] = true
 	}
 	c.reject("add_bias_linear", "false")
@@ -92,25 +95,6 @@ func (s *spec) readZamba2(c *config) {
 	case z.attnAdapter && s.kvHeads != s.heads:
 		c.fail("num_key_value_heads = %d with use_shared_attention_adapter: the adapters' 2·hidden_size outputs fill every head's k and v (%d heads)", s.kvHeads, s.heads)
 	}
-}
-
-// readZambaRope reads use_mem_rope (no rope in any layer without it) and
-// use_long_context, whose rope_theta Zamba2Config multiplies by
-// 8^(d/(d−2)) for heads of d.
-func (s *spec) readZambaRope(c *config) {
-	rope := c.bool("use_mem_rope", false)
-	long := c.bool("use_long_context", false)
-	if c.err != nil || !rope || !long {
-		return
-	}
-	hidden, heads := c.int("hidden_size", 0, true), c.int("num_attention_heads", 0, true)
-	d := float64(2 * hidden / heads)
-	if d <= 2 {
-		c.fail("use_long_context with heads of %g: rlx needs heads wider than 2", d)
-		return
-	}
-	theta := c.float("rope_theta", 10000) * math.Pow(8, d/(d-2))
-	c.raw["rope_theta"] = json.RawMessage(fmt.Sprint(theta))
 }
 
 // readZambaLayers reads layers_block_type ("mamba", transformers 5's
