@@ -1094,6 +1094,15 @@ def make_kimi_linear(out, device):
     model = transformers.KimiLinearForCausalLM(cfg)
     init_weights(model, False)
     save_file(kimi_published(model), os.path.join(d, "model.safetensors"), metadata={"format": "pt"})
+    # What transformers itself saves (its own names, or the published ones
+    # back): in OUT/kimi_linear_tf5, for rlx to read too where they differ.
+    tf5 = os.path.join(out, "kimi_linear_tf5")
+    try:
+        model.save_pretrained(tf5)
+    except Exception:
+        os.makedirs(tf5, exist_ok=True)
+        with open(os.path.join(tf5, "error.txt"), "w") as fh:
+            fh.write(traceback.format_exc())
     published = dict(KIMI_LINEAR, architectures=["KimiLinearForCausalLM"], model_type="kimi_linear",
                      transformers_version=transformers.__version__)
     with open(os.path.join(d, "config.json"), "w") as fh:
