@@ -40,6 +40,44 @@ func (s *spec) readKimiLinear(c *config) {
 	s.readKDA(c)
 	s.readKimiLatent(c)
 	s.readKimiMoE(c)
+	s.readKimiDerived(c)
+}
+
+// readKimiDerived checks what transformers 5's KimiLinearConfig writes
+// beside Moonshot's fields when it saves a checkpoint: layer_types and
+// mlp_layer_types, linear_attn_config's sizes again as linear_*, and
+// qk_head_dim, each as the other fields give it; pretraining_tp 1 and
+// attention_bias false.
+func (s *spec) readKimiDerived(c *config) {
+	c.reject("pretraining_tp", "1")
+	c.reject("attention_bias", "false")
+	if c.err != nil {
+		return
+	}
+	mlp := make([]string, s.layers)
+	for i := range mlp {
+		mlp[i] = "dense"
+		if s.experts > 0 && s.moeLayer[i] {
+			mlp[i] = "sparse"
+		}
+	}
+	for key, want := range map[string][]string{"layer_types": s.layerTypes, "mlp_layer_types": mlp} {
+		v, ok := c.get(key)
+		if !ok {
+			continue
+		}
+		var got []string
+		if err := json.Unmarshal(v, &got); err != nil || !slices.Equal(got, want) {
+			c.fail("field %q = %s is not %q, as the other fields give the layers", key, v, want)
+			return
+		}
+	}
+	for key, want := range map[string]int{"linear_conv_kernel_dim": s.convKernel, "linear_head_dim": s.gdn, "linear_num_heads": s.valueHeads,
+		"qk_head_dim": s.mla.nope + s.mla.rope} {
+		if got := c.int(key, want, false); got != want && c.err == nil {
+			c.fail("field %q = %d differs from the %d the other fields give", key, got, want)
+		}
+	}
 }
 
 // readKDA reads linear_attn_config: the layers of each kind and the

@@ -3,10 +3,14 @@ package importer
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rlx-compiler/rlx/runtime/tensor"
 )
 
 // kimiConfig is a tiny Kimi Linear config as Moonshot publishes it:
@@ -302,6 +306,42 @@ func kimiReference(w map[string][]float32, tokens []int, o kimiOpts) [][]float64
 	return logits
 }
 
+// TestKimiLinearTransformersForm decodes testdata/kimi_linear, a tiny
+// KimiLinearForCausalLM that transformers 5.17 built, drew (make_fixtures.py's
+// seed) and saved (run 56b: Moonshot's tensor names, its config.json with
+// transformers 5's fields besides: layer_types, mlp_layer_types, linear_*,
+// qk_head_dim; the dense layer's MLP under block_sparse_moe), against
+// kimiReference on its weights; the same weights under the config.json
+// in Moonshot's published form (moonshot_config.json, make_fixtures.py's
+// KIMI_LINEAR) decode bit for bit alike. transformers' own
+// logits for it are still to come (its float64 run failed in grouped_mm).
+func TestKimiLinearTransformersForm(t *testing.T) {
+	tokens := []int{1, 17, 42, 200, 5, 99, 255, 128}
+	dir := filepath.Join("testdata", "kimi_linear")
+	s := importedSpec(t, dir)
+	if !s.kda || s.groups != 0 || !slices.Equal(s.moeLayer, []bool{false, true, true, true}) {
+		t.Fatalf("the spec read %+v", s)
+	}
+	got := decodeAllRead(t, dir, tokens)
+	w := map[string][]float32{}
+	for name, v := range readTensors(t, dir).Tensors {
+		// transformers 5 saves the dense layer's MLP under
+		// block_sparse_moe too; kimiReference reads Moonshot's mlp.
+		w[strings.Replace(name, "layers.0.block_sparse_moe.", "layers.0.mlp.", 1)] = v.Floats()
+	}
+	checkReference(t, "transformers' kimi_linear", got.Floats(), kimiReference(w, tokens, kimiOpts{open: 2, renorm: true}))
+
+	moonshot, err := os.ReadFile(filepath.Join(dir, "moonshot_config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	linkFixture(t, other, moonshot, dir)
+	if again := decodeAllRead(t, other, tokens); !tensor.BitsEqual(again, got) {
+		t.Errorf("Moonshot's config.json decodes the weights otherwise than transformers 5's")
+	}
+}
+
 // TestKimiLinearConfig reads Kimi-Linear-48B-A3B-Instruct's published
 // config.json: 27 layers, every fourth latent attention (and the last),
 // 256 experts in one group, 8 chosen, from layer 1 on.
@@ -356,6 +396,12 @@ func TestKimiLinearErrors(t *testing.T) {
 		{map[string]any{"moe_layer_freq": 0}, `field "moe_layer_freq" must be positive`},
 		{map[string]any{"num_expert_group": 3}, "num_expert_group = 3, topk_group = 1"},
 		{map[string]any{"mla_use_output_gate": true}, `field "mla_use_output_gate" is not supported`},
+		// transformers 5's fields, against Moonshot's.
+		{map[string]any{"layer_types": []string{"linear_attention", "full_attention", "full_attention", "linear_attention"}}, `field "layer_types" = `},
+		{map[string]any{"mlp_layer_types": []string{"dense", "dense", "sparse", "sparse"}}, `field "mlp_layer_types" = `},
+		{map[string]any{"linear_head_dim": 32}, `field "linear_head_dim" = 32 differs from the 16 the other fields give`},
+		{map[string]any{"qk_head_dim": 8}, `field "qk_head_dim" = 8 differs from the 16 the other fields give`},
+		{map[string]any{"pretraining_tp": 2}, `field "pretraining_tp" = 2 is not supported`},
 	} {
 		dir := t.TempDir()
 		writeConfig(t, dir, kimiConfig(c.edits))

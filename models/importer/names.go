@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rlx-compiler/rlx/runtime/weights"
@@ -448,6 +449,14 @@ func hfNamesFor(arch string, src *weights.Source) naming {
 		// the experts fused (hfNames' mlp.experts tables).
 		p := "model.layers.%d.mlp."
 		n.layer[roleRouter], n.layer[roleRouterSelect] = p+"gate.weight", p+"e_score_correction_bias"
+	}
+	if arch == "KimiLinearForCausalLM" && slices.ContainsFunc(src.Names(), func(name string) bool {
+		return strings.HasSuffix(name, ".block_sparse_moe.gate_proj.weight")
+	}) {
+		// As transformers 5 saves it: the dense layers' MLP under
+		// block_sparse_moe too (its mapping renames every mlp).
+		p := "model.layers.%d.block_sparse_moe."
+		n.layer[roleGate], n.layer[roleUp], n.layer[roleDown] = p+"gate_proj.weight", p+"up_proj.weight", p+"down_proj.weight"
 	}
 	if _, ok := src.Info("backbone.embeddings.weight"); ok && arch == "NemotronHForCausalLM" {
 		n = n.rebase("model.", "backbone.", n.head) // as published
