@@ -213,6 +213,14 @@ func (c *config) setDefault(key, value string) {
 	}
 }
 
+// agrees fails when key is present with a value other than want, the
+// value the other fields give it (from says how, in the message).
+func (c *config) agrees(key string, want int, from string) {
+	if got := c.int(key, want, false); got != want && c.err == nil {
+		c.fail("field %q = %d differs from the %d %s", key, got, want, from)
+	}
+}
+
 // reject fails when key is present with a value other than the neutral
 // ones, naming the field: it would change the model in a way rlx does not
 // implement.

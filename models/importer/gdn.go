@@ -51,17 +51,37 @@ func (g *builder) deltaNet(i int, h *ir.Value) *ir.Value {
 		q, k = g.repeatHeads(q, r), g.repeatHeads(k, r)
 	}
 	beta := g.reshape(g.sigmoid(b), 1, 1, hv)
-	decay := g.weight(g.n.of(i, roleA), hv)
-	if s.aIsLog {
-		decay = g.unary(graph.NegName, g.unary(graph.ExpName, decay))
-	}
-	gate := g.mul(decay, g.unary(graph.SoftplusName, g.add(a, g.weight(g.n.of(i, roleDT), hv))))
+	gate := g.mul(g.aDecay(i, s.aIsLog, hv), g.unary(graph.SoftplusName, g.add(a, g.weight(g.n.of(i, roleDT), hv))))
 	gate = g.reshape(gate, 1, 1, hv)
-	ssm := g.input(fmt.Sprintf("l%d.ssm_state", i), []int64{1, int64(hv), int64(n), int64(n)}, g.f32)
-	op := g.create(graph.GatedDeltaNetName, []*ir.Value{q, k, v, gate, beta, ssm}, nil)
-	g.output(fmt.Sprintf("l%d.ssm_state", i), op.Result(1))
-	o := g.mul(g.rmsNorm(op.Result(0), g.weight(g.n.of(i, roleSSMNorm), n)), g.silu(z))
+	o := g.mul(g.rmsNorm(g.deltaRule(i, q, k, v, gate, beta, false), g.weight(g.n.of(i, roleSSMNorm), n)), g.silu(z))
 	return g.linear(g.reshape(o, 1, vd), g.n.of(i, roleOut), e, vd)
+}
+
+// deltaRule runs graph.gated_delta_net for layer i on q, k, v [1, 1,
+// heads, n], the decay gate (a head's, or with perChannel a key
+// channel's) and β, its state l{i}.ssm_state [1, heads, n, n] an input
+// and an output. It returns the output [1, 1, heads, n].
+func (g *builder) deltaRule(i int, q, k, v, gate, beta *ir.Value, perChannel bool) *ir.Value {
+	heads, n := shapeInts(v)[2], shapeInts(v)[3]
+	var attrs []ir.NamedAttr
+	if perChannel {
+		attrs = append(attrs, ir.NamedAttr{Name: "gate_per_channel", Value: g.ctx.BoolAttr(true)})
+	}
+	ssm := g.input(fmt.Sprintf("l%d.ssm_state", i), []int64{1, int64(heads), int64(n), int64(n)}, g.f32)
+	op := g.create(graph.GatedDeltaNetName, []*ir.Value{q, k, v, gate, beta, ssm}, nil, attrs...)
+	g.output(fmt.Sprintf("l%d.ssm_state", i), op.Result(1))
+	return op.Result(0)
+}
+
+// aDecay is layer i's A as the state's decay rate, −exp(A_log), in
+// shape: from the checkpoint's A_log where log, else as llama.cpp's
+// converter stores it (ssm_a = −exp(A_log)).
+func (g *builder) aDecay(i int, log bool, shape ...int) *ir.Value {
+	a := g.weight(g.n.of(i, roleA), shape...)
+	if log {
+		a = g.unary(graph.NegName, g.unary(graph.ExpName, a))
+	}
+	return a
 }
 
 // l2norm normalises the last axis as transformers' l2norm does:

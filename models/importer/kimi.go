@@ -2,7 +2,6 @@ package importer
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -61,23 +60,25 @@ func (s *spec) readKimiDerived(c *config) {
 			mlp[i] = "sparse"
 		}
 	}
-	for key, want := range map[string][]string{"layer_types": s.layerTypes, "mlp_layer_types": mlp} {
-		v, ok := c.get(key)
+	for _, f := range []struct {
+		key  string
+		want []string
+	}{{"layer_types", s.layerTypes}, {"mlp_layer_types", mlp}} {
+		v, ok := c.get(f.key)
 		if !ok {
 			continue
 		}
 		var got []string
-		if err := json.Unmarshal(v, &got); err != nil || !slices.Equal(got, want) {
-			c.fail("field %q = %s is not %q, as the other fields give the layers", key, v, want)
+		if err := json.Unmarshal(v, &got); err != nil || !slices.Equal(got, f.want) {
+			c.fail("field %q = %s is not %q, as the other fields give the layers", f.key, v, f.want)
 			return
 		}
 	}
-	for key, want := range map[string]int{"linear_conv_kernel_dim": s.convKernel, "linear_head_dim": s.gdn, "linear_num_heads": s.valueHeads,
-		"qk_head_dim": s.mla.nope + s.mla.rope} {
-		if got := c.int(key, want, false); got != want && c.err == nil {
-			c.fail("field %q = %d differs from the %d the other fields give", key, got, want)
-		}
-	}
+	const from = "the other fields give"
+	c.agrees("linear_conv_kernel_dim", s.convKernel, from)
+	c.agrees("linear_head_dim", s.gdn, from)
+	c.agrees("linear_num_heads", s.valueHeads, from)
+	c.agrees("qk_head_dim", s.mla.nope+s.mla.rope, from)
 }
 
 // readKDA reads linear_attn_config: the layers of each kind and the
@@ -246,18 +247,11 @@ func (g *builder) kimiDelta(i int, h *ir.Value) *ir.Value {
 
 	f := g.linear(g.linear(h, g.n.of(i, roleDecayDown), n, e), g.n.of(i, roleDecayUp), d, n)
 	f = g.unary(graph.SoftplusName, g.add(f, g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d)))
-	rate := g.weight(g.n.of(i, roleA), heads, 1) // −exp(A_log) as llama.cpp stores it
-	if s.aIsLog {
-		rate = g.unary(graph.NegName, g.unary(graph.ExpName, rate))
-	}
-	gate := g.mul(g.reshape(f, 1, 1, heads, n), g.reshape(rate, 1, 1, heads, 1))
+	gate := g.mul(g.reshape(f, 1, 1, heads, n), g.reshape(g.aDecay(i, s.aIsLog, heads, 1), 1, 1, heads, 1))
 	beta := g.reshape(g.sigmoid(g.linear(h, g.n.of(i, roleBeta), heads, e)), 1, 1, heads)
 
-	ssm := g.input(fmt.Sprintf("l%d.ssm_state", i), []int64{1, int64(heads), int64(n), int64(n)}, g.f32)
-	op := g.create(graph.GatedDeltaNetName, []*ir.Value{q, k, v, gate, beta, ssm}, nil, ir.NamedAttr{Name: "gate_per_channel", Value: g.ctx.BoolAttr(true)})
-	g.output(fmt.Sprintf("l%d.ssm_state", i), op.Result(1))
 	og := g.linear(g.linear(h, g.n.of(i, roleOutGateDown), n, e), g.n.of(i, roleOutGateUp), d, n)
-	o := g.mul(g.rmsNorm(op.Result(0), g.weight(g.n.of(i, roleSSMNorm), n)), g.sigmoid(g.reshape(og, 1, 1, heads, n)))
+	o := g.mul(g.rmsNorm(g.deltaRule(i, q, k, v, gate, beta, true), g.weight(g.n.of(i, roleSSMNorm), n)), g.sigmoid(g.reshape(og, 1, 1, heads, n)))
 	return g.linear(g.reshape(o, 1, d), g.n.of(i, roleOut), e, d)
 }
 

@@ -291,10 +291,7 @@ func (g *builder) mamba2Mixer(i int, h *ir.Value) *ir.Value {
 		dt = g.op(graph.MinName, nil, dt, g.scalar(m.ssmDTMax))
 	}
 	dt = g.reshape(dt, nh, 1)
-	a := g.weight(g.n.of(i, roleA), nh)
-	if !m.ssmANeg {
-		a = g.unary(graph.NegName, g.unary(graph.ExpName, a))
-	}
+	a := g.aDecay(i, !m.ssmANeg, nh)
 	decay := g.reshape(g.unary(graph.ExpName, g.mul(dt, g.reshape(a, nh, 1))), nh, 1, 1)
 
 	p := fmt.Sprintf("l%d.", i)
@@ -452,10 +449,7 @@ func (g *builder) mambaMixer(i int, h *ir.Value) *ir.Value {
 	}
 	dt = g.add(g.linear(dt, g.n.of(i, roleSSMDT), d, r), g.reshape(g.weight(g.n.of(i, roleDT), d), 1, d))
 	dt = g.reshape(g.unary(graph.SoftplusName, dt), d, 1)
-	a := g.weight(g.n.of(i, roleA), d, ns)
-	if !m.ssmANeg {
-		a = g.unary(graph.NegName, g.unary(graph.ExpName, a))
-	}
+	a := g.aDecay(i, !m.ssmANeg, d, ns)
 	xs := g.reshape(x, d, 1)
 	p := fmt.Sprintf("l%d.", i)
 	prev := g.reshape(g.input(p+"ssm_state", []int64{1, int64(d), int64(ns)}, g.f32), d, ns)

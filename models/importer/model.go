@@ -494,9 +494,9 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 // the spec's score scale (1/√d where it has none), then attrs.
 // It returns the attention's output [1, 1, heads, d] and the k cache.
 func (g *builder) attendCached(i int, q, k, v, keep, write *ir.Value, attrs ...ir.NamedAttr) (a, kc *ir.Value) {
-	s := shapeInts(k)
+	ks := shapeInts(k)
 	p := fmt.Sprintf("l%d.", i)
-	cache := []int64{1, int64(g.s.maxTokens), int64(s[2]), int64(s[3])}
+	cache := []int64{1, int64(g.s.maxTokens), int64(ks[2]), int64(ks[3])}
 	kc = g.sel(write, k, g.input(p+"k_cache", cache, g.f32))
 	vc := g.sel(write, v, g.input(p+"v_cache", cache, g.f32))
 	g.output(p+"k_cache", kc)

@@ -15,10 +15,21 @@ const zambaHybrid = "hybrid"
 
 // zamba is what Zamba2 adds to the Mamba-2 hybrids.
 type zamba struct {
-	blocks      int   // num_mem_blocks: the shared transformer blocks, taken in turn by the hybrid layers
-	hybrids     []int // the hybrid layers, in order (transformers' hybrid_layer_ids)
-	adapterRank int   // the adapters' rank
-	attnAdapter bool  // use_shared_attention_adapter: q, k and v each + a low-rank adapter of the layer's
+	blocks      int  // num_mem_blocks: the shared transformer blocks, taken in turn by the hybrid layers
+	adapterRank int  // the adapters' rank
+	attnAdapter bool // use_shared_attention_adapter: q, k and v each + a low-rank adapter of the layer's
+}
+
+// zambaHybrids are the hybrid layers, in order (transformers'
+// hybrid_layer_ids).
+func (s *spec) zambaHybrids() []int {
+	var ids []int
+	for i, t := range s.layerTypes {
+		if t == zambaHybrid {
+			ids = append(ids, i)
+		}
+	}
+	return ids
 }
 
 // readZamba2 reads Zamba2ForCausalLM (Zyphra's Zamba2, as transformers
@@ -61,12 +72,12 @@ func (s *spec) readZamba2(c *config) {
 	if c.err != nil {
 		return
 	}
-	for key, want := range map[string]int{"attention_hidden_size": 2 * s.hidden, "attention_head_dim": 2 * s.hidden / s.heads,
-		"head_dim": 2 * s.hidden / s.heads, "kv_channels": s.hidden / s.heads, "num_query_groups": s.heads} {
-		if got := c.int(key, want, false); got != want && c.err == nil {
-			c.fail("field %q = %d differs from the %d Zamba2Config derives from hidden_size and num_attention_heads", key, got, want)
-		}
-	}
+	const from = "Zamba2Config derives from hidden_size and num_attention_heads"
+	c.agrees("attention_hidden_size", 2*s.hidden, from)
+	c.agrees("attention_head_dim", 2*s.hidden/s.heads, from)
+	c.agrees("head_dim", 2*s.hidden/s.heads, from)
+	c.agrees("kv_channels", s.hidden/s.heads, from)
+	c.agrees("num_query_groups", s.heads, from)
 	for _, f := range []string{"chunk_size", "use_mem_eff_path", "time_step_max", "time_step_floor", "time_step_limit",
 		"num_logits_to_keep", "use_shared_mlp_adapter", "use_mamba_kernels"} {
 		// The prefill's chunks and kernels, training set-up; a saved
@@ -102,27 +113,19 @@ func (s *spec) readZamba2(c *config) {
 // transformers' default pattern of 54 where absent) and checks
 // hybrid_layer_ids against it.
 func (s *spec) readZambaLayers(c *config) {
-	if _, given := c.raw["layers_block_type"]; !given {
-		def := append(append([]string{"mamba"}, slices.Repeat(append(slices.Repeat([]string{"mamba"}, 5), "hybrid"), 7)...),
-			"mamba", "mamba", "mamba", "mamba", "hybrid", "mamba", "mamba", "mamba", "hybrid", "mamba", "mamba")
-		raw, _ := json.Marshal(def)
-		c.raw["layers_block_type"] = raw
-	}
+	def := append(append([]string{"mamba"}, slices.Repeat(append(slices.Repeat([]string{"mamba"}, 5), "hybrid"), 7)...),
+		"mamba", "mamba", "mamba", "mamba", "hybrid", "mamba", "mamba", "mamba", "hybrid", "mamba", "mamba")
+	raw, _ := json.Marshal(def)
+	c.setDefault("layers_block_type", string(raw))
 	// transformers 5 saves the Mamba-2 layers as "linear_attention".
 	s.readBlockTypes(c, "layers_block_type", map[string]string{"mamba": mambaLayer, "linear_attention": mambaLayer, "hybrid": zambaHybrid})
 	if c.err != nil {
 		return
 	}
-	s.zamba.hybrids = nil
-	for i, t := range s.layerTypes {
-		if t == zambaHybrid {
-			s.zamba.hybrids = append(s.zamba.hybrids, i)
-		}
-	}
 	if v, ok := c.get("hybrid_layer_ids"); ok {
 		var ids []int
-		if err := json.Unmarshal(v, &ids); err != nil || !slices.Equal(ids, s.zamba.hybrids) {
-			c.fail("field \"hybrid_layer_ids\" = %s is not the hybrid layers of layers_block_type, %v", v, s.zamba.hybrids)
+		if err := json.Unmarshal(v, &ids); err != nil || !slices.Equal(ids, s.zambaHybrids()) {
+			c.fail("field \"hybrid_layer_ids\" = %s is not the hybrid layers of layers_block_type, %v", v, s.zambaHybrids())
 			return
 		}
 	}
@@ -169,8 +172,9 @@ func zambaNames(n *naming) {
 func (g *builder) zambaBlock(i int, x, x0 *ir.Value, at positions) *ir.Value {
 	s, z := g.s, &g.s.zamba
 	e, heads, kvh, d, r := s.hidden, s.heads, s.kvHeads, s.headDim, z.adapterRank
-	j := slices.Index(z.hybrids, i)
-	name := func(rest string) string { return g.zambaShared(j, rest) }
+	hybrids := s.zambaHybrids()
+	j := slices.Index(hybrids, i)
+	name := func(rest string) string { return g.zambaShared(hybrids, j, rest) }
 	adapted := func(y, in *ir.Value, list string, out, width int) *ir.Value {
 		a := fmt.Sprintf("%s.%d.", list, j)
 		return g.add(y, g.linear(g.linear(in, name(a+"0.weight"), r, width), name(a+"1.weight"), out, r))
@@ -198,21 +202,20 @@ func (g *builder) zambaBlock(i int, x, x0 *ir.Value, at positions) *ir.Value {
 	return g.linear(y, fmt.Sprintf("model.layers.%d.linear.weight", i), e, e)
 }
 
-// zambaShared is the name of a tensor of the shared block the j-th
-// hybrid layer runs (rest under shared_transformer.): the layer's own
+// zambaShared is the name of a tensor of the shared block the j-th of
+// the hybrid layers runs (rest under shared_transformer.): the layer's own
 // copy where the checkpoint holds one, else that of the first hybrid
 // layer running the same block (transformers saves a tied block once;
 // published checkpoints hold a copy in every hybrid layer).
-func (g *builder) zambaShared(j int, rest string) string {
-	z := &g.s.zamba
+func (g *builder) zambaShared(hybrids []int, j int, rest string) string {
 	at := func(layer int) string { return fmt.Sprintf("model.layers.%d.shared_transformer.%s", layer, rest) }
-	if own := at(z.hybrids[j]); g.has(own) {
+	if own := at(hybrids[j]); g.has(own) {
 		return own
 	}
-	for k := j % z.blocks; k < j; k += z.blocks {
-		if g.has(at(z.hybrids[k])) {
-			return at(z.hybrids[k])
+	for k := j % g.s.zamba.blocks; k < j; k += g.s.zamba.blocks {
+		if g.has(at(hybrids[k])) {
+			return at(hybrids[k])
 		}
 	}
-	return at(z.hybrids[j]) // missing: info names it
+	return at(hybrids[j]) // missing: info names it
 }

@@ -114,7 +114,7 @@ func TestZamba2(t *testing.T) {
 				noRope = append(noRope, i)
 			}
 		}
-		if !slices.Equal(s.zamba.hybrids, c.wantHybrids) || !slices.Equal(noRope, c.wantNoRope) || s.headDim != 32 || s.zamba.blocks != c.blocks ||
+		if !slices.Equal(s.zambaHybrids(), c.wantHybrids) || !slices.Equal(noRope, c.wantNoRope) || s.headDim != 32 || s.zamba.blocks != c.blocks ||
 			math.Abs(s.attnScale-0.25) > 1e-15 || !s.erfGelu || !s.tied || s.ssmDTMin != 0.001 || !s.ssmGroupNorm {
 			t.Fatalf("%s: the spec read %+v", c.label, s)
 		}
