@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -258,42 +257,19 @@ func kimiReference(w map[string][]float32, tokens []int, o kimiOpts) [][]float64
 				y = swiglu64(h, w[p+"mlp.gate_proj.weight"], w[p+"mlp.up_proj.weight"], w[p+"mlp.down_proj.weight"], 96)
 			} else {
 				m := p + "block_sparse_moe."
-				logit := matvec64(w[m+"gate.weight"], h, 8)
-				scores, choice := make([]float64, 8), make([]float64, 8)
-				for j := range 8 {
-					scores[j] = sigmoid(logit[j])
-					choice[j] = scores[j] + float64(w[m+"gate.e_score_correction_bias"][j])
-				}
+				// KimiMoEGate's routing, as the oracle's sigmoidRoute
+				// computes it, on a spec written here from the options.
+				route := &spec{experts: 8, topK: 2, normTopK: o.renorm, routedScale: 2.446}
 				if o.open == 1 {
-					best := func(group []float64) float64 {
-						g := slices.Clone(group)
-						sort.Sort(sort.Reverse(sort.Float64Slice(g)))
-						return g[0] + g[1]
-					}
-					closed := 0
-					if best(choice[4:]) < best(choice[:4]) {
-						closed = 1
-					}
-					for j := closed * 4; j < closed*4+4; j++ {
-						choice[j] = 0
-					}
+					route.groups, route.openGroups = 2, 1
 				}
-				order := []int{0, 1, 2, 3, 4, 5, 6, 7}
-				sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
-				var sum float64
-				for _, j := range order[:2] {
-					sum += scores[j]
-				}
+				chosen, wts := sigmoidRoute(route, matvec64(w[m+"gate.weight"], h, 8), row64(w[m+"gate.e_score_correction_bias"], 0, 8))
 				y = swiglu64(h, w[m+"shared_experts.gate_proj.weight"], w[m+"shared_experts.up_proj.weight"], w[m+"shared_experts.down_proj.weight"], 32)
-				for _, j := range order[:2] {
+				for c, j := range chosen {
 					x := fmt.Sprintf("%sexperts.%d.", m, j)
 					out := swiglu64(h, w[x+"w1.weight"], w[x+"w3.weight"], w[x+"w2.weight"], 32)
-					wt := scores[j]
-					if o.renorm {
-						wt /= sum + 1e-20
-					}
 					for i := range y {
-						y[i] += out[i] * wt * 2.446
+						y[i] += out[i] * wts[c]
 					}
 				}
 			}
@@ -369,6 +345,13 @@ func TestKimiLinearConfig(t *testing.T) {
 			full = append(full, i)
 		}
 	}
+	// Without num_experts (KimiLinearConfig's default) every MLP is
+	// dense, and the expert fields are left as they are.
+	dense := t.TempDir()
+	writeConfig(t, dense, kimiConfig(map[string]any{"num_experts": nil}))
+	if d, err := specFromConfig(dense, 16); err != nil || d.experts != 0 || slices.Contains(d.moeLayer, true) {
+		t.Errorf("without num_experts: %v, spec %+v", err, d)
+	}
 	if !slices.Equal(full, []int{3, 7, 11, 15, 19, 23, 26}) || s.valueHeads != 32 || s.gdn != 128 || s.convKernel != 4 ||
 		s.experts != 256 || s.topK != 8 || s.sharedFFN != 1024 || s.moeLayer[0] || !s.moeLayer[1] || s.openGroups != 0 ||
 		s.mla != (mla{kvLora: 512, nope: 128, rope: 64, vDim: 128}) || math.Abs(s.attnScale-1/math.Sqrt(192)) > 1e-15 {
@@ -402,6 +385,12 @@ func TestKimiLinearErrors(t *testing.T) {
 		{map[string]any{"linear_head_dim": 32}, `field "linear_head_dim" = 32 differs from the 16 the other fields give`},
 		{map[string]any{"qk_head_dim": 8}, `field "qk_head_dim" = 8 differs from the 16 the other fields give`},
 		{map[string]any{"pretraining_tp": 2}, `field "pretraining_tp" = 2 is not supported`},
+		{map[string]any{"linear_attn_config": map[string]any{"kda_layers": "1,2,4", "full_attn_layers": []int{3}, "num_heads": 4,
+			"head_dim": 16, "short_conv_kernel_size": 4}}, `field "kda_layers" = "1,2,4" is not a list of layer numbers`},
+		{map[string]any{"linear_attn_config": map[string]any{"kda_layers": []int{1, 2, 4}, "full_attn_layers": []int{3}, "num_heads": 0,
+			"head_dim": 16, "short_conv_kernel_size": 4}}, "num_heads, head_dim and short_conv_kernel_size must be positive"},
+		{map[string]any{"qk_nope_head_dim": 0}, "qk_nope_head_dim = 0, v_head_dim = 12, kv_lora_rank = 16: rlx needs them positive"},
+		{map[string]any{"num_experts_per_token": 9}, "num_experts, num_experts_per_token, moe_intermediate_size, routed_scaling_factor: 9 chosen must be in [1, 8 experts]"},
 	} {
 		dir := t.TempDir()
 		writeConfig(t, dir, kimiConfig(c.edits))
@@ -426,5 +415,7 @@ func TestKimiLinearGGUF(t *testing.T) {
 		{map[string]any{"kimi-linear.kda.head_dim": uint32(0)}, "kimi-linear.kda.head_dim = 0, kimi-linear.ssm.conv_kernel = 4: rlx needs a head size"},
 		{map[string]any{"kimi-linear.attention.key_length_mla": uint32(8)}, "q·k dims 8 (rope 8), v dims 12"},
 		{map[string]any{"kimi-linear.attention.head_count_kv": []uint32{0, 0, 1}}, "kimi-linear.attention.head_count_kv must list each of the 4 layers' kv heads"},
+		{map[string]any{"kimi-linear.rope.scaling.type": "yarn", "kimi-linear.rope.scaling.factor": float32(4),
+			"kimi-linear.rope.scaling.original_context_length": uint32(64)}, "kimi-linear's attention takes no rope, so rlx refuses its scaling"},
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -89,46 +88,20 @@ func nemotronMoEReference(w map[string][]float32, tokens []int, layers, latent i
 		for l := range layers {
 			p := fmt.Sprintf("backbone.layers.%d.mixer.", l)
 			h := rms64(x, eps, w[fmt.Sprintf("backbone.layers.%d.norm.weight", l)])
-			logit := matvec64(w[p+"gate.weight"], h, ne)
-			scores, choice := make([]float64, ne), make([]float64, ne)
-			for j := range ne {
-				scores[j] = 1 / (1 + math.Exp(-logit[j]))
-				choice[j] = scores[j] + float64(w[p+"gate.e_score_correction_bias"][j])
-			}
-			best := func(group []float64) float64 { // the sum of a group's two best choices
-				g := slices.Clone(group)
-				sort.Sort(sort.Reverse(sort.Float64Slice(g)))
-				return g[0] + g[1]
-			}
-			open := 0
-			if best(choice[4:]) > best(choice[:4]) {
-				open = 1
-			}
-			for j := range ne {
-				if j/4 != open {
-					choice[j] = 0
-				}
-			}
-			order := make([]int, ne)
-			for j := range order {
-				order[j] = j
-			}
-			sort.SliceStable(order, func(a, b int) bool { return choice[order[a]] > choice[order[b]] })
-			chosen := order[:k]
-			var sum float64
-			for _, j := range chosen {
-				sum += scores[j]
-			}
+			// NemotronHTopkRouter's routing, as the oracle's sigmoidRoute
+			// computes it, on a spec written here.
+			route := &spec{experts: ne, topK: k, normTopK: true, routedScale: 2.5, groups: 2, openGroups: 1}
+			chosen, wts := sigmoidRoute(route, matvec64(w[p+"gate.weight"], h, ne), row64(w[p+"gate.e_score_correction_bias"], 0, ne))
 			xin := h
 			if latent > 0 {
 				xin = matvec64(w[p+"fc1_latent_proj.weight"], h, latent)
 			}
 			y := make([]float64, len(xin))
-			for _, j := range chosen {
+			for c, j := range chosen {
 				a := relu2(matvec64(w[fmt.Sprintf("%sexperts.%d.up_proj.weight", p, j)], xin, ffn))
 				d := matvec64(w[fmt.Sprintf("%sexperts.%d.down_proj.weight", p, j)], a, len(xin))
 				for i := range y {
-					y[i] += d[i] * scores[j] / (sum + 1e-20) * 2.5
+					y[i] += d[i] * wts[c]
 				}
 			}
 			if latent > 0 {

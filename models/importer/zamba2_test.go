@@ -236,6 +236,7 @@ func TestZamba2Errors(t *testing.T) {
 		{map[string]any{"attention_head_dim": 16}, `field "attention_head_dim" = 16 differs from the 32`},
 		{map[string]any{"time_step_min": -1}, `field "time_step_min" = -1: rlx needs a finite, non-negative floor`},
 		{map[string]any{"mamba_headdim": 12}, "n_mamba_heads = 8 heads of mamba_headdim = 12 do not fill"},
+		{map[string]any{"hidden_size": 0}, "hidden_size and num_attention_heads must be positive"},
 	} {
 		dir := t.TempDir()
 		writeConfig(t, dir, zambaConfig(c.edits))
