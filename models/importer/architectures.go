@@ -77,6 +77,7 @@ func architectures() []architecture {
 		{[]string{"SmolLM3ForCausalLM"}, (*spec).readSmolLM3},
 		{[]string{"MistralForCausalLM"}, (*spec).readMistral},
 		{[]string{"Mistral3ForConditionalGeneration"}, (*spec).readMistral3},
+		{[]string{"Ministral3ForCausalLM"}, (*spec).readMinistral3},
 		{[]string{"MixtralForCausalLM"}, (*spec).readMixtral},
 		{[]string{"MiniMaxM2ForCausalLM"}, (*spec).readMiniMaxM2},
 		{[]string{"ApertusForCausalLM"}, (*spec).readApertus},
@@ -552,10 +553,44 @@ func (s *spec) readSmolLM3(c *config) {
 }
 
 // readMistral3 reads Mistral3ForConditionalGeneration (Mistral Small
-// 3.1 and later as published): Mistral's text model under text_config,
-// beside a Pixtral vision tower.
+// 3.1 and later, Ministral 3 and Devstral Small 2 as published): the
+// text model under text_config, Mistral's (model_type "mistral", the
+// default) or Ministral 3's ("ministral3"), beside a Pixtral vision
+// tower.
 func (s *spec) readMistral3(c *config) {
-	s.readVisionLanguage(c, s.readMistral)
+	text := s.readMistral
+	if tc := c.object("text_config"); tc != nil && string(tc["model_type"]) == `"ministral3"` {
+		text = s.readMinistral3
+	}
+	s.readVisionLanguage(c, text)
+}
+
+// ministral3Rope is Ministral3Config's rope_parameters where a config
+// gives none: YaRN ×16 over 16384 positions, cos and sin unscaled
+// (mscale = mscale_all_dim), q scaled by β 0.1.
+const ministral3Rope = `{"type": "yarn", "rope_theta": 1000000.0, "factor": 16.0, "original_max_position_embeddings": 16384,
+	"beta_fast": 32.0, "beta_slow": 1.0, "mscale_all_dim": 1.0, "mscale": 1.0, "llama_4_scaling_beta": 0.1}`
+
+// readMinistral3 reads Ministral 3's text model (Ministral3ForCausalLM,
+// or model_type "ministral3" under text_config): Mistral whose q, in
+// every layer, is scaled after the rope by Llama 4's
+// 1 + llama_4_scaling_beta·log(1 + ⌊pos / original_max_position_embeddings⌋),
+// both read from rope_parameters as Ministral3Attention reads them
+// (readQScaling). Ministral3Config's defaults: the sizes of the 8B,
+// head_dim 128 (hidden_size ÷ heads where null), 8 kv heads (as many as
+// the heads where null), rms_norm_eps 1e-5, ministral3Rope.
+func (s *spec) readMinistral3(c *config) {
+	for k, v := range map[string]string{"vocab_size": "131072", "hidden_size": "4096", "intermediate_size": "14336",
+		"num_hidden_layers": "34", "num_attention_heads": "32", "rms_norm_eps": "1e-5", "rope_parameters": ministral3Rope} {
+		c.setDefault(k, v)
+	}
+	for k, v := range map[string]string{"head_dim": "128", "num_key_value_heads": "8"} {
+		if _, given := c.raw[k]; !given {
+			c.raw[k] = json.RawMessage(v)
+		}
+	}
+	s.tempAll = true
+	s.readMistral(c)
 }
 
 // readMiniMaxM2 reads MiniMaxM2ForCausalLM (MiniMax-M2, M2.1): Llama's
@@ -807,7 +842,7 @@ func (s *spec) readLlama4(c *config) {
 		case floor <= s.maxTokens:
 			// Below floor_scale − 1 the factor is 1: none where the
 			// cache ends before it.
-			s.tempFloor, s.tempScale = floor, scale
+			s.tempFloor, s.tempScale, s.tempOffset = floor, scale, 1
 		}
 	}
 }

@@ -46,7 +46,7 @@ var ggufArch = map[string]string{
 	"Mamba2ForCausalLM": "mamba2", "MambaForCausalLM": "mamba", "FalconMambaForCausalLM": "mamba",
 	"NemotronHForCausalLM": "nemotron_h", "JambaForCausalLM": "jamba", "FalconH1ForCausalLM": "falcon-h1",
 	"Lfm2MoeForCausalLM": "lfm2moe", "Ernie4_5_MoeForCausalLM": "ernie4_5-moe",
-	"MiniMaxM2ForCausalLM": "minimax-m2", "ApertusForCausalLM": "apertus",
+	"MiniMaxM2ForCausalLM": "minimax-m2", "ApertusForCausalLM": "apertus", "Ministral3ForCausalLM": "mistral3",
 }
 
 // ropeScaling is the part of a config's rope parameters the converter
@@ -62,7 +62,8 @@ type ropeScaling struct {
 	BetaFast        *float64 `json:"beta_fast"`
 	BetaSlow        *float64 `json:"beta_slow"`
 	AttentionFactor *float64 `json:"attention_factor"`
-	MscaleAllDim    *float64 `json:"mscale_all_dim"` // DeepSeek's
+	MscaleAllDim    *float64 `json:"mscale_all_dim"`       // DeepSeek's, Ministral 3's
+	Llama4Beta      *float64 `json:"llama_4_scaling_beta"` // Ministral 3's scaling of q
 }
 
 // configRope returns the checkpoint's rope parameters (rope_parameters,
@@ -93,7 +94,7 @@ func configRope(t testing.TB, dir, kind string) (ropeScaling, bool) {
 // permutesRope: llama.cpp's LlamaModel (and MistralModel, its subclass)
 // permutes q and k for adjacent-pair rope.
 func permutesRope(arch string) bool {
-	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee" ||
+	return ggufArch[arch] == "llama" || ggufArch[arch] == "smollm3" || ggufArch[arch] == "mistral3" || ggufArch[arch] == "granite" || ggufArch[arch] == "granitemoe" || ggufArch[arch] == "arcee" ||
 		ggufArch[arch] == "granitehybrid" || ggufArch[arch] == "nemotron_h"
 }
 
@@ -413,6 +414,12 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		if arch == "deepseek2" && p.MscaleAllDim != nil {
 			// [TAG_DEEPSEEK2_YARN_LOG_MUL_FIX]: 0.1·mscale_all_dim.
 			w.Add(key("rope.scaling.yarn_log_multiplier"), float32(0.1**p.MscaleAllDim))
+		}
+		if arch == "mistral3" {
+			// Mistral3Model's Ministral3Model: mscale_all_dim itself,
+			// and llama_4_scaling_beta.
+			w.Add(key("rope.scaling.yarn_log_multiplier"), float32(*p.MscaleAllDim))
+			w.Add(key("attention.temperature_scale"), float32(*p.Llama4Beta))
 		}
 	} else if p, ok := configRope(t, dir, "linear"); ok {
 		// LlamaModel.set_gguf_parameters: linear scaling as two keys.

@@ -127,7 +127,7 @@ func TestDeepseek2GGUFErrors(t *testing.T) {
 	// yarn_log_multiplier belongs to deepseek2's files only.
 	qwen := convertToGGUF(t, loadFixture(t, "qwen2_yarn").dir, 0, false)
 	if _, err := ggufSpec(t, editKV(t, qwen, map[string]any{"qwen2.rope.scaling.yarn_log_multiplier": float32(0.1)})); err == nil ||
-		!strings.Contains(err.Error(), "qwen2.rope.scaling.yarn_log_multiplier = 0.1: rlx reads DeepSeek's YaRN (mscale_all_dim) in deepseek2 files only") {
+		!strings.Contains(err.Error(), "qwen2.rope.scaling.yarn_log_multiplier = 0.1: rlx reads YaRN's mscale_all_dim in deepseek2 and mistral3 files only") {
 		t.Errorf("a qwen2 file with yarn_log_multiplier: %v", err)
 	}
 }

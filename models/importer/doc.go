@@ -20,7 +20,8 @@
 // Ernie4_5_MoeForCausalLM, MiniMaxM2ForCausalLM, ApertusForCausalLM,
 // KimiLinearForCausalLM (Kimi delta attention beside latent attention
 // without rope), Zamba2ForCausalLM (shared transformer blocks feeding
-// Mamba-2 mixers) and the text model of the
+// Mamba-2 mixers), Ministral3ForCausalLM (Mistral with q scaled by
+// position) and the text model of the
 // vision-language checkpoints Qwen3_5ForConditionalGeneration,
 // Qwen3_5MoeForConditionalGeneration, Gemma3ForConditionalGeneration,
 // Mistral3ForConditionalGeneration, Qwen2VLForConditionalGeneration,
@@ -33,7 +34,7 @@
 // gptneox, nemotron, granitemoe, gemma, glm4moe, qwen3vlmoe, gpt-oss,
 // deepseek2, llama4, mamba, mamba2, granitehybrid, nemotron_h,
 // nemotron_h_moe, jamba, falcon-h1, lfm2moe, ernie4_5-moe, minimax-m2,
-// apertus, kimi-linear).
+// apertus, kimi-linear, mistral3).
 // docs/import.md is the user's guide.
 //
 // The module holds one function, @decode: one token through the whole

@@ -46,5 +46,7 @@ func DrawnCheckpoints(t testing.TB) map[string]string {
 		// Zamba2: two shared blocks (attention on x ‖ x₀ with adapters
 		// and rope, an MLP with adapters) feeding Mamba-2 mixers.
 		"zamba2": drawCheckpoint(t, zambaConfig(nil), zambaTensors([]string{"mamba", "hybrid", "mamba", "hybrid"}, 2, false, true)),
+		// Ministral 3: YaRN, and q scaled by position in every layer.
+		"ministral3": drawCheckpoint(t, ministral3Config(nil, nil), ministral3Tensors("model.", "lm_head.weight")),
 	}
 }

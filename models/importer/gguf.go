@@ -38,6 +38,8 @@ var ggufKeys = []string{
 	"rope.scaling.yarn_attn_factor",        // YaRN's factor on cos and sin where ext_factor is 0
 	"rope.scaling.yarn_log_multiplier",     // deepseek2's YaRN: 0.1·mscale_all_dim (refused elsewhere unless 0)
 	"rope.scaling.finetuned",               // informational
+	"attention.temperature_scale",          // mistral3: Ministral 3's llama_4_scaling_beta (refused elsewhere unless 0)
+	"attention.temperature_length",         // mistral3: the positions it divides (default YaRN's original context)
 	"attn_logit_softcapping",               // gemma2: scores → cap·tanh(scores/cap) (default 50)
 	"final_logit_softcapping",              // gemma2: logits → cap·tanh(logits/cap) (default 30)
 	"embedding_scale",                      // granite: the embeddings × this (none when absent)
@@ -110,6 +112,8 @@ type ggufMeta struct {
 	// factor (0 without YaRN), rope.scaling.attn_factor, and
 	// yarn_log_multiplier, which a reader that takes it sets to 0.
 	yarn struct{ factor, attn, logMul float64 }
+	// qScaled: a reader took attention.temperature_scale.
+	qScaled bool
 }
 
 func (m *ggufMeta) fail(format string, args ...any) {
@@ -416,7 +420,9 @@ func specFromGGUF(src *weights.Source, maxTokens int) (*spec, naming, error) {
 		// (deepseek2's latent attention reads its own.)
 		m.fail("%s = %d differs from %s = %d; rlx needs equal key and value heads", m.key("attention.value_length"), valueDim, m.key("attention.key_length"), keyDim)
 	case m.yarn.logMul != 0:
-		m.fail("%s = %.7g: rlx reads DeepSeek's YaRN (mscale_all_dim) in deepseek2 files only", m.key("rope.scaling.yarn_log_multiplier"), m.yarn.logMul)
+		m.fail("%s = %.7g: rlx reads YaRN's mscale_all_dim in deepseek2 and mistral3 files only", m.key("rope.scaling.yarn_log_multiplier"), m.yarn.logMul)
+	case !m.qScaled && m.float("attention.temperature_scale", 0) != 0:
+		m.fail("%s = %.7g: rlx reads the scaling of q by position (Ministral 3's) in mistral3 files only", m.key("attention.temperature_scale"), m.float("attention.temperature_scale", 0))
 	}
 	if m.err != nil {
 		return nil, naming{}, m.err

@@ -45,6 +45,7 @@ func ggufArchitectures() []ggufArchitecture {
 		{[]string{"falcon-h1"}, (*ggufMeta).readFalconH1GGUF},
 		{[]string{"jamba"}, (*ggufMeta).readJambaGGUF},
 		{[]string{"smollm3"}, (*ggufMeta).readSmolLM3},
+		{[]string{"mistral3"}, (*ggufMeta).readMistral3},
 		{[]string{"qwen2", "qwen2vl"}, (*ggufMeta).readQwen2},
 		{[]string{"qwen2moe"}, (*ggufMeta).readQwen2Moe},
 		{[]string{"phi3"}, (*ggufMeta).readPhi3},
@@ -501,6 +502,62 @@ func (m *ggufMeta) readSmolLM3(s *spec) {
 	}
 }
 
+// readMistral3 reads llama.cpp's mistral3 (Ministral 3, Devstral Small
+// 2; convert_hf_to_gguf's Ministral3Model, a LlamaModel: q and k
+// permuted): llama's layout, and
+//   - YaRN's mscale_all_dim as rope.scaling.yarn_log_multiplier (not
+//     deepseek2's 0.1·mscale_all_dim): cos and sin × mscale(factor, 1) /
+//     mscale(factor, mscale_all_dim), mscale(f, m) = 0.1·m·ln f + 1, as
+//     transformers' YaRN with mscale 1 (and, with the key 0 or absent,
+//     the default 0.1·ln f + 1, which the ratio also gives);
+//   - attention.temperature_scale β: every layer's q after the rope ×
+//     1 + β·log(1 + ⌊pos / L⌋), L being attention.temperature_length
+//     where the file gives it (the params.json converter's), else YaRN's
+//     original context (llama.cpp's n_ctx_orig_yarn: its
+//     rope.scaling.original_context_length, else context_length); a file
+//     whose two differ is refused.
+func (m *ggufMeta) readMistral3(s *spec) {
+	m.readLlama(s)
+	if f, mul := m.yarn.factor, m.yarn.logMul; f > 0 && mul != 0 {
+		mscale := func(k float64) float64 {
+			if f <= 1 {
+				return 1
+			}
+			return 0.1*k*math.Log(f) + 1
+		}
+		s.ropeAttn = m.yarn.attn * mscale(1) / mscale(mul)
+		if !(s.ropeAttn > 0) || math.IsInf(s.ropeAttn, 0) {
+			m.fail("%s = %.7g with rope.scaling.factor %.7g gives cos and sin a factor %.3g: rlx needs a finite positive one", m.key("rope.scaling.yarn_log_multiplier"), mul, f, s.ropeAttn)
+		}
+		m.yarn.logMul = 0 // taken
+	}
+	m.qScaled = true
+	beta := m.float("attention.temperature_scale", 0)
+	length := m.uint("attention.temperature_length", 0, false)
+	orig := m.uint("rope.scaling.original_context_length", 0, false)
+	if orig == 0 {
+		orig = m.uint("context_length", 0, false)
+	}
+	switch {
+	case m.err != nil || beta == 0:
+	case !(beta > 0) || !scaleInRange(beta):
+		m.fail("%s = %.7g: rlx needs 0 or a scale in [%g, %g]", m.key("attention.temperature_scale"), beta, scaleMin, scaleMax)
+	case length > 0 && orig > 0 && length != orig && m.has("rope.scaling.original_context_length"):
+		m.fail("%s = %d differs from %s = %d: rlx does not know which length llama.cpp divides positions by", m.key("attention.temperature_length"), length, m.key("rope.scaling.original_context_length"), orig)
+	default:
+		if length == 0 {
+			length = orig
+		}
+		if length < 1 {
+			m.fail("%s needs the positions it divides: %s, else %s or %s", m.key("attention.temperature_scale"), m.key("attention.temperature_length"), m.key("rope.scaling.original_context_length"), m.key("context_length"))
+			return
+		}
+		if length < s.maxTokens {
+			s.tempFloor, s.tempScale, s.tempOffset, s.tempAll = length, beta, 0, true
+		}
+	}
+}
+
 // readQwen2 reads qwen2 and qwen2vl: qwen2vl (Qwen2-VL, Qwen2.5-VL) is
 // qwen2 with M-RoPE, which rotates text (equal positions in every
 // section) as neox rope.
@@ -617,7 +674,7 @@ func (m *ggufMeta) readLlama4(s *spec) {
 		s.chunk = chunk
 	}
 	if floor <= s.maxTokens {
-		s.tempFloor, s.tempScale = floor, 0.1
+		s.tempFloor, s.tempScale, s.tempOffset = floor, 0.1, 1
 	}
 }
 

@@ -107,7 +107,8 @@ func TestGGUFYarn(t *testing.T) {
 		{map[string]any{"qwen2.rope.scaling.yarn_ext_factor": float32(-1)}, "qwen2.rope.scaling.yarn_ext_factor = -1"},
 		{map[string]any{"qwen2.rope.scaling.attn_factor": float32(0)}, "finite positive factors on cos and sin"},
 		{map[string]any{"qwen2.rope.scaling.yarn_attn_factor": float32(-2)}, "qwen2.rope.scaling.yarn_attn_factor = -2"},
-		{map[string]any{"qwen2.rope.scaling.yarn_log_multiplier": float32(0.1)}, "DeepSeek's YaRN"},
+		{map[string]any{"qwen2.rope.scaling.yarn_log_multiplier": float32(0.1)}, "YaRN's mscale_all_dim in deepseek2 and mistral3 files only"},
+		{map[string]any{"qwen2.attention.temperature_scale": float32(0.1)}, "qwen2.attention.temperature_scale = 0.1: rlx reads the scaling of q by position (Ministral 3's) in mistral3 files only"},
 		// a subnormal factor (the fuzzer's): frequencies past float32
 		{map[string]any{"qwen2.rope.scaling.factor": float32(3e-44)}, "the rope frequency 1 is 3.58"},
 		{map[string]any{"qwen2.rope.scaling.attn_factor": float32(1e30)}, "the factor on rope's cos and sin is 1.1386"},

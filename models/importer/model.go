@@ -253,9 +253,14 @@ func (g *builder) positions(pos *ir.Value) positions {
 		at.keepChunk = g.cmp(graph.CmpLE, far, g.constI32([]int{1}, 0))
 	}
 	if s.tempFloor > 0 {
-		// Llama 4's temperature tuning of the NoPE layers' q, in f32 as
-		// transformers computes it: log(1 + ⌊(pos+1)/floor⌋)·scale + 1.
-		n := g.div(g.add(pos, g.constI32([]int{1}, 1)), g.constI32([]int{1}, int64(s.tempFloor)))
+		// Llama 4's temperature tuning of the NoPE layers' q (Ministral
+		// 3's of every layer's), in f32 as transformers computes it:
+		// log(1 + ⌊(pos+offset)/floor⌋)·scale + 1.
+		at := pos
+		if s.tempOffset != 0 {
+			at = g.add(pos, g.constI32([]int{1}, int64(s.tempOffset)))
+		}
+		n := g.div(at, g.constI32([]int{1}, int64(s.tempFloor)))
 		g.qTemp = g.add(g.mul(g.unary(graph.LogName, g.add(g.scalar(1), g.cast(n, g.f32))), g.scalar(s.tempScale)), g.scalar(1))
 	}
 	at.write = g.reshape(g.cmp(graph.CmpEQ, rows, p11), 1, s.maxTokens, 1, 1)
@@ -463,14 +468,16 @@ func (g *builder) attention(i int, h, cos, sin, keep, write *ir.Value) *ir.Value
 	if s.qkLayerNorm {
 		q, k = g.headLayerNorm(q, i, roleQNorm, heads), g.headLayerNorm(k, i, roleKNorm, kvh)
 	}
-	if s.ropeLayer(i) {
+	rotated := s.ropeLayer(i)
+	if rotated {
 		q, k = g.rope(q, cos, sin), g.rope(k, cos, sin)
 		if s.qkL2Norm {
 			// Llama 4: q and k over their RMS per head, no weight.
 			one := g.broadcast(g.scalar(1), d)
 			q, k = g.rmsNorm(q, one), g.rmsNorm(k, one)
 		}
-	} else if g.qTemp != nil {
+	}
+	if g.qTemp != nil && (!rotated || s.tempAll) {
 		q = g.mul(q, g.reshape(g.qTemp, 1, 1, 1, 1))
 	}
 	var attrs []ir.NamedAttr

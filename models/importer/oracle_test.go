@@ -364,7 +364,8 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 						headNorm(q, roleQNorm, heads)
 						headNorm(k, roleKNorm, kvh)
 					}
-					if s.noRope == nil || !s.noRope[l] { // SmolLM3's NoPE layers
+					rotated := s.noRope == nil || !s.noRope[l] // SmolLM3's NoPE layers
+					if rotated {
 						rope(q, heads, pos, invFreq, attn)
 						rope(k, kvh, pos, invFreq, attn)
 						if s.qkL2Norm { // Llama 4: each head over its RMS, after the rope
@@ -379,10 +380,12 @@ func oracle(t testing.TB, dir string, tokens []int) [][]float64 {
 								copy(k[hh*d:], rms(k[hh*d:(hh+1)*d], one))
 							}
 						}
-					} else if s.tempFloor > 0 {
-						// Llama 4's temperature tuning of the NoPE layers' q,
-						// in float32 as transformers computes it.
-						f := float32(math.Log1p(math.Floor(float64(float32(pos)+1)/float64(s.tempFloor))))*float32(s.tempScale) + 1
+					}
+					if s.tempFloor > 0 && (!rotated || s.tempAll) {
+						// Llama 4's temperature tuning of the NoPE layers' q
+						// (Ministral 3's of every layer's, after the rope), in
+						// float32 as transformers computes it.
+						f := float32(math.Log1p(math.Floor(float64(float32(pos)+float32(s.tempOffset))/float64(s.tempFloor))))*float32(s.tempScale) + 1
 						for i := range q {
 							q[i] *= float64(f)
 						}

@@ -226,9 +226,40 @@ func (s *spec) readRope(c *config, defaultRotary float64) {
 		c.fail("field %q has rope_type %q, which is not supported (rlx implements \"default\", \"linear\", \"llama3\", \"dynamic\" within max_position_embeddings, \"yarn\", \"longrope\" and Qwen2-VL's \"mrope\" on text)", name, kind)
 		return
 	}
+	if s.tempAll {
+		s.readQScaling(c, sub)
+	}
 	sub.leftovers("rope_type " + kind)
 	if sub.err != nil && c.err == nil {
 		c.err = sub.err
+	}
+}
+
+// readQScaling reads Ministral 3's scaling of q from rope_parameters
+// (sub): llama_4_scaling_beta β and original_max_position_embeddings L,
+// both required (Ministral3Attention reads them at every step), q × 1 +
+// β·log(1 + ⌊pos / L⌋) in every layer after the rope; built only where
+// the cache reaches L, below which the factor is 1. rope_parameters'
+// max_position_embeddings restates the config's (transformers leaves it
+// unread, ignore_keys_at_rope_validation).
+func (s *spec) readQScaling(c, sub *config) {
+	sub.used["max_position_embeddings"] = true
+	_, hasBeta := sub.get("llama_4_scaling_beta")
+	_, hasOrig := sub.get("original_max_position_embeddings")
+	if !hasBeta || !hasOrig {
+		c.fail("rope_parameters must give llama_4_scaling_beta and original_max_position_embeddings (Ministral 3 scales q by 1 + β·log(1 + ⌊pos / original⌋))")
+		return
+	}
+	beta := sub.float("llama_4_scaling_beta", 0)
+	orig := sub.int("original_max_position_embeddings", 0, true)
+	switch {
+	case sub.err != nil:
+	case !(beta >= 0) || beta != 0 && !scaleInRange(beta):
+		c.fail("llama_4_scaling_beta = %g in rope_parameters: rlx needs 0 or a scale in [%g, %g]", beta, scaleMin, scaleMax)
+	case orig < 1:
+		c.fail("original_max_position_embeddings = %d in rope_parameters: rlx needs a positive length to divide positions by", orig)
+	case beta != 0 && orig < s.maxTokens:
+		s.tempFloor, s.tempScale, s.tempOffset = orig, beta, 0
 	}
 }
 

@@ -145,10 +145,14 @@ type llama4 struct {
 	// where a chunk covers the cache.
 	chunk   int
 	chunked []bool
-	// tempFloor: the NoPE layers' q × (log(1 + ⌊(pos+1)/tempFloor⌋)·
-	// tempScale + 1), the temperature tuning; 0: none.
-	tempFloor int
-	tempScale float64
+	// tempFloor: the NoPE layers' q × (log(1 + ⌊(pos+tempOffset)/
+	// tempFloor⌋)·tempScale + 1), the temperature tuning (Llama 4's,
+	// tempOffset 1); 0: none. tempAll: every layer's q, after the rope
+	// (Ministral 3's llama_4_scaling_beta, tempOffset 0).
+	tempFloor  int
+	tempScale  float64
+	tempOffset int
+	tempAll    bool
 	// inputRouted: each chosen expert's input is h × σ(its router
 	// logit), the experts' outputs summed unweighted (the shared expert
 	// is sharedUngated).

@@ -382,6 +382,30 @@ def specs():
             final_logit_softcapping=1.5,
             rope_parameters=dict(rope_type="default", rope_theta=10000.0),
         ), torch.float32, True),
+        # Ministral 3 (Ministral3ForCausalLM, transformers 5): Mistral with
+        # YaRN and Llama 4's scaling of every layer's q after the rope by
+        # 1 + llama_4_scaling_beta·log(1 + ⌊pos / original⌋). The original
+        # context of 2 (and β 0.5) makes the scaling change within the
+        # fixture's 8 tokens; mscale = mscale_all_dim = 1, as published,
+        # leaves cos and sin unscaled, and ministral3_scaled's
+        # mscale_all_dim 0 scales them by 0.1·ln 16 + 1.
+        ("ministral3", "Ministral3ForCausalLM", "Ministral3Config", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=False,
+            sliding_window=None,
+            rope_parameters=dict(rope_type="yarn", rope_theta=1000000.0, factor=16.0,
+                                 original_max_position_embeddings=2, max_position_embeddings=512,
+                                 beta_fast=32.0, beta_slow=1.0, mscale=1.0, mscale_all_dim=1.0,
+                                 llama_4_scaling_beta=0.5),
+        ), torch.float32, False),
+        ("ministral3_scaled", "Ministral3ForCausalLM", "Ministral3Config", dict(
+            COMMON, **PHI3_TOKENS,
+            tie_word_embeddings=True,
+            sliding_window=None,
+            rope_parameters=dict(rope_type="yarn", rope_theta=1000000.0, factor=16.0,
+                                 original_max_position_embeddings=2, beta_fast=32.0, beta_slow=1.0,
+                                 mscale=1.0, mscale_all_dim=0.0, llama_4_scaling_beta=0.5),
+        ), torch.float32, False),
         # SmolLM3: Llama's layout with rope left out of every
         # no_rope_layer_interval-th layer (NoPE; 4, the default and what
         # llama.cpp's smollm3 files assume: layer 3).
