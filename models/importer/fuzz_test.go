@@ -74,6 +74,16 @@ func FuzzImportHF(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(uint8(0), zamba)
+	// Stop 73's Ministral 3 (q scaled by position, YaRN): on Llama's
+	// tensors, and in its published form.
+	for _, cfg := range []map[string]any{ministral3Config(nil, nil), {"architectures": []string{"Mistral3ForConditionalGeneration"},
+		"text_config": ministral3Config(nil, map[string]any{"architectures": nil}), "vision_config": map[string]any{}}} {
+		data, err := json.Marshal(cfg)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(0), data)
+	}
 	f.Fuzz(func(t *testing.T, which uint8, config []byte) {
 		dir := t.TempDir()
 		linkFixture(t, dir, config, fixtureWeights(t, fixtureNames[int(which)%len(fixtureNames)]))
@@ -126,7 +136,9 @@ func FuzzImportGGUF(f *testing.F) {
 	for i, dir := range []string{drawnGraniteHybrid(f), mamba2Dir(f), drawnMamba(f), drawnNemotronH(f), drawnJamba(f),
 		drawnNemotronHOf(f, "E*ME", 24), falconH1, writeLfm2MoE(f, true, 1), drawCheckpoint(f, ernieMoEConfig(1e-12), ernieMoETensors()),
 		drawCheckpoint(f, miniMaxM2Config(), miniMaxM2Tensors()), drawCheckpoint(f, apertusConfig(nil), apertusTensors(true)),
-		drawCheckpoint(f, kimiConfig(map[string]any{"num_expert_group": 1}), kimiTensors())} {
+		drawCheckpoint(f, kimiConfig(map[string]any{"num_expert_group": 1}), kimiTensors()),
+		// stop 73's mistral3
+		drawCheckpoint(f, ministral3Config(nil, nil), ministral3Tensors("model.", "lm_head.weight"))} {
 		path := filepath.Join(f.TempDir(), fmt.Sprintf("ssm%d.gguf", i))
 		if err := os.WriteFile(path, convertToGGUF(f, dir, gguf.Q8_0, false), 0o644); err != nil {
 			f.Fatal(err)
