@@ -64,7 +64,10 @@ var fixtureNames = []string{"llama", "qwen3", "qwen3_5", "qwen3_next",
 	"jamba", "nemotron_h_moe", "nemotron_h_latent", "falcon_h1", "falcon_h1_norm", "lfm2_moe", "ernie4_5_moe", "minimax_m2", "apertus",
 	// Stop 72, from run 56a: Zamba2 (two shared blocks with attention
 	// adapters and rope; one without).
-	"zamba2", "zamba2_one"}
+	"zamba2", "zamba2_one",
+	// Stop 73, from run 57a: Kimi Linear as Moonshot publishes it,
+	// Ministral 3 (cos and sin unscaled, and scaled by mscale_all_dim 0).
+	"kimi_linear", "ministral3", "ministral3_scaled"}
 
 // loadFixture reads a fixture. Its reference is transformers' decoding
 // one token at a time (incremental.npy) where the fixture has it, as
