@@ -36,7 +36,7 @@ var ggufKeys = []string{
 	"rope.scaling.yarn_beta_slow",          // YaRN's ramp (default 1)
 	"rope.scaling.yarn_ext_factor",         // YaRN's ramp's weight (default 1)
 	"rope.scaling.yarn_attn_factor",        // YaRN's factor on cos and sin where ext_factor is 0
-	"rope.scaling.yarn_log_multiplier",     // deepseek2's YaRN: 0.1·mscale_all_dim (refused elsewhere unless 0)
+	"rope.scaling.yarn_log_multiplier",     // deepseek2: 0.1·mscale_all_dim; mistral3: mscale_all_dim (refused elsewhere unless 0)
 	"rope.scaling.finetuned",               // informational
 	"attention.temperature_scale",          // mistral3: Ministral 3's llama_4_scaling_beta (refused elsewhere unless 0)
 	"attention.temperature_length",         // mistral3: the positions it divides (default YaRN's original context)
