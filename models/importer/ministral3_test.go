@@ -191,6 +191,13 @@ func TestMinistral3Config(t *testing.T) {
 			t.Errorf("%v: error %v, want one containing %q", tc.rope, err, tc.want)
 		}
 	}
+	// FP8 with a scale per tensor and static activation scales: rlx
+	// reads block-wise FP8 with dynamic activations only.
+	fp8 := map[string]any{"quant_method": "fp8", "activation_scheme": "static", "weight_block_size": nil}
+	if _, err := specFromConfig(drawCheckpoint(t, ministral3Config(nil, map[string]any{"quantization_config": fp8}), nil), 16); err == nil ||
+		!strings.Contains(err.Error(), `field "activation_scheme" = "static" is not supported`) {
+		t.Errorf("per-tensor FP8 with static activations: error %v, want a refusal of its activation_scheme", err)
+	}
 }
 
 // TestMinistral3GGUF: llama.cpp's mistral3 keys read as the file gives
