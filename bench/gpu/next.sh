@@ -59,9 +59,9 @@
 #    sanitizers (run 50a), 13801–14400 (run 51a), 14401–15000 (run
 #    53a), 15001–15600 (run 53b), 15601–16200 (run 54a),
 #    16201–16800 (run 54d), 16801–17400 (run 55a), 17401–18000
-#    (run 55b), 18001–18600 (run 56a), 18601–19200 (run 56b) and
-#    19201–19800 (run 57a):
-#    prepare the next with -random-first 19801,
+#    (run 55b), 18001–18600 (run 56a), 18601–19200 (run 56b),
+#    19201–19800 (run 57a) and 19801–20400 (run 57b):
+#    prepare the next with -random-first 20401,
 #    and run it with bench/gpu/batch.sh (`bash bench/gpu/batch.sh 380`,
 #    carry [".devcarry/H.tgz", ".devcarry/R.tgz"]; on an H200 it times
 #    H first), in place of a copy of the last run's go.sh.
