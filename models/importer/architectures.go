@@ -584,11 +584,7 @@ func (s *spec) readMinistral3(c *config) {
 		"num_hidden_layers": "34", "num_attention_heads": "32", "rms_norm_eps": "1e-5", "rope_parameters": ministral3Rope} {
 		c.setDefault(k, v)
 	}
-	for k, v := range map[string]string{"head_dim": "128", "num_key_value_heads": "8"} {
-		if _, given := c.raw[k]; !given {
-			c.raw[k] = json.RawMessage(v)
-		}
-	}
+	defaults(c, map[string]string{"head_dim": "128", "num_key_value_heads": "8"}) // null: derived, as Ministral3Config derives them
 	s.tempAll = true
 	s.readMistral(c)
 }
@@ -992,9 +988,5 @@ func deepseekMscale(c *config) float64 {
 	if kind := sub.str("rope_type", sub.str("type", "default")); params == nil || kind == "default" {
 		return 1
 	}
-	factor, all := sub.float("factor", 0), sub.float("mscale_all_dim", 0)
-	if factor <= 1 || all == 0 {
-		return 1
-	}
-	return 0.1*all*math.Log(factor) + 1
+	return yarnMscale(sub.float("factor", 0), sub.float("mscale_all_dim", 0))
 }

@@ -506,8 +506,8 @@ func (m *ggufMeta) readSmolLM3(s *spec) {
 // 2; convert_hf_to_gguf's Ministral3Model, a LlamaModel: q and k
 // permuted): llama's layout, and
 //   - YaRN's mscale_all_dim as rope.scaling.yarn_log_multiplier (not
-//     deepseek2's 0.1·mscale_all_dim): cos and sin × mscale(factor, 1) /
-//     mscale(factor, mscale_all_dim), mscale(f, m) = 0.1·m·ln f + 1, as
+//     deepseek2's 0.1·mscale_all_dim): cos and sin × yarnMscale(factor,
+//     1) / yarnMscale(factor, mscale_all_dim), as
 //     transformers' YaRN with mscale 1 (and, with the key 0 or absent,
 //     the default 0.1·ln f + 1, which the ratio also gives);
 //   - attention.temperature_scale β: every layer's q after the rope ×
@@ -519,13 +519,7 @@ func (m *ggufMeta) readSmolLM3(s *spec) {
 func (m *ggufMeta) readMistral3(s *spec) {
 	m.readLlama(s)
 	if f, mul := m.yarn.factor, m.yarn.logMul; f > 0 && mul != 0 {
-		mscale := func(k float64) float64 {
-			if f <= 1 {
-				return 1
-			}
-			return 0.1*k*math.Log(f) + 1
-		}
-		s.ropeAttn = m.yarn.attn * mscale(1) / mscale(mul)
+		s.ropeAttn = m.yarn.attn * yarnMscale(f, 1) / yarnMscale(f, mul)
 		if !(s.ropeAttn > 0) || math.IsInf(s.ropeAttn, 0) {
 			m.fail("%s = %.7g with rope.scaling.factor %.7g gives cos and sin a factor %.3g: rlx needs a finite positive one", m.key("rope.scaling.yarn_log_multiplier"), mul, f, s.ropeAttn)
 		}

@@ -270,6 +270,16 @@ func originalContext(c, sub *config) float64 {
 	return sub.float("original_max_position_embeddings", c.float("original_max_position_embeddings", c.float("max_position_embeddings", 0)))
 }
 
+// yarnMscale is YaRN's magnitude correction for a rope scaled by
+// scale, transformers' get_mscale (DeepSeek's yarn_get_mscale): 0.1·m·ln
+// scale + 1, and 1 where scale ≤ 1.
+func yarnMscale(scale, m float64) float64 {
+	if scale <= 1 {
+		return 1
+	}
+	return 0.1*m*math.Log(scale) + 1
+}
+
 // readYarn reads YaRN (transformers' _compute_yarn_parameters): each
 // frequency blended between itself and itself / factor by a linear ramp
 // over the dims between the corrections for beta_fast and beta_slow
@@ -286,19 +296,13 @@ func (s *spec) readYarn(c, sub *config) {
 		c.fail("rope_type \"yarn\" needs a finite positive factor and original_max_position_embeddings, got %g and %g", factor, orig)
 		return
 	}
-	mscale := func(scale, m float64) float64 {
-		if scale <= 1 {
-			return 1
-		}
-		return 0.1*m*math.Log(scale) + 1
-	}
 	attn := sub.float("attention_factor", 0)
 	if _, given := sub.get("attention_factor"); !given {
 		m, all := sub.float("mscale", 0), sub.float("mscale_all_dim", 0)
 		if m != 0 && all != 0 {
-			attn = mscale(factor, m) / mscale(factor, all)
+			attn = yarnMscale(factor, m) / yarnMscale(factor, all)
 		} else {
-			attn = mscale(factor, 1)
+			attn = yarnMscale(factor, 1)
 		}
 	}
 	fast, slow := sub.float("beta_fast", 0), sub.float("beta_slow", 0)
@@ -398,8 +402,8 @@ func (m *ggufMeta) readYarn(s *spec) error {
 	}
 	attn := m.float("rope.scaling.attn_factor", 1)
 	yarnAttn := 1.0
-	if factor > 1 && y.ext != 0 {
-		yarnAttn = 0.1*math.Log(factor) + 1
+	if y.ext != 0 {
+		yarnAttn = yarnMscale(factor, 1)
 	}
 	yarnAttn = m.float("rope.scaling.yarn_attn_factor", yarnAttn)
 	logMul := m.float("rope.scaling.yarn_log_multiplier", 0)
