@@ -13,11 +13,17 @@ import (
 
 func specOf(t *testing.T, config string) (*spec, error) {
 	t.Helper()
+	return specOfCache(t, config, 8)
+}
+
+// specOfCache is specOf with a cache of maxTokens positions.
+func specOfCache(t *testing.T, config string, maxTokens int) (*spec, error) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return specFromConfig(dir, 8)
+	return specFromConfig(dir, maxTokens)
 }
 
 const baseQwen35 = `{"architectures": ["Qwen3_5ForCausalLM"], "hidden_size": 64, "num_hidden_layers": 8, "vocab_size": 256,

@@ -417,7 +417,10 @@ func convertToGGUF(t testing.TB, dir string, format gguf.Format, dequantised boo
 		}
 		if arch == "mistral3" {
 			// Mistral3Model's Ministral3Model: mscale_all_dim itself,
-			// and llama_4_scaling_beta.
+			// and llama_4_scaling_beta (both required, as it reads them).
+			if p.MscaleAllDim == nil || p.Llama4Beta == nil {
+				t.Fatalf("%s: a ministral3 rope_parameters without mscale_all_dim or llama_4_scaling_beta: the converter fails on it", dir)
+			}
 			w.Add(key("rope.scaling.yarn_log_multiplier"), float32(*p.MscaleAllDim))
 			w.Add(key("attention.temperature_scale"), float32(*p.Llama4Beta))
 		}

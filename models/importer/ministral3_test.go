@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,14 +130,7 @@ func TestMinistral3Config(t *testing.T) {
       "rope_type": "yarn", "type": "yarn"},
     "sliding_window": null, "tie_word_embeddings": true, "use_cache": true, "vocab_size": 131072},
   "tie_word_embeddings": true}`
-	readSpec := func(config string, maxTokens int) (*spec, error) {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return specFromConfig(dir, maxTokens)
-	}
-	s, err := readSpec(published, 32768)
+	s, err := specOfCache(t, published, 32768)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +140,7 @@ func TestMinistral3Config(t *testing.T) {
 			s.hidden, s.headDim, s.layers, s.kvHeads, s.tied, s.eps, s.tempFloor, s.tempScale, s.tempAll, s.ropeAttn, s.theta)
 	}
 	// A cache that ends before 16384 never scales q: nothing is built.
-	if s, err := readSpec(published, 16384); err != nil || s.tempFloor != 0 || !s.tempAll {
+	if s, err := specOfCache(t, published, 16384); err != nil || s.tempFloor != 0 || !s.tempAll {
 		t.Errorf("a cache of 16384: q scaled from %d (err %v), want never", s.tempFloor, err)
 	}
 	// Ministral3Config's defaults: the 8B's sizes, head_dim 128 (not
@@ -173,6 +164,8 @@ func TestMinistral3Config(t *testing.T) {
 	}{
 		{map[string]any{"llama_4_scaling_beta": nil}, "rope_parameters must give llama_4_scaling_beta and original_max_position_embeddings"},
 		{map[string]any{"llama_4_scaling_beta": -0.1}, "llama_4_scaling_beta = -0.1 in rope_parameters"},
+		{map[string]any{"llama_4_scaling_beta": 2e6}, "llama_4_scaling_beta = 2e+06 in rope_parameters: rlx needs 0 or a scale in [1e-06, 1e+06]"},
+		{map[string]any{"llama_4_scaling_beta": "x"}, `field "llama_4_scaling_beta" = "x" is not a number`},
 		{map[string]any{"rope_type": "default", "type": "default", "original_max_position_embeddings": nil}, "rope_parameters must give llama_4_scaling_beta and original_max_position_embeddings"},
 		{map[string]any{"rope_type": "default", "type": "default", "original_max_position_embeddings": 0, "factor": nil, "mscale": nil, "mscale_all_dim": nil,
 			"beta_fast": nil, "beta_slow": nil}, "original_max_position_embeddings = 0 in rope_parameters"},
@@ -226,8 +219,10 @@ func TestMinistral3GGUF(t *testing.T) {
 		{map[string]any{"mistral3.rope.scaling.yarn_log_multiplier": float32(0)}, 2, 0.1*math.Log(16) + 1, ""},
 		{map[string]any{"mistral3.rope.scaling.yarn_log_multiplier": float32(2)}, 2, (0.1*math.Log(16) + 1) / (0.2*math.Log(16) + 1), ""},
 		{map[string]any{"mistral3.attention.temperature_scale": float32(0)}, 0, 1, ""},
+		{map[string]any{"mistral3.rope.scaling.factor": float32(0.5), "mistral3.rope.scaling.yarn_log_multiplier": float32(2)}, 2, 1, ""}, // factor ≤ 1: no magnitude correction
 		{map[string]any{"mistral3.attention.temperature_length": uint32(3)}, 0, 0, "mistral3.attention.temperature_length = 3 differs from mistral3.rope.scaling.original_context_length = 2"},
 		{map[string]any{"mistral3.attention.temperature_scale": float32(-1)}, 0, 0, "mistral3.attention.temperature_scale = -1: rlx needs 0 or a scale"},
+		{map[string]any{"mistral3.attention.temperature_scale": float32(2e6)}, 0, 0, "mistral3.attention.temperature_scale = 2000000: rlx needs 0 or a scale"},
 		{map[string]any{"mistral3.attention.temperature_scale": "x"}, 0, 0, "mistral3.attention.temperature_scale"},
 		{map[string]any{"mistral3.rope.scaling.yarn_log_multiplier": float32(-20)}, 0, 0, "gives cos and sin a factor"},
 		{map[string]any{"mistral3.rope.scaling.type": nil, "mistral3.rope.scaling.factor": nil, "mistral3.rope.scaling.original_context_length": nil,
